@@ -1,0 +1,369 @@
+"""Cards, ranks, suits, decks and card notation (the bottom layer: no dependencies).
+
+Rules cited: C1 (the 52-card deck and card values), V18 (the 32-card deck, 7 and higher).
+
+Notation accepted by :func:`parse_cards` (case-insensitive, comma or space separated):
+
+- ranks ``A K Q J 10 9 8 7 6 5 4 3 2`` (``T`` also means 10);
+- suits ``H D C S`` or the symbols ``♥ ♦ ♣ ♠`` (and the hollow ``♡ ♢ ♧ ♤``).
+
+Cards always print in one canonical form: rank then suit letter, ``10`` for ten
+(``AH KH 10C``).
+
+>>> parse_cards("ah, kh tc")
+(Card('AH'), Card('KH'), Card('10C'))
+>>> format_cards(parse_cards("A♥ K♥ 10♣"))
+'AH KH 10C'
+>>> Card.parse("qs").value
+10
+
+Cards are interned value objects: there are exactly 52 instances, so ``is`` and ``==``
+agree, and each card has a small integer :attr:`Card.index` (0 to 51) that the engine and
+the analysis use for fast tables.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+from .errors import CardError
+
+__all__ = [
+    "Rank",
+    "Suit",
+    "Card",
+    "CardsLike",
+    "ALL_CARDS",
+    "deck",
+    "parse_card",
+    "parse_cards",
+    "format_cards",
+    "RANK_HELP",
+    "SUIT_HELP",
+]
+
+
+class Rank(enum.IntEnum):
+    """A card's rank; the integer order is the ranking order used by the V17 tie-break
+    (the Ace is highest)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """The canonical symbol: ``A K Q J 10 9 … 2``."""
+        return _RANK_SYMBOLS[self]
+
+    @property
+    def points(self) -> int:
+        """The rank's value in a hand (C1): Ace 11, K/Q/J 10, number cards their pips."""
+        if self is Rank.ACE:
+            return 11
+        return min(int(self), 10)
+
+
+class Suit(enum.Enum):
+    """A card's suit. ``value`` is the canonical letter."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        """The suit's playing-card symbol (``♣ ♦ ♥ ♠``)."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def letter(self) -> str:
+        """The canonical letter (``C D H S``)."""
+        return self.value
+
+
+_RANK_SYMBOLS = {
+    Rank.TWO: "2",
+    Rank.THREE: "3",
+    Rank.FOUR: "4",
+    Rank.FIVE: "5",
+    Rank.SIX: "6",
+    Rank.SEVEN: "7",
+    Rank.EIGHT: "8",
+    Rank.NINE: "9",
+    Rank.TEN: "10",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    Rank.ACE: "A",
+}
+_SUIT_SYMBOLS = {
+    Suit.CLUBS: "♣",
+    Suit.DIAMONDS: "♦",
+    Suit.HEARTS: "♥",
+    Suit.SPADES: "♠",
+}
+_SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+
+_RANK_BY_TEXT: dict[str, Rank] = {s: r for r, s in _RANK_SYMBOLS.items()}
+_RANK_BY_TEXT["T"] = Rank.TEN
+_SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit}
+_SUIT_BY_TEXT.update({s.symbol: s for s in Suit})
+_SUIT_BY_TEXT.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+# Emoji presentation selector that some keyboards append to suit symbols.
+_VARIATION_SELECTOR = "\ufe0f"
+
+RANK_HELP = "a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10)"
+SUIT_HELP = "a suit H D C S or ♥ ♦ ♣ ♠"
+
+
+class Card:
+    """One playing card: an interned, immutable value with a rank and a suit.
+
+    ``Card(rank, suit)`` and :meth:`Card.parse` return the one shared instance, so cards
+    compare and hash as fast as small integers.
+
+    >>> c = Card(Rank.ACE, Suit.HEARTS)
+    >>> c is Card.parse("AH"), str(c), repr(c), c.value, c.pretty
+    (True, 'AH', "Card('AH')", 11, 'A♥')
+    """
+
+    __slots__ = ("rank", "suit", "index")
+
+    rank: Rank
+    suit: Suit
+    index: int
+
+    _interned: dict[tuple[Rank, Suit], Card] = {}
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        try:
+            return cls._interned[(rank, suit)]
+        except KeyError:
+            pass
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
+            raise CardError(f"not a card: rank {rank!r}, suit {suit!r}; use Rank and Suit members")
+        raise AssertionError("unreachable: every (Rank, Suit) pair is interned")  # pragma: no cover
+
+    @classmethod
+    def _make(cls, rank: Rank, suit: Suit, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "index", index)
+        cls._interned[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (parse_card, (str(self),))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    @property
+    def value(self) -> int:
+        """The card's points in a hand (C1)."""
+        return self.rank.points
+
+    @property
+    def pretty(self) -> str:
+        """The card with a suit symbol, e.g. ``10♣``."""
+        return self.rank.symbol + self.suit.symbol
+
+    def __str__(self) -> str:
+        return self.rank.symbol + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card such as ``AH``, ``tc``, ``10♣``; see :func:`parse_card`."""
+        return parse_card(text)
+
+
+# Index order: suit-major (clubs, diamonds, hearts, spades), ranks 2..A within a suit.
+ALL_CARDS: tuple[Card, ...] = tuple(
+    Card._make(rank, suit, 13 * si + (int(rank) - 2))
+    for si, suit in enumerate(_SUIT_ORDER)
+    for rank in Rank
+)
+
+
+def deck(size: int = 52) -> tuple[Card, ...]:
+    """The cards of a deck in index order: 52 cards (C1) or 32 cards, 7 and higher (V18).
+
+    >>> len(deck(52)), len(deck(32)), min(c.rank for c in deck(32)).symbol
+    (52, 32, '7')
+    """
+    if size == 52:
+        return ALL_CARDS
+    if size == 32:
+        return _DECK32
+    raise CardError(f"no deck of {size!r} cards: a deck has 52 cards (C1) or 32 cards (V18)")
+
+
+_DECK32: tuple[Card, ...] = tuple(c for c in ALL_CARDS if c.rank >= Rank.SEVEN)
+
+_TOKEN = re.compile(r"^(10|[2-9AKQJT])(.)$", re.IGNORECASE)
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def parse_card(text: str | Card) -> Card:
+    """Parse one card in any accepted notation.
+
+    >>> parse_card("10h"), parse_card("T♠"), parse_card(" qd ")
+    (Card('10H'), Card('10S'), Card('QD'))
+    >>> parse_card("1H")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
+    """
+    if isinstance(text, Card):
+        return text
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card: expected text such as 'AH' or '10♣'")
+    token = text.strip().replace(_VARIATION_SELECTOR, "")
+    if token in _PARSED:
+        return _PARSED[token]
+    match = _TOKEN.match(token)
+    if match is None or match.group(2).upper() not in _SUIT_BY_TEXT:
+        raise CardError(f"{text!r} is not a card: {_diagnose(token)}; {_HELP}")
+    card = Card(_RANK_BY_TEXT[match.group(1).upper()], _SUIT_BY_TEXT[match.group(2).upper()])
+    _PARSED[token] = card
+    return card
+
+
+_HELP = f"a card is {RANK_HELP} then {SUIT_HELP}, e.g. 'AH' or '10♣'"
+_PARSED: dict[str, Card] = {}
+
+
+def _diagnose(token: str) -> str:
+    """Say which part of a bad card token is wrong."""
+    if not token:
+        return "it is empty"
+    rank_match = re.match(r"^(10|[2-9AKQJT])", token, re.IGNORECASE)
+    if rank_match is None:
+        rank_text = re.match(r"^\d+|^.", token)
+        assert rank_text is not None
+        return f"{rank_text.group(0)!r} is not a rank"
+    rest = token[rank_match.end():]
+    if not rest:
+        return "the suit is missing"
+    return f"{rest!r} is not a suit"
+
+
+CardsLike = Union[str, Card, Iterable[Union[str, Card]]]
+"""Anything that names cards: a string of cards, one card, or an iterable of cards or
+card strings. Public functions normalise it with :func:`parse_cards`."""
+
+
+def parse_cards(
+    cards: CardsLike,
+    *,
+    count: int | None = None,
+    deck_size: int | None = None,
+    what: str = "cards",
+) -> tuple[Card, ...]:
+    """Normalise cards-like input to a tuple of cards, in the order given.
+
+    ``count`` demands an exact number of cards; ``deck_size=32`` refuses cards outside
+    the 32-card deck (V18). Duplicates are always refused.
+
+    >>> parse_cards("AH KH 10C", count=3)
+    (Card('AH'), Card('KH'), Card('10C'))
+    >>> parse_cards(["as", Card.parse("2c")])
+    (Card('AS'), Card('2C'))
+    >>> parse_cards("AH KH AH")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: 'AH' appears twice in 'AH KH AH': each card of the deck exists once
+    >>> parse_cards("AH 6H 10C", deck_size=32)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: '6H' is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A
+    """
+    if isinstance(cards, Card):
+        items: list[str | Card] = [cards]
+    elif isinstance(cards, str):
+        items = [t for t in _SPLIT.split(cards.strip()) if t]
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise CardError(f"{cards!r} is not cards: give a string such as 'AH KH 10C' or a list of cards") from None
+
+    def shown() -> str:
+        return cards if isinstance(cards, str) else " ".join(str(c) for c in items)
+
+    result = tuple(item if type(item) is Card else parse_card(item) for item in items)
+    if len(set(result)) != len(result):
+        seen: set[Card] = set()
+        for card in result:
+            if card in seen:
+                raise CardError(f"{str(card)!r} appears twice in {shown()!r}: each card of the deck exists once")
+            seen.add(card)
+    if deck_size is not None and deck_size != 52:
+        deck(deck_size)  # refuses sizes other than 52 and 32
+        for card in result:
+            if card.rank < Rank.SEVEN:
+                raise CardError(
+                    f"{str(card)!r} is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A"
+                )
+    if count is not None and len(result) != count:
+        raise CardError(f"expected {count} {what}, got {len(result)}: {shown()!r}")
+    return result
+
+
+def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
+    """Print cards in the canonical form, space separated, in the order given.
+
+    >>> format_cards(parse_cards("ah tc"))
+    'AH 10C'
+    >>> format_cards(parse_cards("ah tc"), pretty=True)
+    'A♥ 10♣'
+    """
+    if pretty:
+        return " ".join(c.pretty for c in cards)
+    return " ".join(str(c) for c in cards)
+
+
+def sort_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """Cards grouped by suit (clubs, diamonds, hearts, spades), high rank first.
+
+    >>> format_cards(sort_cards(parse_cards("2C AH 10C KH")))
+    '10C 2C AH KH'
+    """
+    return tuple(sorted(cards, key=lambda c: (c.index // 13, -c.index)))
+
+
+__all__.append("sort_cards")

@@ -1,0 +1,175 @@
+"""The ``scatlab`` command line.
+
+- ``scatlab demo [--seed N] [--players N] [--rules PRESET]``: play a seeded game in the
+  terminal, narrating every move and every outcome with its rule code.
+- ``scatlab record [--seed N] [--players N] [--rules PRESET] [--policy greedy|random]
+  [-o FILE]``: write the JSON record of a seeded game.
+- ``scatlab replay FILE.json``: replay a record and print the JSON result.
+- ``scatlab rules [PRESET]``: list the presets, or show one preset's options.
+
+Bad input never shows a traceback: the command prints one line to standard error and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .errors import ScatlabError
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _build_parser() -> _Parser:
+    parser = _Parser(prog="scatlab", description="Teach and analyse the card game 31 (Scat, Blitz).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def game_options(p: argparse.ArgumentParser, seed: int) -> None:
+        p.add_argument("--seed", type=int, default=seed, help=f"random seed (default {seed})")
+        p.add_argument("--players", type=int, default=3, help="number of players, 2 to 9 (default 3)")
+        p.add_argument("--rules", default="classic", help="rule preset (default classic; see 'scatlab rules')")
+        p.add_argument("--dealer", type=int, default=0, help="seat of the first dealer (default 0)")
+        p.add_argument("--policy", choices=("greedy", "random"), default="greedy",
+                       help="how the computer players choose (default greedy)")
+
+    demo = sub.add_parser("demo", help="play a seeded game in the terminal, explaining each outcome")
+    game_options(demo, 7)
+    demo.add_argument("--quiet", action="store_true", help="print only the hands' outcomes")
+
+    record = sub.add_parser("record", help="write the JSON record of a seeded game")
+    game_options(record, 0)
+    record.add_argument("-o", "--output", help="file to write (default: standard output)")
+
+    replay = sub.add_parser("replay", help="replay a JSON game record and print the JSON result")
+    replay.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
+    replay.add_argument("--compact", action="store_true", help="one-line JSON")
+
+    rules = sub.add_parser("rules", help="list the rule presets, or show one preset's options")
+    rules.add_argument("preset", nargs="?", help="a preset name or alias")
+    return parser
+
+
+def _policy(name: str) -> Any:
+    if name == "random":
+        from .rules.record import random_policy
+
+        return random_policy
+    from .players.simple import greedy_policy
+
+    return greedy_policy
+
+
+def _play(args: argparse.Namespace) -> Any:
+    from .rules.record import play_random_game
+
+    return play_random_game(args.rules, args.players, args.seed, dealer=args.dealer, policy=_policy(args.policy))
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .cards import format_cards
+    from .rules.options import find_rules
+    from .rules.record import shuffled_deck
+    from .rules.state import GameState, Phase
+
+    rules = find_rules(args.rules)
+    policy = _policy(args.policy)
+    rng = random.Random(args.seed)
+    state = GameState.new(rules, args.players, args.dealer)
+    out = sys.stdout
+    out.write(f"{rules.describe()}; {args.players} players; seed {args.seed}; {args.policy} play\n")
+    shown = 0
+    while not state.is_over:
+        if state.phase is Phase.DEAL:
+            state = state.deal(shuffled_deck(rules, rng))
+            if not args.quiet:
+                up = state.decks[-1][3 * len(state.active)]
+                out.write(f"\nHand {state.hand_number}: player {state.dealer} deals; up card {up.pretty}\n")
+                for p in state.active:
+                    out.write(f"  player {p}: {format_cards(state.hands[p], pretty=True)}\n")
+        else:
+            state = state.apply(policy(state, rng))
+            if not args.quiet:
+                out.write(f"    {state.hand_actions()[-1][-1]}\n")
+        if len(state.results) > shown:
+            shown = len(state.results)
+            r = state.results[-1]
+            values = ", ".join(f"p{p} {format_cards(h, pretty=True)} = {v}"
+                               for p, (h, v) in enumerate(zip(r.final, r.values)) if v is not None)
+            out.write(f"Hand {r.number} ended by {r.ended}: {values}\n")
+            for note in r.notes:
+                out.write(f"  {note}\n")
+            out.write(f"  lives now {list(state.lives)}\n")
+    out.write(f"\nPlayer {state.winner} wins after {len(state.results)} hands.\n")
+    return 0
+
+
+def _cmd_record(args: argparse.Namespace) -> int:
+    from .rules.record import GameRecord
+
+    text = json.dumps(GameRecord.from_state(_play(args)).to_json(), ensure_ascii=False)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            raise ScatlabError(f"cannot write {args.output!r}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text + "\n")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .rules.record import GameRecord, replay, replay_file, result_json
+
+    if args.file == "-":
+        result = result_json(replay(GameRecord.loads(sys.stdin.read())))
+    else:
+        result = replay_file(args.file)
+    sys.stdout.write(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .rules.options import PRESETS, find_rules
+
+    if args.preset is None:
+        for rules in PRESETS.values():
+            sys.stdout.write(rules.describe() + "\n")
+        return 0
+    rules = find_rules(args.preset)
+    sys.stdout.write(rules.describe() + "\n")
+    sys.stdout.write(json.dumps(rules.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+_COMMANDS = {"demo": _cmd_demo, "record": _cmd_record, "replay": _cmd_replay, "rules": _cmd_rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except ScatlabError as exc:
+        sys.stderr.write(f"scatlab {args.command}: error: {exc}\n")
+        return 2
+    except BrokenPipeError:  # pragma: no cover - e.g. piped into head
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

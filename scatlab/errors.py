@@ -1,0 +1,44 @@
+"""The exceptions scatlab raises: every one is a :class:`ValueError` subclass.
+
+Each kind of mistake has its own class so that callers (the CLI, the widgets) can tell
+bad notation from an illegal move or a contradictory rule set, and every message quotes
+the offending input and says what would have been accepted (STYLE habit 4).
+
+>>> issubclass(CardError, ValueError) and issubclass(IllegalActionError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ScatlabError",
+    "CardError",
+    "RulesError",
+    "IllegalActionError",
+    "RecordError",
+]
+
+
+class ScatlabError(ValueError):
+    """Base class of every error scatlab raises on bad input."""
+
+
+class CardError(ScatlabError):
+    """Bad card notation: an unknown rank or suit, a duplicate, a card outside the deck
+    in use, or the wrong number of cards."""
+
+
+class RulesError(ScatlabError):
+    """An unknown preset name, an unknown option, or a contradictory combination of
+    options."""
+
+
+class IllegalActionError(ScatlabError):
+    """An action that the rules do not allow in the current state.
+
+    The state the action was tried on is never changed (states are immutable)."""
+
+
+class RecordError(ScatlabError):
+    """A game record that cannot be read or replayed; the message names the hand, the
+    action index and the reason."""

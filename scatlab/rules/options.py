@@ -1,0 +1,447 @@
+"""The rule set: one immutable, validated options object, and the named presets.
+
+Every variant of RULES.md is a field of :class:`RuleSet` (or a value of one), so a rule set
+is data and the engine never branches on a preset's name (STYLE habit 6). A contradictory
+combination is refused in ``__post_init__`` with a message that says which options clash.
+
+>>> classic = find_rules("Scat")          # aliases: scat, blitz, 31, thirty-one
+>>> classic.name, classic.lives, classic.county
+('classic', 3, True)
+>>> find_rules("quick").codes()
+('V1', 'V6', 'V12')
+>>> RuleSet.from_codes("V8", "V4", min_knock=21).knocker_lowest_loses
+1
+>>> RuleSet.from_codes("V1", "V2")
+Traceback (most recent call last):
+...
+scatlab.errors.RulesError: V1 and V2 contradict each other: V1 sets three_of_a_kind to 30, V2 sets it to 61/2
+
+The option names, their meaning and the rule codes they implement:
+
+=========================  ==================================================  ========
+option                     meaning                                             rules
+=========================  ==================================================  ========
+``deck_size``              52 cards, or 32 (7 and higher)                      C1, V18
+``three_of_a_kind``        ``None``, ``30`` or ``61/2`` (30.5)                 V1, V2
+``straight_flush``         a suited run counts 30, A-K-Q 31                    V3
+``grand_cadillac``         three Aces are worth 33, declared like 31           V13
+``min_knock``              lowest hand value that may knock (``None``: any)    V4
+``knock_needs_flush``      knock only with three cards of one suit             V5, V17
+``no_knock_first_round``   nobody knocks during the first round                V6
+``knocker_tie``            ``classic`` / ``knocker_two`` / ``knocker_only`` /  C7, V7
+                           ``cadillac``: who loses when the knocker ties
+``knocker_lowest_loses``   lives a strictly lowest knocker loses (2 or 1)      C7, V8
+``thirty_one_after_knock`` ``classic`` (knocker loses one like everyone) or    C8, V9
+                           ``knocker_two`` (knocker loses two)
+``hammer``                 the first player may call an immediate showdown     V10
+``throw_down``             the first player may throw down before looking      V11
+``lives``                  lives at the start (pennies, nickels, letters)      C13, V13
+``county``                 a player with no lives left plays on "on the        C13, V12
+                           county"; without it, no lives left means out
+``score_keeping``          ``lives``, ``gin`` (letters), ``bus`` (Ride the     V14-V16
+                           Bus positions) or ``points`` (French-Canadian)
+``bus_steps``              the named positions of Ride the Bus                 V15
+``bus_stop``               stop the bus after drawing (not on a first turn)    V19
+``points_target``          points that win the French-Canadian game            V16
+``rank_tiebreak``          equal values are broken by card ranks, as in poker  V17
+``take_back``              two players left, opponent knocked: you may take    C12
+                           back your own discard
+``declare``                ``auto`` (software declares 31 at once) or          C10
+                           ``manual`` (a learner may forget to declare)
+=========================  ==================================================  ========
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal, get_args
+
+from ..errors import RulesError
+
+__all__ = [
+    "RuleSet",
+    "KnockerTie",
+    "ScoreKeeping",
+    "PRESETS",
+    "ALIASES",
+    "BUS_STEPS",
+    "find_rules",
+    "VARIANT_CODES",
+]
+
+KnockerTie = Literal["classic", "knocker_two", "knocker_only", "cadillac"]
+ScoreKeeping = Literal["lives", "gin", "bus", "points"]
+ThirtyOneAfterKnock = Literal["classic", "knocker_two"]
+Declare = Literal["auto", "manual"]
+
+BUS_STEPS: tuple[str, ...] = (
+    "seated at the back",
+    "standing at the back",
+    "in the middle",
+    "at the front",
+    "on the stairs",
+)
+"""Ride the Bus positions (V15), from the start of the game to the last before "off the
+bus"; a lost life moves a player one step forward."""
+
+_THREE_OF_A_KIND_VALUES = (None, Fraction(30), Fraction(61, 2))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """All the options of a game of 31; the defaults are the classic rules C1-C14.
+
+    Instances are immutable and hashable; derive a variant with :meth:`replace` (which
+    validates again) or :meth:`from_codes`. Build one from JSON with :meth:`from_dict`.
+    """
+
+    name: str = "custom"
+    deck_size: int = 52
+    three_of_a_kind: Fraction | None = None
+    straight_flush: bool = False
+    grand_cadillac: bool = False
+    min_knock: int | None = None
+    knock_needs_flush: bool = False
+    no_knock_first_round: bool = False
+    knocker_tie: KnockerTie = "classic"
+    knocker_lowest_loses: int = 2
+    thirty_one_after_knock: ThirtyOneAfterKnock = "classic"
+    hammer: bool = False
+    throw_down: bool = False
+    lives: int = 3
+    county: bool = True
+    score_keeping: ScoreKeeping = "lives"
+    bus_steps: tuple[str, ...] = ()
+    bus_stop: bool = False
+    points_target: int = 31
+    rank_tiebreak: bool = False
+    take_back: bool = True
+    declare: Declare = "auto"
+    hand_scoring: tuple[Fraction | None, bool, bool] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.three_of_a_kind is not None and not isinstance(self.three_of_a_kind, Fraction):
+            object.__setattr__(self, "three_of_a_kind", _fraction(self.three_of_a_kind, "three_of_a_kind"))
+        if isinstance(self.bus_steps, list):
+            object.__setattr__(self, "bus_steps", tuple(self.bus_steps))
+        self._validate()
+        object.__setattr__(
+            self, "hand_scoring", (self.three_of_a_kind, self.straight_flush, self.grand_cadillac)
+        )
+
+    # -- validation -------------------------------------------------------------------
+
+    def _validate(self) -> None:
+        def choice(name: str, allowed: tuple[Any, ...]) -> None:
+            value = getattr(self, name)
+            if value not in allowed or type(value) is bool and not all(type(a) is bool for a in allowed):
+                shown = ", ".join("None" if a is None else str(a) for a in allowed)
+                raise RulesError(f"{name}={value!r} is not allowed: choose one of {shown}")
+
+        for name in (
+            "straight_flush",
+            "grand_cadillac",
+            "knock_needs_flush",
+            "no_knock_first_round",
+            "hammer",
+            "throw_down",
+            "county",
+            "bus_stop",
+            "rank_tiebreak",
+            "take_back",
+        ):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name}={getattr(self, name)!r} is not allowed: use true or false")
+        choice("deck_size", (52, 32))
+        choice("three_of_a_kind", _THREE_OF_A_KIND_VALUES)
+        choice("knocker_tie", get_args(KnockerTie))
+        choice("knocker_lowest_loses", (1, 2))
+        choice("thirty_one_after_knock", get_args(ThirtyOneAfterKnock))
+        choice("score_keeping", get_args(ScoreKeeping))
+        choice("declare", get_args(Declare))
+        if self.min_knock is not None and (
+            not isinstance(self.min_knock, int) or isinstance(self.min_knock, bool) or not 0 <= self.min_knock <= 31
+        ):
+            raise RulesError(f"min_knock={self.min_knock!r} is not allowed: use None or a whole number 0 to 31 (V4)")
+        if not isinstance(self.lives, int) or isinstance(self.lives, bool) or not 1 <= self.lives <= 99:
+            raise RulesError(f"lives={self.lives!r} is not allowed: use a whole number 1 to 99 (C13)")
+        if not isinstance(self.points_target, int) or isinstance(self.points_target, bool) or self.points_target < 1:
+            raise RulesError(f"points_target={self.points_target!r} is not allowed: use a whole number of at least 1 (V16)")
+        if not isinstance(self.name, str) or not self.name:
+            raise RulesError(f"name={self.name!r} is not allowed: use a non-empty text")
+
+        # Contradictions between options.
+        if self.hammer and self.no_knock_first_round:
+            raise RulesError(
+                "hammer (V10) contradicts no_knock_first_round (V6): a hammer is a knock on the very "
+                "first turn, which V6 forbids"
+            )
+        if self.score_keeping in ("gin", "points"):
+            code = "V14" if self.score_keeping == "gin" else "V16"
+            clashing = [
+                f"{name}={getattr(self, name)!r}"
+                for name, default in (
+                    ("knocker_tie", "classic"),
+                    ("knocker_lowest_loses", 2),
+                    ("thirty_one_after_knock", "classic"),
+                )
+                if getattr(self, name) != default
+            ]
+            if clashing:
+                raise RulesError(
+                    f"score_keeping={self.score_keeping!r} ({code}) decides knocks by its own rule, which "
+                    f"contradicts {', '.join(clashing)}: leave the knocker rules at their classic values"
+                )
+        if self.score_keeping in ("gin", "bus") and self.county:
+            what = "three letters (V14)" if self.score_keeping == "gin" else "off the bus (V15)"
+            raise RulesError(
+                f"score_keeping={self.score_keeping!r} contradicts county=True: {what} means out, "
+                "there is no county; set county=False"
+            )
+        if self.score_keeping == "bus":
+            if not self.bus_steps:
+                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS)")
+            if self.lives != len(self.bus_steps):
+                raise RulesError(
+                    f"lives={self.lives} contradicts bus_steps ({len(self.bus_steps)} positions): in Ride the "
+                    "Bus (V15) each position is one life; make lives equal to the number of bus_steps"
+                )
+        elif self.bus_steps:
+            raise RulesError(
+                f"bus_steps={self.bus_steps!r} contradicts score_keeping={self.score_keeping!r}: "
+                "bus positions belong to Ride the Bus (V15); set score_keeping='bus'"
+            )
+        if not all(isinstance(s, str) and s for s in self.bus_steps):
+            raise RulesError(f"bus_steps={self.bus_steps!r} is not allowed: use a list of non-empty names")
+
+    # -- derived views ---------------------------------------------------------------
+
+    @property
+    def deck_label(self) -> str:
+        """``"52 cards"`` or ``"32 cards (7 and higher)"``."""
+        return "52 cards" if self.deck_size == 52 else "32 cards (7 and higher)"
+
+    def codes(self) -> tuple[str, ...]:
+        """The variant codes (V1…V19) this rule set uses beyond the classic rules.
+
+        >>> find_rules("cadillac").codes()
+        ('V7', 'V13')
+        """
+        found = [
+            code
+            for code, changes in VARIANT_CODES.items()
+            if all(getattr(self, name) == value for name, value in changes.items())
+        ]
+        # A variant that is part of a larger one found is not listed twice.
+        for larger, part in (("V13", "V1"), ("V14", "V2"), ("V14", "V12"), ("V15", "V12"), ("V17", "V5")):
+            if larger in found and part in found:
+                found.remove(part)
+        if self.min_knock is not None:
+            found.append("V4")
+        if self.knocker_tie != "classic":
+            found.append("V7")
+        return tuple(sorted(found, key=lambda c: int(c[1:])))
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed (validated again); the name becomes
+        ``custom`` unless given.
+
+        >>> find_rules("classic").replace(min_knock=21).name
+        'custom'
+        """
+        unknown = sorted(set(changes) - set(option_names()) - {"name"})
+        if unknown:
+            raise RulesError(_unknown_options_message(unknown))
+        changes.setdefault("name", "custom")
+        return dataclasses.replace(self, **changes)
+
+    # -- construction from codes and JSON ---------------------------------------------
+
+    @classmethod
+    def from_codes(cls, *codes: str, base: RuleSet | str | None = None, **options: Any) -> RuleSet:
+        """Classic rules (or ``base``) with the named variants switched on, then
+        ``options`` applied. Two codes that set one option differently are refused.
+
+        >>> RuleSet.from_codes("V18", "V6").codes()
+        ('V6', 'V18')
+        """
+        start = find_rules(base) if isinstance(base, str) else (base or CLASSIC)
+        merged: dict[str, Any] = {}
+        origin: dict[str, str] = {}
+        for raw in codes:
+            code = raw.strip().upper()
+            if code not in VARIANT_CODES:
+                raise RulesError(
+                    f"{raw!r} is not a variant code: known codes are {', '.join(VARIANT_CODES)} "
+                    "(V4 and V7 need options: min_knock=…, knocker_tie=…)"
+                )
+            for name, value in VARIANT_CODES[code].items():
+                if name in merged and merged[name] != value:
+                    raise RulesError(
+                        f"{origin[name]} and {code} contradict each other: {origin[name]} sets {name} to "
+                        f"{_show(merged[name])}, {code} sets it to {_show(value)}"
+                    )
+                merged[name] = value
+                origin[name] = code
+        merged.update(options)
+        return start.replace(**merged)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON-ready data (Fractions as strings such as ``"61/2"``).
+
+        >>> RuleSet.from_dict(find_rules("gin").to_dict()) == find_rules("gin")
+        True
+        """
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init:
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Fraction):
+                value = str(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Options from JSON data. ``"preset"`` (or ``"base"``) names the preset to start
+        from (classic by default); every other key is an option of :class:`RuleSet`.
+
+        >>> RuleSet.from_dict({"preset": "classic", "min_knock": 21}).min_knock
+        21
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules {data!r} are not allowed: give a preset name or an object of options")
+        options = dict(data)
+        base_name = options.pop("preset", None) or options.pop("base", None)
+        base = find_rules(base_name) if base_name is not None else CLASSIC
+        if "three_of_a_kind" in options and options["three_of_a_kind"] is not None:
+            options["three_of_a_kind"] = _fraction(options["three_of_a_kind"], "three_of_a_kind")
+        name = options.pop("name", None)
+        result = base.replace(**options)
+        if name is not None:
+            result = dataclasses.replace(result, name=name)
+        elif not options and base_name is not None:
+            result = base
+        return result
+
+    def describe(self) -> str:
+        """One line naming the rule set and its variants.
+
+        >>> find_rules("gin").describe()
+        'gin: classic rules with V2 V14'
+        """
+        codes = self.codes()
+        return f"{self.name}: classic rules" + (f" with {' '.join(codes)}" if codes else "")
+
+
+def _show(value: object) -> str:
+    return str(value)
+
+
+def _fraction(value: object, name: str) -> Fraction:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, float):
+            result = Fraction(value).limit_denominator(2)
+        else:
+            result = Fraction(value)  # type: ignore[call-overload]
+    except (ValueError, TypeError, ZeroDivisionError):
+        raise RulesError(f"{name}={value!r} is not allowed: choose one of None, 30, 61/2") from None
+    return result
+
+
+def option_names() -> tuple[str, ...]:
+    """The names of every option of :class:`RuleSet` (besides ``name``)."""
+    return tuple(f.name for f in dataclasses.fields(RuleSet) if f.init and f.name != "name")
+
+
+def _unknown_options_message(unknown: list[str]) -> str:
+    return (
+        f"unknown rule option{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)}: "
+        f"known options are {', '.join(option_names())}"
+    )
+
+
+VARIANT_CODES: dict[str, dict[str, Any]] = {
+    "V1": {"three_of_a_kind": Fraction(30)},
+    "V2": {"three_of_a_kind": Fraction(61, 2)},
+    "V3": {"straight_flush": True},
+    "V5": {"knock_needs_flush": True},
+    "V6": {"no_knock_first_round": True},
+    "V8": {"knocker_lowest_loses": 1},
+    "V9": {"thirty_one_after_knock": "knocker_two"},
+    "V10": {"hammer": True},
+    "V11": {"throw_down": True},
+    "V12": {"county": False},
+    "V13": {"grand_cadillac": True, "three_of_a_kind": Fraction(30), "knocker_tie": "cadillac", "lives": 4},
+    "V14": {"score_keeping": "gin", "three_of_a_kind": Fraction(61, 2), "county": False},
+    "V15": {"score_keeping": "bus", "bus_steps": BUS_STEPS, "lives": len(BUS_STEPS), "county": False},
+    "V16": {"score_keeping": "points"},
+    "V17": {"knock_needs_flush": True, "rank_tiebreak": True},
+    "V18": {"deck_size": 32},
+    "V19": {"bus_stop": True},
+}
+"""What each variant code switches on (V4 and V7 take a value: ``min_knock`` and
+``knocker_tie``)."""
+
+CLASSIC = RuleSet(name="classic")
+
+PRESETS: dict[str, RuleSet] = {
+    "classic": CLASSIC,
+    "quick": RuleSet.from_codes("V1", "V6", "V12", name="quick"),
+    "cadillac": RuleSet.from_codes("V13", name="cadillac"),
+    "gin": RuleSet.from_codes("V14", name="gin"),
+    "ride-the-bus": RuleSet.from_codes("V15", "V19", name="ride-the-bus"),
+    "french-canadian": RuleSet.from_codes("V16", "V17", name="french-canadian"),
+    "eenendertigen": RuleSet.from_codes("V18", name="eenendertigen"),
+}
+"""The named rule sets: ``classic`` (C1-C14), ``quick`` (the browser version: V6, V12,
+three of a kind 30), ``cadillac`` (V13), ``gin`` (V14), ``ride-the-bus`` (V15, V19),
+``french-canadian`` (V16, V17) and ``eenendertigen`` (V18)."""
+
+ALIASES: dict[str, str] = {
+    "scat": "classic",
+    "blitz": "classic",
+    "31": "classic",
+    "thirty-one": "classic",
+    "browser": "quick",
+    "bus": "ride-the-bus",
+    "ride-bus": "ride-the-bus",
+    "french": "french-canadian",
+    "dutch": "eenendertigen",
+}
+
+
+def find_rules(name: str | RuleSet | Mapping[str, Any]) -> RuleSet:
+    """The preset with this name or alias (case, spaces and underscores do not matter);
+    a :class:`RuleSet` is returned as it is and a mapping goes to :meth:`RuleSet.from_dict`.
+
+    >>> find_rules("Ride the Bus").name
+    'ride-the-bus'
+    >>> find_rules("poker")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.RulesError: unknown rule set 'poker': known presets are classic, quick, cadillac, gin, ride-the-bus, french-canadian, eenendertigen (aliases: scat, blitz, 31, thirty-one, browser, bus, ride-bus, french, dutch)
+    """
+    if isinstance(name, RuleSet):
+        return name
+    if isinstance(name, Mapping):
+        return RuleSet.from_dict(name)
+    if not isinstance(name, str):
+        raise RulesError(f"rules {name!r} are not allowed: give a preset name or an object of options")
+    key = "-".join(name.strip().lower().replace("_", " ").split())
+    key = ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown rule set {name!r}: known presets are {', '.join(PRESETS)} "
+            f"(aliases: {', '.join(ALIASES)})"
+        ) from None

@@ -1,0 +1,102 @@
+"""What one player may know: the :class:`PlayerView` of a game state, and the public log.
+
+A view hides the other players' hands and the order of the stock, exactly what an honest
+client at the table could not see. The analysis, the computer players and the widgets work
+from views only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ..cards import Card
+from .actions import Action, ActionKind
+from .options import RuleSet
+
+if TYPE_CHECKING:
+    from .state import HandResult, Phase
+
+__all__ = ["Event", "PlayerView"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One action in a hand's log: who did it, what, and the card it moved.
+
+    ``card`` is the card taken or discarded (public) or drawn from the stock (private:
+    :meth:`public` hides it from everyone but the drawer).
+    """
+
+    player: int
+    action: Action
+    card: Card | None = None
+
+    def public(self, viewer: int) -> Event:
+        """The event as ``viewer`` saw it: a stock draw's card is hidden from others."""
+        if self.action.kind is ActionKind.DRAW and viewer != self.player and self.card is not None:
+            return Event(self.player, self.action, None)
+        return self
+
+    def __str__(self) -> str:
+        if self.action.kind is ActionKind.DRAW:
+            return f"player {self.player} draws" + (f" {self.card}" if self.card is not None else "")
+        if self.action.kind is ActionKind.TAKE:
+            return f"player {self.player} takes {self.card}"
+        if self.action.kind is ActionKind.DISCARD:
+            return f"player {self.player} discards {self.card}"
+        return f"player {self.player}: {self.action}"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything ``player`` may know about a game at one moment.
+
+    Public: the rules, lives/points, who is out, the dealer, whose turn and the phase, the
+    whole discard pile (bottom first; the top card is the last), the stock's size, every
+    hand's size, the knocker, past hands' results (hands are shown at a showdown) and the
+    current hand's log with stock draws hidden. Private to ``player``: their own hand and
+    the cards they drew. Never included: other hands and the stock order.
+    """
+
+    player: int
+    rules: RuleSet
+    num_players: int
+    hand_number: int
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    hand: tuple[Card, ...]
+    value: Fraction | None
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    lives: tuple[int, ...]
+    points: tuple[int, ...]
+    out: tuple[bool, ...]
+    knocker: int | None
+    taken: Card | None
+    drawn: Card | None
+    legal_actions: tuple[Action, ...]
+    history: tuple[Event, ...]
+    results: tuple[HandResult, ...]
+    winner: int | None
+
+    @property
+    def top_discard(self) -> Card | None:
+        """The card on top of the discard pile, if any."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """The other players still in the game, in turn order after ``player``."""
+        n = self.num_players
+        return tuple(
+            (self.player + k) % n for k in range(1, n) if not self.out[(self.player + k) % n]
+        )
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether ``player`` is the one to act now."""
+        return self.to_move == self.player
