@@ -38,7 +38,7 @@ __all__ = [
 BLITZ = Fraction(31)
 """31: a hand this high (or a Grand Cadillac, 33) is declared at once (C8, C9, V13)."""
 
-_SMALL = tuple(Fraction(n) for n in range(34))
+_SMALL = tuple(Fraction(n) for n in range(45))  # up to four cards of one suit
 # One table per scoring configuration (RuleSet.hand_scoring): card bit mask -> value.
 _TABLES: dict[tuple[object, ...], dict[int, Fraction]] = {}
 _BLITZ_TABLES: dict[tuple[object, ...], dict[int, bool]] = {}
