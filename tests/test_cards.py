@@ -114,5 +114,5 @@ def test_hand_round_trip(cards: list[Card]) -> None:
 def test_cards_are_immutable_and_sort_by_suit() -> None:
     card = parse_card("AH")
     with pytest.raises(AttributeError):
-        card.rank = Rank.TWO  # type: ignore[misc]
+        card.rank = Rank.TWO
     assert format_cards(sort_cards(parse_cards("2C AH 10C KH"))) == "10C 2C AH KH"

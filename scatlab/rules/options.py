@@ -273,6 +273,11 @@ class RuleSet:
         origin: dict[str, str] = {}
         for raw in codes:
             code = raw.strip().upper()
+            if code in _VALUED_CODES:
+                option = _VALUED_CODES[code]
+                if option not in options:
+                    raise RulesError(f"{code} needs a value: give {option}=… too (see RuleSet's options)")
+                continue
             if code not in VARIANT_CODES:
                 raise RulesError(
                     f"{raw!r} is not a variant code: known codes are {', '.join(VARIANT_CODES)} "
@@ -334,7 +339,7 @@ class RuleSet:
         """One line naming the rule set and its variants.
 
         >>> find_rules("gin").describe()
-        'gin: classic rules with V2 V14'
+        'gin: classic rules with V14'
         """
         codes = self.codes()
         return f"{self.name}: classic rules" + (f" with {' '.join(codes)}" if codes else "")
@@ -390,6 +395,8 @@ VARIANT_CODES: dict[str, dict[str, Any]] = {
 }
 """What each variant code switches on (V4 and V7 take a value: ``min_knock`` and
 ``knocker_tie``)."""
+
+_VALUED_CODES = {"V4": "min_knock", "V7": "knocker_tie"}
 
 CLASSIC = RuleSet(name="classic")
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -264,7 +264,7 @@ def random_policy(state: GameState, rng: random.Random) -> Action:
     return actions[rng.randrange(len(actions))]
 
 
-def shuffled_deck(rules: RuleSet | str, rng: random.Random) -> tuple[Card, ...]:
+def shuffled_deck(rules: RuleSet | str | Mapping[str, Any], rng: random.Random) -> tuple[Card, ...]:
     """A uniformly shuffled deck for ``rules`` (52 or 32 cards)."""
     cards = list(deck(find_rules(rules).deck_size))
     rng.shuffle(cards)
@@ -272,7 +272,7 @@ def shuffled_deck(rules: RuleSet | str, rng: random.Random) -> tuple[Card, ...]:
 
 
 def play_random_game(
-    rules: RuleSet | str = "classic",
+    rules: RuleSet | str | Mapping[str, Any] = "classic",
     players: int = 3,
     seed: int | None = 0,
     *,

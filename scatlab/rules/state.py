@@ -30,7 +30,7 @@ scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may no
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -40,7 +40,7 @@ from ..errors import CardError, IllegalActionError, RulesError
 from .actions import _DISCARDS, Action, ActionKind
 from .options import RuleSet, find_rules
 from .scoring import HandEnd, RuleNote, settle
-from .values import blitz_of, is_blitz, is_flush, tiebreak_key, value_of
+from .values import blitz_of, is_flush, tiebreak_key, value_of
 from .view import Event, PlayerView
 
 __all__ = ["Phase", "HandResult", "GameState", "deal_order", "MAX_PLAYERS", "MIN_PLAYERS"]
@@ -184,7 +184,7 @@ class GameState:
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: RuleSet | str | dict[str, Any] = "classic", players: int = 3, dealer: int = 0) -> GameState:
+    def new(cls, rules: RuleSet | str | Mapping[str, Any] = "classic", players: int = 3, dealer: int = 0) -> GameState:
         """A game before its first deal (phase ``DEAL``).
 
         >>> GameState.new("quick", players=4, dealer=2).lives
@@ -365,7 +365,7 @@ class GameState:
                 acts.append(Action.DRAW)
             if self._may_take(p):
                 acts.append(Action.TAKE)
-            if self.knocker is None:
+            if self.knocker is None and stock_left:  # C11: an empty stock leaves take or pass
                 if self._knock_refusal(p) is None:
                     acts.append(Action.KNOCK)
                 if self.rules.hammer and self._is_very_first_turn():
@@ -468,6 +468,8 @@ class GameState:
                         "only when two players are left and the opponent knocked")
             return "C5: there is no discard to take"
         if kind is ActionKind.KNOCK:
+            if self.stock_pos >= len(self.stock):
+                return "C11: the stock is exhausted: take the discard or pass"
             reason = self._knock_refusal(p)
             return reason or "C6: knocking is not possible now"
         if kind is ActionKind.HAMMER:
@@ -518,6 +520,9 @@ class GameState:
             s._bump_turn(p)
             init(s, "log", _Log(self.log, Event(p, act, card)))
             if p in self.undeclared:
+                if card is self.drawn:
+                    # C10: the same undeclared 31 kept: it cannot be claimed later.
+                    return s._continue_after_turn(p)
                 init(s, "undeclared", self.undeclared - {p})
             if blitz_of(hand, self.rules):
                 if self.rules.declare == "auto":
@@ -722,6 +727,8 @@ class GameState:
             raise IllegalActionError(f"player={player!r} is not a seat: use 0 to {self.num_players - 1}")
         hand = self.hands[player]
         my_turn = self.to_move == player
+        if self.phase is Phase.THROW_DOWN and my_turn:
+            hand = ()  # V11: the throw-down is decided before looking at the cards
         return PlayerView(
             player=player,
             rules=self.rules,

@@ -57,7 +57,9 @@ class PlayerView:
     whole discard pile (bottom first; the top card is the last), the stock's size, every
     hand's size, the knocker, past hands' results (hands are shown at a showdown) and the
     current hand's log with stock draws hidden. Private to ``player``: their own hand and
-    the cards they drew. Never included: other hands and the stock order.
+    the cards they drew. Never included: other hands and the stock order. While the first
+    player decides on a throw-down (V11) their own hand is hidden too: that choice is made
+    before looking.
     """
 
     player: int

@@ -1,0 +1,61 @@
+"""The architecture (STYLE.md): lower layers never import higher ones, and ``import
+scatlab`` stays light (no ipywidgets, sympy, numpy or Jupyter)."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+
+import scatlab
+
+PACKAGE = Path(scatlab.__file__).parent
+ROOT = PACKAGE.parent
+LAYERS = {"errors": 0, "cards": 0, "rules": 1, "analysis": 2, "players": 3, "widgets": 4, "cli": 4, "__main__": 5}
+
+
+def _layer(module: str) -> int:
+    top = module.split(".")[0]
+    return LAYERS.get(top, 0 if top == "__init__" else 99)
+
+
+def _imports(path: Path) -> set[str]:
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    package = list(rel.parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            target = ".".join(base + ([node.module] if node.module else []))
+            found.add(target or "__init__")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scatlab."):
+            found.add(node.module.removeprefix("scatlab."))
+    return found
+
+
+def test_lower_layers_never_import_higher_layers() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        own = "__init__" if rel == Path("__init__.py") else ".".join(rel.with_suffix("").parts)
+        if own == "__init__":
+            continue
+        for target in _imports(path):
+            assert _layer(target) <= _layer(own), f"{rel} (layer {_layer(own)}) imports {target}"
+
+
+def test_import_scatlab_is_light() -> None:
+    code = (
+        "import sys, scatlab, scatlab.rules, scatlab.cli; "
+        "heavy = [m for m in ('ipywidgets', 'sympy', 'numpy', 'IPython', 'jupyter_core', 'scatlab.players') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_readme_examples_run() -> None:
+    """The README's Python examples are doctested, like python-chess does."""
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
