@@ -102,7 +102,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         else:
             state = state.apply(policy(state, rng))
             if not args.quiet:
-                out.write(f"    {state.hand_actions()[-1][-1]}\n")
+                out.write(f"    {state.hand_actions()[-1][-1].describe(pretty=True)}\n")
         if len(state.results) > shown:
             shown = len(state.results)
             r = state.results[-1]
@@ -111,7 +111,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
             out.write(f"Hand {r.number} ended by {r.ended}: {values}\n")
             for note in r.notes:
                 out.write(f"  {note}\n")
-            out.write(f"  lives now {list(state.lives)}\n")
+            out.write("  now: " + ", ".join(f"p{p} {state.standing(p)}" for p in range(state.num_players)) + "\n")
     out.write(f"\nPlayer {state.winner} wins after {len(state.results)} hands.\n")
     return 0
 

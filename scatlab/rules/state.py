@@ -279,6 +279,30 @@ class GameState:
         """The exact value of ``player``'s current hand."""
         return value_of(self.hands[player], self.rules)
 
+    def standing(self, player: int) -> str:
+        """A player's standing in words: lives (C13), letters (V14), bus position (V15) or
+        points (V16).
+
+        >>> GameState.new("classic", 2).standing(0), GameState.new("gin", 2).standing(1)
+        ('3 lives', 'no letters')
+        """
+        rules = self.rules
+        keeping = rules.score_keeping
+        if keeping == "points":
+            n = self.points[player]
+            return f"{n} point{'s' if n != 1 else ''}"
+        if self.out[player]:
+            return "off the bus" if keeping == "bus" else "out"
+        lives = self.lives[player]
+        if keeping == "gin":
+            letters = "GIN"[: rules.lives - lives]
+            return f"letters {letters}" if letters else "no letters"
+        if keeping == "bus":
+            return rules.bus_steps[len(rules.bus_steps) - lives]
+        if lives == 0:
+            return "on the county"
+        return f"{lives} li{'ves' if lives != 1 else 'fe'}"
+
     def next_seat(self, player: int) -> int:
         """The next seat clockwise after ``player`` that is still in the game."""
         n = self.num_players
@@ -664,8 +688,15 @@ class GameState:
                     if lives[p] == 0 and p not in gone and self.lives[p] > 0:
                         notes.append(RuleNote("C13", f"player {p} has no lives left and plays on, on the county"))
             for p in gone:
-                why = "lost a life on the county" if rules.county else "has no lives left"
-                code = {"gin": "V14", "bus": "V15"}.get(rules.score_keeping, "C13" if rules.county else "V12")
+                if rules.score_keeping == "gin":
+                    code, why = "V14", "has all three letters, G-I-N"
+                elif rules.score_keeping == "bus":
+                    code, why = "V15", "is off the bus"
+                elif rules.county:
+                    code = "C13"
+                    why = "lost a life on the county" if self.lives[p] == 0 else "lost more lives than they had"
+                else:
+                    code, why = "V12", "has no lives left"
                 notes.append(RuleNote(code, f"player {p} {why}: out of the game"))
         else:
             tie_break = False
@@ -738,7 +769,7 @@ class GameState:
             phase=self.phase,
             to_move=self.to_move,
             hand=hand,
-            value=value_of(hand, self.rules) if hand else None,
+            value=value_of(hand, self.rules) if len(hand) == 3 else None,
             discard_pile=self.discards,
             stock_size=self.stock_size,
             hand_sizes=tuple(len(h) for h in self.hands),

@@ -40,13 +40,21 @@ class Event:
         return self
 
     def __str__(self) -> str:
-        if self.action.kind is ActionKind.DRAW:
-            return f"player {self.player} draws" + (f" {self.card}" if self.card is not None else "")
-        if self.action.kind is ActionKind.TAKE:
-            return f"player {self.player} takes {self.card}"
-        if self.action.kind is ActionKind.DISCARD:
-            return f"player {self.player} discards {self.card}"
-        return f"player {self.player}: {self.action}"
+        return self.describe()
+
+    def describe(self, pretty: bool = False) -> str:
+        """The event in words, e.g. ``player 1 takes 10H`` (``10♥`` with ``pretty``)."""
+        card = "" if self.card is None else " " + (self.card.pretty if pretty else str(self.card))
+        kind = self.action.kind
+        if kind is ActionKind.DRAW:
+            return f"player {self.player} draws{card}"
+        if kind is ActionKind.TAKE:
+            return f"player {self.player} takes{card}"
+        if kind is ActionKind.DISCARD:
+            return f"player {self.player} discards{card}"
+        words = {ActionKind.THROW_DOWN: "throws down", ActionKind.STOP_BUS: "stops the bus",
+                 ActionKind.DECLARE: "declares 31", ActionKind.PASS: "passes"}
+        return f"player {self.player} {words.get(kind, kind.value + 's')}"
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,7 @@ class PlayerView:
     to_move: int | None
     hand: tuple[Card, ...]
     value: Fraction | None
+    """The value of a three-card hand (None while holding four cards, or none)."""
     discard_pile: tuple[Card, ...]
     stock_size: int
     hand_sizes: tuple[int, ...]
