@@ -5,6 +5,8 @@
 - ``scatlab record [--seed N] [--players N] [--rules PRESET] [--policy greedy|random]
   [-o FILE]``: write the JSON record of a seeded game.
 - ``scatlab replay FILE.json``: replay a record and print the JSON result.
+- ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
+  [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
 - ``scatlab rules [PRESET]``: list the presets, or show one preset's options.
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
@@ -56,6 +58,28 @@ def _build_parser() -> _Parser:
     replay = sub.add_parser("replay", help="replay a JSON game record and print the JSON result")
     replay.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
     replay.add_argument("--compact", action="store_true", help="one-line JSON")
+
+    analyze = sub.add_parser(
+        "analyze",
+        help="exact odds and advice for a hand: take, draw or knock",
+        description="Exact draw probabilities, expected values, knock risk and advice for one hand. "
+        "Model: every card you have not seen is equally likely to be the top of the stock.",
+    )
+    analyze.add_argument("hand", nargs="+", help="your three cards, e.g. AH KH 4C (or four, to choose a discard)")
+    analyze.add_argument("--discard", help="the top card of the discard pile, e.g. 9S")
+    analyze.add_argument("--dead", nargs="+", default=[], metavar="CARDS",
+                         help="cards buried in the discard pile (out of play)")
+    analyze.add_argument("--opponent-holds", nargs="+", action="append", default=[], metavar="CARDS",
+                         help="cards one opponent is known to hold; repeat once per opponent, in turn order")
+    analyze.add_argument("--opponents", type=int, help="number of opponents (default 1, or one per --opponent-holds)")
+    analyze.add_argument("--rules", default="classic", help="rule preset or alias (default classic)")
+    analyze.add_argument("--horizon", type=int, default=0, metavar="K",
+                         help="also the expected value after 1..K more turns (K at most 8)")
+    analyze.add_argument("--samples", type=int, default=10_000,
+                         help="Monte Carlo deals for the knock risk against 2+ opponents (default 10000)")
+    analyze.add_argument("--seed", type=int, default=0, help="seed of that Monte Carlo (default 0)")
+    analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
+    analyze.add_argument("--json", action="store_true", help="print one JSON object")
 
     rules = sub.add_parser("rules", help="list the rule presets, or show one preset's options")
     rules.add_argument("preset", nargs="?", help="a preset name or alias")
@@ -142,6 +166,30 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from .analysis.report import analyze
+
+    if args.samples < 1:
+        raise ScatlabError(f"--samples {args.samples} is not allowed: use at least 1")
+    result = analyze(
+        " ".join(args.hand),
+        args.discard,
+        dead=" ".join(args.dead),
+        opponent_holds=[" ".join(h) for h in args.opponent_holds],
+        opponents=args.opponents,
+        rules=args.rules,
+        horizon=args.horizon,
+        knock=not args.no_knock,
+        samples=args.samples,
+        seed=args.seed,
+    )
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.table() + "\n")
+    return 0
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules.options import PRESETS, find_rules
 
@@ -155,7 +203,13 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"demo": _cmd_demo, "record": _cmd_record, "replay": _cmd_replay, "rules": _cmd_rules}
+_COMMANDS = {
+    "demo": _cmd_demo,
+    "record": _cmd_record,
+    "replay": _cmd_replay,
+    "analyze": _cmd_analyze,
+    "rules": _cmd_rules,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

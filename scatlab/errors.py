@@ -16,6 +16,7 @@ __all__ = [
     "RulesError",
     "IllegalActionError",
     "RecordError",
+    "AnalysisError",
 ]
 
 
@@ -42,3 +43,8 @@ class IllegalActionError(ScatlabError):
 class RecordError(ScatlabError):
     """A game record that cannot be read or replayed; the message names the hand, the
     action index and the reason."""
+
+
+class AnalysisError(ScatlabError):
+    """Inputs to an analysis that do not describe a possible situation: a discard that is
+    also in the hand, a card known twice, more opponents than the unseen cards allow."""

@@ -1,0 +1,37 @@
+"""Exact hand analysis and advice (layer 3: imports cards, rules and numpy; sympy only in
+:mod:`scatlab.analysis.display`, for notebooks).
+
+>>> from scatlab.analysis import analyze
+>>> a = analyze("AH KH 4C", discard="9S")
+>>> a.turn.draw.expected_value, a.turn.draw.p_31
+(Fraction(541, 24), Fraction(1, 16))
+"""
+
+from __future__ import annotations
+
+from .advice import Advice, advise, knock_threshold
+from .horizon import MAX_HORIZON, horizon_values
+from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
+from .knowledge import Knowledge
+from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
+from .report import Analysis, analyze
+
+__all__ = [
+    "Advice",
+    "advise",
+    "knock_threshold",
+    "MAX_HORIZON",
+    "horizon_values",
+    "OPPONENT_POLICY",
+    "KnockRisk",
+    "knock_risk",
+    "Knowledge",
+    "DiscardOption",
+    "DrawAnalysis",
+    "DrawOutcome",
+    "TakeAnalysis",
+    "TurnAnalysis",
+    "analyze_turn",
+    "Analysis",
+    "analyze",
+]

@@ -1,0 +1,118 @@
+"""Advice as data: the recommended action, the numbers behind it and a plain-language reason.
+
+**The rule the advice follows** (stated so lessons can teach it and tests can check it):
+
+1. With four cards (after drawing or taking): throw the card that leaves the strongest hand.
+2. At the start of a turn, when the rules allow a knock: knock if the expected number of
+   lives lost by knocking now (``P(lose one) + 2 P(lose two)``, see
+   :mod:`scatlab.analysis.knock`) is at most ``1 / (2 × players)``, half a fair share.
+3. Otherwise take the discard if the hand it makes (with the best discard) is worth at
+   least the expected value of drawing, else draw; when drawing, the plan says which card
+   to throw for every card that may come.
+
+Percentages and decimals in the reason are for reading only; the numbers are Fractions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from ..cards import Card, format_cards
+from .knock import KnockRisk
+from .onestep import TurnAnalysis
+
+__all__ = ["Advice", "advise", "knock_threshold"]
+
+ActionName = Literal["knock", "take", "draw", "discard"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to do now: ``action`` (and the ``discard`` for take/discard), a one-sentence
+    ``reason`` citing the numbers, the ``numbers`` themselves (exact) and the rule ``codes``
+    that govern the moment."""
+
+    action: ActionName
+    reason: str
+    discard: Card | None = None
+    numbers: dict[str, Fraction] = field(default_factory=dict)
+    codes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"action": self.action, "reason": self.reason}
+        if self.discard is not None:
+            data["discard"] = str(self.discard)
+        data["numbers"] = {k: str(v) for k, v in self.numbers.items()}
+        data["rules"] = list(self.codes)
+        return data
+
+    def __str__(self) -> str:
+        what = f"{self.action} (throw {self.discard})" if self.discard is not None and self.action == "take" else (
+            f"{self.action} {self.discard}" if self.discard is not None else self.action)
+        return f"{what}: {self.reason}"
+
+
+def knock_threshold(opponents: int) -> Fraction:
+    """Knock when the expected lives lost by knocking is at most this: 1 / (2 × players)."""
+    return Fraction(1, 2 * (opponents + 1))
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def _num(v: Fraction) -> str:
+    return str(v) if v.denominator == 1 else f"{float(v):.2f}"
+
+
+def advise(turn: TurnAnalysis, risk: KnockRisk | None = None) -> Advice:
+    """The advice for a one-turn analysis (and the knock risk, when one was computed)."""
+    k = turn.knowledge
+    if turn.discards:
+        best = turn.discards[0]
+        kept = format_cards((c for c in k.hand if c is not best.discard), pretty=True)
+        reason = f"throw the {best.discard.pretty}: keeping {kept} is worth {_num(best.value)}"
+        if len(turn.discards) > 1:
+            reason += f" (the next best discard keeps {_num(turn.discards[1].value)})"
+        return Advice("discard", reason, best.discard, {"value": best.value}, ("C5",))
+    assert turn.draw is not None
+    draw = turn.draw
+    numbers: dict[str, Fraction] = {
+        "value": turn.value,
+        "draw_expected_value": draw.expected_value,
+        "p_31": draw.p_31,
+        "p_improve": draw.p_improve,
+    }
+    knock_note = ""
+    if risk is not None and risk.allowed:
+        threshold = knock_threshold(k.opponents)
+        numbers.update(p_lose_one=risk.p_lose_one, p_lose_two=risk.p_lose_two,
+                       expected_loss=risk.expected_loss, knock_threshold=threshold)
+        how = "exactly" if risk.exact else f"estimated over {risk.samples:,} deals"
+        if risk.expected_loss <= threshold:
+            reason = (
+                f"knocking with {_num(turn.value)} loses one life with P = {_pct(risk.p_lose_one)} and two with "
+                f"P = {_pct(risk.p_lose_two)} ({how}): {float(risk.expected_loss):.3f} lives expected, within the "
+                f"{float(threshold):.3f} a knock may risk against {k.opponents} opponent"
+                f"{'s' if k.opponents != 1 else ''}"
+            )
+            return Advice("knock", reason, None, numbers, ("C6", "C7"))
+        knock_note = (f"; knocking now would risk {float(risk.expected_loss):.3f} lives "
+                      f"(more than {float(threshold):.3f})")
+    outs = f"{draw.count_31} of {draw.unseen} unseen cards make 31"
+    if turn.take is not None:
+        best = turn.take.best
+        numbers["take_value"] = best.value
+        take_text = f"{_num(best.value)} by taking the {turn.take.card.pretty} (throwing the {best.discard.pretty})"
+        if best.value >= 31 or best.value >= draw.expected_value:
+            reason = (f"taking the {turn.take.card.pretty} and throwing the {best.discard.pretty} makes "
+                      f"{_num(best.value)} for sure; drawing is worth {_num(draw.expected_value)} on average "
+                      f"({outs}){knock_note}")
+            return Advice("take", reason, best.discard, numbers, ("C5",))
+        reason = (f"{outs}; drawing is worth {_num(draw.expected_value)} on average against {take_text}"
+                  f"{knock_note}")
+        return Advice("draw", reason, None, numbers, ("C5",))
+    reason = f"{outs}; drawing is worth {_num(draw.expected_value)} on average{knock_note}"
+    return Advice("draw", reason, None, numbers, ("C5",))

@@ -1,0 +1,118 @@
+"""The derivation of an analysis, rendered with sympy (LaTeX in notebooks).
+
+This is the only module that imports sympy, and only the display path imports it: the
+core computation and the command line stay fast.
+
+Each :class:`Step` shows how a number comes about, e.g. ``P(31) = 3/48 = 1/16`` with the
+outs listed, and the expected value as the sum over the distribution divided by the
+number of unseen cards.
+
+>>> from scatlab.analysis import analyze
+>>> steps = derivation(analyze("AH KH 4C", discard="9S", knock=False))
+>>> print(steps[0].latex())
+P(31) = \\frac{\\left|\\{10\\heartsuit, J\\heartsuit, Q\\heartsuit\\}\\right|}{48} = \\frac{3}{48} = \\frac{1}{16} \\approx 0.0625
+>>> str(steps[1].value)
+'541/24'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import sympy
+
+from ..cards import Card
+
+if TYPE_CHECKING:
+    from .report import Analysis
+
+__all__ = ["Step", "derivation", "latex"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a derivation: ``name = middle… = value``."""
+
+    name: str
+    middle: tuple[str, ...]
+    expression: Any
+    """The unevaluated sympy expression of the count (e.g. ``3/48``)."""
+    value: Fraction
+
+    @property
+    def exact(self) -> Any:
+        """The value as a sympy Rational."""
+        return sympy.Rational(self.value.numerator, self.value.denominator)
+
+    def latex(self) -> str:
+        """The step as LaTeX."""
+        parts = [self.name, *self.middle, sympy.latex(self.expression)]
+        reduced = sympy.latex(self.exact)
+        if reduced != parts[-1]:
+            parts.append(reduced)
+        text = " = ".join(parts)
+        if self.value.denominator != 1:
+            text += rf" \approx {float(self.value):.4g}"
+        return text
+
+
+_SUIT_TEX = {"C": r"\clubsuit", "D": r"\diamondsuit", "H": r"\heartsuit", "S": r"\spadesuit"}
+
+
+def _card(card: Card) -> str:
+    return rf"{card.rank.symbol}{_SUIT_TEX[card.suit.letter]}"
+
+
+def _frac(num: int, den: int) -> Any:
+    """``num/den`` kept unevaluated (so 3/48 is not reduced to 1/16)."""
+    return sympy.Mul(sympy.Integer(num), sympy.Pow(sympy.Integer(den), -1, evaluate=False), evaluate=False)
+
+
+def _set(cards: tuple[Card, ...]) -> str:
+    inner = ", ".join(_card(c) for c in cards) if cards else r"\varnothing"
+    return rf"\left|\{{{inner}\}}\right|"
+
+
+def derivation(analysis: Analysis) -> list[Step]:
+    """The derivation of the draw numbers and the knock risk, step by step."""
+    steps: list[Step] = []
+    draw = analysis.turn.draw
+    if draw is not None:
+        u = draw.unseen
+        steps.append(Step("P(31)", (rf"\frac{{{_set(draw.outs_31)}}}{{{u}}}",), _frac(draw.count_31, u), draw.p_31))
+        terms = " + ".join(
+            rf"{sympy.latex(sympy.Rational(v.numerator, v.denominator))} \cdot {p * u}"
+            for v, p in draw.distribution.items()
+        )
+        total = sum((v * p * u for v, p in draw.distribution.items()), Fraction(0))
+        scale = total.denominator  # 2 when half points (V2) are involved
+        steps.append(Step(
+            r"E[\text{value}]",
+            (rf"\frac{{1}}{{{u}}}\left({terms}\right)",),
+            _frac(total.numerator, scale * u),
+            draw.expected_value,
+        ))
+        steps.append(Step(
+            r"P(\text{improve})",
+            (rf"\frac{{{_set(draw.outs_improve)}}}{{{u}}}",),
+            _frac(draw.count_improve, u),
+            draw.p_improve,
+        ))
+    risk = analysis.knock
+    if risk is not None:
+        for name, p in ((r"P(\text{knock loses one})", risk.p_lose_one), (r"P(\text{knock loses two})", risk.p_lose_two)):
+            note = () if risk.exact else (rf"\text{{estimate over {risk.samples} deals}}",)
+            steps.append(Step(name, note, sympy.Rational(p.numerator, p.denominator), p))
+    for k, value in enumerate(analysis.horizon):
+        if k:
+            steps.append(Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value))
+    return steps
+
+
+def latex(analysis: Analysis) -> str:
+    """The whole derivation as one LaTeX block (what a notebook shows for an Analysis)."""
+    lines = [step.latex() for step in derivation(analysis)]
+    body = r" \\ ".join(line.replace(" = ", " &= ", 1) for line in lines)
+    return rf"$\begin{{aligned}} {body} \end{{aligned}}$"

@@ -1,0 +1,193 @@
+"""One turn, exactly: taking the discard, drawing from the stock, or choosing a discard.
+
+Under the model of :mod:`scatlab.analysis.knowledge` (the top of the stock is equally
+likely to be any unseen card), every number here is an exact :class:`Fraction`: a count
+of unseen cards over their number.
+
+>>> from scatlab.analysis.knowledge import Knowledge
+>>> turn = analyze_turn(Knowledge.of("AH KH 4C", discard="9S"))
+>>> turn.draw.expected_value, turn.draw.p_31, turn.draw.p_improve
+(Fraction(541, 24), Fraction(1, 16), Fraction(11, 48))
+>>> [str(c) for c in turn.draw.outs_31]
+['10H', 'JH', 'QH']
+>>> turn.take.best.discard, turn.take.best.value
+(Card('4C'), Fraction(21, 1))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+from ..cards import ALL_CARDS, Card
+from .knowledge import Knowledge
+from .tables import BLITZ2, RANK_BITS, Tables, tables_for
+
+__all__ = ["DiscardOption", "TakeAnalysis", "DrawOutcome", "DrawAnalysis", "TurnAnalysis", "analyze_turn"]
+
+
+@dataclass(frozen=True)
+class DiscardOption:
+    """Discarding ``discard`` leaves a hand worth ``value``."""
+
+    discard: Card
+    value: Fraction
+    strength: int
+
+    def to_json(self) -> dict[str, str]:
+        return {"discard": str(self.discard), "value": str(self.value)}
+
+
+@dataclass(frozen=True)
+class TakeAnalysis:
+    """Taking the top discard ``card``: the value after each allowed discard (C5: the taken
+    card may not go back), best first."""
+
+    card: Card
+    options: tuple[DiscardOption, ...]
+
+    @property
+    def best(self) -> DiscardOption:
+        """The discard that keeps the strongest hand."""
+        return self.options[0]
+
+    def to_json(self) -> dict[str, object]:
+        return {"card": str(self.card), "options": [o.to_json() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class DrawOutcome:
+    """Drawing ``card``: the best ``discard`` and the ``value`` kept."""
+
+    card: Card
+    discard: Card
+    value: Fraction
+
+
+class DrawAnalysis:
+    """Drawing from the stock, over every unseen card (each equally likely).
+
+    ``expected_value``, ``p_31`` and ``p_improve`` are exact; ``distribution`` maps each
+    resulting value to its probability; ``outs_31`` and ``outs_improve`` are the unseen
+    cards that make 31 or raise the value, as a poker player counts outs. With a drawn
+    card the best discard is chosen (ties: throw the drawn card back, else the lowest).
+    """
+
+    __slots__ = ("current", "unseen", "_cards", "_strengths", "_discards", "total2", "count_31",
+                 "count_improve", "__dict__")
+
+    def __init__(self, current: Fraction, cards: tuple[int, ...], strengths: list[int], discards: list[int]) -> None:
+        self.current = current
+        self.unseen = len(cards)
+        self._cards = cards
+        self._strengths = strengths
+        self._discards = discards
+        v2 = [s >> RANK_BITS for s in strengths]
+        self.total2 = sum(v2)
+        self.count_31 = sum(1 for v in v2 if v >= BLITZ2)
+        cur2 = int(current * 2)
+        self.count_improve = sum(1 for v in v2 if v > cur2)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """The exact expected value of the hand kept after drawing."""
+        return Fraction(self.total2, 2 * self.unseen)
+
+    @property
+    def p_31(self) -> Fraction:
+        """The probability of drawing to 31 (or a Grand Cadillac, V13)."""
+        return Fraction(self.count_31, self.unseen)
+
+    @property
+    def p_improve(self) -> Fraction:
+        """The probability that the kept hand is worth more than the hand now."""
+        return Fraction(self.count_improve, self.unseen)
+
+    @cached_property
+    def outcomes(self) -> tuple[DrawOutcome, ...]:
+        """For every unseen card, the best discard and the value kept."""
+        return tuple(
+            DrawOutcome(ALL_CARDS[c], ALL_CARDS[d], Fraction(s >> RANK_BITS, 2))
+            for c, s, d in zip(self._cards, self._strengths, self._discards)
+        )
+
+    @cached_property
+    def distribution(self) -> dict[Fraction, Fraction]:
+        """Resulting value -> probability, highest value first; the probabilities sum to 1."""
+        counts = Counter(s >> RANK_BITS for s in self._strengths)
+        return {Fraction(v, 2): Fraction(n, self.unseen) for v, n in sorted(counts.items(), reverse=True)}
+
+    @cached_property
+    def outs_31(self) -> tuple[Card, ...]:
+        """The unseen cards that make 31."""
+        return tuple(ALL_CARDS[c] for c, s in zip(self._cards, self._strengths) if s >> RANK_BITS >= BLITZ2)
+
+    @cached_property
+    def outs_improve(self) -> tuple[Card, ...]:
+        """The unseen cards that raise the hand's value."""
+        cur2 = int(self.current * 2)
+        return tuple(ALL_CARDS[c] for c, s in zip(self._cards, self._strengths) if s >> RANK_BITS > cur2)
+
+    def plan(self) -> dict[Card, Card]:
+        """Which card to throw for each card that may be drawn."""
+        return {o.card: o.discard for o in self.outcomes}
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "expected_value": str(self.expected_value),
+            "p_31": str(self.p_31),
+            "p_improve": str(self.p_improve),
+            "distribution": {str(v): str(p) for v, p in self.distribution.items()},
+            "outs_31": [str(c) for c in self.outs_31],
+            "outs_improve": [str(c) for c in self.outs_improve],
+            "plan": {str(o.card): str(o.discard) for o in self.outcomes},
+        }
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    """The exact one-turn numbers for a :class:`Knowledge`.
+
+    With three cards: ``take`` (None when there is no discard to take) and ``draw``. With
+    four cards (just after drawing or taking): ``discards``, the value after each allowed
+    discard.
+    """
+
+    knowledge: Knowledge
+    value: Fraction
+    take: TakeAnalysis | None
+    draw: DrawAnalysis | None
+    discards: tuple[DiscardOption, ...] = ()
+
+
+def _options(tables: Tables, hand: tuple[Card, ...], banned: Card | None) -> tuple[DiscardOption, ...]:
+    """Discard options of a 4-card hand, strongest first (ties: lowest card thrown first)."""
+    opts = []
+    for d in hand:
+        if d is banned:
+            continue
+        rest = [c.index for c in hand if c is not d]
+        s = tables.strength_of(rest)
+        opts.append(DiscardOption(d, Fraction(s >> RANK_BITS, 2), s))
+    opts.sort(key=lambda o: (-o.strength, o.discard.value, o.discard.index))
+    return tuple(opts)
+
+
+def analyze_turn(knowledge: Knowledge) -> TurnAnalysis:
+    """The exact one-turn analysis (see the module doc)."""
+    tables = tables_for(knowledge.rules)
+    hand = knowledge.hand
+    if len(hand) == 4:
+        options = _options(tables, hand, knowledge.taken)
+        return TurnAnalysis(knowledge, options[0].value, None, None, options)
+    idx = [c.index for c in hand]
+    current = Fraction(tables.strength_of(idx) >> RANK_BITS, 2)
+    take = None
+    if knowledge.top is not None:
+        take = TakeAnalysis(knowledge.top, _options(tables, hand + (knowledge.top,), knowledge.top))
+    after, discards = tables.row_lists(tables.row(idx))
+    unseen = knowledge.unseen_index
+    draw = DrawAnalysis(current, unseen, [after[c] for c in unseen], [discards[c] for c in unseen])
+    return TurnAnalysis(knowledge, current, take, draw)

@@ -1,0 +1,128 @@
+"""One call for everything: :func:`analyze` returns an :class:`Analysis` holding the
+one-turn numbers, the knock risk, the horizon and the advice, as data, JSON, a text table,
+and (in a notebook) a sympy-rendered derivation.
+
+>>> a = analyze("AH KH 4C", discard="9S")
+>>> a.to_json()["draw"]["expected_value"], a.advice.action
+('541/24', 'draw')
+>>> print(a.advice.reason)
+3 of 48 unseen cards make 31; drawing is worth 22.54 on average against 21 by taking the 9♠ (throwing the 4♣); knocking now would risk 0.340 lives (more than 0.250)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..cards import CardsLike
+from ..rules.options import RuleSet
+from ..rules.view import PlayerView
+from .advice import Advice, advise
+from .horizon import MAX_HORIZON, horizon_values
+from .knock import KnockRisk, knock_risk
+from .knowledge import Knowledge
+from .onestep import TurnAnalysis, analyze_turn
+
+__all__ = ["Analysis", "analyze"]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The whole analysis of one moment (see :func:`analyze`)."""
+
+    knowledge: Knowledge
+    turn: TurnAnalysis
+    knock: KnockRisk | None
+    horizon: tuple[Fraction, ...]
+    advice: Advice
+
+    @property
+    def value(self) -> Fraction:
+        """The hand's exact value now."""
+        return self.turn.value
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON-ready data: exact numbers as strings of fractions in lowest
+        terms (``"541/24"``), cards in canonical notation."""
+        k = self.knowledge
+        data: dict[str, Any] = {
+            "hand": [str(c) for c in k.hand],
+            "value": str(self.value),
+            "unseen": len(k.unseen),
+            "rules": k.rules.name,
+            "opponents": k.opponents,
+        }
+        if self.turn.discards:
+            data["discard"] = {"options": [o.to_json() for o in self.turn.discards]}
+        if self.turn.take is not None:
+            data["take"] = self.turn.take.to_json()
+        if self.turn.draw is not None:
+            data["draw"] = self.turn.draw.to_json()
+        if self.knock is not None:
+            data["knock"] = self.knock.to_json()
+        if len(self.horizon) > 1:
+            data["horizon"] = {str(i): str(v) for i, v in enumerate(self.horizon) if i > 0}
+        data["advice"] = self.advice.to_json()
+        return data
+
+    def table(self) -> str:
+        """A readable text report (what ``scatlab analyze`` prints)."""
+        from .text import render_text
+
+        return render_text(self)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def _repr_latex_(self) -> str:
+        from .display import latex
+
+        return latex(self)
+
+    def derivation(self) -> list[Any]:
+        """The derivation as sympy equations (imports sympy; for notebooks)."""
+        from .display import derivation
+
+        return derivation(self)
+
+
+def analyze(
+    hand: CardsLike | Knowledge | PlayerView,
+    discard: CardsLike | None = None,
+    *,
+    dead: CardsLike = (),
+    opponent_holds: Sequence[CardsLike] = (),
+    opponents: int | None = None,
+    rules: RuleSet | str | dict[str, Any] = "classic",
+    horizon: int = 0,
+    knock: bool = True,
+    samples: int = 10_000,
+    seed: int = 0,
+) -> Analysis:
+    """Analyse a hand: from plain arguments, a :class:`Knowledge`, or a player's view of a
+    live game (card tracking is automatic).
+
+    ``horizon`` adds the expected value after 1..k more turns (k at most 8); ``knock``
+    computes the knock risk (exact against one opponent, else ``samples`` seeded Monte
+    Carlo deals).
+    """
+    if isinstance(hand, Knowledge):
+        knowledge = hand
+    elif isinstance(hand, PlayerView):
+        knowledge = Knowledge.from_view(hand)
+    else:
+        knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
+                                 opponents=opponents, rules=rules)
+    if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
+        from ..errors import AnalysisError
+
+        raise AnalysisError(f"horizon={horizon!r} is not allowed: use 0 to {MAX_HORIZON} turns")
+    turn = analyze_turn(knowledge)
+    risk = knock_risk(knowledge, samples=samples, seed=seed) if knock and len(knowledge.hand) == 3 else None
+    values: tuple[Fraction, ...] = ()
+    if horizon and len(knowledge.hand) == 3:
+        values = tuple(horizon_values(knowledge.hand, horizon, knowledge.rules))
+    return Analysis(knowledge, turn, risk, values, advise(turn, risk))
+

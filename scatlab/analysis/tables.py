@@ -1,0 +1,189 @@
+"""Exact lookup tables over every 3-card hand, built once per scoring configuration.
+
+The analysis counts outcomes over all unseen cards and all opponent hands; these tables make
+that counting a matter of indexing. Everything is an integer:
+
+- a hand's **strength** orders hands at a showdown: ``2 * value`` (so half points stay
+  whole) times 4096, plus, when V17's rank tie-break is on, a code of the counted cards'
+  ranks. Strengths compare exactly as :func:`~scatlab.rules.tiebreak_key` does;
+- ``strength >> 12`` is twice the hand's value (``value2``), so a value is
+  ``Fraction(value2, 2)``.
+
+Tables (numpy arrays, card indices 0-51 as in :attr:`Card.index`, for either deck):
+
+- ``triple[a, b, c]``: the strength of the hand {a, b, c} (-1 when two indices repeat or a
+  card is not in the deck);
+- ``rows``: every 3-card hand of the deck (sorted indices); ``row_of[a, b, c]`` its row;
+- ``after_draw[row, d]``: the strength kept after drawing card ``d`` to hand ``row`` and
+  discarding the best card; ``discard[row, d]``: which card that is (-1 where ``d`` is in
+  the hand or not in the deck). Among equally strong discards the drawn card is thrown
+  back first, then the lowest-valued card.
+
+Values are checked against :func:`scatlab.rules.value_of` for every hand in the tests.
+
+>>> from scatlab.rules import find_rules
+>>> t = tables_for(find_rules("classic"))
+>>> len(t.rows), t.value2_of_cards([0, 1, 2])      # 2C 3C 4C is worth 9
+(22100, 18)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import ALL_CARDS, deck
+from ..rules.options import RuleSet
+from ..rules.values import tiebreak_key
+
+__all__ = ["Tables", "tables_for", "RANK_BITS", "BLITZ2"]
+
+RANK_BITS = 12
+"""Strength = value2 << RANK_BITS | rank code."""
+BLITZ2 = 62
+"""Twice 31: a hand with value2 >= BLITZ2 is declared at once."""
+
+IntArray = npt.NDArray[np.int64]
+
+_VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
+_SUITS = np.array([c.index // 13 for c in ALL_CARDS], dtype=np.int64)
+_RANKS = np.array([int(c.rank) for c in ALL_CARDS], dtype=np.int64)
+
+
+class Tables:
+    """The exact tables for one scoring configuration (see the module doc)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.deck_size = rules.deck_size
+        self.cards = deck(rules.deck_size)
+        self.in_deck = np.zeros(52, dtype=bool)
+        self.in_deck[[c.index for c in self.cards]] = True
+        idx = [c.index for c in self.cards]
+        self.rows: IntArray = np.array(list(combinations(sorted(idx), 3)), dtype=np.int64)
+        self.strength: IntArray = _strengths(self.rows, rules)
+        self.value2: IntArray = self.strength >> RANK_BITS
+        m = len(self.rows)
+        self.row_of = np.full((52, 52, 52), -1, dtype=np.int64)
+        self.triple = np.full((52, 52, 52), -1, dtype=np.int64)
+        a, b, c = self.rows[:, 0], self.rows[:, 1], self.rows[:, 2]
+        for x, y, z in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
+            self.row_of[x, y, z] = np.arange(m)
+            self.triple[x, y, z] = self.strength
+        self.after_draw, self.discard = self._after_draw()
+        self._row_lists: dict[int, tuple[list[int], list[int]]] = {}
+        self.triple_list: list[int] = self.triple.ravel().tolist()
+        """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups."""
+        self.row_list: list[int] = self.row_of.ravel().tolist()
+
+    def _after_draw(self) -> tuple[IntArray, IntArray]:
+        rows = self.rows
+        # Order the hand's cards by value so that ties discard the lowest card first.
+        order = np.argsort(_VALUES[rows] * 64 + rows, axis=1, kind="stable")
+        cards = np.take_along_axis(rows, order, axis=1)  # low, mid, high
+        lo, mid, hi = cards[:, 0:1], cards[:, 1:2], cards[:, 2:3]
+        d = np.arange(52)[None, :]
+        triple = self.triple
+        keep_hand = self.strength[:, None]
+        drop_lo = triple[mid, hi, d]
+        drop_mid = triple[lo, hi, d]
+        drop_hi = triple[lo, mid, d]
+        best = np.maximum(np.maximum(keep_hand, drop_lo), np.maximum(drop_mid, drop_hi))
+        discard = np.where(
+            keep_hand == best, d, np.where(drop_lo == best, lo, np.where(drop_mid == best, mid, hi))
+        )
+        invalid = drop_hi < 0
+        best = np.where(invalid, -1, best)
+        discard = np.where(invalid, -1, discard)
+        return best, discard
+
+    # -- small lookups for the pure-Python paths ----------------------------------------
+
+    def row(self, cards: Sequence[int]) -> int:
+        """The row of a 3-card hand given by card indices."""
+        return self.row_list[cards[0] * 2704 + cards[1] * 52 + cards[2]]
+
+    def strength_of(self, cards: Sequence[int]) -> int:
+        """The strength of a 3-card hand given by card indices."""
+        return self.triple_list[cards[0] * 2704 + cards[1] * 52 + cards[2]]
+
+    def value2_of_cards(self, cards: Sequence[int]) -> int:
+        """Twice the value of a 3-card hand given by card indices."""
+        return self.strength_of(cards) >> RANK_BITS
+
+    def row_lists(self, row: int) -> tuple[list[int], list[int]]:
+        """``after_draw[row]`` and ``discard[row]`` as Python lists (cached): the one-turn
+        analysis reads them per unseen card without numpy overhead."""
+        try:
+            return self._row_lists[row]
+        except KeyError:
+            pair = (self.after_draw[row].tolist(), self.discard[row].tolist())
+            self._row_lists[row] = pair
+            return pair
+
+    @staticmethod
+    def value(strength: int) -> Fraction:
+        """The exact value of a strength."""
+        return Fraction(strength >> RANK_BITS, 2)
+
+
+def _strengths(rows: IntArray, rules: RuleSet) -> IntArray:
+    """Vectorised hand values (C4, V1-V3, V13) as strengths, plus V17 rank codes."""
+    vals = _VALUES[rows]
+    suits = _SUITS[rows]
+    ranks = _RANKS[rows]
+    suit_sums = np.stack([(vals * (suits == s)).sum(axis=1) for s in range(4)], axis=1)
+    value2 = suit_sums.max(axis=1) * 2
+    three_of_a_kind, straight_flush, grand_cadillac = rules.hand_scoring
+    same_rank = (ranks[:, 0] == ranks[:, 1]) & (ranks[:, 1] == ranks[:, 2])
+    if three_of_a_kind is not None:
+        value2 = np.where(same_rank, np.maximum(value2, int(three_of_a_kind * 2)), value2)
+    if straight_flush:
+        flush = (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
+        r = np.sort(ranks, axis=1)
+        run = (r[:, 2] - r[:, 0] == 2) & (r[:, 1] - r[:, 0] == 1)
+        wheel = (r[:, 0] == 2) & (r[:, 1] == 3) & (r[:, 2] == 14)
+        value2 = np.where(flush & (run | wheel), np.maximum(value2, 60), value2)
+    if grand_cadillac:
+        value2 = np.where(same_rank & (ranks[:, 0] == 14), 66, value2)
+    strength: IntArray = np.asarray(value2, dtype=np.int64) << RANK_BITS
+    if rules.rank_tiebreak:
+        codes = np.zeros(len(rows), dtype=np.int64)
+        for i, row in enumerate(rows.tolist()):
+            key = tiebreak_key([ALL_CARDS[j] for j in row], rules)
+            ranks_counted = [int(k) for k in key[1:]] + [0, 0, 0]
+            codes[i] = ranks_counted[0] * 225 + ranks_counted[1] * 15 + ranks_counted[2]
+        strength = strength | codes
+    return strength
+
+
+@lru_cache(maxsize=16)
+def _tables(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int, rules: RuleSet) -> Tables:
+    return Tables(rules)
+
+
+def tables_for(rules: RuleSet) -> Tables:
+    """The tables for ``rules``' scoring, built on first use and kept (rule sets that score
+    hands alike share them)."""
+    return _tables(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size, _scoring_only(rules))
+
+
+@lru_cache(maxsize=16)
+def _scoring_only_cached(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int) -> RuleSet:
+    three, straight, grand = hand_scoring
+    return RuleSet(
+        name="scoring",
+        three_of_a_kind=three,  # type: ignore[arg-type]
+        straight_flush=bool(straight),
+        grand_cadillac=bool(grand),
+        rank_tiebreak=rank_tiebreak,
+        deck_size=deck_size,
+    )
+
+
+def _scoring_only(rules: RuleSet) -> RuleSet:
+    return _scoring_only_cached(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size)

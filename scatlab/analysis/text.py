@@ -1,0 +1,71 @@
+"""The plain-text report of an analysis (``scatlab analyze`` without ``--json``).
+
+Exact fractions come first; the decimals and percentages beside them are for reading.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from ..cards import format_cards
+
+if TYPE_CHECKING:
+    from .report import Analysis
+
+__all__ = ["render_text"]
+
+
+def _frac(p: Fraction) -> str:
+    return str(p) if p.denominator == 1 else f"{p} ≈ {float(p):.2f}"
+
+
+def _prob(p: Fraction) -> str:
+    return f"{p} ({float(p) * 100:.1f}%)"
+
+
+def render_text(a: Analysis) -> str:
+    """The analysis as a readable table."""
+    k = a.knowledge
+    lines = [
+        f"Hand {format_cards(k.hand, pretty=True)} = {a.value}   "
+        f"({k.rules.name} rules; {k.opponents} opponent{'s' if k.opponents != 1 else ''}; "
+        f"{len(k.unseen)} unseen cards)",
+    ]
+    if k.dead or any(k.opponent_holds):
+        known = []
+        if k.dead:
+            known.append(f"dead: {format_cards(k.dead, pretty=True)}")
+        for i, held in enumerate(k.opponent_holds):
+            if held:
+                known.append(f"opponent {i + 1} holds {format_cards(held, pretty=True)}")
+        lines.append("Known: " + "; ".join(known))
+    t = a.turn
+    if t.discards:
+        lines.append("Discard options: " + " | ".join(f"throw {o.discard.pretty} -> {o.value}" for o in t.discards))
+    if t.take is not None:
+        lines.append(f"Take the {t.take.card.pretty}: "
+                     + " | ".join(f"throw {o.discard.pretty} -> {o.value}" for o in t.take.options))
+    if t.draw is not None:
+        d = t.draw
+        outs = format_cards(d.outs_31, pretty=True) or "none"
+        lines.append(f"Draw: expected value {_frac(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
+                     f"P(improve) = {_prob(d.p_improve)}")
+        lines.append("  value  probability")
+        for value, p in d.distribution.items():
+            lines.append(f"  {str(value):>5}  {str(p):>6}  {float(p) * 100:5.1f}%")
+    if a.knock is not None:
+        r = a.knock
+        how = "exact" if r.exact else (
+            f"Monte Carlo, {r.samples:,} deals, s.e. {100 * (r.std_error_one or 0):.2f} / "
+            f"{100 * (r.std_error_two or 0):.2f} points")
+        allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
+        lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
+                     f"P(lose two) = {_prob(r.p_lose_two)} ({how}){allowed}")
+    if len(a.horizon) > 1:
+        lines.append("Horizon (drawing each turn): " + "; ".join(
+            f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))
+    adv = a.advice
+    action = adv.action.upper() + (f" (throw {adv.discard.pretty})" if adv.discard is not None else "")
+    lines.append(f"Advice: {action}: {adv.reason}")
+    return "\n".join(lines)
