@@ -180,7 +180,13 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     h0, h1, h2 = hands[:, 0], hands[:, 1], hands[:, 2]
     rows = tables.row_of[h0, h1, h2]
     current = tables.strength[rows]
-    draws = tables.after_draw[rows][:, free]  # (m, U): strength kept after drawing each unseen card
+    # (m, U): the strength kept after drawing each unseen card (throwing the best card).
+    triple = tables.triple
+    f = free[None, :]
+    draws = np.maximum(
+        np.maximum(current[:, None], triple[h0[:, None], h1[:, None], f]),
+        np.maximum(triple[h0[:, None], h2[:, None], f], triple[h1[:, None], h2[:, None], f]),
+    )
     valid = np.ones(draws.shape, dtype=bool)
     if r:
         valid[np.arange(m)[:, None], parts] = False  # a card in the opponent's hand is not in the stock

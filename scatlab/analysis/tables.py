@@ -74,21 +74,35 @@ class Tables:
         for x, y, z in ((a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)):
             self.row_of[x, y, z] = np.arange(m)
             self.triple[x, y, z] = self.strength
-        self.after_draw, self.discard = self._after_draw()
+        self._full: tuple[IntArray, IntArray] | None = None
         self._row_lists: dict[int, tuple[list[int], list[int]]] = {}
         self.triple_list: list[int] = self.triple.ravel().tolist()
         """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups."""
         self.row_list: list[int] = self.row_of.ravel().tolist()
 
-    def _after_draw(self) -> tuple[IntArray, IntArray]:
-        rows = self.rows
+    @property
+    def after_draw(self) -> IntArray:
+        """``after_draw[row, d]`` for every hand (built on first use, about 0.1 s)."""
+        return self._full_tables()[0]
+
+    @property
+    def discard(self) -> IntArray:
+        """``discard[row, d]`` for every hand (built with :attr:`after_draw`)."""
+        return self._full_tables()[1]
+
+    def _full_tables(self) -> tuple[IntArray, IntArray]:
+        if self._full is None:
+            self._full = self._after_draw(self.rows, self.strength)
+        return self._full
+
+    def _after_draw(self, rows: IntArray, strength: IntArray) -> tuple[IntArray, IntArray]:
         # Order the hand's cards by value so that ties discard the lowest card first.
         order = np.argsort(_VALUES[rows] * 64 + rows, axis=1, kind="stable")
         cards = np.take_along_axis(rows, order, axis=1)  # low, mid, high
         lo, mid, hi = cards[:, 0:1], cards[:, 1:2], cards[:, 2:3]
         d = np.arange(52)[None, :]
         triple = self.triple
-        keep_hand = self.strength[:, None]
+        keep_hand = strength[:, None]
         drop_lo = triple[mid, hi, d]
         drop_mid = triple[lo, hi, d]
         drop_hi = triple[lo, mid, d]
@@ -121,9 +135,14 @@ class Tables:
         try:
             return self._row_lists[row]
         except KeyError:
-            pair = (self.after_draw[row].tolist(), self.discard[row].tolist())
-            self._row_lists[row] = pair
-            return pair
+            pass
+        if self._full is not None:
+            pair = (self._full[0][row].tolist(), self._full[1][row].tolist())
+        else:
+            best, thrown = self._after_draw(self.rows[row:row + 1], self.strength[row:row + 1])
+            pair = (best[0].tolist(), thrown[0].tolist())
+        self._row_lists[row] = pair
+        return pair
 
     @staticmethod
     def value(strength: int) -> Fraction:

@@ -51,6 +51,17 @@ def render_text(a: Analysis) -> str:
         outs = format_cards(d.outs_31, pretty=True) or "none"
         lines.append(f"Draw: expected value {_frac(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
                      f"P(improve) = {_prob(d.p_improve)}")
+        groups: dict[str, list[str]] = {}
+        back = 0
+        for o in d.outcomes:
+            if o.discard is o.card:
+                back += 1
+            else:
+                groups.setdefault(o.discard.pretty, []).append(o.card.pretty)
+        plan = [f"throw {thrown} on drawing {' '.join(cards)}" for thrown, cards in groups.items()]
+        if back:
+            plan.append(f"throw the card back on the other {back}")
+        lines.append("  plan: " + "; ".join(plan))
         lines.append("  value  probability")
         for value, p in d.distribution.items():
             lines.append(f"  {str(value):>5}  {str(p):>6}  {float(p) * 100:5.1f}%")
