@@ -6,8 +6,8 @@ Figures (targets from the analysis issue), on one process and one core unless sa
    ``draw.expected_value``, ``draw.p_31``, ``draw.p_improve`` and ``take.best``, over
    seeded random classic-rules :class:`Knowledge` objects (random hand of 3, random top
    discard, 0-5 random dead cards), after the lookup tables are built once (that build is
-   timed on its own). Reported for the first pass over the objects (each hand's table row
-   is converted to Python lists on first use) and for later passes. Target >= 20,000/s;
+   timed on its own). Reported for the first pass over the objects (the after-draw row of
+   each new hand is computed on first use and kept) and for later passes. Target >= 20,000/s;
 2. a plain brute-force loop over the same objects (every unseen card, the 4 possible
    discards, each 3-card value from scratch as a per-suit sum, exact Fraction sums) and the
    ratio fast/brute (target >= 20). Every benchmarked object is checked: both paths must
@@ -34,6 +34,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -136,22 +137,26 @@ def brute_pass(knowledge: Sequence[Knowledge]) -> tuple[float, list[TurnFigures]
 
 def check_turns(knowledge: Sequence[Knowledge], fast: Sequence[tuple[Fraction, Fraction, Fraction, Card, Fraction]],
                 brute: Sequence[TurnFigures]) -> None:
-    """Stop the benchmark if the fast path disagrees with brute force anywhere."""
-    assert len(fast) == len(brute) == len(knowledge)
-    for k, f, b in zip(knowledge, fast, brute):
-        got = f
+    """Stop the benchmark if the fast path disagrees with brute force anywhere (explicit
+    raises, not ``assert``: the check must hold under ``python -O`` too)."""
+    if not len(fast) == len(brute) == len(knowledge):
+        raise AssertionError(f"{len(fast)} fast results, {len(brute)} brute-force results, {len(knowledge)} inputs")
+    for k, got, b in zip(knowledge, fast, brute):
         want = (b.expected_value, b.p_31, b.p_improve, b.best_discard, b.best_value)
-        assert all(isinstance(x, Fraction) for x in (got[0], got[1], got[2], got[4])), (k.describe(), got)
-        assert got == want, f"fast path disagrees with brute force for {k.describe()}: {got} != {want}"
+        if not all(isinstance(x, Fraction) for x in (got[0], got[1], got[2], got[4])):
+            raise AssertionError(f"fast path gave a non-Fraction for {k.describe()}: {got}")
+        if got != want:
+            raise AssertionError(f"fast path disagrees with brute force for {k.describe()}: {got} != {want}")
         turn = analyze_turn(k)
-        assert turn.take is not None
-        options = tuple((o.discard, o.value) for o in turn.take.options)
-        assert options == b.take_options, f"take options differ for {k.describe()}: {options} != {b.take_options}"
+        options = tuple((o.discard, o.value) for o in turn.take.options) if turn.take is not None else ()
+        if options != b.take_options:
+            raise AssertionError(f"take options differ for {k.describe()}: {options} != {b.take_options}")
 
 
 def bench_turns(count: int, seed: int, repeat: int) -> None:
     # The brute force is the classic per-suit sum: make sure that is what classic scores.
-    assert CLASSIC.hand_scoring == (None, False, False) and not CLASSIC.rank_tiebreak, CLASSIC.hand_scoring
+    if CLASSIC.hand_scoring != (None, False, False) or CLASSIC.rank_tiebreak:
+        raise AssertionError(f"classic now scores {CLASSIC.hand_scoring}: update brute_value")
     start = CLOCK()
     tables_for(CLASSIC)
     build = CLOCK() - start
@@ -169,7 +174,7 @@ def bench_turns(count: int, seed: int, repeat: int) -> None:
     first_rate, later_rate, brute_rate = count / first_secs, count / later_secs, count / brute_secs
     print(f"{count:,} seeded random knowledge objects ({hands:,} different hands, 0-5 dead cards, classic); "
           "fast and brute force give identical Fractions and take options for every one")
-    print(f"one-turn analyses/s, first pass (row lists built on first use): {first_rate:,.0f}  "
+    print(f"one-turn analyses/s, first pass (each new hand's after-draw row computed): {first_rate:,.0f}  "
           f"(target >= {TURN_TARGET:,.0f}: {verdict(first_rate >= TURN_TARGET)})")
     print(f"one-turn analyses/s, later passes (best of {repeat}): {later_rate:,.0f}  "
           f"(target >= {TURN_TARGET:,.0f}: {verdict(later_rate >= TURN_TARGET)})")
@@ -246,11 +251,13 @@ def bench_horizon(runs: int) -> None:
         for d in cold + split:
             assert d["values"] == expected, (rules_name, d["values"], expected)
         cold_call = statistics.median(d["call"] for d in cold)
+        cold_max = max(d["call"] for d in cold)
         tables = statistics.median(d["tables"] for d in split)
         dp = statistics.median(d["call"] for d in split)
         imports = statistics.median(d["import"] for d in cold)
         print(f"horizon_values({hand_text}, 5), {rules.deck_size}-card {rules_name}: cold (fresh process, "
-              f"median of {runs}) {cold_call * 1000:.1f} ms = tables {tables * 1000:.1f} ms + DP {dp * 1000:.1f} ms; "
+              f"median of {runs}) {cold_call * 1000:.1f} ms (max {cold_max * 1000:.1f}); in another fresh process, "
+              f"tables {tables * 1000:.1f} ms then the DP {dp * 1000:.1f} ms; "
               f"warm {warm * 1e6:.1f} us  (no target; import scatlab.analysis {imports * 1000:.0f} ms not included)")
 
 
@@ -259,33 +266,48 @@ def bench_horizon(runs: int) -> None:
 
 def bench_cli(runs: int) -> None:
     args = ["analyze", "AH", "KH", "4C", "--discard", "9S"]
-    commands: list[tuple[str, list[str]]] = [("python -m scatlab", [sys.executable, "-m", "scatlab"])]
+    as_is = dict(os.environ)
+    variants: list[tuple[str, list[str], dict[str, str]]] = [("python -m scatlab", [sys.executable, "-m", "scatlab"], as_is)]
     script = Path(sys.executable).parent / ("scatlab.exe" if os.name == "nt" else "scatlab")
     if script.exists():
-        commands.append((f"{script.name} (console script)", [str(script)]))
+        variants.append((f"{script.name} (console script)", [str(script)], as_is))
     else:
         print(f"(no console script at {script}; timing python -m scatlab only)")
-    for label, command in commands:
-        for extra in ([], ["--json"]):
-            argv = command + args + extra
+    with tempfile.TemporaryDirectory(prefix="bench-pycache-") as pycache:
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            # As the environment is, every run compiles scatlab's sources again; also time the
+            # usual case of a bytecode cache (kept in a temporary directory, not in the repo).
+            cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            cached["PYTHONPYCACHEPREFIX"] = pycache
+            print("(PYTHONDONTWRITEBYTECODE is set here, so no .pyc files exist for scatlab: the runs below "
+                  "compile its sources each time, except the ones marked 'with a bytecode cache')")
+            variants.append(("python -m scatlab, with a bytecode cache", [sys.executable, "-m", "scatlab"], cached))
+        for label, command, env in variants:
+            for extra in ([], ["--json"]):
+                times = cli_times(command + args + extra, env, bool(extra), runs)
+                med = statistics.median(times)
+                shown = " ".join(["scatlab"] + args + extra)
+                print(f"{label}: `{shown}` median {med:.3f} s, max {max(times):.3f} s over {runs} runs  "
+                      f"(target <= {CLI_TARGET_S} s median: {verdict(med <= CLI_TARGET_S)})")
 
-            def once() -> float:
-                start = CLOCK()
-                proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO)
-                secs = CLOCK() - start
-                assert proc.returncode == 0, proc.stderr
-                if extra:
-                    assert json.loads(proc.stdout)["draw"]["expected_value"] == "541/24", proc.stdout
-                else:
-                    assert "541/24" in proc.stdout, proc.stdout
-                return secs
 
-            once()  # warm the OS file cache and __pycache__; not counted
-            times = [once() for _ in range(runs)]
-            med = statistics.median(times)
-            shown = " ".join(["scatlab"] + args + extra)
-            print(f"{label}: `{shown}` median {med:.3f} s, max {max(times):.3f} s over {runs} runs  "
-                  f"(target <= {CLI_TARGET_S} s median: {verdict(med <= CLI_TARGET_S)})")
+def cli_times(argv: list[str], env: dict[str, str], is_json: bool, runs: int) -> list[float]:
+    """Wall times of ``runs`` runs of ``argv``, after one untimed run (it warms the OS file
+    cache and writes the bytecode cache, if any); each run's output is checked."""
+
+    def once() -> float:
+        start = CLOCK()
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env)
+        secs = CLOCK() - start
+        assert proc.returncode == 0, proc.stderr
+        if is_json:
+            assert json.loads(proc.stdout)["draw"]["expected_value"] == "541/24", proc.stdout
+        else:
+            assert "541/24" in proc.stdout, proc.stdout
+        return secs
+
+    once()
+    return [once() for _ in range(runs)]
 
 
 def main() -> None:
@@ -294,7 +316,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="later passes of figure 1 (best of)")
     parser.add_argument("--knock-hands", type=int, default=20)
-    parser.add_argument("--horizon-runs", type=int, default=3, help="fresh processes per horizon figure")
+    parser.add_argument("--horizon-runs", type=int, default=5, help="fresh processes per horizon figure")
     parser.add_argument("--cli-runs", type=int, default=11)
     args = parser.parse_args()
     print(f"python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "

@@ -5,9 +5,14 @@ random set of the unseen cards (cards known to be in an opponent's hand stay the
 the stock holds the other unseen cards in uniformly random order. Every opponent, in turn
 order, takes one last turn with this **policy**: take the top discard if keeping it makes a
 stronger hand than the one held, otherwise draw from the stock; then discard the card that
-leaves the strongest hand (a 31 is declared at once and ends the hand, C8). Then the hands
+leaves the strongest hand (on a tie, the drawn card goes back, else the lowest card; a 31
+is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
+
+The model does not exclude opponent hands that already hold 31 (in a real game those would
+have been declared), and it does not make opponents who have been collecting a suit hold
+better hands than random ones: late in a hand the risk is an underestimate.
 
 Against one opponent the risk is **exact**: every opponent hand and every stock card is
 counted. Against more, it is a seeded Monte Carlo estimate whose standard error is reported
@@ -39,7 +44,8 @@ __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
 
 OPPONENT_POLICY = (
     "each opponent takes the top discard if keeping it makes a stronger hand, otherwise draws "
-    "from the stock, then discards the card that leaves the strongest hand (a 31 is declared at once)"
+    "from the stock, then discards the card that leaves the strongest hand (on a tie: the drawn "
+    "card back, else the lowest card); a 31 is declared at once"
 )
 
 
@@ -174,7 +180,8 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     known = [c.index for c in knowledge.holds_of(0)]
     free = np.array(knowledge.unseen_index, dtype=np.int64)
     r = 3 - len(known)
-    parts = np.array(list(combinations(range(len(free)), r)), dtype=np.int64).reshape(-1, r)
+    combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
+    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
     m = len(parts)
     hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
     h0, h1, h2 = hands[:, 0], hands[:, 1], hands[:, 2]
@@ -221,7 +228,8 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
     need = dealt + stock
     triple = tables.triple_list
     row_of = tables.row_list
-    row_lists = tables.row_lists
+    best_row = tables.after_draw_row
+    discard_row = tables.discard_row
     first_top = knowledge.top.index if knowledge.top is not None else None
     one = two = 0
     for _ in range(samples):
@@ -246,8 +254,8 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
             if thrown < 0 and drawn < stock:  # no improving take: draw the next stock card
                 card = pick[dealt + drawn]
                 drawn += 1
-                after, discards = row_lists(row_of[a * 2704 + b * 52 + c])
-                best, thrown = after[card], discards[card]
+                row = row_of[a * 2704 + b * 52 + c]
+                best, thrown = best_row(row)[card], discard_row(row)[card]
             finals.append(best)
             if thrown >= 0:  # (with the stock gone and no take, the opponent passes: C11)
                 top = thrown

@@ -75,20 +75,25 @@ class DrawAnalysis:
     card the best discard is chosen (ties: throw the drawn card back, else the lowest).
     """
 
-    __slots__ = ("current", "unseen", "_cards", "_strengths", "_discards", "total2", "count_31",
+    __slots__ = ("current", "unseen", "_cards", "_strengths", "_tables", "_row", "_counts", "total2", "count_31",
                  "count_improve", "__dict__")
 
-    def __init__(self, current: Fraction, cards: tuple[int, ...], strengths: list[int], discards: list[int]) -> None:
-        self.current = current
+    def __init__(self, current2: int, cards: tuple[int, ...], strengths: list[int], tables: Tables, row: int) -> None:
+        self.current = _HALVES[current2]
         self.unseen = len(cards)
         self._cards = cards
         self._strengths = strengths
-        self._discards = discards
-        v2 = [s >> RANK_BITS for s in strengths]
-        self.total2 = sum(v2)
-        self.count_31 = sum(1 for v in v2 if v >= BLITZ2)
-        cur2 = int(current * 2)
-        self.count_improve = sum(1 for v in v2 if v > cur2)
+        self._tables = tables
+        self._row = row
+        counts = self._counts = Counter([s >> RANK_BITS for s in strengths])  # value2 -> cards
+        total = n31 = better = 0
+        for v2, n in counts.items():
+            total += v2 * n
+            if v2 >= BLITZ2:
+                n31 += n
+            if v2 > current2:
+                better += n
+        self.total2, self.count_31, self.count_improve = total, n31, better
 
     @property
     def expected_value(self) -> Fraction:
@@ -108,16 +113,16 @@ class DrawAnalysis:
     @cached_property
     def outcomes(self) -> tuple[DrawOutcome, ...]:
         """For every unseen card, the best discard and the value kept."""
+        thrown = self._tables.discard_row(self._row)
         return tuple(
-            DrawOutcome(ALL_CARDS[c], ALL_CARDS[d], Fraction(s >> RANK_BITS, 2))
-            for c, s, d in zip(self._cards, self._strengths, self._discards)
+            DrawOutcome(ALL_CARDS[c], ALL_CARDS[thrown[c]], _HALVES[s >> RANK_BITS])
+            for c, s in zip(self._cards, self._strengths)
         )
 
     @cached_property
     def distribution(self) -> dict[Fraction, Fraction]:
         """Resulting value -> probability, highest value first; the probabilities sum to 1."""
-        counts = Counter(s >> RANK_BITS for s in self._strengths)
-        return {Fraction(v, 2): Fraction(n, self.unseen) for v, n in sorted(counts.items(), reverse=True)}
+        return {_HALVES[v]: Fraction(n, self.unseen) for v, n in sorted(self._counts.items(), reverse=True)}
 
     @cached_property
     def outs_31(self) -> tuple[Card, ...]:
@@ -162,17 +167,24 @@ class TurnAnalysis:
     discards: tuple[DiscardOption, ...] = ()
 
 
+_HALVES = tuple(Fraction(n, 2) for n in range(100))
+"""Exact values by twice their value (shared, so the hot path allocates no Fraction)."""
+_POINTS = tuple(c.value for c in ALL_CARDS)
+
+
 def _options(tables: Tables, hand: tuple[Card, ...], banned: Card | None) -> tuple[DiscardOption, ...]:
     """Discard options of a 4-card hand, strongest first (ties: lowest card thrown first)."""
-    opts = []
-    for d in hand:
+    scored = []
+    t = tables.triple_list
+    idx = [c.index for c in hand]
+    for i, d in enumerate(hand):
         if d is banned:
             continue
-        rest = [c.index for c in hand if c is not d]
-        s = tables.strength_of(rest)
-        opts.append(DiscardOption(d, Fraction(s >> RANK_BITS, 2), s))
-    opts.sort(key=lambda o: (-o.strength, o.discard.value, o.discard.index))
-    return tuple(opts)
+        a, b, c = idx[:i] + idx[i + 1:]
+        s = t[a * 2704 + b * 52 + c]
+        scored.append((-s, _POINTS[d.index], d.index, d))
+    scored.sort()
+    return tuple(DiscardOption(d, _HALVES[-s >> RANK_BITS], -s) for s, _, _, d in scored)
 
 
 def analyze_turn(knowledge: Knowledge) -> TurnAnalysis:
@@ -183,11 +195,12 @@ def analyze_turn(knowledge: Knowledge) -> TurnAnalysis:
         options = _options(tables, hand, knowledge.taken)
         return TurnAnalysis(knowledge, options[0].value, None, None, options)
     idx = [c.index for c in hand]
-    current = Fraction(tables.strength_of(idx) >> RANK_BITS, 2)
+    current2 = tables.strength_of(idx) >> RANK_BITS
     take = None
     if knowledge.top is not None:
         take = TakeAnalysis(knowledge.top, _options(tables, hand + (knowledge.top,), knowledge.top))
-    after, discards = tables.row_lists(tables.row(idx))
+    row = tables.row(idx)
+    after = tables.after_draw_row(row)
     unseen = knowledge.unseen_index
-    draw = DrawAnalysis(current, unseen, [after[c] for c in unseen], [discards[c] for c in unseen])
-    return TurnAnalysis(knowledge, current, take, draw)
+    draw = DrawAnalysis(current2, unseen, [after[c] for c in unseen], tables, row)
+    return TurnAnalysis(knowledge, _HALVES[current2], take, draw)

@@ -75,8 +75,17 @@ class Tables:
             self.row_of[x, y, z] = np.arange(m)
             self.triple[x, y, z] = self.strength
         self._full: tuple[IntArray, IntArray] | None = None
-        self._row_lists: dict[int, tuple[list[int], list[int]]] = {}
+        self._best_rows: dict[int, list[int]] = {}
+        self._discard_rows: dict[int, list[int]] = {}
+        self.strength_list: list[int] = self.strength.tolist()
+        order = np.argsort(_VALUES[self.rows] * 64 + self.rows, axis=1, kind="stable")
+        self.rows_sorted_by_value: list[list[int]] = np.take_along_axis(self.rows, order, axis=1).tolist()
+        """Each row's cards from the lowest value up (the order ties are thrown in)."""
+        self.deck_indices: list[int] = [c.index for c in self.cards]
+        self.outside_deck: tuple[int, ...] = tuple(i for i in range(52) if not self.in_deck[i])
         self.triple_list: list[int] = self.triple.ravel().tolist()
+        self.pair_rows: IntArray = self.triple.reshape(52 * 52, 52)
+        """``pair_rows[a * 52 + b, d]`` is ``triple[a, b, d]``: the hand {a, b, d} for every d."""
         """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups."""
         self.row_list: list[int] = self.row_of.ravel().tolist()
 
@@ -110,7 +119,7 @@ class Tables:
         discard = np.where(
             keep_hand == best, d, np.where(drop_lo == best, lo, np.where(drop_mid == best, mid, hi))
         )
-        invalid = drop_hi < 0
+        invalid = (drop_lo < 0) | (drop_mid < 0) | (drop_hi < 0)  # d in the hand, or not in the deck
         best = np.where(invalid, -1, best)
         discard = np.where(invalid, -1, discard)
         return best, discard
@@ -129,20 +138,58 @@ class Tables:
         """Twice the value of a 3-card hand given by card indices."""
         return self.strength_of(cards) >> RANK_BITS
 
-    def row_lists(self, row: int) -> tuple[list[int], list[int]]:
-        """``after_draw[row]`` and ``discard[row]`` as Python lists (cached): the one-turn
-        analysis reads them per unseen card without numpy overhead."""
+    def after_draw_row(self, row: int) -> list[int]:
+        """``after_draw[row]`` as a Python list (cached): the one-turn analysis reads it per
+        unseen card without numpy call overhead. Built from three slices of
+        :attr:`triple_list` and a C-level ``max``, unless the full table exists."""
         try:
-            return self._row_lists[row]
+            return self._best_rows[row]
         except KeyError:
             pass
         if self._full is not None:
-            pair = (self._full[0][row].tolist(), self._full[1][row].tolist())
+            best = [int(x) for x in self._full[0][row]]
         else:
-            best, thrown = self._after_draw(self.rows[row:row + 1], self.strength[row:row + 1])
-            pair = (best[0].tolist(), thrown[0].tolist())
-        self._row_lists[row] = pair
-        return pair
+            lo, mid, hi = self.rows_sorted_by_value[row]
+            pairs = self.pair_rows
+            best = np.maximum(
+                np.maximum(pairs[mid * 52 + hi], pairs[lo * 52 + hi]),
+                np.maximum(pairs[lo * 52 + mid], self.strength_list[row]),
+            ).tolist()
+            for d in (lo, mid, hi, *self.outside_deck):
+                best[d] = -1
+        self._best_rows[row] = best
+        return best
+
+    def discard_row(self, row: int) -> list[int]:
+        """``discard[row]`` as a Python list (cached; same tie rule as the full table)."""
+        try:
+            return self._discard_rows[row]
+        except KeyError:
+            pass
+        if self._full is not None:
+            thrown = [int(x) for x in self._full[1][row]]
+        else:
+            lo, mid, hi = self.rows_sorted_by_value[row]
+            keep = self.strength_list[row]
+            t = self.triple_list
+            drop_lo, drop_mid, drop_hi = mid * 2704 + hi * 52, lo * 2704 + hi * 52, lo * 2704 + mid * 52
+            thrown = [-1] * 52
+            for d in self.deck_indices:
+                if d == lo or d == mid or d == hi:
+                    continue
+                s_hi = t[drop_hi + d]
+                b, x = keep, d
+                s_lo = t[drop_lo + d]
+                if s_lo > b:
+                    b, x = s_lo, lo
+                s_mid = t[drop_mid + d]
+                if s_mid > b:
+                    b, x = s_mid, mid
+                if s_hi > b:
+                    x = hi
+                thrown[d] = x
+        self._discard_rows[row] = thrown
+        return thrown
 
     @staticmethod
     def value(strength: int) -> Fraction:
