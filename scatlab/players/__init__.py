@@ -1,11 +1,27 @@
-"""Computer players (layer 4): policies that see only a :class:`~scatlab.rules.PlayerView`.
+"""Computer players (layer 4): they see only a :class:`~scatlab.rules.PlayerView` and an
+injected random generator, and explain each move in one sentence.
 
-For now one simple policy used by the terminal demo and the seeded records; the
-``random``/``tip``/``expert`` opponents and the tournament runner build on this package.
+- ``random``: any legal action, uniformly;
+- ``tip``: the casual player's tips (commit to a suit, knock at 26, do not feed the next
+  player);
+- ``expert``: plays from the exact analysis (card tracking, draw odds, horizon tables, knock
+  risk);
+- ``greedy``: the simple player of the terminal demo.
 """
 
 from __future__ import annotations
 
-from .simple import greedy_action, greedy_policy
+from .base import PLAYER_KINDS, Decision, Player, PlayerError, RandomPlayer, make_player
+from .simple import GreedyPlayer, greedy_action, greedy_policy
 
-__all__ = ["greedy_action", "greedy_policy"]
+__all__ = [
+    "PLAYER_KINDS",
+    "Decision",
+    "Player",
+    "PlayerError",
+    "RandomPlayer",
+    "make_player",
+    "GreedyPlayer",
+    "greedy_action",
+    "greedy_policy",
+]

@@ -26,8 +26,9 @@ from ..rules.actions import Action, ActionKind
 from ..rules.state import GameState
 from ..rules.values import value_of
 from ..rules.view import PlayerView
+from .base import Decision, Player
 
-__all__ = ["greedy_action", "greedy_policy"]
+__all__ = ["greedy_action", "greedy_policy", "GreedyPlayer"]
 
 
 def _best_discard(view: PlayerView, hand: tuple[Card, ...], banned: Card | None) -> tuple[Fraction, Card]:
@@ -75,3 +76,29 @@ def greedy_policy(state: GameState, rng: random.Random) -> Action:
     :func:`~scatlab.rules.play_random_game` (it ignores ``rng``)."""
     assert state.to_move is not None
     return greedy_action(state.view(state.to_move))
+
+
+class GreedyPlayer(Player):
+    """The greedy player as a :class:`Player` (see the module doc)."""
+
+    name = "greedy"
+
+    def __init__(self, knock_at: int = 26) -> None:
+        self.knock_at = knock_at
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        action = greedy_action(view, self.knock_at)
+        kind = action.kind
+        if kind is ActionKind.KNOCK:
+            reason = f"knocks: the hand is worth {view.value}, at least {self.knock_at}"
+        elif kind is ActionKind.TAKE:
+            reason = f"takes the {view.top_discard}: it makes the hand better than {view.value}"
+        elif kind is ActionKind.DRAW:
+            reason = "draws: taking the discard would not make the hand better"
+        elif kind is ActionKind.DISCARD:
+            reason = f"throws the {action.card}: the other three cards make the best hand"
+        elif kind is ActionKind.DECLARE:
+            reason = "declares 31"
+        else:
+            reason = f"{action}: nothing better is possible"
+        return Decision(action, reason)

@@ -1,0 +1,110 @@
+"""The ``tip`` player: the tips a good casual player follows (the browser version's tips).
+
+- Commit to one suit early: the target suit is the suit worth most in the hand (ties: more
+  cards of it, then clubs, diamonds, hearts, spades).
+- Take the discard when it is of the target suit and makes the hand better; otherwise draw.
+  (With the stock gone, C11: take when that helps, else pass.)
+- Throw the lowest card outside the target suit (all in the suit: the lowest card), but never
+  a card the taken discard (C5), and, if there is another choice, not a card of a suit the
+  next player is known to collect (they took a card of it from the pile this hand).
+- Knock at the start of a turn with ``knock_at`` (26) or more, when the rules allow.
+- Always declare a 31; never throw down or stop the bus; call a hammer (V10) only with
+  ``knock_at`` or more.
+
+>>> import random
+>>> from scatlab.rules import GameState, deal_order
+>>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+>>> TipPlayer().decide(s.view(1), random.Random(0)).reason
+'takes the QH: it is a H, the suit being collected, and raises the hand from 9 to 19'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..cards import Card, Suit
+from ..rules.actions import Action, ActionKind
+from ..rules.values import blitz_of, value_of
+from ..rules.view import PlayerView
+from .base import Decision, Player, PlayerError
+
+__all__ = ["TipPlayer", "target_suit", "collected_suits"]
+
+_SUIT_ORDER = {s: i for i, s in enumerate((Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES))}
+
+
+def target_suit(cards: Sequence[Card]) -> Suit:
+    """The suit worth most among ``cards`` (ties: more cards, then the suit order)."""
+    totals: dict[Suit, tuple[int, int]] = {}
+    for c in cards:
+        total, count = totals.get(c.suit, (0, 0))
+        totals[c.suit] = (total + c.value, count + 1)
+    return max(totals, key=lambda s: (totals[s][0], totals[s][1], -_SUIT_ORDER[s]))
+
+
+def collected_suits(view: PlayerView, player: int) -> set[Suit]:
+    """Suits ``player`` took from the discard pile this hand (public knowledge)."""
+    return {e.card.suit for e in view.history
+            if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None}
+
+
+class TipPlayer(Player):
+    """The casual player's tips (see the module doc)."""
+
+    name = "tip"
+
+    def __init__(self, knock_at: int = 26) -> None:
+        if not isinstance(knock_at, int) or not 0 <= knock_at <= 31:
+            raise PlayerError(f"knock_at={knock_at!r} is not allowed: use a whole number 0 to 31")
+        self.knock_at = knock_at
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        legal = view.legal_actions
+        if not legal:
+            raise PlayerError(f"player {view.player} has no action to take now")
+        kinds = {a.kind for a in legal}
+        if ActionKind.DECLARE in kinds:
+            return Decision(Action.DECLARE, "declares 31 at once (C8)")
+        if ActionKind.THROW_DOWN in kinds:
+            return Decision(Action.PASS, "never throws down blind (V11)")
+        if ActionKind.DISCARD in kinds:
+            return self._discard(view)
+        value = view.value if view.value is not None else value_of(view.hand, view.rules)
+        if ActionKind.HAMMER in kinds and value >= self.knock_at:
+            return Decision(Action.HAMMER, f"calls a hammer with {value}, at least {self.knock_at} (V10)")
+        if ActionKind.KNOCK in kinds and value >= self.knock_at:
+            return Decision(Action.KNOCK, f"knocks with {value}: the tip is to knock at {self.knock_at} or more")
+        top = view.top_discard
+        if ActionKind.TAKE in kinds and top is not None:
+            suit = target_suit(view.hand)
+            after = max(value_of([c for c in view.hand + (top,) if c is not d], view.rules) for d in view.hand)
+            if top.suit is suit and after > value:
+                return Decision(Action.TAKE, f"takes the {top}: it is a {suit.letter}, the suit being collected, "
+                                f"and raises the hand from {value} to {after}")
+            if ActionKind.DRAW not in kinds and after > value:
+                return Decision(Action.TAKE, f"takes the {top}: the stock is gone and it raises the hand to {after}")
+        if ActionKind.DRAW in kinds:
+            return Decision(Action.DRAW, "draws: the discard does not help the suit being collected")
+        if ActionKind.PASS in kinds:
+            return Decision(Action.PASS, "passes: the stock is gone and the discard would not help (C11)")
+        return Decision(legal[0], f"{legal[0]}: the only sensible action left")
+
+    def _discard(self, view: PlayerView) -> Decision:
+        hand = view.hand
+        allowed = [c for c in hand if c is not view.taken]
+        for card in allowed:  # a 31 is never missed
+            rest = [c for c in hand if c is not card]
+            if blitz_of(rest, view.rules):
+                return Decision(Action.discard(card), f"throws the {card}: the other three make 31")
+        suit = target_suit(hand)
+        outside = [c for c in allowed if c.suit is not suit] or allowed
+        outside.sort(key=lambda c: (c.value, c.index))
+        nxt = view.opponents[0] if view.opponents else None
+        avoid = collected_suits(view, nxt) if nxt is not None else set()
+        safe = [c for c in outside if c.suit not in avoid]
+        card = (safe or outside)[0]
+        why = f"throws the {card}, the lowest card outside {suit.letter}, the suit being collected"
+        if safe and safe[0] is not outside[0]:
+            why += f" (not the {outside[0]}: player {nxt} collects {outside[0].suit.letter})"
+        return Decision(Action.discard(card), why)
