@@ -825,3 +825,24 @@ def test_display_derivation_shows_the_count_and_the_reduced_fraction() -> None:
     assert steps[0].value == Fraction(1, 16)
     assert steps[1].value == Fraction(541, 24)
     assert a._repr_latex_().startswith("$\\begin{aligned}")
+
+
+def test_C11_analysis_of_a_view_with_the_stock_exhausted() -> None:
+    """From a live game whose stock is gone, the knowledge knows the stock is empty: there
+    is no draw to analyse, the knock risk lets the opponent only take or pass, and the
+    advice is to take (if that raises the hand) or pass."""
+    state = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QD"))
+    while state.stock_size:
+        state = state.apply("draw")
+        assert state.drawn is not None
+        state = state.apply(Action.discard(state.drawn))
+    view = state.view(state.to_move)
+    knowledge = Knowledge.from_view(view)
+    assert knowledge.stock_size == 0
+    assert len(knowledge.unseen) == 3  # exactly the opponent's hand
+    result = analyze(view)
+    assert result.turn.draw is None
+    assert result.knock is not None and result.knock.exact
+    assert result.advice.action in ("take", "pass")
+    assert "C11" in result.advice.codes
+    assert set(view.legal_actions) == {Action.TAKE, Action.PASS}

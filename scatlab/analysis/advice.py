@@ -25,7 +25,7 @@ from .onestep import TurnAnalysis
 
 __all__ = ["Advice", "advise", "knock_threshold"]
 
-ActionName = Literal["knock", "take", "draw", "discard"]
+ActionName = Literal["knock", "take", "draw", "discard", "pass"]
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,15 @@ def advise(turn: TurnAnalysis, risk: KnockRisk | None = None) -> Advice:
         if len(turn.discards) > 1:
             reason += f" (the next best discard keeps {_num(turn.discards[1].value)})"
         return Advice("discard", reason, best.discard, {"value": best.value}, ("C5",))
-    assert turn.draw is not None
+    if turn.draw is None:  # C11: the stock is exhausted: take the discard or pass
+        take = turn.take
+        if take is not None and take.best.value > turn.value:
+            reason = (f"the stock is gone: taking the {take.card.pretty} and throwing the "
+                      f"{take.best.discard.pretty} raises the hand from {_num(turn.value)} to {_num(take.best.value)}")
+            return Advice("take", reason, take.best.discard, {"value": turn.value, "take_value": take.best.value},
+                          ("C11", "C5"))
+        reason = f"the stock is gone and the discard does not raise {_num(turn.value)}: pass, ending the hand"
+        return Advice("pass", reason, None, {"value": turn.value}, ("C11",))
     draw = turn.draw
     numbers: dict[str, Fraction] = {
         "value": turn.value,

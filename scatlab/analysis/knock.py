@@ -206,6 +206,12 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     else:
         take_best = current
         takes = np.zeros(m, dtype=bool)
+    if per_draw == 0:  # the stock is exhausted: an opponent takes or passes (C11)
+        final = np.where(takes, take_best, current)
+        values = np.unique(final)
+        lose_of = {int(w): outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in values}
+        losses = np.array([lose_of[int(w)] for w in final], dtype=np.int64)
+        return int((losses == 1).sum()), int((losses == 2).sum()), m
     finals = np.unique(np.concatenate([draws[valid & ~takes[:, None]], take_best[takes]]))
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64

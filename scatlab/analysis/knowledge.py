@@ -50,6 +50,8 @@ class Knowledge:
     rules: RuleSet = CLASSIC
     taken: Card | None = None
     first_round: bool = False
+    stock_size: int | None = None
+    """The number of cards in the stock when known (from a game view); None: at least one."""
     unseen: tuple[Card, ...] = field(init=False, repr=False)
     unseen_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
@@ -60,11 +62,13 @@ class Knowledge:
             known.add(self.top)
         object.__setattr__(self, "unseen", tuple(c for c in deck(self.rules.deck_size) if c not in known))
         object.__setattr__(self, "unseen_index", tuple(c.index for c in self.unseen))
-        needed = sum(3 - len(h) for h in self._holds_padded()) + 1
-        if len(self.unseen) < needed:
+        hidden = sum(3 - len(h) for h in self._holds_padded())
+        stock = 1 if self.stock_size is None else self.stock_size
+        if len(self.unseen) < hidden + stock:
+            what = "one for the stock" if self.stock_size is None else f"{stock} in the stock"
             raise AnalysisError(
-                f"{self.opponents} opponent{'s' if self.opponents != 1 else ''} need {needed - 1} unseen cards "
-                f"for their hands and one for the stock, but only {len(self.unseen)} cards are unseen"
+                f"{self.opponents} opponent{'s' if self.opponents != 1 else ''} need {hidden} unseen cards "
+                f"for their hands and {what}, but only {len(self.unseen)} cards are unseen"
             )
 
     def _validate(self) -> None:
@@ -189,6 +193,7 @@ class Knowledge:
             rules=view.rules,
             taken=view.taken,
             first_round=first_round,
+            stock_size=view.stock_size,
         )
 
     # -- derived facts ------------------------------------------------------------------

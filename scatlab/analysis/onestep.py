@@ -155,7 +155,8 @@ class DrawAnalysis:
 class TurnAnalysis:
     """The exact one-turn numbers for a :class:`Knowledge`.
 
-    With three cards: ``take`` (None when there is no discard to take) and ``draw``. With
+    With three cards: ``take`` (None when there is no discard to take) and ``draw`` (None
+    when the stock is known to be exhausted). With
     four cards (just after drawing or taking): ``discards``, the value after each allowed
     discard.
     """
@@ -199,6 +200,8 @@ def analyze_turn(knowledge: Knowledge) -> TurnAnalysis:
     take = None
     if knowledge.top is not None:
         take = TakeAnalysis(knowledge.top, _options(tables, hand + (knowledge.top,), knowledge.top))
+    if knowledge.stock_size == 0:  # C11: the stock is exhausted, nothing to draw
+        return TurnAnalysis(knowledge, _HALVES[current2], take, None)
     row = tables.row(idx)
     after = tables.after_draw_row(row)
     unseen = knowledge.unseen_index

@@ -1,0 +1,317 @@
+"""The ``expert`` player: it plays from the analysis.
+
+What it uses, all from its own :class:`PlayerView`:
+
+- **card tracking** (:meth:`Knowledge.from_view`): the unseen cards, the dead cards, what
+  each opponent took from the pile;
+- **the horizon tables** (:mod:`scatlab.analysis.horizon`): a hand is worth its exact
+  expected value after ``horizon`` (3) more turns, so it collects towards hands with a
+  future, not just the highest total now;
+- **exact draw odds**: drawing is worth the average, over every unseen card, of the best
+  hand it can keep; taking is worth the best hand it makes; the larger wins;
+- **knock risk**: opponents' hands are modelled as dealt hands improved by as many greedy
+  turns as each has played (a Markov chain over all 22,100 hands, computed once), plus the
+  one last turn a knock gives them. From that it estimates the expected lives a knock
+  costs (strictly lowest, tied lowest and an opponent's 31, under the rule set's C7, V7,
+  V8, V9, V14 or V16 rules) and knocks when that is at most ``knock_risk`` divided by the
+  number of players, less when its own lives are short. So it knocks sooner against
+  fresh hands and with more players, and later when it is on its last life;
+- on a last turn after someone knocked it plays for the highest hand now; it never throws
+  a card of a suit the next player collects when another discard is nearly as good.
+
+>>> import random
+>>> from scatlab.rules import GameState, deal_order
+>>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+>>> ExpertPlayer().decide(s.view(1), random.Random(0)).action
+Action(kind=<ActionKind.TAKE: 'take'>, card=None)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from ..analysis.horizon import horizon_table
+from ..analysis.knowledge import Knowledge
+from ..analysis.tables import BLITZ2, RANK_BITS, Tables, tables_for
+from ..cards import Card
+from ..rules.actions import Action, ActionKind
+from ..rules.options import RuleSet
+from ..rules.view import PlayerView
+from .base import Decision, Player, PlayerError
+from .tip import collected_suits
+
+__all__ = ["ExpertPlayer"]
+
+MAX_TURNS = 20
+
+
+@dataclass(frozen=True)
+class _Model:
+    """Per scoring configuration: continuation values and opponent hand distributions."""
+
+    tables: Tables
+    future: list[int]  # E_horizon per row, scaled to integers
+    gt: np.ndarray  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
+    eq: np.ndarray  # eq[t, v2]: P(== v2 / 2)
+    blitz: np.ndarray  # blitz[t]: P(31 or more after t turns)
+
+
+@lru_cache(maxsize=8)
+def _model(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int, horizon: int,
+           rules: RuleSet) -> _Model:
+    tables = tables_for(rules)
+    future = [int(x) for x in horizon_table(tables, horizon)]
+    dist = _turn_distributions(tables)
+    gt = 1.0 - np.cumsum(dist, axis=1)
+    blitz = dist[:, BLITZ2:].sum(axis=1)
+    return _Model(tables, future, gt, dist, blitz)
+
+
+def _turn_distributions(tables: Tables) -> np.ndarray:
+    """``dist[t, v2]``: the chance that a dealt hand, after t turns of drawing a uniformly
+    random card and keeping the best three, is worth ``v2 / 2`` (31s stay)."""
+    rows = tables.rows
+    m = len(rows)
+    thrown = tables.discard  # (m, 52): card thrown after drawing d (d itself: hand kept)
+    d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
+    a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
+    # The two hand cards kept beside d: throw a -> (b, c); throw b -> (a, c); throw c -> (a, b).
+    keep_x = np.where(thrown == a, b, a)
+    keep_y = np.where(thrown == c, b, c)
+    nxt = np.where(thrown == d, np.arange(m)[:, None], tables.row_of[keep_x, keep_y, d])
+    valid = thrown >= 0
+    blitz = tables.value2 >= BLITZ2
+    nxt = np.where(blitz[:, None], np.arange(m)[:, None], nxt)
+    others = tables.deck_size - 3
+    p = np.full(m, 1.0 / m)
+    out = np.zeros((MAX_TURNS + 2, 67))
+    flat_next = nxt[valid]
+    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
+    for t in range(MAX_TURNS + 2):
+        out[t] = np.bincount(tables.value2, weights=p, minlength=67)[:67]
+        p = np.bincount(flat_next, weights=p[owner] / others, minlength=m)
+    return out
+
+
+def _model_for(rules: RuleSet, horizon: int) -> _Model:
+    from ..analysis.tables import _scoring_only
+
+    return _model(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size, horizon, _scoring_only(rules))
+
+
+class ExpertPlayer(Player):
+    """Plays from the analysis (see the module doc).
+
+    ``knock_risk``: the expected lives a knock may cost, times the number of players;
+    ``horizon``: how many turns ahead hands are valued; ``feed_margin``: how much
+    continuation value (in points) it gives up to avoid feeding the next player.
+    """
+
+    name = "expert"
+
+    def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5) -> None:
+        if not 0 <= knock_risk <= 10:
+            raise PlayerError(f"knock_risk={knock_risk!r} is not allowed: use 0 to 10")
+        if not isinstance(horizon, int) or not 0 <= horizon <= 5:
+            raise PlayerError(f"horizon={horizon!r} is not allowed: use 0 to 5")
+        self.knock_risk = knock_risk
+        self.horizon = horizon
+        self.feed_margin = feed_margin
+
+    # -- the decision ------------------------------------------------------------------
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        legal = view.legal_actions
+        if not legal:
+            raise PlayerError(f"player {view.player} has no action to take now")
+        kinds = {a.kind for a in legal}
+        if ActionKind.DECLARE in kinds:
+            return Decision(Action.DECLARE, "declares 31 at once (C8)")
+        if ActionKind.THROW_DOWN in kinds:
+            return Decision(Action.PASS, "does not throw down blind: its cards are unknown (V11)")
+        model = _model_for(view.rules, self.horizon)
+        if ActionKind.DISCARD in kinds:
+            return self._discard(view, model, kinds)
+        return self._turn(view, model, kinds)
+
+    def _scale(self, model: _Model) -> int:
+        return int(2 * (model.tables.deck_size - 3) ** self.horizon)
+
+    def _turn(self, view: PlayerView, model: _Model, kinds: set[ActionKind]) -> Decision:
+        tables = model.tables
+        hand = view.hand
+        idx = [c.index for c in hand]
+        strength = tables.strength_of(idx)
+        value = Fraction(strength >> RANK_BITS, 2)
+        for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
+            if kind in kinds:
+                loss, detail = self._knock_loss(view, strength, extra_turn=kind is ActionKind.KNOCK)
+                limit = self._limit(view)
+                if loss <= limit:
+                    verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
+                    return Decision(Action(kind), f"{verb} with {value}: {detail}, {loss:.2f} lives expected, "
+                                    f"within the {limit:.2f} it accepts")
+        knowledge = Knowledge.from_view(view)
+        unseen = knowledge.unseen_index
+        future = model.future
+        rl = tables.row_list
+        row = tables.row(idx)
+        top = view.top_discard
+        final = view.knocker is not None  # a last turn: only the hand now counts
+        scores: list[int] = tables.strength_list if final else future
+
+        def score(r: int) -> int:
+            return scores[r]
+
+        take_score = None
+        take_discard: Card | None = None
+        if ActionKind.TAKE in kinds and top is not None:
+            for i, out in enumerate(hand):
+                rest = idx[:i] + idx[i + 1:]
+                r = rl[rest[0] * 2704 + rest[1] * 52 + top.index]
+                s = score(r)
+                if take_score is None or s > take_score:
+                    take_score, take_discard = s, out
+        draw_total = None
+        if ActionKind.DRAW in kinds and unseen:
+            a, b, c = sorted(idx)
+            ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
+            keep = score(row)
+            total = 0
+            for d in unseen:
+                best = keep
+                for base in (ab, ac, bc):
+                    s = score(rl[base + d])
+                    if s > best:
+                        best = s
+                total += best
+            draw_total = total
+        what = "the hand now" if final else f"the expected value {self.horizon} turns ahead"
+        if ActionKind.DRAW not in kinds:
+            # C11: the stock is gone. Take only what strictly raises the hand now, so that a
+            # hand of takers always ends (each take raises the taker's value).
+            if ActionKind.TAKE in kinds and top is not None:
+                after, out = max((tables.strength_of(sorted([c.index for c in hand if c is not x] + [top.index])), x)
+                                 for x in hand)
+                if after > strength:
+                    return Decision(Action.TAKE, f"takes the {top} with the stock gone: throwing the {out} "
+                                    f"raises the hand from {value} to {Fraction(after >> RANK_BITS, 2)} (C11)")
+            return Decision(Action.PASS, "passes: the stock is gone and the discard does not raise the hand (C11)")
+        if take_score is not None and (draw_total is None or take_score * len(unseen) >= draw_total):
+            return Decision(Action.TAKE, f"takes the {top} and will throw the {take_discard}: it makes "
+                            f"{self._show(take_score, model, final)} ({what}), at least the "
+                            f"{self._show_avg(draw_total, len(unseen), model, final)} a draw is worth")
+        if draw_total is not None:
+            return Decision(Action.DRAW, f"draws: over {len(unseen)} unseen cards a draw is worth "
+                            f"{self._show_avg(draw_total, len(unseen), model, final)} ({what}), more than "
+                            + (f"{self._show(take_score, model, final)} by taking the {top}" if take_score is not None
+                               else "keeping the hand"))
+        action = view.legal_actions[0]
+        return Decision(action, f"{action}: the only sensible action left")
+
+    def _show(self, score: int | None, model: _Model, final: bool) -> str:
+        if score is None:
+            return "-"
+        if final:
+            return str(Fraction(score >> RANK_BITS, 2))
+        return f"{score / self._scale(model):.2f}"
+
+    def _show_avg(self, total: int | None, n: int, model: _Model, final: bool) -> str:
+        if total is None or n == 0:
+            return "-"
+        if final:
+            return f"{(total / n) / (2 << RANK_BITS):.2f}"
+        return f"{total / n / self._scale(model):.2f}"
+
+    def _discard(self, view: PlayerView, model: _Model, kinds: set[ActionKind]) -> Decision:
+        tables = model.tables
+        hand = view.hand
+        idx = [c.index for c in hand]
+        final = view.knocker is not None
+        options: list[tuple[int, int, Card]] = []  # (score, strength, card)
+        for i, out in enumerate(hand):
+            if out is view.taken:
+                continue
+            rest = idx[:i] + idx[i + 1:]
+            strength = tables.strength_of(sorted(rest))
+            if strength >> RANK_BITS >= BLITZ2:
+                return Decision(Action.discard(out), f"throws the {out}: the other three make 31")
+            row = tables.row(rest)
+            score = strength if final else model.future[row]
+            options.append((score, strength, out))
+        options.sort(key=lambda o: (-o[0], -o[1], o[2].value, o[2].index))
+        best = options[0]
+        if ActionKind.STOP_BUS in kinds:
+            loss, detail = self._knock_loss(view, best[1], extra_turn=False)
+            if loss <= self._limit(view):
+                return Decision(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best[1] >> RANK_BITS, 2)}: "
+                                f"{detail}, {loss:.2f} lives expected (V19)")
+        choice = best
+        note = ""
+        nxt = view.opponents[0] if view.opponents else None
+        if nxt is not None and not final:
+            collects = collected_suits(view, nxt)
+            if best[2].suit in collects:
+                margin = self.feed_margin * self._scale(model)
+                for alt in options[1:]:
+                    if alt[2].suit not in collects and best[0] - alt[0] <= margin:
+                        choice = alt
+                        note = f" (not the {best[2]}: player {nxt} collects {best[2].suit.letter})"
+                        break
+        kept = [c for c in hand if c is not choice[2]]
+        what = f"worth {Fraction(choice[1] >> RANK_BITS, 2)} now" if final else (
+            f"worth {choice[0] / self._scale(model):.2f} on average {self.horizon} turns ahead")
+        return Decision(Action.discard(choice[2]), f"throws the {choice[2]}, keeping "
+                        f"{' '.join(str(c) for c in kept)}, {what}{note}")
+
+    # -- knocking ----------------------------------------------------------------------
+
+    def _limit(self, view: PlayerView) -> float:
+        players = len(view.opponents) + 1
+        limit = self.knock_risk / players
+        rules = view.rules
+        if rules.score_keeping in ("lives", "bus", "gin"):
+            lives = view.lives[view.player]
+            floor = 0 if rules.county else 1
+            if lives <= floor:  # one more loss and it is out
+                limit *= 0.6
+        return limit
+
+    def _knock_loss(self, view: PlayerView, strength: int, extra_turn: bool) -> tuple[float, str]:
+        """Estimated expected lives lost by knocking (or showing down) now, and a phrase."""
+        model = _model_for(view.rules, self.horizon)
+        rules = view.rules
+        v2 = strength >> RANK_BITS
+        turns = {p: 0 for p in view.opponents}
+        for e in view.history:
+            if e.player in turns and e.action.kind is ActionKind.DISCARD:
+                turns[e.player] += 1
+        all_above = all_at_least = no31 = 1.0
+        all_at_most = 1.0
+        for p, t in turns.items():
+            t = min(t + (1 if extra_turn else 0), MAX_TURNS + 1)
+            p_gt = float(model.gt[t, v2])
+            p_eq = float(model.eq[t, v2])
+            p31 = float(model.blitz[t])
+            no31 *= 1.0 - p31
+            all_above *= max(p_gt - p31, 0.0)
+            all_at_least *= max(p_gt - p31, 0.0) + p_eq
+            all_at_most *= 1.0 - p_gt
+        some31 = 1.0 - no31
+        if rules.score_keeping == "gin":
+            loss = 1.0 - all_at_most * no31
+            return loss, f"P(beaten) about {loss:.0%}"
+        if rules.score_keeping == "points":
+            loss = 1.0 - all_at_most
+            return loss, f"P(not scoring) about {loss:.0%}"
+        lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
+        tie = all_at_least - all_above
+        tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
+        loss = some31 * lose31 + all_above * rules.knocker_lowest_loses + tie * tie_loss
+        return loss, (f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} "
+                      f"that someone makes 31")
