@@ -836,6 +836,7 @@ def test_C11_analysis_of_a_view_with_the_stock_exhausted() -> None:
         state = state.apply("draw")
         assert state.drawn is not None
         state = state.apply(Action.discard(state.drawn))
+    assert state.to_move is not None
     view = state.view(state.to_move)
     knowledge = Knowledge.from_view(view)
     assert knowledge.stock_size == 0
