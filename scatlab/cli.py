@@ -8,6 +8,9 @@
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
   [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
 - ``scatlab rules [PRESET]``: list the presets, or show one preset's options.
+- ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
+  [--jobs N] [--json] [--no-progress]``: many seeded games between computer players, with
+  fair seating and win rates with confidence intervals (a progress bar on standard error).
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
 with status 2.
@@ -83,6 +86,22 @@ def _build_parser() -> _Parser:
 
     rules = sub.add_parser("rules", help="list the rule presets, or show one preset's options")
     rules.add_argument("preset", nargs="?", help="a preset name or alias")
+
+    tournament = sub.add_parser(
+        "tournament",
+        help="play many seeded games between computer players and compare them",
+        description="Whole games between computer players with fair seating (the seats rotate every game, "
+        "the first dealer every N games); the same seed gives the same result for any --jobs.",
+    )
+    tournament.add_argument("--players", default="expert,tip,tip",
+                            help="comma-separated player kinds, one per entrant (default expert,tip,tip)")
+    tournament.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    tournament.add_argument("--rules", default="classic", help="rule preset or alias (default classic)")
+    tournament.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    tournament.add_argument("--jobs", type=int, default=1,
+                            help="worker processes (default 1; 0 means one per core)")
+    tournament.add_argument("--json", action="store_true", help="print one JSON object")
+    tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     return parser
 
 
@@ -203,12 +222,30 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from .players.tournament import run_tournament
+
+    if args.games < 1:
+        raise ScatlabError(f"--games {args.games} is not allowed: use at least 1")
+    if args.jobs < 0:
+        raise ScatlabError(f"--jobs {args.jobs} is not allowed: use 0 (one per core) or more")
+    players = [p.strip() for p in args.players.split(",")]
+    result = run_tournament(players, args.games, args.rules, args.seed, jobs=args.jobs,
+                            progress=False if args.no_progress else None)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.table() + "\n")
+    return 0
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "record": _cmd_record,
     "replay": _cmd_replay,
     "analyze": _cmd_analyze,
     "rules": _cmd_rules,
+    "tournament": _cmd_tournament,
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .base import PLAYER_KINDS, Decision, Player, PlayerError, RandomPlayer, make_player
 from .simple import GreedyPlayer, greedy_action, greedy_policy
+from .tournament import TournamentResult, run_tournament
 
 __all__ = [
     "PLAYER_KINDS",
@@ -24,4 +25,6 @@ __all__ = [
     "GreedyPlayer",
     "greedy_action",
     "greedy_policy",
+    "TournamentResult",
+    "run_tournament",
 ]
