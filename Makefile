@@ -41,6 +41,7 @@ test: install-test
 bench: install
 	$(VENV_PY) benchmarks/bench_engine.py
 	$(VENV_PY) benchmarks/bench_analysis.py
+	$(VENV_PY) benchmarks/bench_tournament.py
 
 clean:
 	rm -rf .venv build *.egg-info .pytest_cache .mypy_cache .hypothesis
