@@ -140,8 +140,8 @@ class Tables:
 
     def after_draw_row(self, row: int) -> list[int]:
         """``after_draw[row]`` as a Python list (cached): the one-turn analysis reads it per
-        unseen card without numpy call overhead. Built from three slices of
-        :attr:`triple_list` and a C-level ``max``, unless the full table exists."""
+        unseen card without numpy call overhead. Built from the three :attr:`pair_rows` of
+        the hand's pairs (one numpy maximum), unless the full table exists."""
         try:
             return self._best_rows[row]
         except KeyError:

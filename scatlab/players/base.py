@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ScatlabError
-from ..rules.actions import Action
+from ..rules.actions import Action, ActionKind
 from ..rules.view import PlayerView
 
-__all__ = ["Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError"]
+__all__ = ["Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice"]
 
 
 class PlayerError(ScatlabError):
@@ -38,6 +38,21 @@ class Decision:
 
     action: Action
     reason: str
+
+
+def settled_choice(view: PlayerView, throw_down_reason: str) -> tuple[set[ActionKind], Decision | None]:
+    """The kinds of action legal in ``view``, and the decision when there is nothing to
+    weigh: a 31 is always declared (C8, C10) and a blind throw-down (V11) always declined.
+    Raises :class:`PlayerError` when the player has no action to take."""
+    legal = view.legal_actions
+    if not legal:
+        raise PlayerError(f"player {view.player} has no action to take now")
+    kinds = {a.kind for a in legal}
+    if ActionKind.DECLARE in kinds:
+        return kinds, Decision(Action.DECLARE, "declares 31 at once (C8)")
+    if ActionKind.THROW_DOWN in kinds:
+        return kinds, Decision(Action.PASS, throw_down_reason)
+    return kinds, None
 
 
 class Player:

@@ -42,7 +42,7 @@ from ..cards import Card
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
-from .base import Decision, Player, PlayerError
+from .base import Decision, Player, PlayerError, settled_choice
 from .tip import collected_suits
 
 __all__ = ["ExpertPlayer"]
@@ -126,14 +126,9 @@ class ExpertPlayer(Player):
     # -- the decision ------------------------------------------------------------------
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
-        legal = view.legal_actions
-        if not legal:
-            raise PlayerError(f"player {view.player} has no action to take now")
-        kinds = {a.kind for a in legal}
-        if ActionKind.DECLARE in kinds:
-            return Decision(Action.DECLARE, "declares 31 at once (C8)")
-        if ActionKind.THROW_DOWN in kinds:
-            return Decision(Action.PASS, "does not throw down blind: its cards are unknown (V11)")
+        kinds, settled = settled_choice(view, "does not throw down blind: its cards are unknown (V11)")
+        if settled is not None:
+            return settled
         model = _model_for(view.rules, self.horizon)
         if ActionKind.DISCARD in kinds:
             return self._discard(view, model, kinds)

@@ -27,7 +27,7 @@ from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
-from .base import Decision, Player, PlayerError
+from .base import Decision, Player, PlayerError, settled_choice
 
 __all__ = ["TipPlayer", "target_suit", "collected_suits"]
 
@@ -60,14 +60,10 @@ class TipPlayer(Player):
         self.knock_at = knock_at
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        kinds, settled = settled_choice(view, "never throws down blind (V11)")
+        if settled is not None:
+            return settled
         legal = view.legal_actions
-        if not legal:
-            raise PlayerError(f"player {view.player} has no action to take now")
-        kinds = {a.kind for a in legal}
-        if ActionKind.DECLARE in kinds:
-            return Decision(Action.DECLARE, "declares 31 at once (C8)")
-        if ActionKind.THROW_DOWN in kinds:
-            return Decision(Action.PASS, "never throws down blind (V11)")
         if ActionKind.DISCARD in kinds:
             return self._discard(view)
         value = view.value if view.value is not None else value_of(view.hand, view.rules)
