@@ -55,6 +55,18 @@ def test_import_scatlab_is_light() -> None:
     assert out.strip() == "[]"
 
 
+def test_analysis_core_and_cli_path_never_import_sympy() -> None:
+    """sympy is for display only: analysing a hand (what scatlab analyze does) must not
+    load it; asking for the derivation does."""
+    code = (
+        "import sys; from scatlab.analysis import analyze; a = analyze('AH KH 4C', discard='9S', horizon=2); "
+        "a.to_json(); a.table(); before = 'sympy' in sys.modules; a._repr_latex_(); "
+        "print(before, 'sympy' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
+
+
 def test_readme_examples_run() -> None:
     """The README's Python examples are doctested, like python-chess does."""
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
