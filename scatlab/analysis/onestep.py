@@ -17,9 +17,9 @@ of unseen cards over their number.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import NamedTuple
 
 from ..cards import ALL_CARDS, Card
 from .knowledge import Knowledge
@@ -28,9 +28,9 @@ from .tables import BLITZ2, RANK_BITS, Tables, tables_for
 __all__ = ["DiscardOption", "TakeAnalysis", "DrawOutcome", "DrawAnalysis", "TurnAnalysis", "analyze_turn"]
 
 
-@dataclass(frozen=True)
-class DiscardOption:
-    """Discarding ``discard`` leaves a hand worth ``value``."""
+class DiscardOption(NamedTuple):
+    """Discarding ``discard`` leaves a hand worth ``value`` (a named tuple: the hot path
+    builds many)."""
 
     discard: Card
     value: Fraction
@@ -40,8 +40,7 @@ class DiscardOption:
         return {"discard": str(self.discard), "value": str(self.value)}
 
 
-@dataclass(frozen=True)
-class TakeAnalysis:
+class TakeAnalysis(NamedTuple):
     """Taking the top discard ``card``: the value after each allowed discard (C5: the taken
     card may not go back), best first."""
 
@@ -57,8 +56,7 @@ class TakeAnalysis:
         return {"card": str(self.card), "options": [o.to_json() for o in self.options]}
 
 
-@dataclass(frozen=True)
-class DrawOutcome:
+class DrawOutcome(NamedTuple):
     """Drawing ``card``: the best ``discard`` and the ``value`` kept."""
 
     card: Card
@@ -151,8 +149,7 @@ class DrawAnalysis:
         }
 
 
-@dataclass(frozen=True)
-class TurnAnalysis:
+class TurnAnalysis(NamedTuple):
     """The exact one-turn numbers for a :class:`Knowledge`.
 
     With three cards: ``take`` (None when there is no discard to take) and ``draw`` (None
