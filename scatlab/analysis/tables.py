@@ -175,7 +175,7 @@ class Tables:
             drop_lo, drop_mid, drop_hi = mid * 2704 + hi * 52, lo * 2704 + hi * 52, lo * 2704 + mid * 52
             thrown = [-1] * 52
             for d in self.deck_indices:
-                if d == lo or d == mid or d == hi:
+                if d in (lo, mid, hi):
                     continue
                 s_hi = t[drop_hi + d]
                 b, x = keep, d

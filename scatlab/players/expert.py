@@ -288,8 +288,8 @@ class ExpertPlayer(Player):
                 turns[e.player] += 1
         all_above = all_at_least = no31 = 1.0
         all_at_most = 1.0
-        for p, t in turns.items():
-            t = min(t + (1 if extra_turn else 0), MAX_TURNS + 1)
+        for played in turns.values():
+            t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
             p_gt = float(model.gt[t, v2])
             p_eq = float(model.eq[t, v2])
             p31 = float(model.blitz[t])

@@ -137,7 +137,8 @@ class RuleSet:
     def _validate(self) -> None:
         def choice(name: str, allowed: tuple[Any, ...]) -> None:
             value = getattr(self, name)
-            if value not in allowed or type(value) is bool and not all(type(a) is bool for a in allowed):
+            # True == 1, so a bool is accepted only where the choices are bools.
+            if value not in allowed or (type(value) is bool and not all(type(a) is bool for a in allowed)):
                 shown = ", ".join("None" if a is None else str(a) for a in allowed)
                 raise RulesError(f"{name}={value!r} is not allowed: choose one of {shown}")
 
