@@ -13,9 +13,12 @@ What it uses, all from its own :class:`PlayerView`:
   turns as each has played (a Markov chain over all 22,100 hands, computed once), plus the
   one last turn a knock gives them. From that it estimates the expected lives a knock
   costs (strictly lowest, tied lowest and an opponent's 31, under the rule set's C7, V7,
-  V8, V9, V14 or V16 rules) and knocks when that is at most ``knock_risk`` divided by the
-  number of players, less when its own lives are short. So it knocks sooner against
-  fresh hands and with more players, and later when it is on its last life;
+  V8, V9, V14 or V16 rules). It weighs that against the risk of playing on (one more draw,
+  then a showdown it did not call, against opponents with two more turns: being lowest,
+  ties included, or someone's 31) and knocks when the knock costs at most ``weigh`` (1/2)
+  times the risk of playing on, or at most ``knock_risk`` divided by the number of players
+  whatever playing on costs (less when its own lives are short). So it knocks sooner
+  against fresh hands, and later when it is on its last life;
 - on a last turn after someone knocked it plays for the highest hand now; it never throws
   a card of a suit the next player collects when another discard is nearly as good.
 
@@ -107,21 +110,27 @@ def _model_for(rules: RuleSet, horizon: int) -> _Model:
 class ExpertPlayer(Player):
     """Plays from the analysis (see the module doc).
 
-    ``knock_risk``: the expected lives a knock may cost, times the number of players;
-    ``horizon``: how many turns ahead hands are valued; ``feed_margin``: how much
-    continuation value (in points) it gives up to avoid feeding the next player.
+    ``knock_risk``: the expected lives a knock may always cost, times the number of
+    players; ``weigh``: a knock is also made when it costs at most this times the
+    estimated cost of playing on; ``horizon``: how many turns ahead hands are valued;
+    ``feed_margin``: how much continuation value (in points) it gives up to avoid feeding
+    the next player.
     """
 
     name = "expert"
 
-    def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5) -> None:
+    def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5,
+                 weigh: float = 0.5) -> None:
         if not 0 <= knock_risk <= 10:
             raise PlayerError(f"knock_risk={knock_risk!r} is not allowed: use 0 to 10")
         if not isinstance(horizon, int) or not 0 <= horizon <= 5:
             raise PlayerError(f"horizon={horizon!r} is not allowed: use 0 to 5")
+        if not 0 <= weigh <= 10:
+            raise PlayerError(f"weigh={weigh!r} is not allowed: use 0 to 10")
         self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin
+        self.weigh = weigh
 
     # -- the decision ------------------------------------------------------------------
 
@@ -143,19 +152,24 @@ class ExpertPlayer(Player):
         idx = [c.index for c in hand]
         strength = tables.strength_of(idx)
         value = Fraction(strength >> RANK_BITS, 2)
+        knowledge = Knowledge.from_view(view)
+        unseen = knowledge.unseen_index
+        row = tables.row(idx)
         for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
             if kind in kinds:
                 loss, detail = self._knock_loss(view, strength, extra_turn=kind is ActionKind.KNOCK)
                 limit = self._limit(view)
+                verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
                 if loss <= limit:
-                    verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
                     return Decision(Action(kind), f"{verb} with {value}: {detail}, {loss:.2f} lives expected, "
                                     f"within the {limit:.2f} it accepts")
-        knowledge = Knowledge.from_view(view)
-        unseen = knowledge.unseen_index
+                if self.weigh and unseen:
+                    on = self._risk_playing_on(view, model, row, unseen)
+                    if loss <= self.weigh * on:
+                        return Decision(Action(kind), f"{verb} with {value}: {detail}, {loss:.2f} lives expected, "
+                                        f"less than the {on:.2f} that playing on is estimated to cost")
         future = model.future
         rl = tables.row_list
-        row = tables.row(idx)
         top = view.top_discard
         final = view.knocker is not None  # a last turn: only the hand now counts
         scores: list[int] = tables.strength_list if final else future
@@ -277,18 +291,46 @@ class ExpertPlayer(Player):
                 limit *= 0.6
         return limit
 
+    def _risk_playing_on(self, view: PlayerView, model: _Model, row: int, unseen: tuple[int, ...]) -> float:
+        """Estimated lives lost by not knocking now: after one more draw (keeping the best
+        hand) a showdown in which it is not the knocker, against opponents who have had
+        two more turns; it loses a life by being lowest (ties included) or to a 31."""
+        after = model.tables.after_draw_row(row)
+        played = self._opponent_turns(view)
+        memo: dict[int, float] = {}
+        total = 0.0
+        for card in unseen:
+            v2 = after[card] >> RANK_BITS
+            if v2 not in memo:
+                if v2 >= BLITZ2:
+                    memo[v2] = 0.0
+                else:
+                    low = no31 = 1.0
+                    for turns in played:
+                        t = min(turns + 2, MAX_TURNS + 1)
+                        p31 = float(model.blitz[t])
+                        no31 *= 1.0 - p31
+                        low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
+                    memo[v2] = (1.0 - no31) + no31 * low
+            total += memo[v2]
+        return total / len(unseen)
+
+    def _opponent_turns(self, view: PlayerView) -> list[int]:
+        """How many turns each opponent has completed in this hand (their discards)."""
+        turns = {p: 0 for p in view.opponents}
+        for e in view.history:
+            if e.player in turns and e.action.kind is ActionKind.DISCARD:
+                turns[e.player] += 1
+        return list(turns.values())
+
     def _knock_loss(self, view: PlayerView, strength: int, extra_turn: bool) -> tuple[float, str]:
         """Estimated expected lives lost by knocking (or showing down) now, and a phrase."""
         model = _model_for(view.rules, self.horizon)
         rules = view.rules
         v2 = strength >> RANK_BITS
-        turns = {p: 0 for p in view.opponents}
-        for e in view.history:
-            if e.player in turns and e.action.kind is ActionKind.DISCARD:
-                turns[e.player] += 1
         all_above = all_at_least = no31 = 1.0
         all_at_most = 1.0
-        for played in turns.values():
+        for played in self._opponent_turns(view):
             t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
             p_gt = float(model.gt[t, v2])
             p_eq = float(model.eq[t, v2])
