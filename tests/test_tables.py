@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -47,3 +48,19 @@ def test_lazy_rows_equal_the_full_table(name: str) -> None:
     for r, (best, thrown) in zip(rows, lazy):
         assert best == full_best[r].tolist()
         assert thrown == full_thrown[r].tolist()
+
+
+def test_horizon_tables_are_kept_with_their_own_scoring() -> None:
+    """Horizon levels live on the Tables object of their scoring configuration, so two
+    scorings never share (or mix up) them, and rule sets that score alike do share."""
+    from scatlab.analysis.horizon import horizon_table, horizon_values
+    from scatlab.cards import parse_cards
+
+    classic, gin = tables_for(find_rules("classic")), tables_for(find_rules("gin"))
+    assert tables_for(find_rules("classic").replace(min_knock=21)) is classic
+    hand = parse_cards("7S 7H 2C")
+    assert horizon_values(hand, 1, find_rules("classic"))[0] == 7
+    assert horizon_values(hand, 1, find_rules("gin"))[0] == Fraction(7)  # not three of a kind yet
+    assert len(classic.horizon_levels) >= 2 and len(gin.horizon_levels) >= 2
+    assert horizon_table(classic, 1) is classic.horizon_levels[1]
+    assert not (horizon_table(classic, 1) == horizon_table(gin, 1)).all()

@@ -37,22 +37,17 @@ __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
 
 MAX_HORIZON = 8
 
-_CACHE: dict[int, list[np.ndarray]] = {}  # id(tables) -> [E_0 scaled, E_1 scaled, ...]
-_SUBROWS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
-
 
 def _subrows(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    key = id(tables)
-    if key not in _SUBROWS:
-        rows = tables.rows
-        a, b, c = rows[:, 0:1], rows[:, 1:2], rows[:, 2:3]
-        d = np.arange(52)[None, :]
-        r_ab = tables.row_of[a, b, d]
-        r_ac = tables.row_of[a, c, d]
-        r_bc = tables.row_of[b, c, d]
-        valid = (r_ab >= 0) & (r_ac >= 0) & (r_bc >= 0)
-        _SUBROWS[key] = (np.where(valid, r_ab, 0), np.where(valid, r_ac, 0), np.where(valid, r_bc, 0), valid)
-    return _SUBROWS[key]
+    """For every hand and drawn card, the rows of the three hands that keep the drawn card."""
+    rows = tables.rows
+    a, b, c = rows[:, 0:1], rows[:, 1:2], rows[:, 2:3]
+    d = np.arange(52)[None, :]
+    r_ab = tables.row_of[a, b, d]
+    r_ac = tables.row_of[a, c, d]
+    r_bc = tables.row_of[b, c, d]
+    valid = (r_ab >= 0) & (r_ac >= 0) & (r_bc >= 0)
+    return np.where(valid, r_ab, 0), np.where(valid, r_ac, 0), np.where(valid, r_bc, 0), valid
 
 
 def horizon_table(tables: Tables, k: int) -> np.ndarray:
@@ -60,8 +55,9 @@ def horizon_table(tables: Tables, k: int) -> np.ndarray:
     per scoring configuration and cached, together with every shorter horizon."""
     if not 0 <= k <= MAX_HORIZON:
         raise ValueError(f"horizon {k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
-    key = id(tables)
-    levels = _CACHE.setdefault(key, [tables.value2.astype(np.int64)])
+    levels = tables.horizon_levels  # kept on the tables, so it goes when they go
+    if not levels:
+        levels.append(tables.value2.astype(np.int64))
     if len(levels) > k:
         return levels[k]
     r_ab, r_ac, r_bc, valid = _subrows(tables)

@@ -41,7 +41,7 @@ from ..cards import ALL_CARDS, deck
 from ..rules.options import RuleSet
 from ..rules.values import tiebreak_key
 
-__all__ = ["Tables", "tables_for", "RANK_BITS", "BLITZ2"]
+__all__ = ["Tables", "tables_for", "scoring_rules", "RANK_BITS", "BLITZ2"]
 
 RANK_BITS = 12
 """Strength = value2 << RANK_BITS | rank code."""
@@ -75,6 +75,8 @@ class Tables:
             self.row_of[x, y, z] = np.arange(m)
             self.triple[x, y, z] = self.strength
         self._full: tuple[IntArray, IntArray] | None = None
+        self.horizon_levels: list[IntArray] = []
+        """Cache of :func:`scatlab.analysis.horizon.horizon_table`: E_0, E_1, … scaled."""
         self._best_rows: dict[int, list[int]] = {}
         self._discard_rows: dict[int, list[int]] = {}
         self.strength_list: list[int] = self.strength.tolist()
@@ -228,28 +230,29 @@ def _strengths(rows: IntArray, rules: RuleSet) -> IntArray:
 
 
 @lru_cache(maxsize=16)
-def _tables(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int, rules: RuleSet) -> Tables:
-    return Tables(rules)
+def _tables(scoring: RuleSet) -> Tables:
+    return Tables(scoring)
 
 
 def tables_for(rules: RuleSet) -> Tables:
     """The tables for ``rules``' scoring, built on first use and kept (rule sets that score
     hands alike share them)."""
-    return _tables(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size, _scoring_only(rules))
+    return _tables(scoring_rules(rules))
+
+
+def scoring_rules(rules: RuleSet) -> RuleSet:
+    """``rules`` reduced to what scores and compares hands (the deck, V1-V3, V13, V17), so
+    that rule sets which score alike share one cache key.
+
+    >>> from scatlab.rules import find_rules
+    >>> scoring_rules(find_rules("classic")) == scoring_rules(find_rules("classic").replace(min_knock=21))
+    True
+    """
+    return _scoring_rules(rules.three_of_a_kind, rules.straight_flush, rules.grand_cadillac,
+                          rules.rank_tiebreak, rules.deck_size)
 
 
 @lru_cache(maxsize=16)
-def _scoring_only_cached(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int) -> RuleSet:
-    three, straight, grand = hand_scoring
-    return RuleSet(
-        name="scoring",
-        three_of_a_kind=three,  # type: ignore[arg-type]
-        straight_flush=bool(straight),
-        grand_cadillac=bool(grand),
-        rank_tiebreak=rank_tiebreak,
-        deck_size=deck_size,
-    )
-
-
-def _scoring_only(rules: RuleSet) -> RuleSet:
-    return _scoring_only_cached(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size)
+def _scoring_rules(three: Fraction | None, straight: bool, grand: bool, rank_tiebreak: bool, deck_size: int) -> RuleSet:
+    return RuleSet(name="scoring", three_of_a_kind=three, straight_flush=straight, grand_cadillac=grand,
+                   rank_tiebreak=rank_tiebreak, deck_size=deck_size)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
-from ..analysis.tables import BLITZ2, RANK_BITS, Tables, tables_for
+from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from ..cards import Card
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
@@ -65,9 +65,8 @@ class _Model:
 
 
 @lru_cache(maxsize=8)
-def _model(hand_scoring: tuple[object, ...], rank_tiebreak: bool, deck_size: int, horizon: int,
-           rules: RuleSet) -> _Model:
-    tables = tables_for(rules)
+def _model(scoring: RuleSet, horizon: int) -> _Model:
+    tables = tables_for(scoring)
     future = [int(x) for x in horizon_table(tables, horizon)]
     dist = _turn_distributions(tables)
     gt = 1.0 - np.cumsum(dist, axis=1)
@@ -102,9 +101,7 @@ def _turn_distributions(tables: Tables) -> np.ndarray:
 
 
 def _model_for(rules: RuleSet, horizon: int) -> _Model:
-    from ..analysis.tables import _scoring_only
-
-    return _model(rules.hand_scoring, rules.rank_tiebreak, rules.deck_size, horizon, _scoring_only(rules))
+    return _model(scoring_rules(rules), horizon)
 
 
 class ExpertPlayer(Player):
