@@ -23,7 +23,7 @@ future, and a loaded record continues with the same opponents' choices.
 >>> s.click_stock().phase      # D: draw from the stock
 'discard'
 >>> s.click_stock().message    # a second draw is refused by the engine, and nothing changes
-'C5: player 0 must discard now (has 4 cards); legal: discard 3C, discard 10D, discard 3H, discard 4H'
+'C5: player 0 has drawn and must now discard (discard AD, discard KD, discard 6S, discard 8H)'
 """
 
 from __future__ import annotations
