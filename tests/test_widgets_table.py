@@ -347,3 +347,24 @@ def test_model_json_is_plain_data() -> None:
     m: TableModel = TableSession("classic", seed=3).model()
     text = json.dumps(m.to_json())
     assert "analysis" not in json.loads(text)["hints"]
+
+
+def test_in_a_kernel_the_table_updates_first_and_the_complete_hints_follow() -> None:
+    """In an event loop (a kernel) a click first sets the table with the one-turn numbers
+    (knock risk pending), then the loop sets the complete ``analyze(view)``."""
+    import asyncio
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any], Table]:
+        table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+        table.handle({"type": "stock"})
+        await asyncio.sleep(0)
+        first = table.handle({"type": "card", "card": table.surface.state["discardable"][0]})
+        await asyncio.sleep(0)
+        return first, table.surface.state, table
+
+    first, final, table = asyncio.run(run())
+    assert first["hints"]["pending"] and first["hints"]["rows"][-1][2] == "computing…"
+    assert not final["hints"]["pending"]
+    expected = analyze(table.session.view())
+    assert final["hints"]["advice_reason"] == expected.advice.reason
+    assert table.session.model(quick=False).hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
