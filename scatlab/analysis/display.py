@@ -79,7 +79,7 @@ def _frac(num: int, den: int) -> Any:
 def _set(cards: tuple[Card, ...]) -> str:
     """The set of cards counted; a long set shows its first cards and its size (the count
     follows in the next term), so the line stays readable."""
-    shown = cards if len(cards) <= 10 else (*cards[:6],)
+    shown = cards if len(cards) <= 13 else (*cards[:8],)
     if not cards:
         return r"\left|\varnothing\right|"
     inner = ", ".join(_card(c) for c in shown)
