@@ -763,6 +763,8 @@ def test_knowledge_from_view_tracks_top_dead_and_cards_taken_from_the_pile() -> 
     assert k4.dead == (d4, kd, h2)
     turn = analyze_turn(k4)
     assert s3 not in [o.discard for o in turn.discards] and len(turn.discards) == 3
+    watcher = Knowledge.from_view(state.view(1))             # p1 watches p0's take (C5 is p0's, not p1's)
+    assert watcher.taken is None and watcher.opponent_holds == ((), (s3,))
 
 
 # -- the command line ---------------------------------------------------------------------------
