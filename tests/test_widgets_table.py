@@ -7,6 +7,7 @@ throw-down, bus stop: their buttons appear only when legal)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import random
 from typing import Any
@@ -362,7 +363,9 @@ def test_in_a_kernel_the_table_updates_first_and_the_complete_hints_follow() -> 
         await asyncio.sleep(0)
         return first, table.surface.state, table
 
-    first, final, table = asyncio.run(run())
+    # a thread of its own: another test's browser driver may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        first, final, table = pool.submit(asyncio.run, run()).result()
     assert first["hints"]["pending"] and first["hints"]["rows"][-1][2] == "computing…"
     assert not final["hints"]["pending"]
     expected = analyze(table.session.view())
