@@ -227,7 +227,7 @@ def test_undo_restores_the_exact_earlier_state_and_marks_practice() -> None:
     mid = s.state
     s.click_card(s.model().discardable[0])
     assert s.state is not mid and s.model().can_undo
-    s.undo()
+    assert s.undo().notice.endswith("this game is now practice")
     assert s.state is mid and s.practice
     s.undo()
     assert s.state is start
@@ -251,7 +251,7 @@ def test_save_then_load_continues_the_same_game() -> None:
     assert GameRecord.loads(saved) == GameRecord.from_state(a.state)
     b = TableSession("gin", opponents=("tip", "expert"), seed=12)
     m = b.load_record(saved)
-    assert m.message.startswith("loaded a saved game")
+    assert m.notice.startswith("loaded a saved game") and m.message == ""
     assert GameRecord.from_state(b.state) == GameRecord.from_state(a.state)
     assert b.model().hand == a.model().hand and b.model().log == a.model().log
     for _ in range(25):  # the same clicks give the same game in both

@@ -166,6 +166,9 @@ class TableModel:
     waiting: bool
     status: str
     message: str
+    """The engine's refusal of the last control (with its rule code), or empty."""
+    notice: str
+    """A note on what the last control did (an undo, a loaded game), or empty."""
     log: tuple[str, ...]
     why: str | None
     hints: HintsModel | None
@@ -234,6 +237,7 @@ class TableSession:
     quick_models: bool = False
     state: GameState = field(init=False)
     message: str = field(init=False, default="")
+    notice: str = field(init=False, default="")
     practice: bool = field(init=False, default=False)
     last_decision: tuple[int, Decision] | None = field(init=False, default=None)
     _ruleset: RuleSet = field(init=False, repr=False)
@@ -286,7 +290,7 @@ class TableSession:
         if first_deal is not None:
             order = parse_cards(first_deal, deck_size=self._ruleset.deck_size, what="cards in the deck")
         self.state = state.deal(order if order is not None else self._deck(1))
-        self.message = ""
+        self.message = self.notice = ""
         self.practice = False
         self.last_decision = None
         self._history = []
@@ -352,7 +356,7 @@ class TableSession:
             return self.model()
         self._history.append(_Snapshot(self.state, self.last_decision))
         self.state = new
-        self.message = ""
+        self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -386,7 +390,7 @@ class TableSession:
             return self.model()
         self._history.append(_Snapshot(self.state, self.last_decision))
         self.state = self.state.deal(self._deck(self.state.hand_number + 1))
-        self.message = ""
+        self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -401,7 +405,8 @@ class TableSession:
         self.state = snap.state
         self.last_decision = snap.last_decision
         self.practice = True
-        self.message = "your last move was taken back: this game is now practice"
+        self.message = ""
+        self.notice = "your last move was taken back: this game is now practice"
         return self.model()
 
     # -- records -------------------------------------------------------------------------
@@ -438,7 +443,8 @@ class TableSession:
         self.last_decision = None
         self._hint_cache = None
         self.practice = False
-        self.message = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
+        self.message = ""
+        self.notice = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -610,6 +616,7 @@ class TableSession:
             waiting=self.waiting,
             status=self._status(view, my_turn, kinds),
             message=self.message,
+            notice=self.notice,
             log=tuple(e.describe(pretty=True) for e in events),
             why=why,
             hints=hints,

@@ -214,7 +214,8 @@ function render({ model, el: host }) {
       el("div", { class: "scat-pile-label" }, s.top_discard ? `Discard: ${pretty(s.top_discard)}` : "Discard: empty"));
     felt.append(el("div", { class: "scat-center" }, stock, discard,
       el("div", { class: "scat-status", role: "status", "aria-live": "polite" }, s.status),
-      s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null));
+      s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null,
+      s.notice ? el("div", { class: "scat-notice", role: "status" }, s.notice) : null));
 
     // -- the learner ------------------------------------------------------------------
     const me = s.seats[s.seat];

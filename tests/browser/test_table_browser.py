@@ -108,3 +108,25 @@ def test_a_whole_hand_with_the_keyboard_only(page: Any, voila_url: str, console_
     shot("table-keyboard-showdown")
     page.keyboard.press("n")  # N: the next hand
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
+
+
+def test_save_offers_a_download_and_load_continues_the_game(
+    page: Any, voila_url: str, console_errors: list[str], tmp_path: Any
+) -> None:
+    open_table(page, voila_url)
+    page.locator("[data-pile=stock]").click()
+    expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
+    page.get_by_role("button", name="Save", exact=True).click()
+    link = page.locator("a.scat-download")
+    expect(link).to_be_visible(timeout=TIMEOUT)
+    assert (link.get_attribute("download") or "").endswith(".json")
+    with page.expect_download() as info:
+        link.click()
+    saved = tmp_path / "game.json"
+    info.value.save_as(saved)
+    assert '"hands"' in saved.read_text(encoding="utf-8")
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()  # play on, then load the save
+    expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+    page.locator("input.scat-file").set_input_files(str(saved))
+    expect(page.locator(".scat-notice")).to_contain_text("loaded a saved game", timeout=TIMEOUT)
+    expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)  # back to the saved moment
