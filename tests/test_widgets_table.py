@@ -390,3 +390,10 @@ def test_analyze_this_position_opens_the_learners_view_in_an_analyzer() -> None:
     assert done.surface.state["phase"] == "deal"
     message = done.handle({"type": "analyze"})["message"]
     assert message.startswith("cannot analyse this position") and len(done.children) == 1
+
+
+def test_C6_the_showdown_names_the_knocker() -> None:
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
+    s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
+    showdown = s.knock().showdown
+    assert showdown is not None and showdown.knocker == 0 == s.state.results[-1].knocker

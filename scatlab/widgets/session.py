@@ -130,6 +130,7 @@ class ShowdownModel:
 
     number: int
     ended: str
+    knocker: int | None
     hands: tuple[tuple[int, tuple[str, ...], str | None], ...]
     outcome: tuple[str, ...]
     explain: str
@@ -689,6 +690,7 @@ class TableSession:
         return ShowdownModel(
             number=result.number,
             ended=result.ended,
+            knocker=result.knocker,
             hands=hands,
             outcome=tuple(outcome),
             explain=result.explain(),

@@ -142,13 +142,14 @@ function render({ model, el: host }) {
     const hands = el("ul", { class: "scat-sd-hands" }, sd.hands.map(([seat, cards, value]) => {
       const name = s.seats[seat].name;
       const row = el("div", { class: "scat-cards scat-small" }, cards.map((c) => face(c)));
-      return el("li", {}, el("div", {}, el("strong", {}, name), value !== null ? ` — ${value}` : ""), row);
+      return el("li", {}, el("div", {}, el("strong", {}, name), value !== null ? ` — ${value}` : "",
+        seat === sd.knocker ? el("span", { class: "scat-badge scat-knocker" }, ({ hammer: "hammered", throw_down: "threw down", bus_stop: "stopped the bus" })[sd.ended] || "knocked") : null), row);
     }));
     return el("section", { class: "scat-panel scat-showdown", "aria-label": `hand ${sd.number} showdown` },
       el("h3", {}, `Hand ${sd.number}: how it ended`),
       hands,
       el("ul", { class: "scat-outcome" }, sd.outcome.map((line) => el("li", {}, line))),
-      el("pre", { class: "scat-explain" }, sd.explain),
+      el("div", { class: "scat-explain" }, sd.explain.split("\n").map((line) => el("p", {}, line))),
       sd.rules.map((r) => el("details", { class: "scat-rule-link" },
         el("summary", {}, `${r.code} ${r.title}`), el("p", {}, r.text))));
   }
