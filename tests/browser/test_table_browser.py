@@ -131,3 +131,20 @@ def test_save_offers_a_download_and_load_continues_the_game(
     page.locator("input.scat-file").set_input_files(str(saved))
     expect(page.locator(".scat-notice")).to_contain_text("loaded a saved game", timeout=TIMEOUT)
     expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)  # back to the saved moment
+
+
+def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url: str, console_errors: list[str]) -> None:
+    """With ``pace`` the kernel plays one computer move per timer tick; the complete hints
+    (knock risk and advice) follow the first update of the learner's turn."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(voila_url + "/voila/render/pace_page.ipynb", timeout=60_000)
+    cards = page.locator(".scat-hand-card")
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    page.locator("[data-pile=stock]").click()
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()
+    status = page.locator(".scat-status")
+    expect(status).to_have_text(re.compile(r"^Player 2 is playing"), timeout=TIMEOUT)  # after player 1's move
+    expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
+    expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
+    expect(page.locator(".scat-log li")).to_have_count(6)  # two moves each
