@@ -28,7 +28,7 @@ from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
 from scatlab.errors import AnalysisError, CardError, ScatlabError
 from scatlab.players import PLAYER_KINDS, RandomPlayer
 from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order, shuffled_deck
-from scatlab.widgets.analyzer import Analyzer, CardPicker
+from scatlab.widgets.analyzer import DERIVATION_HEADING, Analyzer, CardPicker
 from scatlab.widgets.analyzer_model import AnalyzerModel, number_rows
 from scatlab.widgets.chart import distribution_svg
 
@@ -254,7 +254,7 @@ def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> No
                                        f"(Monte Carlo, {knock.samples:,} deals)")
     assert expected.advice.reason in html.unescape(a.advice.value)
     if draw is not None or knock is not None:
-        assert a.derivation.value == "$$" + latex(expected).strip("$") + "$$"
+        assert a.derivation.value == DERIVATION_HEADING + "$$" + latex(expected).strip("$") + "$$"
         assert r"P(31)" in a.derivation.value
 
 
@@ -353,7 +353,7 @@ def test_an_analyzer_from_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
             if view.phase not in (Phase.TURN, Phase.DISCARD) or len(view.hand) not in (3, 4) or state.out[seat]:
                 continue
             widget = Analyzer.from_view(view, knock=False)
-            widget.model._cache = None
+            widget.model._cache.clear()
             allowed = public_cards(state, seat)
             others = {c for p in range(3) if p != seat for c in state.hands[p]}
             hidden = (others | set(state.remaining_stock)) - allowed

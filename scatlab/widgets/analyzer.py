@@ -36,7 +36,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Analysis
-from ..cards import Card, CardsLike, Suit
+from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
@@ -228,7 +228,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
         settings = w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button])
         analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]),
-                           w.HTML("<b>Where the numbers come from</b>"), self.derivation])
+                           self.derivation])
         super().__init__([self.title, settings, self.settings_error, self.fields_box, self.zone_picker,
                           self.picker, self.message, analysis])
         self.add_class("scat-analyzer")
@@ -396,8 +396,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         k = a.knowledge
         game = ""
         if m.context.get("stock_size") is not None:
-            game = f"; from the game: {m.context['stock_size']} cards in the stock"
-        self.status.value = (f"<p>{html.escape(k.describe())}; {html.escape(k.rules.name)} rules{html.escape(game)}</p>")
+            game = f" · from the game: {m.context['stock_size']} cards in the stock"
+        self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a) + game)}</p>"
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
             f"<td class='num'>{html.escape(r.text)}</td></tr>"
@@ -415,10 +415,24 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                                             title=f"Value after drawing (now {_num(a.value)})") if draw else ""
         from ..analysis.display import latex  # sympy: only when there is a derivation to show
 
-        self.derivation.value = "$$" + latex(a).strip("$") + "$$" if draw or a.knock else ""
+        self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
 
 
 _CUSTOM = "__custom__"
+DERIVATION_HEADING = "<b>Where the numbers come from</b><br>"
+
+
+def _position_line(a: Analysis) -> str:
+    """The position in words: ``Hand A♥ K♥ 4♣ worth 21 · top discard 9♠ · …``."""
+    k = a.knowledge
+    parts = [f"Hand {format_cards(k.hand, pretty=True)} worth {_num(a.value)}"]
+    parts.append(f"top discard {k.top.pretty}" if k.top is not None else "no top discard")
+    if k.dead:
+        parts.append(f"{len(k.dead)} dead")
+    parts.append(f"{k.opponents} opponent{'s' if k.opponents != 1 else ''}")
+    parts.append(f"{len(k.unseen)} unseen cards")
+    parts.append(f"{k.rules.name} rules, {k.rules.deck_label}")
+    return " · ".join(parts)
 
 
 def _rules_key(rules: RuleSet) -> str:

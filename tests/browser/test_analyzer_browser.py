@@ -39,7 +39,7 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     expect(analyzer.locator(".widget-htmlmath mjx-container, .widget-htmlmath .MathJax").first).to_be_visible(
         timeout=15_000)
     maths = analyzer.locator(".widget-htmlmath").text_content() or ""  # MathJax's rendering, not the TeX
-    assert maths.startswith("P(31)=") and "0.0625" in maths and "$$" not in maths
+    assert "P(31)=" in maths and "0.0625" in maths and "$$" not in maths
     outs = analyzer.locator(".scat-pick.scat-out")
     expect(outs).to_have_count(3)
     assert sorted(outs.evaluate_all("els => els.map(e => e.dataset.card)")) == ["10H", "JH", "QH"]
