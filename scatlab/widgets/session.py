@@ -119,6 +119,8 @@ class HintsModel:
     outs: tuple[str, ...]
     chart: str | None
     rule: RuleModel
+    pending: bool = False
+    """True while only the one-turn numbers are known (the knock risk and the advice follow)."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ def _jsonable(value: Any) -> Any:
             "outs": list(value.outs),
             "chart": value.chart,
             "rule": _jsonable(value.rule),
+            "pending": value.pending,
         }
     if hasattr(value, "__dataclass_fields__"):
         return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
@@ -228,6 +231,7 @@ class TableSession:
     deal: CardsLike | None = None
     dealer: int | None = None
     auto_play: bool = True
+    quick_models: bool = False
     state: GameState = field(init=False)
     message: str = field(init=False, default="")
     practice: bool = field(init=False, default=False)
@@ -451,17 +455,22 @@ class TableSession:
         hints = self._hints(self.view())
         return hints.analysis if hints is not None else None
 
-    def _hints(self, view: PlayerView) -> HintsModel | None:
+    def _hints(self, view: PlayerView, quick: bool = False) -> HintsModel | None:
         if self._hint_cache is not None and self._hint_cache[0] == view:
             return self._hint_cache[1]
         hints = None
+        quick = quick and len(view.hand) == 3  # with four cards there is no knock risk to wait for
         if view.is_my_turn and view.phase in (Phase.TURN, Phase.DISCARD) and len(view.hand) in (3, 4):
             try:
-                analysis = analyze(view)
+                # quick: the one-turn numbers only (milliseconds); the knock risk, and with
+                # it the advice, follow in the complete analyze(view)
+                analysis = analyze(view, knock=False) if quick else analyze(view)
             except AnalysisError:  # pragma: no cover - every game position analyses
                 analysis = None
             if analysis is not None:
-                hints = _hints_model(analysis, view, self.governing_rule(view, analysis))
+                hints = _hints_model(analysis, view, self.governing_rule(view, analysis), pending=quick)
+        if quick and hints is not None:
+            return hints  # not cached: the complete hints replace it
         self._hint_cache = (view, hints)
         return hints
 
@@ -519,9 +528,16 @@ class TableSession:
         """``player 0 (you)`` or ``player 1 (tip)``: the names the log uses, with who sits there."""
         return f"player {seat} (you)" if seat == self.seat else f"player {seat} ({self._kinds[seat]})"
 
-    def model(self) -> TableModel:
+    def model(self, quick: bool | None = None) -> TableModel:
         """Everything the table shows now, computed from the learner's view (and, after a
-        hand, the public result)."""
+        hand, the public result).
+
+        ``quick`` (what the widget asks first after a click) leaves out the knock risk and
+        the advice when they are not computed yet: ``hints.pending`` is then True and a
+        second ``model(quick=False)`` brings the complete ``analyze(view)``. The default is
+        :attr:`quick_models` (False unless the widget runs in an event loop)."""
+        if quick is None:
+            quick = self.quick_models
         state = self.state
         view = self.view()
         me = self.seat
@@ -555,7 +571,7 @@ class TableSession:
                 to_move=view.to_move == s,
                 knocker=view.knocker == s,
             ))
-        hints = self._hints(view) if self.hints and my_turn else None
+        hints = self._hints(view, quick) if self.hints and my_turn else None
         rule_code = hints.rule.code if hints is not None else self.governing_rule(view)
         events = view.history
         if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
@@ -683,7 +699,7 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), f"{float(p) * 100:.1f}%"
 
 
-def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
+def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: bool = False) -> HintsModel:
     """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged)."""
     rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
     turn = analysis.turn
@@ -699,7 +715,9 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         best = turn.take.best
         rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
     risk = analysis.knock
-    if risk is not None:
+    if pending:
+        rows.append(("knock: risk", "…", "computing…"))
+    elif risk is not None:
         if risk.allowed:
             how = "exact" if risk.exact else f"{risk.samples:,} deals"
             rows.append((f"knock: P(lose one life) ({how})", *_pct(risk.p_lose_one)))
@@ -711,7 +729,7 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
     chart = None
     if draw is not None:
         highlight = turn.take.best.value if turn.take is not None else None
-        title = "Your hand value after drawing"
+        title = "After drawing"
         if turn.take is not None:
             title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(turn.take.best.value)})"
         chart = distribution_svg(draw.distribution, highlight=highlight, title=title)
@@ -724,4 +742,5 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
         chart=chart,
         rule=RuleModel.of(rule_code),
+        pending=pending,
     )

@@ -112,7 +112,7 @@ function render({ model, el: host }) {
       return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
         s.rule ? ruleBox(s.rule, "The rule now") : null);
     }
-    const advice = h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
+    const advice = h.pending ? "weighing the knock…" : h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
     const rows = el("table", { class: "scat-numbers" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
@@ -120,7 +120,7 @@ function render({ model, el: host }) {
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
-      el("p", { class: "scat-reason" }, h.advice_reason),
+      h.pending ? null : el("p", { class: "scat-reason" }, h.advice_reason),
       h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
       rows,
       h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,
@@ -196,12 +196,13 @@ function render({ model, el: host }) {
     const others = s.seats.filter((seat) => !seat.is_learner);
     felt.append(el("div", { class: "scat-opponents" }, others.map((seat) => seatBox(seat, s))));
 
-    const stock = el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
+    const between = s.phase === "deal" || s.phase === "game_over";
+    const stock = between ? null : el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
       "data-pile": "stock", "data-focus": "stock", "aria-disabled": s.can_draw ? "false" : "true",
       "aria-label": `stock, ${s.stock_size} cards` + (s.can_draw ? ": draw (D)" : ""),
       onclick: (e) => { e.stopPropagation(); send({ type: "stock" }); } },
       face(s.stock_size ? null : "empty"), el("div", { class: "scat-pile-label" }, `Stock: ${s.stock_size}`));
-    const discard = el("div", { class: "scat-pile" + (s.can_take ? " scat-live" : ""), role: "button", tabindex: "0",
+    const discard = between ? null : el("div", { class: "scat-pile" + (s.can_take ? " scat-live" : ""), role: "button", tabindex: "0",
       "data-pile": "discard", "data-focus": "discard", "aria-disabled": s.can_take ? "false" : "true",
       "aria-label": s.top_discard ? `discard pile, ${spoken(s.top_discard)} on top` + (s.can_take ? ": take (T)" : "") : "discard pile, empty",
       onclick: (e) => { e.stopPropagation(); send({ type: "discard" }); } },
