@@ -15,6 +15,7 @@ import html
 import random
 import re
 from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -398,3 +399,35 @@ def test_a_hand_of_31_needs_no_outs_and_long_sets_stay_readable() -> None:
     assert shown_numbers(a)["outs_31"] == "none needed: the hand is 31 already (C8)"
     b = Analyzer("2C 3D 4H", knock=False)
     assert "46 cards" in b.derivation.value and r"\left|\varnothing\right|" in b.derivation.value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(opponents=0), "opponents=0 is not allowed"),
+        (dict(opponents="2"), "opponents='2' is not allowed"),
+        (dict(horizon=9), "horizon=9 is not allowed"),
+        (dict(samples=0), "samples=0 is not allowed"),
+        (dict(seed="x"), "seed='x' is not allowed"),
+        (dict(rules="poker"), "unknown rule set 'poker'"),
+        (dict(opponent_holds=["QH", "KD"], opponents=1), "cards are known for 2 opponents, but there are only 1"),
+        (dict(hand="AH AH KH"), "'AH' appears twice"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_message_that_quotes_them(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ScatlabError, match=re.escape(message)):
+        AnalyzerModel(**kwargs)
+
+
+def test_bad_settings_leave_the_position_unchanged() -> None:
+    m = AnalyzerModel("AH KH 4C", discard="9S", knock=False)
+    before = (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts))
+    calls: list[Callable[[], None]] = [
+        lambda: m.set_opponents(9), lambda: m.set_horizon(-1), lambda: m.set_rules("poker"),
+        lambda: m.select("opponent 2"), lambda: m.toggle("1H"), lambda: m.set_text("nowhere", "AH")]
+    for bad in calls:
+        with pytest.raises(ScatlabError):
+            bad()
+    with pytest.raises(CardError, match="is not text"):
+        m.set_text("dead", None)  # type: ignore[arg-type]
+    assert (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts)) == before

@@ -48,6 +48,8 @@ MAX_OPPONENTS = 8
 """31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
 
 _CACHED = 32
+MAX_SAMPLES = 1_000_000
+"""The most Monte Carlo deals a knock-risk estimate may use here (10,000 is the default)."""
 
 
 def zone_title(zone: str) -> str:
@@ -180,7 +182,12 @@ class AnalyzerModel:
         seed: int = 0,
     ) -> None:
         self.rules: RuleSet = find_rules(rules)
-        self.knock = knock
+        if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+            raise AnalysisError(f"samples={samples!r} is not allowed: give a whole number of Monte Carlo deals "
+                                f"from 1 to {MAX_SAMPLES:,}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise AnalysisError(f"seed={seed!r} is not allowed: give a whole number")
+        self.knock = bool(knock)
         self.opponents = 1
         self.horizon = 0
         self.samples = samples
@@ -195,6 +202,8 @@ class AnalyzerModel:
         """The last analyses by position: clicking a card in and out again is instant."""
         holds = [parse_cards(h, deck_size=self.rules.deck_size) for h in opponent_holds]
         self.set_opponents(opponents if opponents is not None else max(1, len(holds)))
+        if len(holds) > self.opponents:
+            raise AnalysisError(f"cards are known for {len(holds)} opponents, but there are only {self.opponents}")
         cards = {"hand": parse_cards(hand, deck_size=self.rules.deck_size),
                  "discard": parse_cards(discard, deck_size=self.rules.deck_size),
                  "dead": parse_cards(dead, deck_size=self.rules.deck_size)}
@@ -276,6 +285,8 @@ class AnalyzerModel:
         reads). A parse error or an impossible position is stored in ``errors[zone]`` and
         the zone keeps its last valid cards; the typed text is kept either way."""
         self._check_zone(zone)
+        if not isinstance(text, str):
+            raise CardError(f"{text!r} is not text: type cards such as 'AH KH 10C'")
         self.texts[zone] = text
         try:
             cards = parse_cards(text, deck_size=self.rules.deck_size, what=f"cards in {zone_title(zone)}")

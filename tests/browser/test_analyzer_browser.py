@@ -70,10 +70,15 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     page.keyboard.press("Enter")
     expect(analyzer.locator(".scat-field-dead input")).to_have_value("JH")
     assert page.evaluate("document.activeElement.dataset.card") == "JH", "focus is kept after the redraw"
+    page.keyboard.press("ArrowDown")  # from the J♥ to the J♣ below it
+    assert page.evaluate("document.activeElement.dataset.card") == "JC"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(analyzer.locator(".scat-field-dead input")).to_have_value("JH QC")
 
     # a refused click explains itself and changes nothing
     analyzer.locator(".scat-pick[data-card='AH']").click()
     expect(analyzer.get_by_role("alert").filter(has_text="given twice")).to_be_visible()
-    expect(analyzer.locator(".scat-field-dead input")).to_have_value("JH")
+    expect(analyzer.locator(".scat-field-dead input")).to_have_value("JH QC")
 
     shot("analyzer")
