@@ -7,6 +7,7 @@ throw-down, bus stop: their buttons appear only when legal)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import random
 from typing import Any
@@ -362,9 +363,30 @@ def test_in_a_kernel_the_table_updates_first_and_the_complete_hints_follow() -> 
         await asyncio.sleep(0)
         return first, table.surface.state, table
 
-    first, final, table = asyncio.run(run())
+    # a thread of its own: another test's browser driver may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        first, final, table = pool.submit(asyncio.run, run()).result()
     assert first["hints"]["pending"] and first["hints"]["rows"][-1][2] == "computing…"
     assert not final["hints"]["pending"]
     expected = analyze(table.session.view())
     assert final["hints"]["advice_reason"] == expected.advice.reason
     assert table.session.model(quick=False).hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
+
+
+def test_analyze_this_position_opens_the_learners_view_in_an_analyzer() -> None:
+    from scatlab.widgets import Analyzer
+
+    table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+    assert table.surface.state["can_analyze"]
+    table.handle({"type": "analyze"})
+    assert len(table.children) == 2 and isinstance(table.children[1], Analyzer)
+    expected = Analyzer.from_view(table.session.view())
+    assert type(table.children[1]) is type(expected)
+    # between hands there is no hand to analyse: refused with a message, nothing opened
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QH", dealer=2)
+    done = Table("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2, pace=0)
+    done.handle({"type": "discard"})
+    done.handle({"type": "card", "card": "4C"})
+    assert done.surface.state["phase"] == "deal"
+    message = done.handle({"type": "analyze"})["message"]
+    assert message.startswith("cannot analyse this position") and len(done.children) == 1

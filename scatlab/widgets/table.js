@@ -77,7 +77,11 @@ function render({ model, el: host }) {
       event.preventDefault();
       event.stopPropagation();
       send({ type: target.dataset.pile });
+      return;
     }
+    // Enter or Space on the widget's own buttons: let the button act, but keep the key
+    // from JupyterLab's notebook shortcuts (Enter would start editing the cell)
+    if ((key === "enter" || key === " ") && target && target.tagName === "BUTTON") event.stopPropagation();
   }
   root.addEventListener("keydown", onKey);
 

@@ -66,6 +66,11 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     shot("table-mouse-showdown")
     page.get_by_role("button", name="Next hand (N)").click()
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
+    wait_my_turn(page)
+    # "Analyze this position" opens the learner's view in the hand analyzer below the table
+    page.get_by_role("button", name="Analyze this position").click()
+    expect(page.locator(".scat-analyzer")).to_be_visible(timeout=TIMEOUT)
+    shot("table-mouse-analyzer")
 
 
 def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
