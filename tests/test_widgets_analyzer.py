@@ -431,3 +431,45 @@ def test_bad_settings_leave_the_position_unchanged() -> None:
     with pytest.raises(CardError, match="is not text"):
         m.set_text("dead", None)  # type: ignore[arg-type]
     assert (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts)) == before
+
+
+_ZONES = ["hand", "discard", "dead", "opponent 1", "opponent 2", "opponent 3"]
+_OPERATION = st.one_of(
+    st.tuples(st.just("toggle"), st.sampled_from(_ZONES), st.sampled_from([str(c) for c in ALL_CARDS])),
+    st.tuples(st.just("type"), st.sampled_from(_ZONES),
+              st.lists(st.sampled_from(["AH", "KH", "4C", "9S", "7D", "QS", "2C", "10H", "XX", "7x", ","]),
+                       max_size=5).map(" ".join)),
+    st.tuples(st.just("opponents"), st.just(""), st.sampled_from(["1", "2", "3", "0"])),
+    st.tuples(st.just("rules"), st.just(""), st.sampled_from(["classic", "eenendertigen", "gin", "nope"])),
+)
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(st.lists(_OPERATION, max_size=25))
+def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[tuple[str, str, str]]) -> None:
+    """Random clicks, typing and settings: every refusal is a ScatlabError that changes
+    nothing, and the position is always one the engine accepts (no card twice, a hand of at
+    most four, the deck of the rule set), with each valid field showing its cards."""
+    m = AnalyzerModel(knock=False)
+    for kind, zone, arg in ops:
+        before = (dict(m.cards), m.opponents, m.rules)
+        try:
+            if kind == "toggle":
+                m.toggle(arg, zone)
+            elif kind == "type":
+                m.set_text(zone, arg)
+            elif kind == "opponents":
+                m.set_opponents(int(arg))
+            else:
+                m.set_rules(arg)
+        except ScatlabError:
+            assert (dict(m.cards), m.opponents, m.rules) == before
+        placed = [c for cs in m.cards.values() for c in cs]
+        assert len(placed) == len(set(placed)) and all(c in m.deck for c in placed)
+        assert len(m.cards["hand"]) <= 4 and len(m.cards["discard"]) <= 1
+        assert set(m.cards) == set(m.zones)
+        for z in m.zones:
+            if m.errors.get(z) is None:
+                assert parse_cards(m.texts[z]) == m.cards[z]
+        if m.ready:
+            assert m.analysis().to_json() == analyze(m.knowledge(), knock=False).to_json()
