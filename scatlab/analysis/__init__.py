@@ -15,6 +15,7 @@ from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
+from .review import GameReview, ReviewedDecision, assess, review
 
 __all__ = [
     "Advice",
@@ -34,4 +35,8 @@ __all__ = [
     "analyze_turn",
     "Analysis",
     "analyze",
+    "GameReview",
+    "ReviewedDecision",
+    "assess",
+    "review",
 ]
