@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_tournament import public_cards, reachable
 
 from scatlab.analysis.horizon import horizon_values
@@ -351,3 +353,18 @@ def test_review_result_is_a_scatlab_value() -> None:
     assert isinstance(result, GameReview)
     assert json.loads(result.dumps())["rules"] == "classic"
     assert issubclass(AnalysisError, ScatlabError)
+
+
+# -- invariants (hypothesis, derandomized) ---------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**20), seat=st.integers(0, 2))
+def test_reviewing_one_seat_is_that_seat_s_part_of_the_whole_review(preset: str, seed: int, seat: int) -> None:
+    full = GameRecord.from_state(play_random_game(preset, 3, seed=seed))
+    record = GameRecord(full.rules, full.players, full.dealer, full.hands[:3])
+    whole = review(record)
+    mine = review(record, player=seat)
+    assert [d.to_json() for d in mine.decisions] == [d.to_json() for d in whole.decisions if d.player == seat]
+    assert all(d.cost >= 0 and d.label == classify(d.cost, d.scale) for d in whole.decisions)
+    assert [(d.hand, d.index) for d in whole.decisions] == sorted((d.hand, d.index) for d in whole.decisions)
