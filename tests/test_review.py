@@ -34,9 +34,11 @@ from scatlab.players.expert import ExpertPlayer
 from scatlab.rules import (
     PRESETS,
     Action,
+    ActionKind,
     GameRecord,
     GameState,
     Phase,
+    RuleSet,
     deal_order,
     find_rules,
     play_random_game,
@@ -255,6 +257,27 @@ def test_every_preset_random_game_reviews(preset: str) -> None:
     assert totals == len(result.decisions)
     text = result.text()
     assert text.count("Player ") >= 3
+
+
+OPTION_SETS = [
+    (RuleSet.from_codes("V10", "V11", declare="manual"), "hammer"),
+    (RuleSet.from_codes("V3", "V4", "V8", "V9", min_knock=21, knocker_tie="knocker_only"), "knock"),
+    (RuleSet.from_codes("V19", "V6"), "stop_bus"),
+]
+
+
+@pytest.mark.parametrize("rules, seen", OPTION_SETS, ids=["hammer-throwdown-manual", "knock-rules", "bus-stop"])
+def test_option_sets_review_hammer_knocks_and_bus_stops(rules: RuleSet, seen: str) -> None:
+    kinds: set[str] = set()
+    for seed in range(6):
+        result = review(GameRecord.from_state(play_random_game(rules, 3, seed=seed)))
+        for d in result.decisions:
+            assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
+            assert d.assessment.played.kind is not ActionKind.THROW_DOWN  # blind: not reviewed
+            if d.assessment.played.kind.value == seen:
+                assert d.scale == "lives"
+            kinds.add(d.assessment.played.kind.value)
+    assert {seen, "draw", "discard"} <= kinds
 
 
 def test_summary_keeps_the_two_scales_apart() -> None:

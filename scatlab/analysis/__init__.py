@@ -5,6 +5,10 @@
 >>> a = analyze("AH KH 4C", discard="9S")
 >>> a.turn.draw.expected_value, a.turn.draw.p_31
 (Fraction(541, 24), Fraction(1, 16))
+
+``scatlab.analysis.review`` is the game-review *function* (``review(record, player=None)``);
+the module's other names (thresholds, :func:`~scatlab.analysis.review.knock_loss`, ...) are
+imported with ``from scatlab.analysis.review import ...``.
 """
 
 from __future__ import annotations
