@@ -5,6 +5,8 @@
 - ``scatlab record [--seed N] [--players N] [--rules PRESET] [--policy greedy|random]
   [-o FILE]``: write the JSON record of a seeded game.
 - ``scatlab replay FILE.json``: replay a record and print the JSON result.
+- ``scatlab review FILE.json [--player P] [--json]``: the cost of every decision of a
+  recorded game (or of one seat), with the move the analysis prefers.
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
   [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
 - ``scatlab rules [PRESET] [--explain CODE]``: list the presets, or show one preset's options
@@ -62,6 +64,11 @@ def _build_parser() -> _Parser:
     replay = sub.add_parser("replay", help="replay a JSON game record and print the JSON result")
     replay.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
     replay.add_argument("--compact", action="store_true", help="one-line JSON")
+
+    review = sub.add_parser("review", help="review a JSON game record: the cost of every decision")
+    review.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
+    review.add_argument("--player", type=int, default=None, help="review only this seat (default: every seat)")
+    review.add_argument("--json", action="store_true", help="JSON instead of the readable report")
 
     analyze = sub.add_parser(
         "analyze",
@@ -187,6 +194,29 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    from .analysis.review import review
+    from .errors import RecordError
+    from .rules.record import GameRecord
+
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise RecordError(f"cannot read {args.file!r}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"cannot read {args.file!r}: it is not UTF-8 text") from None
+    result = review(GameRecord.loads(text), args.player)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(result.text() + "\n")
+    return 0
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from .analysis.report import analyze
 
@@ -256,6 +286,7 @@ _COMMANDS = {
     "demo": _cmd_demo,
     "record": _cmd_record,
     "replay": _cmd_replay,
+    "review": _cmd_review,
     "analyze": _cmd_analyze,
     "rules": _cmd_rules,
     "tournament": _cmd_tournament,

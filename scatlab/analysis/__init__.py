@@ -5,6 +5,10 @@
 >>> a = analyze("AH KH 4C", discard="9S")
 >>> a.turn.draw.expected_value, a.turn.draw.p_31
 (Fraction(541, 24), Fraction(1, 16))
+
+``scatlab.analysis.review`` is the game-review *function* (``review(record, player=None)``);
+the module's other names (thresholds, :func:`~scatlab.analysis.review.knock_loss`, ...) are
+imported with ``from scatlab.analysis.review import ...``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
+from .review import GameReview, ReviewedDecision, assess, review
 
 __all__ = [
     "Advice",
@@ -34,4 +39,8 @@ __all__ = [
     "analyze_turn",
     "Analysis",
     "analyze",
+    "GameReview",
+    "ReviewedDecision",
+    "assess",
+    "review",
 ]

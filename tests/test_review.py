@@ -1,0 +1,393 @@
+"""Game review (scatlab.analysis.review, issue 10): decisions priced from the player's own
+view, the preferred move, exact costs on two separate scales, classes, and the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_tournament import public_cards, reachable
+
+from scatlab.analysis.horizon import horizon_values
+from scatlab.analysis.review import (
+    CLASSES,
+    HORIZON,
+    LIVES_THRESHOLDS,
+    VALUE_THRESHOLDS,
+    GameReview,
+    assess,
+    classify,
+    knock_loss,
+    review,
+)
+from scatlab.cards import parse_cards
+from scatlab.cli import main
+from scatlab.errors import AnalysisError, RecordError, ScatlabError
+from scatlab.players import make_player
+from scatlab.players.expert import ExpertPlayer
+from scatlab.rules import (
+    PRESETS,
+    Action,
+    ActionKind,
+    GameRecord,
+    GameState,
+    Phase,
+    RuleSet,
+    deal_order,
+    find_rules,
+    play_random_game,
+    shuffled_deck,
+)
+
+
+def _game(kinds: list[str], rules: str, seed: int, max_hands: int = 99) -> GameRecord:
+    rng = random.Random(seed)
+    players = [make_player(k) for k in kinds]
+    state = GameState.new(rules, len(kinds))
+    while state.phase is not Phase.GAME_OVER:
+        if state.phase is Phase.DEAL:
+            if state.hand_number >= max_hands:
+                break
+            state = state.deal(shuffled_deck(state.rules, rng))
+            continue
+        mover = state.to_move
+        assert mover is not None
+        state = state.apply(players[mover].choose(state.view(mover), rng))
+    return GameRecord.from_state(state)
+
+
+def _state_at(record: GameRecord, hand: int, index: int) -> GameState:
+    """The real state just before action ``index`` (from 1) of hand ``hand`` (from 1)."""
+    state = GameState.new(record.rules, record.players, record.dealer)
+    for h, hand_record in enumerate(record.hands, start=1):
+        state = state.deal(hand_record.deck)
+        for i, (p, action) in enumerate(hand_record.actions, start=1):
+            if (h, i) == (hand, index):
+                return state
+            state = state.apply_for(p, action)
+    raise AssertionError("no such action")
+
+
+def _record(hands: list[str], up: str, stock: str, actions: list[tuple[int, str]], rules: str = "classic") -> GameRecord:
+    deck = deal_order(hands, up=up, stock=stock, rules=rules)
+    return GameRecord.from_json({
+        "rules": rules, "players": len(hands), "dealer": 0,
+        "hands": [{"deck": [str(c) for c in deck],
+                   "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions]}],
+    })
+
+
+# -- classes ----------------------------------------------------------------------------------
+
+
+def test_classes_follow_the_stated_thresholds() -> None:
+    for scale, limits in (("value", VALUE_THRESHOLDS), ("lives", LIVES_THRESHOLDS)):
+        assert classify(Fraction(0), scale) == "best"  # type: ignore[arg-type]
+        for name, limit in zip(CLASSES[1:], limits):
+            assert classify(limit, scale) == name  # type: ignore[arg-type]
+            assert classify(limit - Fraction(1, 10**6), scale) != name  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="'points'"):
+        classify(Fraction(1), "points")  # type: ignore[arg-type]
+
+
+def test_review_uses_the_expert_horizon() -> None:
+    assert HORIZON == ExpertPlayer().horizon
+
+
+# -- known blunders ---------------------------------------------------------------------------
+
+
+def test_throwing_the_card_that_made_31_is_a_blunder_with_the_exact_cost() -> None:
+    # Player 1 holds AH KH 4C and takes the QH (C5): throwing the 4C makes 31; they throw the AH.
+    record = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
+                     [(1, "take"), (1, "discard AH")])
+    take, discard = review(record, player=1).decisions
+    assert (take.hand, take.index, take.played, take.label) == (1, 1, "take", "best")
+    assert (discard.hand, discard.index) == (1, 2)
+    kept = horizon_values(parse_cards("KH QH 4C"), HORIZON, find_rules("classic"))[HORIZON]
+    assert discard.best == "discard 4C" and discard.played == "discard AH"
+    assert discard.scale == "value" and discard.unit == "hand value"
+    assert discard.cost == 31 - kept
+    assert discard.cost == Fraction(837188, 117649)
+    assert discard.label == "blunder"
+    assert dict(discard.assessment.figures)["discard 4C"] == 31
+
+
+def _knock_with_12_record() -> GameRecord:
+    # Dealer 0: players 1 and 2 play five turns each (drawing and throwing back), player 0
+    # four turns, then player 0 knocks with 2S QS 5D, worth 12.
+    draws = parse_cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC 2H 3H 4H 5H")
+    actions: list[tuple[int, str]] = []
+    it = iter(draws)
+    for round_ in range(5):
+        for p in (1, 2, 0):
+            if p == 0 and round_ == 4:
+                actions.append((0, "knock"))
+                break
+            card = next(it)
+            actions += [(p, "draw"), (p, f"discard {card}")]
+    return _record(["2S QS 5D", "6H 7D 8S", "9H 10D JS"], "KD", " ".join(str(c) for c in draws), actions)
+
+
+def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder() -> None:
+    record = _knock_with_12_record()
+    result = review(record, player=0)
+    knock = result.decisions[-1]
+    assert knock.played == "knock" and knock.index == 29
+    assert knock.scale == "lives" and knock.unit == "lives"
+    figures = dict(knock.assessment.figures)
+    assert knock.cost == figures["knocking"] - figures["playing on"]
+    assert knock.best in ("draw", "take")
+    assert knock.label == "blunder" and knock.cost > 1
+    # The same opponent model as the expert player's (exactly, up to its floating point).
+    state = _state_at(record, 1, 29)
+    expert_loss, _ = ExpertPlayer()._knock_loss(state.view(0), 24 << 12, extra_turn=True)
+    assert abs(float(figures["knocking"]) - expert_loss) < 1e-9
+    assert figures["knocking"] == knock_loss(state.view(0), 24, extra_turn=True)
+    # Lowest alone (two lives, C7) about 91% of the time against two five-turn hands.
+    assert figures["knocking"] == Fraction(21354426013430951760262981321, 11696273652322805307199051250)
+    assert round(float(knock.cost), 4) == 1.049
+
+
+def test_a_knock_with_31_in_reach_is_not_preferred_to_taking_it() -> None:
+    state = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
+    a = assess(state.view(1), Action.DRAW)
+    assert a is not None and a.best == Action.TAKE and a.scale == "value" and a.label == "blunder"
+    a = assess(state.view(1), Action.TAKE)
+    assert a is not None and a.cost == 0 and a.label == "best"
+
+
+def test_not_declaring_a_31_costs_one_point() -> None:
+    rules = {"preset": "classic", "declare": "manual"}
+    deck = deal_order(["2S 3S 9D", "AH KH 4C"], up="QH", rules=find_rules(rules))
+    state = GameState.new(rules, 2).deal(deck).apply(Action.TAKE).apply(Action.discard("4C"))
+    assert state.phase is Phase.DECLARE
+    a = assess(state.view(1), Action.PASS)
+    assert a is not None and a.best == Action.DECLARE and a.cost == 1 and a.label == "mistake"
+
+
+def test_assess_refuses_an_illegal_action_and_the_wrong_seat() -> None:
+    state = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
+    with pytest.raises(AnalysisError, match="'discard AH'"):
+        assess(state.view(1), Action.discard("AH"))
+    with pytest.raises(AnalysisError, match="not to move"):
+        assess(state.view(0), Action.DRAW)
+
+
+# -- the expert is within its own tolerance ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rules, seed", [("classic", 1), ("classic", 2), ("gin", 3), ("quick", 4)])
+def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int) -> None:
+    """The expert gives up at most ``feed_margin`` (1/2 point) to avoid feeding the next
+    player; it knocks when a knock costs at most ``knock_risk / players`` lives (less on its
+    last life) or at most ``weigh`` (1/2) times playing on, so a knock decision costs at
+    most that limit plus (1 - weigh) times the cost of playing on."""
+    expert = ExpertPlayer()
+    result = review(_game(["expert"] * 3, rules, seed, max_hands=6))
+    assert len(result.decisions) > 30
+    for d in result.decisions:
+        if d.scale == "value":
+            assert d.cost <= Fraction(expert.feed_margin).limit_denominator(), d.to_json()
+        else:
+            on = dict(d.assessment.figures).get("playing on", dict(d.assessment.figures).get("play on"))
+            assert on is not None
+            tolerance = Fraction(expert.knock_risk).limit_denominator() / 3 + (1 - Fraction(expert.weigh)) * on
+            assert d.cost <= tolerance, d.to_json()
+
+
+# -- the review never sees hidden cards -------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["classic", "quick", "gin", "ride-the-bus"])
+def test_a_review_reaches_no_hidden_card(rules: str) -> None:
+    record = _game(["tip", "random", "expert"], rules, 5, max_hands=3)
+    result = review(record)
+    checked = 0
+    for d in result.decisions[::2]:
+        state = _state_at(record, d.hand, d.index)
+        cards, states = reachable(d)
+        assert states == []
+        allowed = public_cards(state, d.player)
+        assert cards <= allowed, f"hidden cards reachable from {d.to_json()}: {cards - allowed}"
+        checked += 1
+    assert checked > 10
+
+
+def test_hidden_cards_do_not_change_an_assessment() -> None:
+    """Two deals that agree on everything player 1 sees (hand, up card, the first stock
+    card player 1 draws) but differ in the other hands and the rest of the stock give the
+    same assessment."""
+    first = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C")
+    other = deal_order(["JD QD KD", "AH KH 4C", "7S 8S 9S"], up="QH", stock="9C 2S 3S")
+    for deck in (first, other):
+        assert deck[9] == parse_cards("QH")[0]
+    results = []
+    for deck in (first, other):
+        record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+            {"deck": [str(c) for c in deck], "actions": [{"player": 1, "action": "draw"},
+                                                         {"player": 1, "action": "discard", "card": "4C"}]}]})
+        results.append([d.to_json() for d in review(record, player=1).decisions])
+    assert results[0] == results[1] and len(results[0]) == 2
+
+
+# -- every preset --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_random_game_reviews(preset: str) -> None:
+    full = GameRecord.from_state(play_random_game(preset, 3, seed=2))
+    record = GameRecord(full.rules, full.players, full.dealer, full.hands[:6])  # keep it fast
+    result = review(record)
+    assert result.decisions
+    units = {"value": "hand value", "lives": {"gin": "letters", "points": "points"}.get(
+        PRESETS[preset].score_keeping, "lives")}
+    for d in result.decisions:
+        assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
+        assert d.unit == units[d.scale]
+        assert (d.best == d.played) == (d.cost == 0)
+        assert d.hand >= 1 and d.index >= 1
+    totals = sum(result.summary(p).decisions for p in range(3))
+    assert totals == len(result.decisions)
+    text = result.text()
+    assert text.count("Player ") >= 3
+
+
+OPTION_SETS = [
+    (RuleSet.from_codes("V10", "V11", declare="manual"), "hammer"),
+    (RuleSet.from_codes("V3", "V4", "V8", "V9", min_knock=21, knocker_tie="knocker_only"), "knock"),
+    (RuleSet.from_codes("V19", "V6"), "stop_bus"),
+]
+
+
+@pytest.mark.parametrize("rules, seen", OPTION_SETS, ids=["hammer-throwdown-manual", "knock-rules", "bus-stop"])
+def test_option_sets_review_hammer_knocks_and_bus_stops(rules: RuleSet, seen: str) -> None:
+    kinds: set[str] = set()
+    for seed in range(6):
+        result = review(GameRecord.from_state(play_random_game(rules, 3, seed=seed)))
+        for d in result.decisions:
+            assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
+            assert d.assessment.played.kind is not ActionKind.THROW_DOWN  # blind: not reviewed
+            if d.assessment.played.kind.value == seen:
+                assert d.scale == "lives"
+            kinds.add(d.assessment.played.kind.value)
+    assert {seen, "draw", "discard"} <= kinds
+
+
+def test_summary_keeps_the_two_scales_apart() -> None:
+    result = review(_game(["random", "tip", "expert"], "classic", 9, max_hands=4))
+    for p in range(3):
+        s = result.summary(p)
+        mine = [d for d in result.decisions if d.player == p]
+        assert s.total_value == sum((d.cost for d in mine if d.scale == "value"), Fraction(0))
+        assert s.total_lives == sum((d.cost for d in mine if d.scale == "lives"), Fraction(0))
+        assert s.value_decisions + s.lives_decisions == s.decisions == len(mine)
+        assert sum(n for _, n in s.classes) == s.decisions
+    with pytest.raises(AnalysisError, match="7"):
+        review(_game(["random", "tip"], "classic", 1, max_hands=1), player=1).summary(7)
+
+
+def test_review_refuses_a_seat_outside_the_game() -> None:
+    record = _game(["random", "tip"], "classic", 1, max_hands=1)
+    for bad in (2, -1, True):
+        with pytest.raises(AnalysisError, match=repr(bad)):
+            review(record, player=bad)
+
+
+def test_bad_records_fail_as_replay_does() -> None:
+    data = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "", [(1, "take"), (1, "discard QH")]).to_json()
+    with pytest.raises(RecordError) as review_err:
+        review(data)
+    from scatlab.rules import replay
+    with pytest.raises(RecordError) as replay_err:
+        replay(GameRecord.from_json(data))
+    assert str(review_err.value) == str(replay_err.value)
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def _write(tmp_path: Path, record: GameRecord) -> Path:
+    path = tmp_path / "game.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    return path
+
+
+def test_cli_review_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
+                                    [(1, "take"), (1, "discard AH")]))
+    assert main(["review", str(path), "--player", "1", "--json"]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    blunder = data["decisions"][1]
+    assert {k: blunder[k] for k in ("hand", "index", "player", "played", "best", "cost", "unit", "class")} == {
+        "hand": 1, "index": 2, "player": 1, "played": "discard AH", "best": "discard 4C",
+        "cost": "837188/117649", "unit": "hand value", "class": "blunder"}
+    assert data["players"] == [{
+        "player": 1, "decisions": 2, "total_cost": {"hand value": "837188/117649", "lives": "0"},
+        "value_decisions": 2, "lives_decisions": 0,
+        "classes": {"best": 1, "inaccuracy": 0, "mistake": 0, "blunder": 1}}]
+    assert main(["review", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "played discard AH, best discard 4C" in text and "[blunder]" in text
+
+
+def test_cli_review_reads_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    record = _game(["tip", "tip"], "classic", 3, max_hands=1)
+    monkeypatch.setattr("sys.stdin", io.StringIO(record.dumps()))
+    assert main(["review", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"][0]["player"] == 0
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("not json", "not JSON"),
+    ('{"rules": "classic", "players": 3, "hands": [{"deck": ["AH"]}]}', "hand 1, deck"),
+    ('{"rules": "poker", "players": 3, "hands": []}', "poker"),
+])
+def test_cli_review_bad_record_exits_2_with_one_line(tmp_path: Path, content: str, needle: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["review", str(path)]) == 2
+    review_err = capsys.readouterr().err
+    assert main(["replay", str(path)]) == 2
+    replay_err = capsys.readouterr().err
+    assert len(review_err.splitlines()) == 1 and needle in review_err
+    assert review_err.replace("scatlab review", "scatlab replay") == replay_err
+
+
+def test_cli_review_missing_file_and_bad_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(tmp_path / "none.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    path = _write(tmp_path, _game(["tip", "tip"], "classic", 3, max_hands=1))
+    assert main(["review", str(path), "--player", "4"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "player 4" in err
+
+
+def test_review_result_is_a_scatlab_value() -> None:
+    result = review(_game(["tip", "tip"], "classic", 3, max_hands=1))
+    assert isinstance(result, GameReview)
+    assert json.loads(result.dumps())["rules"] == "classic"
+    assert issubclass(AnalysisError, ScatlabError)
+
+
+# -- invariants (hypothesis, derandomized) ---------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**20), seat=st.integers(0, 2))
+def test_reviewing_one_seat_is_that_seat_s_part_of_the_whole_review(preset: str, seed: int, seat: int) -> None:
+    full = GameRecord.from_state(play_random_game(preset, 3, seed=seed))
+    record = GameRecord(full.rules, full.players, full.dealer, full.hands[:3])
+    whole = review(record)
+    mine = review(record, player=seat)
+    assert [d.to_json() for d in mine.decisions] == [d.to_json() for d in whole.decisions if d.player == seat]
+    assert all(d.cost >= 0 and d.label == classify(d.cost, d.scale) for d in whole.decisions)
+    assert [(d.hand, d.index) for d in whole.decisions] == sorted((d.hand, d.index) for d in whole.decisions)

@@ -1,0 +1,81 @@
+"""The review widget (scatlab.widgets.review, issue 10): pages rendered in Python from the
+reviewed player's view, navigation, the timeline, and "try it yourself" at the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from scatlab.cards import deck
+from scatlab.errors import AnalysisError
+from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay
+from scatlab.widgets.review import ReviewSteps, ReviewWidget, decision_html, record_before
+from scatlab.widgets.svg import card_label
+
+
+def _blunder_record() -> GameRecord:
+    order = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+        {"deck": [str(c) for c in order],
+         "actions": [{"player": 1, **Action.TAKE.to_json()}, {"player": 1, **Action.discard("AH").to_json()}]}]})
+
+
+def test_a_page_shows_the_player_s_cards_the_moves_and_the_class() -> None:
+    steps = ReviewSteps(_blunder_record(), player=1)
+    first, second = steps.decisions
+    page = decision_html(first)
+    for card in first.view.hand:
+        assert f'aria-label="{card_label(card)}"' in page
+    assert f'aria-label="{card_label(first.view.top_discard)}"' in page
+    page = decision_html(second)
+    assert "Played <b>discard AH</b>; the analysis prefers <b>discard 4C</b>" in page
+    assert 'data-class="blunder"' in page and ">blunder<" in page
+    assert f"exactly {second.cost}" in page
+
+
+def test_a_page_draws_no_card_the_player_could_not_see() -> None:
+    record = GameRecord.from_state(play_random_game("classic", 3, seed=4))
+    steps = ReviewSteps(record)
+    for d in steps.decisions[:40]:
+        page = decision_html(d)
+        shown = set(d.view.hand) | ({d.view.top_discard} if d.view.top_discard is not None else set())
+        for card in deck(52):
+            if card not in shown:
+                assert f'aria-label="{card_label(card)}"' not in page
+
+
+def test_navigation_clamps_and_the_timeline_marks_every_decision() -> None:
+    steps = ReviewSteps(GameRecord.from_state(play_random_game("quick", 3, seed=2)))
+    n = len(steps.decisions)
+    assert n > 3
+    assert steps.move(-1).step == 0
+    assert steps.go(n + 10).step == n - 1
+    assert steps.move(+1).step == n - 1
+    state = steps.state()
+    assert state["count"] == n == len(state["marks"])
+    assert [m["class"] for m in state["marks"]] == [d.label for d in steps.decisions]
+
+
+def test_record_before_replays_to_the_decision() -> None:
+    record = GameRecord.from_state(play_random_game("classic", 3, seed=6))
+    steps = ReviewSteps(record)
+    for d in steps.decisions[::7]:
+        state = replay(record_before(record, d.hand, d.index))
+        assert state.to_move == d.player
+        assert state.view(d.player) == d.view
+    with pytest.raises(AnalysisError, match="hand 99"):
+        record_before(record, 99, 1)
+
+
+def test_the_widget_steps_and_opens_a_table_at_the_decision() -> None:
+    widget = ReviewWidget(_blunder_record(), player=1)
+    assert widget.handle({"type": "next"})["step"] == 1
+    assert widget.handle({"type": "prev"})["step"] == 0
+    assert widget.handle({"type": "goto", "step": 1})["step"] == 1
+    assert widget.handle({"type": "nonsense"})["step"] == 1
+    widget.handle({"type": "try"})
+    table = widget.table
+    assert table is not None and widget.children[-1] is table
+    state = table.session.state
+    assert state.phase is Phase.DISCARD and state.to_move == 1
+    assert state.view(1) == widget.steps.current().view  # type: ignore[union-attr]
+    assert table.session.seat == 1
