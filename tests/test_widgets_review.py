@@ -3,12 +3,16 @@ reviewed player's view, navigation, the timeline, and "try it yourself" at the t
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+
 import pytest
 
+from scatlab.analysis.review import CLASSES, LIVES_THRESHOLDS, VALUE_THRESHOLDS, ReviewedDecision, review
 from scatlab.cards import deck
 from scatlab.errors import AnalysisError
 from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay
-from scatlab.widgets.review import ReviewSteps, ReviewWidget, decision_html, record_before
+from scatlab.widgets.review import ReviewSteps, ReviewWidget, costliest, decision_html, record_before
 from scatlab.widgets.svg import card_label
 
 
@@ -79,3 +83,61 @@ def test_the_widget_steps_and_opens_a_table_at_the_decision() -> None:
     assert state.phase is Phase.DISCARD and state.to_move == 1
     assert state.view(1) == widget.steps.current().view  # type: ignore[union-attr]
     assert table.session.seat == 1
+
+
+# -- the costliest decisions (what a lesson replays) --------------------------------------------
+
+
+def _rank(d: ReviewedDecision) -> tuple[int, Fraction]:
+    blunder = (VALUE_THRESHOLDS if d.scale == "value" else LIVES_THRESHOLDS)[-1]
+    return CLASSES.index(d.label), d.cost / blunder
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("quick", 2), ("gin", 3)])
+def test_costliest_lists_the_worst_decisions_by_class_then_cost_on_its_own_scale(preset: str, seed: int) -> None:
+    result = review(GameRecord.from_state(play_random_game(preset, 3, seed=seed)))
+    costly = [d for d in result.decisions if d.cost > 0]
+    top = costliest(result, n=len(costly) + 5)
+    assert sorted(top, key=lambda d: (d.hand, d.index)) == sorted(costly, key=lambda d: (d.hand, d.index))
+    ranks = [_rank(d) for d in top]
+    assert ranks == sorted(ranks, reverse=True)  # worst first
+    assert costliest(result) == top[:2] and costliest(result, 0) == ()
+    mine = costliest(result, n=3, player=1)
+    assert all(d.player == 1 for d in mine) and list(mine) == [d for d in top if d.player == 1][:3]
+
+
+def test_costliest_ranks_a_lives_blunder_of_one_life_before_four_points() -> None:
+    """The two scales are never added: a knock costing 1 life is two blunder thresholds
+    (1/2 life each), four points of hand value are 4/3 of one (3 points)."""
+    result = review(GameRecord.from_state(play_random_game("classic", 3, seed=1)))
+    value = next(d for d in result.decisions if d.scale == "value")
+    lives = next(d for d in result.decisions if d.scale == "lives")
+    fake_value = replace(value, assessment=replace(value.assessment, cost=Fraction(4), label="blunder"))
+    fake_lives = replace(lives, assessment=replace(lives.assessment, cost=Fraction(1), label="blunder"))
+    small = replace(value, assessment=replace(value.assessment, cost=Fraction(9), label="mistake"))
+    made = replace(result, decisions=(small, fake_value, fake_lives))
+    assert costliest(made, 3) == (fake_lives, fake_value, small)
+
+
+def test_costliest_refuses_a_bad_count_or_an_unreviewed_seat() -> None:
+    result = review(_blunder_record(), player=1)
+    with pytest.raises(AnalysisError, match="n=-1 is not a number of decisions"):
+        costliest(result, -1)
+    with pytest.raises(AnalysisError, match="player 2 was not reviewed"):
+        costliest(result, 2, player=2)
+
+
+def test_try_it_at_a_chosen_decision_steps_there_and_opens_its_position() -> None:
+    record = GameRecord.from_state(play_random_game("classic", 3, seed=5))
+    widget = ReviewWidget(record, player=0, opponents=("expert", "tip"))
+    worst = widget.costliest(2)
+    assert worst and worst == costliest(widget.result, 2)
+    for d in worst:
+        table = widget.try_it(d)
+        assert widget.steps.current() == d and widget.surface.state["step"] == widget.steps.step_of(d)
+        assert widget.children[-1] is table and table.session.seat == 0
+        assert table.session.state.view(0) == d.view
+        assert table.session.opponents == ["expert", "tip"]
+    other = review(record, player=1).decisions[0]
+    with pytest.raises(AnalysisError, match="is not a decision of this review"):
+        widget.show(other)

@@ -14,10 +14,14 @@ from typing import Any
 
 import pytest
 
-from scatlab.analysis import analyze
-from scatlab.rules import PRESETS, GameRecord, Phase, RuleSet, deal_order, find_rules
+from test_tournament import public_cards, reachable
+
+from scatlab.analysis import analyze, review
+from scatlab.errors import AnalysisError
+from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
 from scatlab.rules.rulebook import cited_codes
 from scatlab.widgets.session import TableModel, TableSession
+from scatlab.widgets.review import record_before
 from scatlab.widgets.table import Table
 
 PRESET_NAMES = list(PRESETS)
@@ -397,3 +401,88 @@ def test_C6_the_showdown_names_the_knocker() -> None:
     s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
     showdown = s.knock().showdown
     assert showdown is not None and showdown.knocker == 0 == s.state.results[-1].knocker
+
+
+# -- "Review this game" (issue 10) -----------------------------------------------------------
+
+# One life and no county (C13 without the county): the loser of a hand is out, so a
+# two-player game ends with its first hand.
+ONE_HAND = {"lives": 1, "county": False}
+
+
+def _finish_by_clicks(table: Table, seed: str) -> list[dict[str, Any]]:
+    """Play the learner's moves by random enabled clicks until the game is over; returns
+    every table model seen before the end."""
+    rng = random.Random(seed)
+    seen: list[dict[str, Any]] = []
+    for _ in range(5000):
+        m = table.surface.state
+        if m["game_over"]:
+            return seen
+        seen.append(m)
+        table.handle(rng.choice(clicks(m)))
+    raise AssertionError("the game did not end")
+
+
+def test_review_this_game_is_offered_only_once_the_game_is_over() -> None:
+    from scatlab.widgets.review import ReviewWidget
+
+    table = Table("quick", opponents=("tip", "greedy"), seed=4, hints=False, pace=0)
+    seen = _finish_by_clicks(table, "review-offer")
+    assert seen and not any(m["can_review"] for m in seen)
+    assert any(m["phase"] == "deal" for m in seen)  # not offered between hands either
+    end = table.surface.state
+    assert end["game_over"] and end["can_review"] and "Review this game" in end["status"]
+    widget = table.handle({"type": "review"}) and table.children[-1]
+    assert len(table.children) == 2 and isinstance(widget, ReviewWidget)
+    assert widget.result.seats == (0,) and widget.steps.record == table.session.record()
+
+
+def test_review_before_the_end_is_refused_and_opens_nothing() -> None:
+    table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+    before = table.session.state
+    message = table.handle({"type": "review"})["message"]
+    assert message.startswith("cannot review yet") and len(table.children) == 1
+    assert table.session.state is before
+    with pytest.raises(AnalysisError, match="the game is not over"):
+        table.session.review()
+
+
+@pytest.mark.parametrize(("seat", "seed"), [(0, 3), (1, 8), (2, 12)])
+def test_the_review_covers_the_learners_decisions_from_the_learners_view(seat: int, seed: int) -> None:
+    """The review of a finished table game is exactly ``review(record, player=seat)``:
+    every decision is the learner's, taken in the learner's view of the real position, and
+    nothing reachable from it is a card the learner could not see (the reachability walk
+    of the player tests)."""
+    table = Table(ONE_HAND, opponents=("tip", "random"), seat=seat, seed=seed, hints=False, pace=0)
+    _finish_by_clicks(table, f"review-{seat}")
+    record = table.session.record()
+    result = table.session.review()
+    assert [d.to_json() for d in result.decisions] == [d.to_json() for d in review(record, player=seat).decisions]
+    learner_moves = [(h, i) for h, hand in enumerate(record.hands, 1) for i, (p, a) in enumerate(hand.actions, 1)
+                     if p == seat and len(_state_before(record, h, i).legal_actions()) > 1]
+    assert [(d.hand, d.index) for d in result.decisions] == learner_moves
+    for d in result.decisions:
+        state = _state_before(record, d.hand, d.index)
+        assert d.player == seat and d.view == state.view(seat)
+        cards, states = reachable(d)
+        assert states == []
+        assert cards <= public_cards(state, seat)
+
+
+def test_the_review_does_not_change_with_cards_the_learner_never_saw() -> None:
+    """Swap two stock cards nobody drew (hidden from everyone for the whole hand): the
+    game replays identically and the learner's review is the same, number for number."""
+    order = deal_order(["AH KH 4C", "2S 3S 5D"], up="QS", dealer=1)
+    game = []
+    for deck in (order, order[:-2] + (order[-1], order[-2])):
+        table = Table(ONE_HAND, opponents=("tip",), seed=2, deal=deck, dealer=1, hints=False, pace=0)
+        _finish_by_clicks(table, "hidden")
+        assert table.session.record().hands[0].deck == deck
+        game.append([d.to_json() for d in table.session.review().decisions])
+    assert game[0] == game[1] and game[0]
+
+
+def _state_before(record: GameRecord, hand: int, index: int) -> GameState:
+    """The real state just before action ``index`` of hand ``hand`` (both from 1)."""
+    return replay(record_before(record, hand, index))

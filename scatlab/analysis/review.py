@@ -98,6 +98,7 @@ __all__ = [
     "GameReview",
     "assess",
     "classify",
+    "costliest",
     "knock_loss",
     "lives_unit",
     "play_on_loss",
@@ -696,3 +697,38 @@ def review(record: GameRecord | Mapping[str, Any], player: int | None = None) ->
             state = state.apply_for(p, action)
     return GameReview(record.rules, n, seats, tuple(decisions))
 
+
+def costliest(result: GameReview, n: int = 2, player: int | None = None) -> tuple[ReviewedDecision, ...]:
+    """The ``n`` costliest decisions of a review (of ``player`` only, when given), worst first:
+    what a learner replays first.
+
+    Only decisions that cost something (cost above 0) are listed, so fewer than ``n`` come
+    back when the game had fewer. **How the two scales are ranked together** (they are
+    never added): first by class (a blunder before a mistake before an inaccuracy before a
+    ``best`` with a small cost), then, within a class, by the cost as a fraction of its own
+    scale's blunder threshold (3 points of hand value, 1/2 life), so a cost of 1 life
+    (two blunder thresholds) ranks before 4 points (4/3 of one); equal ranks keep the game's
+    order (the earlier decision first).
+
+    >>> from scatlab.rules import GameRecord, deal_order
+    >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+    >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+    ...     {"deck": [str(c) for c in deck],
+    ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
+    >>> [(d.played, d.label) for d in costliest(review(record, player=1))]
+    [('discard AH', 'blunder')]
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise AnalysisError(f"n={n!r} is not a number of decisions: give a whole number 0 or more")
+    if player is not None and player not in result.seats:
+        raise AnalysisError(f"player {player!r} was not reviewed: reviewed seats are "
+                            f"{', '.join(str(s) for s in result.seats)}")
+    costly = [(i, d) for i, d in enumerate(result.decisions)
+              if d.cost > 0 and (player is None or d.player == player)]
+
+    def rank(item: tuple[int, ReviewedDecision]) -> tuple[int, Fraction, int]:
+        i, d = item
+        blunder = (VALUE_THRESHOLDS if d.scale == "value" else LIVES_THRESHOLDS)[-1]
+        return (-CLASSES.index(d.label), -d.cost / blunder, i)
+
+    return tuple(d for _, d in sorted(costly, key=rank)[:n])

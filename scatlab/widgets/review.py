@@ -31,13 +31,13 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.review import GameReview, ReviewedDecision, review
+from ..analysis.review import GameReview, ReviewedDecision, costliest, review
 from ..errors import AnalysisError
 from ..rules.record import GameRecord, HandRecord
 from ..rules.values import format_value
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["ReviewSteps", "ReviewWidget", "decision_html", "record_before"]
+__all__ = ["ReviewSteps", "ReviewWidget", "costliest", "decision_html", "record_before"]
 
 CLASS_COLOURS = {"best": "#8a8f98", "inaccuracy": "#d4a017", "mistake": "#e07020", "blunder": "#c8102e"}
 """Timeline colours; the class is also written out, so colour is never the only signal."""
@@ -107,6 +107,14 @@ class ReviewSteps:
 
     def current(self) -> ReviewedDecision | None:
         return self.decisions[self.step] if self.decisions else None
+
+    def step_of(self, decision: ReviewedDecision) -> int:
+        """The step (from 0) of a decision of this review (e.g. one of :func:`costliest`)."""
+        for i, d in enumerate(self.decisions):
+            if d == decision:
+                return i
+        raise AnalysisError(f"hand {decision.hand}, action {decision.index} (player {decision.player}) "
+                            "is not a decision of this review")
 
     def html(self) -> str:
         d = self.current()
@@ -244,10 +252,28 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
             self.try_it()
         return self._refresh()
 
-    def try_it(self) -> Any:
-        """Open a card table at the current decision (the learner in that player's seat)."""
+    @property
+    def result(self) -> GameReview:
+        """The review shown (:func:`scatlab.analysis.review`)."""
+        return self.steps.result
+
+    def costliest(self, n: int = 2) -> tuple[ReviewedDecision, ...]:
+        """The ``n`` costliest decisions, worst first (:func:`costliest`)."""
+        return costliest(self.steps.result, n)
+
+    def show(self, decision: ReviewedDecision) -> ReviewWidget:
+        """Step to ``decision`` (one of this review's, e.g. from :meth:`costliest`)."""
+        self.steps.go(self.steps.step_of(decision))
+        self._refresh()
+        return self
+
+    def try_it(self, decision: ReviewedDecision | None = None) -> Any:
+        """Open a card table at ``decision`` (by default the current one; the learner in
+        that player's seat), step the review to it, and return the table."""
         from .table import Table
 
+        if decision is not None:
+            self.show(decision)
         d = self.steps.current()
         if d is None:
             return None

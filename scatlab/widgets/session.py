@@ -44,6 +44,7 @@ from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import value_of
 from ..rules.view import PlayerView
 from ..analysis.report import Analysis, analyze
+from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
 from .chart import distribution_svg, format_value
 
@@ -179,6 +180,8 @@ class TableModel:
     winner: int | None
     practice: bool
     can_undo: bool
+    can_review: bool
+    """The game is over: "Review this game" is offered (:meth:`TableSession.review`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The model as JSON-ready data for the browser (the analysis object itself is left
@@ -450,6 +453,32 @@ class TableSession:
             self.run_opponents()
         return self.model()
 
+    def record(self) -> GameRecord:
+        """The game so far as the engine's :class:`GameRecord` (every hand dealt)."""
+        return GameRecord.from_state(self.state)
+
+    def review(self) -> GameReview:
+        """The review of the finished game, of the learner's seat only
+        (:func:`scatlab.analysis.review` of :meth:`record` with ``player=seat``): every
+        decision of the learner priced from the learner's own view, so no hidden card enters
+        it. Offered once the game is over (``can_review``); before that it is refused with
+        an :class:`~scatlab.errors.AnalysisError`.
+
+        >>> from scatlab.rules import deal_order
+        >>> s = TableSession({"lives": 1, "county": False}, opponents=("tip",), seed=1,
+        ...                  deal=deal_order(["AH KH 4C", "2S 3S 5D"], up="QH", dealer=1), dealer=1)
+        >>> s.model().can_review
+        False
+        >>> s.click_discard().phase, s.click_card("4C").can_review   # take the Q♥, throw the 4♣: 31
+        ('discard', True)
+        >>> [(d.player, d.played) for d in s.review().decisions]
+        [(0, 'take'), (0, 'discard 4C')]
+        """
+        if not self.state.is_over:
+            where = "between hands" if self.state.phase is Phase.DEAL else f"in hand {self.state.hand_number}"
+            raise AnalysisError(f"the game is not over ({where}): a game is reviewed once it has ended")
+        return review(self.record(), player=self.seat)
+
     # -- what to show --------------------------------------------------------------------
 
     def view(self) -> PlayerView:
@@ -627,13 +656,14 @@ class TableSession:
             winner=state.winner,
             practice=self.practice,
             can_undo=bool(self._history),
+            can_review=state.is_over,
         )
 
     def _status(self, view: PlayerView, my_turn: bool, kinds: set[ActionKind]) -> str:
         state = self.state
         if state.is_over:
             who = "you win" if state.winner == self.seat else f"player {state.winner} wins"
-            return f"Game over: {who}. Start a new game to play again."
+            return f"Game over: {who}. Review this game to see your costliest decisions, or start a new game."
         if state.phase is Phase.DEAL:
             return f"Hand {state.hand_number} is over. Deal the next hand (N) when you are ready."
         if not my_turn:

@@ -236,7 +236,8 @@ function render({ model, el: host }) {
     const actions = el("div", { class: "scat-actions" },
       button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
       s.buttons.map(([action, label]) => button(label, { type: "action", action }, true, "action:" + action)),
-      s.can_next_hand && !s.game_over ? button("Next hand (N)", { type: "next" }, true, "next", "scat-next") : null);
+      s.can_next_hand && !s.game_over ? button("Next hand (N)", { type: "next" }, true, "next", "scat-next") : null,
+      s.can_review ? button("Review this game", { type: "review" }, true, "review", "scat-next scat-review-game") : null);
     felt.append(el("section", { class: "scat-me" + (me.to_move ? " scat-active" : ""), "aria-label": "you" },
       el("div", { class: "scat-seat-head" }, el("strong", {}, me.name),
         me.dealer ? el("span", { class: "scat-badge scat-dealer" }, "dealer") : null,

@@ -10,7 +10,9 @@ a CDN). Python owns all state: the browser sends each click or key with ``model.
 Controls (RULES.md, the browser version's): click the stock (D) to draw or the discard pile
 (T) to take, then click a hand card (Tab to it, Enter) to discard it; Knock (K) at the start
 of a turn; pass, hammer, throw-down, stop-the-bus and declare buttons appear only when the
-rules make them legal; N deals the next hand, U undoes.
+rules make them legal; N deals the next hand, U undoes. When the game is over, **Review
+this game** opens a :class:`~scatlab.widgets.review.ReviewWidget` of the learner's
+decisions below the table.
 
 >>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
 >>> t.session.model().my_turn
@@ -105,7 +107,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         """Play one message from the browser and return the new table model (as JSON).
 
         A message is ``{"type": "stock" | "discard" | "knock" | "next" | "undo" | "new" |
-        "hints" | "save" | "analyze"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
+        "hints" | "save" | "analyze" | "review"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
         "action", "action": "pass"}``, ``{"type": "key", "key": "d"}``, ``{"type": "seed",
         "seed": 12}`` or ``{"type": "load", "text": "<JSON record>"}``. Anything else is
         refused with a message on the table."""
@@ -145,6 +147,8 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             s.load_record(str(content.get("text", "")))
         elif kind == "analyze":
             self.analyze_position()
+        elif kind == "review":
+            self.review_game()
         else:
             s.message = f"{content!r} is not a table control: click a card, the stock or the discard pile, or a button"
         return self._after_move()
@@ -227,6 +231,26 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             return None
         self.children = (self.surface, analyzer)
         return analyzer
+
+
+    # -- the review hook -----------------------------------------------------------------
+
+    def review_game(self) -> Any:
+        """Open the review of the finished game (the learner's seat,
+        :meth:`TableSession.review`) in a :class:`~scatlab.widgets.review.ReviewWidget`
+        below the table, and return it. Its "Try it yourself" tables seat the learner
+        against the same kinds of opponents. Before the game is over it is refused with a
+        message on the table and nothing opens."""
+        s = self.session
+        if not s.state.is_over:
+            s.message = "cannot review yet: a game is reviewed once it is over (Review this game appears then)"
+            return None
+        from .review import ReviewWidget
+
+        kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
+        widget = ReviewWidget(s.record(), player=s.seat, opponents=kinds)
+        self.children = (self.surface, widget)
+        return widget
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
