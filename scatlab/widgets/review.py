@@ -53,8 +53,10 @@ def decision_html(d: ReviewedDecision) -> str:
     the reason."""
     view = d.view
     hand = "".join(card_svg(c, width=56) for c in view.hand)
-    top = view.top_discard if len(view.hand) == 3 else None
-    pile = card_svg(top, width=56) if top is not None else empty_slot_svg("no discard to take", width=56)
+    top = view.top_discard
+    pile = card_svg(top, width=56) if top is not None else empty_slot_svg("no discard pile", width=56)
+    caption = ("no discard pile" if top is None else "top discard" if len(view.hand) == 3
+               else "top discard (not yours to take now)")
     a = d.assessment
     rows = "".join(f"<tr><td>{escape(name)}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
     what = "expected hand value (higher is better)" if a.scale == "value" else f"expected {a.unit} lost (lower is better)"
@@ -64,7 +66,8 @@ def decision_html(d: ReviewedDecision) -> str:
         f"<p><b>Hand {d.hand}, action {d.index}</b>: player {d.player} to move "
         f"({escape(d.position())})</p>"
         f'<div class="scat-review-cards"><span aria-label="hand">{hand}</span>'
-        f'<span class="scat-review-pile" aria-label="top discard">{pile}</span></div>'
+        f'<span class="scat-review-pile" aria-label="top discard">{pile}'
+        f'<span class="scat-review-caption" aria-hidden="true">{caption}</span></span></div>'
         f"<p>Played <b>{escape(d.played)}</b>; the analysis prefers <b>{escape(d.best)}</b>. "
         f'Cost <b>{_num(a.cost)}</b> {escape(a.unit)} (exactly {a.cost}): '
         f'<span class="scat-review-class" style="color:{colour}">{a.label}</span></p>'
@@ -86,10 +89,15 @@ def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
 class ReviewSteps:
     """The review's pages and where the learner is (pure Python: the widget's model)."""
 
-    def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None) -> None:
+    def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
+                 title: str | None = None) -> None:
         self.record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
         self.result: GameReview = review(self.record, player)
         self.step = 0
+        seats = "player " + str(player) if player is not None else "every player"
+        self.title = title if title is not None else f"Game review: the decisions of {seats}"
+        self.trying = ""
+        """What "Try it yourself" opened (shown under the review), or empty."""
 
     @property
     def decisions(self) -> tuple[ReviewedDecision, ...]:
@@ -132,8 +140,10 @@ class ReviewSteps:
         """What the surface draws."""
         costly = sum(1 for d in self.decisions if d.label != "best")
         return {"html": self.html(), "step": self.step, "count": len(self.decisions), "marks": self.marks(),
-                "colours": CLASS_COLOURS,
-                "summary": f"{len(self.decisions)} decisions reviewed, {costly} costly"}
+                "colours": CLASS_COLOURS, "title": self.title, "trying": self.trying,
+                "summary": f"{len(self.decisions)} decisions reviewed, {costly} costly. Click a mark on the "
+                           "timeline (or use ◀ ▶, the arrow keys) to see a decision; Try it yourself plays it "
+                           "again at a table."}
 
 
 _ESM = """
@@ -158,6 +168,9 @@ function render({ model, el }) {
       b.addEventListener("click", () => send({ type }));
       return b;
     };
+    const title = document.createElement("h3");
+    title.className = "scat-review-title";
+    title.textContent = s.title || "Game review";
     bar.append(button("\\u25C0", "prev", "previous decision"));
     const where = document.createElement("span");
     where.textContent = ` ${s.count ? s.step + 1 : 0} / ${s.count || 0} `;
@@ -174,11 +187,28 @@ function render({ model, el }) {
       b.addEventListener("click", () => send({ type: "goto", step: m.step }));
       line.append(b);
     }
+    const legend = document.createElement("div");
+    legend.className = "scat-review-legend";
+    for (const [name, colour] of Object.entries(s.colours || {})) {
+      const key = document.createElement("span");
+      const swatch = document.createElement("span");
+      swatch.className = "scat-review-swatch"; swatch.style.background = colour;
+      key.append(swatch, " " + name);
+      legend.append(key);
+    }
     const page = document.createElement("div");
     page.innerHTML = s.html || "";
     const summary = document.createElement("p");
+    summary.className = "scat-review-summary";
     summary.textContent = s.summary || "";
-    root.append(bar, line, page, summary);
+    root.append(title, summary, bar, line, legend, page);
+    if (s.trying) {
+      const trying = document.createElement("p");
+      trying.className = "scat-review-trying";
+      trying.setAttribute("role", "status");
+      trying.textContent = s.trying;
+      root.append(trying);
+    }
   }
   model.on("change:state", draw);
   draw();
@@ -187,11 +217,19 @@ export default { render };
 """
 
 _CSS = """
-.scat-review { font-family: sans-serif; outline: none; }
+.scat-review { font-family: sans-serif; outline: none; margin-top: 12px; padding: 8px 10px;
+  border: 1px solid #c9c9c9; border-radius: 6px; background: #fbfbf8; color: #1b1b1b; }
+.scat-review-title { margin: 0 0 4px 0; font-size: 17px; }
+.scat-review-summary { margin: 0 0 6px 0; font-size: 13px; color: #444; }
+.scat-review-legend { display: flex; gap: 12px; font-size: 12px; color: #333; margin-bottom: 6px; }
+.scat-review-swatch { display: inline-block; width: 10px; height: 10px; border: 1px solid #444; vertical-align: middle; }
+.scat-review-pile { display: inline-flex; flex-direction: column; align-items: center; }
+.scat-review-caption { font-size: 11px; color: #444; line-height: 1.4; }
+.scat-review-trying { margin: 8px 0 0 0; font-weight: 600; }
 .scat-review-bar button { margin-right: 4px; }
 .scat-review-timeline { display: flex; flex-wrap: wrap; gap: 2px; margin: 6px 0; }
-.scat-review-mark { width: 10px; height: 18px; border: 1px solid #444; padding: 0; cursor: pointer; }
-.scat-review-mark[data-class="best"] { height: 10px; }
+.scat-review-mark { width: 14px; height: 22px; border: 1px solid #444; padding: 0; cursor: pointer; }
+.scat-review-mark[data-class="best"] { height: 12px; align-self: flex-end; }
 .scat-review-mark.current { outline: 2px solid #1b1b1b; }
 .scat-review-cards { display: flex; gap: 4px; align-items: flex-start; }
 .scat-review-pile { margin-left: 18px; }
@@ -219,8 +257,8 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     """
 
     def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
-                 opponents: str | Sequence[str] = "tip") -> None:
-        self.steps = ReviewSteps(record, player)
+                 opponents: str | Sequence[str] = "tip", title: str | None = None) -> None:
+        self.steps = ReviewSteps(record, player, title)
         self.opponents = opponents
         self.surface = ReviewSurface()
         self.surface.on_msg(lambda _w, content, _b: self.handle(content))
@@ -284,4 +322,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         table.handle({"type": "load", "text": record_before(record, d.hand, d.index).dumps()})
         self.table = table
         self.children = (self.surface, table)
+        self.steps.trying = (f"Below: hand {d.hand}, action {d.index} again, as player {d.player} saw it "
+                             f"(you played {d.played}). Play it again with the hints.")
+        self._refresh()
         return table

@@ -519,6 +519,8 @@ class TableSession:
         rules = self._ruleset
         phase = view.phase
         if phase is Phase.GAME_OVER:
+            if rules.score_keeping == "lives" and not rules.county:
+                return "V12"  # no county: no lives left means out
             return {"gin": "V14", "bus": "V15", "points": "V16"}.get(rules.score_keeping, "C13")
         if phase is Phase.DEAL:
             result = view.results[-1] if view.results else None

@@ -248,7 +248,8 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         from .review import ReviewWidget
 
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
-        widget = ReviewWidget(s.record(), player=s.seat, opponents=kinds)
+        widget = ReviewWidget(s.record(), player=s.seat, opponents=kinds,
+                              title=f"Review of this game: your decisions (player {s.seat})")
         self.children = (self.surface, widget)
         return widget
 

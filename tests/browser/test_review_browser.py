@@ -45,3 +45,51 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     expect(page.locator(".scat-table")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(".scat-hand-card").first).to_be_visible(timeout=TIMEOUT)
     shot("review-try")
+
+
+def test_review_this_game_from_the_table(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+    """A one-hand game (one life, no county) played with the mouse: draw, throw the first
+    card, knock; "Review this game" appears only then and opens the review of the
+    learner's decisions below the table; a costly mark opens its page and "Try it
+    yourself" a second table at that position."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(voila_url + "/voila/render/review_game_page.ipynb", timeout=60_000)
+    cards = page.locator(".scat-hand-card")
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    review_button = page.get_by_role("button", name="Review this game")
+    expect(review_button).to_have_count(0)
+    page.locator("[data-pile=stock]").click()
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    expect(page.locator(".scat-status")).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
+    expect(review_button).to_have_count(0)
+    page.get_by_role("button", name="Knock (K)").click()
+    expect(page.locator(".scat-status")).to_have_text(re.compile(r"^Game over"), timeout=TIMEOUT)
+    expect(review_button).to_be_visible()
+    shot("review-game-over")
+
+    review_button.click()
+    review = page.locator(".scat-review")
+    expect(review).to_be_visible(timeout=TIMEOUT)
+    counter = review.locator(".scat-review-bar span")
+    expect(counter).to_have_text(re.compile(r"^\s*1 / 3\s*$"), timeout=TIMEOUT)  # draw, discard, knock
+    marks = review.locator(".scat-review-mark")
+    expect(marks).to_have_count(3)
+    blunder = review.locator('.scat-review-mark[data-class="blunder"]').first
+    blunder.click()
+    expect(review.locator(".scat-review-decision")).to_have_attribute("data-class", "blunder", timeout=TIMEOUT)
+    expect(review.locator(".scat-review-class")).to_have_text("blunder")
+    expect(review.locator(".scat-review-decision")).to_contain_text("the analysis prefers")
+    expect(review.locator(".scat-review-title")).to_have_text("Review of this game: your decisions (player 0)")
+    review.scroll_into_view_if_needed()
+    shot("review-game-blunder")
+
+    review.get_by_role("button", name="play this position again at the table").click()
+    expect(page.locator(".scat-table")).to_have_count(2, timeout=TIMEOUT)
+    second = page.locator(".scat-table").nth(1)
+    expect(second.locator(".scat-hand-card").first).to_be_visible(timeout=TIMEOUT)
+    expect(second.locator(".scat-status")).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
+    expect(review.locator(".scat-review-trying")).to_contain_text("again, as player 0 saw it", timeout=TIMEOUT)
+    second.scroll_into_view_if_needed()
+    shot("review-game-try")
