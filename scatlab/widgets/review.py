@@ -37,7 +37,7 @@ from ..rules.record import GameRecord, HandRecord
 from ..rules.values import format_value
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["ReviewSteps", "ReviewWidget", "costliest", "decision_html", "record_before"]
+__all__ = ["ReviewSteps", "ReviewWidget", "costliest", "decision_html", "record_before", "try_table"]
 
 CLASS_COLOURS = {"best": "#8a8f98", "inaccuracy": "#d4a017", "mistake": "#e07020", "blunder": "#c8102e"}
 """Timeline colours; the class is also written out, so colour is never the only signal."""
@@ -84,6 +84,29 @@ def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
     cut = record.hands[hand - 1]
     hands = record.hands[:hand - 1] + (HandRecord(cut.deck, cut.actions[:index - 1]),)
     return GameRecord(record.rules, record.players, record.dealer, hands)
+
+
+def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip") -> Any:
+    """A card :class:`~scatlab.widgets.table.Table` at ``decision`` of ``record`` (the state
+    just before it, :func:`record_before`), the learner in the deciding player's seat with
+    hints on, against ``opponents`` (one kind for every other seat, or one kind per seat
+    clockwise from the seat after the learner's), who answer at once (``pace=0``). Later
+    hands, if the learner plays on, are dealt from seed ``decision.hand``.
+
+    >>> from scatlab.rules import GameRecord, play_random_game
+    >>> from scatlab.analysis.review import review
+    >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
+    >>> d = review(record, player=0).decisions[3]
+    >>> try_table(record, d).view() == d.view
+    True
+    """
+    from .table import Table
+
+    n = record.players
+    kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+    table = Table(record.rules, opponents=kinds, seat=decision.player, seed=decision.hand, pace=0)
+    table.handle({"type": "load", "text": record_before(record, decision.hand, decision.index).dumps()})
+    return table
 
 
 class ReviewSteps:
@@ -307,19 +330,14 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     def try_it(self, decision: ReviewedDecision | None = None) -> Any:
         """Open a card table at ``decision`` (by default the current one; the learner in
-        that player's seat), step the review to it, and return the table."""
-        from .table import Table
-
+        that player's seat), step the review to it, and return the table
+        (:func:`try_table`)."""
         if decision is not None:
             self.show(decision)
         d = self.steps.current()
         if d is None:
             return None
-        record = self.steps.record
-        n = record.players
-        kinds = [self.opponents] * (n - 1) if isinstance(self.opponents, str) else list(self.opponents)
-        table = Table(record.rules, opponents=kinds, seat=d.player, seed=d.hand, pace=0)
-        table.handle({"type": "load", "text": record_before(record, d.hand, d.index).dumps()})
+        table = try_table(self.steps.record, d, self.opponents)
         self.table = table
         self.children = (self.surface, table)
         self.steps.trying = (f"Below: hand {d.hand}, action {d.index} again, as player {d.player} saw it "
