@@ -89,7 +89,7 @@ def test_C5_C13_a_whole_seeded_game_by_clicks_under_every_preset(name: str) -> N
         check_model_matches_state(table)
     state = table.session.state
     assert state.is_over and table.surface.state["winner"] == state.winner and state.hand_number > 1
-    assert table.surface.state["status"].startswith("Game over")
+    assert table.surface.state["status"].startswith("Game over") and table.surface.state["can_review"]
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -436,6 +436,10 @@ def test_review_this_game_is_offered_only_once_the_game_is_over() -> None:
     widget = table.handle({"type": "review"}) and table.children[-1]
     assert len(table.children) == 2 and isinstance(widget, ReviewWidget)
     assert widget.result.seats == (0,) and widget.steps.record == table.session.record()
+    table.handle({"type": "seed", "seed": "x"})  # a refused seed changes nothing
+    assert table.children[-1] is widget
+    table.handle({"type": "new"})  # the review of the old game goes with it
+    assert len(table.children) == 1 and not table.surface.state["can_review"]
 
 
 def test_review_before_the_end_is_refused_and_opens_nothing() -> None:

@@ -69,6 +69,8 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
     a given deck order (:func:`scatlab.rules.deal_order`).
     """
 
+    children: tuple[Any, ...]  # the card surface, then an Analyzer or ReviewWidget opened below it
+
     def __init__(
         self,
         rules: RuleSet | str | dict[str, Any] = "classic",
@@ -134,6 +136,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             s.undo()
         elif kind == "new":
             s.new_game()
+            self._close_panels()
         elif kind == "seed":
             self._new_seed(content.get("seed"))
         elif kind == "hints":
@@ -144,7 +147,8 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
                 "text": s.record_json(),
             }
         elif kind == "load":
-            s.load_record(str(content.get("text", "")))
+            if not s.load_record(str(content.get("text", ""))).message:
+                self._close_panels()
         elif kind == "analyze":
             self.analyze_position()
         elif kind == "review":
@@ -162,6 +166,12 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             self.session.message = f"{raw!r} is not a seed: type a whole number 0 or more"
             return
         self.session.new_game(seed)
+        self._close_panels()
+
+    def _close_panels(self) -> None:
+        """A new or loaded game: the analyzer or review opened below the old one goes."""
+        if len(self.children) > 1:
+            self.children = (self.surface,)
 
     def _after_move(self) -> dict[str, Any]:
         if self.pace == 0:
