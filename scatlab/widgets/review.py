@@ -341,6 +341,6 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.table = table
         self.children = (self.surface, table)
         self.steps.trying = (f"Below: hand {d.hand}, action {d.index} again, as player {d.player} saw it "
-                             f"(you played {d.played}). Play it again with the hints.")
+                             f"(played then: {d.played}). Play it again with the hints.")
         self._refresh()
         return table
