@@ -23,7 +23,7 @@ endif
 
 install: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install --quiet -e .
+	$(VENV_PY) -m pip install --quiet -e '.[notebook]'
 
 install-test: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip

@@ -7,7 +7,8 @@
 - ``scatlab replay FILE.json``: replay a record and print the JSON result.
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
   [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
-- ``scatlab rules [PRESET]``: list the presets, or show one preset's options.
+- ``scatlab rules [PRESET] [--explain CODE]``: list the presets, or show one preset's options
+  and the rules in force (code and title); ``--explain C7`` prints one rulebook entry.
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
   [--jobs N] [--json] [--no-progress]``: many seeded games between computer players, with
   fair seating and win rates with confidence intervals (a progress bar on standard error).
@@ -84,8 +85,9 @@ def _build_parser() -> _Parser:
     analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
 
-    rules = sub.add_parser("rules", help="list the rule presets, or show one preset's options")
+    rules = sub.add_parser("rules", help="list the rule presets, show one preset's options and rules in force, or explain a rule code")
     rules.add_argument("preset", nargs="?", help="a preset name or alias")
+    rules.add_argument("--explain", metavar="CODE", help="explain one rule code (C1-C14, V1-V19), e.g. C7 or V7(d)")
 
     tournament = sub.add_parser(
         "tournament",
@@ -211,7 +213,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules.options import PRESETS, find_rules
+    from .rules.rulebook import rule_entry
 
+    if args.explain is not None:
+        if args.preset is not None:
+            raise ScatlabError(
+                f"give either a preset ({args.preset!r}) or --explain {args.explain!r}, not both"
+            )
+        sys.stdout.write(rule_entry(args.explain).describe() + "\n")
+        return 0
     if args.preset is None:
         for rules in PRESETS.values():
             sys.stdout.write(rules.describe() + "\n")
@@ -219,6 +229,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     rules = find_rules(args.preset)
     sys.stdout.write(rules.describe() + "\n")
     sys.stdout.write(json.dumps(rules.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write("rules in force:\n")
+    for entry in rules.rules_in_force():
+        sys.stdout.write(f"  {entry.code:<4} {entry.title}\n")
     return 0
 
 

@@ -21,6 +21,7 @@ from .record import (
     result_json,
     shuffled_deck,
 )
+from .rulebook import RULEBOOK, RuleEntry, cited_codes, rule_entry
 from .scoring import HandEnd, RuleNote, Settlement, settle
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, deal_order
 from .values import BLITZ, format_value, hand_value, is_blitz, is_flush, tiebreak_key, value_of
@@ -43,6 +44,10 @@ __all__ = [
     "replay_file",
     "result_json",
     "shuffled_deck",
+    "RULEBOOK",
+    "RuleEntry",
+    "cited_codes",
+    "rule_entry",
     "HandEnd",
     "RuleNote",
     "Settlement",

@@ -60,6 +60,7 @@ from fractions import Fraction
 from typing import Any, Literal, get_args
 
 from ..errors import RulesError
+from .rulebook import RULEBOOK, RuleEntry
 
 __all__ = [
     "RuleSet",
@@ -245,6 +246,44 @@ class RuleSet:
         if self.knocker_tie != "classic":
             found.append("V7")
         return tuple(sorted(found, key=lambda c: int(c[1:])))
+
+    def rules_in_force(self) -> tuple[RuleEntry, ...]:
+        """The rulebook entries that apply under this rule set: the core rules that are not
+        replaced, then every variant of :meth:`codes`, in catalogue order.
+
+        Choices (a core rule stays listed when a variant only tunes it, and is dropped when a
+        variant replaces it):
+
+        - C1 (card values) always applies; a 32-card deck adds V18.
+        - C7 (who loses a life at a showdown) applies while lives are lost (``score_keeping``
+          ``lives`` or ``bus``); GIN letters (V14) and French-Canadian points (V16) decide a
+          showdown by their own rule and replace it. V7 and V8 tune C7 and are listed beside it.
+        - C8 and C9 (a declared or dealt 31 ends the hand) always apply; V9, V14 and V16 only
+          change what the 31 costs the others.
+        - C12 applies only when ``take_back`` is on.
+        - C13 (three lives, the county) and C14 (the draw game on the county) apply only when
+          lives are kept (``score_keeping='lives'``) with ``county`` on; without the county
+          V12 replaces them, and V14, V15 and V16 replace them with letters, bus positions and
+          points. Under V13 (four nickels, county on) C13 applies with four lives.
+        - A variant that is part of a larger one is not listed twice (see :meth:`codes`).
+
+        >>> [e.code for e in find_rules("gin").rules_in_force()][-3:]
+        ['C11', 'C12', 'V14']
+        >>> "C13" in [e.code for e in find_rules("quick").rules_in_force()]
+        False
+        """
+        lives_kept = self.score_keeping in ("lives", "bus")
+        county_rules = self.score_keeping == "lives" and self.county
+        dropped: set[str] = set()
+        if not lives_kept:
+            dropped.add("C7")
+        if not self.take_back:
+            dropped.add("C12")
+        if not county_rules:
+            dropped.update(("C13", "C14"))
+        codes = [code for code in RULEBOOK if code.startswith("C") and code not in dropped]
+        codes.extend(self.codes())
+        return tuple(RULEBOOK[code] for code in codes)
 
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some options changed (validated again); the name becomes
