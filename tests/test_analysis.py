@@ -763,6 +763,8 @@ def test_knowledge_from_view_tracks_top_dead_and_cards_taken_from_the_pile() -> 
     assert k4.dead == (d4, kd, h2)
     turn = analyze_turn(k4)
     assert s3 not in [o.discard for o in turn.discards] and len(turn.discards) == 3
+    watcher = Knowledge.from_view(state.view(1))             # p1 watches p0's take (C5 is p0's, not p1's)
+    assert watcher.taken is None and watcher.opponent_holds == ((), (s3,))
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -847,3 +849,15 @@ def test_C11_analysis_of_a_view_with_the_stock_exhausted() -> None:
     assert result.advice.action in ("take", "pass")
     assert "C11" in result.advice.codes
     assert set(view.legal_actions) == {Action.TAKE, Action.PASS}
+
+
+def test_C7_knock_risk_when_every_opponent_hand_takes_the_discard() -> None:
+    """Found by the widget table's random clicks (V16-V17): the draws of the opponent hands
+    that take the 5H are never final, so the largest of them may be missing from the
+    finals; they used to be looked up there anyway (an IndexError). The exact count must
+    agree with the brute force."""
+    rules = find_rules("french-canadian")
+    hand, top = cards_of("7H 2S 8H"), cards_of("5H")[0]
+    dead, holds = cards_of("AD 6H JD 6D AC JH KS"), cards_of("6S")
+    risk = knock_risk(Knowledge.of(hand, top, dead=dead, opponent_holds=[holds], rules=rules))
+    assert (risk.p_lose_one, risk.p_lose_two) == brute_knock_one(rules, hand, top, dead, holds)

@@ -216,7 +216,8 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
     )
-    loss_draw = lose[np.searchsorted(finals, np.where(valid, draws, finals[0]))]
+    # rows that take never draw: their draws are not among the finals, so look them up as finals[0]
+    loss_draw = lose[np.searchsorted(finals, np.where(valid & ~takes[:, None], draws, finals[0]))]
     loss_take = lose[np.searchsorted(finals, take_best)]
     one = int(((loss_draw == 1) & valid)[~takes].sum()) + int((loss_take[takes] == 1).sum()) * per_draw
     two = int(((loss_draw == 2) & valid)[~takes].sum()) + int((loss_take[takes] == 2).sum()) * per_draw

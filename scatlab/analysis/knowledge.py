@@ -191,7 +191,7 @@ class Knowledge:
             opponent_holds=known,
             opponents=len(order),
             rules=view.rules,
-            taken=view.taken,
+            taken=view.taken if view.to_move == view.player else None,  # another seat's take is not ours
             first_round=first_round,
             stock_size=view.stock_size,
         )

@@ -1,0 +1,420 @@
+"""The hand analyzer widget: enter a position by clicking cards or typing notation, and read
+the whole analysis beside it (issue 8).
+
+``Analyzer()`` shows, top to bottom:
+
+- the **controls**: which zone a picked card goes to (hand, top discard, dead cards,
+  "opponent N holds"), the number of opponents, the rule set and the horizon;
+- a **text field per zone** for notation (``AH KH 4C``, ``A♥ K♥ 4♣``); a parse error or an
+  impossible position shows beside the field, and the typed text stays for fixing;
+- the **card picker**: the rule set's 52 or 32 cards (V18) drawn by :mod:`.svg`; a click, or
+  Tab to a card and Enter, puts the card into the selected zone or takes it out; cards in a
+  zone carry its badge, and the outs to 31 are marked ``out``;
+- the **analysis**: the table of numbers (:func:`.analyzer_model.number_rows`), the
+  advice with its reason and rule codes, the distribution of the hand's value after drawing
+  (:func:`.chart.distribution_svg`) and the derivation of the numbers rendered by sympy as
+  LaTeX (:mod:`scatlab.analysis.display`).
+
+Python owns the state (an :class:`.analyzer_model.AnalyzerModel`): the picker's JavaScript
+only reports clicks (``model.send``) and draws what its traitlets say. Every number shown
+is :func:`scatlab.analysis.analyze` of the position, formatted; the widget computes nothing.
+
+>>> a = Analyzer("AH KH 4C", discard="9S", knock=False)
+>>> a.pick("QH")  # the selected zone is the hand: a fourth card
+>>> a.model.cards["hand"]
+(Card('AH'), Card('KH'), Card('4C'), Card('QH'))
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+import traitlets
+
+from ..analysis import Analysis
+from ..cards import Card, CardsLike, Suit
+from ..errors import ScatlabError
+from ..rules.options import PRESETS, RuleSet
+from ..rules.view import PlayerView
+from .analyzer_model import MAX_OPPONENTS, AnalyzerModel, number_rows, zone_title
+from .chart import distribution_svg
+from .svg import card_label, card_svg
+
+__all__ = ["Analyzer", "CardPicker", "ZONE_BADGES"]
+
+ZONE_BADGES = {"hand": "hand", "discard": "top", "dead": "dead"}
+"""The badge a card in each zone carries on the picker (``opp 2`` for opponent 2)."""
+
+_ESM = r"""
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "scat-picker";
+  root.tabIndex = -1;
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", "card picker");
+  el.appendChild(root);
+  function pick(id, event) {
+    if (event) { event.preventDefault(); event.stopPropagation(); }
+    model.send({ kind: "pick", card: id });
+  }
+  function draw() {
+    const active = document.activeElement;
+    const focusId = active && root.contains(active) ? active.dataset.card : null;
+    root.replaceChildren();
+    for (const row of model.get("rows")) {
+      const line = document.createElement("div");
+      line.className = "scat-picker-row";
+      line.setAttribute("role", "group");
+      line.setAttribute("aria-label", row.label);
+      for (const c of row.cards) {
+        const b = document.createElement("div");
+        b.className = "scat-pick" + (c.zone ? " scat-in-zone" : "") + (c.out ? " scat-out" : "");
+        b.tabIndex = 0;
+        b.dataset.card = c.id;
+        b.setAttribute("role", "button");
+        b.setAttribute("aria-label", c.label);
+        b.setAttribute("aria-pressed", c.zone ? "true" : "false");
+        b.title = c.label;
+        b.innerHTML = c.svg;
+        b.addEventListener("click", (e) => pick(c.id, e));
+        b.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") pick(c.id, e);
+        });
+        line.appendChild(b);
+      }
+      root.appendChild(line);
+    }
+    if (focusId) {
+      const again = root.querySelector(`[data-card="${focusId}"]`);
+      if (again) again.focus();
+    }
+  }
+  model.on("change:rows", draw);
+  draw();
+}
+export default { render };
+"""
+
+_CSS = """
+.scat-picker { display: flex; flex-direction: column; gap: 4px; padding: 4px; outline: none; }
+.scat-picker-row { display: flex; flex-wrap: wrap; gap: 3px; }
+.scat-pick { cursor: pointer; border-radius: 6px; line-height: 0; border: 2px solid transparent; }
+.scat-pick:hover { transform: translateY(-2px); }
+.scat-pick:focus-visible, .scat-pick:focus { outline: 3px solid #1a5fb4; outline-offset: 1px; }
+.scat-pick.scat-in-zone { background: #fff4cc; }
+.scat-pick.scat-out { border-color: #1e7b34; }
+"""
+
+_STYLE = """<style>
+.scat-analyzer-numbers { border-collapse: collapse; font-size: 14px; margin: 4px 0; }
+.scat-analyzer-numbers td, .scat-analyzer-numbers th { padding: 3px 10px; border-bottom: 1px solid #ddd;
+  text-align: left; vertical-align: top; }
+.scat-analyzer-numbers td.num { font-family: monospace; font-size: 14px; }
+.scat-analyzer-error { color: #a40000; font-size: 13px; }
+.scat-analyzer-advice { font-size: 15px; padding: 6px 10px; border-left: 5px solid #1e7b34; background: #f1f8f2; }
+.scat-analyzer-advice b { text-transform: uppercase; }
+</style>"""
+
+
+class CardPicker(anywidget.AnyWidget):
+    """The clickable deck: one row per suit, each card drawn by :func:`.svg.card_svg`.
+
+    ``rows`` (synced) is what the JavaScript draws: per suit, a label and its cards (id,
+    spoken label, SVG, zone, out). A click or Enter sends ``{"kind": "pick", "card": id}``;
+    :meth:`on_pick` registers the Python handler.
+    """
+
+    _esm = traitlets.Unicode(_ESM).tag(sync=True)
+    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    rows = traitlets.List(traitlets.Dict()).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._handlers: list[Any] = []
+        self.on_msg(self._on_message)
+
+    def on_pick(self, handler: Any) -> None:
+        """Call ``handler(card_id)`` for every card the learner picks."""
+        self._handlers.append(handler)
+
+    def _on_message(self, _widget: object, content: Any, _buffers: object) -> None:
+        if isinstance(content, dict) and content.get("kind") == "pick" and isinstance(content.get("card"), str):
+            for handler in self._handlers:
+                handler(content["card"])
+
+
+def _badge(zone: str) -> str:
+    return ZONE_BADGES.get(zone, "opp " + zone.split()[-1])
+
+
+class Analyzer(w.VBox):  # type: ignore[misc]
+    """The hand analyzer (see the module doc). Arguments as for
+    :func:`scatlab.analysis.analyze`; ``model`` starts from a prepared
+    :class:`.analyzer_model.AnalyzerModel` instead (as :meth:`from_view` does)."""
+
+    def __init__(
+        self,
+        hand: CardsLike = (),
+        discard: CardsLike = (),
+        *,
+        dead: CardsLike = (),
+        opponent_holds: Sequence[CardsLike] = (),
+        opponents: int | None = None,
+        rules: RuleSet | str = "classic",
+        horizon: int = 0,
+        knock: bool = True,
+        samples: int = 10_000,
+        seed: int = 0,
+        model: AnalyzerModel | None = None,
+        card_width: int = 46,
+    ) -> None:
+        if model is None:
+            model = AnalyzerModel(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
+                                  rules=rules, horizon=horizon, samples=samples, seed=seed)
+        if not knock:
+            model.knock = False
+        self.model = model
+        self.card_width = card_width
+        self._updating = False
+
+        self.title = w.HTML("<h3 style='margin:4px 0'>Hand analyzer</h3>" + _STYLE)
+        self.zone_picker = w.ToggleButtons(description="Picks go to:", style={"description_width": "initial"})
+        self.opponents_input = w.BoundedIntText(value=model.opponents, min=1, max=MAX_OPPONENTS,
+                                                description="Opponents:", layout=w.Layout(width="150px"))
+        options: list[tuple[str, str]] = [(name, name) for name in model.presets()]
+        self._custom_rules = model.rules
+        if _rules_key(model.rules) == _CUSTOM:
+            options.insert(0, (f"{model.rules.name} (custom)", _CUSTOM))
+        self.rules_input = w.Dropdown(options=options, value=_rules_key(model.rules), description="Rules:",
+                                      layout=w.Layout(width="260px"))
+        self.horizon_input = w.BoundedIntText(value=model.horizon, min=0, max=8, description="Horizon:",
+                                              layout=w.Layout(width="150px"))
+        self.settings_error = w.HTML()
+        self.fields: dict[str, w.Text] = {}
+        self.field_errors: dict[str, w.HTML] = {}
+        self.fields_box = w.VBox()
+        self.picker = CardPicker()
+        self.message = w.HTML()
+        self.status = w.HTML()
+        self.numbers = w.HTML()
+        self.advice = w.HTML()
+        self.chart = w.HTML()
+        self.derivation = w.HTMLMath()
+        self.clear_button = w.Button(description="Clear all", tooltip="empty every zone")
+
+        self.picker.on_pick(self.pick)
+        self.zone_picker.observe(self._on_zone, names="value")
+        self.opponents_input.observe(self._on_opponents, names="value")
+        self.rules_input.observe(self._on_rules, names="value")
+        self.horizon_input.observe(self._on_horizon, names="value")
+        self.clear_button.on_click(lambda _b: self.clear())
+
+        settings = w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button])
+        analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]),
+                           w.HTML("<b>Where the numbers come from</b>"), self.derivation])
+        super().__init__([self.title, settings, self.settings_error, self.fields_box, self.zone_picker,
+                          self.picker, self.message, analysis])
+        self.add_class("scat-analyzer")
+        self._build_fields()
+        self.refresh()
+
+    # -- construction from a game ---------------------------------------------------------
+
+    @classmethod
+    def from_view(cls, view: PlayerView, **kwargs: Any) -> Analyzer:
+        """The analyzer opened on a player's view of a game (the table's "Analyze this
+        position"): only the view's knowledge is used (:meth:`AnalyzerModel.from_view`)."""
+        settings = {key: kwargs.pop(key) for key in ("horizon", "knock", "samples", "seed") if key in kwargs}
+        return cls(model=AnalyzerModel.from_view(view, **settings), **kwargs)
+
+    # -- what the controls call -----------------------------------------------------------
+
+    def pick(self, card: Card | str) -> None:
+        """What a click on a picker card does: toggle it in the selected zone. A refusal
+        shows the engine's message and changes nothing."""
+        self._act(lambda: self.model.toggle(card))
+
+    def select_zone(self, zone: str) -> None:
+        """Send picked cards to ``zone`` (``hand``, ``discard``, ``dead``, ``opponent N``)."""
+        self._act(lambda: self.model.select(zone))
+
+    def type(self, zone: str, text: str) -> None:
+        """What typing into a zone's field does (the text stays, with its error if any)."""
+        self._act(lambda: self.model.set_text(zone, text))
+
+    def set_opponents(self, n: int) -> None:
+        self._act(lambda: self.model.set_opponents(n))
+
+    def set_rules(self, rules: RuleSet | str) -> None:
+        self._act(lambda: self.model.set_rules(rules))
+
+    def set_horizon(self, k: int) -> None:
+        self._act(lambda: self.model.set_horizon(k))
+
+    def clear(self) -> None:
+        """Empty every zone."""
+        self._act(lambda: self.model.clear())
+
+    def _act(self, action: Any) -> None:
+        try:
+            action()
+        except ScatlabError as err:
+            self.message.value = f"<span class='scat-analyzer-error' role='alert'>Refused: {html.escape(str(err))}</span>"
+            self.refresh(keep_message=True)
+            return
+        self.refresh()
+
+    # -- widget events --------------------------------------------------------------------
+
+    def _on_zone(self, change: dict[str, Any]) -> None:
+        if not self._updating and change["new"]:
+            self.select_zone(change["new"])
+
+    def _on_opponents(self, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self.set_opponents(int(change["new"]))
+
+    def _on_rules(self, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self.set_rules(self._custom_rules if change["new"] == _CUSTOM else change["new"])
+
+    def _on_horizon(self, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self.set_horizon(int(change["new"]))
+
+    def _on_text(self, zone: str, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self.type(zone, change["new"])
+
+    def _build_fields(self) -> None:
+        rows = []
+        fields: dict[str, w.Text] = {}
+        errors: dict[str, w.HTML] = {}
+        for zone in self.model.zones:
+            old = self.fields.get(zone)
+            if old is not None:
+                fields[zone], errors[zone] = old, self.field_errors[zone]
+            else:
+                label = {"hand": "Hand", "discard": "Top discard", "dead": "Dead cards"}.get(zone, zone.capitalize() + " holds")
+                field = w.Text(description=label + ":", continuous_update=False,
+                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S"}.get(zone, "cards, e.g. QS 10D"),
+                               style={"description_width": "110px"}, layout=w.Layout(width="360px"))
+                field.add_class(f"scat-field-{zone.replace(' ', '-')}")
+                field.observe(lambda change, z=zone: self._on_text(z, change), names="value")
+                fields[zone], errors[zone] = field, w.HTML()
+                errors[zone].add_class(f"scat-error-{zone.replace(' ', '-')}")
+            rows.append(w.HBox([fields[zone], errors[zone]]))
+        self.fields, self.field_errors = fields, errors
+        self.fields_box.children = rows
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def refresh(self, keep_message: bool = False) -> None:
+        """Redraw every part from the model (values are updated, nothing is re-displayed)."""
+        m = self.model
+        self._updating = True
+        try:
+            if not keep_message:
+                self.message.value = ""
+            if tuple(self.fields) != m.zones:
+                self._build_fields()
+            for zone in m.zones:
+                self.fields[zone].value = m.texts.get(zone, "")
+                error = m.errors.get(zone)
+                self.field_errors[zone].value = (
+                    f"<span class='scat-analyzer-error' role='alert'>{html.escape(error)}</span>" if error else "")
+            self.zone_picker.options = [(_zone_button(z), z) for z in m.zones]
+            self.zone_picker.value = m.zone
+            self.opponents_input.value = m.opponents
+            self.horizon_input.value = m.horizon
+            key = _rules_key(m.rules)
+            if key == _CUSTOM and m.rules != self._custom_rules:
+                self._custom_rules = m.rules
+                presets = [o for o in self.rules_input.options if o[1] != _CUSTOM]
+                self.rules_input.options = [(f"{m.rules.name} (custom)", _CUSTOM), *presets]
+            self.rules_input.value = key
+            analysis = self._analysis()
+            self.picker.rows = self._rows(analysis)
+            self._show(analysis)
+        finally:
+            self._updating = False
+
+    def _analysis(self) -> Analysis | None:
+        if not self.model.ready:
+            return None
+        try:
+            return self.model.analysis()
+        except ScatlabError as err:
+            self.message.value = f"<span class='scat-analyzer-error' role='alert'>{html.escape(str(err))}</span>"
+            return None
+
+    def _rows(self, analysis: Analysis | None) -> list[dict[str, Any]]:
+        m = self.model
+        outs = set(analysis.turn.draw.outs_31) if analysis is not None and analysis.turn.draw is not None else set()
+        rows: list[dict[str, Any]] = []
+        for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
+            cards = sorted((c for c in m.deck if c.suit is suit), key=lambda c: -c.rank)
+            entries = []
+            for c in cards:
+                zone = m.where(c)
+                out = c in outs
+                mark = _badge(zone) if zone else ("out" if out else None)
+                label = card_label(c) + (f", in {zone_title(zone)}" if zone else "") + (", an out to 31" if out else "")
+                entries.append({"id": str(c), "label": label, "zone": zone or "", "out": out,
+                                "svg": card_svg(c, selected=zone is not None, mark=mark, width=self.card_width)})
+            rows.append({"label": suit.name.lower(), "cards": entries})
+        return rows
+
+    def _show(self, a: Analysis | None) -> None:
+        m = self.model
+        if a is None:
+            problem = m.problem() or "Nothing to analyse."
+            self.status.value = f"<p><i>{html.escape(problem)}</i></p>"
+            for part in (self.numbers, self.advice, self.chart):
+                part.value = ""
+            self.derivation.value = ""
+            return
+        k = a.knowledge
+        game = ""
+        if m.context.get("stock_size") is not None:
+            game = f"; from the game: {m.context['stock_size']} cards in the stock"
+        self.status.value = (f"<p>{html.escape(k.describe())}; {html.escape(k.rules.name)} rules{html.escape(game)}</p>")
+        body = "".join(
+            f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
+            f"<td class='num'>{html.escape(r.text)}</td></tr>"
+            for r in number_rows(a)
+        )
+        self.numbers.value = (f"<table class='scat-analyzer-numbers' aria-label='the numbers'>"
+                              f"<tr><th>Number</th><th>Value (exact, ≈ decimal)</th></tr>{body}</table>")
+        adv = a.advice
+        what = adv.action + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
+        codes = ", ".join(adv.codes)
+        self.advice.value = (f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
+                             f"{html.escape(adv.reason)}{f' ({html.escape(codes)})' if codes else ''}</div>")
+        draw = a.turn.draw
+        self.chart.value = distribution_svg(draw.distribution, highlight=a.value,
+                                            title=f"Value after drawing (now {_num(a.value)})") if draw else ""
+        from ..analysis.display import latex  # sympy: only when there is a derivation to show
+
+        self.derivation.value = "$$" + latex(a).strip("$") + "$$" if draw or a.knock else ""
+
+
+_CUSTOM = "__custom__"
+
+
+def _rules_key(rules: RuleSet) -> str:
+    """The dropdown value of a rule set: its preset name, or the custom entry."""
+    return rules.name if PRESETS.get(rules.name) == rules else _CUSTOM
+
+
+def _zone_button(zone: str) -> str:
+    return {"hand": "Hand", "discard": "Top discard", "dead": "Dead"}.get(zone, zone.capitalize())
+
+
+def _num(value: Any) -> str:
+    return str(value) if value.denominator == 1 else f"{float(value):.1f}"
+

@@ -1,0 +1,463 @@
+"""The position the hand analyzer is given, as plain Python (no ipywidgets): what the
+:class:`~scatlab.widgets.analyzer.Analyzer` shows and what its clicks and typed text change.
+
+A position has **zones**: the ``hand`` (3 cards, or 4 just after drawing), the top
+``discard`` (at most one card), the ``dead`` cards (buried in the discard pile, out of
+play) and, per opponent, the cards that ``opponent N`` is known to hold (at most 3). The
+number of opponents, the rule set (a preset name or a :class:`~scatlab.rules.RuleSet`; its
+deck has 52 cards, or 32 under V18) and the horizon complete it.
+
+Every check and every number comes from :mod:`scatlab.analysis`: an impossible position is
+refused with the engine's own :class:`~scatlab.errors.AnalysisError` or
+:class:`~scatlab.errors.CardError` message, and :meth:`AnalyzerModel.analysis` is
+:func:`scatlab.analysis.analyze` of the position. A refused click or setting changes
+nothing; a refused piece of typed text is kept (with its error) for the learner to fix.
+
+>>> m = AnalyzerModel()
+>>> m.set_text("hand", "ah kh 4c")
+>>> m.toggle("9S", "discard")
+>>> m.analysis().turn.draw.p_31
+Fraction(1, 16)
+>>> m.set_text("dead", "AH 7X")
+>>> m.texts["dead"], m.errors["dead"].split(":")[0]
+('AH 7X', "'7X' is not a card")
+>>> m.toggle("AH", "dead")
+Traceback (most recent call last):
+...
+scatlab.errors.AnalysisError: the dead cards field holds 'AH 7X', which is not valid yet: correct or clear it first
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..analysis import Analysis, Knowledge, analyze
+from ..analysis.horizon import MAX_HORIZON
+from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
+from ..errors import AnalysisError, CardError
+from ..rules.options import PRESETS, RuleSet, find_rules
+from ..rules.view import PlayerView
+
+__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "zone_title", "MAX_OPPONENTS"]
+
+MAX_OPPONENTS = 8
+"""31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
+
+_LIMITS = {"hand": 4, "discard": 1, "dead": 52}
+
+
+def zone_title(zone: str) -> str:
+    """How a zone is named in messages: ``the hand``, ``the dead cards``, ``opponent 2``.
+
+    >>> zone_title("discard"), zone_title("opponent 2")
+    ('the discard', 'opponent 2')
+    """
+    return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(zone, zone)
+
+
+def _field_title(zone: str) -> str:
+    return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(zone, f"the {zone}")
+
+
+@dataclass(frozen=True)
+class NumberRow:
+    """One line of the analyzer's table of numbers: the exact ``value`` (a Fraction, or
+    None where the number is not exact) and the ``text`` shown for it."""
+
+    key: str
+    label: str
+    value: Fraction | None
+    text: str
+
+
+def _exact(p: Fraction) -> str:
+    """An exact number: the fraction, with its decimal beside it."""
+    return str(p) if p.denominator == 1 else f"{p} ≈ {float(p):.4f}"
+
+
+def number_rows(a: Analysis) -> list[NumberRow]:
+    """The table of numbers the analyzer shows for an analysis, in reading order.
+
+    Exact numbers show as fractions with a decimal beside; a Monte Carlo estimate (the
+    knock risk against two or more opponents, :mod:`scatlab.analysis.knock`) shows as a
+    decimal ± its standard error, and keeps the estimate's fraction as ``value``.
+
+    >>> rows = number_rows(analyze("AH KH 4C", discard="9S", knock=False))
+    >>> [(r.key, r.text) for r in rows][:3]
+    [('value', '21'), ('draw_ev', '541/24 ≈ 22.5417'), ('take_value', '21')]
+    """
+    rows = [NumberRow("value", "Hand value now", a.value, _exact(a.value))]
+    t = a.turn
+    for option in t.discards:
+        rows.append(NumberRow(f"discard_{option.discard}", f"Value after throwing the {option.discard.pretty}",
+                              option.value, _exact(option.value)))
+    draw = t.draw
+    if draw is not None:
+        rows.append(NumberRow("draw_ev", "Expected value of drawing", draw.expected_value, _exact(draw.expected_value)))
+    if t.take is not None:
+        best = t.take.best
+        rows.append(NumberRow("take_value", f"Value of taking the {t.take.card.pretty} (throw the {best.discard.pretty})",
+                              best.value, _exact(best.value)))
+    if draw is not None:
+        outs = format_cards(draw.outs_31, pretty=True) or "none"
+        rows.append(NumberRow("p_31", "P(31) on the draw", draw.p_31, _exact(draw.p_31)))
+        rows.append(NumberRow("outs_31", "Outs to 31", Fraction(draw.count_31),
+                              f"{draw.count_31} of {draw.unseen} unseen: {outs}"))
+        rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
+        rows.append(NumberRow("outs_improve", "Outs that improve", Fraction(draw.count_improve),
+                              f"{draw.count_improve} of {draw.unseen} unseen"))
+    risk = a.knock
+    if risk is not None:
+        for key, label, p, se in (("p_lose_one", "Knock now: P(lose one life)", risk.p_lose_one, risk.std_error_one),
+                                  ("p_lose_two", "Knock now: P(lose two lives)", risk.p_lose_two, risk.std_error_two)):
+            if risk.exact:
+                text = _exact(p)
+            else:
+                text = f"{float(p):.4f} ± {se or 0.0:.4f} (Monte Carlo, {risk.samples:,} deals)"
+            rows.append(NumberRow(key, label, p, text))
+        loss = risk.expected_loss
+        rows.append(NumberRow("expected_loss", "Knock now: expected lives lost", loss,
+                              _exact(loss) if risk.exact else f"{float(loss):.4f} (Monte Carlo)"))
+        if not risk.allowed:
+            rows.append(NumberRow("knock_refusal", "Knock allowed now?", None, f"no: {risk.refusal}"))
+    for k, value in enumerate(a.horizon):
+        if k:
+            rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''}",
+                                  value, _exact(value)))
+    return rows
+
+
+class AnalyzerModel:
+    """The position being entered, with the typed text and its errors per zone.
+
+    ``knock=False`` leaves out the knock risk (as in :func:`~scatlab.analysis.analyze`).
+    ``cards`` maps each zone (``hand``, ``discard``, ``dead``, ``opponent 1`` …) to its
+    cards; ``texts`` holds what each notation field shows, ``errors`` the parse or position
+    error of that field (None when the text is valid). ``zone`` is the zone a picked card
+    goes to.
+
+    A position from a game (:meth:`from_view`) also carries what the game knows beyond the
+    cards: the stock's size, the card just taken (it may not be thrown back, C5) and the
+    first round (V6). Editing the cards turns it into a position of one's own and drops them.
+    """
+
+    def __init__(
+        self,
+        hand: CardsLike = (),
+        discard: CardsLike = (),
+        *,
+        dead: CardsLike = (),
+        opponent_holds: Sequence[CardsLike] = (),
+        opponents: int | None = None,
+        rules: RuleSet | str = "classic",
+        horizon: int = 0,
+        knock: bool = True,
+        samples: int = 10_000,
+        seed: int = 0,
+    ) -> None:
+        self.rules: RuleSet = find_rules(rules)
+        self.knock = knock
+        self.opponents = 1
+        self.horizon = 0
+        self.samples = samples
+        self.seed = seed
+        self.zone = "hand"
+        self.cards: dict[str, tuple[Card, ...]] = {"hand": (), "discard": (), "dead": ()}
+        self.texts: dict[str, str] = {}
+        self.errors: dict[str, str | None] = {}
+        self.context: dict[str, Any] = {}
+        """What a game adds to the cards (stock_size, taken, first_round); see :meth:`from_view`."""
+        self._cache: tuple[object, Analysis] | None = None
+        holds = [parse_cards(h, deck_size=self.rules.deck_size) for h in opponent_holds]
+        self.set_opponents(opponents if opponents is not None else max(1, len(holds)))
+        cards = {"hand": parse_cards(hand, deck_size=self.rules.deck_size),
+                 "discard": parse_cards(discard, deck_size=self.rules.deck_size),
+                 "dead": parse_cards(dead, deck_size=self.rules.deck_size)}
+        for i, held in enumerate(holds):
+            cards[f"opponent {i + 1}"] = held
+        self._commit({**self.cards, **cards})
+        self.set_horizon(horizon)
+
+    # -- zones ----------------------------------------------------------------------------
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        """The zones in order: hand, discard, dead, then one per opponent."""
+        return ("hand", "discard", "dead", *(f"opponent {i + 1}" for i in range(self.opponents)))
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards of the rule set's deck (52, or 32 under V18), as the picker shows them."""
+        return deck(self.rules.deck_size)
+
+    def where(self, card: Card | str) -> str | None:
+        """The zone holding ``card``, or None."""
+        c = parse_card(card)
+        for zone, cards in self.cards.items():
+            if c in cards:
+                return zone
+        return None
+
+    def _check_zone(self, zone: str) -> None:
+        if zone not in self.zones:
+            raise AnalysisError(f"no zone {zone!r}: the zones are {', '.join(self.zones)}")
+
+    def select(self, zone: str) -> None:
+        """Choose the zone that a picked card goes to."""
+        self._check_zone(zone)
+        self.zone = zone
+
+    def toggle(self, card: Card | str, zone: str | None = None) -> None:
+        """Put ``card`` into ``zone`` (the selected zone by default), or take it out when
+        it is there already; a new top discard replaces the old one. A card in another zone,
+        a zone that is full (a hand of four, three cards of an opponent) or a position with
+        too few unseen cards is refused with the engine's message, and nothing changes.
+
+        >>> m = AnalyzerModel("AH KH 4C")
+        >>> m.toggle("AH", "dead")
+        Traceback (most recent call last):
+        ...
+        scatlab.errors.AnalysisError: AH is given twice, in the hand and in the dead cards: a card exists once (pick it in the hand to take it out)
+        >>> m.toggle("4C"); m.cards["hand"]
+        (Card('AH'), Card('KH'))
+        """
+        zone = self.zone if zone is None else zone
+        self._check_zone(zone)
+        c = parse_card(card)
+        if c not in self.deck:
+            parse_cards([c], deck_size=self.rules.deck_size)  # raises the V18 CardError
+        if self.errors.get(zone):
+            raise AnalysisError(f"{_field_title(zone)} field holds {self.texts[zone]!r}, which is not valid yet: "
+                                "correct or clear it first")
+        current = self.cards.get(zone, ())
+        if c in current:
+            new = tuple(x for x in current if x is not c)
+        else:
+            other = self.where(c)
+            if other is not None:
+                raise AnalysisError(f"{c} is given twice, in {self._claim(other)} and in {self._claim(zone)}: a card exists once (pick it in "
+                                    f"{zone_title(other)} to take it out)")
+            new = (c,) if zone == "discard" else current + (c,)  # a new top discard replaces the old
+        self._commit({**self.cards, zone: new})
+
+    @staticmethod
+    def _claim(zone: str) -> str:
+        """A zone as :class:`~scatlab.analysis.Knowledge` names it in its messages."""
+        return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(
+            zone, f"the cards of {zone}")
+
+    def set_text(self, zone: str, text: str) -> None:
+        """Set a zone from typed notation (any notation :func:`~scatlab.cards.parse_cards`
+        reads). A parse error or an impossible position is stored in ``errors[zone]`` and
+        the zone keeps its last valid cards; the typed text is kept either way."""
+        self._check_zone(zone)
+        self.texts[zone] = text
+        try:
+            cards = parse_cards(text, deck_size=self.rules.deck_size, what=f"cards in {zone_title(zone)}")
+            self._commit({**self.cards, zone: cards}, keep_text=zone)
+        except (CardError, AnalysisError) as err:
+            self.errors[zone] = str(err)
+            self._cache = None
+            return
+        self.errors[zone] = None
+
+    def clear(self, zone: str | None = None) -> None:
+        """Empty one zone (its text too), or every zone."""
+        zones = self.zones if zone is None else (zone,)
+        for z in zones:
+            self._check_zone(z)
+            self.errors[z] = None
+        self._commit({**self.cards, **{z: () for z in zones}})
+        for z in zones:
+            self.texts[z] = ""
+
+    # -- settings -------------------------------------------------------------------------
+
+    def set_opponents(self, n: int) -> None:
+        """Set the number of opponents (1 to 8, C2). Fewer opponents than those with known
+        cards is refused (the engine's message)."""
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_OPPONENTS:
+            raise AnalysisError(f"opponents={n!r} is not allowed: 31 has 1 to {MAX_OPPONENTS} opponents (C2)")
+        known = [z for z, cs in self.cards.items() if z.startswith("opponent ") and cs and int(z.split()[1]) > n]
+        if known:
+            last = max(int(z.split()[1]) for z in known)
+            raise AnalysisError(f"cards are known for {last} opponents, but there would be only {n}: "
+                                f"clear opponent {last} first")
+        old = self.opponents
+        self.opponents = n
+        cards = {z: cs for z, cs in self.cards.items() if not z.startswith("opponent ") or int(z.split()[1]) <= n}
+        for i in range(n):
+            cards.setdefault(f"opponent {i + 1}", ())
+        try:
+            self._commit(cards)
+        except (AnalysisError, CardError):
+            self.opponents = old
+            raise
+        for z in list(self.texts):
+            if z.startswith("opponent ") and int(z.split()[1]) > n:
+                del self.texts[z]
+                self.errors.pop(z, None)
+        if self.zone not in self.zones:
+            self.zone = "hand"
+
+    def set_rules(self, rules: RuleSet | str) -> None:
+        """Set the rule set (a preset name, an alias or a :class:`RuleSet`). A position
+        holding cards outside the new deck (V18: 7 and higher) is refused, unchanged."""
+        ruleset = find_rules(rules)
+        for zone, cards in self.cards.items():
+            try:
+                parse_cards(cards, deck_size=ruleset.deck_size)
+            except CardError as err:
+                raise CardError(f"{err} ({zone_title(zone)} holds it: take it out before choosing "
+                                f"{ruleset.name})") from None
+        old = self.rules
+        self.rules = ruleset
+        try:
+            self._commit(dict(self.cards))
+        except (AnalysisError, CardError):
+            self.rules = old
+            raise
+
+    def set_horizon(self, k: int) -> None:
+        """Set the horizon: the expected value after 0 to 8 more own turns."""
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= MAX_HORIZON:
+            raise AnalysisError(f"horizon={k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
+        self.horizon = k
+        self._cache = None
+
+    @staticmethod
+    def presets() -> tuple[str, ...]:
+        """The preset names a rule-set control offers."""
+        return tuple(PRESETS)
+
+    # -- the position ---------------------------------------------------------------------
+
+    def _validate(self, cards: dict[str, tuple[Card, ...]]) -> None:
+        """Refuse a position no game can reach, with the engine's messages. A hand of fewer
+        than three cards is still being entered: the other checks apply to it already."""
+        for zone, limit in (("discard", 1), ("hand", 4)):
+            if len(cards.get(zone, ())) > limit:
+                if zone == "hand":
+                    raise AnalysisError(f"a hand has 3 cards (4 just after drawing), not {len(cards[zone])}: "
+                                        f"{format_cards(cards[zone])!r}")
+                raise AnalysisError(f"the discard is one card, not {len(cards[zone])}: {format_cards(cards[zone])!r}")
+        seen: dict[Card, str] = {}
+        for zone, cs in cards.items():
+            for c in cs:
+                if c in seen:
+                    raise AnalysisError(f"{c} is given twice, in {self._claim(seen[c])} and in {self._claim(zone)}: "
+                                        "a card exists once")
+                seen[c] = zone
+        hand = cards.get("hand", ())
+        if len(hand) < 3:  # fill the hand with cards nobody named, so the engine checks the rest
+            spare = [c for c in self.deck if c not in seen]
+            hand = hand + tuple(spare[: 3 - len(hand)])
+        self._knowledge(cards, hand)
+
+    def _knowledge(self, cards: dict[str, tuple[Card, ...]], hand: tuple[Card, ...]) -> Knowledge:
+        holds = [cards.get(f"opponent {i + 1}", ()) for i in range(self.opponents)]
+        while holds and not holds[-1]:
+            holds.pop()
+        discard = cards.get("discard", ())
+        ctx = self.context
+        return Knowledge(
+            hand=hand,
+            top=discard[0] if discard else None,
+            dead=cards.get("dead", ()),
+            opponent_holds=tuple(holds),
+            opponents=self.opponents,
+            rules=self.rules,
+            taken=ctx.get("taken"),
+            first_round=bool(ctx.get("first_round", False)),
+            stock_size=ctx.get("stock_size"),
+        )
+
+    def _commit(self, cards: dict[str, tuple[Card, ...]], keep_text: str | None = None,
+                keep_context: bool = False) -> None:
+        if cards != self.cards and self.context and not keep_context:
+            saved = self.context
+            self.context = {}
+            try:
+                self._validate(cards)
+            except (AnalysisError, CardError):
+                self.context = saved
+                raise
+        else:
+            self._validate(cards)
+        old, self.cards = self.cards, cards
+        self._cache = None
+        for zone, cs in cards.items():
+            if self.errors.get(zone) and old.get(zone) == cs:
+                continue  # a field in error keeps what was typed until the learner fixes it
+            if zone != keep_text:
+                self.texts[zone] = format_cards(cs)
+                self.errors[zone] = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether the position can be analysed: a hand of 3 or 4 cards and no field in error."""
+        return len(self.cards["hand"]) in (3, 4) and not any(self.errors.values())
+
+    def problem(self) -> str | None:
+        """Why the position cannot be analysed yet (None when it can)."""
+        for zone in self.zones:
+            if self.errors.get(zone):
+                return f"{_field_title(zone).capitalize()} field: {self.errors[zone]}"
+        n = len(self.cards["hand"])
+        if n not in (3, 4):
+            return f"Pick {3 - n} more card{'s' if 3 - n != 1 else ''} for the hand (a hand has 3 cards, C3)."
+        return None
+
+    def knowledge(self) -> Knowledge:
+        """The position as the analysis takes it."""
+        if not self.ready:
+            raise AnalysisError(self.problem() or "the position is not complete")
+        return self._knowledge(self.cards, self.cards["hand"])
+
+    def analysis(self) -> Analysis:
+        """:func:`scatlab.analysis.analyze` of the position (cached until it changes)."""
+        knowledge = self.knowledge()
+        key = (knowledge, self.horizon, self.knock, self.samples, self.seed)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples,
+                                        seed=self.seed))
+        return self._cache[1]
+
+    def outs(self) -> tuple[Card, ...]:
+        """The cards that make 31 on the draw (empty when there is nothing to analyse or draw)."""
+        if not self.ready:
+            return ()
+        draw = self.analysis().turn.draw
+        return draw.outs_31 if draw is not None else ()
+
+    def describe(self) -> str:
+        """The position in one line of notation."""
+        parts = [f"hand {self.texts.get('hand', '') or '-'}"]
+        for zone in self.zones[1:]:
+            if self.cards.get(zone):
+                parts.append(f"{zone} {format_cards(self.cards[zone])}")
+        parts.append(f"{self.opponents} opponent{'s' if self.opponents != 1 else ''}; {self.rules.name} rules")
+        return "; ".join(parts)
+
+    # -- from a game ----------------------------------------------------------------------
+
+    @classmethod
+    def from_view(cls, view: PlayerView, *, horizon: int = 0, knock: bool = True, samples: int = 10_000,
+                  seed: int = 0) -> AnalyzerModel:
+        """The position a player sees in a game: card tracking by
+        :meth:`scatlab.analysis.Knowledge.from_view` (the top discard, the dead pile, what
+        each opponent took and still holds). Only the view is read, so no hidden card can
+        reach the analyzer; the view itself is not kept."""
+        k = Knowledge.from_view(view)
+        model = cls(rules=k.rules, opponents=k.opponents, horizon=horizon, knock=knock, samples=samples, seed=seed)
+        model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size}
+        cards: dict[str, tuple[Card, ...]] = dict(model.cards)
+        cards.update(hand=k.hand, discard=(k.top,) if k.top is not None else (), dead=k.dead)
+        for i, held in enumerate(k.opponent_holds):
+            cards[f"opponent {i + 1}"] = held
+        model._commit(cards, keep_context=True)
+        return model
+

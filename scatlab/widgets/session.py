@@ -1,0 +1,727 @@
+"""The card table's session: a whole game against computer players, as plain Python.
+
+A :class:`TableSession` holds the game's states (for undo), the computer opponents, the seed,
+the learner's seat and what the table shows. It imports no widget library: the
+:class:`~scatlab.widgets.table.Table` widget only forwards clicks and keys to it and draws
+:meth:`TableSession.model`, a plain :class:`TableModel` that tests compare with the state.
+
+It holds no game logic: every move goes through :meth:`GameState.apply_for` (an illegal one
+is refused with the engine's message and rule code, and nothing changes), the opponents are
+:func:`scatlab.players.make_player` players that see only their own view, and the hints are
+exactly ``analyze(view)`` of the **learner's** :class:`~scatlab.rules.PlayerView` (never the
+state: the hints cannot reach a hidden card).
+
+Determinism: the deck of hand ``h`` is shuffled by ``random.Random(f"{seed}:deck:{h}")`` and
+an opponent deciding at a moment uses ``random.Random(f"{seed}:{h}:{k}:{seat}")`` (``k`` the
+number of actions already in the hand), so a seed replays a game, undo replays the same
+future, and a loaded record continues with the same opponents' choices.
+
+>>> s = TableSession("classic", opponents=("tip", "tip"), seed=7)
+>>> m = s.model()
+>>> m.seed, m.hand_number, m.to_move == m.seat, len(m.hand)
+(7, 1, True, 3)
+>>> s.click_stock().phase      # D: draw from the stock
+'discard'
+>>> s.click_stock().message    # a second draw is refused by the engine, and nothing changes
+'C5: player 0 has drawn and must now discard (discard AD, discard KD, discard 6S, discard 8H)'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..cards import Card, CardsLike, parse_card, parse_cards
+from ..errors import AnalysisError, IllegalActionError, RecordError, RulesError, ScatlabError
+from ..rules.actions import Action, ActionKind
+from ..rules.options import RuleSet, find_rules
+from ..rules.record import GameRecord, replay, shuffled_deck
+from ..rules.rulebook import RuleEntry, rule_entry
+from ..rules.state import GameState, HandResult, Phase
+from ..rules.values import value_of
+from ..rules.view import PlayerView
+from ..analysis.report import Analysis, analyze
+from ..players.base import Decision, Player, make_player
+from .chart import distribution_svg, format_value
+
+__all__ = [
+    "TableSession",
+    "TableModel",
+    "SeatModel",
+    "HintsModel",
+    "ShowdownModel",
+    "RuleModel",
+    "MIN_SEATS",
+    "MAX_SEATS",
+]
+
+MIN_SEATS = 2
+MAX_SEATS = 6
+"""The table seats 2 to 6 players (C2 allows up to 9; six fit a screen)."""
+
+_BUTTON_LABELS = {
+    ActionKind.KNOCK: "Knock (K)",
+    ActionKind.PASS: "Pass",
+    ActionKind.HAMMER: "Hammer",
+    ActionKind.THROW_DOWN: "Throw down",
+    ActionKind.STOP_BUS: "Stop the bus",
+    ActionKind.DECLARE: "Declare 31",
+}
+
+
+@dataclass(frozen=True)
+class RuleModel:
+    """A rulebook entry as shown: code, title and the project's explanation."""
+
+    code: str
+    title: str
+    text: str
+
+    @classmethod
+    def of(cls, code: str) -> RuleModel:
+        entry: RuleEntry = rule_entry(code)
+        return cls(entry.code, entry.title, entry.text)
+
+
+@dataclass(frozen=True)
+class SeatModel:
+    """One seat as the learner sees it. ``cards`` are card codes (``"QH"``) when face up,
+    else ``None`` per face-down card; ``value`` is shown only for a face-up hand."""
+
+    seat: int
+    name: str
+    kind: str
+    is_learner: bool
+    cards: tuple[str | None, ...]
+    value: str | None
+    standing: str
+    out: bool
+    dealer: bool
+    to_move: bool
+    knocker: bool
+
+
+@dataclass(frozen=True)
+class HintsModel:
+    """Advice for the learner's decision, all from ``analysis = analyze(view)``.
+
+    ``rows`` are (label, exact value, display value) triples; ``chart`` is the SVG of the
+    value distribution after drawing (None when no draw is possible)."""
+
+    analysis: Analysis
+    rows: tuple[tuple[str, str, str], ...]
+    advice_action: str
+    advice_discard: str | None
+    advice_reason: str
+    outs: tuple[str, ...]
+    chart: str | None
+    rule: RuleModel
+
+
+@dataclass(frozen=True)
+class ShowdownModel:
+    """The end of a hand: every final hand face up with its value, what each seat lost or
+    won, the engine's explanation (``HandResult.explain()``) and the rules it cites."""
+
+    number: int
+    ended: str
+    hands: tuple[tuple[int, tuple[str, ...], str | None], ...]
+    outcome: tuple[str, ...]
+    explain: str
+    rules: tuple[RuleModel, ...]
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """Everything the table shows, as plain data (the widget draws exactly this)."""
+
+    rules_name: str
+    seed: int
+    hand_number: int
+    phase: str
+    seat: int
+    seats: tuple[SeatModel, ...]
+    hand: tuple[str, ...]
+    hand_value: str | None
+    drawn: str | None
+    taken: str | None
+    stock_size: int
+    top_discard: str | None
+    discard_size: int
+    dealer: int
+    to_move: int | None
+    knocker: int | None
+    my_turn: bool
+    can_draw: bool
+    can_take: bool
+    can_knock: bool
+    discardable: tuple[str, ...]
+    buttons: tuple[tuple[str, str], ...]
+    can_next_hand: bool
+    waiting: bool
+    status: str
+    message: str
+    log: tuple[str, ...]
+    why: str | None
+    hints: HintsModel | None
+    rule: RuleModel | None
+    showdown: ShowdownModel | None
+    game_over: bool
+    winner: int | None
+    practice: bool
+    can_undo: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The model as JSON-ready data for the browser (the analysis object itself is left
+        out; its numbers are in ``hints.rows``)."""
+        data: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            data[name] = _jsonable(getattr(self, name))
+        return data
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, HintsModel):
+        return {
+            "rows": [list(r) for r in value.rows],
+            "advice_action": value.advice_action,
+            "advice_discard": value.advice_discard,
+            "advice_reason": value.advice_reason,
+            "outs": list(value.outs),
+            "chart": value.chart,
+            "rule": _jsonable(value.rule),
+        }
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+@dataclass
+class _Snapshot:
+    state: GameState
+    last_decision: tuple[int, Decision] | None
+
+
+@dataclass
+class TableSession:
+    """A game at the table: the learner at ``seat`` against ``opponents`` (player kinds of
+    :func:`scatlab.players.make_player`, one per other seat, clockwise from the seat after
+    the learner's), under ``rules`` (a preset name, a :class:`RuleSet` or its options).
+
+    ``seed`` (an int; None picks one) fixes every deck and every opponent's choice.
+    ``deal`` gives the first hand's whole deck order (e.g. from
+    :func:`scatlab.rules.deal_order`); ``dealer`` is the first dealer (by default the seat
+    to the learner's right, so the learner plays first). ``auto_play`` runs the opponents
+    at once after each learner move (the widget turns it off to show them one at a time).
+    """
+
+    rules: RuleSet | str | dict[str, Any] = "classic"
+    opponents: Sequence[str] = ("tip", "tip")
+    seat: int = 0
+    seed: int | None = None
+    hints: bool = True
+    deal: CardsLike | None = None
+    dealer: int | None = None
+    auto_play: bool = True
+    state: GameState = field(init=False)
+    message: str = field(init=False, default="")
+    practice: bool = field(init=False, default=False)
+    last_decision: tuple[int, Decision] | None = field(init=False, default=None)
+    _ruleset: RuleSet = field(init=False, repr=False)
+    _players: dict[int, Player] = field(init=False, repr=False)
+    _kinds: dict[int, str] = field(init=False, repr=False)
+    _history: list[_Snapshot] = field(init=False, repr=False)
+    _hint_cache: tuple[PlayerView, HintsModel | None] | None = field(init=False, repr=False, default=None)
+
+    def __post_init__(self) -> None:
+        self._ruleset = find_rules(self.rules)
+        kinds = tuple(self.opponents) if not isinstance(self.opponents, str) else (self.opponents,)
+        n = len(kinds) + 1
+        if not MIN_SEATS <= n <= MAX_SEATS:
+            raise RulesError(
+                f"opponents={kinds!r} makes {n} players: the table seats {MIN_SEATS} to {MAX_SEATS}, "
+                f"so give 1 to {MAX_SEATS - 1} opponents"
+            )
+        if not isinstance(self.seat, int) or isinstance(self.seat, bool) or not 0 <= self.seat < n:
+            raise RulesError(f"seat={self.seat!r} is not a seat: use 0 to {n - 1}")
+        if self.dealer is not None and (
+            not isinstance(self.dealer, int) or isinstance(self.dealer, bool) or not 0 <= self.dealer < n
+        ):
+            raise RulesError(f"dealer={self.dealer!r} is not a seat: use 0 to {n - 1}")
+        others = [(self.seat + k) % n for k in range(1, n)]
+        self._players = {s: make_player(kind) for s, kind in zip(others, kinds)}
+        self._kinds = {s: str(kind).strip().lower() for s, kind in zip(others, kinds)}
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(1, 1_000_000)
+        elif not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
+            raise RulesError(f"seed={self.seed!r} is not a seed: give a whole number 0 or more, or None")
+        self._start(self.deal)
+
+    # -- set-up --------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """How many seats are at the table."""
+        return len(self._players) + 1
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The rules in force."""
+        return self._ruleset
+
+    def _start(self, first_deal: CardsLike | None) -> None:
+        n = self.num_players
+        dealer = self.dealer if self.dealer is not None else (self.seat - 1) % n
+        state = GameState.new(self._ruleset, n, dealer)
+        order = None
+        if first_deal is not None:
+            order = parse_cards(first_deal, deck_size=self._ruleset.deck_size, what="cards in the deck")
+        self.state = state.deal(order if order is not None else self._deck(1))
+        self.message = ""
+        self.practice = False
+        self.last_decision = None
+        self._history = []
+        self._hint_cache = None
+        if self.auto_play:
+            self.run_opponents()
+
+    def _deck(self, hand_number: int) -> tuple[Card, ...]:
+        return shuffled_deck(self._ruleset, random.Random(f"{self.seed}:deck:{hand_number}"))
+
+    def new_game(self, seed: int | None = None, *, deal: CardsLike | None = None) -> TableModel:
+        """Start again with ``seed`` (None: a fresh random seed) and, optionally, a given
+        first deal (a whole deck order, e.g. from :func:`scatlab.rules.deal_order`)."""
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+            raise RulesError(f"seed={seed!r} is not a seed: give a whole number 0 or more, or None")
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+        self.deal = deal
+        self._start(deal)
+        return self.model()
+
+    # -- moves ---------------------------------------------------------------------------
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a computer opponent is to move (the learner waits)."""
+        mover = self.state.to_move
+        return mover is not None and mover != self.seat and self.state.phase not in (Phase.DEAL, Phase.GAME_OVER)
+
+    def step(self) -> Decision | None:
+        """Let the opponent to move make one move (None when no opponent is to move)."""
+        if not self.waiting:
+            return None
+        mover = self.state.to_move
+        assert mover is not None
+        view = self.state.view(mover)
+        rng = random.Random(f"{self.seed}:{self.state.hand_number}:{len(self.state.events)}:{mover}")
+        decision = self._players[mover].decide(view, rng)
+        self.state = self.state.apply_for(mover, decision.action)
+        self.last_decision = (mover, decision)
+        return decision
+
+    def run_opponents(self, limit: int = 10_000) -> int:
+        """Let the opponents move until it is the learner's turn, the hand is over or the
+        game is over; returns how many moves they made."""
+        moves = 0
+        while self.waiting and moves < limit:
+            self.step()
+            moves += 1
+        return moves
+
+    def play(self, action: Action | str) -> TableModel:
+        """The learner's move. An illegal one (or one out of turn) is refused: the model's
+        ``message`` carries the engine's words and rule code, and nothing changes."""
+        try:
+            act = action if isinstance(action, Action) else Action.parse(action)
+            if self.waiting:
+                raise IllegalActionError(
+                    f"it is player {self.state.to_move}'s turn: wait for the computer players to move"
+                )
+            new = self.state.apply_for(self.seat, act)
+        except ScatlabError as exc:
+            self.message = str(exc)
+            return self.model()
+        self._history.append(_Snapshot(self.state, self.last_decision))
+        self.state = new
+        self.message = ""
+        if self.auto_play:
+            self.run_opponents()
+        return self.model()
+
+    def click_stock(self) -> TableModel:
+        """What a click on the stock (or the key D) does: draw."""
+        return self.play(Action.DRAW)
+
+    def click_discard(self) -> TableModel:
+        """What a click on the discard pile (or the key T) does: take its top card."""
+        return self.play(Action.TAKE)
+
+    def click_card(self, card: Card | str) -> TableModel:
+        """What a click on a hand card (or Enter on it) does: discard it."""
+        try:
+            chosen = parse_card(card)
+        except ScatlabError as exc:
+            self.message = str(exc)
+            return self.model()
+        return self.play(Action.discard(chosen))
+
+    def knock(self) -> TableModel:
+        """The Knock button (or the key K)."""
+        return self.play(Action.KNOCK)
+
+    def next_hand(self) -> TableModel:
+        """Deal the next hand (its deck comes from the seed) once a hand has been scored."""
+        if self.state.phase is not Phase.DEAL:
+            what = "the game is over" if self.state.is_over else "the current hand is still being played"
+            self.message = f"cannot deal the next hand now: {what}"
+            return self.model()
+        self._history.append(_Snapshot(self.state, self.last_decision))
+        self.state = self.state.deal(self._deck(self.state.hand_number + 1))
+        self.message = ""
+        if self.auto_play:
+            self.run_opponents()
+        return self.model()
+
+    def undo(self) -> TableModel:
+        """Take back the learner's last move (and the opponents' replies): the game is then
+        marked as practice. Nothing to undo leaves a message."""
+        if not self._history:
+            self.message = "nothing to undo: no move of yours yet in this game"
+            return self.model()
+        snap = self._history.pop()
+        self.state = snap.state
+        self.last_decision = snap.last_decision
+        self.practice = True
+        self.message = "your last move was taken back: this game is now practice"
+        return self.model()
+
+    # -- records -------------------------------------------------------------------------
+
+    def record_json(self) -> str:
+        """The game so far as the engine's JSON record (:class:`GameRecord`)."""
+        return GameRecord.from_state(self.state).dumps()
+
+    def load_record(self, text: str | bytes) -> TableModel:
+        """Continue a saved game: replay the engine's JSON record and carry on from where it
+        stopped (the learner keeps their seat, the opponents their kinds; later decks come
+        from this session's seed). A bad record is refused with the reason and changes
+        nothing."""
+        try:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            record = GameRecord.loads(text)
+            if record.players != self.num_players:
+                raise RecordError(
+                    f"the record is a game of {record.players} players, but this table seats {self.num_players}: "
+                    f"start a table with {record.players - 1} opponents to load it"
+                )
+            state = replay(record)
+        except UnicodeDecodeError:
+            self.message = "cannot load the file: a game record is UTF-8 JSON text"
+            return self.model()
+        except ScatlabError as exc:
+            self.message = f"cannot load the record: {exc}"
+            return self.model()
+        self._ruleset = record.rules
+        self.rules = record.rules
+        self.state = state
+        self._history = []
+        self.last_decision = None
+        self._hint_cache = None
+        self.practice = False
+        self.message = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
+        if self.auto_play:
+            self.run_opponents()
+        return self.model()
+
+    # -- what to show --------------------------------------------------------------------
+
+    def view(self) -> PlayerView:
+        """The learner's view: the only thing the hints ever see."""
+        return self.state.view(self.seat)
+
+    def analysis(self) -> Analysis | None:
+        """``analyze(view)`` of the learner's view when the learner has a decision with a
+        hand to weigh (start of a turn or a discard), else None."""
+        hints = self._hints(self.view())
+        return hints.analysis if hints is not None else None
+
+    def _hints(self, view: PlayerView) -> HintsModel | None:
+        if self._hint_cache is not None and self._hint_cache[0] == view:
+            return self._hint_cache[1]
+        hints = None
+        if view.is_my_turn and view.phase in (Phase.TURN, Phase.DISCARD) and len(view.hand) in (3, 4):
+            try:
+                analysis = analyze(view)
+            except AnalysisError:  # pragma: no cover - every game position analyses
+                analysis = None
+            if analysis is not None:
+                hints = _hints_model(analysis, view, self.governing_rule(view, analysis))
+        self._hint_cache = (view, hints)
+        return hints
+
+    def governing_rule(self, view: PlayerView | None = None, analysis: Analysis | None = None) -> str:
+        """The code of the rule that governs the learner's moment: the turn (C5), a knock
+        in progress (C6), the empty stock (C11), a possible 31 (C8), the first-round
+        knock ban (V6), a hammer (V10), a throw-down (V11), declaring (C9, C10), the bus
+        stop (V19); after a hand, the rule that decided it; after the game, how it is kept."""
+        view = view if view is not None else self.view()
+        rules = self._ruleset
+        phase = view.phase
+        if phase is Phase.GAME_OVER:
+            return {"gin": "V14", "bus": "V15", "points": "V16"}.get(rules.score_keeping, "C13")
+        if phase is Phase.DEAL:
+            result = view.results[-1] if view.results else None
+            return result.notes[0].code if result is not None and result.notes else "C3"
+        if phase is Phase.THROW_DOWN:
+            return "V11"
+        if phase is Phase.DECLARE:
+            return "C9" if self.state.declare_context == "dealt" else "C10"
+        if not view.is_my_turn:
+            return "C6" if view.knocker is not None else "C5"
+        kinds = {a.kind for a in view.legal_actions}
+        if phase is Phase.DISCARD:
+            if any(value_of(tuple(c for c in view.hand if c is not d), rules) >= 31 for d in view.hand if d is not view.taken):
+                return "C8"
+            if ActionKind.STOP_BUS in kinds:
+                return "V19"
+            return "C5"
+        if view.stock_size == 0:
+            return "C11"
+        if view.knocker is not None:
+            return "C6"
+        if ActionKind.HAMMER in kinds:
+            return "V10"
+        if analysis is not None and analysis.advice.action == "knock":
+            return "C6"
+        if ActionKind.KNOCK not in kinds and rules.no_knock_first_round:
+            return "V6"
+        return "C5"
+
+    def standing(self, seat: int) -> str:
+        """A seat's standing in the preset's own terms: pennies and "on the county"
+        (C13), Cadillac nickels (V13), G-I-N letters (V14), bus positions (V15), points (V16)."""
+        state, rules = self.state, self._ruleset
+        if rules.score_keeping != "lives" or state.out[seat]:
+            return state.standing(seat)
+        lives = state.lives[seat]
+        if lives == 0:
+            return "on the county"
+        coin = ("nickel", "nickels") if rules.grand_cadillac else ("penny", "pennies")
+        return f"{lives} {coin[0] if lives == 1 else coin[1]}"
+
+    def seat_name(self, seat: int) -> str:
+        """``player 0 (you)`` or ``player 1 (tip)``: the names the log uses, with who sits there."""
+        return f"player {seat} (you)" if seat == self.seat else f"player {seat} ({self._kinds[seat]})"
+
+    def model(self) -> TableModel:
+        """Everything the table shows now, computed from the learner's view (and, after a
+        hand, the public result)."""
+        state = self.state
+        view = self.view()
+        me = self.seat
+        my_turn = view.is_my_turn and not self.waiting
+        legal = view.legal_actions if my_turn else ()
+        kinds = {a.kind for a in legal}
+        showdown = self._showdown() if state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.results else None
+        final = {s: h for s, h, _ in showdown.hands} if showdown is not None else {}
+        seats = []
+        for s in range(state.num_players):
+            if s == me:
+                cards: tuple[str | None, ...] = tuple(str(c) for c in view.hand) if view.hand else (
+                    (None,) * view.hand_sizes[s])
+                value = format_value(view.value) if view.value is not None else None
+            elif s in final:
+                cards = final[s]
+                value = next((v for q, _, v in showdown.hands if q == s), None) if showdown else None
+            else:
+                cards = (None,) * view.hand_sizes[s]
+                value = None
+            seats.append(SeatModel(
+                seat=s,
+                name=self.seat_name(s),
+                kind="you" if s == me else self._kinds[s],
+                is_learner=s == me,
+                cards=cards,
+                value=value,
+                standing=self.standing(s),
+                out=state.out[s],
+                dealer=state.dealer == s,
+                to_move=view.to_move == s,
+                knocker=view.knocker == s,
+            ))
+        hints = self._hints(view) if self.hints and my_turn else None
+        rule_code = hints.rule.code if hints is not None else self.governing_rule(view)
+        events = view.history
+        if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
+            events = tuple(e.public(me) for e in state.logs[-1])
+        buttons = tuple(
+            (a.kind.value, _BUTTON_LABELS[a.kind]) for a in legal if a.kind in _BUTTON_LABELS and a.kind is not ActionKind.KNOCK
+        )
+        why = None
+        if self.last_decision is not None:
+            who, decision = self.last_decision
+            why = f"{self.seat_name(who)} chose to {decision.action}: {decision.reason}"
+        return TableModel(
+            rules_name=self._ruleset.name,
+            seed=int(self.seed or 0),
+            hand_number=state.hand_number,
+            phase=state.phase.value,
+            seat=me,
+            seats=tuple(seats),
+            hand=tuple(str(c) for c in view.hand),
+            hand_value=format_value(view.value) if view.value is not None else None,
+            drawn=str(view.drawn) if view.drawn is not None else None,
+            taken=str(view.taken) if view.taken is not None and view.is_my_turn else None,
+            stock_size=view.stock_size,
+            top_discard=str(view.top_discard) if view.top_discard is not None else None,
+            discard_size=len(view.discard_pile),
+            dealer=state.dealer,
+            to_move=view.to_move,
+            knocker=view.knocker,
+            my_turn=my_turn,
+            can_draw=ActionKind.DRAW in kinds,
+            can_take=ActionKind.TAKE in kinds,
+            can_knock=ActionKind.KNOCK in kinds,
+            discardable=tuple(str(a.card) for a in legal if a.kind is ActionKind.DISCARD),
+            buttons=buttons,
+            can_next_hand=state.phase is Phase.DEAL,
+            waiting=self.waiting,
+            status=self._status(view, my_turn, kinds),
+            message=self.message,
+            log=tuple(e.describe(pretty=True) for e in events),
+            why=why,
+            hints=hints,
+            rule=hints.rule if hints is not None else RuleModel.of(rule_code),
+            showdown=showdown,
+            game_over=state.is_over,
+            winner=state.winner,
+            practice=self.practice,
+            can_undo=bool(self._history),
+        )
+
+    def _status(self, view: PlayerView, my_turn: bool, kinds: set[ActionKind]) -> str:
+        state = self.state
+        if state.is_over:
+            who = "you win" if state.winner == self.seat else f"player {state.winner} wins"
+            return f"Game over: {who}. Start a new game to play again."
+        if state.phase is Phase.DEAL:
+            return f"Hand {state.hand_number} is over. Deal the next hand (N) when you are ready."
+        if not my_turn:
+            if self.state.out[self.seat]:
+                return f"You are out of the game; player {view.to_move} is playing."
+            return f"Player {view.to_move} is playing…"
+        top = view.top_discard.pretty if view.top_discard is not None else ""
+        if state.phase is Phase.DISCARD:
+            extra = " or stop the bus" if ActionKind.STOP_BUS in kinds else ""
+            return f"Your turn: click a card of your hand to discard it (Tab to a card, Enter){extra}."
+        if state.phase is Phase.THROW_DOWN:
+            return "Your turn: throw down (a showdown before looking at your cards) or pass."
+        if state.phase is Phase.DECLARE:
+            return "You hold 31: declare it, or pass (it then counts as 30)."
+        options = []
+        if ActionKind.DRAW in kinds:
+            options.append("draw from the stock (D)")
+        if ActionKind.TAKE in kinds:
+            options.append(f"take the {top} (T)")
+        if ActionKind.KNOCK in kinds:
+            options.append("knock (K)")
+        if ActionKind.HAMMER in kinds:
+            options.append("hammer")
+        if ActionKind.PASS in kinds:
+            options.append("pass")
+        said = ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else "wait"
+        return f"Your turn: {said}."
+
+    def _showdown(self) -> ShowdownModel:
+        result: HandResult = self.state.results[-1]
+        hands = tuple(
+            (s, tuple(str(c) for c in result.final[s]), format_value(v) if v is not None else None)
+            for s, v in enumerate(result.values)
+            if result.final[s]
+        )
+        outcome = []
+        keeping = self._ruleset.score_keeping
+        for s in range(self.state.num_players):
+            lost, won = result.lives_lost[s], result.points_won[s]
+            if keeping == "points":
+                if won:
+                    outcome.append(f"{self.seat_name(s)} scores {won} point{'s' if won != 1 else ''}")
+                continue
+            if not lost:
+                continue
+            unit = {"gin": ("letter", "letters"), "bus": ("step", "steps")}.get(
+                keeping, ("nickel", "nickels") if self._ruleset.grand_cadillac else ("penny", "pennies"))
+            verb = "gets" if keeping == "gin" else ("moves up" if keeping == "bus" else "loses")
+            after = "out" if result.out_after[s] else self.state.standing(s) if keeping != "lives" else (
+                "on the county" if result.lives_after[s] == 0 else f"{result.lives_after[s]} left")
+            outcome.append(f"{self.seat_name(s)} {verb} {lost} {unit[0] if lost == 1 else unit[1]} ({after})")
+        if not outcome:
+            outcome.append("nobody loses anything this hand")
+        return ShowdownModel(
+            number=result.number,
+            ended=result.ended,
+            hands=hands,
+            outcome=tuple(outcome),
+            explain=result.explain(),
+            rules=tuple(RuleModel.of(c) for c in result.codes),
+        )
+
+
+def _num(value: Fraction) -> tuple[str, str]:
+    exact = str(value)
+    shown = format_value(value) if value.denominator in (1, 2) else f"{float(value):.2f}"
+    return exact, shown
+
+
+def _pct(p: Fraction) -> tuple[str, str]:
+    return str(p), f"{float(p) * 100:.1f}%"
+
+
+def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
+    """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged)."""
+    rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
+    turn = analysis.turn
+    for option in turn.discards:
+        kept = " ".join(c.pretty for c in view.hand if c is not option.discard)
+        rows.append((f"throw the {option.discard.pretty} (keep {kept})", *_num(option.value)))
+    draw = turn.draw
+    if draw is not None:
+        rows.append(("draw: expected value", *_num(draw.expected_value)))
+        rows.append((f"draw: P(31) ({draw.count_31} outs of {draw.unseen})", *_pct(draw.p_31)))
+        rows.append(("draw: P(better hand)", *_pct(draw.p_improve)))
+    if turn.take is not None:
+        best = turn.take.best
+        rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
+    risk = analysis.knock
+    if risk is not None:
+        if risk.allowed:
+            how = "exact" if risk.exact else f"{risk.samples:,} deals"
+            rows.append((f"knock: P(lose one life) ({how})", *_pct(risk.p_lose_one)))
+            rows.append((f"knock: P(lose two lives) ({how})", *_pct(risk.p_lose_two)))
+            rows.append(("knock: expected lives lost", str(risk.expected_loss), f"{float(risk.expected_loss):.3f}"))
+        else:
+            rows.append(("knock", "not allowed", risk.refusal or "not allowed now"))
+    advice = analysis.advice
+    chart = None
+    if draw is not None:
+        highlight = turn.take.best.value if turn.take is not None else None
+        title = "Your hand value after drawing"
+        if turn.take is not None:
+            title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(turn.take.best.value)})"
+        chart = distribution_svg(draw.distribution, highlight=highlight, title=title)
+    return HintsModel(
+        analysis=analysis,
+        rows=tuple(rows),
+        advice_action=advice.action,
+        advice_discard=str(advice.discard) if advice.discard is not None else None,
+        advice_reason=advice.reason,
+        outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
+        chart=chart,
+        rule=RuleModel.of(rule_code),
+    )

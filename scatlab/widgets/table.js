@@ -1,0 +1,277 @@
+// scatlab card table: draws the Python table model and sends every click and key back.
+// Python owns all state; this module only renders `state` and calls model.send().
+// No imports, nothing from a CDN.
+
+const KEYS = { d: "stock", t: "discard", k: "knock", n: "next", u: "undo" };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name === "html") node.innerHTML = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SUITS = { H: "♥", D: "♦", C: "♣", S: "♠" };
+const RANKS = { A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
+  "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two" };
+const SUIT_NAMES = { H: "hearts", D: "diamonds", C: "clubs", S: "spades" };
+
+function pretty(code) {
+  return code ? code.slice(0, -1) + SUITS[code.slice(-1)] : "";
+}
+function spoken(code) {
+  return code ? `${RANKS[code.slice(0, -1)]} of ${SUIT_NAMES[code.slice(-1)]}` : "face-down card";
+}
+
+function render({ model, el: host }) {
+  const root = el("div", { class: "scat-table", tabindex: "-1" });
+  host.append(root);
+  let showWhy = false;
+  let lastDownload = null;
+
+  const send = (msg) => model.send(msg);
+
+  function face(code, extra) {
+    const faces = model.get("faces") || {};
+    const holder = el("span", { class: "scat-card-face" + (extra ? " " + extra : "") });
+    holder.innerHTML = faces[code === null ? "back" : code] || faces.back || "";
+    return holder;
+  }
+
+  function focusKey(node) {
+    while (node && node !== root) {
+      if (node.dataset && node.dataset.focus) return node.dataset.focus;
+      node = node.parentNode;
+    }
+    return null;
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    const key = (event.key || "").toLowerCase();
+    if (KEYS[key]) {
+      event.preventDefault();
+      event.stopPropagation();
+      send({ type: KEYS[key] });
+      return;
+    }
+    if ((key === "enter" || key === " ") && target && target.dataset && target.dataset.card) {
+      event.preventDefault();
+      event.stopPropagation();
+      send({ type: "card", card: target.dataset.card });
+      return;
+    }
+    if ((key === "enter" || key === " ") && target && target.dataset && target.dataset.pile) {
+      event.preventDefault();
+      event.stopPropagation();
+      send({ type: target.dataset.pile });
+    }
+  }
+  root.addEventListener("keydown", onKey);
+
+  function seatBox(seat, s) {
+    const badges = [];
+    if (seat.dealer) badges.push(el("span", { class: "scat-badge scat-dealer", title: "dealer" }, "dealer"));
+    if (seat.to_move) badges.push(el("span", { class: "scat-badge scat-turn", title: "to move" }, "▶ to move"));
+    if (seat.knocker) badges.push(el("span", { class: "scat-badge scat-knocker", title: "knocked" }, "knocked"));
+    if (seat.out) badges.push(el("span", { class: "scat-badge scat-out" }, "out"));
+    const cards = el("div", { class: "scat-cards scat-small", role: "group",
+      "aria-label": `${seat.name}: ${seat.cards.length} cards` });
+    for (const code of seat.cards) cards.append(face(code));
+    return el("section", { class: "scat-seat" + (seat.to_move ? " scat-active" : "") + (seat.out ? " scat-isout" : ""),
+      "aria-label": seat.name },
+      el("div", { class: "scat-seat-head" }, el("strong", {}, seat.name), ...badges),
+      el("div", { class: "scat-standing" }, seat.standing),
+      cards,
+      seat.value !== null ? el("div", { class: "scat-value" }, `value ${seat.value}`) : null);
+  }
+
+  function button(label, msg, enabled, focus, extraClass) {
+    return el("button", { class: "scat-btn" + (extraClass ? " " + extraClass : ""), type: "button",
+      disabled: !enabled, "data-focus": focus, onclick: (e) => { e.stopPropagation(); send(msg); } }, label);
+  }
+
+  function hintsPanel(s) {
+    const h = s.hints;
+    if (!s.hints_on) return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"),
+      el("p", {}, "Hints are off."));
+    if (!h) {
+      const text = s.my_turn ? "No decision to weigh." : "Hints appear on your turn.";
+      return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
+        s.rule ? ruleBox(s.rule, "The rule now") : null);
+    }
+    const advice = h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
+    const rows = el("table", { class: "scat-numbers" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
+      el("tbody", {}, h.rows.map(([label, exact, shown]) =>
+        el("tr", {}, el("th", { scope: "row" }, label), el("td", { class: "scat-exact" }, exact), el("td", {}, shown)))));
+    return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
+      el("h3", {}, "Hints"),
+      el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
+      el("p", { class: "scat-reason" }, h.advice_reason),
+      h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
+      rows,
+      h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,
+      ruleBox(h.rule, "The rule now"));
+  }
+
+  function ruleBox(rule, heading) {
+    return el("div", { class: "scat-rule", role: "note" },
+      el("div", { class: "scat-rule-head" }, `${heading}: `, el("strong", {}, `${rule.code} ${rule.title}`)),
+      el("p", {}, rule.text));
+  }
+
+  function showdownPanel(sd, s) {
+    if (!sd) return null;
+    const hands = el("ul", { class: "scat-sd-hands" }, sd.hands.map(([seat, cards, value]) => {
+      const name = s.seats[seat].name;
+      const row = el("div", { class: "scat-cards scat-small" }, cards.map((c) => face(c)));
+      return el("li", {}, el("div", {}, el("strong", {}, name), value !== null ? ` — ${value}` : ""), row);
+    }));
+    return el("section", { class: "scat-panel scat-showdown", "aria-label": `hand ${sd.number} showdown` },
+      el("h3", {}, `Hand ${sd.number}: how it ended`),
+      hands,
+      el("ul", { class: "scat-outcome" }, sd.outcome.map((line) => el("li", {}, line))),
+      el("pre", { class: "scat-explain" }, sd.explain),
+      sd.rules.map((r) => el("details", { class: "scat-rule-link" },
+        el("summary", {}, `${r.code} ${r.title}`), el("p", {}, r.text))));
+  }
+
+  function draw() {
+    const s = model.get("state") || {};
+    if (!s.seats) return;
+    const hadFocus = root.contains(document.activeElement);
+    const focused = hadFocus ? focusKey(document.activeElement) : null;
+    root.replaceChildren();
+
+    // -- top bar -------------------------------------------------------------------
+    const seedInput = el("input", { type: "number", min: "0", class: "scat-seed-input", "aria-label": "seed to replay",
+      value: s.seed, "data-focus": "seed-input" });
+    const fileInput = el("input", { type: "file", accept: ".json,application/json", class: "scat-file",
+      "aria-label": "load a saved game", "data-focus": "load",
+      onchange: (e) => {
+        const file = e.target.files && e.target.files[0];
+        if (!file) return;
+        file.text().then((text) => send({ type: "load", text }));
+      } });
+    const dl = model.get("download") || {};
+    let link = null;
+    if (dl.text) {
+      const href = "data:application/json;charset=utf-8," + encodeURIComponent(dl.text);
+      link = el("a", { class: "scat-download", href, download: dl.name, "data-focus": "download" }, `Download ${dl.name}`);
+    }
+    root.append(el("div", { class: "scat-bar" },
+      el("span", { class: "scat-title" }, `31 · ${s.rules_name} · hand ${s.hand_number} · seed ${s.seed}`),
+      s.practice ? el("span", { class: "scat-badge scat-practice" }, "practice") : null,
+      el("span", { class: "scat-spacer" }),
+      button("Undo (U)", { type: "undo" }, s.can_undo, "undo"),
+      button("New game", { type: "new" }, true, "new"),
+      el("label", { class: "scat-seed" }, "seed ", seedInput),
+      el("button", { class: "scat-btn", type: "button", "data-focus": "seed",
+        onclick: (e) => { e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); } }, "Play seed"),
+      button(s.hints_on ? "Hints: on" : "Hints: off", { type: "hints", on: !s.hints_on }, true, "hints"),
+      button("Save", { type: "save" }, true, "save"),
+      el("label", { class: "scat-load" }, "Load ", fileInput),
+      s.can_analyze ? button("Analyze this position", { type: "analyze" }, true, "analyze") : null));
+    seedInput.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); }
+      else e.stopPropagation();
+    });
+    if (link) root.append(el("div", { class: "scat-dl-row" }, link));
+
+    // -- the felt ---------------------------------------------------------------------
+    const felt = el("div", { class: "scat-felt" });
+    const others = s.seats.filter((seat) => !seat.is_learner);
+    felt.append(el("div", { class: "scat-opponents" }, others.map((seat) => seatBox(seat, s))));
+
+    const stock = el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
+      "data-pile": "stock", "data-focus": "stock", "aria-disabled": s.can_draw ? "false" : "true",
+      "aria-label": `stock, ${s.stock_size} cards` + (s.can_draw ? ": draw (D)" : ""),
+      onclick: (e) => { e.stopPropagation(); send({ type: "stock" }); } },
+      face(s.stock_size ? null : "empty"), el("div", { class: "scat-pile-label" }, `Stock: ${s.stock_size}`));
+    const discard = el("div", { class: "scat-pile" + (s.can_take ? " scat-live" : ""), role: "button", tabindex: "0",
+      "data-pile": "discard", "data-focus": "discard", "aria-disabled": s.can_take ? "false" : "true",
+      "aria-label": s.top_discard ? `discard pile, ${spoken(s.top_discard)} on top` + (s.can_take ? ": take (T)" : "") : "discard pile, empty",
+      onclick: (e) => { e.stopPropagation(); send({ type: "discard" }); } },
+      s.top_discard ? face(s.top_discard) : face("empty"),
+      el("div", { class: "scat-pile-label" }, s.top_discard ? `Discard: ${pretty(s.top_discard)}` : "Discard: empty"));
+    felt.append(el("div", { class: "scat-center" }, stock, discard,
+      el("div", { class: "scat-status", role: "status", "aria-live": "polite" }, s.status),
+      s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null));
+
+    // -- the learner ------------------------------------------------------------------
+    const me = s.seats[s.seat];
+    const hand = el("div", { class: "scat-cards scat-hand", role: "group", "aria-label": "your hand" });
+    const cards = me.cards.length ? me.cards : [];
+    for (const code of cards) {
+      if (code === null) { hand.append(face(null)); continue; }
+      const can = s.discardable.includes(code);
+      const extra = [code === s.drawn ? "scat-drawn" : "", code === s.taken ? "scat-taken" : "",
+        s.hints && s.hints.advice_discard === code && s.hints.advice_action === "discard" ? "scat-advised" : ""].join(" ");
+      const holder = el("div", { class: "scat-hand-card " + (can ? "scat-live " : "") + extra, role: "button", tabindex: "0",
+        "data-card": code, "data-focus": "card:" + code, "aria-disabled": can ? "false" : "true",
+        "aria-label": spoken(code) + (can ? ": discard (Enter)" : "") + (code === s.drawn ? ", just drawn" : "") + (code === s.taken ? ", just taken" : ""),
+        onclick: (e) => { e.stopPropagation(); send({ type: "card", card: code }); } }, face(code));
+      hand.append(holder);
+    }
+    const actions = el("div", { class: "scat-actions" },
+      button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
+      s.buttons.map(([action, label]) => button(label, { type: "action", action }, true, "action:" + action)),
+      s.can_next_hand && !s.game_over ? button("Next hand (N)", { type: "next" }, true, "next", "scat-next") : null);
+    felt.append(el("section", { class: "scat-me" + (me.to_move ? " scat-active" : ""), "aria-label": "you" },
+      el("div", { class: "scat-seat-head" }, el("strong", {}, me.name),
+        me.dealer ? el("span", { class: "scat-badge scat-dealer" }, "dealer") : null,
+        me.knocker ? el("span", { class: "scat-badge scat-knocker" }, "knocked") : null,
+        el("span", { class: "scat-standing" }, me.standing)),
+      hand,
+      el("div", { class: "scat-value scat-my-value" }, s.hand_value !== null ? `Your hand: ${s.hand_value}` : (s.hand.length === 4 ? "Your hand: 4 cards, discard one" : "Your hand")),
+      actions));
+
+    // -- side panels ------------------------------------------------------------------
+    const side = el("div", { class: "scat-side" });
+    if (s.showdown) side.append(showdownPanel(s.showdown, s));
+    side.append(hintsPanel(s));
+    if (s.why) {
+      side.append(el("section", { class: "scat-panel scat-why" },
+        el("button", { class: "scat-btn", type: "button", "data-focus": "why", "aria-expanded": showWhy ? "true" : "false",
+          onclick: (e) => { e.stopPropagation(); showWhy = !showWhy; draw(); } }, showWhy ? "Why? (hide)" : "Why? (last computer move)"),
+        showWhy ? el("p", {}, s.why) : null));
+    }
+    side.append(el("section", { class: "scat-panel scat-log", "aria-label": "log of the hand" },
+      el("h3", {}, `Hand ${s.hand_number} so far`),
+      s.log.length ? el("ol", {}, s.log.map((line) => el("li", {}, line))) : el("p", { class: "scat-muted" }, "No moves yet.")));
+
+    root.append(el("div", { class: "scat-main" }, felt, side));
+
+    if (hadFocus) {
+      let target = focused ? root.querySelector(`[data-focus="${CSS.escape(focused)}"]`) : null;
+      if (target && target.disabled) target = null;
+      if (!target && focused && focused.startsWith("card:")) target = root.querySelector(".scat-hand-card");
+      (target || root).focus({ preventScroll: true });
+    }
+  }
+
+  model.on("change:state", draw);
+  model.on("change:faces", draw);
+  model.on("change:download", draw);
+  draw();
+  return () => {
+    model.off("change:state", draw);
+    model.off("change:faces", draw);
+    model.off("change:download", draw);
+  };
+}
+
+export default { render };

@@ -1,0 +1,223 @@
+"""The card table widget: a whole game of 31 against computer players, in JupyterLab,
+Notebook 7 or a Voilà page.
+
+``Table`` is an ipywidgets ``VBox`` around one anywidget card surface (the ES module
+``table.js`` and ``table.css`` beside this file, shipped as package data: nothing comes from
+a CDN). Python owns all state: the browser sends each click or key with ``model.send``, the
+:class:`~scatlab.widgets.session.TableSession` plays it, and the surface redraws the new
+:meth:`~scatlab.widgets.session.TableSession.model` (a synced ``state`` dict).
+
+Controls (RULES.md, the browser version's): click the stock (D) to draw or the discard pile
+(T) to take, then click a hand card (Tab to it, Enter) to discard it; Knock (K) at the start
+of a turn; pass, hammer, throw-down, stop-the-bus and declare buttons appear only when the
+rules make them legal; N deals the next hand, U undoes.
+
+>>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
+>>> t.session.model().my_turn
+True
+>>> t.handle({"type": "key", "key": "d"})["phase"]        # what pressing D does
+'discard'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import ipywidgets
+import traitlets
+
+from ..cards import CardsLike, deck
+from ..errors import ScatlabError
+from ..rules.options import RuleSet
+from ..rules.view import PlayerView
+from .session import TableSession
+from .svg import card_svg, empty_slot_svg
+
+__all__ = ["Table", "TableSurface"]
+
+_HERE = Path(__file__).parent
+_KEYS = {"d": "stock", "t": "discard", "k": "knock", "n": "next", "u": "undo"}
+
+
+class TableSurface(anywidget.AnyWidget):
+    """The card surface: draws ``state`` (a :class:`TableModel` as JSON) with the card
+    faces in ``faces`` and sends every click and key back to Python."""
+
+    _esm = (_HERE / "table.js").read_text(encoding="utf-8")
+    _css = (_HERE / "table.css").read_text(encoding="utf-8")
+    state = traitlets.Dict().tag(sync=True)
+    faces = traitlets.Dict().tag(sync=True)
+    download = traitlets.Dict().tag(sync=True)
+
+
+class Table(ipywidgets.VBox):  # type: ignore[misc]
+    """A whole game at the card table, the learner at ``seat`` against ``opponents``.
+
+    ``rules`` is a preset name (``classic``, ``quick``, ``cadillac``, ``gin``,
+    ``ride-the-bus``, ``french-canadian``, ``eenendertigen``), a :class:`RuleSet` or its
+    options; ``opponents`` are player kinds (``tip``, ``expert``, ``greedy``, ``random``),
+    one per other seat (1 to 5); ``seed`` replays a game (None picks one, shown on the
+    table); ``hints`` shows the exact analysis of the learner's decision; ``pace`` is the
+    pause in seconds between two opponent moves (0 plays them at once); ``deal`` starts from
+    a given deck order (:func:`scatlab.rules.deal_order`).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str | dict[str, Any] = "classic",
+        opponents: Sequence[str] = ("tip", "tip"),
+        seat: int = 0,
+        seed: int | None = None,
+        hints: bool = True,
+        pace: float = 0.6,
+        deal: CardsLike | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not 0 <= pace <= 10:
+            raise ScatlabError(f"pace={pace!r} is not a pause: give seconds from 0 to 10 between opponent moves")
+        self.session = TableSession(rules, opponents, seat, seed, hints, deal, dealer, auto_play=pace == 0)
+        self.pace = float(pace)
+        self._timer: asyncio.TimerHandle | None = None
+        self.surface = TableSurface()
+        self.surface.faces = self._faces()
+        self.surface.on_msg(self._on_msg)
+        super().__init__(children=(self.surface,))
+        self.add_class("scat-table-box")
+        self._after_move()
+
+    # -- the session, driven ---------------------------------------------------------
+
+    def _faces(self) -> dict[str, str]:
+        faces = {str(c): card_svg(c) for c in deck(self.session.ruleset.deck_size)}
+        faces["back"] = card_svg(None, face_up=False)
+        faces["empty"] = empty_slot_svg("empty stock")
+        return faces
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.handle(content)
+
+    def handle(self, content: Any) -> dict[str, Any]:
+        """Play one message from the browser and return the new table model (as JSON).
+
+        A message is ``{"type": "stock" | "discard" | "knock" | "next" | "undo" | "new" |
+        "hints" | "save" | "analyze"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
+        "action", "action": "pass"}``, ``{"type": "key", "key": "d"}``, ``{"type": "seed",
+        "seed": 12}`` or ``{"type": "load", "text": "<JSON record>"}``. Anything else is
+        refused with a message on the table."""
+        s = self.session
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "key":
+            kind = _KEYS.get(str(content.get("key", "")).lower())
+        if kind in ("new", "seed", "undo", "load"):
+            self._cancel()
+        if kind == "stock":
+            s.click_stock()
+        elif kind == "discard":
+            s.click_discard()
+        elif kind == "card":
+            s.click_card(str(content.get("card", "")))
+        elif kind == "knock":
+            s.knock()
+        elif kind == "action":
+            s.play(str(content.get("action", "")))
+        elif kind == "next":
+            s.next_hand()
+        elif kind == "undo":
+            s.undo()
+        elif kind == "new":
+            s.new_game()
+        elif kind == "seed":
+            self._new_seed(content.get("seed"))
+        elif kind == "hints":
+            s.hints = bool(content.get("on", not s.hints))
+        elif kind == "save":
+            self.surface.download = {
+                "name": f"scatlab-game-seed-{s.seed}-hand-{s.state.hand_number}.json",
+                "text": s.record_json(),
+            }
+        elif kind == "load":
+            s.load_record(str(content.get("text", "")))
+        elif kind == "analyze":
+            self.analyze_position()
+        else:
+            s.message = f"{content!r} is not a table control: click a card, the stock or the discard pile, or a button"
+        return self._after_move()
+
+    def _new_seed(self, raw: Any) -> None:
+        try:
+            seed = int(str(raw).strip())
+            if seed < 0:
+                raise ValueError
+        except ValueError:
+            self.session.message = f"{raw!r} is not a seed: type a whole number 0 or more"
+            return
+        self.session.new_game(seed)
+
+    def _after_move(self) -> dict[str, Any]:
+        if self.pace == 0:
+            self.session.run_opponents()
+        else:
+            self._schedule()
+        return self._refresh()
+
+    def _refresh(self) -> dict[str, Any]:
+        data = self.session.model().to_json()
+        data["pace"] = self.pace
+        data["can_analyze"] = analyzer_available()
+        data["hints_on"] = self.session.hints
+        self.surface.state = data
+        return data
+
+    def _schedule(self) -> None:
+        if not self.session.waiting or self._timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script): play the opponents at once
+            self.session.run_opponents()
+            return
+        self._timer = loop.call_later(self.pace, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self.session.step()
+        self._refresh()
+        self._schedule()
+
+    def _cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    # -- the analyzer hook ---------------------------------------------------------------
+
+    def view(self) -> PlayerView:
+        """The learner's current view (what "Analyze this position" opens)."""
+        return self.session.view()
+
+    def analyze_position(self) -> Any:
+        """Open the learner's current view in an Analyzer below the table (and return it).
+        Needs :mod:`scatlab.widgets.analyzer`."""
+        if not analyzer_available():
+            self.session.message = "the hand analyzer is not installed in this version of scatlab"
+            return None
+        from importlib import import_module
+
+        analyzer_cls = import_module("scatlab.widgets.analyzer").Analyzer
+        try:
+            analyzer = analyzer_cls.from_view(self.session.view())
+        except ScatlabError as exc:
+            self.session.message = f"cannot analyse this position: {exc}"
+            return None
+        self.children = (self.surface, analyzer)
+        return analyzer
+
+
+def analyzer_available() -> bool:
+    """Whether :mod:`scatlab.widgets.analyzer` exists (the Analyze button shows only then)."""
+    return importlib.util.find_spec("scatlab.widgets.analyzer") is not None

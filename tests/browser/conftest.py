@@ -1,0 +1,119 @@
+"""Browser tests: a Voilà server on a free port of 127.0.0.1 serving the test notebooks,
+and Debian's headless Chromium driven by Playwright (JUPYTER-NOTES.md).
+
+A missing browser fails the run (it never skips): CI installs ``chromium`` in ``.ci/run``.
+Screenshots go to ``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).parent
+ARTIFACTS = HERE.parent / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Offline, Voilà's icon CSS comes from a CDN that cannot be reached, and the bundled
+# JupyterLab core warns about versions: known noise (JUPYTER-NOTES.md). Anything else fails.
+KNOWN_NOISE = ("ERR_NAME_NOT_RESOLVED", "Unsatisfied version")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def voila_url() -> Iterator[str]:
+    """The base URL of a Voilà server serving ``tests/browser``."""
+    port = _free_port()
+    log = (ARTIFACTS / "voila.log")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+                "--show_tracebacks=True",
+                "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_idle_timeout=20",
+                str(HERE),
+            ],
+            cwd=HERE,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"Voilà did not start on port {port}; see {log}")
+                time.sleep(0.2)
+            yield base
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Debian's Chromium, headless and offline-quiet; fail (never skip) without it."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": FLAGS, "headless": True}
+
+
+@pytest.fixture
+def console_errors(page: Any) -> Iterator[list[str]]:
+    """Console errors and page errors seen during a test, beyond the known offline noise;
+    the test fails if any remain."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield errors
+    real = [e for e in errors if not any(noise in e for noise in KNOWN_NOISE)]
+    assert real == [], f"console errors: {real}"
+
+
+@pytest.fixture
+def shot(page: Any) -> Any:
+    """Save a full-page screenshot to tests/artifacts/NAME.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,388 @@
+"""The hand analyzer (issue 8), without a browser: what a click, a keypress or typed text
+calls, and what the widget then shows.
+
+Promises checked: picked cards go into the selected zone and come out again; typed notation
+with an error keeps the text and shows the engine's message beside the field; impossible
+positions (a card twice, a fifth card, a second discard, too many opponents' cards, a card
+outside the 32-card deck of V18) are refused with a message and change nothing; every number
+shown is ``analyze(...)`` exactly; the outs marked on the picker are the analysis' outs; a
+position taken from a game reaches no hidden card.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_tournament import public_cards, reachable
+
+from scatlab.analysis import analyze
+from scatlab.analysis.display import latex
+from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
+from scatlab.errors import AnalysisError, CardError, ScatlabError
+from scatlab.players import PLAYER_KINDS, RandomPlayer
+from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order, shuffled_deck
+from scatlab.widgets.analyzer import Analyzer, CardPicker
+from scatlab.widgets.analyzer_model import AnalyzerModel, number_rows
+from scatlab.widgets.chart import distribution_svg
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+def picker_cards(a: Analyzer) -> dict[str, dict[str, Any]]:
+    return {c["id"]: c for row in a.picker.rows for c in row["cards"]}
+
+
+def shown_numbers(a: Analyzer) -> dict[str, str]:
+    """The numbers table as the page shows it: key -> text of the value cell."""
+    rows = re.findall(r"<tr data-key='([^']+)'><td>[^<]*</td><td class='num'>([^<]*)</td></tr>", a.numbers.value)
+    return {key: html.unescape(text) for key, text in rows}
+
+
+# -- clicking cards into zones ---------------------------------------------------------------
+
+
+def test_a_click_puts_the_card_into_the_selected_zone_and_a_second_click_takes_it_out() -> None:
+    a = Analyzer()
+    for card in ("AH", "KH", "4C"):
+        a.pick(card)
+    a.select_zone("discard")
+    a.pick("9S")
+    a.select_zone("dead")
+    a.pick("2D")
+    assert a.model.cards["hand"] == cards("AH KH 4C")
+    assert a.model.cards["discard"] == cards("9S") and a.model.cards["dead"] == cards("2D")
+    assert a.fields["hand"].value == "AH KH 4C" and a.fields["discard"].value == "9S"
+    shown = picker_cards(a)
+    assert shown["AH"]["zone"] == "hand" and shown["9S"]["zone"] == "discard" and shown["2D"]["zone"] == "dead"
+    assert "(hand)" in shown["AH"]["svg"] and "(top)" in shown["9S"]["svg"]
+    a.pick("2D")  # still the dead zone: out again
+    assert a.model.cards["dead"] == () and picker_cards(a)["2D"]["zone"] == ""
+
+
+def test_the_picker_sends_a_pick_message_that_python_handles() -> None:
+    """The JavaScript only reports ``{"kind": "pick", "card": id}`` (click or Enter)."""
+    a = Analyzer("AH KH")
+    a.picker._handle_custom_msg({"kind": "pick", "card": "4C"}, [])
+    assert a.model.cards["hand"] == cards("AH KH 4C")
+    a.picker._handle_custom_msg({"kind": "something else"}, [])
+    assert a.model.cards["hand"] == cards("AH KH 4C")
+    assert "model.send" in CardPicker._esm.default_value and "Enter" in CardPicker._esm.default_value
+
+
+def test_opponent_zones_follow_the_number_of_opponents() -> None:
+    a = Analyzer("AH KH 4C", opponents=3)
+    assert [z for z in a.model.zones if z.startswith("opponent")] == ["opponent 1", "opponent 2", "opponent 3"]
+    a.select_zone("opponent 3")
+    a.pick("QH")
+    assert a.model.knowledge().opponent_holds == ((), (), cards("QH"))
+    a.set_opponents(2)  # opponent 3 holds a card: refused
+    assert a.model.opponents == 3 and "Refused" in a.message.value and "opponent 3" in a.message.value
+    assert a.opponents_input.value == 3
+    a.pick("QH")
+    a.set_opponents(2)
+    assert a.model.zones[-1] == "opponent 2" and "opponent 3" not in a.fields
+    a.select_zone("opponent 1")
+    for card in ("2S", "3S", "4S", "5S"):
+        a.pick(card)
+    assert a.model.cards["opponent 1"] == cards("2S 3S 4S")
+    assert "opponent 1 is said to hold 4 cards (2S 3S 4S 5S): a hand has 3" in html.unescape(a.message.value)
+
+
+def test_a_new_top_discard_replaces_the_old_one() -> None:
+    a = Analyzer("AH KH 4C", discard="9S", knock=False)
+    a.select_zone("discard")
+    a.pick("QH")
+    assert a.model.cards["discard"] == cards("QH") and picker_cards(a)["9S"]["zone"] == ""
+    take = a.model.analysis().turn.take
+    assert take is not None and take.card == cards("QH")[0]
+
+
+@pytest.mark.parametrize(
+    ("zone", "card", "message"),
+    [
+        ("dead", "AH", "AH is given twice, in the hand and in the dead cards: a card exists once"),
+        ("discard", "KH", "KH is given twice, in the hand and in the discard"),
+        ("hand", "5C", "a hand has 3 cards (4 just after drawing), not 5"),
+        ("opponent 1", "9S", "9S is given twice, in the discard and in the cards of opponent 1"),
+    ],
+)
+def test_an_impossible_position_is_refused_with_the_engines_message(zone: str, card: str, message: str) -> None:
+    a = Analyzer("AH KH 4C QH", discard="9S")
+    before = dict(a.model.cards)
+    numbers = a.numbers.value
+    a.select_zone(zone)
+    a.pick(card)
+    assert a.model.cards == before
+    assert message in html.unescape(a.message.value)
+    assert a.numbers.value == numbers
+
+
+def test_too_many_known_cards_for_the_unseen_ones_is_refused() -> None:
+    """Knowledge needs enough unseen cards for the opponents' hands and the stock (C2, C3)."""
+    m = AnalyzerModel("AH KH 7C", rules="eenendertigen", opponents=8)
+    dead = [c for c in deck(32) if c not in cards("AH KH 7C")]
+    m.set_text("dead", " ".join(str(c) for c in dead[:10]))
+    assert m.cards["dead"] == () and "only 19 cards are unseen" in (m.errors["dead"] or "")
+    m.clear("dead")
+    assert m.texts["dead"] == "" and m.errors["dead"] is None
+    m.select("dead")
+    for card in dead[:4]:
+        m.toggle(card)
+    with pytest.raises(AnalysisError, match="8 opponents need 24 unseen cards"):
+        m.toggle(dead[4])
+    assert m.cards["dead"] == tuple(dead[:4])
+
+
+def test_a_card_outside_the_32_card_deck_is_refused_under_eenendertigen() -> None:
+    """V18: the 32-card deck holds 7 and higher only; the picker shows 32 cards."""
+    a = Analyzer("AH KH 7C", rules="eenendertigen")
+    assert len(picker_cards(a)) == 32 and set(picker_cards(a)) == {str(c) for c in deck(32)}
+    a.select_zone("dead")
+    a.pick("6H")
+    assert "is not in the 32-card deck (V18)" in html.unescape(a.message.value) and a.model.cards["dead"] == ()
+    a.type("dead", "2C")
+    assert a.fields["dead"].value == "2C" and "32-card deck" in html.unescape(a.field_errors["dead"].value)
+    a.type("dead", "")
+    b = Analyzer("AH KH 4C")
+    b.set_rules("eenendertigen")  # 4C is not in the 32-card deck: refused, rules unchanged
+    assert b.model.rules.name == "classic" and b.rules_input.value == "classic"
+    assert "4C" in html.unescape(b.message.value) and len(picker_cards(b)) == 52
+    b.type("hand", "AH KH 10C")
+    b.set_rules("dutch")
+    assert b.model.rules == PRESETS["eenendertigen"] and len(picker_cards(b)) == 32
+    draw = b.model.analysis().turn.draw
+    assert draw is not None and draw.unseen == 32 - 3
+
+
+# -- typed notation --------------------------------------------------------------------------
+
+
+def test_a_parse_error_shows_beside_the_field_and_the_text_is_kept() -> None:
+    a = Analyzer("AH KH 4C", discard="9S")
+    a.type("hand", "AH KH 4X")
+    assert a.fields["hand"].value == "AH KH 4X"
+    error = html.unescape(a.field_errors["hand"].value)
+    assert "'4X' is not a card" in error and "'X' is not a suit" in error
+    assert a.model.cards["hand"] == cards("AH KH 4C")  # the last valid cards stay
+    assert a.numbers.value == "" and "hand field" in html.unescape(a.status.value)
+    a.pick("2C")  # clicking into a field in error would lose the text: refused
+    assert a.fields["hand"].value == "AH KH 4X" and "not valid yet" in html.unescape(a.message.value)
+    a.select_zone("dead")
+    a.pick("2C")  # other zones still work, and the typed text survives the redraw
+    assert a.fields["hand"].value == "AH KH 4X" and a.model.cards["dead"] == cards("2C")
+    a.type("hand", "A♥ K♥ 4♦")
+    assert a.field_errors["hand"].value == "" and a.model.cards["hand"] == cards("AH KH 4D")
+    assert shown_numbers(a)["value"] == "21"
+
+
+def test_typed_duplicates_and_overfull_zones_keep_the_text_with_the_message() -> None:
+    a = Analyzer("AH KH 4C")
+    a.type("discard", "AH")
+    assert a.fields["discard"].value == "AH" and a.model.cards["discard"] == ()
+    assert "AH is given twice, in the hand and in the discard" in html.unescape(a.field_errors["discard"].value)
+    a.type("discard", "9S 8S")
+    assert "the discard is one card, not 2" in html.unescape(a.field_errors["discard"].value)
+    a.type("hand", "AH KH 4C 5C 6C")
+    assert a.fields["hand"].value == "AH KH 4C 5C 6C"
+    assert "a hand has 3 cards" in html.unescape(a.field_errors["hand"].value)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.text(alphabet="AKQJT1098765432HDCS♥♦♣♠xz ,", max_size=16))
+def test_any_typed_text_is_kept_and_either_accepted_or_explained(text: str) -> None:
+    m = AnalyzerModel("AH KH 4C", knock=False)
+    m.set_text("dead", text)
+    assert m.texts["dead"] == text
+    if m.errors["dead"] is None:
+        assert m.cards["dead"] == parse_cards(text)
+    else:
+        assert m.cards["dead"] == () and m.errors["dead"]
+        with pytest.raises(ScatlabError):
+            parse_cards(text + " AH")  # the hand's AH makes any text invalid
+
+
+# -- the numbers shown are the analysis --------------------------------------------------------
+
+
+POSITIONS = [
+    dict(hand="AH KH 4C", discard="9S"),
+    dict(hand="AH KH 4C", discard="9S", opponents=2),
+    dict(hand="7S 7H 2C", discard="7D", rules="gin"),
+    dict(hand="AH KH 7C", discard="9S", rules="eenendertigen", horizon=2),
+    dict(hand="KH QH 9H", discard="2C", dead="3C 4C", opponent_holds=["JH"], opponents=2),
+    dict(hand="AH KH 4C QH"),
+]
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=range(len(POSITIONS)))
+def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> None:
+    a = Analyzer(**position, samples=2000)
+    expected = analyze(position["hand"], position.get("discard"), dead=position.get("dead", ()),
+                       opponent_holds=position.get("opponent_holds", ()), opponents=position.get("opponents"),
+                       rules=position.get("rules", "classic"), horizon=position.get("horizon", 0), samples=2000)
+    got = a.model.analysis()
+    assert got.to_json() == expected.to_json()
+    shown = shown_numbers(a)
+    rows = number_rows(expected)
+    assert list(shown) == [r.key for r in rows] and all(shown[r.key] == r.text for r in rows)
+    for r in rows:
+        if r.value is not None and (r.key != "p_lose_one" and r.key != "p_lose_two" or expected.knock is None
+                                    or expected.knock.exact):
+            if r.key.startswith("outs"):
+                assert shown[r.key].startswith(str(r.value.numerator) + " of ")
+            else:  # the exact fraction is printed first
+                assert Fraction(shown[r.key].split(" ")[0]) == r.value
+    draw, knock = expected.turn.draw, expected.knock
+    if draw is not None:
+        assert Fraction(shown["p_31"].split()[0]) == draw.p_31
+        assert Fraction(shown["draw_ev"].split()[0]) == draw.expected_value
+        assert Fraction(shown["p_improve"].split()[0]) == draw.p_improve
+        assert a.chart.value == distribution_svg(draw.distribution, highlight=expected.value,
+                                                 title=f"Value after drawing (now {_num(expected.value)})")
+    if knock is not None and not knock.exact:  # Monte Carlo: decimal ± standard error
+        assert shown["p_lose_two"] == (f"{float(knock.p_lose_two):.4f} ± {knock.std_error_two:.4f} "
+                                       f"(Monte Carlo, {knock.samples:,} deals)")
+    assert expected.advice.reason in html.unescape(a.advice.value)
+    if draw is not None or knock is not None:
+        assert a.derivation.value == "$$" + latex(expected).strip("$") + "$$"
+        assert r"P(31)" in a.derivation.value
+
+
+def _num(v: Fraction) -> str:
+    return str(v) if v.denominator == 1 else f"{float(v):.1f}"
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=range(len(POSITIONS)))
+def test_the_outs_marked_on_the_picker_are_the_analysis_outs(position: dict[str, Any]) -> None:
+    a = Analyzer(**position, knock=False)
+    draw = a.model.analysis().turn.draw
+    outs = {str(c) for c in draw.outs_31} if draw is not None else set()
+    marked = {cid for cid, c in picker_cards(a).items() if c["out"]}
+    assert marked == outs == {str(c) for c in a.model.outs()}
+    for cid, c in picker_cards(a).items():
+        assert ("(out)" in c["svg"]) == (cid in outs)
+
+
+def test_the_horizon_and_opponents_controls_reach_the_analysis() -> None:
+    a = Analyzer("AH KH 4C", discard="9S", knock=False)
+    a.horizon_input.value = 2
+    assert a.model.horizon == 2
+    assert [r.key for r in number_rows(a.model.analysis())][-2:] == ["horizon_1", "horizon_2"]
+    assert "horizon_2" in shown_numbers(a)
+    a.opponents_input.value = 3
+    assert a.model.opponents == 3 and a.model.analysis().knowledge.opponents == 3
+    a.rules_input.value = "gin"
+    assert a.model.rules.name == "gin"
+    a.zone_picker.value = "discard"
+    a.pick("QS")
+    assert a.model.cards["discard"] == cards("QS")
+
+
+def test_a_custom_rule_set_is_offered_and_kept() -> None:
+    custom = RuleSet.from_codes("V1", "V18", name="my table")
+    a = Analyzer("AH KH 10C", rules=custom, knock=False)
+    assert a.rules_input.value == "__custom__" and a.model.rules == custom and len(picker_cards(a)) == 32
+    a.rules_input.value = "classic"
+    a.rules_input.value = "__custom__"
+    assert a.model.rules == custom
+
+
+def test_an_incomplete_hand_asks_for_more_cards_and_shows_no_numbers() -> None:
+    a = Analyzer("AH")
+    assert "Pick 2 more cards" in a.status.value and a.numbers.value == "" and a.derivation.value == ""
+    with pytest.raises(AnalysisError, match="Pick 2 more cards"):
+        a.model.analysis()
+    a.clear()
+    assert a.model.cards["hand"] == () and a.fields["hand"].value == ""
+
+
+# -- from a game: the learner's view only ------------------------------------------------------
+
+
+def test_from_view_tracks_what_the_player_saw() -> None:
+    game = GameState.new("classic", players=3).deal(deal_order(["2S 3S 4S", "AH KH 4C", "5D 6D 8C"], up="QS"))
+    game = game.apply("draw").apply("discard 4C").apply("take").apply("discard 8C")
+    view = game.view(0)
+    a = Analyzer.from_view(view, knock=False)
+    m = a.model
+    assert m.cards["hand"] == cards("2S 3S 4S") and m.cards["discard"] == cards("8C")
+    assert m.cards["dead"] == cards("QS") and m.cards["opponent 2"] == cards("4C")
+    assert m.context["stock_size"] == view.stock_size
+    assert a.model.analysis().to_json() == analyze(view, knock=False).to_json()
+    a.select_zone("dead")
+    a.pick("AD")  # an edit makes it a position of one's own: the game's context goes
+    assert m.context == {} and m.cards["dead"] == cards("QS AD")
+
+
+RULES_FOR_VIEWS = [PRESETS["classic"], PRESETS["eenendertigen"], PRESETS["gin"], RuleSet.from_codes("V19", "V6")]
+
+
+@pytest.mark.parametrize("rules", RULES_FOR_VIEWS, ids=[r.name for r in RULES_FOR_VIEWS])
+def test_an_analyzer_from_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
+    """Extends the hidden-card walker of test_tournament to the analyzer: opened on a view
+    in the middle of seeded games, neither the model nor the widget reaches a GameState or a
+    card the seat may not know. (The cached analysis is left out of the walk: its unseen
+    cards are, by definition, every card the player does not know.)"""
+    rng = random.Random(rules.describe())
+    players = [RandomPlayer(), PLAYER_KINDS["tip"](), PLAYER_KINDS["greedy"]()]
+    state = GameState.new(rules, 3)
+    checked = hidden_seen = step = 0
+    while not state.is_over and state.hand_number <= 4:
+        if state.phase is Phase.DEAL:
+            state = state.deal(shuffled_deck(rules, rng))
+        else:
+            mover = state.to_move
+            assert mover is not None
+            state = state.apply(players[mover].choose(state.view(mover), rng))
+        step += 1
+        if step % 4:
+            continue
+        for seat in range(3):
+            view = state.view(seat)
+            if view.phase not in (Phase.TURN, Phase.DISCARD) or len(view.hand) not in (3, 4) or state.out[seat]:
+                continue
+            widget = Analyzer.from_view(view, knock=False)
+            widget.model._cache = None
+            allowed = public_cards(state, seat)
+            others = {c for p in range(3) if p != seat for c in state.hands[p]}
+            hidden = (others | set(state.remaining_stock)) - allowed
+            found, states = reachable(widget)
+            assert states == [], "a GameState is reachable from the analyzer"
+            assert not found & hidden, f"hidden cards reachable from the analyzer: {found & hidden}"
+            assert found <= allowed
+            typed = set().union(*(parse_cards(t) for t in widget.model.texts.values()))
+            assert typed <= allowed
+            checked += 1
+            hidden_seen += bool(hidden)
+    assert checked > 10 and hidden_seen > 10
+
+
+def test_the_model_is_plain_python() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; import scatlab.widgets.analyzer_model as m; "
+            "print([x for x in ('ipywidgets', 'anywidget', 'sympy') if x in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_every_card_of_the_deck_can_be_picked_into_some_zone() -> None:
+    m = AnalyzerModel(knock=False)
+    for card in ALL_CARDS[:3]:
+        m.toggle(card)
+    m.select("dead")
+    for card in ALL_CARDS[3:30]:
+        m.toggle(card)
+    assert len(m.cards["dead"]) == 27 and m.ready
+    with pytest.raises(CardError):
+        m.toggle("1H")
