@@ -28,7 +28,7 @@ from ..rules.values import hand_value
 from .svg import card_svg
 
 __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
-           "win_rate_svg"]
+           "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints"]
 
 
 def _cards_html(cards: str, width: int = 60) -> str:
@@ -254,3 +254,129 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
             return
         self.result.value = (f"<p class='scatlab-skat-value' style='font-size:1.15em'>{escape(v.explain())}</p>"
                              f"<p style='color:#555'>Won: +{v.value}; lost: -{2 * v.value} (twice the value).</p>")
+
+
+class ScenarioTable(widgets.VBox):  # type: ignore[misc]
+    """Lesson 4: pick a deal (every showdown case and every 31 case), read what to do, and
+    play it out on the card table (:mod:`scatlab.course.scenarios`)."""
+
+    def __init__(self, key: str = "lowest", pace: float = 0.4) -> None:
+        from ..course.scenarios import SCENARIOS
+
+        self.pace = pace
+        self.picker = widgets.Dropdown(options=[(f"{s.code}: {s.title}", s.key) for s in SCENARIOS], value=key,
+                                       description="Deal", layout=widgets.Layout(width="32em"))
+        self.instructions = widgets.HTML()
+        self.explanation = widgets.HTML()
+        self.table_box = widgets.VBox()
+        self.picker.observe(lambda _c: self._deal(), "value")
+        self.again = widgets.Button(description="Deal it again")
+        self.again.on_click(lambda _b: self._deal())
+        super().__init__([widgets.HBox([self.picker, self.again]), self.instructions, self.table_box,
+                          self.explanation])
+        self.add_class("scatlab-scenarios")
+        self._deal()
+
+    def _deal(self) -> None:
+        from ..course.scenarios import scenario
+        from .course import rule_link
+        from .table import Table
+
+        s = scenario(str(self.picker.value))
+        self.scenario = s
+        self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace)
+        self.table_box.children = (self.table,)
+        self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
+        self.explanation.value = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
+                                  f"{escape(s.explanation)}</p>")
+
+
+class TryRules(widgets.VBox):  # type: ignore[misc]
+    """Lesson 5: a card table under any preset, to feel what the options change."""
+
+    def __init__(self, preset: str = "quick", seed: int = 5) -> None:
+        self.preset = widgets.Dropdown(options=list(PRESETS), value=find_rules(preset).name, description="Rules")
+        self.seed = seed
+        self.describe = widgets.HTML()
+        self.table_box = widgets.VBox()
+        self.preset.observe(lambda _c: self._deal(), "value")
+        super().__init__([self.preset, self.describe, self.table_box])
+        self.add_class("scatlab-try-rules")
+        self._deal()
+
+    def _deal(self) -> None:
+        from .table import Table
+
+        rules = find_rules(self.preset.value)
+        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4)
+        self.table_box.children = (self.table,)
+        self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"
+
+
+class GameWithHints(widgets.VBox):  # type: ignore[misc]
+    """Lesson 8: a whole game against two tip players, with hints or without, saved to the
+    learner's progress on request; ``?game=ID`` in the page's address reopens a saved game."""
+
+    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | None = None,
+                 pace: float = 0.5) -> None:
+        from .course import open_progress
+
+        if progress is None:
+            self.progress, notice = open_progress()
+        else:
+            self.progress, notice = progress, ""
+        self.pace = pace
+        self.hints = widgets.ToggleButtons(options=[("with hints", True), ("without hints", False)], value=hints)
+        self.new_button = widgets.Button(description="New game")
+        self.save_name = widgets.Text(placeholder="a name for this game", layout=widgets.Layout(width="16em"))
+        self.save_button = widgets.Button(description="Save to my progress")
+        self.status = widgets.HTML(f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else "")
+        self.table_box = widgets.VBox()
+        self.seed = seed
+        self.hints.observe(lambda _c: self._toggle_hints(), "value")
+        self.new_button.on_click(lambda _b: self.new_game())
+        self.save_button.on_click(lambda _b: self.save())
+        super().__init__([widgets.HBox([self.hints, self.new_button]), self.table_box,
+                          widgets.HBox([self.save_name, self.save_button]), self.status])
+        self.add_class("scatlab-game")
+        self.new_game(seed)
+        if game is not None:
+            self.reopen(game)
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Deal a new game (the next seed unless one is given)."""
+        from .table import Table
+
+        if seed is None:
+            self.seed += 1
+        else:
+            self.seed = seed
+        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=bool(self.hints.value),
+                           pace=self.pace)
+        self.table_box.children = (self.table,)
+
+    def _toggle_hints(self) -> None:
+        self.table.handle({"type": "hints", "on": bool(self.hints.value)})
+
+    def save(self) -> int | None:
+        """Keep the game so far in the progress database; returns its id."""
+        if self.progress is None:
+            self.status.value = "<p style='color:#8a5a00'>Progress is not kept, so games cannot be saved.</p>"
+            return None
+        name = self.save_name.value.strip() or f"game {self.seed}, hand {self.table.session.state.hand_number}"
+        gid = int(self.progress.save_game(name, self.table.session.record_json()))
+        self.status.value = (f"<p class='scatlab-saved-note' style='color:#1e7b34'>Saved as &ldquo;{escape(name)}"
+                             "&rdquo;; the course index lists it.</p>")
+        return gid
+
+    def reopen(self, game: str) -> None:
+        """Reopen a saved game by its id (from the index's link)."""
+        if self.progress is None:
+            return
+        try:
+            saved = self.progress.load_game(int(game))
+        except (ValueError, ScatlabError) as exc:
+            self.status.value = f"<p style='color:#8a5a00'>Cannot reopen game {escape(str(game))}: {escape(str(exc))}</p>"
+            return
+        self.table.handle({"type": "load", "text": saved.record})
+        self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"
