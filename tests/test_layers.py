@@ -71,3 +71,16 @@ def test_readme_examples_run() -> None:
     """The README's Python examples are doctested, like python-chess does."""
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_import_scatlab_never_loads_the_widgets_and_the_session_loads_no_widget_library() -> None:
+    """``import scatlab`` stays light; the table's session, cards and chart are plain Python
+    (tested without a browser); only ``scatlab.widgets.Table`` loads ipywidgets/anywidget."""
+    code = (
+        "import sys, scatlab; a = [m for m in ('scatlab.widgets', 'ipywidgets', 'anywidget') if m in sys.modules]; "
+        "import scatlab.widgets, scatlab.widgets.session, scatlab.widgets.svg, scatlab.widgets.chart; "
+        "b = [m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules]; "
+        "scatlab.widgets.Table; c = [m for m in ('ipywidgets', 'anywidget') if m in sys.modules]; print(a, b, c)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[] [] ['ipywidgets', 'anywidget']"

@@ -4,6 +4,7 @@ honesty (only legal actions, no hidden cards reachable from a view) and the CLI.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import dataclasses
 import enum
 import importlib
@@ -13,13 +14,14 @@ import subprocess
 import sys
 import types
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scatlab.cards import Card
+from scatlab.cards import Card, deck
 from scatlab.errors import IllegalActionError, RulesError, ScatlabError
 from scatlab.players import PLAYER_KINDS, PlayerError, RandomPlayer, TournamentResult, run_tournament
 from scatlab.players import tournament as tournament_module
@@ -407,3 +409,70 @@ def test_cli_tournament_bad_input_is_one_line_exit_2(args: list[str], needle: st
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def _shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """The same moment for ``seat`` with the hidden cards (others' unknown cards and the
+    stock) dealt differently: everything ``seat`` may know is unchanged."""
+    allowed = public_cards(state, seat)
+    slots = [(p, i) for p in range(state.num_players) if p != seat for i, c in enumerate(state.hands[p]) if c not in allowed]
+    stock_slots = list(range(state.stock_pos, len(state.stock)))
+    cards = [state.hands[p][i] for p, i in slots] + [state.stock[i] for i in stock_slots]
+    rng.shuffle(cards)
+    hands = [list(h) for h in state.hands]
+    for (p, i), c in zip(slots, cards):
+        hands[p][i] = c
+    stock = list(state.stock)
+    for i, c in zip(stock_slots, cards[len(slots):]):
+        stock[i] = c
+    other = state._copy()
+    object.__setattr__(other, "hands", tuple(tuple(h) for h in hands))
+    object.__setattr__(other, "stock", tuple(stock))
+    return other
+
+
+@pytest.mark.parametrize("rules", VIEW_RULES, ids=range(len(VIEW_RULES)))
+def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet) -> None:
+    """The widget table's hints are built from the learner's view only: no GameState is
+    reachable from them, every card they reach is public or one of the analysis' unseen
+    cards, and dealing the hidden cards differently changes neither the hints nor the
+    table model (opponents' cards appear only once a showdown turns them up)."""
+    from scatlab.widgets.session import TableSession
+
+    session = TableSession(rules, opponents=("tip", "random"), seed=5)
+    rng = random.Random(rules.describe())
+    checked = 0
+    for _ in range(45):
+        if session.state.is_over:
+            break
+        model = session.model()
+        state = session.state
+        allowed = public_cards(state, session.seat)
+        if model.hints is not None:
+            cards, states = reachable(model.hints)
+            assert states == [], "a GameState is reachable from the hints"
+            unseen = set(model.hints.analysis.knowledge.unseen)
+            assert cards <= allowed | unseen
+            assert unseen <= set(deck(rules.deck_size)) - set(state.hands[session.seat]) - set(state.discards)
+        named = {Card.parse(c) for seat in model.seats for c in seat.cards if c is not None}
+        named |= {Card.parse(c) for c in model.hand}
+        if model.top_discard is not None:
+            named.add(Card.parse(model.top_discard))
+        assert named <= allowed, f"the table shows hidden cards: {named - allowed}"
+        if state.phase not in (Phase.DEAL, Phase.GAME_OVER):
+            session.state = _shuffle_hidden(state, session.seat, rng)
+            session._hint_cache = None
+            other = session.model()
+            assert other.to_json() == model.to_json(), "the table shows something that depends on hidden cards"
+            session.state = state
+            checked += model.hints is not None
+        if model.can_next_hand:
+            session.next_hand()
+            continue
+        options: list[Callable[[], object]] = [session.click_stock] if model.can_draw else []
+        options += [functools.partial(session.click_card, c) for c in model.discardable]
+        options += [functools.partial(session.play, a) for a, _ in model.buttons]
+        if model.can_take:
+            options.append(session.click_discard)
+        rng.choice(options)()
+    assert checked >= 5

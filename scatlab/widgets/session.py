@@ -711,7 +711,7 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
     chart = None
     if draw is not None:
         highlight = turn.take.best.value if turn.take is not None else None
-        title = "Your hand value after drawing"
+        title = "After drawing"
         if turn.take is not None:
             title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(turn.take.best.value)})"
         chart = distribution_svg(draw.distribution, highlight=highlight, title=title)

@@ -196,12 +196,13 @@ function render({ model, el: host }) {
     const others = s.seats.filter((seat) => !seat.is_learner);
     felt.append(el("div", { class: "scat-opponents" }, others.map((seat) => seatBox(seat, s))));
 
-    const stock = el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
+    const between = s.phase === "deal" || s.phase === "game_over";
+    const stock = between ? null : el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
       "data-pile": "stock", "data-focus": "stock", "aria-disabled": s.can_draw ? "false" : "true",
       "aria-label": `stock, ${s.stock_size} cards` + (s.can_draw ? ": draw (D)" : ""),
       onclick: (e) => { e.stopPropagation(); send({ type: "stock" }); } },
       face(s.stock_size ? null : "empty"), el("div", { class: "scat-pile-label" }, `Stock: ${s.stock_size}`));
-    const discard = el("div", { class: "scat-pile" + (s.can_take ? " scat-live" : ""), role: "button", tabindex: "0",
+    const discard = between ? null : el("div", { class: "scat-pile" + (s.can_take ? " scat-live" : ""), role: "button", tabindex: "0",
       "data-pile": "discard", "data-focus": "discard", "aria-disabled": s.can_take ? "false" : "true",
       "aria-label": s.top_discard ? `discard pile, ${spoken(s.top_discard)} on top` + (s.can_take ? ": take (T)" : "") : "discard pile, empty",
       onclick: (e) => { e.stopPropagation(); send({ type: "discard" }); } },

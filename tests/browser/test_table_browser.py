@@ -1,6 +1,9 @@
 """The card table in a real browser (headless Chromium on a Voilà page): a whole hand with
-the mouse, another with the keyboard only (D, T, K, Tab, Enter), refused moves shown on the
-table, no console errors beyond the known offline noise. Screenshots: tests/artifacts/."""
+the mouse, another with the keyboard only (D, T, K, Tab, Enter), a refused move shown on
+the table, no console error beyond the known offline noise. Screenshots: tests/artifacts/.
+
+Rules cited: C5 (draw or take, then discard; a taken card is not thrown back), C6-C7 (a
+knock, one more turn each, the showdown)."""
 
 from __future__ import annotations
 
@@ -20,9 +23,83 @@ def open_table(page: Any, voila_url: str) -> Any:
     return table
 
 
-def test_explore(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+def hand_over(page: Any) -> bool:
+    return bool(page.locator(".scat-showdown").count())
+
+
+def wait_my_turn(page: Any) -> None:
+    expect(page.locator(".scat-status")).to_have_text(
+        __import__("re").compile(r"^(Your turn|Hand \d+ is over|Game over)"), timeout=TIMEOUT)
+
+
+def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
     open_table(page, voila_url)
-    shot("explore-start")
-    page.locator(".scat-pile[data-pile=stock]").click()
+    expect(page.get_by_role("img", name="face-down card").first).to_be_visible()
+    expect(page.locator(".scat-hints")).to_contain_text("Advice")
+    expect(page.locator(".scat-chart-box svg")).to_be_visible()
+    shot("table-mouse-start")
+    # turn 1 (C5): click the stock, then a card of the hand
+    page.locator("[data-pile=stock]").click()
     expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
-    shot("explore-drawn")
+    # a refused move: a second draw is shown with the engine's rule code and changes nothing
+    # (the stock is marked aria-disabled now, so the click is forced)
+    page.locator("[data-pile=stock]").click(force=True)
+    expect(page.locator(".scat-message")).to_contain_text("C5", timeout=TIMEOUT)
+    expect(page.locator(".scat-hand-card")).to_have_count(4)
+    shot("table-mouse-drawn")
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()
+    expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+    wait_my_turn(page)
+    # turn 2: take the discard, then throw a card that is not the taken one
+    if not hand_over(page):
+        page.locator("[data-pile=discard]").click()
+        expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
+        page.locator(".scat-hand-card[aria-disabled=false]").first.click()
+        expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+        wait_my_turn(page)
+    # turn 3: knock (C6); the others play once more and the showdown follows (C7)
+    if not hand_over(page):
+        page.get_by_role("button", name="Knock (K)").click()
+    expect(page.locator(".scat-showdown")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(".scat-showdown .scat-explain")).to_contain_text("C")
+    expect(page.locator(".scat-showdown")).to_contain_text("how it ended")
+    shot("table-mouse-showdown")
+    page.get_by_role("button", name="Next hand (N)").click()
+    expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
+
+
+def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
+    """Press Tab until the focused element matches ``selector`` (keyboard only)."""
+    for _ in range(limit):
+        if page.evaluate(f"() => !!document.activeElement && document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_hand_with_the_keyboard_only(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+    open_table(page, voila_url)
+    cards = page.locator(".scat-hand-card")
+    _tab_to(page, ".scat-table button")  # into the widget from the top of the page
+    page.keyboard.press("d")  # D: draw (C5)
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    _tab_to(page, ".scat-hand-card[aria-disabled=false]")
+    shot("table-keyboard-focus")
+    page.keyboard.press("Enter")  # Enter discards the focused card
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    wait_my_turn(page)
+    # focus stays in the widget after the redraw, so keys keep working
+    assert page.evaluate("() => !!document.activeElement.closest('.scat-table')")
+    if not hand_over(page):
+        page.keyboard.press("t")  # T: take the discard
+        expect(cards).to_have_count(4, timeout=TIMEOUT)
+        _tab_to(page, ".scat-hand-card[aria-disabled=false]")
+        page.keyboard.press("Enter")
+        expect(cards).to_have_count(3, timeout=TIMEOUT)
+        wait_my_turn(page)
+    if not hand_over(page):
+        page.keyboard.press("k")  # K: knock (C6)
+    expect(page.locator(".scat-showdown")).to_be_visible(timeout=TIMEOUT)
+    shot("table-keyboard-showdown")
+    page.keyboard.press("n")  # N: the next hand
+    expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)

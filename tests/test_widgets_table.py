@@ -1,0 +1,349 @@
+"""The card table without a browser: whole seeded games driven by what a click calls
+(``Table.handle``, the handler of the browser's messages), checked against the state.
+
+Rules cited: C5 (turns), C6-C8 (knocks, showdowns, 31s), C11 (empty stock), C13 (lives),
+V13-V16 (Cadillac nickels, GIN letters, the bus, points), V10/V11/V19 (hammer,
+throw-down, bus stop: their buttons appear only when legal)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+import pytest
+
+from scatlab.analysis import analyze
+from scatlab.rules import PRESETS, GameRecord, Phase, RuleSet, deal_order, find_rules
+from scatlab.rules.rulebook import cited_codes
+from scatlab.widgets.session import TableModel, TableSession
+from scatlab.widgets.table import Table
+
+PRESET_NAMES = list(PRESETS)
+# French-Canadian games run to 31 points; a target of 5 keeps a whole game short (V16).
+SHORT = {name: (find_rules(name).replace(points_target=5) if find_rules(name).score_keeping == "points" else name)
+         for name in PRESET_NAMES}
+
+
+def clicks(m: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every message a learner could send that the table shows as enabled."""
+    out: list[dict[str, Any]] = []
+    if m["can_next_hand"] and not m["game_over"]:
+        out.append({"type": "next"})
+    if m["can_draw"]:
+        out.append({"type": "stock"})
+    if m["can_take"]:
+        out.append({"type": "discard"})
+    if m["can_knock"]:
+        out.append({"type": "knock"})
+    out += [{"type": "card", "card": c} for c in m["discardable"]]
+    out += [{"type": "action", "action": a} for a, _ in m["buttons"]]
+    return out
+
+
+def check_model_matches_state(table: Table) -> None:
+    """What the table shows is the state: the learner's hand, the top discard, the stock,
+    the standings in the preset's terms, whose turn, and the hand's log in words."""
+    s = table.session
+    state, seat = s.state, s.seat
+    m = s.model()
+    view = state.view(seat)
+    assert m == s.model()  # the model is a pure function of the session
+    assert m.hand == tuple(str(c) for c in view.hand)
+    if state.phase is not Phase.THROW_DOWN:
+        assert m.hand == tuple(str(c) for c in state.hands[seat])
+    assert m.top_discard == (str(state.top_discard) if state.top_discard is not None else None)
+    assert m.stock_size == state.stock_size and m.discard_size == len(state.discards)
+    assert m.to_move == state.to_move and m.knocker == state.knocker and m.dealer == state.dealer
+    for seat_model in m.seats:
+        q = seat_model.seat
+        assert seat_model.standing == s.standing(q)
+        assert seat_model.out == state.out[q]
+        if state.phase not in (Phase.DEAL, Phase.GAME_OVER) and q != seat:
+            assert seat_model.cards == (None,) * len(state.hands[q])  # opponents face down
+    events = state.events or (state.logs[-1] if state.logs and state.phase in (Phase.DEAL, Phase.GAME_OVER) else ())
+    assert m.log == tuple(e.public(seat).describe(pretty=True) for e in events)
+    assert table.surface.state == {**m.to_json(), "pace": 0.0, "can_analyze": table.surface.state["can_analyze"],
+                                   "hints_on": s.hints}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_C5_C13_a_whole_seeded_game_by_clicks_under_every_preset(name: str) -> None:
+    table = Table(SHORT[name], opponents=("tip", "greedy"), seed=5, hints=False, pace=0)
+    rng = random.Random(name)
+    for _ in range(5000):
+        m = table.surface.state
+        if m["game_over"]:
+            break
+        options = clicks(m)
+        assert options, f"no enabled control in phase {m['phase']}: {m['status']}"
+        before = table.session.state
+        after = table.handle(rng.choice(options))
+        assert after["message"] == "", after["message"]  # an enabled control is always legal
+        assert table.session.state is not before
+        check_model_matches_state(table)
+    state = table.session.state
+    assert state.is_over and table.surface.state["winner"] == state.winner and state.hand_number > 1
+    assert table.surface.state["status"].startswith("Game over")
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_random_clicks_never_raise_and_a_refused_click_changes_nothing(name: str) -> None:
+    """Any control, legal or not: an illegal one is refused with the engine's message
+    (with its rule code when the engine gives one) and the state is the same object."""
+    table = Table(SHORT[name], opponents=("random",), seed=9, hints=False, pace=0)
+    rng = random.Random(f"random-{name}")
+    codes = [f"{r}{s}" for r in ("A", "K", "10", "7", "2") for s in "HDCS"]
+    refused = 0
+    for _ in range(400):
+        if table.session.state.is_over:
+            table.handle({"type": "new"})
+        msg = rng.choice([
+            {"type": "stock"}, {"type": "discard"}, {"type": "knock"}, {"type": "next"},
+            {"type": "card", "card": rng.choice(codes)}, {"type": "key", "key": rng.choice("dtknxq")},
+            {"type": "action", "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare", "fly"])},
+            {"type": "bogus"}, "not a message",
+        ])
+        before = table.session.state
+        after = table.handle(msg)
+        if after["message"]:
+            refused += 1
+            assert table.session.state is before
+        check_model_matches_state(table)
+    assert refused > 50
+
+
+def test_C5_a_refused_move_shows_the_engine_message_with_its_rule_code() -> None:
+    table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+    table.handle({"type": "stock"})
+    state = table.session.state
+    shown = table.handle({"type": "stock"})["message"]
+    assert shown.startswith("C5: ") and table.session.state is state
+    taken = Table("classic", opponents=("tip",), seed=7, pace=0)
+    top = taken.surface.state["top_discard"]
+    taken.handle({"type": "key", "key": "t"})
+    refused = taken.handle({"type": "card", "card": top})["message"]
+    assert refused.startswith("C5: a card taken from the discard pile may not be discarded")
+
+
+def test_keys_do_what_the_clicks_do() -> None:
+    by_key = Table("classic", opponents=("tip", "tip"), seed=21, pace=0)
+    by_click = Table("classic", opponents=("tip", "tip"), seed=21, pace=0)
+    by_key.handle({"type": "key", "key": "D"})
+    by_click.handle({"type": "stock"})
+    assert by_key.session.state.hands == by_click.session.state.hands
+    card = by_key.surface.state["discardable"][0]
+    by_key.handle({"type": "card", "card": card})  # Enter on a focused card sends this
+    by_click.handle({"type": "card", "card": card})
+    assert by_key.session.model().to_json() == by_click.session.model().to_json()
+
+
+@pytest.mark.parametrize("name", ["classic", "cadillac", "gin", "ride-the-bus", "french-canadian", "eenendertigen"])
+def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
+    s = TableSession(name, opponents=("tip", "tip"), seed=3)
+    checked = 0
+    rng = random.Random(name)
+    while checked < 6 and not s.state.is_over:
+        m = s.model()
+        if m.hints is not None:
+            expected = analyze(s.state.view(s.seat))
+            got = m.hints.analysis
+            assert got.to_json() == expected.to_json() and got.advice == expected.advice
+            assert got.knowledge == expected.knowledge
+            assert m.hints.advice_action == expected.advice.action
+            assert m.hints.advice_reason == expected.advice.reason
+            assert (str(expected.value), ) == (m.hints.rows[0][1],)
+            if expected.turn.draw is not None:
+                assert m.hints.outs == tuple(str(c) for c in expected.turn.draw.outs_31)
+                assert m.hints.chart is not None and "<desc>" in m.hints.chart
+            checked += 1
+        if m.can_next_hand:
+            s.next_hand()
+            continue
+        options = ([s.click_stock] if m.can_draw else []) + [functools.partial(s.click_card, c) for c in m.discardable]
+        if m.can_take:
+            options.append(s.click_discard)
+        rng.choice(options)()
+    assert checked == 6
+
+
+def test_hints_off_show_no_numbers() -> None:
+    s = TableSession("classic", seed=3, hints=False)
+    assert s.model().hints is None and s.model().rule is not None
+
+
+def test_C6_C7_showdown_turns_every_hand_up_and_cites_the_rule() -> None:
+    # Seat 0 knocks at once with 21; the tip players reply; then the showdown (C6, C7).
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
+    s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
+    assert s.model().can_knock
+    m = s.knock()
+    assert m.phase == "deal" and m.showdown is not None
+    result = s.state.results[-1]
+    sd = m.showdown
+    assert sd.explain == result.explain() and ("C7" in sd.explain or "C6" in sd.explain)
+    assert set(cited_codes(sd.explain)) <= {r.code for r in sd.rules}
+    assert [r.code for r in sd.rules] == list(result.codes)
+    for seat, cards, value in sd.hands:
+        assert cards == tuple(str(c) for c in result.final[seat])
+        assert m.seats[seat].cards == cards  # all hands turned up
+    assert any("loses 1 penny" in line or "loses 2 pennies" in line for line in sd.outcome)
+    assert m.rule is not None and m.rule.code == result.notes[0].code
+    assert m.log and m.log[0] == "player 0 knocks"
+
+
+def test_C8_a_31_ends_the_hand_and_the_rule_governs_the_discard() -> None:
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QH", dealer=2)
+    s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
+    s.click_discard()
+    assert s.model().hints is not None and s.model().hints.rule.code == "C8"  # type: ignore[union-attr]
+    m = s.click_card("4C")
+    assert m.showdown is not None and m.showdown.ended == "31"
+    assert "C8" in m.showdown.explain and "C8" in [r.code for r in m.showdown.rules]
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("classic", "3 pennies"), ("cadillac", "4 nickels"), ("gin", "no letters"),
+    ("ride-the-bus", "seated at the back"), ("french-canadian", "0 points"), ("eenendertigen", "3 pennies"),
+])
+def test_C13_V13_V14_V15_V16_standings_in_the_presets_own_terms(name: str, words: str) -> None:
+    s = TableSession(name, seed=2)
+    assert [seat.standing for seat in s.model().seats] == [words] * 3
+
+
+def test_C13_a_player_with_no_pennies_is_on_the_county() -> None:
+    s = TableSession("classic", seed=2)
+    state = s.state
+    object.__setattr__(state, "lives", (0, 3, 3))  # a hand-built moment: seat 0 has no penny left
+    assert s.standing(0) == "on the county"
+
+
+def test_undo_restores_the_exact_earlier_state_and_marks_practice() -> None:
+    s = TableSession("classic", opponents=("tip", "tip"), seed=4)
+    start = s.state
+    first = s.model()
+    s.click_stock()
+    mid = s.state
+    s.click_card(s.model().discardable[0])
+    assert s.state is not mid and s.model().can_undo
+    s.undo()
+    assert s.state is mid and s.practice
+    s.undo()
+    assert s.state is start
+    again = s.model()
+    assert again.practice and again.hand == first.hand and again.log == first.log
+    assert s.undo().message.startswith("nothing to undo")
+    # the same moves again lead to the same game (the opponents' choices come from the seed)
+    s.click_stock()
+    assert s.state.hands == mid.hands
+
+
+def test_save_then_load_continues_the_same_game() -> None:
+    a = TableSession("gin", opponents=("tip", "expert"), seed=12)
+    rng = random.Random(0)
+    for _ in range(25):
+        m = a.model()
+        options = ([a.click_stock] if m.can_draw else []) + [functools.partial(a.click_card, c) for c in m.discardable]
+        options += [a.next_hand] if m.can_next_hand else []
+        rng.choice(options)()
+    saved = a.record_json()
+    assert GameRecord.loads(saved) == GameRecord.from_state(a.state)
+    b = TableSession("gin", opponents=("tip", "expert"), seed=12)
+    m = b.load_record(saved)
+    assert m.message.startswith("loaded a saved game")
+    assert GameRecord.from_state(b.state) == GameRecord.from_state(a.state)
+    assert b.model().hand == a.model().hand and b.model().log == a.model().log
+    for _ in range(25):  # the same clicks give the same game in both
+        ma = a.model()
+        if ma.game_over:
+            break
+        pick = rng.randrange(10)
+        for s in (a, b):
+            mm = s.model()
+            options = ([s.click_stock] if mm.can_draw else []) + [functools.partial(s.click_card, c) for c in mm.discardable]
+            options += [s.next_hand] if mm.can_next_hand else []
+            options[pick % len(options)]()
+        assert a.state.hands == b.state.hands and a.model().log == b.model().log
+
+
+def test_a_bad_record_is_refused_and_changes_nothing() -> None:
+    s = TableSession("classic", seed=1)
+    state = s.state
+    assert s.load_record("{not json").message.startswith("cannot load the record: not JSON")
+    assert s.load_record(b"\xff\xfe").message.startswith("cannot load the file")
+    two = TableSession("classic", opponents=("tip",), seed=1).record_json()
+    assert "seats 3" in s.load_record(two).message
+    assert s.state is state
+
+
+def test_new_game_seed_and_a_given_deal() -> None:
+    s = TableSession("classic", seed=8)
+    hands = s.state.hands
+    assert s.new_game(8).seed == 8 and s.state.hands == hands
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
+    s.new_game(8, deal=order)
+    assert s.model().hand == ("AH", "KH", "4C") and s.model().top_discard == "QS"
+    assert s.new_game().hand_number == 1 and s.model().seed == s.seed
+    with pytest.raises(ValueError, match="seed=-1"):
+        s.new_game(-1)
+
+
+def test_V10_V11_V19_buttons_appear_only_when_legal() -> None:
+    rules = RuleSet.from_codes("V10", "V11", "V19")
+    s = TableSession(rules, opponents=("tip", "tip"), seed=6)
+    m = s.model()
+    assert m.phase == "throw_down" and dict(m.buttons) == {"throw_down": "Throw down", "pass": "Pass"}
+    assert m.hand == () and all(c is None for c in m.seats[0].cards)  # V11: decided before looking
+    m = s.play("pass")
+    assert "hammer" in dict(m.buttons) and m.can_knock
+    m = s.click_stock()
+    assert "stop_bus" not in dict(m.buttons)  # V19: not in the first turn
+    classic = TableSession("classic", seed=6).model()
+    assert classic.buttons == ()
+
+
+def test_opponents_step_one_move_at_a_time_and_why_explains_the_last() -> None:
+    s = TableSession("classic", opponents=("tip", "tip"), seed=4, auto_play=False)
+    s.click_stock()
+    s.click_card(s.model().discardable[0])
+    assert s.waiting and s.model().why is None
+    refused = s.click_stock()
+    assert "wait" in refused.message
+    decision = s.step()
+    assert decision is not None and s.last_decision == (1, decision)
+    why = s.model().why
+    assert why is not None and why.startswith("player 1 (tip) chose to") and decision.reason in why
+    assert s.run_opponents() >= 1 and not s.waiting
+
+
+def test_table_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="7 players"):
+        TableSession("classic", opponents=("tip",) * 6)
+    with pytest.raises(ValueError, match="seat=3"):
+        TableSession("classic", opponents=("tip", "tip"), seat=3)
+    with pytest.raises(ValueError, match="pace"):
+        Table(pace=-1)
+    with pytest.raises(ValueError, match="champion"):
+        TableSession("classic", opponents=("champion",))
+
+
+def test_save_offers_the_record_as_a_download() -> None:
+    table = Table("classic", opponents=("tip",), seed=3, pace=0)
+    table.handle({"type": "save"})
+    download = table.surface.download
+    assert download["name"] == "scatlab-game-seed-3-hand-1.json"
+    assert GameRecord.loads(download["text"]) == GameRecord.from_state(table.session.state)
+    table.handle({"type": "stock"})
+    card = table.surface.state["discardable"][0]
+    table.handle({"type": "card", "card": card})
+    assert GameRecord.from_state(table.session.state) != GameRecord.loads(download["text"])
+    table.handle({"type": "load", "text": download["text"]})
+    assert GameRecord.from_state(table.session.state) == GameRecord.loads(download["text"])
+
+
+def test_model_json_is_plain_data() -> None:
+    import json
+
+    m: TableModel = TableSession("classic", seed=3).model()
+    text = json.dumps(m.to_json())
+    assert "analysis" not in json.loads(text)["hints"]
