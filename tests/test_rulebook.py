@@ -31,7 +31,8 @@ from scatlab.rules import (
 from scatlab.rules.options import option_names
 
 PACKAGE = Path(scatlab.__file__).parent
-CODE_RE = re.compile(r"(?<![A-Za-z0-9_])([CV])(\d+)(?:\([a-z]\)|[a-z])?(?![A-Za-z0-9_])")
+# A code is a whole word; "C0.22" or "C1,0.5" (SVG path data, a number list) is not one.
+CODE_RE = re.compile(r"(?<![A-Za-z0-9_])([CV])(\d+)(?:\([a-z]\)|[a-z])?(?![A-Za-z0-9_]|[.,]\d)")
 CATALOGUE = [f"C{i}" for i in range(1, 15)] + [f"V{i}" for i in range(1, 20)]
 
 
@@ -146,6 +147,12 @@ def test_rule_entry_refuses_unknown_codes_quoting_them(bad: str) -> None:
 def test_rule_entry_refuses_non_text() -> None:
     with pytest.raises(RulesError, match="7"):
         rule_entry(7)  # type: ignore[arg-type]
+
+
+def test_svg_path_data_is_not_a_citation() -> None:
+    path = "M0.5,0.95 C0.22,0.72 0,0.52 0,0.3 C1,0.13 0.12,0.02 0.27,0.02 Z"
+    assert cited_codes(path) == () and _codes_in(path) == set()
+    assert cited_codes("C1, V18 and C7.") == ("C1", "V18", "C7")
 
 
 def test_cited_codes_in_order_without_repeats() -> None:

@@ -309,7 +309,7 @@ _PARTS: dict[str, str] = {"V7": "abcd"}
 """Codes with lettered parts, cited as ``V7(d)`` or ``V7d``; the part names the entry."""
 
 _CODE_RE = re.compile(r"^\s*([CV])\s*(\d{1,3})\s*(?:\(\s*([a-z])\s*\)|([a-z]))?\s*$", re.IGNORECASE)
-_CITED_RE = re.compile(r"(?<![A-Za-z0-9_])([CV])(\d{1,2})(?:\(([a-d])\)|([a-d]))?(?![A-Za-z0-9_])")
+_CITED_RE = re.compile(r"(?<![A-Za-z0-9_])([CV])(\d{1,2})(?:\(([a-d])\)|([a-d]))?(?![A-Za-z0-9_]|[.,]\d)")
 
 
 def rule_entry(code: str) -> RuleEntry:
@@ -346,7 +346,8 @@ def cited_codes(text: str) -> tuple[str, ...]:
     """The rule codes cited in ``text`` (an engine message, a docstring, a lesson), in the
     order they first appear, each once. Only upper-case codes of the catalogue count; a
     lettered part names its code (``V7b`` -> ``V7``); a number outside the catalogue, a
-    lower-case ``c7`` or a card such as ``10C`` is not a citation.
+    lower-case ``c7``, a card such as ``10C`` or SVG path data (``C1,0.5``) is not a
+    citation.
 
     >>> cited_codes("V14: the knocker was beaten; see also C7 and V14, not c7 or 10C")
     ('V14', 'C7')
