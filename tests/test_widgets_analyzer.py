@@ -215,6 +215,7 @@ def test_any_typed_text_is_kept_and_either_accepted_or_explained(text: str) -> N
 
 POSITIONS = [
     dict(hand="AH KH 4C", discard="9S"),
+    dict(hand="AH KH QH", discard="9S"),
     dict(hand="AH KH 4C", discard="9S", opponents=2),
     dict(hand="7S 7H 2C", discard="7D", rules="gin"),
     dict(hand="AH KH 7C", discard="9S", rules="eenendertigen", horizon=2),
@@ -238,7 +239,7 @@ def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> No
         if r.value is not None and (r.key != "p_lose_one" and r.key != "p_lose_two" or expected.knock is None
                                     or expected.knock.exact):
             if r.key.startswith("outs"):
-                assert shown[r.key].startswith(str(r.value.numerator) + " of ")
+                assert shown[r.key].startswith(str(r.value.numerator) + " of ") or expected.value >= 31
             else:  # the exact fraction is printed first
                 assert Fraction(shown[r.key].split(" ")[0]) == r.value
     draw, knock = expected.turn.draw, expected.knock
@@ -264,8 +265,9 @@ def _num(v: Fraction) -> str:
 @pytest.mark.parametrize("position", POSITIONS, ids=range(len(POSITIONS)))
 def test_the_outs_marked_on_the_picker_are_the_analysis_outs(position: dict[str, Any]) -> None:
     a = Analyzer(**position, knock=False)
-    draw = a.model.analysis().turn.draw
-    outs = {str(c) for c in draw.outs_31} if draw is not None else set()
+    analysis = a.model.analysis()
+    draw = analysis.turn.draw
+    outs = {str(c) for c in draw.outs_31} if draw is not None and analysis.value < 31 else set()
     marked = {cid for cid, c in picker_cards(a).items() if c["out"]}
     assert marked == outs == {str(c) for c in a.model.outs()}
     for cid, c in picker_cards(a).items():
@@ -386,3 +388,13 @@ def test_every_card_of_the_deck_can_be_picked_into_some_zone() -> None:
     assert len(m.cards["dead"]) == 27 and m.ready
     with pytest.raises(CardError):
         m.toggle("1H")
+
+
+def test_a_hand_of_31_needs_no_outs_and_long_sets_stay_readable() -> None:
+    """With 31 in hand (C8) every draw keeps 31: nothing is marked as an out. A hand that
+    improves with almost any card lists its count instead of forty cards."""
+    a = Analyzer("AH KH QH", knock=False)
+    assert a.model.outs() == () and not any(c["out"] for c in picker_cards(a).values())
+    assert shown_numbers(a)["outs_31"] == "none needed: the hand is 31 already (C8)"
+    b = Analyzer("2C 3D 4H", knock=False)
+    assert "46 cards" in b.derivation.value and r"\left|\varnothing\right|" in b.derivation.value

@@ -66,12 +66,25 @@ def _card(card: Card) -> str:
 
 
 def _frac(num: int, den: int) -> Any:
-    """``num/den`` kept unevaluated (so 3/48 is not reduced to 1/16)."""
-    return sympy.Mul(sympy.Integer(num), sympy.Pow(sympy.Integer(den), -1, evaluate=False), evaluate=False)
+    """``num/den`` kept unevaluated (so 3/48 is not reduced to 1/16, and 1/48 is not
+    printed as ``1 \\cdot 1/48``).
+
+    >>> sympy.latex(_frac(1, 48)), sympy.latex(_frac(3, 48))
+    ('\\\\frac{1}{48}', '\\\\frac{3}{48}')
+    """
+    numerator = sympy.UnevaluatedExpr(sympy.Integer(num))
+    return sympy.Mul(numerator, sympy.Pow(sympy.Integer(den), -1, evaluate=False), evaluate=False)
 
 
 def _set(cards: tuple[Card, ...]) -> str:
-    inner = ", ".join(_card(c) for c in cards) if cards else r"\varnothing"
+    """The set of cards counted; a long set shows its first cards and its size (the count
+    follows in the next term), so the line stays readable."""
+    shown = cards if len(cards) <= 13 else (*cards[:8],)
+    if not cards:
+        return r"\left|\varnothing\right|"
+    inner = ", ".join(_card(c) for c in shown)
+    if len(shown) < len(cards):
+        inner += rf", \ldots\ (\text{{{len(cards)} cards}})"
     return rf"\left|\{{{inner}\}}\right|"
 
 

@@ -40,7 +40,7 @@ from ..cards import Card, CardsLike, Suit
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
-from .analyzer_model import MAX_OPPONENTS, AnalyzerModel, number_rows, zone_title
+from .analyzer_model import MAX_OPPONENTS, AnalyzerModel, number_rows, outs_of, zone_title
 from .chart import distribution_svg
 from .svg import card_label, card_svg
 
@@ -80,6 +80,13 @@ function render({ model, el }) {
         b.setAttribute("aria-pressed", c.zone ? "true" : "false");
         b.title = c.label;
         b.innerHTML = c.svg;
+        if (c.tag) {
+          const tag = document.createElement("span");
+          tag.className = "scat-pick-tag" + (c.out ? " scat-pick-tag-out" : "");
+          tag.textContent = c.tag;
+          tag.setAttribute("aria-hidden", "true");
+          b.appendChild(tag);
+        }
         b.addEventListener("click", (e) => pick(c.id, e));
         b.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") pick(c.id, e);
@@ -102,7 +109,11 @@ export default { render };
 _CSS = """
 .scat-picker { display: flex; flex-direction: column; gap: 4px; padding: 4px; outline: none; }
 .scat-picker-row { display: flex; flex-wrap: wrap; gap: 3px; }
-.scat-pick { cursor: pointer; border-radius: 6px; line-height: 0; border: 2px solid transparent; }
+.scat-pick { cursor: pointer; border-radius: 6px; line-height: 0; border: 2px solid transparent; position: relative; }
+.scat-pick-tag { position: absolute; left: 50%; bottom: 3px; transform: translateX(-50%); line-height: 1.2;
+  font: bold 11px sans-serif; padding: 1px 5px; border-radius: 8px; background: #7a5c00; color: #fff;
+  white-space: nowrap; pointer-events: none; }
+.scat-pick-tag.scat-pick-tag-out { background: #1e7b34; }
 .scat-pick:hover { transform: translateY(-2px); }
 .scat-pick:focus-visible, .scat-pick:focus { outline: 3px solid #1a5fb4; outline-offset: 1px; }
 .scat-pick.scat-in-zone { background: #fff4cc; }
@@ -114,6 +125,8 @@ _STYLE = """<style>
 .scat-analyzer-numbers td, .scat-analyzer-numbers th { padding: 3px 10px; border-bottom: 1px solid #ddd;
   text-align: left; vertical-align: top; }
 .scat-analyzer-numbers td.num { font-family: monospace; font-size: 14px; }
+.scat-analyzer-numbers td:first-child { white-space: nowrap; }
+.scat-analyzer .widget-htmlmath { overflow-x: auto; max-width: 100%; }
 .scat-analyzer-error { color: #a40000; font-size: 13px; }
 .scat-analyzer-advice { font-size: 15px; padding: 6px 10px; border-left: 5px solid #1e7b34; background: #f1f8f2; }
 .scat-analyzer-advice b { text-transform: uppercase; }
@@ -299,9 +312,10 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             if old is not None:
                 fields[zone], errors[zone] = old, self.field_errors[zone]
             else:
-                label = {"hand": "Hand", "discard": "Top discard", "dead": "Dead cards"}.get(zone, zone.capitalize() + " holds")
+                label = {"hand": "Hand", "discard": "Top discard", "dead": "Dead cards"}.get(zone, zone.capitalize())
                 field = w.Text(description=label + ":", continuous_update=False,
-                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S"}.get(zone, "cards, e.g. QS 10D"),
+                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S", "dead": "cards out of play"}.get(
+                                   zone, "cards seen taken, e.g. QS"),
                                style={"description_width": "110px"}, layout=w.Layout(width="360px"))
                 field.add_class(f"scat-field-{zone.replace(' ', '-')}")
                 field.observe(lambda change, z=zone: self._on_text(z, change), names="value")
@@ -354,7 +368,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
     def _rows(self, analysis: Analysis | None) -> list[dict[str, Any]]:
         m = self.model
-        outs = set(analysis.turn.draw.outs_31) if analysis is not None and analysis.turn.draw is not None else set()
+        outs = set(outs_of(analysis)) if analysis is not None else set()
         rows: list[dict[str, Any]] = []
         for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
             cards = sorted((c for c in m.deck if c.suit is suit), key=lambda c: -c.rank)
@@ -364,7 +378,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 out = c in outs
                 mark = _badge(zone) if zone else ("out" if out else None)
                 label = card_label(c) + (f", in {zone_title(zone)}" if zone else "") + (", an out to 31" if out else "")
-                entries.append({"id": str(c), "label": label, "zone": zone or "", "out": out,
+                tag = _badge(zone).upper() if zone else ("OUT" if out else "")
+                entries.append({"id": str(c), "label": label, "zone": zone or "", "out": out, "tag": tag,
                                 "svg": card_svg(c, selected=zone is not None, mark=mark, width=self.card_width)})
             rows.append({"label": suit.name.lower(), "cards": entries})
         return rows

@@ -41,7 +41,7 @@ from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.view import PlayerView
 
-__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "zone_title", "MAX_OPPONENTS"]
+__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "outs_of", "zone_title", "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 8
 """31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
@@ -102,10 +102,14 @@ def number_rows(a: Analysis) -> list[NumberRow]:
         rows.append(NumberRow("take_value", f"Value of taking the {t.take.card.pretty} (throw the {best.discard.pretty})",
                               best.value, _exact(best.value)))
     if draw is not None:
-        outs = format_cards(draw.outs_31, pretty=True) or "none"
         rows.append(NumberRow("p_31", "P(31) on the draw", draw.p_31, _exact(draw.p_31)))
-        rows.append(NumberRow("outs_31", "Outs to 31", Fraction(draw.count_31),
-                              f"{draw.count_31} of {draw.unseen} unseen: {outs}"))
+        outs = outs_of(a)
+        if a.value >= 31:
+            text = "none needed: the hand is 31 already (C8)"
+        else:
+            listed = format_cards(outs, pretty=True) if len(outs) <= 12 else "too many to list"
+            text = f"{len(outs)} of {draw.unseen} unseen: {listed or 'none'}"
+        rows.append(NumberRow("outs_31", "Outs to 31", Fraction(len(outs)), text))
         rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
         rows.append(NumberRow("outs_improve", "Outs that improve", Fraction(draw.count_improve),
                               f"{draw.count_improve} of {draw.unseen} unseen"))
@@ -128,6 +132,22 @@ def number_rows(a: Analysis) -> list[NumberRow]:
             rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''}",
                                   value, _exact(value)))
     return rows
+
+
+def outs_of(a: Analysis) -> tuple[Card, ...]:
+    """The outs to 31: the unseen cards that turn the hand into 31 when drawn
+    (``outs_31`` of the draw analysis). A hand worth 31 already needs none, and a hand of
+    four cards or an empty stock draws nothing: no outs.
+
+    >>> [str(c) for c in outs_of(analyze("AH KH 4C", discard="9S", knock=False))]
+    ['10H', 'JH', 'QH']
+    >>> outs_of(analyze("AH KH QH", knock=False))
+    ()
+    """
+    draw = a.turn.draw
+    if draw is None or a.value >= 31:
+        return ()
+    return draw.outs_31
 
 
 class AnalyzerModel:
@@ -427,11 +447,9 @@ class AnalyzerModel:
         return self._cache[1]
 
     def outs(self) -> tuple[Card, ...]:
-        """The cards that make 31 on the draw (empty when there is nothing to analyse or draw)."""
-        if not self.ready:
-            return ()
-        draw = self.analysis().turn.draw
-        return draw.outs_31 if draw is not None else ()
+        """The outs the picker marks (see :func:`outs_of`); empty when there is nothing to
+        analyse yet."""
+        return outs_of(self.analysis()) if self.ready else ()
 
     def describe(self) -> str:
         """The position in one line of notation."""
