@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from scatlab.course.exercises import EXERCISES
 from scatlab.course.lessons import LESSONS
@@ -98,14 +98,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
+def chromium(browser: Browser) -> Browser:
+    """pytest-playwright's browser, launched from Debian's chromium by conftest.py (one
+    Playwright per session: a second sync Playwright would clash with its event loop)."""
     assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    return browser
 
 
 @pytest.fixture()
@@ -335,4 +332,14 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     course_page.wait_for_url("**/08-play-a-game.ipynb?game=*")
     expect(course_page.locator(".scatlab-reopened")).to_contain_text("browser game", timeout=30_000)
     expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    _no_trouble(course_page)
+
+
+def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, server: Server) -> None:
+    _open(course_page, server, "06-strategy-lab")
+    lab = course_page.locator(".scatlab-tournament")
+    lab.get_by_role("button", name="Run the tournament").click()
+    expect(lab.locator(".scatlab-tournament-result")).to_contain_text("won", timeout=60_000)
+    expect(lab.locator("svg[aria-label^='win rates with 95% intervals after 36 games']")).to_be_visible()
+    _shot(course_page, "06-strategy-lab-run")
     _no_trouble(course_page)
