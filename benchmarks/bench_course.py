@@ -8,8 +8,8 @@ Starts ``scatlab serve --no-browser`` on a free port of 127.0.0.1 (a temporary
 - *Time to a clickable widget*: from ``page.goto`` to the first enabled ``.widget-button``
   being visible (every lesson has one), ``--runs`` times per page; target <= 3 s, hoped
   <= 1.5 s.
-- *Memory*: the resident set size (VmRSS) summed over the server and its kernels (every
-  process of the server's session), with no page, 1 open lesson and 10 open lessons.
+- *Memory*: the resident set size (VmRSS) summed over the server and its kernels (the server
+  process and every process below it), with no page, 1 open lesson and 10 open lessons.
 - *Load*: 10 browser pages open lessons at once; all must render; they are closed and the
   kernel processes counted every 2 s until none is left (the app culls kernels idle for
   30 s, checked every 10 s; target: within a minute).
@@ -48,30 +48,37 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def session_processes(sid: int) -> list[tuple[int, str, int]]:
-    """(pid, command, RSS in kB) of every process in session ``sid``."""
-    out = []
+def tree_processes(root: int) -> list[tuple[int, str, int]]:
+    """(pid, command, RSS in kB) of ``root`` and every process below it (the server, Voilà
+    and the kernels it started, which run in sessions of their own)."""
+    info: dict[int, tuple[int, str, int]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
-            fields = stat[stat.rindex(")") + 2:].split()
-            if int(fields[3]) != sid:
-                continue
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
             rss = 0
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     rss = int(line.split()[1])
             cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            out.append((int(entry.name), cmd, rss))
+            info[int(entry.name)] = (ppid, cmd, rss)
         except (OSError, ValueError, IndexError):
             continue
-    return out
+    found = {root}
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _, _) in info.items():
+            if ppid in found and pid not in found:
+                found.add(pid)
+                changed = True
+    return [(pid, info[pid][1], info[pid][2]) for pid in sorted(found) if pid in info]
 
 
-def memory_mb(sid: int) -> tuple[float, int]:
-    procs = session_processes(sid)
+def memory_mb(root: int) -> tuple[float, int]:
+    procs = tree_processes(root)
     kernels = sum(1 for _, cmd, _ in procs if "ipykernel" in cmd)
     return sum(rss for _, _, rss in procs) / 1024, kernels
 
@@ -115,9 +122,9 @@ def main() -> None:
         proc.wait(20)
 
 
-def run(browser: Browser, base: str, sid: int, runs: int, pages: int) -> None:
+def run(browser: Browser, base: str, root: int, runs: int, pages: int) -> None:
     names = ["00-index", *(lesson.id for lesson in LESSONS)]
-    mb, kernels = memory_mb(sid)
+    mb, kernels = memory_mb(root)
     print(f"memory, no page open: {mb:.0f} MB ({kernels} kernels)")
     print("time to a clickable widget (navigation -> first enabled button visible):")
     worst = 0.0
@@ -135,11 +142,11 @@ def run(browser: Browser, base: str, sid: int, runs: int, pages: int) -> None:
               f"(target <= {TARGET:.0f} s: {verdict}; hoped <= {HOPED} s: {'yes' if med <= HOPED else 'no'})")
     print(f"  slowest load: {worst:.2f} s")
     time.sleep(45)  # let the kernels of the pages above be culled before measuring memory
-    mb0, k0 = memory_mb(sid)
+    mb0, k0 = memory_mb(root)
     context = browser.new_context()
     page = context.new_page()
     time_to_clickable(page, f"{base}/voila/render/{LESSONS[2].id}.ipynb")
-    mb1, k1 = memory_mb(sid)
+    mb1, k1 = memory_mb(root)
     print(f"memory, idle after culling: {mb0:.0f} MB ({k0} kernels); 1 open lesson: {mb1:.0f} MB ({k1} kernels)")
     context.close()
     # the load test: `pages` pages at once, each on its own lesson
@@ -156,14 +163,14 @@ def run(browser: Browser, base: str, sid: int, runs: int, pages: int) -> None:
         except Exception:  # noqa: BLE001 - counted as not rendered
             pass
     elapsed = time.perf_counter() - start
-    mb10, k10 = memory_mb(sid)
+    mb10, k10 = memory_mb(root)
     print(f"load: {rendered} of {pages} pages opened at once rendered a clickable widget in {elapsed:.1f} s")
     print(f"memory, {pages} open lessons: {mb10:.0f} MB ({k10} kernels)")
     for c in contexts:
         c.close()
     closed = time.perf_counter()
     while True:
-        _, left = memory_mb(sid)
+        _, left = memory_mb(root)
         waited = time.perf_counter() - closed
         if left == 0 or waited > 120:
             break
@@ -171,7 +178,7 @@ def run(browser: Browser, base: str, sid: int, runs: int, pages: int) -> None:
     verdict = "ok" if left == 0 and waited <= 60 else "over target"
     print(f"culling: {k10} kernels -> {left} kernels {waited:.0f} s after the pages closed "
           f"(target: all culled within 60 s: {verdict})")
-    mb_end, _ = memory_mb(sid)
+    mb_end, _ = memory_mb(root)
     print(f"memory after culling: {mb_end:.0f} MB")
 
 

@@ -31,6 +31,15 @@ __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "Tou
            "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints"]
 
 
+def _running_loop() -> Any:
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def _cards_html(cards: str, width: int = 60) -> str:
     return "".join(f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
                    for c in cards.split())
@@ -110,8 +119,11 @@ def knock_chart_svg(rows: list[KnockRow], opponents: int) -> str:
 class KnockChart(widgets.VBox):  # type: ignore[misc]
     """The knock-risk chart with a choice of 1 to 3 opponents (1: exact; more: Monte Carlo)."""
 
-    def __init__(self, opponents: int = 1, values: range = range(16, 31)) -> None:
+    def __init__(self, opponents: int = 1, values: range = range(16, 31), *, defer: bool = True) -> None:
+        """``defer``: in a running kernel, draw the chart just after the page is shown (the
+        exact numbers take about a second), so the lesson's other widgets are usable at once."""
         self.values = values
+        self.rows: list[KnockRow] = []
         self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
                                                value=opponents, description="Against")
         self.chart = widgets.HTML()
@@ -119,7 +131,12 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         self.opponents.observe(lambda _c: self._update(), "value")
         super().__init__([self.opponents, self.chart, self.caption])
         self.add_class("scatlab-knock-chart")
-        self._update()
+        loop = _running_loop() if defer else None
+        if loop is None:
+            self._update()
+        else:
+            self.caption.value = "<p>Working out the exact numbers&hellip;</p>"
+            loop.call_later(0.05, self._update)
 
     def _update(self) -> None:
         n = int(self.opponents.value)
