@@ -131,12 +131,14 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         self.opponents.observe(lambda _c: self._update(), "value")
         super().__init__([self.opponents, self.chart, self.caption])
         self.add_class("scatlab-knock-chart")
-        loop = _running_loop() if defer else None
-        if loop is None:
-            self._update()
-        else:
+        if defer and _running_loop() is not None:
+            import threading
+
             self.caption.value = "<p>Working out the exact numbers&hellip;</p>"
-            loop.call_later(0.05, self._update)
+            self.worker: Any = threading.Thread(target=self._update, daemon=True)
+            self.worker.start()
+        else:
+            self._update()
 
     def _update(self) -> None:
         n = int(self.opponents.value)
@@ -301,7 +303,8 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
 
         s = scenario(str(self.picker.value))
         self.scenario = s
-        self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace)
+        self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace,
+                           hints=False)
         self.table_box.children = (self.table,)
         self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
         self.explanation.value = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
@@ -325,7 +328,7 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
         from .table import Table
 
         rules = find_rules(self.preset.value)
-        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4)
+        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False)
         self.table_box.children = (self.table,)
         self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"
 
