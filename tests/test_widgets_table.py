@@ -7,6 +7,7 @@ throw-down, bus stop: their buttons appear only when legal)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import random
 from typing import Any
@@ -226,7 +227,7 @@ def test_undo_restores_the_exact_earlier_state_and_marks_practice() -> None:
     mid = s.state
     s.click_card(s.model().discardable[0])
     assert s.state is not mid and s.model().can_undo
-    s.undo()
+    assert s.undo().notice.endswith("this game is now practice")
     assert s.state is mid and s.practice
     s.undo()
     assert s.state is start
@@ -250,7 +251,7 @@ def test_save_then_load_continues_the_same_game() -> None:
     assert GameRecord.loads(saved) == GameRecord.from_state(a.state)
     b = TableSession("gin", opponents=("tip", "expert"), seed=12)
     m = b.load_record(saved)
-    assert m.message.startswith("loaded a saved game")
+    assert m.notice.startswith("loaded a saved game") and m.message == ""
     assert GameRecord.from_state(b.state) == GameRecord.from_state(a.state)
     assert b.model().hand == a.model().hand and b.model().log == a.model().log
     for _ in range(25):  # the same clicks give the same game in both
@@ -347,3 +348,52 @@ def test_model_json_is_plain_data() -> None:
     m: TableModel = TableSession("classic", seed=3).model()
     text = json.dumps(m.to_json())
     assert "analysis" not in json.loads(text)["hints"]
+
+
+def test_in_a_kernel_the_table_updates_first_and_the_complete_hints_follow() -> None:
+    """In an event loop (a kernel) a click first sets the table with the one-turn numbers
+    (knock risk pending), then the loop sets the complete ``analyze(view)``."""
+    import asyncio
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any], Table]:
+        table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+        table.handle({"type": "stock"})
+        await asyncio.sleep(0)
+        first = table.handle({"type": "card", "card": table.surface.state["discardable"][0]})
+        await asyncio.sleep(0)
+        return first, table.surface.state, table
+
+    # a thread of its own: another test's browser driver may hold this thread's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        first, final, table = pool.submit(asyncio.run, run()).result()
+    assert first["hints"]["pending"] and first["hints"]["rows"][-1][2] == "computing…"
+    assert not final["hints"]["pending"]
+    expected = analyze(table.session.view())
+    assert final["hints"]["advice_reason"] == expected.advice.reason
+    assert table.session.model(quick=False).hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
+
+
+def test_analyze_this_position_opens_the_learners_view_in_an_analyzer() -> None:
+    from scatlab.widgets import Analyzer
+
+    table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
+    assert table.surface.state["can_analyze"]
+    table.handle({"type": "analyze"})
+    assert len(table.children) == 2 and isinstance(table.children[1], Analyzer)
+    expected = Analyzer.from_view(table.session.view())
+    assert type(table.children[1]) is type(expected)
+    # between hands there is no hand to analyse: refused with a message, nothing opened
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QH", dealer=2)
+    done = Table("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2, pace=0)
+    done.handle({"type": "discard"})
+    done.handle({"type": "card", "card": "4C"})
+    assert done.surface.state["phase"] == "deal"
+    message = done.handle({"type": "analyze"})["message"]
+    assert message.startswith("cannot analyse this position") and len(done.children) == 1
+
+
+def test_C6_the_showdown_names_the_knocker() -> None:
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
+    s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
+    showdown = s.knock().showdown
+    assert showdown is not None and showdown.knocker == 0 == s.state.results[-1].knocker

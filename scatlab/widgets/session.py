@@ -119,6 +119,8 @@ class HintsModel:
     outs: tuple[str, ...]
     chart: str | None
     rule: RuleModel
+    pending: bool = False
+    """True while only the one-turn numbers are known (the knock risk and the advice follow)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class ShowdownModel:
 
     number: int
     ended: str
+    knocker: int | None
     hands: tuple[tuple[int, tuple[str, ...], str | None], ...]
     outcome: tuple[str, ...]
     explain: str
@@ -164,6 +167,9 @@ class TableModel:
     waiting: bool
     status: str
     message: str
+    """The engine's refusal of the last control (with its rule code), or empty."""
+    notice: str
+    """A note on what the last control did (an undo, a loaded game), or empty."""
     log: tuple[str, ...]
     why: str | None
     hints: HintsModel | None
@@ -193,6 +199,7 @@ def _jsonable(value: Any) -> Any:
             "outs": list(value.outs),
             "chart": value.chart,
             "rule": _jsonable(value.rule),
+            "pending": value.pending,
         }
     if hasattr(value, "__dataclass_fields__"):
         return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
@@ -228,8 +235,10 @@ class TableSession:
     deal: CardsLike | None = None
     dealer: int | None = None
     auto_play: bool = True
+    quick_models: bool = False
     state: GameState = field(init=False)
     message: str = field(init=False, default="")
+    notice: str = field(init=False, default="")
     practice: bool = field(init=False, default=False)
     last_decision: tuple[int, Decision] | None = field(init=False, default=None)
     _ruleset: RuleSet = field(init=False, repr=False)
@@ -282,7 +291,7 @@ class TableSession:
         if first_deal is not None:
             order = parse_cards(first_deal, deck_size=self._ruleset.deck_size, what="cards in the deck")
         self.state = state.deal(order if order is not None else self._deck(1))
-        self.message = ""
+        self.message = self.notice = ""
         self.practice = False
         self.last_decision = None
         self._history = []
@@ -348,7 +357,7 @@ class TableSession:
             return self.model()
         self._history.append(_Snapshot(self.state, self.last_decision))
         self.state = new
-        self.message = ""
+        self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -382,7 +391,7 @@ class TableSession:
             return self.model()
         self._history.append(_Snapshot(self.state, self.last_decision))
         self.state = self.state.deal(self._deck(self.state.hand_number + 1))
-        self.message = ""
+        self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -397,7 +406,8 @@ class TableSession:
         self.state = snap.state
         self.last_decision = snap.last_decision
         self.practice = True
-        self.message = "your last move was taken back: this game is now practice"
+        self.message = ""
+        self.notice = "your last move was taken back: this game is now practice"
         return self.model()
 
     # -- records -------------------------------------------------------------------------
@@ -434,7 +444,8 @@ class TableSession:
         self.last_decision = None
         self._hint_cache = None
         self.practice = False
-        self.message = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
+        self.message = ""
+        self.notice = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
         if self.auto_play:
             self.run_opponents()
         return self.model()
@@ -451,17 +462,22 @@ class TableSession:
         hints = self._hints(self.view())
         return hints.analysis if hints is not None else None
 
-    def _hints(self, view: PlayerView) -> HintsModel | None:
+    def _hints(self, view: PlayerView, quick: bool = False) -> HintsModel | None:
         if self._hint_cache is not None and self._hint_cache[0] == view:
             return self._hint_cache[1]
         hints = None
+        quick = quick and len(view.hand) == 3  # with four cards there is no knock risk to wait for
         if view.is_my_turn and view.phase in (Phase.TURN, Phase.DISCARD) and len(view.hand) in (3, 4):
             try:
-                analysis = analyze(view)
+                # quick: the one-turn numbers only (milliseconds); the knock risk, and with
+                # it the advice, follow in the complete analyze(view)
+                analysis = analyze(view, knock=False) if quick else analyze(view)
             except AnalysisError:  # pragma: no cover - every game position analyses
                 analysis = None
             if analysis is not None:
-                hints = _hints_model(analysis, view, self.governing_rule(view, analysis))
+                hints = _hints_model(analysis, view, self.governing_rule(view, analysis), pending=quick)
+        if quick and hints is not None:
+            return hints  # not cached: the complete hints replace it
         self._hint_cache = (view, hints)
         return hints
 
@@ -519,9 +535,16 @@ class TableSession:
         """``player 0 (you)`` or ``player 1 (tip)``: the names the log uses, with who sits there."""
         return f"player {seat} (you)" if seat == self.seat else f"player {seat} ({self._kinds[seat]})"
 
-    def model(self) -> TableModel:
+    def model(self, quick: bool | None = None) -> TableModel:
         """Everything the table shows now, computed from the learner's view (and, after a
-        hand, the public result)."""
+        hand, the public result).
+
+        ``quick`` (what the widget asks first after a click) leaves out the knock risk and
+        the advice when they are not computed yet: ``hints.pending`` is then True and a
+        second ``model(quick=False)`` brings the complete ``analyze(view)``. The default is
+        :attr:`quick_models` (False unless the widget runs in an event loop)."""
+        if quick is None:
+            quick = self.quick_models
         state = self.state
         view = self.view()
         me = self.seat
@@ -555,7 +578,7 @@ class TableSession:
                 to_move=view.to_move == s,
                 knocker=view.knocker == s,
             ))
-        hints = self._hints(view) if self.hints and my_turn else None
+        hints = self._hints(view, quick) if self.hints and my_turn else None
         rule_code = hints.rule.code if hints is not None else self.governing_rule(view)
         events = view.history
         if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
@@ -594,6 +617,7 @@ class TableSession:
             waiting=self.waiting,
             status=self._status(view, my_turn, kinds),
             message=self.message,
+            notice=self.notice,
             log=tuple(e.describe(pretty=True) for e in events),
             why=why,
             hints=hints,
@@ -666,6 +690,7 @@ class TableSession:
         return ShowdownModel(
             number=result.number,
             ended=result.ended,
+            knocker=result.knocker,
             hands=hands,
             outcome=tuple(outcome),
             explain=result.explain(),
@@ -683,7 +708,7 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), f"{float(p) * 100:.1f}%"
 
 
-def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
+def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: bool = False) -> HintsModel:
     """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged)."""
     rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
     turn = analysis.turn
@@ -699,7 +724,9 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         best = turn.take.best
         rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
     risk = analysis.knock
-    if risk is not None:
+    if pending:
+        rows.append(("knock: risk", "…", "computing…"))
+    elif risk is not None:
         if risk.allowed:
             how = "exact" if risk.exact else f"{risk.samples:,} deals"
             rows.append((f"knock: P(lose one life) ({how})", *_pct(risk.p_lose_one)))
@@ -724,4 +751,5 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
         chart=chart,
         rule=RuleModel.of(rule_code),
+        pending=pending,
     )

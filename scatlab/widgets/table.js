@@ -77,7 +77,11 @@ function render({ model, el: host }) {
       event.preventDefault();
       event.stopPropagation();
       send({ type: target.dataset.pile });
+      return;
     }
+    // Enter or Space on the widget's own buttons: let the button act, but keep the key
+    // from JupyterLab's notebook shortcuts (Enter would start editing the cell)
+    if ((key === "enter" || key === " ") && target && target.tagName === "BUTTON") event.stopPropagation();
   }
   root.addEventListener("keydown", onKey);
 
@@ -112,7 +116,7 @@ function render({ model, el: host }) {
       return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
         s.rule ? ruleBox(s.rule, "The rule now") : null);
     }
-    const advice = h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
+    const advice = h.pending ? "weighing the knock…" : h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
     const rows = el("table", { class: "scat-numbers" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
@@ -120,7 +124,7 @@ function render({ model, el: host }) {
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
-      el("p", { class: "scat-reason" }, h.advice_reason),
+      h.pending ? null : el("p", { class: "scat-reason" }, h.advice_reason),
       h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
       rows,
       h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,
@@ -138,13 +142,14 @@ function render({ model, el: host }) {
     const hands = el("ul", { class: "scat-sd-hands" }, sd.hands.map(([seat, cards, value]) => {
       const name = s.seats[seat].name;
       const row = el("div", { class: "scat-cards scat-small" }, cards.map((c) => face(c)));
-      return el("li", {}, el("div", {}, el("strong", {}, name), value !== null ? ` — ${value}` : ""), row);
+      return el("li", {}, el("div", {}, el("strong", {}, name), value !== null ? ` — ${value}` : "",
+        seat === sd.knocker ? el("span", { class: "scat-badge scat-knocker" }, ({ hammer: "hammered", throw_down: "threw down", bus_stop: "stopped the bus" })[sd.ended] || "knocked") : null), row);
     }));
     return el("section", { class: "scat-panel scat-showdown", "aria-label": `hand ${sd.number} showdown` },
       el("h3", {}, `Hand ${sd.number}: how it ended`),
       hands,
       el("ul", { class: "scat-outcome" }, sd.outcome.map((line) => el("li", {}, line))),
-      el("pre", { class: "scat-explain" }, sd.explain),
+      el("div", { class: "scat-explain" }, sd.explain.split("\n").map((line) => el("p", {}, line))),
       sd.rules.map((r) => el("details", { class: "scat-rule-link" },
         el("summary", {}, `${r.code} ${r.title}`), el("p", {}, r.text))));
   }
@@ -210,7 +215,8 @@ function render({ model, el: host }) {
       el("div", { class: "scat-pile-label" }, s.top_discard ? `Discard: ${pretty(s.top_discard)}` : "Discard: empty"));
     felt.append(el("div", { class: "scat-center" }, stock, discard,
       el("div", { class: "scat-status", role: "status", "aria-live": "polite" }, s.status),
-      s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null));
+      s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null,
+      s.notice ? el("div", { class: "scat-notice", role: "status" }, s.notice) : null));
 
     // -- the learner ------------------------------------------------------------------
     const me = s.seats[s.seat];

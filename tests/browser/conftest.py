@@ -42,6 +42,12 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests after every other test: Playwright's sync API keeps an event
+    loop in the main thread, which the other tests should not see."""
+    items.sort(key=lambda item: "tests/browser/" in item.nodeid.replace("\\", "/"))
+
+
 @pytest.fixture(scope="session")
 def voila_url() -> Iterator[str]:
     """The base URL of a Voilà server serving ``tests/browser``."""

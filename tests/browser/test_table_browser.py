@@ -7,6 +7,7 @@ knock, one more turn each, the showdown)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -29,7 +30,7 @@ def hand_over(page: Any) -> bool:
 
 def wait_my_turn(page: Any) -> None:
     expect(page.locator(".scat-status")).to_have_text(
-        __import__("re").compile(r"^(Your turn|Hand \d+ is over|Game over)"), timeout=TIMEOUT)
+        re.compile(r"^(Your turn|Hand \d+ is over|Game over)"), timeout=TIMEOUT)
 
 
 def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
@@ -61,11 +62,16 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     if not hand_over(page):
         page.get_by_role("button", name="Knock (K)").click()
     expect(page.locator(".scat-showdown")).to_be_visible(timeout=TIMEOUT)
-    expect(page.locator(".scat-showdown .scat-explain")).to_contain_text("C")
+    expect(page.locator(".scat-showdown .scat-explain")).to_contain_text(re.compile(r"[CV]\d+: "))
     expect(page.locator(".scat-showdown")).to_contain_text("how it ended")
     shot("table-mouse-showdown")
     page.get_by_role("button", name="Next hand (N)").click()
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
+    wait_my_turn(page)
+    # "Analyze this position" opens the learner's view in the hand analyzer below the table
+    page.get_by_role("button", name="Analyze this position").click()
+    expect(page.locator(".scat-analyzer")).to_be_visible(timeout=TIMEOUT)
+    shot("table-mouse-analyzer")
 
 
 def _tab_to(page: Any, selector: str, limit: int = 60) -> None:
@@ -103,3 +109,42 @@ def test_a_whole_hand_with_the_keyboard_only(page: Any, voila_url: str, console_
     shot("table-keyboard-showdown")
     page.keyboard.press("n")  # N: the next hand
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
+
+
+def test_save_offers_a_download_and_load_continues_the_game(
+    page: Any, voila_url: str, console_errors: list[str], tmp_path: Any
+) -> None:
+    open_table(page, voila_url)
+    page.locator("[data-pile=stock]").click()
+    expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
+    page.get_by_role("button", name="Save", exact=True).click()
+    link = page.locator("a.scat-download")
+    expect(link).to_be_visible(timeout=TIMEOUT)
+    assert (link.get_attribute("download") or "").endswith(".json")
+    with page.expect_download() as info:
+        link.click()
+    saved = tmp_path / "game.json"
+    info.value.save_as(saved)
+    assert '"hands"' in saved.read_text(encoding="utf-8")
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()  # play on, then load the save
+    expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+    page.locator("input.scat-file").set_input_files(str(saved))
+    expect(page.locator(".scat-notice")).to_contain_text("loaded a saved game", timeout=TIMEOUT)
+    expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)  # back to the saved moment
+
+
+def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url: str, console_errors: list[str]) -> None:
+    """With ``pace`` the kernel plays one computer move per timer tick; the complete hints
+    (knock risk and advice) follow the first update of the learner's turn."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(voila_url + "/voila/render/pace_page.ipynb", timeout=60_000)
+    cards = page.locator(".scat-hand-card")
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    page.locator("[data-pile=stock]").click()
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    page.locator(".scat-hand-card[aria-disabled=false]").first.click()
+    status = page.locator(".scat-status")
+    expect(status).to_have_text(re.compile(r"^Player 2 is playing"), timeout=TIMEOUT)  # after player 1's move
+    expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
+    expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
+    expect(page.locator(".scat-log li")).to_have_count(6)  # two moves each
