@@ -15,6 +15,7 @@ import html
 import random
 import re
 from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
 from scatlab.errors import AnalysisError, CardError, ScatlabError
 from scatlab.players import PLAYER_KINDS, RandomPlayer
 from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order, shuffled_deck
-from scatlab.widgets.analyzer import Analyzer, CardPicker
+from scatlab.widgets.analyzer import DERIVATION_HEADING, Analyzer, CardPicker
 from scatlab.widgets.analyzer_model import AnalyzerModel, number_rows
 from scatlab.widgets.chart import distribution_svg
 
@@ -254,7 +255,7 @@ def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> No
                                        f"(Monte Carlo, {knock.samples:,} deals)")
     assert expected.advice.reason in html.unescape(a.advice.value)
     if draw is not None or knock is not None:
-        assert a.derivation.value == "$$" + latex(expected).strip("$") + "$$"
+        assert a.derivation.value == DERIVATION_HEADING + "$$" + latex(expected).strip("$") + "$$"
         assert r"P(31)" in a.derivation.value
 
 
@@ -353,7 +354,7 @@ def test_an_analyzer_from_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
             if view.phase not in (Phase.TURN, Phase.DISCARD) or len(view.hand) not in (3, 4) or state.out[seat]:
                 continue
             widget = Analyzer.from_view(view, knock=False)
-            widget.model._cache = None
+            widget.model._cache.clear()
             allowed = public_cards(state, seat)
             others = {c for p in range(3) if p != seat for c in state.hands[p]}
             hidden = (others | set(state.remaining_stock)) - allowed
@@ -398,3 +399,77 @@ def test_a_hand_of_31_needs_no_outs_and_long_sets_stay_readable() -> None:
     assert shown_numbers(a)["outs_31"] == "none needed: the hand is 31 already (C8)"
     b = Analyzer("2C 3D 4H", knock=False)
     assert "46 cards" in b.derivation.value and r"\left|\varnothing\right|" in b.derivation.value
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(opponents=0), "opponents=0 is not allowed"),
+        (dict(opponents="2"), "opponents='2' is not allowed"),
+        (dict(horizon=9), "horizon=9 is not allowed"),
+        (dict(samples=0), "samples=0 is not allowed"),
+        (dict(seed="x"), "seed='x' is not allowed"),
+        (dict(rules="poker"), "unknown rule set 'poker'"),
+        (dict(opponent_holds=["QH", "KD"], opponents=1), "cards are known for 2 opponents, but there are only 1"),
+        (dict(hand="AH AH KH"), "'AH' appears twice"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_message_that_quotes_them(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ScatlabError, match=re.escape(message)):
+        AnalyzerModel(**kwargs)
+
+
+def test_bad_settings_leave_the_position_unchanged() -> None:
+    m = AnalyzerModel("AH KH 4C", discard="9S", knock=False)
+    before = (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts))
+    calls: list[Callable[[], None]] = [
+        lambda: m.set_opponents(9), lambda: m.set_horizon(-1), lambda: m.set_rules("poker"),
+        lambda: m.select("opponent 2"), lambda: m.toggle("1H"), lambda: m.set_text("nowhere", "AH")]
+    for bad in calls:
+        with pytest.raises(ScatlabError):
+            bad()
+    with pytest.raises(CardError, match="is not text"):
+        m.set_text("dead", None)  # type: ignore[arg-type]
+    assert (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts)) == before
+
+
+_ZONES = ["hand", "discard", "dead", "opponent 1", "opponent 2", "opponent 3"]
+_OPERATION = st.one_of(
+    st.tuples(st.just("toggle"), st.sampled_from(_ZONES), st.sampled_from([str(c) for c in ALL_CARDS])),
+    st.tuples(st.just("type"), st.sampled_from(_ZONES),
+              st.lists(st.sampled_from(["AH", "KH", "4C", "9S", "7D", "QS", "2C", "10H", "XX", "7x", ","]),
+                       max_size=5).map(" ".join)),
+    st.tuples(st.just("opponents"), st.just(""), st.sampled_from(["1", "2", "3", "0"])),
+    st.tuples(st.just("rules"), st.just(""), st.sampled_from(["classic", "eenendertigen", "gin", "nope"])),
+)
+
+
+@settings(max_examples=80, derandomize=True, deadline=None)
+@given(st.lists(_OPERATION, max_size=25))
+def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[tuple[str, str, str]]) -> None:
+    """Random clicks, typing and settings: every refusal is a ScatlabError that changes
+    nothing, and the position is always one the engine accepts (no card twice, a hand of at
+    most four, the deck of the rule set), with each valid field showing its cards."""
+    m = AnalyzerModel(knock=False)
+    for kind, zone, arg in ops:
+        before = (dict(m.cards), m.opponents, m.rules)
+        try:
+            if kind == "toggle":
+                m.toggle(arg, zone)
+            elif kind == "type":
+                m.set_text(zone, arg)
+            elif kind == "opponents":
+                m.set_opponents(int(arg))
+            else:
+                m.set_rules(arg)
+        except ScatlabError:
+            assert (dict(m.cards), m.opponents, m.rules) == before
+        placed = [c for cs in m.cards.values() for c in cs]
+        assert len(placed) == len(set(placed)) and all(c in m.deck for c in placed)
+        assert len(m.cards["hand"]) <= 4 and len(m.cards["discard"]) <= 1
+        assert set(m.cards) == set(m.zones)
+        for z in m.zones:
+            if m.errors.get(z) is None:
+                assert parse_cards(m.texts[z]) == m.cards[z]
+        if m.ready:
+            assert m.analysis().to_json() == analyze(m.knowledge(), knock=False).to_json()

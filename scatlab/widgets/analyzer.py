@@ -8,7 +8,8 @@ the whole analysis beside it (issue 8).
 - a **text field per zone** for notation (``AH KH 4C``, ``A♥ K♥ 4♣``); a parse error or an
   impossible position shows beside the field, and the typed text stays for fixing;
 - the **card picker**: the rule set's 52 or 32 cards (V18) drawn by :mod:`.svg`; a click, or
-  Tab to a card and Enter, puts the card into the selected zone or takes it out; cards in a
+  Tab (or the arrow keys) to a card and Enter, puts the card into the selected zone or takes
+  it out; cards in a
   zone carry its badge, and the outs to 31 are marked ``out``;
 - the **analysis**: the table of numbers (:func:`.analyzer_model.number_rows`), the
   advice with its reason and rule codes, the distribution of the hand's value after drawing
@@ -28,7 +29,7 @@ is :func:`scatlab.analysis.analyze` of the position, formatted; the widget compu
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anywidget
@@ -36,7 +37,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Analysis
-from ..cards import Card, CardsLike, Suit
+from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
@@ -100,6 +101,25 @@ function render({ model, el }) {
       if (again) again.focus();
     }
   }
+  // Arrow keys move between cards (Left/Right in a suit, Up/Down across suits). Every key
+  // pressed inside the picker stops here, so JupyterLab's command-mode shortcuts ('d','d'
+  // deletes a cell) never see it; Tab and Shift+Tab keep moving the focus as usual.
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Tab") return;
+    e.stopPropagation();
+    const card = e.target.closest ? e.target.closest(".scat-pick") : null;
+    if (!card) return;
+    const line = card.parentElement;
+    const cards = Array.from(line.children);
+    const lines = Array.from(root.children);
+    const i = cards.indexOf(card), r = lines.indexOf(line);
+    let next = null;
+    if (e.key === "ArrowRight") next = cards[i + 1];
+    else if (e.key === "ArrowLeft") next = cards[i - 1];
+    else if (e.key === "ArrowDown" && lines[r + 1]) next = lines[r + 1].children[i];
+    else if (e.key === "ArrowUp" && lines[r - 1]) next = lines[r - 1].children[i];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
   model.on("change:rows", draw);
   draw();
 }
@@ -147,10 +167,10 @@ class CardPicker(anywidget.AnyWidget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._handlers: list[Any] = []
+        self._handlers: list[Callable[[str], None]] = []
         self.on_msg(self._on_message)
 
-    def on_pick(self, handler: Any) -> None:
+    def on_pick(self, handler: Callable[[str], None]) -> None:
         """Call ``handler(card_id)`` for every card the learner picks."""
         self._handlers.append(handler)
 
@@ -187,8 +207,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
     ) -> None:
         if model is None:
             model = AnalyzerModel(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
-                                  rules=rules, horizon=horizon, samples=samples, seed=seed)
-        if not knock:
+                                  rules=rules, horizon=horizon, knock=knock, samples=samples, seed=seed)
+        elif not knock:
             model.knock = False
         self.model = model
         self.card_width = card_width
@@ -206,7 +226,6 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                                       layout=w.Layout(width="260px"))
         self.horizon_input = w.BoundedIntText(value=model.horizon, min=0, max=8, description="Horizon:",
                                               layout=w.Layout(width="150px"))
-        self.settings_error = w.HTML()
         self.fields: dict[str, w.Text] = {}
         self.field_errors: dict[str, w.HTML] = {}
         self.fields_box = w.VBox()
@@ -228,8 +247,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
         settings = w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button])
         analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]),
-                           w.HTML("<b>Where the numbers come from</b>"), self.derivation])
-        super().__init__([self.title, settings, self.settings_error, self.fields_box, self.zone_picker,
+                           self.derivation])
+        super().__init__([self.title, settings, self.fields_box, self.zone_picker,
                           self.picker, self.message, analysis])
         self.add_class("scat-analyzer")
         self._build_fields()
@@ -396,8 +415,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         k = a.knowledge
         game = ""
         if m.context.get("stock_size") is not None:
-            game = f"; from the game: {m.context['stock_size']} cards in the stock"
-        self.status.value = (f"<p>{html.escape(k.describe())}; {html.escape(k.rules.name)} rules{html.escape(game)}</p>")
+            game = f" · from the game: {m.context['stock_size']} cards in the stock"
+        self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a) + game)}</p>"
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
             f"<td class='num'>{html.escape(r.text)}</td></tr>"
@@ -415,10 +434,24 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                                             title=f"Value after drawing (now {_num(a.value)})") if draw else ""
         from ..analysis.display import latex  # sympy: only when there is a derivation to show
 
-        self.derivation.value = "$$" + latex(a).strip("$") + "$$" if draw or a.knock else ""
+        self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
 
 
 _CUSTOM = "__custom__"
+DERIVATION_HEADING = "<b>Where the numbers come from</b><br>"
+
+
+def _position_line(a: Analysis) -> str:
+    """The position in words: ``Hand A♥ K♥ 4♣ worth 21 · top discard 9♠ · …``."""
+    k = a.knowledge
+    parts = [f"Hand {format_cards(k.hand, pretty=True)} worth {_num(a.value)}"]
+    parts.append(f"top discard {k.top.pretty}" if k.top is not None else "no top discard")
+    if k.dead:
+        parts.append(f"{len(k.dead)} dead")
+    parts.append(f"{k.opponents} opponent{'s' if k.opponents != 1 else ''}")
+    parts.append(f"{len(k.unseen)} unseen cards")
+    parts.append(f"{k.rules.name} rules, {k.rules.deck_label}")
+    return " · ".join(parts)
 
 
 def _rules_key(rules: RuleSet) -> str:

@@ -29,6 +29,7 @@ scatlab.errors.AnalysisError: the dead cards field holds 'AH 7X', which is not v
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,7 +47,9 @@ __all__ = ["AnalyzerModel", "NumberRow", "number_rows", "outs_of", "zone_title",
 MAX_OPPONENTS = 8
 """31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
 
-_LIMITS = {"hand": 4, "discard": 1, "dead": 52}
+_CACHED = 32
+MAX_SAMPLES = 1_000_000
+"""The most Monte Carlo deals a knock-risk estimate may use here (10,000 is the default)."""
 
 
 def zone_title(zone: str) -> str:
@@ -179,7 +182,12 @@ class AnalyzerModel:
         seed: int = 0,
     ) -> None:
         self.rules: RuleSet = find_rules(rules)
-        self.knock = knock
+        if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
+            raise AnalysisError(f"samples={samples!r} is not allowed: give a whole number of Monte Carlo deals "
+                                f"from 1 to {MAX_SAMPLES:,}")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise AnalysisError(f"seed={seed!r} is not allowed: give a whole number")
+        self.knock = bool(knock)
         self.opponents = 1
         self.horizon = 0
         self.samples = samples
@@ -190,9 +198,12 @@ class AnalyzerModel:
         self.errors: dict[str, str | None] = {}
         self.context: dict[str, Any] = {}
         """What a game adds to the cards (stock_size, taken, first_round); see :meth:`from_view`."""
-        self._cache: tuple[object, Analysis] | None = None
+        self._cache: OrderedDict[object, Analysis] = OrderedDict()
+        """The last analyses by position: clicking a card in and out again is instant."""
         holds = [parse_cards(h, deck_size=self.rules.deck_size) for h in opponent_holds]
         self.set_opponents(opponents if opponents is not None else max(1, len(holds)))
+        if len(holds) > self.opponents:
+            raise AnalysisError(f"cards are known for {len(holds)} opponents, but there are only {self.opponents}")
         cards = {"hand": parse_cards(hand, deck_size=self.rules.deck_size),
                  "discard": parse_cards(discard, deck_size=self.rules.deck_size),
                  "dead": parse_cards(dead, deck_size=self.rules.deck_size)}
@@ -274,13 +285,14 @@ class AnalyzerModel:
         reads). A parse error or an impossible position is stored in ``errors[zone]`` and
         the zone keeps its last valid cards; the typed text is kept either way."""
         self._check_zone(zone)
+        if not isinstance(text, str):
+            raise CardError(f"{text!r} is not text: type cards such as 'AH KH 10C'")
         self.texts[zone] = text
         try:
             cards = parse_cards(text, deck_size=self.rules.deck_size, what=f"cards in {zone_title(zone)}")
             self._commit({**self.cards, zone: cards}, keep_text=zone)
         except (CardError, AnalysisError) as err:
             self.errors[zone] = str(err)
-            self._cache = None
             return
         self.errors[zone] = None
 
@@ -346,7 +358,6 @@ class AnalyzerModel:
         if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= MAX_HORIZON:
             raise AnalysisError(f"horizon={k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
         self.horizon = k
-        self._cache = None
 
     @staticmethod
     def presets() -> tuple[str, ...]:
@@ -408,7 +419,6 @@ class AnalyzerModel:
         else:
             self._validate(cards)
         old, self.cards = self.cards, cards
-        self._cache = None
         for zone, cs in cards.items():
             if self.errors.get(zone) and old.get(zone) == cs:
                 continue  # a field in error keeps what was typed until the learner fixes it
@@ -441,10 +451,15 @@ class AnalyzerModel:
         """:func:`scatlab.analysis.analyze` of the position (cached until it changes)."""
         knowledge = self.knowledge()
         key = (knowledge, self.horizon, self.knock, self.samples, self.seed)
-        if self._cache is None or self._cache[0] != key:
-            self._cache = (key, analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples,
-                                        seed=self.seed))
-        return self._cache[1]
+        found = self._cache.get(key)
+        if found is None:
+            found = analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples, seed=self.seed)
+            self._cache[key] = found
+            while len(self._cache) > _CACHED:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return found
 
     def outs(self) -> tuple[Card, ...]:
         """The outs the picker marks (see :func:`outs_of`); empty when there is nothing to
