@@ -334,8 +334,9 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
 
 
 class GameWithHints(widgets.VBox):  # type: ignore[misc]
-    """Lesson 8: a whole game against two tip players, with hints or without, saved to the
-    learner's progress on request; ``?game=ID`` in the page's address reopens a saved game."""
+    """Lesson 8: a whole game against two tip players (hints on or off with the table's own
+    Hints button), saved to the learner's progress on request; ``?game=ID`` in the page's
+    address reopens a saved game."""
 
     def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | None = None,
                  pace: float = 0.5) -> None:
@@ -346,18 +347,14 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         else:
             self.progress, notice = progress, ""
         self.pace = pace
-        self.hints = widgets.ToggleButtons(options=[("with hints", True), ("without hints", False)], value=hints)
-        self.new_button = widgets.Button(description="New game")
+        self.hints_on = hints
         self.save_name = widgets.Text(placeholder="a name for this game", layout=widgets.Layout(width="16em"))
         self.save_button = widgets.Button(description="Save to my progress")
         self.status = widgets.HTML(f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else "")
         self.table_box = widgets.VBox()
         self.seed = seed
-        self.hints.observe(lambda _c: self._toggle_hints(), "value")
-        self.new_button.on_click(lambda _b: self.new_game())
         self.save_button.on_click(lambda _b: self.save())
-        super().__init__([widgets.HBox([self.hints, self.new_button]), self.table_box,
-                          widgets.HBox([self.save_name, self.save_button]), self.status])
+        super().__init__([self.table_box, widgets.HBox([self.save_name, self.save_button]), self.status])
         self.add_class("scatlab-game")
         self.new_game(seed)
         if game is not None:
@@ -371,12 +368,8 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.seed += 1
         else:
             self.seed = seed
-        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=bool(self.hints.value),
-                           pace=self.pace)
+        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace)
         self.table_box.children = (self.table,)
-
-    def _toggle_hints(self) -> None:
-        self.table.handle({"type": "hints", "on": bool(self.hints.value)})
 
     def save(self) -> int | None:
         """Keep the game so far in the progress database; returns its id."""
