@@ -261,6 +261,8 @@ function render({ model, el: host }) {
       s.log.length ? el("ol", {}, s.log.map((line) => el("li", {}, line))) : el("p", { class: "scat-muted" }, "No moves yet.")));
 
     root.append(el("div", { class: "scat-main" }, felt, side));
+    root.append(el("p", { class: "scat-keys" },
+      "Keys (click the table first): D draw · T take · K knock · Tab to a card, Enter to discard it · N next hand · U undo"));
 
     if (hadFocus) {
       let target = focused ? root.querySelector(`[data-focus="${CSS.escape(focused)}"]`) : null;
