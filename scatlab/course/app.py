@@ -192,6 +192,12 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     print(reach_message(address, port), flush=True)
     print("Stop it with Ctrl+C.", flush=True)
     proc = subprocess.Popen(voila_command(lessons, port=port, host=address), cwd=lessons)
+
+    def stop(signum: int, _frame: object) -> None:  # `kill` of scatlab serve stops Voilà too
+        proc.send_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
     if open_browser:
         import threading
         import webbrowser

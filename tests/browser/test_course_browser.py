@@ -345,3 +345,23 @@ def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, serve
     expect(lab.locator("svg[aria-label^='win rates with 95% intervals after 36 games']")).to_be_visible()
     _shot(course_page, "06-strategy-lab-run")
     _no_trouble(course_page)
+
+
+def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
+    """SIGTERM to the scatlab process (not its group) leaves no Voilà behind."""
+    port = _free_port()
+    proc = _start(port, tmp_path)
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+            time.sleep(0.5)
+        with socket.socket() as s:
+            assert s.connect_ex(("127.0.0.1", port)) != 0, "Voilà still answers after scatlab serve was stopped"
+    finally:
+        _stop(proc)
