@@ -1,5 +1,5 @@
 # Two commands for a newcomer (see README.md):
-#   make serve   install scatlab and run the main job (for now: a seeded demo game)
+#   make serve   install scatlab and serve the course (lessons/) as a web app on 127.0.0.1
 #   make test    install scatlab with its test tools and run every check (mypy + pytest)
 # Each creates the virtual environment .venv when no virtual environment is active.
 
@@ -29,10 +29,14 @@ install-test: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	$(VENV_PY) -m pip install --quiet -e '.[test]'
 
-serve: install
-	$(VENV_PY) -m scatlab demo
+PORT ?= 8866
 
-demo: serve
+serve: install
+	@echo "Serving the course at http://127.0.0.1:$(PORT)/voila/render/00-index.ipynb (Ctrl+C stops it)"
+	$(VENV_PY) -m scatlab serve --port $(PORT)
+
+demo: install
+	$(VENV_PY) -m scatlab demo
 
 test: install-test
 	$(VENV_PY) -m mypy

@@ -14,6 +14,8 @@
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
   [--jobs N] [--json] [--no-progress]``: many seeded games between computer players, with
   fair seating and win rates with confidence intervals (a progress bar on standard error).
+- ``scatlab serve [--port P] [--host H] [--no-browser]``, ``scatlab lab``,
+  ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`).
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
 with status 2.
@@ -111,6 +113,10 @@ def _build_parser() -> _Parser:
                             help="worker processes (default 1; 0 means one per core)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+    from .course.commands import add_commands
+
+    add_commands(sub)  # serve, lab, progress
     return parser
 
 
@@ -297,8 +303,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     parser = _build_parser()
     args = parser.parse_args(argv)
+    from .course.commands import COMMANDS as course_commands
+
     try:
-        return _COMMANDS[args.command](args)
+        return {**_COMMANDS, **course_commands}[args.command](args)
     except ScatlabError as exc:
         sys.stderr.write(f"scatlab {args.command}: error: {exc}\n")
         return 2

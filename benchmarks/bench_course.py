@@ -1,0 +1,186 @@
+"""Benchmark the course app: time to a clickable widget per lesson, server memory with 1 and
+10 open lessons, and a bounded load test (10 pages at once, then the kernels of the closed
+pages culled).
+
+Starts ``scatlab serve --no-browser`` on a free port of 127.0.0.1 (a temporary
+``SCATLAB_HOME``) and drives Debian's headless Chromium with Playwright.
+
+- *Time to a clickable widget*: from ``page.goto`` to the first enabled ``.widget-button``
+  being visible (every lesson has one), ``--runs`` times per page; target <= 3 s, hoped
+  <= 1.5 s.
+- *Memory*: the resident set size (VmRSS) summed over the server and its kernels (the server
+  process and every process below it), with no page, 1 open lesson and 10 open lessons.
+- *Load*: 10 browser pages open lessons at once; all must render; they are closed and the
+  kernel processes counted every 2 s until none is left (the app culls kernels idle for
+  30 s, checked every 10 s; target: within a minute).
+
+Run: ``python benchmarks/bench_course.py [--runs 2] [--pages 10]`` (nice it on a shared
+machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from scatlab.course.lessons import LESSONS
+
+CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
+TARGET = 3.0
+HOPED = 1.5
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def tree_processes(root: int) -> list[tuple[int, str, int]]:
+    """(pid, command, RSS in kB) of ``root`` and every process below it (the server, Voilà
+    and the kernels it started, which run in sessions of their own)."""
+    info: dict[int, tuple[int, str, int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            rss = 0
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            info[int(entry.name)] = (ppid, cmd, rss)
+        except (OSError, ValueError, IndexError):
+            continue
+    found = {root}
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, _, _) in info.items():
+            if ppid in found and pid not in found:
+                found.add(pid)
+                changed = True
+    return [(pid, info[pid][1], info[pid][2]) for pid in sorted(found) if pid in info]
+
+
+def memory_mb(root: int) -> tuple[float, int]:
+    procs = tree_processes(root)
+    kernels = sum(1 for _, cmd, _ in procs if "ipykernel" in cmd)
+    return sum(rss for _, _, rss in procs) / 1024, kernels
+
+
+def time_to_clickable(page: Page, url: str) -> float:
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    page.locator(".widget-button:not([disabled])").first.wait_for(state="visible", timeout=60_000)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=2, help="loads per lesson (default 2)")
+    parser.add_argument("--pages", type=int, default=10, help="pages at once in the load test (default 10)")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    home = tempfile.mkdtemp(prefix="scatlab-bench-")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port)],
+                            env={**os.environ, "SCATLAB_HOME": home}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        t0 = time.perf_counter()
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/voila/static/voila.js", timeout=2):
+                    break
+            except OSError:
+                if time.perf_counter() - t0 > 60 or proc.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.2)
+        print(f"server ready in {time.perf_counter() - t0:.1f} s")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+            run(browser, base, proc.pid, args.runs, args.pages)
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+
+
+def run(browser: Browser, base: str, root: int, runs: int, pages: int) -> None:
+    names = ["00-index", *(lesson.id for lesson in LESSONS)]
+    mb, kernels = memory_mb(root)
+    print(f"memory, no page open: {mb:.0f} MB ({kernels} kernels)")
+    print("time to a clickable widget (navigation -> first enabled button visible):")
+    worst = 0.0
+    for name in names:
+        times = []
+        for _ in range(runs):
+            context = browser.new_context()
+            page = context.new_page()
+            times.append(time_to_clickable(page, f"{base}/voila/render/{name}.ipynb"))
+            context.close()
+        med = statistics.median(times)
+        worst = max(worst, max(times))
+        verdict = "ok" if max(times) <= TARGET else "over target"
+        print(f"  {name:<20} median {med:.2f} s, max {max(times):.2f} s over {runs} loads  "
+              f"(target <= {TARGET:.0f} s: {verdict}; hoped <= {HOPED} s: {'yes' if med <= HOPED else 'no'})")
+    print(f"  slowest load: {worst:.2f} s")
+    time.sleep(45)  # let the kernels of the pages above be culled before measuring memory
+    mb0, k0 = memory_mb(root)
+    context = browser.new_context()
+    page = context.new_page()
+    time_to_clickable(page, f"{base}/voila/render/{LESSONS[2].id}.ipynb")
+    mb1, k1 = memory_mb(root)
+    print(f"memory, idle after culling: {mb0:.0f} MB ({k0} kernels); 1 open lesson: {mb1:.0f} MB ({k1} kernels)")
+    context.close()
+    # the load test: `pages` pages at once, each on its own lesson
+    contexts = [browser.new_context() for _ in range(pages)]
+    opened = [c.new_page() for c in contexts]
+    start = time.perf_counter()
+    for i, p in enumerate(opened):
+        p.goto(f"{base}/voila/render/{LESSONS[i % len(LESSONS)].id}.ipynb", wait_until="commit")
+    rendered = 0
+    for p in opened:
+        try:
+            p.locator(".widget-button:not([disabled])").first.wait_for(state="visible", timeout=120_000)
+            rendered += 1
+        except Exception:  # noqa: BLE001 - counted as not rendered
+            pass
+    elapsed = time.perf_counter() - start
+    mb10, k10 = memory_mb(root)
+    print(f"load: {rendered} of {pages} pages opened at once rendered a clickable widget in {elapsed:.1f} s")
+    print(f"memory, {pages} open lessons: {mb10:.0f} MB ({k10} kernels)")
+    for c in contexts:
+        c.close()
+    closed = time.perf_counter()
+    while True:
+        _, left = memory_mb(root)
+        waited = time.perf_counter() - closed
+        if left == 0 or waited > 120:
+            break
+        time.sleep(2)
+    verdict = "ok" if left == 0 and waited <= 60 else "over target"
+    print(f"culling: {k10} kernels -> {left} kernels {waited:.0f} s after the pages closed "
+          f"(target: all culled within 60 s: {verdict})")
+    mb_end, _ = memory_mb(root)
+    print(f"memory after culling: {mb_end:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,235 @@
+"""``scatlab serve`` and ``scatlab lab``: the course as a Voilà web app, or in JupyterLab.
+
+Every Voilà setting the app uses is in :func:`voila_options` (one place; there is no
+``voila.json``). What it promises:
+
+- **Only the lessons are served.** Voilà's root folder is ``lessons/`` and its file
+  handler serves images only; paths outside that folder give 403/404.
+- **No page can run code the lesson does not contain.** Voilà runs each notebook on the
+  server; the browser only talks to widgets. The kernel websocket accepts only the
+  widget (comm) and kernel-info messages (``MappingKernelManager.allowed_message_types``),
+  so an ``execute_request`` sent by hand is dropped.
+- **No source is shown** (``strip_sources``) and tracebacks are not sent to the page.
+- **Kernels of closed pages are culled** (``cull_interval`` 10 s, ``cull_idle_timeout``
+  30 s; open, connected pages are never culled). Kernels are *not* preheated: preheating
+  and culling together break pages ("Kernel does not exist").
+- **Bound to 127.0.0.1** unless ``--host`` is given; then the console says who can reach
+  it. A port in use is one clear line and exit status 2.
+
+Where the lessons are: :func:`lessons_dir` finds ``lessons/`` beside the ``scatlab``
+package (the repository checkout used by the editable install, ``make install``), or the
+folder in ``$SCATLAB_LESSONS``. The lessons are not copied into the wheel: they are a
+course you read and change in the repository.
+
+>>> cmd = voila_command(Path("/x/lessons"), port=8866, host="127.0.0.1")
+>>> cmd[1:4]
+['-m', 'voila', '/x/lessons']
+>>> "--Voila.ip=127.0.0.1" in cmd and "--VoilaConfiguration.preheat_kernel=False" in cmd
+True
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from ..errors import ScatlabError
+
+__all__ = [
+    "ServeError",
+    "INDEX",
+    "ALLOWED_MESSAGE_TYPES",
+    "lessons_dir",
+    "voila_options",
+    "voila_command",
+    "check_host",
+    "check_port",
+    "reach_message",
+    "serve",
+    "lab",
+]
+
+INDEX = "00-index.ipynb"
+"""The course's first page."""
+
+ALLOWED_MESSAGE_TYPES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
+"""What a browser may send to a lesson's kernel: widget messages, never code."""
+
+
+class ServeError(ScatlabError):
+    """The app cannot be served as asked: a port in use, a host that is not an address of
+    this machine, no lessons folder, or Voilà / JupyterLab not installed."""
+
+
+def lessons_dir() -> Path:
+    """The course folder: ``$SCATLAB_LESSONS`` when set, else ``lessons/`` beside the package.
+
+    >>> (lessons_dir() / INDEX).is_file()
+    True
+    """
+    env = os.environ.get("SCATLAB_LESSONS")
+    folder = Path(env) if env else Path(__file__).resolve().parents[2] / "lessons"
+    if not (folder / INDEX).is_file():
+        raise ServeError(
+            f"no course found at {str(folder)!r} (it needs {INDEX}); run scatlab from its repository "
+            "checkout (make install) or set SCATLAB_LESSONS to the lessons folder"
+        )
+    return folder
+
+
+def voila_options(port: int, host: str) -> list[str]:
+    """Every Voilà option of the app, as command-line flags."""
+    return [
+        f"--port={port}",
+        "--Voila.port_retries=0",
+        f"--Voila.ip={host}",
+        "--no-browser",
+        "--VoilaConfiguration.strip_sources=True",
+        "--VoilaConfiguration.show_tracebacks=False",
+        "--VoilaConfiguration.theme=light",
+        "--VoilaConfiguration.preheat_kernel=False",
+        r"--VoilaConfiguration.file_allowlist=.*\.(png|jpg|jpeg|gif|svg)",
+        "--MappingKernelManager.cull_interval=10",
+        "--MappingKernelManager.cull_idle_timeout=30",
+        "--MappingKernelManager.cull_connected=False",
+        *(f"--MappingKernelManager.allowed_message_types={m}" for m in ALLOWED_MESSAGE_TYPES),
+    ]
+
+
+def voila_command(lessons: Path, *, port: int, host: str) -> list[str]:
+    """The command that serves ``lessons`` (run with this Python)."""
+    return [sys.executable, "-m", "voila", str(lessons), *voila_options(port, host)]
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_host(host: str | None) -> str:
+    """The address to bind: 127.0.0.1 unless a host is given explicitly.
+
+    >>> check_host(None)
+    '127.0.0.1'
+    >>> check_host("not an address")
+    Traceback (most recent call last):
+    ...
+    scatlab.course.app.ServeError: --host 'not an address' is not an IP address; give one of this machine's addresses, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)
+    """
+    if host is None:
+        return "127.0.0.1"
+    if host == "localhost":
+        return "127.0.0.1"
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise ServeError(
+            f"--host {host!r} is not an IP address; give one of this machine's addresses, e.g. "
+            "127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
+        ) from None
+    return host
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse a port outside 1-65535 or one already in use on ``host``."""
+    if not 1 <= port <= 65535:
+        raise ServeError(f"--port {port} is not a port: use 1 to 65535 (default 8866)")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ServeError(
+                    f"port {port} on {host} is already in use (another scatlab serve?); "
+                    f"stop that program or choose another port with --port"
+                ) from None
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+def reach_message(host: str, port: int) -> str:
+    """Who can open the app, in one line.
+
+    >>> reach_message("127.0.0.1", 8866)
+    'Only this machine can open it (bound to 127.0.0.1).'
+    >>> reach_message("0.0.0.0", 8866)
+    'Anyone who can reach this machine on port 8866, on every network it is on, can open it and run the lessons (bound to 0.0.0.0; there is no password).'
+    """
+    if _is_loopback(host):
+        return f"Only this machine can open it (bound to {host})."
+    where = "on every network it is on" if host in ("0.0.0.0", "::") else f"at {host}"
+    return (
+        f"Anyone who can reach this machine on port {port}, {where}, can open it and run the lessons "
+        f"(bound to {host}; there is no password)."
+    )
+
+
+def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = True) -> int:
+    """Run the app until interrupted; returns Voilà's exit status."""
+    address = check_host(host)
+    check_port(address, port)
+    lessons = lessons_dir()
+    try:
+        import voila  # noqa: F401
+    except ImportError:
+        raise ServeError(
+            "Voilà is not installed; install the course's extras: pip install -e '.[notebook]' (make install does)"
+        ) from None
+    shown = "127.0.0.1" if address in ("0.0.0.0", "::") else address
+    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/voila/render/{INDEX}"
+    print(f"scatlab course: {url}", flush=True)
+    print(reach_message(address, port), flush=True)
+    print("Stop it with Ctrl+C.", flush=True)
+    proc = subprocess.Popen(voila_command(lessons, port=port, host=address), cwd=lessons)
+
+    def stop(signum: int, _frame: object) -> None:  # `kill` of scatlab serve stops Voilà too
+        proc.send_signal(signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(2.5, lambda: webbrowser.open(url)).start()
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+        return 0
+
+
+def lab(*, port: int = 8888, open_browser: bool = True) -> int:
+    """Open JupyterLab on the lessons folder (127.0.0.1 only)."""
+    lessons = lessons_dir()
+    if shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) is None:
+        try:
+            import jupyterlab  # noqa: F401
+        except ImportError:
+            raise ServeError("JupyterLab is not installed; pip install -e '.[notebook]' (make install does)") from None
+    check_port("127.0.0.1", port)
+    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={lessons}", f"--port={port}",
+           "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1"]
+    if not open_browser:
+        cmd.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    try:
+        return subprocess.call(cmd, cwd=lessons)
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,91 @@
+"""The course's commands for the ``scatlab`` command line: ``serve``, ``lab`` and ``progress``.
+
+Kept here (not in :mod:`scatlab.cli`) so the course owns its commands; the CLI adds them
+with :func:`add_commands` and runs them with :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["add_commands", "COMMANDS"]
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``serve``, ``lab`` and ``progress`` to an argparse sub-parser set."""
+    serve = sub.add_parser(
+        "serve",
+        help="serve the course (lessons/) as a web app with Voilà",
+        description="Serve the lessons as a web app on 127.0.0.1 (this machine only) unless --host is given.",
+    )
+    serve.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other machines in)")
+    serve.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+    lab = sub.add_parser("lab", help="open JupyterLab on the lessons (127.0.0.1 only)")
+    lab.add_argument("--port", type=int, default=8888, help="port (default 8888)")
+    lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
+
+    progress = sub.add_parser("progress", help="show the course progress kept for you (or --reset it)")
+    progress.add_argument("--reset", action="store_true", help="delete every answer, finished lesson and saved game")
+    progress.add_argument("--yes", action="store_true", help="with --reset: do not ask")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .app import serve
+
+    return serve(port=args.port, host=args.host, open_browser=not args.no_browser)
+
+
+def _cmd_lab(args: argparse.Namespace) -> int:
+    from .app import lab
+
+    return lab(port=args.port, open_browser=not args.no_browser)
+
+
+def _cmd_progress(args: argparse.Namespace) -> int:
+    from .lessons import LESSONS
+    from .progress import Progress
+
+    progress = Progress()
+    out = sys.stdout
+    if progress.notice:
+        sys.stderr.write(progress.notice + "\n")
+    if args.reset:
+        if not args.yes:
+            out.write(f"Delete every answer, finished lesson and saved game in {progress.path}? [y/N] ")
+            out.flush()
+            reply = sys.stdin.readline() if sys.stdin is not None else ""
+            if reply.strip().lower() not in ("y", "yes"):
+                out.write("\nNothing deleted.\n")
+                return 1
+        progress.reset()
+        out.write(f"Progress deleted ({progress.path}).\n")
+        return 0
+    summary = progress.summary()
+    out.write(f"Progress kept in {progress.path}\n")
+    for item in LESSONS:
+        s = summary.get(item.id)
+        done = "finished" if s and s.finished else "not finished"
+        right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
+        out.write(f"  {item.number}. {item.title:<28} {done:<13} {right}\n")
+    known = {item.id for item in LESSONS}
+    for name, s in sorted(summary.items()):
+        if name not in known:
+            out.write(f"  {name}: {'finished' if s.finished else 'not finished'}, {s.correct} of {s.answered} right\n")
+    games = progress.saved_games()
+    out.write(f"Saved games: {len(games)}\n")
+    for game in games:
+        out.write(f"  #{game.id} {game.name} ({time.strftime('%Y-%m-%d %H:%M', time.localtime(game.at))})\n")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "serve": _cmd_serve,
+    "lab": _cmd_lab,
+    "progress": _cmd_progress,
+}

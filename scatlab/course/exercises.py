@@ -1,0 +1,417 @@
+"""The course's exercises as plain Python: seeded question generators and engine checkers.
+
+An exercise makes a :class:`Question` from a seed (the same seed, the same question) and
+checks an answer with the engine and the analysis, never with a stored answer key; the
+:class:`Verdict` says whether the answer is right and *why*, citing the rule codes. The
+ipywidgets wrapper (:mod:`scatlab.widgets.exercises`) only shows questions and forwards
+answers; everything here is tested without a browser.
+
+>>> ex = EXERCISES["hand-value"]
+>>> q = ex.question(seed=3)
+>>> q.seed, q.exercise, q.kind
+(3, 'hand-value', 'number')
+>>> ex.check(q, q.solution).correct
+True
+>>> v = ex.check(q, "99")
+>>> v.correct, v.message.startswith("Not quite")
+(False, True)
+
+Every exercise's questions come from :class:`random.Random` seeded with
+``f"{exercise}:{seed}"``; a numeric answer is read exactly (``"30.5"``, ``"61/2"``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..cards import Card, Suit, deck, format_cards
+from ..errors import ScatlabError
+from ..rules.options import find_rules
+from ..rules.scoring import settle
+from ..rules.values import hand_value, tiebreak_key
+
+__all__ = [
+    "ExerciseError",
+    "Question",
+    "Verdict",
+    "Exercise",
+    "EXERCISES",
+    "exercises_of",
+    "read_number",
+    "show_value",
+]
+
+
+class ExerciseError(ScatlabError):
+    """An answer that cannot be read (e.g. a word where a number is asked) or an unknown
+    exercise or choice."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One generated question.
+
+    ``shown`` holds labelled card groups to draw (``("Your hand", "AH KH 4C")``);
+    ``choices`` the buttons (empty for a number to type); ``solution`` the right answer in
+    its canonical form; ``accepted`` every answer counted right (for ties); ``why`` the
+    reasoning shown after an answer; ``codes`` the rules it practises.
+    """
+
+    exercise: str
+    seed: int
+    prompt: str
+    shown: tuple[tuple[str, str], ...]
+    choices: tuple[str, ...]
+    solution: str
+    accepted: frozenset[str]
+    why: str
+    codes: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """``"choice"`` (buttons) or ``"number"`` (a number to type)."""
+        return "choice" if self.choices else "number"
+
+    def text(self) -> str:
+        """The question in one line (what progress keeps)."""
+        cards = "; ".join(f"{label}: {cards}" for label, cards in self.shown)
+        return f"{self.prompt} [{cards}]" if cards else self.prompt
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer's verdict: ``correct``, the ``answer`` as read, and the ``message`` that
+    says why (it starts with "Right" or "Not quite")."""
+
+    correct: bool
+    answer: str
+    message: str
+
+
+def show_value(value: Fraction) -> str:
+    """A value as a learner types it: ``21``, ``30.5``.
+
+    >>> show_value(Fraction(61, 2)), show_value(Fraction(21))
+    ('30.5', '21')
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(float(value)) if value.denominator in (2, 4, 5, 8, 10) else str(value)
+
+
+def read_number(text: str) -> Fraction:
+    """Read a typed number exactly: ``"21"``, ``"30.5"``, ``"61/2"``, ``"30,5"``.
+
+    >>> read_number(" 30,5 ")
+    Fraction(61, 2)
+    >>> read_number("lots")
+    Traceback (most recent call last):
+    ...
+    scatlab.course.exercises.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
+    """
+    cleaned = str(text).strip().replace(",", ".")
+    try:
+        return Fraction(cleaned)
+    except (ValueError, ZeroDivisionError):
+        raise ExerciseError(f"{text!r} is not a number: type a number such as 21 or 30.5") from None
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """An exercise: its id, lesson, title, a question maker and the codes it practises."""
+
+    id: str
+    lesson: str
+    title: str
+    make: Callable[[random.Random, int], Question] = field(repr=False)
+
+    def question(self, seed: int) -> Question:
+        """The question of ``seed`` (a whole number; the same seed, the same question)."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ExerciseError(f"seed={seed!r} is not a seed: give a whole number 0 or more")
+        return self.make(random.Random(f"{self.id}:{seed}"), seed)
+
+    def check(self, question: Question, answer: str) -> Verdict:
+        """Check ``answer`` to ``question``; a right answer and a wrong one both say why."""
+        if question.exercise != self.id:
+            raise ExerciseError(f"that question belongs to {question.exercise!r}, not to {self.id!r}")
+        given = str(answer).strip()
+        if question.kind == "number":
+            shown = show_value(read_number(given))
+            right = read_number(given) in {read_number(a) for a in question.accepted}
+        else:
+            lowered = {c.lower(): c for c in question.choices}
+            if given.lower() not in lowered:
+                raise ExerciseError(f"{answer!r} is not one of the choices: {', '.join(question.choices)}")
+            shown = lowered[given.lower()]
+            right = shown in question.accepted
+        why = question.why[:1].upper() + question.why[1:]
+        if right:
+            return Verdict(True, shown, f"Right: {why}")
+        return Verdict(False, shown, f"Not quite: you answered {shown}, the answer is {question.solution}. {why}")
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def _cards(cards: Sequence[Card]) -> str:
+    return format_cards(cards, pretty=True)
+
+
+def _suit_sums(hand: Sequence[Card]) -> str:
+    parts = []
+    for suit in Suit:
+        mine = [c for c in hand if c.suit is suit]
+        if mine:
+            total = sum(c.value for c in mine)
+            terms = " + ".join(f"{c.pretty} {c.value}" for c in mine)
+            parts.append(f"{terms} = {total}" if len(mine) > 1 else f"{terms}")
+    return "; ".join(parts)
+
+
+def _num(v: Fraction) -> str:
+    text = show_value(v)
+    return text if v.denominator == 1 else f"{text} (about {float(v):.2f})"
+
+
+def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: bool = False) -> list[Card]:
+    """Three cards, two of one suit (often), drawn from ``cards``."""
+    pool = list(cards)
+    suit = rng.choice(list(Suit))
+    same = [c for c in pool if c.suit is suit and (not high or c.value >= 10)]
+    first = rng.sample(same, 2)
+    rest = [c for c in pool if c not in first]
+    return first + [rng.choice(rest)]
+
+
+# -- 1. the game: what is a hand worth -------------------------------------------------------
+
+def _hand_value(rng: random.Random, seed: int) -> Question:
+    full = deck(52)
+    hand = rng.sample(full, 3) if rng.random() < 0.4 else _hand_with_a_pair_of_suit(rng, full)
+    rng.shuffle(hand)
+    value = hand_value(hand)
+    suits = {c.suit for c in hand}
+    if len(suits) == 3:
+        why = (f"three different suits, so the hand is worth its highest card: {_suit_sums(hand)}; "
+               f"the best is {show_value(value)} (C4; Ace 11, pictures 10, C1).")
+    else:
+        why = (f"only cards of one suit add up: {_suit_sums(hand)}; the best suit gives "
+               f"{show_value(value)} (C4; Ace 11, pictures 10, C1).")
+    return Question("hand-value", seed, "What is this hand worth?", (("Your hand", _cards(hand)),), (),
+                    show_value(value), frozenset({show_value(value)}), why, ("C1", "C4"))
+
+
+# -- 2. draw or take --------------------------------------------------------------------------
+
+def _count_outs(rng: random.Random, seed: int) -> Question:
+    from ..analysis.report import analyze
+
+    full = deck(52)
+    hand = _hand_with_a_pair_of_suit(rng, full, high=True)
+    rest = [c for c in full if c not in hand]
+    up = rng.choice(rest)
+    a = analyze(hand, up, opponents=1, knock=False)
+    assert a.turn.draw is not None
+    outs = a.turn.draw.outs_31
+    n = len(outs)
+    unseen = a.turn.draw.unseen
+    listed = ", ".join(c.pretty for c in outs) if outs else "none"
+    why = (f"31 needs an Ace and two ten-cards of one suit (C4). Drawn from the stock, these make 31: {listed} - "
+           f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
+           f"{n}/{unseen} (C5: you draw, then throw one card).")
+    return Question("count-outs", seed, "How many unseen cards would give you 31 if you drew them from the stock?",
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), str(n), frozenset({str(n)}),
+                    why, ("C4", "C5"))
+
+
+def _take_or_draw(rng: random.Random, seed: int) -> Question:
+    from ..analysis.report import analyze
+
+    full = deck(52)
+    hand = _hand_with_a_pair_of_suit(rng, full) if rng.random() < 0.7 else rng.sample(full, 3)
+    rest = [c for c in full if c not in hand]
+    up = rng.choice([c for c in rest if c.suit in {h.suit for h in hand}] or rest)
+    a = analyze(hand, up, opponents=1, knock=False)
+    take, draw = a.turn.take, a.turn.draw
+    assert take is not None and draw is not None
+    tv, dv = take.best.value, draw.expected_value
+    solution = "take" if tv >= dv else "draw"
+    accepted = {"take", "draw"} if tv == dv else {solution}
+    why = (f"taking the {up.pretty} (and throwing the {take.best.discard.pretty}) makes {_num(tv)} for sure; "
+           f"drawing is worth {_num(dv)} on average over the {draw.unseen} unseen cards, each equally likely "
+           f"(C5: a taken card may not be thrown back). {'Taking' if tv >= dv else 'Drawing'} is worth more.")
+    return Question("take-or-draw", seed, f"Which is worth more now: taking the {up.pretty} or drawing from the stock?",
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("take", "draw"), solution,
+                    frozenset(accepted), why, ("C5",))
+
+
+# -- 3. knocking ------------------------------------------------------------------------------
+
+def _knock_or_play(rng: random.Random, seed: int) -> Question:
+    from ..analysis.report import analyze
+
+    full = deck(52)
+    while True:
+        hand = _hand_with_a_pair_of_suit(rng, full)
+        if 17 <= hand_value(hand) <= 30:
+            break
+    rest = [c for c in full if c not in hand]
+    up = rng.choice(rest)
+    a = analyze(hand, up, opponents=1)
+    risk = a.knock
+    assert risk is not None
+    knock = a.advice.action == "knock"
+    solution = "knock" if knock else "play on"
+    why = (f"with {show_value(hand_value(hand))} against one opponent, a knock (C6) loses a life with "
+           f"P = {float(risk.p_lose_one):.1%} and two lives (knocker strictly lowest, C7) with "
+           f"P = {float(risk.p_lose_two):.1%}: {float(risk.expected_loss):.3f} lives expected. "
+           f"The course's rule of thumb knocks when that is at most 1/(2 x players) = 0.250. "
+           f"The analysis says: {a.advice.action} - {a.advice.reason}.")
+    return Question("knock-or-play", seed, "One opponent, your turn: knock now or play on?",
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
+                    frozenset({solution}), why, ("C6", "C7"))
+
+
+# -- 4. the showdown --------------------------------------------------------------------------
+
+_C7_CASES = ("one lowest", "knocker tied", "knocker lowest", "others tied")
+
+
+def _showdown(rng: random.Random, seed: int) -> Question:
+    rules = find_rules("classic")
+    case = rng.choice(_C7_CASES)
+    full = deck(52)
+    for _ in range(20_000):
+        cards = rng.sample(full, 9)
+        hands = [cards[0:3], cards[3:6], cards[6:9]]
+        values = [hand_value(h) for h in hands]
+        if 31 in values:
+            continue
+        low = min(values)
+        lowest = [p for p in range(3) if values[p] == low]
+        kind = ("knocker lowest" if lowest == [0] else "knocker tied" if 0 in lowest
+                else "others tied" if len(lowest) > 1 else "one lowest")
+        if kind == case:
+            break
+    s = settle(rules, "knock", players=[0, 1, 2], keys={p: tiebreak_key(hands[p], rules) for p in range(3)},
+               knocker=0, declarers=())
+    target = rng.choice((0, 0, 1, 2))
+    lost = s.losses[target]
+    notes = " ".join(str(n).rstrip(".") + "." for n in s.notes)
+    losers = "; ".join(f"player {p} loses {s.losses[p]}" for p in range(3) if s.losses[p])
+    why = (f"the hands are worth {', '.join(show_value(v) for v in values)} (players 0, 1, 2). {notes} "
+           f"So {losers}, and player {target} loses {lost}.")
+    who = "the knocker (player 0)" if target == 0 else f"player {target}"
+    return Question("showdown", seed, f"Player 0 knocked and everyone has had their last turn. "
+                    f"How many lives does {who} lose?",
+                    tuple((f"Player {p}{' (knocker)' if p == 0 else ''}", _cards(hands[p])) for p in range(3)),
+                    ("0", "1", "2"), str(lost), frozenset({str(lost)}), why, ("C7",))
+
+
+# -- 5. house rules ---------------------------------------------------------------------------
+
+_PRESET_CODES = {"classic": ("C4",), "quick": ("V1",), "gin": ("V2", "V14"), "cadillac": ("V13",),
+                 "eenendertigen": ("V18",)}
+
+
+def _house_value(rng: random.Random, seed: int) -> Question:
+    preset = rng.choice(list(_PRESET_CODES))
+    rules = find_rules(preset)
+    full = deck(rules.deck_size)
+    shape = rng.choice(("trips", "trips", "suited", "mixed"))
+    if shape == "trips":
+        rank = rng.choice(sorted({c.rank for c in full}))
+        hand = rng.sample([c for c in full if c.rank == rank], 3)
+    elif shape == "suited":
+        hand = _hand_with_a_pair_of_suit(rng, full)
+    else:
+        hand = rng.sample(full, 3)
+    value = hand_value(hand, rules)
+    trips = len({c.rank for c in hand}) == 1
+    if trips and rules.grand_cadillac and all(c.value == 11 for c in hand):
+        reason = "three Aces are a Grand Cadillac, worth 33 (V13)"
+    elif trips and rules.three_of_a_kind is not None:
+        reason = f"three of a kind counts {show_value(rules.three_of_a_kind)} under these rules"
+    elif trips:
+        reason = "three of a kind counts nothing special here: only one suit adds up (C4)"
+    elif len({c.suit for c in hand}) == 3:
+        reason = f"three different suits count the highest card: {_suit_sums(hand)} (C4)"
+    else:
+        reason = f"the best suit adds up: {_suit_sums(hand)} (C4)"
+    why = f"{rules.describe()}. {reason}, so the hand is worth {show_value(value)}."
+    return Question("house-value", seed, f"Under the {preset} rules, what is this hand worth?",
+                    (("Your hand", _cards(hand)),), (), show_value(value), frozenset({show_value(value)}),
+                    why, _PRESET_CODES[preset])
+
+
+# -- 6. strategy: the best discard ------------------------------------------------------------
+
+def _best_discard(rng: random.Random, seed: int) -> Question:
+    full = deck(52)
+    hand = _hand_with_a_pair_of_suit(rng, full)
+    hand.append(rng.choice([c for c in full if c not in hand]))
+    rng.shuffle(hand)
+    kept = {c: hand_value([h for h in hand if h is not c]) for c in hand}
+    best = max(kept.values())
+    accepted = frozenset(c.pretty for c in hand if kept[c] == best)
+    solution = next(c.pretty for c in hand if kept[c] == best)
+    listing = "; ".join(f"throw {c.pretty}: keep {show_value(kept[c])}" for c in hand)
+    why = (f"after a draw you hold four cards and throw one (C5); keep the three worth most (C4): {listing}. "
+           f"Both computer players do this; the expert also weighs what the kept cards may become.")
+    return Question("best-discard", seed, "You drew a card. Which card do you throw?",
+                    (("Your four cards", _cards(hand)),), tuple(c.pretty for c in hand), solution, accepted,
+                    why, ("C4", "C5"))
+
+
+# -- 7. not this game: Skat -------------------------------------------------------------------
+
+def _skat_value(rng: random.Random, seed: int) -> Question:
+    from ..skat import game_value
+
+    contract = rng.choice(("diamonds", "hearts", "spades", "clubs", "grand", "grand", "null"))
+    if contract == "null":
+        v = game_value("null", hand=rng.random() < 0.5, ouvert=rng.random() < 0.3)
+        desc = v.contract.replace("null", "Null").replace("ouvert", "Ouvert").replace("hand", "Hand")
+    else:
+        matadors = rng.randint(1, 4)
+        kind = rng.choice(("with", "without"))
+        hand = rng.random() < 0.4
+        schneider = rng.random() < 0.3
+        schwarz = schneider and rng.random() < 0.3
+        v = game_value(contract, matadors=matadors, hand=hand, schneider=schneider, schwarz=schwarz)
+        flags = [f"{kind} {matadors}"] + (["hand"] if hand else []) + (["schwarz"] if schwarz else
+                                                                        ["schneider"] if schneider else [])
+        desc = f"{contract.capitalize()} ({', '.join(flags)})"
+    why = (f"{v.explain()}. Skat values a game as base value x game level (Null has fixed values): "
+           "nothing like 31's hand values.")
+    return Question("skat-value", seed, f"Skat, not 31: what is a won game of {desc} worth?", (), (),
+                    str(v.value), frozenset({str(v.value)}), why, ())
+
+
+EXERCISES: dict[str, Exercise] = {
+    e.id: e
+    for e in (
+        Exercise("hand-value", "01-the-game", "What is the hand worth?", _hand_value),
+        Exercise("count-outs", "02-draw-or-take", "Count the outs to 31", _count_outs),
+        Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw),
+        Exercise("knock-or-play", "03-knocking", "Knock or play on?", _knock_or_play),
+        Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
+        Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),
+        Exercise("best-discard", "06-strategy-lab", "Which card to throw?", _best_discard),
+        Exercise("skat-value", "07-not-this-game", "A Skat game's value", _skat_value),
+    )
+}
+"""Every exercise by id."""
+
+
+def exercises_of(lesson: str) -> list[Exercise]:
+    """The exercises of one lesson id, in course order.
+
+    >>> [e.id for e in exercises_of("02-draw-or-take")]
+    ['count-outs', 'take-or-draw']
+    """
+    return [e for e in EXERCISES.values() if e.lesson == lesson]
+

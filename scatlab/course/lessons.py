@@ -1,0 +1,85 @@
+"""The lessons of the course, in order: file names, titles and the rule codes each teaches.
+
+The notebooks themselves are in ``lessons/`` (see :func:`scatlab.course.app.lessons_dir`);
+tests check that every lesson listed here exists, links to its neighbours and teaches the
+codes it claims, and that every code C1-C14 and V1-V19 is taught somewhere.
+
+>>> [l.number for l in LESSONS]
+[1, 2, 3, 4, 5, 6, 7, 8]
+>>> lesson(3).title
+'Knocking'
+>>> lesson("04-showdown").next.number
+5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ScatlabError
+
+__all__ = ["Lesson", "LESSONS", "lesson", "ALL_CODES"]
+
+ALL_CODES: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 15)) + tuple(f"V{i}" for i in range(1, 20))
+"""Every rule code of the catalogue (RULES.md)."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson: its number, id (the notebook's name without ``.ipynb``), title and blurb."""
+
+    number: int
+    id: str
+    title: str
+    blurb: str
+
+    @property
+    def filename(self) -> str:
+        """The notebook's file name in ``lessons/``."""
+        return self.id + ".ipynb"
+
+    @property
+    def previous(self) -> Lesson | None:
+        """The lesson before this one (None for the first)."""
+        return LESSONS[self.number - 2] if self.number > 1 else None
+
+    @property
+    def next(self) -> Lesson | None:
+        """The lesson after this one (None for the last)."""
+        return LESSONS[self.number] if self.number < len(LESSONS) else None
+
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(1, "01-the-game", "The game in five minutes",
+           "Cards, the deal, a turn and what a hand is worth."),
+    Lesson(2, "02-draw-or-take", "Draw or take",
+           "Outs and exact odds: when the discard beats the stock."),
+    Lesson(3, "03-knocking", "Knocking",
+           "What a knock costs and when it pays, by hand value, players and turn."),
+    Lesson(4, "04-showdown", "31, the showdown and lives",
+           "Every showdown case and every 31 case, played out on a real table."),
+    Lesson(5, "05-house-rules", "House rules",
+           "The presets and options side by side, and what each one changes."),
+    Lesson(6, "06-strategy-lab", "Strategy lab",
+           "The computer players in small tournaments, with win rates and their intervals."),
+    Lesson(7, "07-not-this-game", "Not this game",
+           "Skat, Schwimmen and the other games called 31 or Blitz; a Skat value calculator."),
+    Lesson(8, "08-play-a-game", "Play a whole game",
+           "A game with hints, then one without, against the tip player."),
+)
+
+
+def lesson(key: int | str) -> Lesson:
+    """A lesson by number (1-8) or id (``"03-knocking"``).
+
+    >>> lesson(99)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.ScatlabError: 99 is not a lesson: give a number 1 to 8 or an id such as '01-the-game'
+    """
+    for item in LESSONS:
+        if key == item.number or key == item.id:
+            return item
+    raise ScatlabError(
+        f"{key!r} is not a lesson: give a number 1 to {len(LESSONS)} or an id such as {LESSONS[0].id!r}"
+    )

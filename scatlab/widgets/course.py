@@ -1,0 +1,194 @@
+"""The course's page furniture: lesson headers with previous/next links, the "finished"
+button, the index with progress and saved games, and the rulebook page.
+
+Links are relative notebook names (``03-knocking.ipynb``), so they work in Voilà
+(``/voila/render/...``) and in JupyterLab alike. Rule codes link to the rulebook page
+(``rulebook.ipynb#C7``).
+
+>>> "02-draw-or-take.ipynb" in lesson_header("03-knocking").value
+True
+>>> "id='C7'" in rulebook_html()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from html import escape
+from typing import Any
+from urllib.parse import parse_qs
+
+import ipywidgets as widgets
+
+from ..course.app import INDEX
+from ..course.lessons import LESSONS, lesson
+from ..course.progress import Progress, ProgressError
+from ..rules.rulebook import RULEBOOK, rule_entry
+
+__all__ = [
+    "RULEBOOK_PAGE",
+    "rule_link",
+    "rules_box",
+    "lesson_header",
+    "lesson_footer",
+    "course_index",
+    "rulebook_html",
+    "rulebook_page",
+    "query_parameter",
+    "open_progress",
+]
+
+RULEBOOK_PAGE = "rulebook.ipynb"
+"""The notebook that shows every rule; lessons link to ``rulebook.ipynb#CODE``."""
+
+_LINK = "color:#1a5fb4;text-decoration:underline"
+
+
+def open_progress() -> tuple[Progress | None, str]:
+    """The learner's progress and a notice to show (a moved-aside file, or why none is kept)."""
+    try:
+        p = Progress()
+    except ProgressError as exc:
+        return None, f"Progress is not kept: {exc}"
+    return p, p.notice or ""
+
+
+def rule_link(code: str) -> str:
+    """An HTML link to a rule's rulebook entry, with its title as a tooltip.
+
+    >>> rule_link("C7")
+    '<a href="rulebook.ipynb#C7" title="C7 Showdown" style="color:#1a5fb4;text-decoration:underline">C7</a>'
+    """
+    entry = rule_entry(code)
+    return f'<a href="{RULEBOOK_PAGE}#{entry.code}" title="{escape(entry.code + " " + entry.title)}" style="{_LINK}">{entry.code}</a>'
+
+
+def rules_box(*codes: str) -> widgets.HTML:
+    """The rulebook entries of ``codes``, each linked to the rulebook page."""
+    items = "".join(
+        f"<li>{rule_link(c)} <b>{escape(rule_entry(c).title)}</b>: {escape(rule_entry(c).text)}</li>" for c in codes
+    )
+    box = widgets.HTML(f"<ul class='scatlab-rules' style='margin:4px 0'>{items}</ul>")
+    box.add_class("scatlab-rules")
+    return box
+
+
+def _nav(lesson_id: str) -> str:
+    item = lesson(lesson_id)
+    parts = []
+    if item.previous is not None:
+        parts.append(f'<a href="{item.previous.filename}" style="{_LINK}">&larr; {item.previous.number}. {escape(item.previous.title)}</a>')
+    parts.append(f'<a href="{INDEX}" style="{_LINK}">Course index</a>')
+    if item.next is not None:
+        parts.append(f'<a href="{item.next.filename}" style="{_LINK}">{item.next.number}. {escape(item.next.title)} &rarr;</a>')
+    return '<nav class="scatlab-nav" style="display:flex;gap:1.5em;margin:6px 0">' + "".join(parts) + "</nav>"
+
+
+def lesson_header(lesson_id: str) -> widgets.HTML:
+    """"Lesson n of 8" with links to the previous lesson, the index and the next lesson."""
+    item = lesson(lesson_id)
+    html = (f"<div style='color:#555'>scatlab course &middot; lesson {item.number} of {len(LESSONS)}</div>"
+            + _nav(lesson_id))
+    w = widgets.HTML(html)
+    w.add_class("scatlab-header")
+    return w
+
+
+def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
+    """A "finished" button (kept in the progress) and the same links as the header."""
+    item = lesson(lesson_id)
+    p, notice = (progress, "") if progress is not None else open_progress()
+    done = p is not None and item.id in p.finished_lessons()
+    button = widgets.Button(description="Finished ✓" if done else "Mark this lesson finished",
+                            button_style="success" if done else "")
+    status = widgets.Label(notice)
+
+    def finish(_b: Any) -> None:
+        if p is None:
+            status.value = notice or "Progress is not kept."
+            return
+        p.finish_lesson(item.id)
+        button.description, button.button_style = "Finished ✓", "success"
+        status.value = "Kept. The course index shows it."
+
+    button.on_click(finish)
+    footer = widgets.VBox([widgets.HBox([button, status]), widgets.HTML(_nav(lesson_id))])
+    footer.add_class("scatlab-footer")
+    return footer
+
+
+def _index_html(progress: Progress | None, notice: str) -> str:
+    summary = progress.summary() if progress is not None else {}
+    rows = []
+    for item in LESSONS:
+        s = summary.get(item.id)
+        done = "finished ✓" if s and s.finished else ""
+        right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
+        rows.append(
+            f"<tr><td style='padding:4px 10px'>{item.number}</td>"
+            f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
+            f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
+            f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td>"
+            f"<td style='padding:4px 10px;color:#1e7b34' class='scatlab-finished'>{done}</td></tr>"
+        )
+    table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
+             "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
+             "<th style='text-align:left;padding:4px 10px'>Exercises</th><th></th></tr>" + "".join(rows) + "</table>")
+    games = progress.saved_games() if progress is not None else []
+    if games:
+        items = "".join(
+            f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
+            f"<span style='color:#555'>({time.strftime('%Y-%m-%d %H:%M', time.localtime(g.at))})</span></li>"
+            for g in games[:20]
+        )
+        saved = f"<h4>Saved games</h4><ul class='scatlab-saved'>{items}</ul>"
+    else:
+        saved = "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
+    note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""
+    where = f"<p style='color:#555'>Progress is kept in {escape(str(progress.path))}.</p>" if progress else ""
+    return note + table + saved + where + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>"
+
+
+def course_index(progress: Any = None) -> widgets.VBox:
+    """The course index: each lesson with its progress, and the saved games to reopen."""
+    p, notice = (progress, "") if progress is not None else open_progress()
+    body = widgets.HTML(_index_html(p, notice))
+    body.add_class("scatlab-course-index")
+    refresh = widgets.Button(description="Refresh progress")
+
+    def update(_b: Any) -> None:
+        body.value = _index_html(p, notice)
+
+    refresh.on_click(update)
+    return widgets.VBox([body, refresh])
+
+
+def rulebook_html() -> str:
+    """Every rule of the rulebook as HTML, each entry with its code as anchor."""
+    items = []
+    for code, entry in RULEBOOK.items():
+        options = f"<br><span style='color:#555'>options: {escape(', '.join(entry.options))}</span>" if entry.options else ""
+        items.append(f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"
+                     f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{options}</div>")
+    return "".join(items)
+
+
+def rulebook_page() -> widgets.HTML:
+    """The rulebook page's body."""
+    w = widgets.HTML(rulebook_html())
+    w.add_class("scatlab-rulebook")
+    return w
+
+
+def query_parameter(name: str) -> str | None:
+    """A parameter of the page's URL in Voilà (``?game=3``), read from ``QUERY_STRING``.
+
+    >>> import os
+    >>> os.environ["QUERY_STRING"] = "game=3&x=1"
+    >>> query_parameter("game")
+    '3'
+    >>> del os.environ["QUERY_STRING"]
+    """
+    values = parse_qs(os.environ.get("QUERY_STRING", "")).get(name)
+    return values[0] if values else None

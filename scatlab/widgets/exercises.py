@@ -1,0 +1,138 @@
+"""The exercise widget: a thin ipywidgets wrapper around :mod:`scatlab.course.exercises`.
+
+It shows a question (the cards drawn as SVG), takes an answer (a button per choice, or a
+number typed and checked), shows the engine's verdict with its reason, keeps the answer
+in the learner's progress, and deals a new question on "New question". It decides
+nothing itself.
+
+>>> w = ExerciseWidget("hand-value", seed=3, progress=None)
+>>> v = w.answer(w.question.solution)
+>>> v.correct, "Right" in w.feedback.value, w.score.value
+(True, True, '1 of 1 right')
+>>> w.new_question().seed
+4
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..course.exercises import EXERCISES, Exercise, ExerciseError, Question, Verdict
+from ..course.progress import Progress, ProgressError
+from .svg import card_svg
+
+__all__ = ["ExerciseWidget", "question_html"]
+
+_DEFAULT = object()
+
+
+def question_html(question: Question, *, width: int = 56) -> str:
+    """The question's prompt and cards as HTML (cards as the project's SVG cards)."""
+    rows = []
+    for label, cards in question.shown:
+        svgs = "".join(
+            f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
+            for c in cards.split()
+        )
+        rows.append(f'<div style="margin:4px 0"><b>{escape(label)}:</b><br>{svgs}</div>')
+    return f'<div class="scatlab-question"><p style="font-size:1.05em">{escape(question.prompt)}</p>{"".join(rows)}</div>'
+
+
+class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
+    """One exercise: ``ExerciseWidget("hand-value", lesson="01-the-game")``.
+
+    ``seed`` picks the first question (each "New question" adds one). ``progress`` is
+    where answers are kept: by default the learner's :class:`Progress` database; None
+    keeps nothing (tests, docs).
+    """
+
+    def __init__(self, exercise: str, *, lesson: str | None = None, seed: int = 0, progress: Any = _DEFAULT) -> None:
+        if exercise not in EXERCISES:
+            raise ExerciseError(f"{exercise!r} is not an exercise; known: {', '.join(EXERCISES)}")
+        self.exercise: Exercise = EXERCISES[exercise]
+        self.lesson = lesson or self.exercise.lesson
+        self.seed = seed
+        self.notice = ""
+        self.progress: Progress | None
+        if progress is _DEFAULT:
+            try:
+                self.progress = Progress()
+                self.notice = self.progress.notice or ""
+            except ProgressError as exc:
+                self.progress, self.notice = None, f"Progress is not kept: {exc}"
+        else:
+            self.progress = progress
+        self.right = 0
+        self.answered = 0
+        self.question = self.exercise.question(seed)
+        self.title = widgets.HTML(f"<h4 style='margin:4px 0'>Exercise: {escape(self.exercise.title)}</h4>")
+        self.prompt = widgets.HTML()
+        self.choices = widgets.HBox()
+        self.number = widgets.Text(placeholder="your answer", layout=widgets.Layout(width="9em"))
+        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.number_box = widgets.HBox([self.number, self.check_button])
+        self.feedback = widgets.HTML()
+        self.score = widgets.Label("no answers yet")
+        self.new_button = widgets.Button(description="New question")
+        self.check_button.on_click(lambda _b: self.answer(self.number.value))
+        self.number.continuous_update = False
+        self.new_button.on_click(lambda _b: self.new_question())
+        super().__init__(
+            [self.title, self.prompt, self.choices, self.number_box, self.feedback,
+             widgets.HBox([self.new_button, self.score])],
+            layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"),
+        )
+        self.add_class("scatlab-exercise")
+        self._show()
+        if self.notice:
+            self.feedback.value = f"<p style='color:#8a5a00'>{escape(self.notice)}</p>"
+
+    def _show(self) -> None:
+        q = self.question
+        self.prompt.value = question_html(q)
+        buttons = []
+        for choice in q.choices:
+            b = widgets.Button(description=choice)
+            b.add_class("scatlab-choice")
+            b.on_click(lambda _b, c=choice: self.answer(c))
+            buttons.append(b)
+        self.choices.children = tuple(buttons)
+        self.choices.layout.display = "flex" if q.choices else "none"
+        self.number_box.layout.display = "none" if q.choices else "flex"
+        self.number.value = ""
+        self.number.disabled = self.check_button.disabled = False
+        self.feedback.value = ""
+
+    def answer(self, text: str) -> Verdict | None:
+        """Check an answer to the current question, show why, and keep it in the progress.
+
+        A question is scored once; answering it again only shows the verdict."""
+        try:
+            verdict = self.exercise.check(self.question, text)
+        except ExerciseError as exc:
+            self.feedback.value = f"<p class='scatlab-unreadable' style='color:#8a5a00'>{escape(str(exc))}</p>"
+            return None
+        first = not self.number.disabled and not any(b.disabled for b in self.choices.children)
+        colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
+        self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
+        if first:
+            self.answered += 1
+            self.right += int(verdict.correct)
+            self.score.value = f"{self.right} of {self.answered} right"
+            if self.progress is not None:
+                self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
+                                            correct=verdict.correct)
+        for b in self.choices.children:
+            b.disabled = True
+        self.number.disabled = self.check_button.disabled = True
+        return verdict
+
+    def new_question(self) -> Question:
+        """Deal the next question (the next seed)."""
+        self.seed += 1
+        self.question = self.exercise.question(self.seed)
+        self._show()
+        return self.question

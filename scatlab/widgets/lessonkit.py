@@ -1,0 +1,395 @@
+"""Small live widgets of the lessons: a hand-value explorer, the knock-risk chart, the
+house-rules table, the tournament lab and the Skat calculator.
+
+Each one only calls the layers below (values, analysis, players, :mod:`scatlab.skat`) and
+draws the result; the numbers come from :mod:`scatlab.course.data`.
+
+>>> e = HandExplorer("7S 7H 7D", preset="gin")
+>>> "30.5" in e.result.value
+True
+>>> s = SkatCalculator()
+>>> s.contract.value = "grand"; s.matadors.value = 2
+>>> "= 72" in s.result.value
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..course.data import PRESET_FIELDS, KnockRow, knock_risk_by_value, preset_rows, tournament_in_steps
+from ..errors import ScatlabError
+from ..rules.options import PRESETS, find_rules
+from ..course.exercises import show_value
+from ..rules.values import hand_value
+from .svg import card_svg
+
+__all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
+           "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints"]
+
+
+def _running_loop() -> Any:
+    import asyncio
+
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _cards_html(cards: str, width: int = 60) -> str:
+    return "".join(f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
+                   for c in cards.split())
+
+
+def _rules_name(rules: Any) -> str:
+    text = str(rules.describe())
+    return f"the {rules.name} rules ({text.split(' with ')[1]})" if " with " in text else f"the {rules.name} rules"
+
+
+class HandExplorer(widgets.VBox):  # type: ignore[misc]
+    """Type any three cards and see what they are worth under any preset (C4, V1, V2, V3,
+    V13, V18)."""
+
+    def __init__(self, cards: str = "AH KH 4C", preset: str = "classic") -> None:
+        self.cards = widgets.Text(value=cards, description="Cards", layout=widgets.Layout(width="20em"))
+        self.preset = widgets.Dropdown(options=list(PRESETS), value=find_rules(preset).name, description="Rules")
+        self.result = widgets.HTML()
+        self.cards.observe(lambda _c: self._update(), "value")
+        self.preset.observe(lambda _c: self._update(), "value")
+        super().__init__([widgets.HBox([self.cards, self.preset]), self.result])
+        self.add_class("scatlab-explorer")
+        self._update()
+
+    def _update(self) -> None:
+        from ..cards import format_cards, parse_cards
+
+        rules = find_rules(self.preset.value)
+        try:
+            cards = parse_cards(self.cards.value, count=3, deck_size=rules.deck_size, what="cards in a hand")
+            value = hand_value(cards, rules)
+        except ScatlabError as exc:
+            self.result.value = f"<p style='color:#8a5a00'>{escape(str(exc))}</p>"
+            return
+        self.result.value = (_cards_html(format_cards(cards)) +
+                             f"<p class='scatlab-value' style='font-size:1.2em'>worth <b>{show_value(value)}</b> "
+                             f"under {escape(_rules_name(rules))}</p>")
+
+
+def knock_chart_svg(rows: list[KnockRow], opponents: int) -> str:
+    """Bars of the expected lives lost by knocking, per hand value, with the course's
+    knock line 1/(2 x players)."""
+    width, height, left, bottom = 640, 260, 48, 36
+    top = max(1.0, max(float(r.expected_loss) for r in rows))
+    bar = (width - left - 10) / len(rows)
+    threshold = 1 / (2 * (opponents + 1))
+
+    def y(v: float) -> float:
+        return height - bottom - (height - bottom - 14) * v / top
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+             f'aria-label="expected lives lost by knocking, by hand value, against {opponents} opponents">']
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        if tick <= top:
+            parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
+                         f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>')
+    for i, r in enumerate(rows):
+        x = left + i * bar
+        loss = float(r.expected_loss)
+        two = float(2 * r.p_lose_two)
+        colour = "#1e7b34" if loss <= threshold else "#c0392b"
+        parts.append(f'<rect x="{x + 2:.1f}" y="{y(loss):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(loss):.1f}" '
+                     f'fill="{colour}" opacity="0.55"><title>{r.value} ({r.hand}): {loss:.3f} lives expected; '
+                     f'P(lose 1) {float(r.p_lose_one):.1%}, P(lose 2) {float(r.p_lose_two):.1%}</title></rect>')
+        parts.append(f'<rect x="{x + 2:.1f}" y="{y(two):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(two):.1f}" '
+                     f'fill="{colour}"/>')
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle" font-size="11">{r.value}</text>')
+    parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(threshold):.1f}" y2="{y(threshold):.1f}" '
+                 f'stroke="#1a5fb4" stroke-dasharray="5,4" stroke-width="2"/>'
+                 f'<text x="{width - 12}" y="{y(threshold) - 5:.1f}" text-anchor="end" font-size="11" fill="#1a5fb4">'
+                 f'knock line 1/(2 x {opponents + 1} players) = {threshold:.3f}</text>'
+                 f'<text x="{left + (width - left) / 2}" y="{height - 4}" text-anchor="middle" font-size="12">'
+                 f'hand value when knocking (dark: the part from losing two lives)</text></svg>')
+    return "".join(parts)
+
+
+class KnockChart(widgets.VBox):  # type: ignore[misc]
+    """The knock-risk chart with a choice of 1 to 3 opponents (1: exact; more: Monte Carlo)."""
+
+    def __init__(self, opponents: int = 1, values: range = range(16, 31), *, defer: bool = True) -> None:
+        """``defer``: in a running kernel, draw the chart just after the page is shown (the
+        exact numbers take about a second), so the lesson's other widgets are usable at once."""
+        self.values = values
+        self.rows: list[KnockRow] = []
+        self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
+                                               value=opponents, description="Against")
+        self.chart = widgets.HTML()
+        self.caption = widgets.HTML()
+        self.opponents.observe(lambda _c: self._update(), "value")
+        super().__init__([self.opponents, self.chart, self.caption])
+        self.add_class("scatlab-knock-chart")
+        if defer and _running_loop() is not None:
+            import threading
+
+            self.caption.value = "<p>Working out the exact numbers&hellip;</p>"
+            self.worker: Any = threading.Thread(target=self._update, daemon=True)
+            self.worker.start()
+        else:
+            self._update()
+
+    def _update(self) -> None:
+        n = int(self.opponents.value)
+        rows = knock_risk_by_value(n, self.values, samples=1500)
+        self.rows = rows
+        self.chart.value = knock_chart_svg(rows, n)
+        how = "exact" if rows[0].exact else "estimated from 1,500 seeded deals per bar (about ±0.02)"
+        first = next((r.value for r in rows if float(r.expected_loss) <= 1 / (2 * (n + 1))), None)
+        self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''} ({how}), knocking at the start of a "
+                              f"hand is within the knock line from <b>{first}</b> up. Hover a bar for its numbers.</p>")
+
+
+def preset_table() -> widgets.HTML:
+    """The presets side by side (the options that differ from classic are bold)."""
+    rows = preset_rows()
+    base = rows[0][2]
+    head = "".join(f"<th style='padding:3px 8px'>{escape(label)}</th>" for _, label in PRESET_FIELDS)
+    body = []
+    for name, codes, cells in rows:
+        tds = "".join(f"<td style='padding:3px 8px'>{'<b>' + escape(c) + '</b>' if c != b else escape(c)}</td>"
+                      for c, b in zip(cells, base))
+        body.append(f"<tr><td style='padding:3px 8px'><b>{escape(name)}</b></td><td style='padding:3px 8px'>{escape(codes)}</td>{tds}</tr>")
+    w = widgets.HTML("<table class='scatlab-presets' style='border-collapse:collapse;font-size:0.92em'>"
+                     f"<tr><th style='padding:3px 8px'>preset</th><th style='padding:3px 8px'>variants</th>{head}</tr>"
+                     + "".join(body) + "</table>")
+    w.add_class("scatlab-presets")
+    return w
+
+
+def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]], games: int) -> str:
+    """Win rates as dots with their 95% intervals as bars, and the fair share as a line."""
+    width, row = 560, 34
+    height = 40 + row * len(labels)
+    left, right = 90, width - 20
+
+    def x(p: float) -> float:
+        return left + (right - left) * p
+
+    fair = 1 / len(labels)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+             f'aria-label="win rates with 95% intervals after {games} games">']
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="10" y2="{height - 24}" stroke="#e8e8e8"/>'
+                     f'<text x="{x(tick):.1f}" y="{height - 10}" text-anchor="middle" font-size="11">{tick:.0%}</text>')
+    parts.append(f'<line x1="{x(fair):.1f}" x2="{x(fair):.1f}" y1="10" y2="{height - 24}" stroke="#1a5fb4" '
+                 f'stroke-dasharray="4,3"><title>fair share {fair:.0%}</title></line>')
+    for i, (label, (rate, low, high)) in enumerate(zip(labels, rates)):
+        cy = 24 + i * row
+        parts.append(f'<text x="{left - 8}" y="{cy + 4}" text-anchor="end" font-size="12">{escape(label)}</text>'
+                     f'<line x1="{x(low):.1f}" x2="{x(high):.1f}" y1="{cy}" y2="{cy}" stroke="#555" stroke-width="3"/>'
+                     f'<circle cx="{x(rate):.1f}" cy="{cy}" r="6" fill="#c0392b"><title>{escape(label)}: {rate:.1%} '
+                     f'(95% interval {low:.1%} to {high:.1%})</title></circle>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+class TournamentLab(widgets.VBox):  # type: ignore[misc]
+    """Pick three computer players, run a small tournament with a progress bar, and see
+    the win rates with their 95% intervals."""
+
+    def __init__(self, players: tuple[str, str, str] = ("expert", "tip", "tip"), games: int = 36, seed: int = 1) -> None:
+        kinds = ["expert", "tip", "greedy", "random"]
+        self.seats = [widgets.Dropdown(options=kinds, value=p, layout=widgets.Layout(width="8em")) for p in players]
+        self.games = widgets.IntSlider(value=games, min=9, max=180, step=9, description="Games")
+        self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="Seed",
+                                           layout=widgets.Layout(width="12em"))
+        self.run_button = widgets.Button(description="Run the tournament", button_style="primary")
+        self.bar = widgets.IntProgress(value=0, min=0, max=games, description="Games")
+        self.chart = widgets.HTML()
+        self.table = widgets.HTML()
+        self.run_button.on_click(lambda _b: self.run())
+        super().__init__([widgets.HBox([widgets.Label("Players"), *self.seats]),
+                          widgets.HBox([self.games, self.seed]), self.run_button, self.bar, self.chart, self.table])
+        self.add_class("scatlab-tournament")
+
+    def run(self) -> Any:
+        """Play the tournament, updating the bar after each round of seats."""
+        players = [s.value for s in self.seats]
+        self.run_button.disabled = True
+        self.bar.max = self.games.value
+        self.bar.value = 0
+        last = None
+        try:
+            for step in tournament_in_steps(players, self.games.value, "classic", self.seed.value):
+                self.bar.value = step.done
+                last = step
+            assert last is not None
+            rates = last.intervals()
+            self.chart.value = win_rate_svg(last.labels, rates, last.done)
+            self.table.value = "<p class='scatlab-tournament-result'>" + "; ".join(
+                f"<b>{escape(label)}</b> won {w} of {last.done} ({r:.0%}, 95% interval {lo:.0%}-{hi:.0%})"
+                for label, w, (r, lo, hi) in zip(last.labels, last.wins, rates)) + "</p>"
+        finally:
+            self.run_button.disabled = False
+        return last
+
+
+class SkatCalculator(widgets.VBox):  # type: ignore[misc]
+    """A Skat game-value calculator (:mod:`scatlab.skat`): contract, matadors, levels."""
+
+    def __init__(self) -> None:
+        from ..skat import CONTRACTS
+
+        self.contract = widgets.Dropdown(options=list(CONTRACTS), value="clubs", description="Contract")
+        self.matadors = widgets.IntSlider(value=1, min=1, max=11, description="Matadors")
+        self.kind = widgets.ToggleButtons(options=["with", "without"], value="with")
+        self.flags = {name: widgets.Checkbox(value=False, description=label, indent=False,
+                                             layout=widgets.Layout(width="auto"))
+                      for name, label in (("hand", "hand"), ("schneider", "schneider"),
+                                          ("schneider_announced", "schneider announced"), ("schwarz", "schwarz"),
+                                          ("schwarz_announced", "schwarz announced"), ("ouvert", "ouvert / open"))}
+        self.result = widgets.HTML()
+        for w in (self.contract, self.matadors, self.kind, *self.flags.values()):
+            w.observe(lambda _c: self._update(), "value")
+        super().__init__([widgets.HBox([self.contract, self.matadors, self.kind]),
+                          widgets.HBox(list(self.flags.values())), self.result])
+        self.add_class("scatlab-skat")
+        self._update()
+
+    def _update(self) -> None:
+        from ..skat import game_value
+
+        self.matadors.max = 4 if self.contract.value == "grand" else 11
+        options = {k: bool(w.value) for k, w in self.flags.items()}
+        try:
+            if self.contract.value == "null":
+                v = game_value("null", hand=options["hand"], ouvert=options["ouvert"])
+            else:
+                v = game_value(self.contract.value, matadors=int(self.matadors.value), **options)
+        except ScatlabError as exc:
+            self.result.value = f"<p style='color:#8a5a00'>{escape(str(exc))}</p>"
+            return
+        self.result.value = (f"<p class='scatlab-skat-value' style='font-size:1.15em'>{escape(v.explain())}</p>"
+                             f"<p style='color:#555'>Won: +{v.value}; lost: -{2 * v.value} (twice the value).</p>")
+
+
+class ScenarioTable(widgets.VBox):  # type: ignore[misc]
+    """Lesson 4: pick a deal (every showdown case and every 31 case), read what to do, and
+    play it out on the card table (:mod:`scatlab.course.scenarios`)."""
+
+    def __init__(self, key: str = "lowest", pace: float = 0.4) -> None:
+        from ..course.scenarios import SCENARIOS
+
+        self.pace = pace
+        self.picker = widgets.Dropdown(options=[(f"{s.code}: {s.title}", s.key) for s in SCENARIOS], value=key,
+                                       description="Deal", layout=widgets.Layout(width="32em"))
+        self.instructions = widgets.HTML()
+        self.explanation = widgets.HTML()
+        self.table_box = widgets.VBox()
+        self.picker.observe(lambda _c: self._deal(), "value")
+        self.again = widgets.Button(description="Deal it again")
+        self.again.on_click(lambda _b: self._deal())
+        super().__init__([widgets.HBox([self.picker, self.again]), self.instructions, self.table_box,
+                          self.explanation])
+        self.add_class("scatlab-scenarios")
+        self._deal()
+
+    def _deal(self) -> None:
+        from ..course.scenarios import scenario
+        from .course import rule_link
+        from .table import Table
+
+        s = scenario(str(self.picker.value))
+        self.scenario = s
+        self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace,
+                           hints=False)
+        self.table_box.children = (self.table,)
+        self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
+        self.explanation.value = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
+                                  f"{escape(s.explanation)}</p>")
+
+
+class TryRules(widgets.VBox):  # type: ignore[misc]
+    """Lesson 5: a card table under any preset, to feel what the options change."""
+
+    def __init__(self, preset: str = "quick", seed: int = 5) -> None:
+        self.preset = widgets.Dropdown(options=list(PRESETS), value=find_rules(preset).name, description="Rules")
+        self.seed = seed
+        self.describe = widgets.HTML()
+        self.table_box = widgets.VBox()
+        self.preset.observe(lambda _c: self._deal(), "value")
+        super().__init__([self.preset, self.describe, self.table_box])
+        self.add_class("scatlab-try-rules")
+        self._deal()
+
+    def _deal(self) -> None:
+        from .table import Table
+
+        rules = find_rules(self.preset.value)
+        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False)
+        self.table_box.children = (self.table,)
+        self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"
+
+
+class GameWithHints(widgets.VBox):  # type: ignore[misc]
+    """Lesson 8: a whole game against two tip players (hints on or off with the table's own
+    Hints button), saved to the learner's progress on request; ``?game=ID`` in the page's
+    address reopens a saved game."""
+
+    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | None = None,
+                 pace: float = 0.5) -> None:
+        from .course import open_progress
+
+        if progress is None:
+            self.progress, notice = open_progress()
+        else:
+            self.progress, notice = progress, ""
+        self.pace = pace
+        self.hints_on = hints
+        self.save_name = widgets.Text(placeholder="a name for this game", layout=widgets.Layout(width="16em"))
+        self.save_button = widgets.Button(description="Save to my progress")
+        self.status = widgets.HTML(f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else "")
+        self.table_box = widgets.VBox()
+        self.seed = seed
+        self.save_button.on_click(lambda _b: self.save())
+        super().__init__([self.table_box, widgets.HBox([self.save_name, self.save_button]), self.status])
+        self.add_class("scatlab-game")
+        self.new_game(seed)
+        if game is not None:
+            self.reopen(game)
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Deal a new game (the next seed unless one is given)."""
+        from .table import Table
+
+        if seed is None:
+            self.seed += 1
+        else:
+            self.seed = seed
+        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace)
+        self.table_box.children = (self.table,)
+
+    def save(self) -> int | None:
+        """Keep the game so far in the progress database; returns its id."""
+        if self.progress is None:
+            self.status.value = "<p style='color:#8a5a00'>Progress is not kept, so games cannot be saved.</p>"
+            return None
+        name = self.save_name.value.strip() or f"game {self.seed}, hand {self.table.session.state.hand_number}"
+        gid = int(self.progress.save_game(name, self.table.session.record_json()))
+        self.status.value = (f"<p class='scatlab-saved-note' style='color:#1e7b34'>Saved as &ldquo;{escape(name)}"
+                             "&rdquo;; the course index lists it.</p>")
+        return gid
+
+    def reopen(self, game: str) -> None:
+        """Reopen a saved game by its id (from the index's link)."""
+        if self.progress is None:
+            return
+        try:
+            saved = self.progress.load_game(int(game))
+        except (ValueError, ScatlabError) as exc:
+            self.status.value = f"<p style='color:#8a5a00'>Cannot reopen game {escape(str(game))}: {escape(str(exc))}</p>"
+            return
+        self.table.handle({"type": "load", "text": saved.record})
+        self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"

@@ -1,0 +1,367 @@
+"""The course app in a real browser: ``scatlab serve`` in headless Chromium.
+
+Starts ``scatlab serve --no-browser`` on a free port with a temporary ``SCATLAB_HOME``,
+opens the index, the rulebook and every lesson, answers exercises right and wrong, and
+checks that the progress survives a reload; also that the server is bound to loopback,
+refuses a taken port, serves nothing outside ``lessons/`` and drops code sent to a kernel.
+Screenshots go to ``tests/artifacts/course/`` (ignored by git). These tests fail (never
+skip) when Chromium is missing: CI installs Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+
+from scatlab.course.exercises import EXERCISES
+from scatlab.course.lessons import LESSONS
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts" / "course"
+CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
+KNOWN_NOISE = ("ERR_NAME_NOT_RESOLVED", "Unsatisfied version", "font-awesome", "Failed to load resource")
+PAGES = ["00-index", "rulebook", *(lesson.id for lesson in LESSONS)]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, port: int, home: Path, proc: subprocess.Popen[str]) -> None:
+        self.port, self.home, self.proc = port, home, proc
+        self.url = f"http://127.0.0.1:{port}"
+
+    def page_url(self, name: str) -> str:
+        return f"{self.url}/voila/render/{name}.ipynb"
+
+
+def _start(port: int, home: Path, *extra: str) -> subprocess.Popen[str]:
+    """Start the app; its console goes to ``home / "serve.log"`` (a file, so a long run
+    never blocks on a full pipe)."""
+    env = {**os.environ, "SCATLAB_HOME": str(home)}
+    with (home / "serve.log").open("w") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port), *extra],
+            env=env, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"scatlab serve exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/voila/static/voila.js", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError("scatlab serve did not become ready in time")
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    home = tmp_path_factory.mktemp("scatlab-home")
+    port = _free_port()
+    proc = _start(port, home)
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        yield Server(port, home, proc)
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def chromium(browser: Browser) -> Browser:
+    """pytest-playwright's browser, launched from Debian's chromium by conftest.py (one
+    Playwright per session: a second sync Playwright would clash with its event loop)."""
+    assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium"
+    return browser
+
+
+@pytest.fixture()
+def course_page(chromium: Browser) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+
+    def on_console(msg: ConsoleMessage) -> None:
+        if msg.type == "error" and not any(n in msg.text for n in KNOWN_NOISE):
+            errors.append(msg.text)
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.console_errors = errors  # type: ignore[attr-defined]
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def _open(page: Page, server: Server, name: str) -> None:
+    page.goto(server.page_url(name), wait_until="domcontentloaded")
+    expect(page.locator(".widget-html, .widget-button").first).to_be_visible(timeout=30_000)
+
+
+def _no_trouble(page: Page) -> None:
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body and "There was an error when executing cell" not in body, body[:2000]
+    assert page.console_errors == [], page.console_errors  # type: ignore[attr-defined]
+
+
+def _shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_renders_its_widgets_without_errors(course_page: Page, server: Server, name: str) -> None:
+    _open(course_page, server, name)
+    if name in ("00-index", "rulebook"):
+        expect(course_page.locator(".scatlab-course-index, .scatlab-rulebook").first).to_be_visible()
+    else:
+        nav = course_page.locator(".scatlab-header nav a")
+        expect(nav.filter(has_text="Course index")).to_be_visible()
+        expect(course_page.locator(".scatlab-footer .widget-button")).to_be_visible()
+        # at least one live widget beyond the furniture, and no source code shown
+        assert course_page.locator(".widget-button, .widget-text, .widget-dropdown, .widget-toggle-buttons").count() >= 2
+        assert course_page.locator(".jp-InputArea-editor, .CodeMirror, .cm-editor").count() == 0
+    if name == "03-knocking":  # the chart is drawn once its exact numbers are ready
+        expect(course_page.locator("svg[aria-label^='expected lives lost by knocking']")).to_be_visible(timeout=30_000)
+    course_page.wait_for_timeout(300)
+    _no_trouble(course_page)
+    _shot(course_page, name)
+
+
+def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) -> None:
+    _open(course_page, server, "03-knocking")
+    course_page.locator(".scatlab-header nav a", has_text="4. 31, the showdown").click()
+    course_page.wait_for_url("**/04-showdown.ipynb")
+    _open(course_page, server, "00-index")
+    course_page.locator(".scatlab-course-index a", has_text="Knocking").click()
+    course_page.wait_for_url("**/03-knocking.ipynb")
+
+
+def test_an_exercise_explains_a_right_and_a_wrong_answer_and_progress_is_kept(course_page: Page, server: Server) -> None:
+    ex = EXERCISES["hand-value"]
+    first, second = ex.question(0), ex.question(1)
+    _open(course_page, server, "01-the-game")
+    box = course_page.locator(".scatlab-exercise")
+    box.locator("input").fill(first.solution)
+    box.get_by_role("button", name="Check").click()
+    expect(box.locator(".scatlab-right")).to_contain_text("Right:")
+    box.get_by_role("button", name="New question").click()
+    expect(box.locator(".scatlab-right")).to_have_count(0)  # the new question is on the page
+    expect(box.locator("input")).to_be_enabled()
+    box.locator("input").fill(str(int(second.solution) + 1))
+    box.get_by_role("button", name="Check").click()
+    expect(box.locator(".scatlab-wrong")).to_contain_text(f"the answer is {second.solution}")
+    expect(box.locator(".widget-label", has_text="1 of 2 right")).to_be_visible()
+    course_page.get_by_role("button", name="Mark this lesson finished").click()
+    expect(course_page.get_by_role("button", name="Finished ✓")).to_be_visible()
+    _shot(course_page, "01-the-game-answered")
+    _no_trouble(course_page)
+    # a choice exercise: the wrong button, then the explanation
+    _open(course_page, server, "03-knocking")
+    q = EXERCISES["knock-or-play"].question(0)
+    wrong = next(c for c in q.choices if c not in q.accepted)
+    course_page.locator(".scatlab-exercise").get_by_role("button", name=wrong, exact=True).click()
+    expect(course_page.locator(".scatlab-exercise .scatlab-wrong")).to_contain_text("Not quite")
+    _no_trouble(course_page)
+    # reload the index: the progress is kept
+    _open(course_page, server, "00-index")
+    course_page.reload()
+    expect(course_page.locator(".scatlab-course-index")).to_contain_text("1 of 2 right")
+    expect(course_page.locator(".scatlab-course-index")).to_contain_text("finished ✓")
+    expect(course_page.locator(".scatlab-course-index")).to_contain_text("0 of 1 right")
+    _shot(course_page, "00-index-with-progress")
+
+
+def test_the_server_listens_on_loopback_only(server: Server) -> None:
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        address = probe.getsockname()[0]
+    except OSError:
+        address = "127.0.0.1"
+    finally:
+        probe.close()
+    if address.startswith("127."):
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+        address = next((a for a in out if not a.startswith("127.") and ":" not in a), "")
+    assert address, "this machine has no non-loopback IPv4 address to test with"
+    with socket.socket() as s:
+        s.settimeout(3)
+        assert s.connect_ex((address, server.port)) != 0, f"the app answered on {address}"
+    with socket.socket() as s:
+        assert s.connect_ex(("127.0.0.1", server.port)) == 0
+
+
+def test_a_taken_port_is_one_line_and_status_2(server: Server, tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(server.port)],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "SCATLAB_HOME": str(tmp_path)})
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and f"port {server.port} on 127.0.0.1 is already in use" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_host_given_says_who_can_reach_it(tmp_path: Path) -> None:
+    port = _free_port()
+    proc = _start(port, tmp_path, "--host", "0.0.0.0")
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", proc)
+    finally:
+        _stop(proc)
+    out = (tmp_path / "serve.log").read_text()
+    assert "Anyone who can reach this machine on port" in out and "bound to 0.0.0.0" in out
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/voila/render/../README.md", "/voila/render/%2E%2E/pyproject.toml", "/voila/files/../pyproject.toml",
+     "/voila/files/01-the-game.ipynb", "/voila/render/../../../etc/passwd", "/tree", "/api/contents",
+     "/api/kernels", "/voila/tree/..", "/files/README.md", "/lab"],
+)
+def test_nothing_outside_the_lessons_is_served(server: Server, path: str) -> None:
+    status, body = _get(server.port, path)
+    for _ in range(3):  # follow Voilà's normalising redirects by hand
+        if status not in (301, 302):
+            break
+        status, body = _get(server.port, body)
+    assert status in (403, 404), (path, status)
+    assert "scatlab" not in body.lower() or status == 404
+
+
+def _get(port: int, path: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path)
+    r = conn.getresponse()
+    text = r.read().decode("utf-8", "replace")
+    location = r.getheader("Location") or ""
+    conn.close()
+    if r.status in (301, 302):
+        return r.status, location.replace(f"http://127.0.0.1:{port}", "")
+    return r.status, text
+
+
+def test_a_page_cannot_run_code_in_its_kernel(course_page: Page, server: Server) -> None:
+    """An execute_request sent by hand over the kernel websocket is dropped: only widget
+    messages reach a lesson's kernel."""
+    _open(course_page, server, "07-not-this-game")
+    marker = server.home / f"ran-{uuid.uuid4().hex}"
+    code = f"open({str(marker)!r}, 'w').write('x')"
+    status = course_page.evaluate("async () => (await fetch('/api/kernels', {method: 'POST'})).status")
+    assert status in (403, 404, 405)  # no new kernels on demand
+    kernel_id = course_page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    assert len(kernel_id) == 36
+    sent = course_page.evaluate(
+        """async ([kid, code]) => new Promise((resolve) => {
+            const ws = new WebSocket(`ws://${location.host}/api/kernels/${kid}/channels`);
+            const id = crypto.randomUUID();
+            ws.onopen = () => {
+                ws.send(JSON.stringify({channel: 'shell', header: {msg_id: id, msg_type: 'execute_request',
+                    username: 'x', session: crypto.randomUUID(), version: '5.3', date: new Date().toISOString()},
+                    parent_header: {}, metadata: {}, content: {code, silent: false, store_history: false,
+                    user_expressions: {}, allow_stdin: false, stop_on_error: true}, buffers: []}));
+                setTimeout(() => { ws.close(); resolve('sent'); }, 3000);
+            };
+            ws.onerror = () => resolve('refused');
+        })""",
+        [kernel_id, code],
+    )
+    assert sent == "sent"
+    time.sleep(1)
+    assert not marker.exists(), "code sent over the websocket ran in the kernel"
+    log = (server.home / "serve.log").read_text()
+    assert 'Received message of type "execute_request", which is not allowed' in log
+
+
+
+def test_play_a_hand_on_lesson_4s_table_with_clicks(course_page: Page, server: Server) -> None:
+    """The "drawing to 31" deal: draw from the stock, throw the 4♣, and the table shows the
+    31 declared (C8) with the others losing a life."""
+    _open(course_page, server, "04-showdown")
+    course_page.locator(".scatlab-scenarios select").select_option(label="C8: Drawing to 31")
+    expect(course_page.locator(".scatlab-instructions")).to_contain_text("throw the 4♣")
+    expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    course_page.locator(".scat-pile[data-pile=stock]").click()
+    expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    course_page.locator(".scat-hand-card[data-card='4C']").click()
+    showdown = course_page.locator(".scat-showdown")
+    expect(showdown).to_be_visible(timeout=30_000)
+    expect(showdown).to_contain_text("C8")
+    _shot(course_page, "04-showdown-played")
+    _no_trouble(course_page)
+
+
+def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server: Server) -> None:
+    _open(course_page, server, "08-play-a-game")
+    expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    course_page.locator(".scat-pile[data-pile=stock]").click()
+    expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    course_page.locator(".scatlab-game input[placeholder='a name for this game']").fill("browser game")
+    course_page.get_by_role("button", name="Save to my progress").click()
+    expect(course_page.locator(".scatlab-saved-note")).to_contain_text("browser game")
+    _shot(course_page, "08-play-a-game")
+    _open(course_page, server, "00-index")
+    course_page.locator(".scatlab-saved a", has_text="browser game").click()
+    course_page.wait_for_url("**/08-play-a-game.ipynb?game=*")
+    expect(course_page.locator(".scatlab-reopened")).to_contain_text("browser game", timeout=30_000)
+    expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    _no_trouble(course_page)
+
+
+def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, server: Server) -> None:
+    _open(course_page, server, "06-strategy-lab")
+    lab = course_page.locator(".scatlab-tournament")
+    lab.get_by_role("button", name="Run the tournament").click()
+    expect(lab.locator(".scatlab-tournament-result")).to_contain_text("won", timeout=60_000)
+    expect(lab.locator("svg[aria-label^='win rates with 95% intervals after 36 games']")).to_be_visible()
+    _shot(course_page, "06-strategy-lab-run")
+    _no_trouble(course_page)
+
+
+def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
+    """SIGTERM to the scatlab process (not its group) leaves no Voilà behind."""
+    port = _free_port()
+    proc = _start(port, tmp_path)
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) != 0:
+                    break
+            time.sleep(0.5)
+        with socket.socket() as s:
+            assert s.connect_ex(("127.0.0.1", port)) != 0, "Voilà still answers after scatlab serve was stopped"
+    finally:
+        _stop(proc)

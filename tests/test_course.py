@@ -1,0 +1,180 @@
+"""The course: lessons exist in order, link their neighbours and the rulebook, teach every rule
+code, hold no game logic; lesson 4's deals end as promised; the widgets work without a browser."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scatlab.course.app import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
+from scatlab.course.lessons import ALL_CODES, LESSONS, lesson
+from scatlab.course.progress import Progress
+from scatlab.course.scenarios import SCENARIOS, play_out
+from scatlab.rules import RULEBOOK, GameRecord, play_random_game
+
+LESSONS_DIR = lessons_dir()
+LINK = re.compile(r"\]\(rulebook\.ipynb#([CV]\d+)\)")
+
+
+def _cells(name: str) -> list[dict[str, object]]:
+    return list(json.loads((LESSONS_DIR / name).read_text(encoding="utf-8"))["cells"])
+
+
+def _source(cell: dict[str, object]) -> str:
+    src = cell["source"]
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
+    names = sorted(p.name for p in LESSONS_DIR.glob("*.ipynb"))
+    assert names == sorted([INDEX, "rulebook.ipynb", *(lesson.filename for lesson in LESSONS)])
+    assert [lesson.number for lesson in LESSONS] == list(range(1, 9))
+    for item in LESSONS:
+        assert _source(_cells(item.filename)[0]).startswith(f"# {item.number}. {item.title}")
+
+
+def test_each_lesson_has_its_header_footer_a_live_widget_and_an_exercise_or_table() -> None:
+    for item in LESSONS:
+        code = "\n".join(_source(c) for c in _cells(item.filename) if c["cell_type"] == "code")
+        assert f"lesson_header({item.id!r})" in code and f"lesson_footer({item.id!r})" in code
+        assert "ExerciseWidget(" in code, item.id
+        assert re.search(r"(Explorer|Chart|Lab|Calculator|Analyzer|ScenarioTable|GameWithHints)\(", code), item.id
+
+
+def test_every_rule_code_is_taught_and_linked_to_its_rulebook_entry() -> None:
+    linked: dict[str, set[str]] = {}
+    for item in LESSONS:
+        text = "\n".join(_source(c) for c in _cells(item.filename) if c["cell_type"] == "markdown")
+        for code in LINK.findall(text):
+            linked.setdefault(code, set()).add(item.id)
+    assert set(linked) == set(ALL_CODES), sorted(set(ALL_CODES) - set(linked))
+    assert set(linked) <= set(RULEBOOK)
+
+
+def test_the_rulebook_page_anchors_every_code() -> None:
+    from scatlab.widgets.course import rulebook_html
+
+    html = rulebook_html()
+    for code in ALL_CODES:
+        assert f"id='{code}'" in html
+
+
+def test_notebooks_hold_no_game_logic() -> None:
+    """Cells import and show; no function, class or loop is defined in a lesson."""
+    for path in LESSONS_DIR.glob("*.ipynb"):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            tree = ast.parse(_source(cell))
+            for node in ast.walk(tree):
+                assert not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.Lambda)), (
+                    f"{path.name}: {ast.dump(node)[:80]}")
+
+
+def test_previous_and_next_links_follow_the_course_order() -> None:
+    from scatlab.widgets.course import lesson_header
+
+    for item in LESSONS:
+        html = lesson_header(item.id).value
+        assert INDEX in html
+        if item.previous:
+            assert item.previous.filename in html
+        if item.next:
+            assert item.next.filename in html
+    assert lesson(1).previous is None and lesson(8).next is None
+
+
+@pytest.mark.parametrize("s", SCENARIOS, ids=[s.key for s in SCENARIOS])
+def test_lesson_4_deals_end_as_the_lesson_says(s: object) -> None:
+    from scatlab.course.scenarios import Scenario
+
+    assert isinstance(s, Scenario)
+    assert play_out(s) == s.expect
+    assert s.code in s.explanation
+
+
+def test_lesson_4_covers_every_showdown_and_31_case() -> None:
+    keys = {s.key for s in SCENARIOS}
+    assert {"lowest", "knocker-tied", "knocker-lowest", "others-tied"} <= keys  # C7
+    assert {"declare", "after-knock", "after-knock-v9", "dealt", "dealt-two", "undeclared"} <= keys  # C8-C10, V9
+
+
+def test_exercise_widget_keeps_answers_in_the_progress(tmp_path: Path) -> None:
+    from scatlab.widgets.exercises import ExerciseWidget
+
+    p = Progress(tmp_path / "p.sqlite3")
+    w = ExerciseWidget("take-or-draw", progress=p)
+    wrong = next(c for c in w.question.choices if c not in w.question.accepted)
+    w.choices.children[w.question.choices.index(wrong)].click()
+    assert "Not quite" in w.feedback.value and w.score.value == "0 of 1 right"
+    w.answer(w.question.solution)  # a second answer to the same question is not scored again
+    assert w.score.value == "0 of 1 right"
+    w.new_button.click()
+    w.answer(w.question.solution)
+    assert w.score.value == "1 of 2 right"
+    assert [a.correct for a in p.answers("02-draw-or-take")] == [False, True]
+    w.new_button.click()
+    assert w.answer("nonsense") is None and "is not one of the choices" in w.feedback.value
+
+
+def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
+    from scatlab.widgets.course import course_index, lesson_footer
+
+    p = Progress(tmp_path / "p.sqlite3")
+    footer = lesson_footer("03-knocking", progress=p)
+    footer.children[0].children[0].click()
+    assert p.finished_lessons() == {"03-knocking"}
+    p.record_answer("03-knocking", "knock-or-play", "q", "knock", correct=True)
+    p.save_game("evening game", GameRecord.from_state(play_random_game("classic", 3, seed=2)).dumps())
+    html = course_index(progress=p).children[0].value
+    assert "1 of 1 right" in html and "finished ✓" in html
+    assert "08-play-a-game.ipynb?game=1" in html and "evening game" in html
+
+
+def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
+    from scatlab.widgets.lessonkit import GameWithHints
+
+    p = Progress(tmp_path / "p.sqlite3")
+    g = GameWithHints(progress=p, pace=0)
+    g.table.handle({"type": "stock"})
+    gid = g.save()
+    assert gid is not None
+    again = GameWithHints(progress=p, game=str(gid), pace=0)
+    assert again.table.session.model().phase == "discard"
+    bad = GameWithHints(progress=p, game="99", pace=0)
+    assert "Cannot reopen game 99" in bad.status.value
+
+
+def test_serve_binds_loopback_unless_a_host_is_given() -> None:
+    assert check_host(None) == "127.0.0.1"
+    assert check_host("0.0.0.0") == "0.0.0.0"
+    assert "--Voila.ip=127.0.0.1" in voila_options(8866, check_host(None))
+    assert "Anyone who can reach this machine" in reach_message("0.0.0.0", 8866)
+    with pytest.raises(ServeError, match="is not an IP address"):
+        check_host("example.org")
+
+
+def test_culling_is_on_and_preheating_off() -> None:
+    options = voila_options(8866, "127.0.0.1")
+    assert "--MappingKernelManager.cull_interval=10" in options
+    assert "--MappingKernelManager.cull_idle_timeout=30" in options
+    assert "--VoilaConfiguration.preheat_kernel=False" in options
+    assert "--VoilaConfiguration.strip_sources=True" in options
+    assert not any("execute_request" in o for o in options)
+
+
+def test_a_taken_port_is_refused() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        with pytest.raises(ServeError, match=f"port {port} on 127.0.0.1 is already in use"):
+            check_port("127.0.0.1", port)
+    with pytest.raises(ServeError, match="--port 0 is not a port"):
+        check_port("127.0.0.1", 0)
