@@ -216,10 +216,13 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
     )
-    loss_draw = lose[np.searchsorted(finals, np.where(valid, draws, finals[0]))]
+    # Only the drawing hands' draws are among ``finals`` (a hand that takes never draws), so
+    # every other cell is pointed at a value that is there; it is masked out below.
+    drawing = valid & ~takes[:, None]
+    loss_draw = lose[np.searchsorted(finals, np.where(drawing, draws, finals[0]))]
     loss_take = lose[np.searchsorted(finals, take_best)]
-    one = int(((loss_draw == 1) & valid)[~takes].sum()) + int((loss_take[takes] == 1).sum()) * per_draw
-    two = int(((loss_draw == 2) & valid)[~takes].sum()) + int((loss_take[takes] == 2).sum()) * per_draw
+    one = int(((loss_draw == 1) & drawing).sum()) + int((loss_take[takes] == 1).sum()) * per_draw
+    two = int(((loss_draw == 2) & drawing).sum()) + int((loss_take[takes] == 2).sum()) * per_draw
     return one, two, m * per_draw
 
 
