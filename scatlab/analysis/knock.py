@@ -35,6 +35,8 @@ from itertools import combinations
 
 import numpy as np
 
+from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
+from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from .knowledge import Knowledge
@@ -150,10 +152,15 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0) ->
     """The risk of knocking now (see the module doc for the model and the policy).
 
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
-    deals drawn with ``random.Random(seed)``.
+    deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
     """
+    if not isinstance(knowledge, Knowledge):
+        raise AnalysisError(f"knock_risk needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
+    whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
+    whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     if len(knowledge.hand) != 3:
-        raise ValueError("knock risk is for a three-card hand at the start of a turn")
+        raise AnalysisError("knock risk is for a three-card hand at the start of a turn, "
+                            f"not {len(knowledge.hand)} cards")
     tables = tables_for(knowledge.rules)
     refusal = knock_refusal(knowledge)
     strength = tables.strength_of([c.index for c in knowledge.hand])

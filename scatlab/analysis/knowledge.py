@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Card, CardsLike, deck, format_cards, parse_cards
+from ..checks import sequence
 from ..errors import AnalysisError, CardError
 from ..rules.actions import ActionKind
 from ..rules.options import CLASSIC, RuleSet, find_rules
@@ -144,7 +145,10 @@ class Knowledge:
             if len(tops) != 1:
                 raise AnalysisError(f"the discard is one card, not {len(tops)}: {format_cards(tops)!r}")
             top = tops[0]
-        holds = tuple(parse_cards(h, deck_size=ruleset.deck_size) for h in opponent_holds)
+        sequence("opponent_holds", opponent_holds, "cards-like entries, one per opponent (e.g. ['2H 10S'])",
+                 error=AnalysisError, most=8)
+        holds = tuple(parse_cards(h, deck_size=ruleset.deck_size, what=f"cards of opponent {i}")
+                      for i, h in enumerate(opponent_holds, start=1))
         n = opponents if opponents is not None else max(1, len(holds))
         return cls(
             hand=cards,

@@ -38,6 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..checks import real_number, whole_number
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
 from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
@@ -118,12 +119,10 @@ class ExpertPlayer(Player):
 
     def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5,
                  weigh: float = 0.5) -> None:
-        if not 0 <= knock_risk <= 10:
-            raise PlayerError(f"knock_risk={knock_risk!r} is not allowed: use 0 to 10")
-        if not isinstance(horizon, int) or not 0 <= horizon <= 5:
-            raise PlayerError(f"horizon={horizon!r} is not allowed: use 0 to 5")
-        if not 0 <= weigh <= 10:
-            raise PlayerError(f"weigh={weigh!r} is not allowed: use 0 to 10")
+        real_number("knock_risk", knock_risk, 0, 10, error=PlayerError)
+        whole_number("horizon", horizon, 0, 5, error=PlayerError)
+        real_number("weigh", weigh, 0, 10, error=PlayerError)
+        real_number("feed_margin", feed_margin, 0, 31, error=PlayerError)
         self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin
