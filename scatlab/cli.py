@@ -184,7 +184,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     if args.file == "-":
         stdin = getattr(sys.stdin, "buffer", None)
-        data: str | bytes = stdin.read(MAX_RECORD_BYTES + 1) if stdin is not None else sys.stdin.read()
+        try:
+            data: str | bytes = stdin.read(MAX_RECORD_BYTES + 1) if stdin is not None else sys.stdin.read()
+        except (OSError, ValueError) as exc:
+            raise ScatlabError(f"cannot read the record from standard input: {exc}") from None
         result = result_json(replay(GameRecord.loads(data)))
     else:
         result = replay_file(args.file)
