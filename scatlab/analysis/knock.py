@@ -89,9 +89,9 @@ class KnockRisk:
             "value": str(self.value),
             "allowed": self.allowed,
             "opponents": self.opponents,
-            "p_lose_one": str(self.p_lose_one),
-            "p_lose_two": str(self.p_lose_two),
-            "expected_loss": str(self.expected_loss),
+            "p_lose_one": _shown(self.p_lose_one, self.exact),
+            "p_lose_two": _shown(self.p_lose_two, self.exact),
+            "expected_loss": _shown(self.expected_loss, self.exact),
             "exact": self.exact,
         }
         if self.refusal:
@@ -101,6 +101,12 @@ class KnockRisk:
             data["std_error_one"] = self.std_error_one
             data["std_error_two"] = self.std_error_two
         return data
+
+
+def _shown(p: Fraction, exact: bool) -> str:
+    """Exact numbers as fractions (``"5/23"``); a Monte Carlo estimate as a decimal
+    (``"0.0084"``), so that it never looks exact (both read back with Fraction)."""
+    return str(p) if exact else f"{float(p):.4f}"
 
 
 def knock_refusal(knowledge: Knowledge) -> str | None:
