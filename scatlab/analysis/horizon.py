@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..cards import CardsLike, format_cards, parse_cards
 from ..checks import whole_number
@@ -40,7 +41,7 @@ __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
 MAX_HORIZON = 8
 
 
-def _subrows(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _subrows(tables: Tables) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """For every hand and drawn card, the rows of the three hands that keep the drawn card."""
     rows = tables.rows
     a, b, c = rows[:, 0:1], rows[:, 1:2], rows[:, 2:3]
@@ -52,7 +53,7 @@ def _subrows(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     return np.where(valid, r_ab, 0), np.where(valid, r_ac, 0), np.where(valid, r_bc, 0), valid
 
 
-def horizon_table(tables: Tables, k: int) -> np.ndarray:
+def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
     """``E_k`` for every hand row, scaled by ``2 * (n-3)**k`` (an int64 array). Computed once
     per scoring configuration and cached, together with every shorter horizon."""
     if not 0 <= k <= MAX_HORIZON:

@@ -35,8 +35,10 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..checks import real_number, whole_number
 from ..analysis.horizon import horizon_table
@@ -60,9 +62,9 @@ class _Model:
 
     tables: Tables
     future: list[int]  # E_horizon per row, scaled to integers
-    gt: np.ndarray  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
-    eq: np.ndarray  # eq[t, v2]: P(== v2 / 2)
-    blitz: np.ndarray  # blitz[t]: P(31 or more after t turns)
+    gt: npt.NDArray[Any]  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
+    eq: npt.NDArray[Any]  # eq[t, v2]: P(== v2 / 2)
+    blitz: npt.NDArray[Any]  # blitz[t]: P(31 or more after t turns)
 
 
 @lru_cache(maxsize=8)
@@ -75,7 +77,7 @@ def _model(scoring: RuleSet, horizon: int) -> _Model:
     return _Model(tables, future, gt, dist, blitz)
 
 
-def _turn_distributions(tables: Tables) -> np.ndarray:
+def _turn_distributions(tables: Tables) -> npt.NDArray[Any]:
     """``dist[t, v2]``: the chance that a dealt hand, after t turns of drawing a uniformly
     random card and keeping the best three, is worth ``v2 / 2`` (31s stay)."""
     rows = tables.rows
@@ -91,7 +93,7 @@ def _turn_distributions(tables: Tables) -> np.ndarray:
     blitz = tables.value2 >= BLITZ2
     nxt = np.where(blitz[:, None], np.arange(m)[:, None], nxt)
     others = tables.deck_size - 3
-    p = np.full(m, 1.0 / m)
+    p: npt.NDArray[Any] = np.full(m, 1.0 / m)
     out = np.zeros((MAX_TURNS + 2, 67))
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
