@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from scatlab import find_rules, hand_value, parse_cards
 from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
-from scatlab.cards import Card
+from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
 from scatlab.players import make_player, run_tournament
 from scatlab.players.base import PlayerError
@@ -100,6 +100,16 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "Action.make": lambda a: Action.make(a),
     "Action.parse": lambda a: Action.parse(a),
     "Action.from_json": lambda a: Action.from_json(a),
+    "format_cards": lambda a: format_cards(a),
+    "format_cards(pretty)": lambda a: format_cards(["AH"], pretty=a),
+    "sort_cards": lambda a: sort_cards(a),
+    "Card(rank, suit)": lambda a: Card(a, a),
+    "Knowledge(hand)": lambda a: Knowledge(hand=a, top=None),
+    "Knowledge(top)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=a),
+    "Knowledge(rules)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, rules=a),
+    "Knowledge(opponent_holds)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, opponent_holds=a),
+    "Knowledge(stock_size)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, stock_size=a),
+    "Knowledge.from_view": lambda a: Knowledge.from_view(a),
 }
 
 
