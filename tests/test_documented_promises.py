@@ -23,6 +23,7 @@ from scatlab.analysis.advice import advise, knock_threshold
 from scatlab.analysis.knock import KnockRisk, knock_refusal
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.errors import AnalysisError
+from scatlab.errors import RulesError as RulesError_
 from scatlab.players import make_player, run_tournament
 from scatlab.players.expert import ExpertPlayer
 from scatlab.players.tip import TipPlayer, target_suit
@@ -386,3 +387,56 @@ def test_tournament_per_game_counts_match_the_game_played_again() -> None:
         for i in range(2):
             lost = sum(r.lives_lost[seats[i]] for r in state.results if r.values[seats[i]] is not None)
             assert raw["entrants"][i][1] == lost
+
+
+# -- documented bounds of options and work (README "Errors"; RuleSet's option table) -------
+
+
+@pytest.mark.parametrize(("option", "accepted", "refused"), [
+    ("min_knock", (0, 31), (-1, 32)),  # V4: a whole number 0 to 31
+    ("lives", (1, 99), (0, 100)),  # C13: 1 to 99
+    ("points_target", (1, 999), (0, 1000)),  # V16: 1 to 999
+])
+def test_rule_option_bounds_are_inclusive(option: str, accepted: tuple[int, int], refused: tuple[int, int]) -> None:
+    from scatlab.errors import RulesError
+
+    for value in accepted:
+        assert getattr(RuleSet().replace(**{option: value}), option) == value
+    for value in refused:
+        with pytest.raises(RulesError, match=f"{option}={value}"):
+            RuleSet().replace(**{option: value})
+
+
+def test_bounds_on_work_are_inclusive() -> None:
+    from scatlab.checks import MAX_GAMES, MAX_SAMPLES, whole_number
+    from scatlab.errors import ScatlabError
+
+    assert (MAX_GAMES, MAX_SAMPLES) == (1_000_000, 1_000_000)  # as the README states
+    assert whole_number("games", MAX_GAMES, 1, MAX_GAMES) == MAX_GAMES
+    with pytest.raises(ScatlabError, match="1 to 1,000,000"):
+        run_tournament(["random", "random"], games=MAX_GAMES + 1, progress=False)
+    with pytest.raises(AnalysisError, match="1 to 1,000,000"):
+        analyze("AH KH 4C", "9S", opponents=2, samples=MAX_SAMPLES + 1)
+    assert analyze("AH KH 4C", "9S", opponents=2, samples=1).knock is not None  # the lower end
+    with pytest.raises(RulesError_, match="2 to 9"):
+        GameState.new("classic", 10)
+    assert GameState.new("classic", 9).num_players == 9 and GameState.new("classic", 2).num_players == 2
+    with pytest.raises(RulesError_, match="2 to 9"):
+        GameState.new("classic", 1)
+    with pytest.raises(AnalysisError, match="1 to 8 opponents"):
+        Knowledge.of("AH KH 4C", "9S", opponents=9)
+    assert Knowledge.of("AH KH 4C", "9S", opponents=8).opponents == 8
+
+
+def test_records_nested_at_the_limit_are_read_and_one_deeper_refused() -> None:
+    from scatlab.checks import MAX_NESTING
+    from scatlab.errors import RecordError
+    from scatlab.rules import GameRecord
+
+    def record(depth: int) -> str:  # the object itself is one level
+        return '{"rules": "classic", "players": 2, "hands": [], "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+    assert GameRecord.loads(record(MAX_NESTING)).players == 2
+    deeper = record(MAX_NESTING + 1)
+    with pytest.raises(RecordError, match=f"{MAX_NESTING + 1} levels deep: at most {MAX_NESTING}"):
+        GameRecord.loads(deeper)
