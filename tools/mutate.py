@@ -182,7 +182,7 @@ def run(mutant: Mutant, work: Path) -> tuple[str, float]:
         proc = subprocess.run(
             [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header",
              "-o", "addopts=--strict-markers", *mutant.tests],
-            cwd=work, env=env, capture_output=True, text=True, timeout=900,
+            cwd=work, env=env, capture_output=True, text=True, timeout=300,
         )
         status = "survived" if proc.returncode == 0 else "killed"
     except subprocess.TimeoutExpired:
