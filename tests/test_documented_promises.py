@@ -20,7 +20,7 @@ import pytest
 
 from scatlab.analysis import analyze, analyze_turn
 from scatlab.analysis.advice import advise, knock_threshold
-from scatlab.analysis.knock import KnockRisk, knock_refusal
+from scatlab.analysis.knock import KnockRisk, knock_refusal, knock_risk
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.errors import AnalysisError
 from scatlab.errors import RulesError as RulesError_
@@ -454,3 +454,29 @@ def test_monte_carlo_numbers_print_as_decimals_with_their_standard_error_exact_o
     line = next(x for x in exact.table().splitlines() if x.startswith("Knock now"))
     assert "(exact)" in line and "±" not in line and "/" in line
     assert exact.to_json()["knock"]["p_lose_one"] == str(exact.knock.p_lose_one)  # type: ignore[union-attr]
+
+
+def test_monte_carlo_standard_error_is_sqrt_p_1_minus_p_over_n_and_the_seed_is_the_one_given() -> None:
+    k = Knowledge.of("AH KH 4C", "9S", opponents=2)
+    for seed in (0, 3):
+        risk = analyze(k, samples=500, seed=seed).knock
+        assert risk is not None and risk == knock_risk(k, samples=500, seed=seed)  # analyze passes its seed
+        for p, se in ((risk.p_lose_one, risk.std_error_one), (risk.p_lose_two, risk.std_error_two)):
+            assert se == pytest.approx(math.sqrt(float(p) * (1 - float(p)) / 500), rel=1e-12)
+    assert knock_risk(k, samples=500, seed=0) != knock_risk(k, samples=500, seed=3)
+
+
+def test_V6_refuses_a_knock_only_in_the_first_round() -> None:
+    rules = RuleSet.from_codes("V6")
+    first = Knowledge(hand=parse_cards("KH QH 9H"), top=parse_cards("4D")[0], rules=rules, first_round=True)
+    later = Knowledge(hand=parse_cards("KH QH 9H"), top=parse_cards("4D")[0], rules=rules, first_round=False)
+    assert knock_refusal(first) is not None and "V6" in knock_refusal(first)  # type: ignore[operator]
+    assert knock_refusal(later) is None
+    state = _table(["2C 3D 5S", "KH QH 9H"], up="4D", rules=rules)
+    assert Knowledge.from_view(state.view(1)).first_round and Action.KNOCK not in state.legal_actions()
+    state = state.apply("draw").apply(Action.discard(state.apply("draw").drawn))  # type: ignore[arg-type]
+    state = state.apply("draw")
+    state = state.apply(Action.discard(state.drawn))  # type: ignore[arg-type]
+    assert state.to_move == 1 and Action.KNOCK in state.legal_actions()
+    k = Knowledge.from_view(state.view(1))
+    assert not k.first_round and knock_refusal(k) is None
