@@ -480,3 +480,17 @@ def test_V6_refuses_a_knock_only_in_the_first_round() -> None:
     assert state.to_move == 1 and Action.KNOCK in state.legal_actions()
     k = Knowledge.from_view(state.view(1))
     assert not k.first_round and knock_refusal(k) is None
+
+
+def test_advice_takes_when_taking_is_worth_at_least_the_expected_value_of_drawing_a_tie_included() -> None:
+    """README: "else takes the discard when that is worth at least the expected value of
+    drawing". Here both are exactly 19 (no unseen card is a heart)."""
+    hand, top, unseen = parse_cards("3C 10H 9H"), parse_cards("AD")[0], set(parse_cards("JS 10C AS 7S"))
+    from scatlab.cards import deck
+
+    dead = tuple(c for c in deck(52) if c not in unseen and c not in hand and c is not top)
+    k = Knowledge(hand=hand, top=top, dead=dead)
+    turn = analyze_turn(k)
+    assert turn.take is not None and turn.draw is not None
+    assert turn.take.best.value == turn.draw.expected_value == 19
+    assert advise(turn).action == "take"
