@@ -362,18 +362,21 @@ def test_tournament_statistics_match_a_recount_from_the_raw_games() -> None:
 
 
 def test_tournament_per_game_counts_match_the_game_played_again() -> None:
-    """One game recounted from its own state: the winner, hands and lives lost."""
+    """Games recounted from their own states: the winner, hands, lives lost, knocks, knocks
+    that cost the knocker a life (V8 makes one-life knock losses common) and 31s."""
     from scatlab.players.base import make_player as mk
     from scatlab.rules import shuffled_deck
 
     kinds = ["tip", "greedy"]
-    for g in range(4):
-        raw = play_game(kinds, "classic", 9, g)
+    rules = RuleSet.from_codes("V8")
+    knocks_lost = 0
+    for g in range(6):
+        raw = play_game(kinds, rules, 9, g)
         seats, dealer = seating(g, 2)
         players = [mk(k) for k in kinds]
         rngs = [random.Random(f"scatlab-tournament:9:{g}:entrant:{i}") for i in range(2)]
         deck_rng = random.Random(f"scatlab-tournament:9:{g}:deck")
-        state = GameState.new("classic", 2, dealer)
+        state = GameState.new(rules, 2, dealer)
         while not state.is_over:
             if state.phase.value == "deal":
                 state = state.deal(shuffled_deck(state.rules, deck_rng))
@@ -385,8 +388,33 @@ def test_tournament_per_game_counts_match_the_game_played_again() -> None:
         assert state.winner is not None and raw["winner"] == seats.index(state.winner)
         assert raw["hands"] == len(state.results)
         for i in range(2):
-            lost = sum(r.lives_lost[seats[i]] for r in state.results if r.values[seats[i]] is not None)
-            assert raw["entrants"][i][1] == lost
+            mine = [r for r in state.results if r.values[seats[i]] is not None]
+            lost = sum(r.lives_lost[seats[i]] for r in mine)
+            knocks = [r for r in mine if r.knocker == seats[i]]
+            costly = sum(1 for r in knocks if r.lives_lost[seats[i]] > 0)
+            declared = sum(1 for r in mine if r.ended in ("31", "dealt_31") and seats[i] in r.declarers)
+            assert raw["entrants"][i] == [len(mine), lost, 0, len(knocks), costly, declared]
+            knocks_lost += sum(1 for r in knocks if r.lives_lost[seats[i]] == 1)
+    assert knocks_lost > 0  # a knock that cost exactly one life was recounted
+
+
+def test_expert_and_tip_with_the_stock_gone_take_only_what_strictly_raises_the_hand() -> None:
+    """C11: seat 0 faces an empty stock with the last stock card on the pile. The 3D keeps
+    K-9 of hearts at 19 (no raise: pass); the QH raises it to 29 (take)."""
+    from scatlab.cards import deck
+
+    for last, expected in (("3D", Action.PASS), ("QH", Action.TAKE)):
+        hands, up = ["KH 9H 3S", "2C 3C 4C"], parse_cards("5D")
+        used = set(parse_cards(" ".join(hands))) | set(up)
+        rest = [c for c in deck(52) if c not in used and str(c) != last] + list(parse_cards(last))
+        state = GameState.new("classic", 2, 0).deal(deal_order(hands, up="5D", stock=rest))
+        while state.stock_size:
+            state = state.apply("draw")
+            state = state.apply(Action.discard(state.drawn))  # type: ignore[arg-type]
+        assert state.to_move == 0 and state.top_discard is not None and str(state.top_discard) == last
+        view = state.view(0)
+        assert ExpertPlayer().decide(view, RNG).action == expected
+        assert TipPlayer().decide(view, RNG).action == expected
 
 
 # -- documented bounds of options and work (README "Errors"; RuleSet's option table) -------

@@ -7,7 +7,7 @@ tree is never touched), and runs the tests of the mutated layer with ``pytest -x
 mutant is *killed* when the tests fail. Equivalent mutants (no observable change) are
 listed separately and left out of the score.
 
-    .venv/bin/python tools/mutate.py [--only SUBSTRING] [--jobs 1]
+    .venv/bin/python tools/mutate.py [--only "REASON,REASON"]
 
 It prints one line per mutant and then the score: killed / non-equivalent.
 """
@@ -194,9 +194,11 @@ def run(mutant: Mutant, work: Path) -> tuple[str, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", help="run only mutants whose file or reason contains this text")
+    parser.add_argument("--only", help="run only mutants whose file or reason contains one of these "
+                        "comma-separated texts")
     args = parser.parse_args()
-    chosen = [m for m in MUTANTS if not args.only or args.only in m.path or args.only in m.why]
+    wanted = [w for w in (args.only or "").split(",") if w]
+    chosen = [m for m in MUTANTS if not wanted or any(w in m.path or w == m.why for w in wanted)]
     with tempfile.TemporaryDirectory(prefix="scatlab-mutants-") as tmp:
         work = Path(tmp)
         shutil.copytree(ROOT / "scatlab", work / "scatlab")
