@@ -153,10 +153,11 @@ class Card:
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         try:
             return cls._interned[(rank, suit)]
-        except KeyError:
+        except (KeyError, TypeError):
             pass
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
-            raise CardError(f"not a card: rank {rank!r}, suit {suit!r}; use Rank and Suit members")
+            raise CardError(f"not a card: rank {_short(rank)}, suit {_short(suit)}; use Rank and Suit members "
+                            "(or parse_card('AH'))")
         raise AssertionError("unreachable: every (Rank, Suit) pair is interned")  # pragma: no cover
 
     @classmethod
@@ -344,7 +345,7 @@ def parse_cards(
     return result
 
 
-def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
+def format_cards(cards: CardsLike, *, pretty: bool = False) -> str:
     """Print cards in the canonical form, space separated, in the order given.
 
     >>> format_cards(parse_cards("ah tc"))
@@ -352,18 +353,27 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
     >>> format_cards(parse_cards("ah tc"), pretty=True)
     'A♥ 10♣'
     """
+    if not isinstance(cards, (tuple, list)) or not all(type(c) is Card for c in cards):
+        cards = parse_cards(cards, what="cards to format")
+    if not isinstance(pretty, bool):
+        raise CardError(f"pretty={_short(pretty)} is not allowed: use True or False")
     if pretty:
         return " ".join(c.pretty for c in cards)
     return " ".join(str(c) for c in cards)
 
 
-def sort_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+def _short(value: object) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**50 else "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def sort_cards(cards: CardsLike) -> tuple[Card, ...]:
     """Cards grouped by suit (clubs, diamonds, hearts, spades), high rank first.
 
     >>> format_cards(sort_cards(parse_cards("2C AH 10C KH")))
     '10C 2C AH KH'
     """
-    return tuple(sorted(cards, key=lambda c: (c.index // 13, -c.index)))
+    return tuple(sorted(parse_cards(cards, what="cards to sort"), key=lambda c: (c.index // 13, -c.index)))
 
 
 __all__.append("sort_cards")

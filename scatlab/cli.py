@@ -18,18 +18,22 @@
   ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`).
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
-with status 2.
+with status 2; anything unexpected prints one line and exits with status 1. Output goes
+through whatever encoding the terminal has: where the suit symbols cannot be written
+(``PYTHONIOENCODING=ascii``), they become the letters H D C S.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
+from .checks import MAX_GAMES, MAX_JOBS, MAX_SAMPLES, SEED_RANGE, whole_number
 from .errors import ScatlabError
 
 __all__ = ["main"]
@@ -182,8 +186,9 @@ def _cmd_record(args: argparse.Namespace) -> int:
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
-        except OSError as exc:
-            raise ScatlabError(f"cannot write {args.output!r}: {exc.strerror}") from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL character in the name
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ScatlabError(f"cannot write {args.output!r}: {reason}") from None
     else:
         sys.stdout.write(text + "\n")
     return 0
@@ -193,7 +198,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from .rules.record import GameRecord, replay, replay_file, result_json
 
     if args.file == "-":
-        result = result_json(replay(GameRecord.loads(sys.stdin.read())))
+        stdin = getattr(sys.stdin, "buffer", None)
+        try:
+            data: str | bytes = stdin.read(MAX_RECORD_BYTES + 1) if stdin is not None else sys.stdin.read()
+        except (OSError, ValueError) as exc:
+            raise ScatlabError(f"cannot read the record from standard input: {exc}") from None
+        result = result_json(replay(GameRecord.loads(data)))
     else:
         result = replay_file(args.file)
     sys.stdout.write(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False) + "\n")
@@ -226,8 +236,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from .analysis.report import analyze
 
-    if args.samples < 1:
-        raise ScatlabError(f"--samples {args.samples} is not allowed: use at least 1")
+    _bounded("--samples", args.samples, 1, MAX_SAMPLES)
+    _bounded("--seed", args.seed, *SEED_RANGE)
     result = analyze(
         " ".join(args.hand),
         args.discard,
@@ -274,10 +284,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_tournament(args: argparse.Namespace) -> int:
     from .players.tournament import run_tournament
 
-    if args.games < 1:
-        raise ScatlabError(f"--games {args.games} is not allowed: use at least 1")
-    if args.jobs < 0:
-        raise ScatlabError(f"--jobs {args.jobs} is not allowed: use 0 (one per core) or more")
+    _bounded("--games", args.games, 1, MAX_GAMES)
+    _bounded("--jobs", args.jobs, 0, MAX_JOBS, " (0: one per core)")
+    _bounded("--seed", args.seed, *SEED_RANGE)
     players = [p.strip() for p in args.players.split(",")]
     result = run_tournament(players, args.games, args.rules, args.seed, jobs=args.jobs,
                             progress=False if args.no_progress else None)
@@ -299,19 +308,97 @@ _COMMANDS = {
 }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
-    parser = _build_parser()
-    args = parser.parse_args(argv)
-    from .course.commands import COMMANDS as course_commands
+MAX_RECORD_BYTES = 4 * 10_000_000
+"""Bytes read from standard input for ``scatlab replay -``; the record's own bound (in
+characters) is checked by :meth:`GameRecord.loads`."""
 
+
+def _bounded(option: str, value: int, low: int, high: int, note: str = "") -> None:
+    if not low <= value <= high:
+        raise ScatlabError(f"{option} {value:,} is not allowed: use {low:,} to {high:,}{note}")
+
+
+# Characters the output uses beyond ASCII, and what a terminal that cannot show them gets.
+_ASCII = str.maketrans({"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S", "\u00b1": "+/-",
+                        "\u00d7": "x", "\u2026": "...", "\u2014": "-", "\u2013": "-", "\u2248": "~",
+                        "\u2264": "<=", "\u2265": ">="})
+
+
+class _SafeText(io.TextIOBase):
+    """Writes to a text stream whatever its encoding: characters it cannot encode are
+    replaced (suit symbols by their letters first), so no output ends in a traceback."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.encoding_name = getattr(stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        try:
+            text.encode(self.encoding_name)
+        except (UnicodeEncodeError, LookupError):
+            text = text.translate(_ASCII)
+            try:
+                text = text.encode(self.encoding_name, "replace").decode(self.encoding_name)
+            except LookupError:
+                text = text.encode("ascii", "replace").decode("ascii")
+        self.stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.encoding_name
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split()) or "(no message)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status: 0, 2 for bad input (one line on
+    standard error), 1 for anything unexpected (one line, never a traceback)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _SafeText(out), _SafeText(err)
+    command = "?"
     try:
-        return {**_COMMANDS, **course_commands}[args.command](args)
+        parser = _build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, or a usage error already printed (one line)
+            return exc.code if isinstance(exc.code, int) else 2
+        command = args.command
+        from .course.commands import COMMANDS as course_commands
+
+        return {**_COMMANDS, **course_commands}[command](args)
     except ScatlabError as exc:
-        sys.stderr.write(f"scatlab {args.command}: error: {exc}\n")
+        sys.stderr.write(f"scatlab {command}: error: {_one_line(exc)}\n")
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        sys.stderr.write(f"scatlab {command}: interrupted\n")
+        return 130
+    except RecursionError:
+        sys.stderr.write(f"scatlab {command}: error: the input is nested too deeply to read\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write(f"scatlab {command}: error: out of memory; use smaller inputs\n")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the contract: one line, never a traceback
+        sys.stderr.write(f"scatlab {command}: internal error: {type(exc).__name__}: {_one_line(exc)[:300]} "
+                         "(please report this)\n")
+        return 1
+    finally:
+        try:
+            sys.stdout.flush()
+        except Exception:  # noqa: BLE001, S110 - e.g. a closed pipe; nothing left to tell
+            pass
+        sys.stdout, sys.stderr = out, err
 
 
 if __name__ == "__main__":  # pragma: no cover

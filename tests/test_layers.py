@@ -13,7 +13,7 @@ import scatlab
 
 PACKAGE = Path(scatlab.__file__).parent
 ROOT = PACKAGE.parent
-LAYERS = {"errors": 0, "cards": 0, "rules": 1, "analysis": 2, "players": 3, "widgets": 4, "cli": 4, "course": 4, "skat": 0, "__main__": 5}
+LAYERS = {"errors": 0, "checks": 0, "cards": 0, "rules": 1, "analysis": 2, "players": 3, "widgets": 4, "cli": 4, "course": 4, "skat": 0, "__main__": 5}
 
 
 def _layer(module: str) -> int:

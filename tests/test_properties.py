@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scatlab.cards import deck
@@ -64,7 +64,10 @@ def _check_cards(state: GameState) -> None:
 def _check_view(state: GameState) -> None:
     for viewer in range(state.num_players):
         view = state.view(viewer)
-        assert view.hand == state.hands[viewer]
+        if state.phase is Phase.THROW_DOWN and viewer == state.to_move:
+            assert view.hand == ()  # V11: the throw-down is decided before looking at the cards
+        else:
+            assert view.hand == state.hands[viewer]
         assert not hasattr(view, "stock") and not hasattr(view, "hands")
         for event in view.history:
             if event.action.kind is ActionKind.DRAW and event.player != viewer:
@@ -105,6 +108,9 @@ def _play_checked(rules: RuleSet, players: int, seed: int, greedy: bool) -> Game
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Issue 7: a V11 throw-down decision, where the view rightly hides the player's own hand.
+@example(rules=ALL_RULES[10], players=2, seed=382, greedy=False)
+@example(rules=ALL_RULES[10], players=3, seed=575, greedy=False)
 @given(
     rules=st.sampled_from(ALL_RULES),
     players=st.integers(2, 9),

@@ -74,9 +74,9 @@ def test_half_points_are_exact_strings() -> None:
     ("mutate", "message"),
     [
         (lambda d: d["hands"][0]["actions"].__setitem__(1, {"player": 1, "action": "discard", "card": "QH"}),
-         "hand 1, action 1 (1: discard QH): C5: a card taken from the discard pile may not be discarded"),
+         "hand 1, action 2 (1: discard QH): C5: a card taken from the discard pile may not be discarded"),
         (lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 2, "action": "draw"}),
-         "hand 1, action 0 (2: draw): it is player 1's turn, not player 2's"),
+         "hand 1, action 1 (2: draw): it is player 1's turn, not player 2's"),
         (lambda d: d["hands"][0]["deck"].__setitem__(0, "ZZ"),
          "hand 1, deck: 'ZZ' is not a card"),
         (lambda d: d["hands"][0]["deck"].pop(),
@@ -84,12 +84,12 @@ def test_half_points_are_exact_strings() -> None:
         (lambda d: d["hands"][0]["deck"].__setitem__(5, d["hands"][0]["deck"][6]),
          "hand 1, deck: "),
         (lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 1, "action": "fly"}),
-         "hand 1, action 0: 'fly' is not an action"),
+         "hand 1, action 1: 'fly' is not an action"),
         (lambda d: d.__setitem__("rules", "poker"), "rules: unknown rule set 'poker'"),
         (lambda d: d.__setitem__("players", 12), "players=12 is not allowed"),
     ],
 )
-def test_bad_records_name_the_hand_action_and_reason(mutate: Any, message: str) -> None:
+def test_bad_records_name_the_hand_and_action_counted_from_1_and_the_reason(mutate: Any, message: str) -> None:
     data = _record_31_hand()
     mutate(data)
     with pytest.raises(RecordError) as info:
@@ -161,7 +161,7 @@ def test_cli_bad_record_exits_2_naming_hand_and_action(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "scatlab", "replay", str(path)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "scatlab replay: error: hand 1, action 2 (2: knock): player 2 cannot act: the next hand has not been "
+        "scatlab replay: error: hand 1, action 3 (2: knock): player 2 cannot act: the next hand has not been "
         "dealt yet: deal a deck first"
     ]
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..cards import Card
+from .text import estimate
 
 if TYPE_CHECKING:
     from .report import Analysis
@@ -40,6 +41,9 @@ class Step:
     expression: Any
     """The unevaluated sympy expression of the count (e.g. ``3/48``)."""
     value: Fraction
+    estimate: str | None = None
+    """For a Monte Carlo estimate: the decimal with its standard error, shown instead of a
+    fraction that would look exact."""
 
     @property
     def exact(self) -> Any:
@@ -48,6 +52,8 @@ class Step:
 
     def latex(self) -> str:
         """The step as LaTeX."""
+        if self.estimate is not None:
+            return " = ".join([self.name, *self.middle]) + rf" \approx {self.estimate}"
         parts = [self.name, *self.middle, sympy.latex(self.expression)]
         reduced = sympy.latex(self.exact)
         if reduced != parts[-1]:
@@ -115,9 +121,14 @@ def derivation(analysis: Analysis) -> list[Step]:
         ))
     risk = analysis.knock
     if risk is not None:
-        for name, p in ((r"P(\text{knock loses one})", risk.p_lose_one), (r"P(\text{knock loses two})", risk.p_lose_two)):
-            note = () if risk.exact else (rf"\text{{estimate over {risk.samples} deals}}",)
-            steps.append(Step(name, note, sympy.Rational(p.numerator, p.denominator), p))
+        for name, p, se in ((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
+                            (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two)):
+            if risk.exact:
+                steps.append(Step(name, (), sympy.Rational(p.numerator, p.denominator), p))
+            else:
+                shown = estimate(p, se).replace("±", r"\pm")
+                steps.append(Step(name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})", (),
+                                  sympy.Rational(p.numerator, p.denominator), p, shown))
     for k, value in enumerate(analysis.horizon):
         if k:
             steps.append(Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value))
@@ -127,5 +138,6 @@ def derivation(analysis: Analysis) -> list[Step]:
 def latex(analysis: Analysis) -> str:
     """The whole derivation as one LaTeX block (what a notebook shows for an Analysis)."""
     lines = [step.latex() for step in derivation(analysis)]
-    body = r" \\ ".join(line.replace(" = ", " &= ", 1) for line in lines)
+    body = r" \\ ".join(line.replace(" = ", " &= ", 1) if " = " in line else line.replace(r" \approx", r" &\approx", 1)
+                         for line in lines)
     return rf"$\begin{{aligned}} {body} \end{{aligned}}$"

@@ -23,14 +23,17 @@ are integer arrays and the results are Fractions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from ..cards import Card, format_cards
+from ..cards import CardsLike, format_cards, parse_cards
+from ..checks import whole_number
 from ..errors import AnalysisError
-from ..rules.options import RuleSet
+from ..rules.options import RuleSet, find_rules
 from .tables import BLITZ2, Tables, tables_for
 
 __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
@@ -38,7 +41,7 @@ __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
 MAX_HORIZON = 8
 
 
-def _subrows(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _subrows(tables: Tables) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """For every hand and drawn card, the rows of the three hands that keep the drawn card."""
     rows = tables.rows
     a, b, c = rows[:, 0:1], rows[:, 1:2], rows[:, 2:3]
@@ -50,11 +53,11 @@ def _subrows(tables: Tables) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     return np.where(valid, r_ab, 0), np.where(valid, r_ac, 0), np.where(valid, r_bc, 0), valid
 
 
-def horizon_table(tables: Tables, k: int) -> np.ndarray:
+def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
     """``E_k`` for every hand row, scaled by ``2 * (n-3)**k`` (an int64 array). Computed once
     per scoring configuration and cached, together with every shorter horizon."""
     if not 0 <= k <= MAX_HORIZON:
-        raise ValueError(f"horizon {k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
+        raise AnalysisError(f"horizon {k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
     levels = tables.horizon_levels  # kept on the tables, so it goes when they go
     if not levels:
         levels.append(tables.value2.astype(np.int64))
@@ -72,9 +75,13 @@ def horizon_table(tables: Tables, k: int) -> np.ndarray:
     return levels[k]
 
 
-def horizon_values(hand: Sequence[Card], k: int, rules: RuleSet) -> list[Fraction]:
+def horizon_values(hand: CardsLike, k: int, rules: RuleSet | str | Mapping[str, Any] = "classic") -> list[Fraction]:
     """``[E_0, E_1, …, E_k]`` for a 3-card hand: its exact expected value after 0..k more
-    own turns of drawing (see the module doc for the approximation)."""
+    own turns of drawing (see the module doc for the approximation); ``k`` is 0 to
+    :data:`MAX_HORIZON`."""
+    rules = find_rules(rules)
+    hand = parse_cards(hand, count=3, deck_size=rules.deck_size, what="cards in a hand")
+    whole_number("horizon", k, 0, MAX_HORIZON, error=AnalysisError)
     tables = tables_for(rules)
     row = tables.row([c.index for c in hand]) if len(hand) == 3 else -1
     if row < 0:

@@ -35,6 +35,8 @@ from itertools import combinations
 
 import numpy as np
 
+from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
+from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from .knowledge import Knowledge
@@ -87,9 +89,9 @@ class KnockRisk:
             "value": str(self.value),
             "allowed": self.allowed,
             "opponents": self.opponents,
-            "p_lose_one": str(self.p_lose_one),
-            "p_lose_two": str(self.p_lose_two),
-            "expected_loss": str(self.expected_loss),
+            "p_lose_one": _shown(self.p_lose_one, self.exact),
+            "p_lose_two": _shown(self.p_lose_two, self.exact),
+            "expected_loss": _shown(self.expected_loss, self.exact),
             "exact": self.exact,
         }
         if self.refusal:
@@ -99,6 +101,12 @@ class KnockRisk:
             data["std_error_one"] = self.std_error_one
             data["std_error_two"] = self.std_error_two
         return data
+
+
+def _shown(p: Fraction, exact: bool) -> str:
+    """Exact numbers as fractions (``"5/23"``); a Monte Carlo estimate as a decimal
+    (``"0.0084"``), so that it never looks exact (both read back with Fraction)."""
+    return str(p) if exact else f"{float(p):.4f}"
 
 
 def knock_refusal(knowledge: Knowledge) -> str | None:
@@ -150,10 +158,15 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0) ->
     """The risk of knocking now (see the module doc for the model and the policy).
 
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
-    deals drawn with ``random.Random(seed)``.
+    deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
     """
+    if not isinstance(knowledge, Knowledge):
+        raise AnalysisError(f"knock_risk needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
+    whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
+    whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     if len(knowledge.hand) != 3:
-        raise ValueError("knock risk is for a three-card hand at the start of a turn")
+        raise AnalysisError("knock risk is for a three-card hand at the start of a turn, "
+                            f"not {len(knowledge.hand)} cards")
     tables = tables_for(knowledge.rules)
     refusal = knock_refusal(knowledge)
     strength = tables.strength_of([c.index for c in knowledge.hand])
@@ -216,11 +229,13 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
     )
-    # rows that take never draw: their draws are not among the finals, so look them up as finals[0]
-    loss_draw = lose[np.searchsorted(finals, np.where(valid & ~takes[:, None], draws, finals[0]))]
+    # Only the drawing hands' draws are among ``finals`` (a hand that takes never draws), so
+    # every other cell is pointed at a value that is there; it is masked out below.
+    drawing = valid & ~takes[:, None]
+    loss_draw = lose[np.searchsorted(finals, np.where(drawing, draws, finals[0]))]
     loss_take = lose[np.searchsorted(finals, take_best)]
-    one = int(((loss_draw == 1) & valid)[~takes].sum()) + int((loss_take[takes] == 1).sum()) * per_draw
-    two = int(((loss_draw == 2) & valid)[~takes].sum()) + int((loss_take[takes] == 2).sum()) * per_draw
+    one = int(((loss_draw == 1) & drawing).sum()) + int((loss_take[takes] == 1).sum()) * per_draw
+    two = int(((loss_draw == 2) & drawing).sum()) + int((loss_take[takes] == 2).sum()) * per_draw
     return one, two, m * per_draw
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, CardsLike, deck, format_cards, parse_cards
+from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
+from ..checks import flag, sequence, shown, whole_number
 from ..errors import AnalysisError, CardError
 from ..rules.actions import ActionKind
 from ..rules.options import CLASSIC, RuleSet, find_rules
@@ -56,6 +57,7 @@ class Knowledge:
     unseen_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._normalise()
         self._validate()
         known = set(self.hand) | set(self.dead) | {c for h in self.opponent_holds for c in h}
         if self.top is not None:
@@ -70,6 +72,32 @@ class Knowledge:
                 f"{self.opponents} opponent{'s' if self.opponents != 1 else ''} need {hidden} unseen cards "
                 f"for their hands and {what}, but only {len(self.unseen)} cards are unseen"
             )
+
+    def _normalise(self) -> None:
+        """Read cards-like fields into cards and a rule set given by name into a RuleSet, so
+        that junk passed to the constructor is refused with a ScatlabError."""
+        put = object.__setattr__
+        rules = self.rules if isinstance(self.rules, RuleSet) else find_rules(self.rules)
+        put(self, "rules", rules)
+        size = rules.deck_size
+
+        def cards(value: object, what: str) -> tuple[Card, ...]:
+            if isinstance(value, tuple) and all(type(c) is Card for c in value):
+                return value
+            return parse_cards(value, deck_size=size, what=what)  # type: ignore[arg-type]
+
+        put(self, "hand", cards(self.hand, "cards in the hand"))
+        put(self, "dead", cards(self.dead, "dead cards"))
+        if self.top is not None and type(self.top) is not Card:
+            put(self, "top", parse_card(self.top))
+        if self.taken is not None and type(self.taken) is not Card:
+            put(self, "taken", parse_card(self.taken))
+        holds = sequence("opponent_holds", self.opponent_holds, "cards-like entries, one per opponent",
+                         error=AnalysisError, most=8)
+        put(self, "opponent_holds", tuple(cards(h, f"cards of opponent {i}") for i, h in enumerate(holds, start=1)))
+        flag("first_round", self.first_round, error=AnalysisError)
+        if self.stock_size is not None:
+            whole_number("stock_size", self.stock_size, 0, size, error=AnalysisError)
 
     def _validate(self) -> None:
         rules = self.rules
@@ -144,7 +172,10 @@ class Knowledge:
             if len(tops) != 1:
                 raise AnalysisError(f"the discard is one card, not {len(tops)}: {format_cards(tops)!r}")
             top = tops[0]
-        holds = tuple(parse_cards(h, deck_size=ruleset.deck_size) for h in opponent_holds)
+        sequence("opponent_holds", opponent_holds, "cards-like entries, one per opponent (e.g. ['2H 10S'])",
+                 error=AnalysisError, most=8)
+        holds = tuple(parse_cards(h, deck_size=ruleset.deck_size, what=f"cards of opponent {i}")
+                      for i, h in enumerate(opponent_holds, start=1))
         n = opponents if opponents is not None else max(1, len(holds))
         return cls(
             hand=cards,
@@ -163,6 +194,8 @@ class Knowledge:
         opponent who took a card from the discard pile is known to hold it until they
         discard it again. Opponents are the players still in, in turn order.
         """
+        if not isinstance(view, PlayerView):
+            raise AnalysisError(f"from_view needs a PlayerView (GameState.view(player)), not {shown(view)}")
         if view.phase not in (Phase.TURN, Phase.DISCARD, Phase.DECLARE, Phase.THROW_DOWN) or len(view.hand) not in (3, 4):
             raise AnalysisError(f"player {view.player} has no hand to analyse now (phase {view.phase.value!r})")
         order = view.opponents

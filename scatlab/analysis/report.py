@@ -17,6 +17,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import CardsLike
+from ..checks import MAX_SAMPLES, SEED_RANGE, flag, whole_number
+from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
 from .advice import Advice, advise
@@ -106,7 +108,8 @@ def analyze(
 
     ``horizon`` adds the expected value after 1..k more turns (k at most 8); ``knock``
     computes the knock risk (exact against one opponent, else ``samples`` seeded Monte
-    Carlo deals).
+    Carlo deals, 1 to 1,000,000). Bad arguments raise
+    :class:`~scatlab.errors.AnalysisError` or :class:`~scatlab.errors.CardError`.
     """
     if isinstance(hand, Knowledge):
         knowledge = hand
@@ -115,10 +118,10 @@ def analyze(
     else:
         knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
                                  opponents=opponents, rules=rules)
-    if not isinstance(horizon, int) or not 0 <= horizon <= MAX_HORIZON:
-        from ..errors import AnalysisError
-
-        raise AnalysisError(f"horizon={horizon!r} is not allowed: use 0 to {MAX_HORIZON} turns")
+    whole_number("horizon", horizon, 0, MAX_HORIZON, error=AnalysisError)
+    flag("knock", knock, error=AnalysisError)
+    whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
+    whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     turn = analyze_turn(knowledge)
     risk = knock_risk(knowledge, samples=samples, seed=seed) if knock and len(knowledge.hand) == 3 else None
     values: tuple[Fraction, ...] = ()

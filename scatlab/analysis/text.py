@@ -20,6 +20,20 @@ def _frac(p: Fraction) -> str:
     return str(p) if p.denominator == 1 else f"{p} ≈ {float(p):.2f}"
 
 
+def estimate(p: Fraction | float, std_error: float | None) -> str:
+    """A Monte Carlo estimate as a decimal with its standard error (three decimals, four
+    when the error is below 0.001).
+
+    >>> estimate(Fraction(2140, 10000), 0.0041)
+    '0.214 ± 0.004'
+    >>> estimate(Fraction(21, 2500), 0.00091)
+    '0.0084 ± 0.0009'
+    """
+    se = std_error or 0.0
+    places = 3 if se >= 0.001 else 4
+    return f"{float(p):.{places}f} ± {se:.{places}f}"
+
+
 def _prob(p: Fraction) -> str:
     return f"{p} ({float(p) * 100:.1f}%)"
 
@@ -67,12 +81,14 @@ def render_text(a: Analysis) -> str:
             lines.append(f"  {str(value):>5}  {str(p):>6}  {float(p) * 100:5.1f}%")
     if a.knock is not None:
         r = a.knock
-        how = "exact" if r.exact else (
-            f"Monte Carlo, {r.samples:,} deals, s.e. {100 * (r.std_error_one or 0):.2f} / "
-            f"{100 * (r.std_error_two or 0):.2f} points")
         allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
-        lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
-                     f"P(lose two) = {_prob(r.p_lose_two)} ({how}){allowed}")
+        if r.exact:
+            lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
+                         f"P(lose two) = {_prob(r.p_lose_two)} (exact){allowed}")
+        else:  # an estimate: a decimal with its standard error, never a fraction that looks exact
+            lines.append(f"Knock now with {r.value}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
+                         f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
+                         f"(Monte Carlo, {r.samples:,} deals){allowed}")
     if len(a.horizon) > 1:
         lines.append("Horizon (drawing each turn): " + "; ".join(
             f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..checks import shown
 from ..errors import ScatlabError
 from ..rules.actions import Action, ActionKind
 from ..rules.view import PlayerView
@@ -123,9 +124,9 @@ def make_player(kind: str, **params: Any) -> Player:
     ...
     scatlab.players.base.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy
     """
-    key = kind.strip().lower() if isinstance(kind, str) else kind
+    key = kind.strip().lower() if isinstance(kind, str) else None
     if key not in PLAYER_KINDS:
-        raise PlayerError(f"unknown player {kind!r}: choose one of {', '.join(PLAYER_KINDS)}")
+        raise PlayerError(f"unknown player {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")
     try:
         return PLAYER_KINDS[key](**params)
     except TypeError as exc:

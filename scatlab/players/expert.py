@@ -35,9 +35,12 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from ..checks import real_number, whole_number
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
 from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
@@ -59,9 +62,9 @@ class _Model:
 
     tables: Tables
     future: list[int]  # E_horizon per row, scaled to integers
-    gt: np.ndarray  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
-    eq: np.ndarray  # eq[t, v2]: P(== v2 / 2)
-    blitz: np.ndarray  # blitz[t]: P(31 or more after t turns)
+    gt: npt.NDArray[Any]  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
+    eq: npt.NDArray[Any]  # eq[t, v2]: P(== v2 / 2)
+    blitz: npt.NDArray[Any]  # blitz[t]: P(31 or more after t turns)
 
 
 @lru_cache(maxsize=8)
@@ -74,7 +77,7 @@ def _model(scoring: RuleSet, horizon: int) -> _Model:
     return _Model(tables, future, gt, dist, blitz)
 
 
-def _turn_distributions(tables: Tables) -> np.ndarray:
+def _turn_distributions(tables: Tables) -> npt.NDArray[Any]:
     """``dist[t, v2]``: the chance that a dealt hand, after t turns of drawing a uniformly
     random card and keeping the best three, is worth ``v2 / 2`` (31s stay)."""
     rows = tables.rows
@@ -90,7 +93,7 @@ def _turn_distributions(tables: Tables) -> np.ndarray:
     blitz = tables.value2 >= BLITZ2
     nxt = np.where(blitz[:, None], np.arange(m)[:, None], nxt)
     others = tables.deck_size - 3
-    p = np.full(m, 1.0 / m)
+    p: npt.NDArray[Any] = np.full(m, 1.0 / m)
     out = np.zeros((MAX_TURNS + 2, 67))
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
@@ -118,12 +121,10 @@ class ExpertPlayer(Player):
 
     def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5,
                  weigh: float = 0.5) -> None:
-        if not 0 <= knock_risk <= 10:
-            raise PlayerError(f"knock_risk={knock_risk!r} is not allowed: use 0 to 10")
-        if not isinstance(horizon, int) or not 0 <= horizon <= 5:
-            raise PlayerError(f"horizon={horizon!r} is not allowed: use 0 to 5")
-        if not 0 <= weigh <= 10:
-            raise PlayerError(f"weigh={weigh!r} is not allowed: use 0 to 10")
+        real_number("knock_risk", knock_risk, 0, 10, error=PlayerError)
+        whole_number("horizon", horizon, 0, 5, error=PlayerError)
+        real_number("weigh", weigh, 0, 10, error=PlayerError)
+        real_number("feed_margin", feed_margin, 0, 31, error=PlayerError)
         self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin

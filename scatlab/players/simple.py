@@ -21,12 +21,13 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from ..checks import whole_number
 from ..cards import Card
 from ..rules.actions import Action, ActionKind
 from ..rules.state import GameState
 from ..rules.values import value_of
 from ..rules.view import PlayerView
-from .base import Decision, Player
+from .base import Decision, Player, PlayerError
 
 __all__ = ["greedy_action", "greedy_policy", "GreedyPlayer"]
 
@@ -84,7 +85,7 @@ class GreedyPlayer(Player):
     name = "greedy"
 
     def __init__(self, knock_at: int = 26) -> None:
-        self.knock_at = knock_at
+        self.knock_at = whole_number("knock_at", knock_at, 0, 31, error=PlayerError)
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:
         action = greedy_action(view, self.knock_at)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..checks import whole_number
 from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
 from ..rules.values import blitz_of, value_of
@@ -55,8 +56,7 @@ class TipPlayer(Player):
     name = "tip"
 
     def __init__(self, knock_at: int = 26) -> None:
-        if not isinstance(knock_at, int) or not 0 <= knock_at <= 31:
-            raise PlayerError(f"knock_at={knock_at!r} is not allowed: use a whole number 0 to 31")
+        whole_number("knock_at", knock_at, 0, 31, error=PlayerError)
         self.knock_at = knock_at
 
     def decide(self, view: PlayerView, rng: random.Random) -> Decision:

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..checks import MAX_GAMES, MAX_JOBS, SEED_RANGE, flag, sequence, shown, whole_number
 from ..errors import IllegalActionError, ScatlabError
 from ..rules.actions import Action
 from ..rules.options import PRESETS, RuleSet, find_rules
@@ -349,10 +350,11 @@ def _aggregate(kinds: tuple[str, ...], rules: RuleSet, seed: int, per_game: list
 def _check_kinds(players: Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, str):
         players = players.split(",")
+    sequence("players", players, f"player kinds ({', '.join(PLAYER_KINDS)})", error=PlayerError, most=MAX_PLAYERS)
     kinds = []
     for p in players:
         if not isinstance(p, str) or not p.strip():
-            raise PlayerError(f"player kind {p!r} is not allowed: choose among {', '.join(PLAYER_KINDS)}")
+            raise PlayerError(f"player kind {shown(p)} is not allowed: choose among {', '.join(PLAYER_KINDS)}")
         kind = p.strip().lower()
         try:
             make_player(kind)
@@ -365,10 +367,6 @@ def _check_kinds(players: Sequence[str]) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def _check_int(name: str, value: object, least: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        raise ScatlabError(f"{name}={value!r} is not allowed: use a whole number of at least {least}")
-    return value
 
 
 def run_tournament(
@@ -392,17 +390,22 @@ def run_tournament(
     core). ``progress`` shows a tqdm bar on standard error (default: when it is a
     terminal), advanced as chunks finish.
 
-    Bad arguments raise :class:`~scatlab.errors.ScatlabError` (an unknown player kind:
+    At most :data:`~scatlab.checks.MAX_GAMES` games and
+    :data:`~scatlab.checks.MAX_JOBS` workers. Bad arguments raise :class:`~scatlab.errors.ScatlabError` (an unknown player kind:
     :class:`~scatlab.players.PlayerError`; unknown rules:
     :class:`~scatlab.errors.RulesError`).
     """
     kinds = _check_kinds(players)
     ruleset = find_rules(rules)
-    _check_int("games", games, 1)
-    _check_int("seed", seed, -(2**63))
-    _check_int("jobs", jobs, 0)
+    whole_number("games", games, 1, MAX_GAMES)
+    whole_number("seed", seed, *SEED_RANGE)
+    whole_number("jobs", jobs, 0, MAX_JOBS)
     if chunk_size is not None:
-        _check_int("chunk_size", chunk_size, 1)
+        whole_number("chunk_size", chunk_size, 1, MAX_GAMES)
+    if progress is not None:
+        flag("progress", progress)
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise ScatlabError(f"executor={shown(executor)} is not allowed: give a concurrent.futures.Executor or None")
     workers = jobs or os.cpu_count() or 1
     if chunk_size is None:
         # Small enough for a smooth progress bar and balanced workers, big enough that

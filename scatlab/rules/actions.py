@@ -4,6 +4,12 @@
 (Action(kind=<ActionKind.DISCARD: 'discard'>, card=Card('4C')), 'draw')
 >>> Action.discard("10H").to_json()
 {'action': 'discard', 'card': '10H'}
+>>> Action("draw") == Action.DRAW, Action("discard", "4c") == Action.discard("4C")
+(True, True)
+>>> Action("shuffle")
+Traceback (most recent call last):
+...
+scatlab.errors.IllegalActionError: 'shuffle' is not an action: use one of draw, take, discard, knock, pass, hammer, throw_down, stop_bus, declare (discard needs a card)
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import ALL_CARDS, Card, parse_card
+from ..checks import shown
 from ..errors import IllegalActionError
 
 __all__ = ["ActionKind", "Action"]
@@ -62,6 +69,24 @@ class Action:
     STOP_BUS: ClassVar[Action]
     DECLARE: ClassVar[Action]
 
+    def __post_init__(self) -> None:
+        # ``Action("draw")`` or ``Action("discard", "4C")`` is read like Action.make: the
+        # kind becomes an ActionKind and the card a Card, or the action is refused.
+        kind = self.kind
+        if type(kind) is not ActionKind:
+            try:
+                kind = ActionKind(kind.strip().lower() if isinstance(kind, str) else kind)
+            except (ValueError, TypeError):
+                raise IllegalActionError(f"{shown(kind)} is not an action: {_KINDS_HELP}") from None
+            object.__setattr__(self, "kind", kind)
+        card = self.card
+        if card is not None and type(card) is not Card:
+            object.__setattr__(self, "card", parse_card(card))
+        if kind is ActionKind.DISCARD and self.card is None:
+            raise IllegalActionError("'discard' needs a card, e.g. discard 4C")
+        if kind is not ActionKind.DISCARD and self.card is not None:
+            raise IllegalActionError(f"{kind.value!r} takes no card, but {shown(card)} was given")
+
     def __str__(self) -> str:
         if self.card is None:
             return self.kind.value
@@ -86,7 +111,7 @@ class Action:
         True
         """
         if not isinstance(data, dict) or "action" not in data:
-            raise IllegalActionError(f"{data!r} is not an action: expected an object with an 'action' key")
+            raise IllegalActionError(f"{shown(data)} is not an action: expected an object with an 'action' key")
         return cls.make(data["action"], data.get("card"))
 
     @classmethod
@@ -94,22 +119,22 @@ class Action:
         """Read ``"draw"``, ``"discard 4C"``…"""
         parts = str(text).split()
         if not parts or len(parts) > 2:
-            raise IllegalActionError(f"{text!r} is not an action: {_KINDS_HELP}")
+            raise IllegalActionError(f"{shown(text)} is not an action: {_KINDS_HELP}")
         return cls.make(parts[0], parts[1] if len(parts) == 2 else None)
 
     @classmethod
     def make(cls, kind: str | ActionKind, card: Card | str | None = None) -> Action:
         """The action of this kind (and card), validated."""
         try:
-            kind = ActionKind(kind.lower() if isinstance(kind, str) else kind)
-        except ValueError:
-            raise IllegalActionError(f"{kind!r} is not an action: {_KINDS_HELP}") from None
+            kind = ActionKind(kind.strip().lower() if isinstance(kind, str) else kind)
+        except (ValueError, TypeError):
+            raise IllegalActionError(f"{shown(kind)} is not an action: {_KINDS_HELP}") from None
         if kind is ActionKind.DISCARD:
             if card is None:
                 raise IllegalActionError("'discard' needs a card, e.g. discard 4C")
             return cls.discard(card)
         if card is not None:
-            raise IllegalActionError(f"{kind.value!r} takes no card, but {card!r} was given")
+            raise IllegalActionError(f"{kind.value!r} takes no card, but {shown(card)} was given")
         return _SIMPLE[kind]
 
 

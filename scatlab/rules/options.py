@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
+from ..checks import shown
 from ..errors import RulesError
 from .rulebook import RULEBOOK, RuleEntry
 
@@ -128,6 +129,8 @@ class RuleSet:
             object.__setattr__(self, "three_of_a_kind", _fraction(self.three_of_a_kind, "three_of_a_kind"))
         if isinstance(self.bus_steps, list):
             object.__setattr__(self, "bus_steps", tuple(self.bus_steps))
+        if not isinstance(self.bus_steps, tuple):
+            raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of non-empty names")
         self._validate()
         object.__setattr__(
             self, "hand_scoring", (self.three_of_a_kind, self.straight_flush, self.grand_cadillac)
@@ -140,8 +143,8 @@ class RuleSet:
             value = getattr(self, name)
             # True == 1, so a bool is accepted only where the choices are bools.
             if value not in allowed or (type(value) is bool and not all(type(a) is bool for a in allowed)):
-                shown = ", ".join("None" if a is None else str(a) for a in allowed)
-                raise RulesError(f"{name}={value!r} is not allowed: choose one of {shown}")
+                listed = ", ".join("None" if a is None else str(a) for a in allowed)
+                raise RulesError(f"{name}={shown(value)} is not allowed: choose one of {listed}")
 
         for name in (
             "straight_flush",
@@ -156,7 +159,7 @@ class RuleSet:
             "take_back",
         ):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name}={getattr(self, name)!r} is not allowed: use true or false")
+                raise RulesError(f"{name}={shown(getattr(self, name))} is not allowed: use true or false")
         choice("deck_size", (52, 32))
         choice("three_of_a_kind", _THREE_OF_A_KIND_VALUES)
         choice("knocker_tie", get_args(KnockerTie))
@@ -167,13 +170,13 @@ class RuleSet:
         if self.min_knock is not None and (
             not isinstance(self.min_knock, int) or isinstance(self.min_knock, bool) or not 0 <= self.min_knock <= 31
         ):
-            raise RulesError(f"min_knock={self.min_knock!r} is not allowed: use None or a whole number 0 to 31 (V4)")
+            raise RulesError(f"min_knock={shown(self.min_knock)} is not allowed: use None or a whole number 0 to 31 (V4)")
         if not isinstance(self.lives, int) or isinstance(self.lives, bool) or not 1 <= self.lives <= 99:
-            raise RulesError(f"lives={self.lives!r} is not allowed: use a whole number 1 to 99 (C13)")
-        if not isinstance(self.points_target, int) or isinstance(self.points_target, bool) or self.points_target < 1:
-            raise RulesError(f"points_target={self.points_target!r} is not allowed: use a whole number of at least 1 (V16)")
+            raise RulesError(f"lives={shown(self.lives)} is not allowed: use a whole number 1 to 99 (C13)")
+        if not isinstance(self.points_target, int) or isinstance(self.points_target, bool) or not 1 <= self.points_target <= 999:
+            raise RulesError(f"points_target={shown(self.points_target)} is not allowed: use a whole number 1 to 999 (V16)")
         if not isinstance(self.name, str) or not self.name:
-            raise RulesError(f"name={self.name!r} is not allowed: use a non-empty text")
+            raise RulesError(f"name={shown(self.name)} is not allowed: use a non-empty text")
 
         # Contradictions between options.
         if self.hammer and self.no_knock_first_round:
@@ -184,7 +187,7 @@ class RuleSet:
         if self.score_keeping in ("gin", "points"):
             code = "V14" if self.score_keeping == "gin" else "V16"
             clashing = [
-                f"{name}={getattr(self, name)!r}"
+                f"{name}={shown(getattr(self, name))}"
                 for name, default in (
                     ("knocker_tie", "classic"),
                     ("knocker_lowest_loses", 2),
@@ -213,11 +216,11 @@ class RuleSet:
                 )
         elif self.bus_steps:
             raise RulesError(
-                f"bus_steps={self.bus_steps!r} contradicts score_keeping={self.score_keeping!r}: "
+                f"bus_steps={shown(self.bus_steps)} contradicts score_keeping={self.score_keeping!r}: "
                 "bus positions belong to Ride the Bus (V15); set score_keeping='bus'"
             )
-        if not all(isinstance(s, str) and s for s in self.bus_steps):
-            raise RulesError(f"bus_steps={self.bus_steps!r} is not allowed: use a list of non-empty names")
+        if len(self.bus_steps) > 99 or not all(isinstance(s, str) and s for s in self.bus_steps):
+            raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of non-empty names")
 
     # -- derived views ---------------------------------------------------------------
 
@@ -308,10 +311,12 @@ class RuleSet:
         >>> RuleSet.from_codes("V18", "V6").codes()
         ('V6', 'V18')
         """
-        start = find_rules(base) if isinstance(base, str) else (base or CLASSIC)
+        start = CLASSIC if base is None else find_rules(base)
         merged: dict[str, Any] = {}
         origin: dict[str, str] = {}
         for raw in codes:
+            if not isinstance(raw, str):
+                raise RulesError(f"{shown(raw)} is not a variant code: known codes are {', '.join(VARIANT_CODES)}")
             code = raw.strip().upper()
             if code in _VALUED_CODES:
                 option = _VALUED_CODES[code]
@@ -320,7 +325,7 @@ class RuleSet:
                 continue
             if code not in VARIANT_CODES:
                 raise RulesError(
-                    f"{raw!r} is not a variant code: known codes are {', '.join(VARIANT_CODES)} "
+                    f"{shown(raw)} is not a variant code: known codes are {', '.join(VARIANT_CODES)} "
                     "(V4 and V7 need options: min_knock=…, knocker_tie=…)"
                 )
             for name, value in VARIANT_CODES[code].items():
@@ -361,9 +366,15 @@ class RuleSet:
         21
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules {data!r} are not allowed: give a preset name or an object of options")
+            raise RulesError(f"rules {shown(data)} are not allowed: give a preset name or an object of options")
         options = dict(data)
+        strange = [k for k in options if not isinstance(k, str)]
+        if strange:
+            raise RulesError(_unknown_options_message([shown(k) for k in strange]))
         base_name = options.pop("preset", None) or options.pop("base", None)
+        if base_name is not None and not isinstance(base_name, (str, RuleSet)):
+            raise RulesError(f"preset={shown(base_name)} is not allowed: give the name of a preset "
+                             f"({', '.join(PRESETS)})")
         base = find_rules(base_name) if base_name is not None else CLASSIC
         if "three_of_a_kind" in options and options["three_of_a_kind"] is not None:
             options["three_of_a_kind"] = _fraction(options["three_of_a_kind"], "three_of_a_kind")
@@ -397,8 +408,8 @@ def _fraction(value: object, name: str) -> Fraction:
             result = Fraction(value).limit_denominator(2)
         else:
             result = Fraction(value)  # type: ignore[call-overload]
-    except (ValueError, TypeError, ZeroDivisionError):
-        raise RulesError(f"{name}={value!r} is not allowed: choose one of None, 30, 61/2") from None
+    except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+        raise RulesError(f"{name}={shown(value)} is not allowed: choose one of None, 30, 61/2") from None
     return result
 
 
@@ -407,12 +418,36 @@ def option_names() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(RuleSet) if f.init and f.name != "name")
 
 
+def _guard_init() -> None:
+    """Make ``RuleSet(...)`` refuse an unknown option or too many positional arguments with
+    a :class:`RulesError` (the generated dataclass ``__init__`` raises TypeError)."""
+    generated = RuleSet.__init__
+    names = ("name", *option_names())
+
+    def __init__(self: RuleSet, *args: Any, **options: Any) -> None:
+        if len(args) > len(names):
+            raise RulesError(f"RuleSet takes at most {len(names)} options ({', '.join(names)}), "
+                             f"but {len(args)} were given by position")
+        unknown = sorted(k if isinstance(k, str) else shown(k) for k in set(options) - set(names))
+        if unknown:
+            raise RulesError(_unknown_options_message(unknown))
+        doubled = sorted(set(names[: len(args)]) & set(options))
+        if doubled:
+            raise RulesError(f"option {doubled[0]!r} is given twice, by position and by name")
+        generated(self, *args, **options)
+
+    __init__.__doc__ = generated.__doc__
+    setattr(RuleSet, "__init__", __init__)
+
+
 def _unknown_options_message(unknown: list[str]) -> str:
     return (
         f"unknown rule option{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)}: "
         f"known options are {', '.join(option_names())}"
     )
 
+
+_guard_init()
 
 VARIANT_CODES: dict[str, dict[str, Any]] = {
     "V1": {"three_of_a_kind": Fraction(30)},
@@ -482,13 +517,13 @@ def find_rules(name: str | RuleSet | Mapping[str, Any]) -> RuleSet:
     if isinstance(name, Mapping):
         return RuleSet.from_dict(name)
     if not isinstance(name, str):
-        raise RulesError(f"rules {name!r} are not allowed: give a preset name or an object of options")
+        raise RulesError(f"rules {shown(name)} are not allowed: give a preset name or an object of options")
     key = "-".join(name.strip().lower().replace("_", " ").split())
     key = ALIASES.get(key, key)
     try:
         return PRESETS[key]
     except KeyError:
         raise RulesError(
-            f"unknown rule set {name!r}: known presets are {', '.join(PRESETS)} "
+            f"unknown rule set {shown(name)}: known presets are {', '.join(PRESETS)} "
             f"(aliases: {', '.join(ALIASES)})"
         ) from None

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..cards import Card, deck, parse_cards
+from ..checks import MAX_NESTING, MAX_RECORD_CHARS, shown
 from ..errors import RecordError, ScatlabError
 from .actions import Action
 from .options import RuleSet, find_rules
@@ -119,7 +121,7 @@ class GameRecord:
             raw_actions = hand.get("actions", [])
             if not isinstance(raw_actions, list):
                 raise RecordError(f"hand {h}: 'actions' must be a list")
-            for i, raw in enumerate(raw_actions):
+            for i, raw in enumerate(raw_actions, start=1):
                 try:
                     act = Action.from_json(raw)
                     player = raw.get("player")
@@ -132,13 +134,63 @@ class GameRecord:
         return cls(rules, players, dealer, tuple(hands))
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
-        """Read a record from JSON text."""
+    def loads(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text (or UTF-8 bytes).
+
+        Bounds: at most :data:`~scatlab.checks.MAX_RECORD_CHARS` characters and
+        :data:`~scatlab.checks.MAX_NESTING` levels of nested arrays and objects; ``NaN`` and
+        ``Infinity`` are not JSON numbers here.
+
+        >>> GameRecord.loads("[" * 40 + "]" * 40)
+        Traceback (most recent call last):
+        ...
+        scatlab.errors.RecordError: the record nests arrays and objects 40 levels deep: at most 32 are accepted
+        """
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(f"the record is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                                  f"{exc.start} cannot be decoded") from None
+        if not isinstance(text, str):
+            raise RecordError(f"a record is JSON text, not {shown(text)}")
+        if len(text) > MAX_RECORD_CHARS:
+            raise RecordError(f"the record has {len(text):,} characters: at most {MAX_RECORD_CHARS:,} are accepted")
+        depth = _nesting(text)
+        if depth > MAX_NESTING:
+            raise RecordError(f"the record nests arrays and objects {depth} levels deep: at most {MAX_NESTING} "
+                              "are accepted")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4300 digits
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"not a readable record: {str(exc).splitlines()[0][:100]}") from None
         return cls.from_json(data)
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number a record may hold: use whole numbers")
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text (strings skipped)."""
+    brackets = _BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 def find_rules_safe(name: str) -> RuleSet | None:
@@ -150,13 +202,15 @@ def find_rules_safe(name: str) -> RuleSet | None:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return shown(value, 40)
 
 
 def replay(record: GameRecord) -> GameState:
-    """Play a record through and return the state reached. Any error names the hand (from
-    1), the action index (from 0) and the reason, as a :class:`RecordError`."""
+    """Play a record through and return the state reached. Any error names the hand and
+    the action within it (both counted from 1: "hand 2, action 5") and the reason, as a
+    :class:`RecordError`."""
+    if not isinstance(record, GameRecord):
+        raise RecordError(f"replay needs a GameRecord (see GameRecord.loads), not {shown(record)}")
     try:
         state = GameState.new(record.rules, record.players, record.dealer)
     except ScatlabError as exc:
@@ -168,7 +222,7 @@ def replay(record: GameRecord) -> GameState:
             state = state.deal(hand.deck)
         except ScatlabError as exc:
             raise RecordError(f"hand {h}, deck: {exc}") from None
-        for i, (player, action) in enumerate(hand.actions):
+        for i, (player, action) in enumerate(hand.actions, start=1):
             try:
                 state = state.apply_for(player, action)
             except ScatlabError as exc:
@@ -178,11 +232,17 @@ def replay(record: GameRecord) -> GameState:
 
 def replay_file(path: str | Path) -> dict[str, Any]:
     """Read a JSON record file, replay it and return :func:`result_json` of the end."""
+    if not isinstance(path, (str, Path)):
+        raise RecordError(f"a record file is a path, not {shown(path)}")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {str(path)!r}: {exc.strerror}") from None
-    return result_json(replay(GameRecord.loads(text)))
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_RECORD_CHARS * 4 + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL character
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RecordError(f"cannot read {shown(str(path))}: {reason}") from None
+    if len(data) > MAX_RECORD_CHARS * 4:
+        raise RecordError(f"{shown(str(path))} is too big for a record: at most {MAX_RECORD_CHARS:,} characters")
+    return result_json(replay(GameRecord.loads(data)))
 
 
 def _hand_json(state: GameState, r: HandResult) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import Card, CardsLike, deck, format_cards, parse_cards
+from ..checks import sequence, shown, whole_number
 from ..errors import CardError, IllegalActionError, RulesError
 from .actions import _DISCARDS, Action, ActionKind
 from .options import RuleSet, find_rules
@@ -275,9 +276,15 @@ class GameState:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
 
+    def _seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game, else IllegalActionError."""
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.num_players:
+            raise IllegalActionError(f"player={shown(player)} is not a seat: use 0 to {self.num_players - 1}")
+        return player
+
     def value(self, player: int) -> Fraction:
         """The exact value of ``player``'s current hand."""
-        return value_of(self.hands[player], self.rules)
+        return value_of(self.hands[self._seat(player)], self.rules)
 
     def standing(self, player: int) -> str:
         """A player's standing in words: lives (C13), letters (V14), bus position (V15) or
@@ -286,6 +293,7 @@ class GameState:
         >>> GameState.new("classic", 2).standing(0), GameState.new("gin", 2).standing(1)
         ('3 lives', 'no letters')
         """
+        player = self._seat(player)
         rules = self.rules
         keeping = rules.score_keeping
         if keeping == "points":
@@ -305,6 +313,9 @@ class GameState:
 
     def next_seat(self, player: int) -> int:
         """The next seat clockwise after ``player`` that is still in the game."""
+        return self._next_seat(self._seat(player))
+
+    def _next_seat(self, player: int) -> int:
         n = self.num_players
         for k in range(1, n + 1):
             q = (player + k) % n
@@ -333,9 +344,9 @@ class GameState:
         s = self._copy()
         init = object.__setattr__
         GameState._clear_hand(s, Phase.TURN)
-        seats = [self.next_seat(self.dealer)]
+        seats = [self._next_seat(self.dealer)]
         while len(seats) < len(self.active):
-            seats.append(self.next_seat(seats[-1]))
+            seats.append(self._next_seat(seats[-1]))
         m = len(seats)
         hands: list[tuple[Card, ...]] = [()] * self.num_players
         for i in range(3 * m):
@@ -358,7 +369,7 @@ class GameState:
         return s
 
     def _start_play(self) -> None:
-        first = self.next_seat(self.dealer)
+        first = self._next_seat(self.dealer)
         object.__setattr__(self, "to_move", first)
         object.__setattr__(self, "phase", Phase.THROW_DOWN if self.rules.throw_down else Phase.TURN)
 
@@ -521,6 +532,7 @@ class GameState:
 
     def apply_for(self, player: int, action: Action | str) -> GameState:
         """:meth:`apply`, first checking that ``player`` is the one to move."""
+        player = self._seat(player)
         if player != self.to_move:
             if self.to_move is None:
                 raise IllegalActionError(f"player {player} cannot act: {self._why_illegal(Action.PASS)}")
@@ -611,7 +623,7 @@ class GameState:
         turn coming back to the knocker (C6); otherwise the next player moves."""
         if self.stopper == p:
             return self._end_hand("bus_stop", p, ())
-        nxt = self.next_seat(p)
+        nxt = self._next_seat(p)
         if nxt == self.knocker:
             return self._end_hand("knock", self.knocker, ())
         object.__setattr__(self, "to_move", nxt)
@@ -737,7 +749,7 @@ class GameState:
             init(self, "winner", winner)
             init(self, "phase", Phase.GAME_OVER)
         else:
-            init(self, "dealer", self.next_seat(self.dealer))
+            init(self, "dealer", self._next_seat(self.dealer))
         return self
 
     def _find_winner(self) -> int | None:
@@ -754,8 +766,7 @@ class GameState:
 
     def view(self, player: int) -> PlayerView:
         """What ``player`` may know now (see :class:`PlayerView`)."""
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise IllegalActionError(f"player={player!r} is not a seat: use 0 to {self.num_players - 1}")
+        player = self._seat(player)
         hand = self.hands[player]
         my_turn = self.to_move == player
         if self.phase is Phase.THROW_DOWN and my_turn:
@@ -821,6 +832,10 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
     '2S AH 3S KH 4S 4C 9S QH'
     """
     ruleset = find_rules(rules)
+    sequence("hands", hands, "hands, one per seat (None for a seat that is out)", error=CardError)
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise RulesError(f"{len(hands)} hands given: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
+    whole_number("dealer", dealer, 0, len(hands) - 1, error=RulesError)
     seats = [None if h is None else parse_cards(h, count=3, what="cards in a hand") for h in hands]
     n = len(seats)
     order: list[Card] = []

@@ -18,11 +18,12 @@ Fraction(33, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from ..cards import Card, CardsLike, Rank, parse_cards
-from .options import CLASSIC, RuleSet
+from .options import CLASSIC, RuleSet, find_rules
 
 __all__ = [
     "hand_value",
@@ -44,18 +45,25 @@ _TABLES: dict[tuple[object, ...], dict[int, Fraction]] = {}
 _BLITZ_TABLES: dict[tuple[object, ...], dict[int, bool]] = {}
 
 
-def hand_value(cards: CardsLike, rules: RuleSet = CLASSIC) -> Fraction:
-    """The exact value of a hand under ``rules`` (cards-like input is parsed).
+def hand_value(cards: CardsLike, rules: RuleSet | str | Mapping[str, Any] = CLASSIC) -> Fraction:
+    """The exact value of a three-card hand under ``rules`` (a :class:`RuleSet`, a preset
+    name or alias, or an object of options; cards-like input is parsed and must be three
+    cards of the rule set's deck).
 
     C4: the best total of the cards of any single suit (three different suits: the
     highest single card); V1/V2: three of a kind counts 30 or 30.5; V3: a straight flush
     counts 30, A-K-Q of a suit 31 (the Ace may also be low: A-2-3); V13: three Aces are a
     Grand Cadillac, 33.
 
-    >>> hand_value("AH 10C 9C"), hand_value("2C 5D 9H")
-    (Fraction(19, 1), Fraction(9, 1))
+    >>> hand_value("AH 10C 9C"), hand_value("2C 5D 9H"), hand_value("7S 7H 7D", "quick")
+    (Fraction(19, 1), Fraction(9, 1), Fraction(30, 1))
+    >>> hand_value("AH KH")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: expected 3 cards in a hand, got 2: 'AH KH'
     """
-    return value_of(parse_cards(cards), rules)
+    ruleset = find_rules(rules)
+    return value_of(parse_cards(cards, count=3, deck_size=ruleset.deck_size, what="cards in a hand"), ruleset)
 
 
 def value_of(cards: Sequence[Card], rules: RuleSet = CLASSIC) -> Fraction:

@@ -1,0 +1,35 @@
+"""Hypothesis profiles: the suite is deterministic by default (and in CI).
+
+- ``ci`` (the default): derandomized, no example database, so every run tries exactly the
+  same examples and a test can only fail on a code change. Failures ever found are pinned
+  with ``@example`` next to their test.
+- ``explore``: random examples with a local database, for hunting new failures
+  (``HYPOTHESIS_PROFILE=explore .venv/bin/pytest``); pin what it finds with ``@example``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter: object) -> None:
+    """Report how many inputs the fuzz tests tried (tests/fuzzing.py counts them)."""
+    import fuzzing
+
+    if fuzzing.COUNTS:
+        total = sum(fuzzing.COUNTS.values())
+        parts = ", ".join(f"{name} {n:,}" for name, n in sorted(fuzzing.COUNTS.items()))
+        write = getattr(terminalreporter, "write_line")
+        write(f"fuzz inputs tried: {total:,} ({parts})")

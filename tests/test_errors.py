@@ -1,0 +1,330 @@
+"""The error contract (README, "Errors"), kept true by fuzzing.
+
+From the Python API only :class:`~scatlab.errors.ScatlabError` subclasses escape for bad
+arguments, each message quoting the bad value and saying what is accepted; a refused
+action leaves the state untouched. Hypothesis strategies cover card notation, rule
+options, records mutated from real ones (actions deleted, duplicated, swapped; fields
+changed; wrong types), and analysis arguments. The number of inputs tried is reported at
+the end of the run ("fuzz inputs tried", see conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from fuzzing import COUNTS, JUNK, TEXT
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from scatlab import find_rules, hand_value, parse_cards
+from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
+from scatlab.cards import Card, format_cards, sort_cards
+from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
+from scatlab.players import make_player, run_tournament
+from scatlab.players.base import PlayerError
+from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay
+from scatlab.rules.options import option_names
+
+
+def _state() -> GameState:
+    return GameState.new("classic", 2).deal(deal_order(["2S 3S 4S", "AH KH 4C"], up="QH"))
+
+
+STATE = _state()
+
+# Every public entry point, with one argument left to the fuzzer.
+ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
+    "parse_cards": lambda a: parse_cards(a),
+    "hand_value(cards)": lambda a: hand_value(a),
+    "hand_value(rules)": lambda a: hand_value("AH KH 4C", a),
+    "find_rules": lambda a: find_rules(a),
+    "RuleSet(**options)": lambda a: RuleSet(**a) if isinstance(a, dict) and all(isinstance(k, str) for k in a)
+    else RuleSet(a),
+    "RuleSet.from_codes": lambda a: RuleSet.from_codes(a),
+    "RuleSet.from_codes(base)": lambda a: RuleSet.from_codes("V8", base=a),
+    "RuleSet.from_dict": lambda a: RuleSet.from_dict(a),
+    "RuleSet.replace(lives)": lambda a: find_rules("classic").replace(lives=a),
+    "analyze(hand)": lambda a: analyze(a, knock=False),
+    "analyze(discard)": lambda a: analyze("AH KH 4C", a, knock=False),
+    "analyze(opponents)": lambda a: analyze("AH KH 4C", "9S", opponents=a, samples=20),
+    "analyze(opponent_holds)": lambda a: analyze("AH KH 4C", "9S", opponent_holds=a, knock=False),
+    "analyze(dead)": lambda a: analyze("AH KH 4C", "9S", dead=a, knock=False),
+    "analyze(rules)": lambda a: analyze("AH KH 4C", "9S", rules=a, knock=False),
+    "analyze(horizon)": lambda a: analyze("AH KH 4C", "9S", horizon=a, knock=False),
+    "analyze(samples)": lambda a: analyze("AH KH 4C", "9S", opponents=2, samples=a) if not (
+        isinstance(a, int) and a > 200) else None,
+    "analyze(seed)": lambda a: analyze("AH KH 4C", "9S", opponents=2, samples=5, seed=a),
+    "analyze(knock)": lambda a: analyze("AH KH 4C", "9S", knock=a, samples=5),
+    "knock_risk": lambda a: knock_risk(a),
+    "horizon_values(k)": lambda a: horizon_values("AH KH 4C", a),
+    "horizon_values(hand)": lambda a: horizon_values(a, 1),
+    "make_player": lambda a: make_player(a),
+    "make_player(tip, knock_at)": lambda a: make_player("tip", knock_at=a),
+    "make_player(greedy, knock_at)": lambda a: make_player("greedy", knock_at=a),
+    "make_player(expert, knock_risk)": lambda a: make_player("expert", knock_risk=a),
+    "make_player(expert, horizon)": lambda a: make_player("expert", horizon=a),
+    "make_player(expert, feed_margin)": lambda a: make_player("expert", feed_margin=a),
+    "run_tournament(players)": lambda a: run_tournament(a, games=1, progress=False),
+    "run_tournament(games)": lambda a: run_tournament(["random", "random"], games=a, progress=False)
+    if not (isinstance(a, int) and a > 3) else None,  # the bound itself is tested at its edge elsewhere
+    "run_tournament(rules)": lambda a: run_tournament(["random", "random"], games=1, rules=a, progress=False),
+    "run_tournament(seed)": lambda a: run_tournament(["random", "random"], games=1, seed=a, progress=False),
+    "run_tournament(jobs)": lambda a: run_tournament(["random", "random"], games=1, jobs=a, progress=False)
+    if a not in (0, 2) and not (isinstance(a, int) and 1 < a <= 256) else None,
+    "deal_order(hands)": lambda a: deal_order(a, up="QH"),
+    "deal_order(up)": lambda a: deal_order(["2S 3S 4S", "AH KH 4C"], up=a),
+    "deal_order(dealer)": lambda a: deal_order(["2S 3S 4S", "AH KH 4C"], up="QH", dealer=a),
+    "GameState.new(rules)": lambda a: GameState.new(a),
+    "GameState.new(players)": lambda a: GameState.new("classic", a),
+    "GameState.new(dealer)": lambda a: GameState.new("classic", 3, a),
+    "GameState.deal": lambda a: GameState.new("classic", 2).deal(a),
+    "GameState.apply": lambda a: STATE.apply(a),
+    "GameState.apply_for": lambda a: STATE.apply_for(a, "draw"),
+    "GameState.can": lambda a: STATE.can(a),
+    "GameState.check": lambda a: STATE.check(a),
+    "GameState.view": lambda a: STATE.view(a),
+    "GameState.value": lambda a: STATE.value(a),
+    "GameState.standing": lambda a: STATE.standing(a),
+    "GameState.next_seat": lambda a: STATE.next_seat(a),
+    "GameRecord.loads": lambda a: GameRecord.loads(a),
+    "GameRecord.from_json": lambda a: GameRecord.from_json(a),
+    "replay": lambda a: replay(a),
+    "play_random_game(rules)": lambda a: play_random_game(a, 2, 0),
+    "Action": lambda a: Action(a),
+    "Action(discard, card)": lambda a: Action(ActionKind.DISCARD, a),
+    "Action.make": lambda a: Action.make(a),
+    "Action.parse": lambda a: Action.parse(a),
+    "Action.from_json": lambda a: Action.from_json(a),
+    "format_cards": lambda a: format_cards(a),
+    "format_cards(pretty)": lambda a: format_cards(["AH"], pretty=a),
+    "sort_cards": lambda a: sort_cards(a),
+    "Card(rank, suit)": lambda a: Card(a, a),
+    "Knowledge(hand)": lambda a: Knowledge(hand=a, top=None),
+    "Knowledge(top)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=a),
+    "Knowledge(rules)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, rules=a),
+    "Knowledge(opponent_holds)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, opponent_holds=a),
+    "Knowledge(stock_size)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, stock_size=a),
+    "Knowledge.from_view": lambda a: Knowledge.from_view(a),
+}
+
+
+@pytest.mark.parametrize("name", list(ENTRY_POINTS))
+@settings(max_examples=40, deadline=None)
+@given(value=JUNK)
+@example(value=None)
+@example(value=10**400)
+@example(value=float("nan"))
+@example(value=[[[[[]]]]])
+def test_only_scatlab_errors_escape_the_python_api(name: str, value: Any) -> None:
+    COUNTS["API arguments"] += 1
+    before = (STATE.phase, STATE.to_move, STATE.hands, STATE.discards, STATE.stock_pos)
+    try:
+        ENTRY_POINTS[name](value)
+    except ScatlabError as exc:
+        message = str(exc)
+        assert message and "\n" not in message.strip(), message
+    assert (STATE.phase, STATE.to_move, STATE.hands, STATE.discards, STATE.stock_pos) == before
+
+
+@pytest.mark.parametrize(("call", "error", "quoted", "accepted"), [
+    (lambda: hand_value("AH KH"), CardError, "'AH KH'", "3 cards"),
+    (lambda: hand_value("AH KH 4C", "poker"), RulesError, "'poker'", "known presets"),
+    (lambda: RuleSet(lives=0), RulesError, "lives=0", "1 to 99"),
+    (lambda: RuleSet(colour="red"), RulesError, "'colour'", "known options"),  # type: ignore[call-arg]
+    (lambda: RuleSet.from_codes(7), RulesError, "7", "known codes"),  # type: ignore[arg-type]
+    (lambda: RuleSet.from_dict({"three_of_a_kind": float("inf")}), RulesError, "inf", "30, 61/2"),
+    (lambda: RuleSet(points_target=10**6), RulesError, "1000000", "1 to 999"),
+    (lambda: analyze("AH KH 4C", "9S", samples=0), AnalysisError, "samples=0", "1 to 1,000,000"),
+    (lambda: analyze("AH KH 4C", "9S", opponent_holds="2H 10S"), AnalysisError, "'2H 10S'", "one per opponent"),
+    (lambda: analyze("AH KH 4C", "9S", horizon=9), AnalysisError, "horizon=9", "0 to 8"),
+    (lambda: analyze("AH KH 4C", "9S", knock="yes"), AnalysisError, "knock='yes'", "True or False"),  # type: ignore[arg-type]
+    (lambda: run_tournament(["tip", "tip"], games=10**7), ScatlabError, "games=10000000", "1 to 1,000,000"),
+    (lambda: run_tournament(None, games=1), PlayerError, "None", "player kinds"),  # type: ignore[arg-type]
+    (lambda: make_player(["tip"]), PlayerError, "['tip']", "random, tip, expert, greedy"),  # type: ignore[arg-type]
+    (lambda: make_player("tip", knock_at="26"), PlayerError, "knock_at='26'", "0 to 31"),
+    (lambda: STATE.value(5), ScatlabError, "player=5", "0 to 1"),
+    (lambda: deal_order("AH KH 4C", up="QH"), CardError, "'AH KH 4C'", "list of hands"),
+    (lambda: GameRecord.loads(b"\xff\xfe"), RecordError, "0xff", "UTF-8"),
+    (lambda: GameRecord.loads("[" * 50 + "]" * 50), RecordError, "50 levels", "at most 32"),
+    (lambda: GameRecord.loads('{"players": NaN}'), RecordError, "NaN", "whole numbers"),
+    (lambda: replay("game.json"), RecordError, "'game.json'", "GameRecord"),  # type: ignore[arg-type]
+    (lambda: Action("shuffle"), ScatlabError, "'shuffle'", "draw, take, discard"),  # type: ignore[arg-type]
+    (lambda: Action("draw", "4C"), ScatlabError, "'4C'", "takes no card"),  # type: ignore[arg-type]
+])
+def test_error_messages_quote_the_value_and_say_what_is_accepted(
+    call: Callable[[], object], error: type[Exception], quoted: str, accepted: str
+) -> None:
+    with pytest.raises(error) as info:
+        call()
+    assert quoted in str(info.value) and accepted in str(info.value), str(info.value)
+
+
+def test_action_built_from_a_plain_string_kind_works_like_the_constants() -> None:
+    """Issue 7: ``Action("draw")`` was accepted and then did the wrong thing."""
+    assert Action("draw") == Action.DRAW and Action("draw").kind is ActionKind.DRAW  # type: ignore[arg-type]
+    assert Action("DISCARD", "4c") == Action.discard("4C")  # type: ignore[arg-type]
+    assert isinstance(Action("discard", "4C").card, Card)  # type: ignore[arg-type]
+    assert STATE.apply(Action("take")).to_move == STATE.apply(Action.TAKE).to_move  # type: ignore[arg-type]
+    with pytest.raises(ScatlabError, match="needs a card"):
+        Action("discard")  # type: ignore[arg-type]
+
+
+def test_hand_value_accepts_a_preset_name_and_checks_the_count() -> None:
+    assert hand_value("7S 7H 7D", "quick") == 30
+    assert hand_value("7S 7H 7D", {"preset": "gin"}) == Fraction(61, 2)
+    for bad in ("AH", "AH KH 4C 5C", ""):
+        with pytest.raises(CardError, match="3 cards"):
+            hand_value(bad)
+    with pytest.raises(CardError, match="32-card deck"):
+        hand_value("2H 7H 8H", "eenendertigen")
+
+
+# -- notation ---------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=TEXT)
+@example(text="A\u0308H")
+@example(text="\udcff")
+def test_card_notation_is_read_or_refused_with_a_card_error(text: str) -> None:
+    COUNTS["notation"] += 1
+    try:
+        cards = parse_cards(text)
+    except CardError as exc:
+        assert repr(text)[:20].strip("'\"")[:5] in str(exc) or len(text) > 15 or "card" in str(exc)
+        return
+    assert all(isinstance(c, Card) for c in cards)
+    assert parse_cards(" ".join(str(c) for c in cards)) == cards  # the canonical form reads back
+
+
+# -- rule options -----------------------------------------------------------------------
+
+OPTION_VALUES = st.one_of(JUNK, st.sampled_from([None, True, False, 52, 32, 30, "61/2", 21, 1, 2, "classic",
+                                                 "knocker_two", "cadillac", "points", "manual", ["a", "b"]]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(options=st.dictionaries(st.one_of(st.sampled_from([*option_names(), "preset", "name"]), TEXT),
+                               OPTION_VALUES, max_size=5))
+@example(options={"min_knock": float("inf")})
+@example(options={"three_of_a_kind": float("inf")})
+@example(options={"lives": 10**400})
+@example(options={"preset": {"preset": {"preset": "classic"}}})
+def test_rule_options_build_a_rule_set_or_raise_a_rules_error(options: dict[str, Any]) -> None:
+    COUNTS["rule options"] += 1
+    try:
+        rules = find_rules(options)
+    except RulesError:
+        return
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+# -- records mutated from real ones --------------------------------------------------------
+
+REAL_RECORDS = [GameRecord.from_state(play_random_game(preset, players, seed)).to_json()
+                for preset, players, seed in (("classic", 3, 1), ("gin", 2, 2), ("ride-the-bus", 4, 3))]
+
+
+def _mutate(data: dict[str, Any], rng: random.Random, steps: int) -> Any:
+    for _ in range(steps):
+        hands = data.get("hands") if isinstance(data, dict) else None
+        kind = rng.randrange(12)
+        if isinstance(hands, list) and hands and isinstance(hands[0], dict):
+            hand = hands[rng.randrange(len(hands))]
+            actions = hand.get("actions")
+            if isinstance(actions, list) and actions and kind < 6:
+                i, j = rng.randrange(len(actions)), rng.randrange(len(actions))
+                if kind == 0:
+                    del actions[i]
+                elif kind == 1:
+                    actions.insert(i, actions[j])
+                elif kind == 2:
+                    actions[i], actions[j] = actions[j], actions[i]
+                elif kind == 3 and isinstance(actions[i], dict):
+                    actions[i][rng.choice(["player", "action", "card", "extra"])] = rng.choice(
+                        [None, -1, 7, 1.5, "discard", "AH", "zz", [], {}, 10**30, True])
+                elif kind == 4:
+                    actions[i] = rng.choice([None, "draw", 3, [], {"player": 0}])
+                else:
+                    del actions[i:]
+                continue
+            if kind == 6 and isinstance(hand.get("deck"), list) and hand["deck"]:
+                deck = hand["deck"]
+                i, j = rng.randrange(len(deck)), rng.randrange(len(deck))
+                deck[i] = rng.choice([deck[j], "ZZ", None, 5, "10♣"]) if rng.random() < 0.5 else deck[i]
+                if rng.random() < 0.3:
+                    deck.pop()
+                continue
+            if kind == 7:
+                hands.insert(rng.randrange(len(hands) + 1), rng.choice(hands))
+                continue
+            if kind == 8:
+                del hands[rng.randrange(len(hands))]
+                continue
+        if isinstance(data, dict):
+            key = rng.choice(["rules", "players", "dealer", "hands", "extra"])
+            data[key] = rng.choice([None, 0, 1, 2, 9, 10, -1, 1.5, 10**30, "classic", "poker", [], {},
+                                    {"preset": "gin", "lives": 0}, {"min_knock": "x"}, "x" * 3])
+    return data
+
+
+@settings(max_examples=250, deadline=None)
+@given(which=st.integers(0, len(REAL_RECORDS) - 1), seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 4),
+       as_text=st.booleans())
+def test_mutated_records_replay_or_raise_a_record_error(which: int, seed: int, steps: int, as_text: bool) -> None:
+    COUNTS["mutated records"] += 1
+    data = _mutate(json.loads(json.dumps(REAL_RECORDS[which])), random.Random(seed), steps)
+    try:
+        record = GameRecord.loads(json.dumps(data)) if as_text else GameRecord.from_json(data)
+        replay(record)
+    except RecordError as exc:
+        assert str(exc)
+        assert "action 0 " not in str(exc)  # actions are counted from 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.binary(max_size=200))
+def test_record_bytes_read_or_raise_a_record_error(data: bytes) -> None:
+    COUNTS["record bytes"] += 1
+    try:
+        replay(GameRecord.loads(data))
+    except RecordError:
+        pass
+
+
+# -- analysis arguments -------------------------------------------------------------------
+
+CARD_TEXT = st.sampled_from(["AH", "KH", "4C", "9S", "2H", "10S", "QH", "7D", "JC", "AS", "8S", "ZZ", ""])
+CARDS = st.lists(CARD_TEXT, max_size=4).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(hand=st.one_of(CARDS, JUNK), discard=st.one_of(st.none(), CARD_TEXT, JUNK),
+       holds=st.one_of(st.lists(CARDS, max_size=3), JUNK), opponents=st.one_of(st.none(), st.integers(0, 9), JUNK),
+       rules=st.sampled_from(["classic", "eenendertigen", "gin", "french-canadian", "cadillac", "quick", "bad"]),
+       horizon=st.one_of(st.integers(0, 2), JUNK), knock=st.booleans())
+@example(hand="AH KH 4C", discard="9S", holds=["2H 10S"], opponents=None, rules="classic", horizon=0, knock=True)
+def test_analysis_arguments_give_an_analysis_or_a_scatlab_error(
+    hand: Any, discard: Any, holds: Any, opponents: Any, rules: str, horizon: Any, knock: bool
+) -> None:
+    COUNTS["analysis arguments"] += 1
+    try:
+        result = analyze(hand, discard, opponent_holds=holds, opponents=opponents, rules=rules, horizon=horizon,
+                         knock=knock, samples=30)
+    except ScatlabError:
+        return
+    assert result.to_json()["hand"]
+    if result.knock is not None:
+        assert 0 <= result.knock.p_lose <= 1
+
+
+def test_knowledge_checks_reach_every_error_class() -> None:
+    with pytest.raises(AnalysisError, match="opponents=9"):
+        Knowledge.of("AH KH 4C", "9S", opponents=9)
+    with pytest.raises(AnalysisError, match="given twice"):
+        Knowledge.of("AH KH 4C", "9S", dead="AH")

@@ -1,0 +1,235 @@
+"""Hand-made mutation testing over rules, analysis and players (not run by the suite).
+
+Each mutant is a realistic one-line bug (a comparison flipped between < and <=, an
+off-by-one, tie branches swapped, a constant changed). The script copies the package and
+the tests to a temporary directory once, applies one mutant at a time there (the working
+tree is never touched), and runs the tests of the mutated layer with ``pytest -x``. A
+mutant is *killed* when the tests fail. Equivalent mutants (no observable change) are
+listed separately and left out of the score.
+
+    .venv/bin/python tools/mutate.py [--only "REASON,REASON"]
+
+It prints one line per mutant and then the score: killed / non-equivalent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RULES_TESTS = ["tests/test_rules_core.py", "tests/test_rules_variants.py", "tests/test_values.py",
+               "tests/test_records.py", "tests/test_documented_promises.py", "tests/test_errors.py"]
+ANALYSIS_TESTS = ["tests/test_analysis.py", "tests/test_knock_knowledge.py", "tests/test_documented_promises.py",
+                  "tests/test_tables.py"]
+PLAYER_TESTS = ["tests/test_tournament.py", "tests/test_documented_promises.py"]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    path: str
+    old: str
+    new: str
+    why: str
+    equivalent: str = ""  # the reason, when the mutant cannot be observed
+
+    @property
+    def tests(self) -> list[str]:
+        if "/rules/" in self.path or self.path.endswith(("cards.py", "checks.py")):
+            return RULES_TESTS
+        if "/analysis/" in self.path:
+            return ANALYSIS_TESTS
+        return PLAYER_TESTS
+
+
+MUTANTS = [
+    # -- rules ---------------------------------------------------------------------------
+    Mutant("scatlab/rules/scoring.py", "    if keys[knocker] >= best:", "    if keys[knocker] > best:",
+           "V14: tied highest knocker loses"),
+    Mutant("scatlab/rules/scoring.py", "if knocker is not None and knocker in top and len(top) > 1:",
+           "if knocker is not None and knocker in top and len(top) > 2:", "V16 tie goes to the knocker"),
+    Mutant("scatlab/rules/scoring.py", "    if knocker not in lowest:", "    if knocker in lowest:",
+           "C7: knocker branch swapped"),
+    Mutant("scatlab/rules/scoring.py", "    elif len(lowest) == 1:", "    elif len(lowest) == 2:",
+           "C7: strictly lowest off by one"),
+    Mutant("scatlab/rules/scoring.py",
+           'if rules.thirty_one_after_knock == "knocker_two" and rules.score_keeping != "gin":',
+           'if rules.thirty_one_after_knock == "classic" and rules.score_keeping != "gin":', "V9 swapped with C8"),
+    Mutant("scatlab/rules/scoring.py", "    low = min(keys[p] for p in players)",
+           "    low = max(keys[p] for p in players)", "lowest becomes highest"),
+    Mutant("scatlab/rules/values.py", "    return value >= BLITZ", "    return value > BLITZ", "31 not a blitz"),
+    Mutant("scatlab/rules/values.py", "        if three_of_a_kind is not None and three_of_a_kind > value:",
+           "        if three_of_a_kind is not None and three_of_a_kind >= value:", "V1 tie (30 vs 30)",
+           equivalent="when three_of_a_kind equals the value, either branch gives the same value"),
+    Mutant("scatlab/rules/values.py", "    if ranks[2] - ranks[0] == 2 and len(set(ranks)) == 3:",
+           "    if ranks[2] - ranks[0] <= 2 and len(set(ranks)) == 3:", "V3 run check",
+           equivalent="three distinct ranks spanning at most 2 always span exactly 2"),
+    Mutant("scatlab/rules/values.py", "    return ranks == [2, 3, 14]  # A-2-3: the Ace plays low",
+           "    return ranks == [2, 3, 13]", "V3 A-2-3"),
+    Mutant("scatlab/rules/values.py", "        if sum(c.value for c in group) == value or len(group) == len(cards):",
+           "        if sum(c.value for c in group) == value:", "V17 counted ranks",
+           equivalent="the clause matters only for a flush with a special value (V3), and then the fallback "
+                      "(every card's rank) gives the same ranks"),
+    Mutant("scatlab/rules/values.py", "            ranks = sorted((int(c.rank) for c in group), reverse=True)",
+           "            ranks = sorted((int(c.rank) for c in group))", "V17 poker order reversed"),
+    Mutant("scatlab/rules/state.py", "            if v < rules.min_knock:",
+           "            if v <= rules.min_knock:", "V4 in the engine"),
+    Mutant("scatlab/rules/options.py", "            not isinstance(self.min_knock, int) or isinstance(self.min_knock, bool) or not 0 <= self.min_knock <= 31",
+           "            not isinstance(self.min_knock, int) or isinstance(self.min_knock, bool) or not 0 <= self.min_knock <= 30",
+           "V4 bound off by one"),
+    Mutant("scatlab/rules/options.py", "or not 1 <= self.lives <= 99:", "or not 1 <= self.lives <= 98:",
+           "lives bound off by one"),
+    Mutant("scatlab/rules/state.py", "MAX_PLAYERS = 9", "MAX_PLAYERS = 8", "C2: 9 players"),
+    Mutant("scatlab/rules/state.py", "MIN_PLAYERS = 2", "MIN_PLAYERS = 1", "C2: 2 players"),
+    Mutant("scatlab/rules/record.py", "        if depth > MAX_NESTING:", "        if depth >= MAX_NESTING:",
+           "nesting bound"),
+    Mutant("scatlab/checks.py", "MAX_GAMES = 1_000_000", "MAX_GAMES = 100_000_000", "bound on games"),
+    # -- analysis ------------------------------------------------------------------------
+    Mutant("scatlab/analysis/advice.py", "        if risk.expected_loss <= threshold:",
+           "        if risk.expected_loss < threshold:", "advice knock limit exclusive"),
+    Mutant("scatlab/analysis/advice.py", "    return Fraction(1, 2 * (opponents + 1))",
+           "    return Fraction(1, 2 * opponents)", "advice limit counts opponents, not players"),
+    Mutant("scatlab/analysis/advice.py", "        if best.value >= 31 or best.value >= draw.expected_value:",
+           "        if best.value >= 31 or best.value > draw.expected_value:", "take on a tie with the draw"),
+    Mutant("scatlab/analysis/advice.py", "    if risk is not None and risk.allowed:",
+           "    if risk is not None:", "advise a forbidden knock"),
+    Mutant("scatlab/analysis/knock.py", "    if rules.min_knock is not None and knowledge.value < rules.min_knock:",
+           "    if rules.min_knock is not None and knowledge.value <= rules.min_knock:", "V4 inclusive"),
+    Mutant("scatlab/analysis/knock.py", "        takes = take_best > current", "        takes = take_best >= current",
+           "opponent takes a discard that does not help"),
+    Mutant("scatlab/analysis/knock.py", "            lost = 0 if result.points[0] else 1",
+           "            lost = 1 if result.points[0] else 0", "V16 outcome flipped"),
+    Mutant("scatlab/analysis/knock.py", "    return math.sqrt(x * (1 - x) / n)", "    return math.sqrt(x * (1 - x) / (n - 1))",
+           "standard error"),
+    Mutant("scatlab/analysis/knock.py", "                    if s > best:\n                        best, thrown = s, out",
+           "                    if s >= best:\n                        best, thrown = s, out",
+           "Monte Carlo opponent takes on a tie"),
+    Mutant("scatlab/analysis/knock.py", "    if knowledge.first_round and rules.no_knock_first_round:",
+           "    if rules.no_knock_first_round:", "V6 refusal after the first round"),
+    Mutant("scatlab/analysis/report.py", "    risk = knock_risk(knowledge, samples=samples, seed=seed) if knock and len(knowledge.hand) == 3 else None",
+           "    risk = knock_risk(knowledge, samples=samples, seed=seed + 1) if knock and len(knowledge.hand) == 3 else None",
+           "seed ignored"),
+    Mutant("scatlab/analysis/horizon.py", "MAX_HORIZON = 8", "MAX_HORIZON = 7", "horizon bound"),
+    Mutant("scatlab/analysis/knowledge.py", "        if len(self.unseen) < hidden + stock:",
+           "        if len(self.unseen) <= hidden + stock:", "one unseen card refused"),
+    Mutant("scatlab/analysis/knowledge.py", "not 1 <= self.opponents <= 8:", "not 1 <= self.opponents <= 9:",
+           "C2: at most 8 opponents"),
+    Mutant("scatlab/analysis/text.py", "    places = 3 if se >= 0.001 else 4", "    places = 3 if se > 0.001 else 4",
+           "display places", equivalent="a standard error of exactly 0.001 is not a float sqrt produces here"),
+    # -- players -------------------------------------------------------------------------
+    Mutant("scatlab/players/tip.py", "        if ActionKind.KNOCK in kinds and value >= self.knock_at:",
+           "        if ActionKind.KNOCK in kinds and value > self.knock_at:", "tip knocks above 26 only"),
+    Mutant("scatlab/players/tip.py", "    def __init__(self, knock_at: int = 26) -> None:",
+           "    def __init__(self, knock_at: int = 27) -> None:", "tip default threshold"),
+    Mutant("scatlab/players/tip.py", "            if top.suit is suit and after > value:",
+           "            if after > value:", "tip takes any helpful discard"),
+    Mutant("scatlab/players/tip.py", "    return max(totals, key=lambda s: (totals[s][0], totals[s][1], -_SUIT_ORDER[s]))",
+           "    return max(totals, key=lambda s: (totals[s][0], -_SUIT_ORDER[s]))", "target suit tie: card count"),
+    Mutant("scatlab/players/tip.py", "    return max(totals, key=lambda s: (totals[s][0], totals[s][1], -_SUIT_ORDER[s]))",
+           "    return max(totals, key=lambda s: (totals[s][0], totals[s][1], _SUIT_ORDER[s]))", "suit order reversed"),
+    Mutant("scatlab/players/tip.py", "        card = (safe or outside)[0]", "        card = outside[0]",
+           "tip ignores the next player's suit"),
+    Mutant("scatlab/players/tip.py", "        outside.sort(key=lambda c: (c.value, c.index))",
+           "        outside.sort(key=lambda c: (-c.value, c.index))", "tip throws the highest"),
+    Mutant("scatlab/players/simple.py", "        self.knock_at = whole_number(\"knock_at\", knock_at, 0, 31, error=PlayerError)",
+           "        self.knock_at = knock_at + 1", "greedy knock_at off by one"),
+    Mutant("scatlab/players/expert.py", "                if loss <= limit:", "                if loss < limit:",
+           "expert limit exclusive"),
+    Mutant("scatlab/players/expert.py", "                    if loss <= self.weigh * on:", "                    if loss < self.weigh * on:",
+           "expert weigh exclusive"),
+    Mutant("scatlab/players/expert.py", "                limit *= 0.6", "                limit *= 0.5", "last-life factor"),
+    Mutant("scatlab/players/expert.py", "            if lives <= floor:  # one more loss and it is out",
+           "            if lives < floor:  # one more loss and it is out", "last life not detected"),
+    Mutant("scatlab/players/expert.py", "        limit = self.knock_risk / players", "        limit = self.knock_risk / (players - 1)",
+           "limit counts opponents"),
+    Mutant("scatlab/players/expert.py", "                if after > strength:", "                if after >= strength:",
+           "C11 take that does not raise"),
+    Mutant("scatlab/players/expert.py", "        if take_score is not None and (draw_total is None or take_score * len(unseen) >= draw_total):",
+           "        if take_score is not None and (draw_total is None or take_score * len(unseen) > draw_total):",
+           "take on a tie with the draw",
+           equivalent="an exact tie of integer-scaled horizon values between taking and drawing does not occur "
+                      "in the tested positions (sums over 45-49 cards); a tie-break choice without a documented rule"),
+    Mutant("scatlab/players/tournament.py", "    p = successes / trials", "    p = successes / (trials + 1)",
+           "win rate in the interval"),
+    Mutant("scatlab/players/tournament.py", "    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom",
+           "    half = z * math.sqrt(p * (1 - p) / trials + z2 / (2 * trials * trials)) / denom", "Wilson half-width"),
+    Mutant("scatlab/players/tournament.py", "            c[_LIVES] += r.lives_lost[seat]", "            c[_LIVES] += 1",
+           "lives recount"),
+    Mutant("scatlab/players/tournament.py", "                if r.lives_lost[seat] >= 1:", "                if r.lives_lost[seat] >= 2:",
+           "knocks that lost a life"),
+    Mutant("scatlab/players/tournament.py", "        \"winner\": entrant_at[state.winner],", "        \"winner\": state.winner,",
+           "winner seat vs entrant"),
+]
+
+
+def run(mutant: Mutant, work: Path) -> tuple[str, float]:
+    target = work / mutant.path
+    original = target.read_text(encoding="utf-8")
+    if original.count(mutant.old) != 1:
+        return "not-applicable", 0.0
+    target.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
+    start = time.perf_counter()
+    try:
+        env = {**os.environ, "PYTHONPATH": str(work), "PYTHONDONTWRITEBYTECODE": "1"}
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--no-header",
+             "-o", "addopts=--strict-markers", *mutant.tests],
+            cwd=work, env=env, capture_output=True, text=True, timeout=300,
+        )
+        status = "survived" if proc.returncode == 0 else "killed"
+    except subprocess.TimeoutExpired:
+        status = "killed"  # a hang is observable
+    finally:
+        target.write_text(original, encoding="utf-8")
+    return status, time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="run only mutants whose file or reason contains one of these "
+                        "comma-separated texts")
+    args = parser.parse_args()
+    wanted = [w for w in (args.only or "").split(",") if w]
+    chosen = [m for m in MUTANTS if not wanted or any(w in m.path or w == m.why for w in wanted)]
+    with tempfile.TemporaryDirectory(prefix="scatlab-mutants-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(ROOT / "scatlab", work / "scatlab")
+        shutil.copytree(ROOT / "tests", work / "tests")
+        shutil.copy(ROOT / "pyproject.toml", work / "pyproject.toml")
+        check = subprocess.run([sys.executable, "-c", "import scatlab; print(scatlab.__file__)"], cwd=work,
+                               env={**os.environ, "PYTHONPATH": str(work)}, capture_output=True, text=True)
+        assert check.stdout.startswith(str(work)), f"the copy is not the code tested: {check.stdout}"
+        killed = survived = equivalent = skipped = 0
+        survivors: list[Mutant] = []
+        for m in chosen:
+            if m.equivalent:
+                equivalent += 1
+                print(f"equivalent  {m.path}: {m.why} ({m.equivalent})", flush=True)
+                continue
+            status, seconds = run(m, work)
+            if status == "killed":
+                killed += 1
+            elif status == "survived":
+                survived += 1
+                survivors.append(m)
+            else:
+                skipped += 1
+            print(f"{status:<11} {m.path}: {m.why} ({seconds:.0f} s)", flush=True)
+    total = killed + survived
+    print(f"\nmutation score: {killed}/{total} non-equivalent mutants killed ({100 * killed / max(total, 1):.0f}%); "
+          f"{equivalent} judged equivalent; {skipped} not applicable")
+    for m in survivors:
+        print(f"  survived: {m.path}: {m.why}: {m.old.strip()!r} -> {m.new.strip()!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
