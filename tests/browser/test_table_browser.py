@@ -144,6 +144,7 @@ def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url:
     expect(cards).to_have_count(4, timeout=TIMEOUT)
     page.locator(".scat-hand-card[aria-disabled=false]").first.click()
     status = page.locator(".scat-status")
+    expect(status).to_have_text(re.compile(r"^Player 1 is playing"), timeout=TIMEOUT)
     expect(status).to_have_text(re.compile(r"^Player 2 is playing"), timeout=TIMEOUT)  # after player 1's move
     expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
     expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
