@@ -190,6 +190,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert stand_in.session.state.is_over
     r = ReviewAndReplay(stand_in)
     assert r.source == "stand-in" and r.review_box.children == (r.review,)
+    assert "stand-in" in r.review.surface.state["title"]
     assert [(d.label, d.scale) for d in r.worst] == [("blunder", "value"), ("mistake", "lives")]
     assert all(d.player == stand_in.session.seat for d in r.review.result.decisions)
     assert [t.view() for t in r.tables] == [d.view for d in r.worst]
@@ -214,6 +215,7 @@ def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path)
     assert all(d.player == game.table.session.seat for d in r.review.result.decisions)
     assert [t.view() for t in r.tables] == [d.view for d in r.worst]
     assert "Reviewing <b>your game</b>" in r.status.value
+    assert r.review_box.children == (r.review,) and "your decisions" in r.review.surface.state["title"]
 
 
 def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:

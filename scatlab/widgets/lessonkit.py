@@ -470,8 +470,8 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
             f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
             f"<b>Hand {d.hand}, action {d.index}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
             f"{whose} move <b>{escape(d.played)}</b>; the analysis prefers <b>{escape(d.best)}</b>.<br>"
-            f"Cost <b>{cost}</b> {escape(a.unit)} &mdash; <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
-            f"{reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
+            f"Cost <b>{cost}</b> {escape(a.unit)}, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
+            f"Why: {reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
     if not items:
         return "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     return "<ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>"
@@ -530,6 +530,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.table = table
         self.source = source
         self.review = table.review_game()
+        if source != "your game":
+            self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
+                                       f"(player {table.session.seat})")
+            self.review.handle({"type": "first"})  # redraws with the title
         self.worst = costliest(self.review.result, self.n)
         s = table.session
         record = s.record()
