@@ -212,6 +212,7 @@ def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path)
     play_to_the_end(game.table, seed=8)
     r.button.click()
     assert r.source == "your game" and r.table is game.table
+    assert game.table.children == (game.table.surface,)  # shown in the section, not twice on the page
     assert all(d.player == game.table.session.seat for d in r.review.result.decisions)
     assert [t.view() for t in r.tables] == [d.view for d in r.worst]
     assert "Reviewing <b>your game</b>" in r.status.value

@@ -457,6 +457,8 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
     >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2))
     >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html
     (2, True, True)
+    >>> costliest_html(())
+    "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     """
     from .course import rule_link
     from .review import CLASS_COLOURS
@@ -529,7 +531,9 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
 
         self.table = table
         self.source = source
+        shown = table.children
         self.review = table.review_game()
+        table.children = shown  # the review shows here; the table keeps what it had open below it
         if source != "your game":
             self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
                                        f"(player {table.session.seat})")
