@@ -178,3 +178,53 @@ def test_a_taken_port_is_refused() -> None:
             check_port("127.0.0.1", port)
     with pytest.raises(ServeError, match="--port 0 is not a port"):
         check_port("127.0.0.1", 0)
+
+
+def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions() -> None:
+    """Issue 10: the stand-in game ends, its review lists the two costliest decisions (a
+    blunder in hand value, a mistake in lives: both scales) with their reasons and rule
+    links, and each "Try it yourself" table starts at that very position."""
+    from scatlab.widgets.lessonkit import ReviewAndReplay, stand_in_game
+
+    stand_in = stand_in_game("quick", seed=16)
+    assert stand_in.session.state.is_over
+    r = ReviewAndReplay(stand_in)
+    assert r.source == "stand-in" and r.review_box.children == (r.review,)
+    assert "stand-in" in r.review.surface.state["title"]
+    assert [(d.label, d.scale) for d in r.worst] == [("blunder", "value"), ("mistake", "lives")]
+    assert all(d.player == stand_in.session.seat for d in r.review.result.decisions)
+    assert [t.view() for t in r.tables] == [d.view for d in r.worst]
+    assert [box.children[1] for box in r.try_boxes] == r.tables
+    assert all(t.session.hints for t in r.tables)
+    html = r.listing.value
+    assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
+    assert "0.24 lives" in html and "knocking with 28" in html
+
+
+def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path) -> None:
+    from scatlab.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+
+    game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), pace=0)
+    r = ReviewAndReplay(stand_in_game(), learner=game)
+    before = r.worst
+    assert r.review_learner() is False and "not over yet" in r.status.value
+    assert r.source == "stand-in" and r.worst == before
+    play_to_the_end(game.table, seed=8)
+    r.button.click()
+    assert r.source == "your game" and r.table is game.table
+    assert game.table.children == (game.table.surface,)  # shown in the section, not twice on the page
+    assert all(d.player == game.table.session.seat for d in r.review.result.decisions)
+    assert [t.view() for t in r.tables] == [d.view for d in r.worst]
+    assert "Reviewing <b>your game</b>" in r.status.value
+    assert r.review_box.children == (r.review,) and "your decisions" in r.review.surface.state["title"]
+
+
+def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:
+    from scatlab.errors import ScatlabError
+    from scatlab.widgets.lessonkit import play_to_the_end
+    from scatlab.widgets.table import Table
+
+    table = Table("classic", seed=1, hints=False, pace=0)
+    with pytest.raises(ScatlabError, match="limit=3"):
+        play_to_the_end(table, limit=3)
+    assert not table.session.state.is_over

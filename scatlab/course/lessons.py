@@ -65,7 +65,8 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(7, "07-not-this-game", "Not this game",
            "Skat, Schwimmen and the other games called 31 or Blitz; a Skat value calculator."),
     Lesson(8, "08-play-a-game", "Play a whole game",
-           "A game with hints, then one without, against the tip player."),
+           "A game with hints, then one without, against the tip player; then review it and replay "
+           "your two costliest decisions."),
 )
 
 

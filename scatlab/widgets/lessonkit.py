@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -28,7 +29,8 @@ from ..rules.values import hand_value
 from .svg import card_svg
 
 __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
-           "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints"]
+           "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
+           "costliest_html", "ReviewAndReplay"]
 
 
 def _running_loop() -> Any:
@@ -393,3 +395,166 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             return
         self.table.handle({"type": "load", "text": saved.record})
         self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"
+
+
+def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int = 10_000) -> Any:
+    """Play a card :class:`~scatlab.widgets.table.Table`'s learner seat to the end of the
+    game with the computer player ``player`` (``tip``, ``expert``, ``greedy``, ``random``),
+    through the very calls a click makes (``session.play``, ``session.next_hand``); its
+    random choices come from ``seed``. Returns the table, its game over (the opponents play
+    as the table's own players). Stops with an error after ``limit`` actions (a game that
+    never ends would be a bug).
+
+    >>> from scatlab.widgets.table import Table
+    >>> t = play_to_the_end(Table("quick", seed=3, hints=False, pace=0), seed=3)
+    >>> t.session.state.is_over and t.session.model().can_review
+    True
+    """
+    import random
+
+    from ..players import make_player
+
+    stand_in, rng = make_player(player), random.Random(seed)
+    for _ in range(limit):
+        s = table.session
+        if s.state.is_over:
+            return table
+        if s.model().can_next_hand:
+            s.next_hand()
+        else:
+            s.play(stand_in.decide(s.view(), rng).action)
+    raise ScatlabError(f"the game did not end within limit={limit!r} actions: give a larger limit")
+
+
+def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"),
+                  player: str = "tip") -> Any:
+    """A finished game to review when the learner has not finished one: a table of
+    ``rules`` dealt from ``seed``, the learner's seat played by ``player``
+    (:func:`play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
+    short hands, 64 decisions, played and reviewed in well under a second) give a blunder on
+    the hand-value scale and a mistake on the lives scale, so both scales show.
+
+    >>> g = stand_in_game()
+    >>> g.session.state.is_over, g.session.model().status.startswith("Game over")
+    (True, True)
+    """
+    from .table import Table
+
+    return play_to_the_end(Table(rules, opponents=opponents, seed=seed, hints=False, pace=0), player, seed)
+
+
+_SCALE_CODES = {"value": "C5", "lives": "C6"}
+"""The rule behind each scale: the turn (draw, take, discard) and the knock."""
+_CODE = re.compile(r"\(([CV]\d{1,2})\)")
+
+
+def costliest_html(decisions: Any, whose: str = "your") -> str:
+    """The decisions (from :func:`~scatlab.analysis.review.costliest`) as a numbered list:
+    where (hand, action), what was played and what the analysis prefers, the cost on its
+    scale with its class, the reason, and the rule codes linked to the rulebook.
+
+    >>> from scatlab.widgets.review import costliest
+    >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2))
+    >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html
+    (2, True, True)
+    >>> costliest_html(())
+    "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
+    """
+    from .course import rule_link
+    from .review import CLASS_COLOURS
+
+    items = []
+    for rank, d in enumerate(decisions, 1):
+        a = d.assessment
+        reason = _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(a.reason))
+        cost = f"{float(a.cost):.2f}" if a.cost.denominator > 2 else str(a.cost)
+        items.append(
+            f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
+            f"<b>Hand {d.hand}, action {d.index}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
+            f"{whose} move <b>{escape(d.played)}</b>; the analysis prefers <b>{escape(d.best)}</b>.<br>"
+            f"Cost <b>{cost}</b> {escape(a.unit)}, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
+            f"Why: {reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
+    if not items:
+        return "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
+    return "<ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>"
+
+
+class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
+    """Lesson 8: a finished game reviewed, its ``n`` costliest decisions listed and each one
+    on a "Try it yourself" table (hints on, the opponents answering at once).
+
+    It starts with ``stand_in`` (a finished :class:`~scatlab.widgets.table.Table`, e.g.
+    :func:`stand_in_game`), so the page always has a review to show; **Review my game**
+    switches to the learner's game (``learner``: a :class:`GameWithHints` or a table) once it
+    is over, and says so when it is not yet. The parts are kept in boxes
+    (:attr:`review_box`, :attr:`listing`, :attr:`try_boxes`) that a lesson shows in its own
+    cells; they are refilled in place.
+
+    >>> r = ReviewAndReplay(stand_in_game())
+    >>> r.source, len(r.worst), [t.view() for t in r.tables] == [d.view for d in r.worst]
+    ('stand-in', 2, True)
+    """
+
+    def __init__(self, stand_in: Any, learner: Any = None, n: int = 2) -> None:
+        self.stand_in = stand_in
+        self.learner = learner
+        self.n = n
+        self.button = widgets.Button(description="Review my game", button_style="primary",
+                                     tooltip="review the game you played above, once it is over")
+        self.button.on_click(lambda _b: self.review_learner())
+        self.status = widgets.HTML()
+        self.review_box = widgets.VBox()
+        self.listing = widgets.HTML()
+        self.try_boxes = [widgets.VBox() for _ in range(n)]
+        super().__init__([widgets.HBox([self.button]), self.status])
+        self.add_class("scatlab-review-replay")
+        self.show(stand_in, "stand-in")
+
+    def learner_table(self) -> Any:
+        """The learner's current table (a :class:`GameWithHints` deals new ones), or None."""
+        return getattr(self.learner, "table", self.learner)
+
+    def review_learner(self) -> bool:
+        """Show the learner's game if it is over (True); otherwise say why not (False)."""
+        table = self.learner_table()
+        if table is None or not table.session.state.is_over:
+            self.status.value = ("<p class='scatlab-review-wait' style='color:#8a5a00'>Your game is not over yet: "
+                                 "finish it above, then review it. Below is the stand-in's game.</p>")
+            return False
+        self.show(table, "your game")
+        return True
+
+    def show(self, table: Any, source: str) -> None:
+        """Review ``table``'s finished game (its "Review this game", :meth:`Table.review_game`)
+        and refill the boxes."""
+        from .review import costliest, try_table
+
+        self.table = table
+        self.source = source
+        shown = table.children
+        self.review = table.review_game()
+        table.children = shown  # the review shows here; the table keeps what it had open below it
+        if source != "your game":
+            self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
+                                       f"(player {table.session.seat})")
+            self.review.handle({"type": "first"})  # redraws with the title
+        self.worst = costliest(self.review.result, self.n)
+        s = table.session
+        record = s.record()
+        self.tables = [try_table(record, d, opponents=s.opponents) for d in self.worst]
+        whose = "your" if source == "your game" else "the stand-in's"
+        summary = self.review.result.summary(s.seat)
+        counts = ", ".join(f"{k} {name}" for name, k in summary.classes if k)
+        self.status.value = (f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
+                             f"{summary.decisions} decisions ({escape(counts)}).</p>")
+        self.review_box.children = (self.review,)
+        self.listing.value = costliest_html(self.worst, whose)
+        for i, box in enumerate(self.try_boxes):
+            if i < len(self.worst):
+                d = self.worst[i]
+                head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself: hand {d.hand}, action {d.index}</b> "
+                                    f"(played then: {escape(d.played)}; a {d.label}). You are back in that seat, "
+                                    "hints on: play it again.</p>")
+                box.children = (head, self.tables[i])
+            else:
+                box.children = (widgets.HTML("<p>This game has no other costly decision to replay.</p>"),)

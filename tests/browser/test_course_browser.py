@@ -322,9 +322,10 @@ def test_play_a_hand_on_lesson_4s_table_with_clicks(course_page: Page, server: S
 
 def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server: Server) -> None:
     _open(course_page, server, "08-play-a-game")
-    expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
-    course_page.locator(".scat-pile[data-pile=stock]").click()
-    expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    game = course_page.locator(".scatlab-game")  # the page's other tables are the review's Try it yourself
+    expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    game.locator(".scat-pile[data-pile=stock]").click()
+    expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
     course_page.locator(".scatlab-game input[placeholder='a name for this game']").fill("browser game")
     course_page.get_by_role("button", name="Save to my progress").click()
     expect(course_page.locator(".scatlab-saved-note")).to_contain_text("browser game")
@@ -333,7 +334,40 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     course_page.locator(".scatlab-saved a", has_text="browser game").click()
     course_page.wait_for_url("**/08-play-a-game.ipynb?game=*")
     expect(course_page.locator(".scatlab-reopened")).to_contain_text("browser game", timeout=30_000)
-    expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    _no_trouble(course_page)
+
+
+def test_lesson_8_reviews_a_game_and_replays_its_two_costliest_decisions(course_page: Page, server: Server) -> None:
+    """Issue 10: the stand-in's review, its two costliest decisions with reasons, and two
+    Try-it-yourself tables at those positions; Review my game waits for the game's end."""
+    _open(course_page, server, "08-play-a-game")
+    section = course_page.locator(".scatlab-review-replay")
+    expect(section.locator(".scatlab-review-source")).to_contain_text("stand-in", timeout=30_000)
+    review = course_page.locator(".scat-review")
+    expect(review).to_have_count(1, timeout=30_000)
+    expect(review.locator(".scat-review-mark").first).to_be_visible()
+    listing = course_page.locator(".scatlab-costliest li")
+    expect(listing).to_have_count(2)
+    expect(listing.nth(0)).to_contain_text("blunder")
+    expect(listing.nth(1)).to_contain_text("lives")
+    expect(course_page.locator(".scatlab-try-head")).to_have_count(2)
+    expect(course_page.locator(".scat-hand-card")).to_have_count(3 + 3 + 3, timeout=30_000)
+    review.locator(".scat-review-mark").nth(1).click()
+    expect(review.locator(".scat-review-decision")).to_contain_text("action", timeout=10_000)
+    section.get_by_role("button", name="Review my game").click()
+    expect(section.locator(".scatlab-review-wait")).to_contain_text("not over yet")
+    course_page.locator(".scatlab-costliest").scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    course_page.screenshot(path=str(ARTIFACTS / "08-review-section.png"))
+    course_page.locator(".scatlab-try-head").nth(0).scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    course_page.screenshot(path=str(ARTIFACTS / "08-try-it-yourself.png"))
+    section.scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    course_page.screenshot(path=str(ARTIFACTS / "08-review-widget.png"))
+    expect(review.locator(".scat-review-title")).to_contain_text("stand-in")
     _no_trouble(course_page)
 
 
