@@ -490,3 +490,20 @@ def test_the_review_does_not_change_with_cards_the_learner_never_saw() -> None:
 def _state_before(record: GameRecord, hand: int, index: int) -> GameState:
     """The real state just before action ``index`` of hand ``hand`` (both from 1)."""
     return replay(record_before(record, hand, index))
+
+
+def test_monte_carlo_knock_risk_shows_as_a_decimal_with_its_standard_error() -> None:
+    """Against two opponents the knock risk is a seeded estimate: the table shows it as a
+    decimal with its standard error, never as a fraction that looks exact (issue 7)."""
+    s = TableSession("classic", opponents=("tip", "tip"), seed=8)
+    m = s.model()
+    assert m.hints is not None and m.hints.analysis.knock is not None
+    risk = m.hints.analysis.knock
+    assert not risk.exact and risk.std_error_one is not None
+    knock_rows = [r for r in m.hints.rows if r[0].startswith("knock:")]
+    assert [r[0].split(" (")[0] for r in knock_rows] == [
+        "knock: P(lose one life)", "knock: P(lose two lives)", "knock: expected lives lost"]
+    for label, exact, shown in knock_rows:
+        assert exact == "estimate" and "±" in shown and "/" not in shown
+    assert "Monte Carlo, 10,000 deals" in knock_rows[0][0]
+    assert knock_rows[0][2] == f"{float(risk.p_lose_one) * 100:.1f}% ± {risk.std_error_one * 100:.1f}%"

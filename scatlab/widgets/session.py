@@ -740,6 +740,28 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), f"{float(p) * 100:.1f}%"
 
 
+def _estimate(value: Fraction, std_error: float | None, scale: int = 1, unit: str = "") -> tuple[str, str]:
+    """A Monte Carlo estimate for display: ``("estimate", "0.9% ± 0.1%")``.
+
+    >>> _estimate(Fraction(19, 2000), 0.00097, 100, "%")
+    ('estimate', '0.9% ± 0.1%')
+    """
+    digits = 1 if unit == "%" else 3
+    se = (std_error or 0.0) * scale
+    return "estimate", f"{float(value) * scale:.{digits}f}{unit} ± {se:.{digits}f}{unit}"
+
+
+def _loss_std_error(p_one: Fraction, p_two: Fraction, samples: int) -> float:
+    """The standard error of the mean lives lost (0, 1 or 2 a deal) over ``samples`` deals.
+
+    >>> round(_loss_std_error(Fraction(1, 2), Fraction(0), 100), 3)
+    0.05
+    """
+    one, two = float(p_one), float(p_two)
+    variance = one + 4 * two - (one + 2 * two) ** 2
+    return (max(variance, 0.0) / samples) ** 0.5 if samples else 0.0
+
+
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: bool = False) -> HintsModel:
     """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged)."""
     rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
@@ -759,11 +781,16 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: 
     if pending:
         rows.append(("knock: risk", "…", "computing…"))
     elif risk is not None:
-        if risk.allowed:
-            how = "exact" if risk.exact else f"{risk.samples:,} deals"
-            rows.append((f"knock: P(lose one life) ({how})", *_pct(risk.p_lose_one)))
-            rows.append((f"knock: P(lose two lives) ({how})", *_pct(risk.p_lose_two)))
+        if risk.allowed and risk.exact:
+            rows.append(("knock: P(lose one life) (exact)", *_pct(risk.p_lose_one)))
+            rows.append(("knock: P(lose two lives) (exact)", *_pct(risk.p_lose_two)))
             rows.append(("knock: expected lives lost", str(risk.expected_loss), f"{float(risk.expected_loss):.3f}"))
+        elif risk.allowed:  # a Monte Carlo estimate: a decimal with its standard error, never a fraction
+            how = f"Monte Carlo, {risk.samples:,} deals"
+            rows.append((f"knock: P(lose one life) ({how})", *_estimate(risk.p_lose_one, risk.std_error_one, 100, "%")))
+            rows.append((f"knock: P(lose two lives) ({how})", *_estimate(risk.p_lose_two, risk.std_error_two, 100, "%")))
+            rows.append(("knock: expected lives lost",
+                         *_estimate(risk.expected_loss, _loss_std_error(risk.p_lose_one, risk.p_lose_two, risk.samples or 0))))
         else:
             rows.append(("knock", "not allowed", risk.refusal or "not allowed now"))
     advice = analysis.advice
