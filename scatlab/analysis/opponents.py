@@ -198,6 +198,8 @@ class _Chain:
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
     cards_mask: IntArray  # (rows,): bit mask of the hand's cards
     after_value: FloatArray  # (rows, 67): distribution of value2 after one draw from the rest of the deck
+    finals: FloatArray  # (MAX_TURNS + 1, rows): after t turns and one more with no knock (31s left out)
+    final31: FloatArray  # (MAX_TURNS + 1,): the share of that last turn's hands that made 31
 
 
 @lru_cache(maxsize=8)
@@ -220,19 +222,30 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
     p = np.full(m, 1.0)
     priors = np.zeros((MAX_TURNS + 1, m))
+    finals = np.zeros((MAX_TURNS + 1, m))
+    final31 = np.zeros(MAX_TURNS + 1)
+    blitz = tables.value2 >= BLITZ2
+
+    def step(weights: FloatArray) -> FloatArray:
+        out = np.bincount(flat_next, weights=weights[owner] / others, minlength=m)
+        return np.asarray(out, dtype=np.float64)
+
     for t in range(MAX_TURNS + 1):
         priors[t] = p
-        live = np.where(stop, 0.0, p)
-        p = np.bincount(flat_next, weights=live[owner] / others, minlength=m)
+        # one more turn with no knock possible (the last turn after a knock)
+        last = step(np.where(blitz, 0.0, p))
+        final31[t] = last[blitz].sum() / last.sum()
+        finals[t] = np.where(blitz, 0.0, last)
+        p = step(np.where(stop, 0.0, p))
         p = p / p.sum() * m  # keep the scale (only ratios matter)
-    priors[:, tables.value2 >= BLITZ2] = 0.0
+    priors[:, blitz] = 0.0
     improves = valid & (tables.after_draw > tables.strength[:, None])
     cards_mask = (np.int64(1) << rows).sum(axis=1)
     after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, 0)
     after_value = np.zeros((m, 67))
     for v in np.unique(after_v2[valid]):
         after_value[:, int(v)] = ((after_v2 == v) & valid).sum(axis=1) / others
-    return _Chain(tables, priors, improves, cards_mask, after_value)
+    return _Chain(tables, priors, improves, cards_mask, after_value, finals, final31)
 
 
 def _chain_for(rules: RuleSet) -> _Chain:
@@ -245,13 +258,15 @@ def turn_priors(rules: RuleSet) -> FloatArray:
     return _chain_for(rules).priors
 
 
-def row_weights(knowledge: Knowledge, observations: Observations, opponent: int) -> FloatArray:
+def row_weights(knowledge: Knowledge, observations: Observations, opponent: int,
+                after_turn: bool = False) -> FloatArray:
     """The adaptive weight (float, unnormalised) of every row of the tables as opponent
     ``opponent``'s hand; 0 for hands that cannot be theirs (a card seen elsewhere, or
-    missing a card they are known to hold)."""
+    missing a card they are known to hold). ``after_turn``: after one more turn of drawing
+    with no knock (the hands that make 31 on it left out)."""
     chain = _chain_for(knowledge.rules)
     t = min(observations.turns[opponent], MAX_TURNS)
-    w = chain.priors[t].copy()
+    w = (chain.finals if after_turn else chain.priors)[t]
     for card in observations.rejected[opponent]:
         w = np.where(chain.improves[:, card.index], w * LAMBDA, w)
     avail = 0
@@ -312,32 +327,21 @@ def integer_weights(w: FloatArray) -> IntArray:
 def final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
                              extra_turn: bool, model: OpponentModelName = "adaptive") -> FloatArray:
     """``dist[v2]``: the probability that opponent ``opponent``'s hand is worth ``v2 / 2``,
-    now (``extra_turn`` False) or after one more turn of the policy (take the top discard
-    if that makes a stronger hand, else draw a card from the rest of the deck and keep the
-    strongest three). A fast approximation for the ``expert``: the drawn card is any card
-    not in the hand (as the horizon tables assume). Returns 67 floats summing to 1."""
+    now (``extra_turn`` False) or after one more turn. A fast approximation for the
+    ``expert``: the last turn is one more step of the prior chain without a knock (a draw
+    from the rest of the deck, keeping the strongest three; its 31s at the chain's rate),
+    with the same likelihood of the rejected cards; taking the top discard is left out.
+    Returns 67 floats summing to 1."""
     chain = _chain_for(knowledge.rules)
     tables = chain.tables
-    if model == "uniform":
-        w = row_weights(knowledge, Observations.nothing(knowledge.opponents), opponent)
-        w = np.where(w > 0, 1.0, 0.0)
-    else:
-        w = row_weights(knowledge, observations, opponent)
+    obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
+    w = row_weights(knowledge, obs, opponent, after_turn=extra_turn)
     total = w.sum()
     if total <= 0:
         raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
-    w = w / total
-    if not extra_turn:
-        return np.asarray(np.bincount(tables.value2, weights=w, minlength=67)[:67], dtype=np.float64)
-    top = knowledge.top
-    if top is None:
-        return np.asarray(w @ chain.after_value)
-    t = top.index
-    rows = tables.rows
-    tr = tables.triple
-    take = np.maximum(np.maximum(tr[rows[:, 0], rows[:, 1], t], tr[rows[:, 0], rows[:, 2], t]),
-                      tr[rows[:, 1], rows[:, 2], t])
-    takes = take > tables.strength
-    dist = np.asarray(np.where(takes, 0.0, w) @ chain.after_value)
-    dist += np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0), minlength=67)[:67]
-    return dist
+    dist: FloatArray = np.asarray(np.bincount(tables.value2, weights=w / total, minlength=67)[:67], dtype=np.float64)
+    if extra_turn:
+        p31 = float(chain.final31[min(obs.turns[opponent], MAX_TURNS)])
+        dist = dist * (1.0 - p31)
+        dist[BLITZ2] += p31
+    return np.asarray(dist, dtype=np.float64)
