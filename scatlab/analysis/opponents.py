@@ -101,6 +101,7 @@ ADAPTIVE_POLICY = (
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+_LAMBDA_POWERS = LAMBDA ** np.arange(53, dtype=np.float64)
 
 
 def check_model(name: object) -> OpponentModelName:
@@ -197,9 +198,14 @@ class _Chain:
     priors: FloatArray  # (MAX_TURNS + 1, rows): unnormalised weight of each hand after t turns
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
     cards_mask: IntArray  # (rows,): bit mask of the hand's cards
-    after_value: FloatArray  # (rows, 67): distribution of value2 after one draw from the rest of the deck
+    av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
+    av_v2: IntArray  # value2 reached,
+    av_share: FloatArray  # and the share of the draws that reach it
+    pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
     finals: FloatArray  # (MAX_TURNS + 1, rows): after t turns and one more with no knock (31s left out)
     final31: FloatArray  # (MAX_TURNS + 1,): the share of that last turn's hands that made 31
+    av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
+    improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
 
 
 @lru_cache(maxsize=8)
@@ -241,11 +247,20 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
     priors[:, blitz] = 0.0
     improves = valid & (tables.after_draw > tables.strength[:, None])
     cards_mask = (np.int64(1) << rows).sum(axis=1)
-    after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, 0)
-    after_value = np.zeros((m, 67))
-    for v in np.unique(after_v2[valid]):
-        after_value[:, int(v)] = ((after_v2 == v) & valid).sum(axis=1) / others
-    return _Chain(tables, priors, improves, cards_mask, after_value, finals, final31)
+    # After one draw: per hand, each value it can reach and the share of draws reaching it
+    # (a sparse table: rows, values, shares).
+    after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, -1)
+    key = np.arange(m)[:, None] * 128 + after_v2
+    uniq, counts = np.unique(key[valid], return_counts=True)
+    av_rows = uniq // 128
+    av_v2 = uniq % 128
+    av_share = counts / others
+    av_start = np.searchsorted(av_rows, np.arange(m + 1))
+    improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
+    pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
+                          rows[:, 1] * 2704 + rows[:, 2] * 52])
+    return _Chain(tables, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base, finals, final31,
+                  av_start, improve_bits)
 
 
 def _chain_for(rules: RuleSet) -> _Chain:
@@ -267,8 +282,12 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int,
     chain = _chain_for(knowledge.rules)
     t = min(observations.turns[opponent], MAX_TURNS)
     w = (chain.finals if after_turn else chain.priors)[t]
+    rejected = 0
     for card in observations.rejected[opponent]:
-        w = np.where(chain.improves[:, card.index], w * LAMBDA, w)
+        rejected |= 1 << card.index
+    if rejected:
+        hits = np.bitwise_count(chain.improve_bits & np.int64(rejected))
+        w = w * _LAMBDA_POWERS[hits]
     avail = 0
     for i in knowledge.unseen_index:
         avail |= 1 << i
@@ -327,21 +346,42 @@ def integer_weights(w: FloatArray) -> IntArray:
 def final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
                              extra_turn: bool, model: OpponentModelName = "adaptive") -> FloatArray:
     """``dist[v2]``: the probability that opponent ``opponent``'s hand is worth ``v2 / 2``,
-    now (``extra_turn`` False) or after one more turn. A fast approximation for the
-    ``expert``: the last turn is one more step of the prior chain without a knock (a draw
-    from the rest of the deck, keeping the strongest three; its 31s at the chain's rate),
-    with the same likelihood of the rejected cards; taking the top discard is left out.
-    Returns 67 floats summing to 1."""
+    now (``extra_turn`` False) or after one more turn of the last-turn policy (take the top
+    discard if that makes a stronger hand, else draw and keep the strongest three). A fast
+    approximation for the ``expert``: the drawn card is any card not in the hand (as the
+    horizon tables assume), and every opponent sees the same top discard. Returns 67
+    floats summing to 1."""
     chain = _chain_for(knowledge.rules)
     tables = chain.tables
     obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
-    w = row_weights(knowledge, obs, opponent, after_turn=extra_turn)
+    w = row_weights(knowledge, obs, opponent)
+    if model == "uniform" or obs.empty:
+        w = np.where(w > 0, 1.0, 0.0)
     total = w.sum()
     if total <= 0:
         raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
-    dist: FloatArray = np.asarray(np.bincount(tables.value2, weights=w / total, minlength=67)[:67], dtype=np.float64)
-    if extra_turn:
-        p31 = float(chain.final31[min(obs.turns[opponent], MAX_TURNS)])
-        dist = dist * (1.0 - p31)
-        dist[BLITZ2] += p31
+    w = w / total
+    if not extra_turn:
+        return np.asarray(np.bincount(tables.value2, weights=w, minlength=67)[:67], dtype=np.float64)
+    top = knowledge.top
+    if top is not None:
+        t = top.index
+        tl = tables.triple.ravel()
+        take = np.maximum(np.maximum(tl[chain.pair_base[0] + t], tl[chain.pair_base[1] + t]), tl[chain.pair_base[2] + t])
+        takes = take > tables.strength
+        draw_w = np.where(takes, 0.0, w)
+    else:
+        takes = None
+        draw_w = w
+    # only the hands that carry weight (a share of at least 1e-9 of the largest) are stepped
+    live = np.flatnonzero(draw_w > draw_w.max() * 1e-9)
+    starts = chain.av_start[live]
+    lens = chain.av_start[live + 1] - starts
+    ends = np.cumsum(lens)
+    idx = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lens), lens)
+    dist = np.bincount(chain.av_v2[idx], weights=np.repeat(draw_w[live], lens) * chain.av_share[idx],
+                       minlength=67)[:67]
+    if takes is not None:
+        dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
+                                  minlength=67)[:67]
     return np.asarray(dist, dtype=np.float64)

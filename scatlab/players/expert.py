@@ -348,8 +348,8 @@ class ExpertPlayer(Player):
 
     def _hopeless(self, view: PlayerView, model: _Model, strength: int, extra_turn: bool) -> bool:
         """A quick screen before the full estimate: under the simple turn model (dealt hands
-        improved by the turns played), the knock fails more often than not (lowest; under
-        V14 or V16, not highest)."""
+        improved by the turns played), the knock is lowest with P > 0.3 (under V14 or V16:
+        highest or tied with P < 0.3)."""
         v2 = strength >> RANK_BITS
         if v2 >= BLITZ2:
             return False
@@ -360,8 +360,8 @@ class ExpertPlayer(Player):
             lowest *= float(model.gt[t, v2])
             at_most *= 1.0 - float(model.gt[t, v2])
         if view.rules.score_keeping in ("gin", "points"):
-            return at_most < 0.25
-        return lowest > 0.5
+            return at_most < 0.3
+        return lowest > 0.3
 
     # -- standing: a stated model of the chance of winning the game ---------------------
 
