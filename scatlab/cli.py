@@ -6,7 +6,8 @@
   [-o FILE]``: write the JSON record of a seeded game.
 - ``scatlab replay FILE.json``: replay a record and print the JSON result.
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
-  [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
+  [--opponents N] [--rules PRESET] [--horizon K] [--opponent-model adaptive|uniform] [--turns T...]
+  [--rejected CARDS]... [--json]``: exact odds and advice.
 - ``scatlab rules [PRESET]``: list the presets, or show one preset's options.
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
   [--jobs N] [--json] [--no-progress]``: many seeded games between computer players, with
@@ -82,6 +83,14 @@ def _build_parser() -> _Parser:
                          help="Monte Carlo deals for the knock risk against 2+ opponents (default 10000)")
     analyze.add_argument("--seed", type=int, default=0, help="seed of that Monte Carlo (default 0)")
     analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
+    analyze.add_argument("--opponent-model", choices=("adaptive", "uniform"), default="adaptive",
+                         help="how opponents' hands are weighted: adaptive (by --turns and --rejected; the "
+                         "default) or uniform (as if just dealt)")
+    analyze.add_argument("--turns", nargs="+", type=int, default=[], metavar="T",
+                         help="turns each opponent has played in this hand, in turn order (adaptive model)")
+    analyze.add_argument("--rejected", nargs="+", action="append", default=[], metavar="CARDS",
+                         help="cards one opponent threw or passed over for the stock; repeat once per "
+                         "opponent, in turn order (adaptive model)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
 
     rules = sub.add_parser("rules", help="list the rule presets, or show one preset's options")
@@ -190,6 +199,18 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     if args.samples < 1:
         raise ScatlabError(f"--samples {args.samples} is not allowed: use at least 1")
+    observations = None
+    if args.turns or args.rejected:
+        from .analysis.opponents import Observations
+        from .cards import parse_cards
+
+        n = args.opponents or max(1, len(args.opponent_holds), len(args.turns), len(args.rejected))
+        if len(args.turns) > n or len(args.rejected) > n:
+            raise ScatlabError(f"--turns/--rejected are given for more opponents than the {n} there are")
+        turns = tuple(args.turns) + (0,) * (n - len(args.turns))
+        rejected = tuple(parse_cards(" ".join(r)) for r in args.rejected) + ((),) * (n - len(args.rejected))
+        observations = Observations(turns, rejected)
+        args.opponents = n
     result = analyze(
         " ".join(args.hand),
         args.discard,
@@ -201,6 +222,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         knock=not args.no_knock,
         samples=args.samples,
         seed=args.seed,
+        opponent_model=args.opponent_model,
+        observations=observations,
     )
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")

@@ -13,6 +13,7 @@ from .advice import Advice, advise, knock_threshold
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
+from .opponents import OPPONENT_MODELS, Observations
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
 
@@ -26,6 +27,8 @@ __all__ = [
     "KnockRisk",
     "knock_risk",
     "Knowledge",
+    "OPPONENT_MODELS",
+    "Observations",
     "DiscardOption",
     "DrawAnalysis",
     "DrawOutcome",

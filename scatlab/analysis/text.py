@@ -71,8 +71,9 @@ def render_text(a: Analysis) -> str:
             f"Monte Carlo, {r.samples:,} deals, s.e. {100 * (r.std_error_one or 0):.2f} / "
             f"{100 * (r.std_error_two or 0):.2f} points")
         allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
+        model = "" if r.model == "uniform" else ", opponents weighted by what they were seen to do"
         lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
-                     f"P(lose two) = {_prob(r.p_lose_two)} ({how}){allowed}")
+                     f"P(lose two) = {_prob(r.p_lose_two)} ({how}{model}){allowed}")
     if len(a.horizon) > 1:
         lines.append("Horizon (drawing each turn): " + "; ".join(
             f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))

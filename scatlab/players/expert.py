@@ -9,16 +9,24 @@ What it uses, all from its own :class:`PlayerView`:
   future, not just the highest total now;
 - **exact draw odds**: drawing is worth the average, over every unseen card, of the best
   hand it can keep; taking is worth the best hand it makes; the larger wins;
-- **knock risk**: opponents' hands are modelled as dealt hands improved by as many greedy
-  turns as each has played (a Markov chain over all 22,100 hands, computed once), plus the
-  one last turn a knock gives them. From that it estimates the expected lives a knock
-  costs (strictly lowest, tied lowest and an opponent's 31, under the rule set's C7, V7,
-  V8, V9, V14 or V16 rules). It weighs that against the risk of playing on (one more draw,
-  then a showdown it did not call, against opponents with two more turns: being lowest,
-  ties included, or someone's 31) and knocks when the knock costs at most ``weigh`` (1/2)
-  times the risk of playing on, or at most ``knock_risk`` divided by the number of players
-  whatever playing on costs (less when its own lives are short). So it knocks sooner
-  against fresh hands, and later when it is on its last life;
+- **knocking to win the game**: each opponent's hand is weighted by the adaptive opponent
+  model (:mod:`scatlab.analysis.opponents`: dealt hands improved by the turns each has
+  played, less likely where a card they threw or passed over would have helped), plus the
+  one last turn a knock gives them (a fast approximation: independent opponents, the draw
+  from any card not in the hand). From those it gets the chance of every outcome of the
+  knock under the rule set (C7, V7, V8, V9, V14, V16): who loses a life or a letter, who
+  scores. Each outcome is valued by what it does to **everyone's standing**, through a
+  stated model of the chance of winning the game: ``P(win) = s_me / sum of s`` over the
+  players still in, ``s = lives ** alpha`` (lives left, the county counting as one; letters
+  under V14; bus positions under V15) or ``exp(alpha * points / 4)`` under V16. So an
+  opponent's lost life is worth something to it, its own last life is worth far more than
+  its first, and under GIN a knock that stands (a letter to every opponent) is worth
+  several. It knocks when the knock's expected change in P(win) beats that of playing on
+  (one more draw, then a showdown it did not call against opponents with two more turns,
+  costing it a life with the chance of being lowest there, else costing an opponent) by
+  ``margin``, or when a knock costs at most ``knock_risk / players`` lives and does not
+  lower P(win) (less on its last life). A quick screen under the simple turn model skips
+  the estimate when the knock is lowest with P > 0.3 (under V14/V16: highest with P < 0.3);
 - on a last turn after someone knocked it plays for the highest hand now; it never throws
   a card of a suit the next player collects when another discard is nearly as good.
 
@@ -110,22 +118,20 @@ class ExpertPlayer(Player):
     """Plays from the analysis (see the module doc).
 
     ``knock_risk``: the expected lives a knock may always cost, times the number of
-    players; ``weigh``: a knock is also made when it costs at most this times the
-    estimated cost of playing on; ``horizon``: how many turns ahead hands are valued;
+    players (when the knock does not lower its chance of winning); ``horizon``: how many turns ahead hands are valued;
     ``feed_margin``: how much continuation value (in points) it gives up to avoid feeding
-    the next player.
+    the next player; ``alpha``: the exponent of the standing model; ``margin``: how much
+    (in probability of winning the game) a knock must beat playing on by.
     """
 
     name = "expert"
 
     def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5,
-                 weigh: float = 0.5, alpha: float = 1.5, margin: float = 0.0) -> None:
+                 alpha: float = 1.5, margin: float = 0.03) -> None:
         if not 0 <= knock_risk <= 10:
             raise PlayerError(f"knock_risk={knock_risk!r} is not allowed: use 0 to 10")
         if not isinstance(horizon, int) or not 0 <= horizon <= 5:
             raise PlayerError(f"horizon={horizon!r} is not allowed: use 0 to 5")
-        if not 0 <= weigh <= 10:
-            raise PlayerError(f"weigh={weigh!r} is not allowed: use 0 to 10")
         if not 0 < alpha <= 10:
             raise PlayerError(f"alpha={alpha!r} is not allowed: use more than 0, up to 10")
         if not -1 <= margin <= 1:
@@ -133,7 +139,6 @@ class ExpertPlayer(Player):
         self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin
-        self.weigh = weigh
         self.alpha = alpha
         self.margin = margin
 
