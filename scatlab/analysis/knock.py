@@ -10,9 +10,15 @@ is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
 
-The model does not exclude opponent hands that already hold 31 (in a real game those would
-have been declared), and it does not make opponents who have been collecting a suit hold
-better hands than random ones: late in a hand the risk is an underestimate.
+**Opponent models** (:mod:`scatlab.analysis.opponents`). Under ``opponent_model="uniform"``
+each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
+not exclude hands that hold 31 (those would have been declared), nor make opponents who
+have been collecting a suit hold better hands, so late in a hand it underestimates the risk
+(the README's calibration study measures by how much). Under ``"adaptive"`` (the default) each candidate hand is weighted by the chance of
+reaching it in the turns that opponent has played and by what they were seen to throw or
+pass over (``observations``); the exact count is then a weighted count, and the Monte
+Carlo draws the opponents' hands from those weights. With nothing observed the two models
+agree.
 
 Against one opponent the risk is **exact**: every opponent hand and every stock card is
 counted. Against more, it is a seeded Monte Carlo estimate whose standard error is reported
