@@ -242,3 +242,15 @@ def test_calibration_collects_every_knock_with_its_outcome() -> None:
     assert knocks and all(set(k.predicted) == {"uniform", "adaptive"} for k in knocks)
     assert all(k.opponents in (1, 2) for k in knocks)
     assert collect_knocks(["tip", "tip", "tip"], games=2, seed=4, samples=100) == knocks
+
+
+def test_C7_adaptive_knock_risk_with_a_fully_known_opponent_hand_matches_brute_force() -> None:
+    """All three of the opponent's cards known (taken from the pile): one candidate hand."""
+    rules = KNOCK_RULES["C7"]
+    hand, top, dead, holds = knock_case(rules, "KH QH 9C", "8S", "7D 8D 10D", "", 7, unseen_count=10)
+    k = Knowledge.of(hand, top, dead=dead, opponent_holds=[holds], rules=rules)
+    obs = Observations((4,), (tuple(dead[:1]),))
+    risk = knock_risk(k, observations=obs)
+    assert (risk.p_lose_one, risk.p_lose_two) == brute_weighted(k, obs)
+    two = Knowledge.of(hand, top, dead=dead[2:], opponent_holds=[holds], opponents=2, rules=rules)
+    assert 0 <= knock_risk(two, samples=200, observations=Observations((4, 2), ((), ()))).p_lose <= 1

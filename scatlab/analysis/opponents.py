@@ -319,7 +319,8 @@ def hand_weights(knowledge: Knowledge, observations: Observations | None, oppone
     known = [c.index for c in knowledge.holds_of(opponent)]
     free = np.array(knowledge.unseen_index, dtype=np.int64)
     r = 3 - len(known)
-    parts = np.array(list(combinations(range(len(free)), r)), dtype=np.int64).reshape(-1, r)
+    combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
+    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
     m = len(parts)
     hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
     if model == "uniform" or observations is None or observations.empty:
