@@ -254,3 +254,14 @@ def test_C7_adaptive_knock_risk_with_a_fully_known_opponent_hand_matches_brute_f
     assert (risk.p_lose_one, risk.p_lose_two) == brute_weighted(k, obs)
     two = Knowledge.of(hand, top, dead=dead[2:], opponent_holds=[holds], opponents=2, rules=rules)
     assert 0 <= knock_risk(two, samples=200, observations=Observations((4, 2), ((), ()))).p_lose <= 1
+
+
+@pytest.mark.parametrize("model", ["uniform", "adaptive"])
+def test_C8_knock_risk_when_every_opponent_hand_takes_the_discard(model: str) -> None:
+    """The opponent holds 2♠ 3♠ 4♥ (taken from the pile) and the 5♠ is on top: every
+    candidate hand takes it (10 beats 5), though some draws would have made more; the
+    knocker's 5 is lowest and loses two lives (C7)."""
+    k = Knowledge.of("2C 3C 4D", discard="5S", opponent_holds=["2S 3S 4H"])
+    obs = Observations((3,), ((),)) if model == "adaptive" else None
+    risk = knock_risk(k, opponent_model=check_model(model), observations=obs)
+    assert (risk.p_lose_one, risk.p_lose_two) == (Fraction(0), Fraction(1))

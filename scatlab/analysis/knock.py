@@ -251,7 +251,9 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
         if wt is not None:
             return int(wt[losses == 1].sum()), int(wt[losses == 2].sum()), int(wt.sum())
         return int((losses == 1).sum()), int((losses == 2).sum()), m
-    finals = np.unique(np.concatenate([draws[valid & ~takes[:, None]], take_best[takes]]))
+    # every value a draw or a take can end with (all draws too: when every hand would take
+    # the discard, the lookup below still finds each draw's value)
+    finals = np.unique(np.concatenate([draws[valid], take_best[takes]]))
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
     )
