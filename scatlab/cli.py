@@ -8,7 +8,8 @@
 - ``scatlab review FILE.json [--player P] [--json]``: the cost of every decision of a
   recorded game (or of one seat), with the move the analysis prefers.
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
-  [--opponents N] [--rules PRESET] [--horizon K] [--json]``: exact odds and advice.
+  [--opponents N] [--rules PRESET] [--horizon K] [--opponent-model adaptive|uniform] [--turns T...]
+  [--rejected CARDS]... [--json]``: exact odds and advice.
 - ``scatlab rules [PRESET] [--explain CODE]``: list the presets, or show one preset's options
   and the rules in force (code and title); ``--explain C7`` prints one rulebook entry.
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
@@ -96,6 +97,14 @@ def _build_parser() -> _Parser:
                          help="Monte Carlo deals for the knock risk against 2+ opponents (default 10000)")
     analyze.add_argument("--seed", type=int, default=0, help="seed of that Monte Carlo (default 0)")
     analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
+    analyze.add_argument("--opponent-model", choices=("adaptive", "uniform"), default="adaptive",
+                         help="how opponents' hands are weighted: adaptive (by --turns and --rejected; the "
+                         "default) or uniform (as if just dealt)")
+    analyze.add_argument("--turns", nargs="+", type=int, default=[], metavar="T",
+                         help="turns each opponent has played in this hand, in turn order (adaptive model)")
+    analyze.add_argument("--rejected", nargs="+", action="append", default=[], metavar="CARDS",
+                         help="cards one opponent threw or passed over for the stock; repeat once per "
+                         "opponent, in turn order (adaptive model)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
 
     rules = sub.add_parser("rules", help="list the rule presets, show one preset's options and rules in force, or explain a rule code")
@@ -238,6 +247,20 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     _bounded("--samples", args.samples, 1, MAX_SAMPLES)
     _bounded("--seed", args.seed, *SEED_RANGE)
+    observations = None
+    if args.turns or args.rejected:
+        from .analysis.opponents import Observations
+        from .cards import parse_cards
+
+        n = args.opponents if args.opponents is not None else max(
+            1, len(args.opponent_holds), len(args.turns), len(args.rejected))
+        _bounded("--opponents", n, 1, 8, " (C2)")
+        if len(args.turns) > n or len(args.rejected) > n:
+            raise ScatlabError(f"--turns/--rejected are given for more opponents than the {n} there are")
+        turns = tuple(args.turns) + (0,) * (n - len(args.turns))
+        rejected = tuple(parse_cards(" ".join(r)) for r in args.rejected) + ((),) * (n - len(args.rejected))
+        observations = Observations(turns, rejected)
+        args.opponents = n
     result = analyze(
         " ".join(args.hand),
         args.discard,
@@ -249,6 +272,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         knock=not args.no_knock,
         samples=args.samples,
         seed=args.seed,
+        opponent_model=args.opponent_model,
+        observations=observations,
     )
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")

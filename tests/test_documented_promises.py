@@ -3,7 +3,8 @@ tie rules, the players' decision rules and the tournament statistics survived).
 
 - thresholds at the boundary: tip knocks at 26 (25 does not), ``knock_at``; the advice's
   knock limit 1/(2 x players) exactly; V4's minimum knock score; the horizon's maximum 8;
-  the expert's knock limit ``knock_risk / players`` (x0.6 on a last life);
+  the expert's knock limit ``knock_risk / players`` (x0.6 on a last life), its knock rule
+  (P(win) gain over playing on by ``margin`` x opponents/2) and standing model (lives ** alpha);
 - every tie rule: C7's branches, V7(a)-(d), V8, V9 (and C8), V14's tied highest, V16's
   ties, V17's rank ordering (A-10-9 > K-Q-J, K-10-9 > Q-J-9, K-J-7 > K-9-8), C11;
 - the tip and expert players' documented rules, each in a position where it decides;
@@ -103,25 +104,60 @@ def test_expert_knock_limit_is_knock_risk_over_players_and_less_on_a_last_life()
     assert expert._limit(two) == pytest.approx(0.3 / 2)
 
 
-@pytest.mark.parametrize(("loss", "knocks"), [(0.05, True), (0.0500001, False)])
-def test_expert_knocks_when_the_estimated_loss_is_at_most_its_limit(
-    loss: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
+def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: float, gain: float, on: float) -> None:
+    """Fix the expert's estimates so that only its knock rule decides: the quick screen
+    passes, the knock costs ``own`` lives and changes P(win) by ``gain``; playing on
+    changes it by ``on``."""
+    monkeypatch.setattr(expert, "_hopeless", lambda view, model, strength, extra_turn: False)
+    monkeypatch.setattr(expert, "_knock_value", lambda view, dists, k: (own, gain, "stub"))
+    monkeypatch.setattr(expert, "_value_playing_on", lambda view, model, row, unseen: on)
+
+
+@pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.0500001, 0.0, False), (0.05, -1e-9, False)])
+def test_expert_knocks_when_the_loss_is_within_its_limit_and_p_win_does_not_fall(
+    own: float, gain: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expert = ExpertPlayer(knock_risk=0.1, weigh=0)  # limit 0.1 / 2 players = 0.05; no weighing
-    monkeypatch.setattr(expert, "_knock_loss", lambda view, strength, extra_turn: (loss, "stub"))
+    """Documented: it knocks when a knock costs at most ``knock_risk / players`` lives and
+    does not lower P(win). margin=1 keeps the other branch out (gain 0 < on + 1/2)."""
+    expert = ExpertPlayer(knock_risk=0.1, margin=1.0)  # limit 0.1 / 2 players = 0.05
+    _stub_knock(expert, monkeypatch, own, gain, on=0.0)
     view = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
     assert (expert.decide(view, RNG).action == Action.KNOCK) is knocks
 
 
-@pytest.mark.parametrize(("on", "knocks"), [(0.2, True), (0.19999, False)])
-def test_expert_knocks_when_the_loss_is_at_most_weigh_times_the_cost_of_playing_on(
-    on: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("players", "gain", "knocks"), [
+    (2, 0.5, True), (2, 0.4999, False),  # one opponent: margin 0.5 x 1/2 = 0.25 over playing on (0.25)
+    (3, 0.75, True), (3, 0.7499, False),  # two opponents: margin 0.5 x 2/2 = 0.5
+])
+def test_expert_knocks_when_the_gain_in_p_win_beats_playing_on_by_margin_times_opponents_over_two(
+    players: int, gain: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expert = ExpertPlayer(knock_risk=0.0, weigh=0.5)
-    monkeypatch.setattr(expert, "_knock_loss", lambda view, strength, extra_turn: (0.1, "stub"))
-    monkeypatch.setattr(expert, "_risk_playing_on", lambda view, model, row, unseen: on)
-    view = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
+    """Documented: it knocks when the knock's expected change in P(win) beats that of
+    playing on by ``margin`` scaled by the number of opponents / 2. knock_risk=0 keeps the
+    loss-limit branch out (the stubbed knock costs 0.1 lives)."""
+    expert = ExpertPlayer(knock_risk=0.0, margin=0.5)
+    _stub_knock(expert, monkeypatch, own=0.1, gain=gain, on=0.25)
+    hands: list[str | None] = ["2C 3D 5S", "KH QH 4C", "2H 3H 5D"]
+    view = _table(hands[:players], up="4D").view(1)
     assert (expert.decide(view, RNG).action == Action.KNOCK) is knocks
+
+
+@pytest.mark.parametrize(("alpha", "standing", "p_win"), [
+    (1.0, [3.0, 1.0], 3 / 4), (2.0, [3.0, 1.0], 9 / 10), (1.0, [2.0, 0.0, 2.0], 1 / 2), (0.5, [4.0, 1.0], 2 / 3),
+])
+def test_expert_standing_model_p_win_is_proportional_to_lives_to_the_alpha(
+    alpha: float, standing: list[float], p_win: float
+) -> None:
+    """Documented: P(win) = s_me / sum of s over the players still in, s = lives ** alpha."""
+    assert ExpertPlayer(alpha=alpha)._p_win(standing, 0, False) == pytest.approx(p_win)
+
+
+def test_expert_standing_counts_the_county_as_one_life() -> None:
+    """C13: classic's 3 lives and the county stand as 4; without the county (V12), 2 lives as 2."""
+    classic = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
+    assert ExpertPlayer()._standing(classic) == [4.0, 4.0]
+    no_county = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=RuleSet.from_codes("V12", lives=2)).view(1)
+    assert ExpertPlayer()._standing(no_county) == [2.0, 2.0]
 
 
 # -- tie rules -------------------------------------------------------------------------------

@@ -24,13 +24,17 @@ from scatlab.analysis.review import (
     assess,
     classify,
     knock_loss,
+    play_on_loss,
     review,
 )
+from scatlab.analysis.knowledge import Knowledge
+from scatlab.analysis.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.cli import main
 from scatlab.errors import AnalysisError, RecordError, ScatlabError
 from scatlab.players import make_player
 from scatlab.players.expert import ExpertPlayer
+from scatlab.players.expert import _model_for as expert_model_for
 from scatlab.rules import (
     PRESETS,
     Action,
@@ -145,11 +149,15 @@ def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder() -> None
     assert knock.cost == figures["knocking"] - figures["playing on"]
     assert knock.best in ("draw", "take")
     assert knock.label == "blunder" and knock.cost > 1
-    # The same opponent model as the expert player's (exactly, up to its floating point).
+    # Playing on: the same turn model as the expert player's estimate of it (exactly, up to
+    # its floating point; the expert's knock itself uses the adaptive opponent model).
     state = _state_at(record, 1, 29)
-    expert_loss, _ = ExpertPlayer()._knock_loss(state.view(0), 24 << 12, extra_turn=True)
-    assert abs(float(figures["knocking"]) - expert_loss) < 1e-9
-    assert figures["knocking"] == knock_loss(state.view(0), 24, extra_turn=True)
+    view = state.view(0)
+    row = tables_for(view.rules).row([c.index for c in view.hand])
+    unseen = Knowledge.from_view(view).unseen_index
+    expert_on = ExpertPlayer()._risk_playing_on(view, expert_model_for(view.rules, HORIZON), row, unseen)
+    assert abs(float(play_on_loss(view, row, unseen)) - expert_on) < 1e-9
+    assert figures["knocking"] == knock_loss(view, 24, extra_turn=True)
     # Lowest alone (two lives, C7) about 91% of the time against two five-turn hands.
     assert figures["knocking"] == Fraction(21354426013430951760262981321, 11696273652322805307199051250)
     assert round(float(knock.cost), 4) == 1.049
@@ -186,20 +194,26 @@ def test_assess_refuses_an_illegal_action_and_the_wrong_seat() -> None:
 @pytest.mark.parametrize("rules, seed", [("classic", 1), ("classic", 2), ("gin", 3), ("quick", 4)])
 def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int) -> None:
     """The expert gives up at most ``feed_margin`` (1/2 point) to avoid feeding the next
-    player; it knocks when a knock costs at most ``knock_risk / players`` lives (less on its
-    last life) or at most ``weigh`` (1/2) times playing on, so a knock decision costs at
-    most that limit plus (1 - weigh) times the cost of playing on."""
+    player. Its knock rule weighs the change in its chance of winning the game (everyone's
+    standing, P(win) proportional to lives ** alpha, under the adaptive opponent model), while
+    the review's lives scale prices its own lives alone under the turn model: the two cannot
+    agree to the last hundredth, since the expert may give up some of its own lives for a
+    knock that costs the opponents more, so no own-lives bound follows from its rule. The
+    check is by the review's classes (scatlab.analysis.review) in these seeded games: no
+    expert knock decision is a mistake (cost below 1/5 life); under V14 GIN, where a knock
+    that stands gives every opponent a letter that the own-letters scale does not count, no
+    blunder (below 1/2 letter). Over many games a few are (README, the review study: 70
+    mistakes and 3 blunders among the expert's decisions in 1,000 classic games, 3,332 of
+    them knock decisions)."""
     expert = ExpertPlayer()
     result = review(_game(["expert"] * 3, rules, seed, max_hands=6))
     assert len(result.decisions) > 30
+    lives_bound = LIVES_THRESHOLDS[-1] if find_rules(rules).score_keeping == "gin" else LIVES_THRESHOLDS[-2]
     for d in result.decisions:
         if d.scale == "value":
             assert d.cost <= Fraction(expert.feed_margin).limit_denominator(), d.to_json()
         else:
-            on = dict(d.assessment.figures).get("playing on", dict(d.assessment.figures).get("play on"))
-            assert on is not None
-            tolerance = Fraction(expert.knock_risk).limit_denominator() / 3 + (1 - Fraction(expert.weigh)) * on
-            assert d.cost <= tolerance, d.to_json()
+            assert d.cost < lives_bound, d.to_json()
 
 
 # -- the review never sees hidden cards -------------------------------------------------------

@@ -326,6 +326,23 @@ def test_from_view_tracks_what_the_player_saw() -> None:
     assert m.context == {} and m.cards["dead"] == cards("QS AD")
 
 
+def test_from_view_knock_risk_uses_what_the_opponents_were_seen_to_do() -> None:
+    """The analyzer opened from a game weighs the opponents by the adaptive model, as
+    ``analyze(view)`` does (issue 11); an edit makes it a position of one's own (uniform)."""
+    game = GameState.new("classic", players=2).deal(deal_order(["2S 3S 4S", "AH KH 4C"], up="QS"))
+    game = game.apply("draw").apply("discard 4C")  # the opponent passed over the QS and threw the 4C
+    view = game.view(0)
+    a = Analyzer.from_view(view)
+    m = a.model
+    found = m.analysis()
+    assert found.knock is not None and found.knock.model == "adaptive"
+    assert found.to_json() == analyze(view).to_json()
+    assert found.knock.p_lose_one != analyze(view, opponent_model="uniform").knock.p_lose_one  # type: ignore[union-attr]
+    a.select_zone("dead")
+    a.pick("AD")
+    assert m.context == {} and m.analysis().knock.model == "uniform"  # type: ignore[union-attr]
+
+
 RULES_FOR_VIEWS = [PRESETS["classic"], PRESETS["eenendertigen"], PRESETS["gin"], RuleSet.from_codes("V19", "V6")]
 
 

@@ -17,6 +17,7 @@ from .advice import Advice, advise, knock_threshold
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
+from .opponents import OPPONENT_MODELS, Observations
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
 from .review import GameReview, ReviewedDecision, assess, review
@@ -31,6 +32,8 @@ __all__ = [
     "KnockRisk",
     "knock_risk",
     "Knowledge",
+    "OPPONENT_MODELS",
+    "Observations",
     "DiscardOption",
     "DrawAnalysis",
     "DrawOutcome",

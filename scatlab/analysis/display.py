@@ -3,6 +3,12 @@
 This is the only module that imports sympy, and only the display path imports it: the
 core computation and the command line stay fast.
 
+Under the adaptive opponent model the knock risk's steps state the model: each opponent
+hand ``H`` weighs ``w(H) = pi_t(H) * lambda ** r(H)`` (its chance after ``t`` turns of the
+stated policy, times ``lambda`` per rejected card that would have improved it), and the
+exact risk is the weighted count ``sum w(H) L(H) / sum w(H) |stock|``, ``L(H)`` the stock
+cards with which the knocker loses.
+
 Each :class:`Step` shows how a number comes about, e.g. ``P(31) = 3/48 = 1/16`` with the
 outs listed, and the expected value as the sum over the distribution divided by the
 number of unseen cards.
@@ -24,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..cards import Card
+from .opponents import LAMBDA
 from .text import estimate
 
 if TYPE_CHECKING:
@@ -121,14 +128,24 @@ def derivation(analysis: Analysis) -> list[Step]:
         ))
     risk = analysis.knock
     if risk is not None:
-        for name, p, se in ((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
-                            (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two)):
-            if risk.exact:
-                steps.append(Step(name, (), sympy.Rational(p.numerator, p.denominator), p))
-            else:
+        adaptive = risk.model == "adaptive"
+        if adaptive:  # the opponent model, stated (see scatlab.analysis.opponents)
+            lam = Fraction(LAMBDA).limit_denominator()
+            steps.append(Step(
+                r"w(H) = \pi_{t}(H)\,\lambda^{r(H)}\ \text{(hand }H\text{ after }t\text{ turns; }r(H)\text{: rejected "
+                r"cards that improve }H\text{)},\quad \lambda",
+                (), sympy.Rational(lam.numerator, lam.denominator), lam))
+        for j, (name, p, se) in enumerate(((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
+                                           (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two))):
+            if not risk.exact:  # an estimate: a decimal with its standard error
                 shown = estimate(p, se).replace("±", r"\pm")
                 steps.append(Step(name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})", (),
                                   sympy.Rational(p.numerator, p.denominator), p, shown))
+                continue
+            note: tuple[str, ...] = ()
+            if adaptive:
+                note = (rf"\frac{{\sum_H w(H)\,L_{j + 1}(H)}}{{\sum_H w(H)\,|\text{{stock}}|}}",)
+            steps.append(Step(name, note, sympy.Rational(p.numerator, p.denominator), p))
     for k, value in enumerate(analysis.horizon):
         if k:
             steps.append(Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value))

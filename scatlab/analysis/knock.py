@@ -10,9 +10,15 @@ is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
 
-The model does not exclude opponent hands that already hold 31 (in a real game those would
-have been declared), and it does not make opponents who have been collecting a suit hold
-better hands than random ones: late in a hand the risk is an underestimate.
+**Opponent models** (:mod:`scatlab.analysis.opponents`). Under ``opponent_model="uniform"``
+each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
+not exclude hands that hold 31 (those would have been declared), nor make opponents who
+have been collecting a suit hold better hands, so late in a hand it underestimates the risk
+(the README's calibration study measures by how much). Under ``"adaptive"`` (the default) each candidate hand is weighted by the chance of
+reaching it in the turns that opponent has played and by what they were seen to throw or
+pass over (``observations``); the exact count is then a weighted count, and the Monte
+Carlo draws the opponents' hands from those weights. With nothing observed the two models
+agree.
 
 Against one opponent the risk is **exact**: every opponent hand and every stock card is
 counted. Against more, it is a seeded Monte Carlo estimate whose standard error is reported
@@ -40,6 +46,7 @@ from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from .knowledge import Knowledge
+from .opponents import ADAPTIVE_POLICY, HandWeights, Observations, OpponentModelName, check_model, hand_weights, row_weights
 from .tables import BLITZ2, RANK_BITS, Tables, tables_for
 
 __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
@@ -73,6 +80,8 @@ class KnockRisk:
     std_error_one: float | None = None
     std_error_two: float | None = None
     policy: str = OPPONENT_POLICY
+    model: OpponentModelName = "uniform"
+    """The opponent model the risk was computed under (``"uniform"`` when nothing was observed)."""
 
     @property
     def p_lose(self) -> Fraction:
@@ -93,6 +102,7 @@ class KnockRisk:
             "p_lose_two": _shown(self.p_lose_two, self.exact),
             "expected_loss": _shown(self.expected_loss, self.exact),
             "exact": self.exact,
+            "opponent_model": self.model,
         }
         if self.refusal:
             data["refusal"] = self.refusal
@@ -154,11 +164,16 @@ class _Outcomes:
         return lost
 
 
-def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0) -> KnockRisk:
+def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
+               opponent_model: OpponentModelName = "adaptive", observations: Observations | None = None) -> KnockRisk:
     """The risk of knocking now (see the module doc for the model and the policy).
 
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
     deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
+    ``opponent_model`` says how the opponents' hands are weighted
+    (:mod:`scatlab.analysis.opponents`): ``"uniform"``, or ``"adaptive"`` with what was
+    seen of them (``observations``; with none, the adaptive model is the uniform one).
+    Bad arguments raise :class:`~scatlab.errors.AnalysisError`.
     """
     if not isinstance(knowledge, Knowledge):
         raise AnalysisError(f"knock_risk needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
@@ -167,19 +182,34 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0) ->
     if len(knowledge.hand) != 3:
         raise AnalysisError("knock risk is for a three-card hand at the start of a turn, "
                             f"not {len(knowledge.hand)} cards")
+    model = check_model(opponent_model)
+    if observations is not None and not isinstance(observations, Observations):
+        raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
+    if observations is not None and len(observations.turns) != knowledge.opponents:
+        raise AnalysisError(f"observations are for {len(observations.turns)} opponents, "
+                            f"but the knowledge has {knowledge.opponents}")
+    weighted = model == "adaptive" and observations is not None and not observations.empty
     tables = tables_for(knowledge.rules)
     refusal = knock_refusal(knowledge)
     strength = tables.strength_of([c.index for c in knowledge.hand])
     value = Fraction(strength >> RANK_BITS, 2)
     outcomes = _Outcomes(knowledge.rules, strength)
+    used: OpponentModelName = "adaptive" if weighted else "uniform"
+    policy = ADAPTIVE_POLICY + "; last turn: " + OPPONENT_POLICY if weighted else OPPONENT_POLICY
     if knowledge.opponents == 1:
-        one, two, total = _exact_one(knowledge, tables, outcomes)
-        return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal)
-    one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
+        weights = hand_weights(knowledge, observations, 0, model) if weighted else None
+        one, two, total = _exact_one(knowledge, tables, outcomes, weights)
+        return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal,
+                         policy=policy, model=used)
+    if weighted:
+        assert observations is not None
+        one, two = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
+    else:
+        one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
     p1, p2 = Fraction(one, samples), Fraction(two, samples)
     return KnockRisk(
         value, knowledge.opponents, p1, p2, False, refusal is None, refusal, samples,
-        _std_error(p1, samples), _std_error(p2, samples),
+        _std_error(p1, samples), _std_error(p2, samples), policy=policy, model=used,
     )
 
 
@@ -188,15 +218,23 @@ def _std_error(p: Fraction, n: int) -> float:
     return math.sqrt(x * (1 - x) / n)
 
 
-def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tuple[int, int, int]:
-    """Count (lose one, lose two, total) over every opponent hand and stock card."""
-    known = [c.index for c in knowledge.holds_of(0)]
+def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
+               weights: HandWeights | None = None) -> tuple[int, int, int]:
+    """Count (lose one, lose two, total) over every opponent hand and stock card, each hand
+    counted ``weights`` times (once each without weights)."""
     free = np.array(knowledge.unseen_index, dtype=np.int64)
-    r = 3 - len(known)
-    combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
-    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
-    m = len(parts)
-    hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
+    if weights is None:
+        known = [c.index for c in knowledge.holds_of(0)]
+        r = 3 - len(known)
+        combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
+        parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+        m = len(parts)
+        hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]],
+                               axis=1)
+    else:
+        hands, parts = weights.hands, weights.free_parts
+        r = parts.shape[1]
+        m = len(parts)
     h0, h1, h2 = hands[:, 0], hands[:, 1], hands[:, 2]
     rows = tables.row_of[h0, h1, h2]
     current = tables.strength[rows]
@@ -219,21 +257,29 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes) -> tup
     else:
         take_best = current
         takes = np.zeros(m, dtype=bool)
+    wt = weights.weights if weights is not None else None
     if per_draw == 0:  # the stock is exhausted: an opponent takes or passes (C11)
         final = np.where(takes, take_best, current)
         values = np.unique(final)
         lose_of = {int(w): outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in values}
         losses = np.array([lose_of[int(w)] for w in final], dtype=np.int64)
+        if wt is not None:
+            return int(wt[losses == 1].sum()), int(wt[losses == 2].sum()), int(wt.sum())
         return int((losses == 1).sum()), int((losses == 2).sum()), m
-    finals = np.unique(np.concatenate([draws[valid & ~takes[:, None]], take_best[takes]]))
+    # every value a hand can end with: a drawing hand's draws, a taking hand's take
+    drawing = valid & ~takes[:, None]  # the (hand, stock card) cells that happen: a hand that takes never draws
+    finals = np.unique(np.concatenate([draws[drawing], take_best[takes]]))
     lose = np.array(
         [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
     )
-    # Only the drawing hands' draws are among ``finals`` (a hand that takes never draws), so
-    # every other cell is pointed at a value that is there; it is masked out below.
-    drawing = valid & ~takes[:, None]
+    # Only the drawing cells' values are among ``finals``, so every other cell is pointed at a
+    # value that is there (no IndexError when every hand would take); it is masked out below.
     loss_draw = lose[np.searchsorted(finals, np.where(drawing, draws, finals[0]))]
     loss_take = lose[np.searchsorted(finals, take_best)]
+    if wt is not None:  # per hand: the stock cards that lose (only if it draws), then weighted
+        hand_one = np.where(takes, (loss_take == 1) * per_draw, ((loss_draw == 1) & drawing).sum(axis=1))
+        hand_two = np.where(takes, (loss_take == 2) * per_draw, ((loss_draw == 2) & drawing).sum(axis=1))
+        return int((wt * hand_one).sum()), int((wt * hand_two).sum()), int(wt.sum()) * per_draw
     one = int(((loss_draw == 1) & drawing).sum()) + int((loss_take[takes] == 1).sum()) * per_draw
     two = int(((loss_draw == 2) & drawing).sum()) + int((loss_take[takes] == 2).sum()) * per_draw
     return one, two, m * per_draw
@@ -280,6 +326,73 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
                 best, thrown = best_row(row)[card], discard_row(row)[card]
             finals.append(best)
             if thrown >= 0:  # (with the stock gone and no take, the opponent passes: C11)
+                top = thrown
+            if best >> RANK_BITS >= BLITZ2:
+                blitzer = i
+                break
+        lost = outcomes.loss(finals, blitzer)
+        if lost == 1:
+            one += 1
+        elif lost == 2:
+            two += 1
+    return one, two
+
+
+def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes,
+                          samples: int, seed: int) -> tuple[int, int]:
+    """Monte Carlo under the adaptive model: each opponent's hand is drawn from its weights
+    (hands that share a card are redrawn: the joint weight is the product of the weights
+    over hands with no card in common), then the stock from the remaining unseen cards."""
+    rng = random.Random(seed)
+    n = knowledge.opponents
+    rows_by: list[list[int]] = []
+    cums: list[list[float]] = []
+    for i in range(n):
+        w = row_weights(knowledge, observations, i)
+        nz = np.flatnonzero(w)
+        if len(nz) == 0:
+            raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
+        rows_by.append(nz.tolist())
+        cums.append(np.cumsum(w[nz]).tolist())
+    rows = tables.rows.tolist()
+    free = list(knowledge.unseen_index)
+    unknown_total = sum(3 - len(knowledge.holds_of(i)) for i in range(n))
+    stock = min(n, len(free) - unknown_total)
+    triple = tables.triple_list
+    row_of = tables.row_list
+    best_row = tables.after_draw_row
+    discard_row = tables.discard_row
+    first_top = knowledge.top.index if knowledge.top is not None else None
+    one = two = 0
+    for _ in range(samples):
+        while True:
+            hands = [rows[rng.choices(rows_by[i], cum_weights=cums[i])[0]] for i in range(n)]
+            used = {c for h in hands for c in h}
+            if len(used) == 3 * n:
+                break
+        rest = [c for c in free if c not in used]
+        pick = rng.sample(rest, stock) if stock > 0 else []
+        drawn = 0
+        top = first_top
+        finals: list[int] = []
+        blitzer: int | None = None
+        for i in range(n):
+            a, b, c = hands[i]
+            cur = triple[a * 2704 + b * 52 + c]
+            best = cur
+            thrown = -1
+            if top is not None:
+                for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):
+                    s = triple[keep1 * 2704 + keep2 * 52 + top]
+                    if s > best:
+                        best, thrown = s, out
+            if thrown < 0 and drawn < stock:
+                card = pick[drawn]
+                drawn += 1
+                row = row_of[a * 2704 + b * 52 + c]
+                best, thrown = best_row(row)[card], discard_row(row)[card]
+            finals.append(best)
+            if thrown >= 0:
                 top = thrown
             if best >> RANK_BITS >= BLITZ2:
                 blitzer = i

@@ -25,6 +25,7 @@ from .advice import Advice, advise
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import KnockRisk, knock_risk
 from .knowledge import Knowledge
+from .opponents import Observations, OpponentModelName, check_model
 from .onestep import TurnAnalysis, analyze_turn
 
 __all__ = ["Analysis", "analyze"]
@@ -39,6 +40,8 @@ class Analysis:
     knock: KnockRisk | None
     horizon: tuple[Fraction, ...]
     advice: Advice
+    observations: Observations | None = None
+    """What was seen of the opponents (from a game view), used by the adaptive model."""
 
     @property
     def value(self) -> Fraction:
@@ -102,19 +105,26 @@ def analyze(
     knock: bool = True,
     samples: int = 10_000,
     seed: int = 0,
+    opponent_model: OpponentModelName = "adaptive",
+    observations: Observations | None = None,
 ) -> Analysis:
     """Analyse a hand: from plain arguments, a :class:`Knowledge`, or a player's view of a
     live game (card tracking is automatic).
 
     ``horizon`` adds the expected value after 1..k more turns (k at most 8); ``knock``
     computes the knock risk (exact against one opponent, else ``samples`` seeded Monte
-    Carlo deals, 1 to 1,000,000). Bad arguments raise
+    Carlo deals, 1 to 1,000,000). ``opponent_model`` weighs the opponents' hands
+    (:mod:`scatlab.analysis.opponents`): ``"adaptive"`` (the default) learns from what
+    each opponent was seen to do, read from a view or given as ``observations``; with
+    nothing observed it is the ``"uniform"`` model. Bad arguments raise
     :class:`~scatlab.errors.AnalysisError` or :class:`~scatlab.errors.CardError`.
     """
     if isinstance(hand, Knowledge):
         knowledge = hand
     elif isinstance(hand, PlayerView):
         knowledge = Knowledge.from_view(hand)
+        if observations is None:
+            observations = Observations.from_view(hand)
     else:
         knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
                                  opponents=opponents, rules=rules)
@@ -123,9 +133,12 @@ def analyze(
     whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
     whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     turn = analyze_turn(knowledge)
-    risk = knock_risk(knowledge, samples=samples, seed=seed) if knock and len(knowledge.hand) == 3 else None
+    model = check_model(opponent_model)
+    risk = None
+    if knock and len(knowledge.hand) == 3:
+        risk = knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model, observations=observations)
     values: tuple[Fraction, ...] = ()
     if horizon and len(knowledge.hand) == 3:
         values = tuple(horizon_values(knowledge.hand, horizon, knowledge.rules))
-    return Analysis(knowledge, turn, risk, values, advise(turn, risk))
+    return Analysis(knowledge, turn, risk, values, advise(turn, risk), observations)
 

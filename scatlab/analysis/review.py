@@ -25,7 +25,9 @@ enter a cost.
   (hammered, stopped the bus) or when the analysis prefers to; otherwise the knock was
   rightly left alone and the rest of the choice is priced on the value scale.
 
-**The opponent model of the lives scale** (the expert player's, computed exactly). An
+**The opponent model of the lives scale** (the turn model of the expert player's quick
+knock screen, computed exactly; the expert's knock itself uses the adaptive model of
+:mod:`scatlab.analysis.opponents` and values everyone's standing, not only its own lives). An
 opponent's hand is a dealt hand improved by as many turns as that opponent has completed in
 this hand, each turn drawing a uniformly random card of the other ``deck - 3`` and keeping
 the best three (a 31 stays); hands after more than :data:`TURN_CAP` (8) turns are taken as

@@ -82,13 +82,14 @@ def render_text(a: Analysis) -> str:
     if a.knock is not None:
         r = a.knock
         allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
+        model = "" if r.model == "uniform" else ", opponents weighted by what they were seen to do"
         if r.exact:
             lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
-                         f"P(lose two) = {_prob(r.p_lose_two)} (exact){allowed}")
+                         f"P(lose two) = {_prob(r.p_lose_two)} (exact{model}){allowed}")
         else:  # an estimate: a decimal with its standard error, never a fraction that looks exact
             lines.append(f"Knock now with {r.value}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
                          f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
-                         f"(Monte Carlo, {r.samples:,} deals){allowed}")
+                         f"(Monte Carlo, {r.samples:,} deals{model}){allowed}")
     if len(a.horizon) > 1:
         lines.append("Horizon (drawing each turn): " + "; ".join(
             f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))

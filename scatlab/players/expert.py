@@ -9,16 +9,24 @@ What it uses, all from its own :class:`PlayerView`:
   future, not just the highest total now;
 - **exact draw odds**: drawing is worth the average, over every unseen card, of the best
   hand it can keep; taking is worth the best hand it makes; the larger wins;
-- **knock risk**: opponents' hands are modelled as dealt hands improved by as many greedy
-  turns as each has played (a Markov chain over all 22,100 hands, computed once), plus the
-  one last turn a knock gives them. From that it estimates the expected lives a knock
-  costs (strictly lowest, tied lowest and an opponent's 31, under the rule set's C7, V7,
-  V8, V9, V14 or V16 rules). It weighs that against the risk of playing on (one more draw,
-  then a showdown it did not call, against opponents with two more turns: being lowest,
-  ties included, or someone's 31) and knocks when the knock costs at most ``weigh`` (1/2)
-  times the risk of playing on, or at most ``knock_risk`` divided by the number of players
-  whatever playing on costs (less when its own lives are short). So it knocks sooner
-  against fresh hands, and later when it is on its last life;
+- **knocking to win the game**: each opponent's hand is weighted by the adaptive opponent
+  model (:mod:`scatlab.analysis.opponents`: dealt hands improved by the turns each has
+  played, less likely where a card they threw or passed over would have helped), plus the
+  one last turn a knock gives them (a fast approximation: independent opponents, the draw
+  from any card not in the hand). From those it gets the chance of every outcome of the
+  knock under the rule set (C7, V7, V8, V9, V14, V16): who loses a life or a letter, who
+  scores. Each outcome is valued by what it does to **everyone's standing**, through a
+  stated model of the chance of winning the game: ``P(win) = s_me / sum of s`` over the
+  players still in, ``s = lives ** alpha`` (lives left, the county counting as one; letters
+  under V14; bus positions under V15) or ``exp(alpha * points / 4)`` under V16. So an
+  opponent's lost life is worth something to it, its own last life is worth far more than
+  its first, and under GIN a knock that stands (a letter to every opponent) is worth
+  several. It knocks when the knock's expected change in P(win) beats that of playing on
+  (one more draw, then a showdown it did not call against opponents with two more turns,
+  costing it a life with the chance of being lowest there, else costing an opponent) by
+  ``margin`` (0.06 against two opponents, 0.03 heads-up: fitted on every preset), or when a knock costs at most ``knock_risk / players`` lives and does not
+  lower P(win) (less on its last life). A quick screen under the simple turn model skips
+  the estimate when the knock is lowest with P > 0.3 (under V14/V16: highest with P < 0.3);
 - on a last turn after someone knocked it plays for the highest hand now; it never throws
   a card of a suit the next player collects when another discard is nearly as good.
 
@@ -31,6 +39,7 @@ Action(kind=<ActionKind.TAKE: 'take'>, card=None)
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,6 +52,7 @@ import numpy.typing as npt
 from ..checks import real_number, whole_number
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
+from ..analysis.opponents import Observations, final_value_distribution
 from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from ..cards import Card
 from ..rules.actions import Action, ActionKind
@@ -111,24 +121,28 @@ class ExpertPlayer(Player):
     """Plays from the analysis (see the module doc).
 
     ``knock_risk``: the expected lives a knock may always cost, times the number of
-    players; ``weigh``: a knock is also made when it costs at most this times the
-    estimated cost of playing on; ``horizon``: how many turns ahead hands are valued;
+    players (when the knock does not lower its chance of winning); ``horizon``: how many turns ahead hands are valued;
     ``feed_margin``: how much continuation value (in points) it gives up to avoid feeding
-    the next player.
+    the next player; ``alpha``: the exponent of the standing model; ``margin``: how much
+    (in probability of winning the game) a knock must beat playing on by, against two
+    opponents (scaled by the number of opponents / 2).
     """
 
     name = "expert"
 
     def __init__(self, knock_risk: float = 0.15, horizon: int = 3, feed_margin: float = 0.5,
-                 weigh: float = 0.5) -> None:
+                 alpha: float = 1.0, margin: float = 0.06) -> None:
         real_number("knock_risk", knock_risk, 0, 10, error=PlayerError)
         whole_number("horizon", horizon, 0, 5, error=PlayerError)
-        real_number("weigh", weigh, 0, 10, error=PlayerError)
         real_number("feed_margin", feed_margin, 0, 31, error=PlayerError)
+        if real_number("alpha", alpha, 0, 10, error=PlayerError) == 0:  # lives ** 0 would weigh every standing alike
+            raise PlayerError(f"alpha={alpha!r} is not allowed: use a number more than 0, up to 10")
+        real_number("margin", margin, -1, 1, error=PlayerError)
         self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin
-        self.weigh = weigh
+        self.alpha = alpha
+        self.margin = margin
 
     # -- the decision ------------------------------------------------------------------
 
@@ -155,17 +169,10 @@ class ExpertPlayer(Player):
         row = tables.row(idx)
         for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
             if kind in kinds:
-                loss, detail = self._knock_loss(view, strength, extra_turn=kind is ActionKind.KNOCK)
-                limit = self._limit(view)
                 verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
-                if loss <= limit:
-                    return Decision(Action(kind), f"{verb} with {value}: {detail}, {loss:.2f} lives expected, "
-                                    f"within the {limit:.2f} it accepts")
-                if self.weigh and unseen:
-                    on = self._risk_playing_on(view, model, row, unseen)
-                    if loss <= self.weigh * on:
-                        return Decision(Action(kind), f"{verb} with {value}: {detail}, {loss:.2f} lives expected, "
-                                        f"less than the {on:.2f} that playing on is estimated to cost")
+                why = self._should_knock(view, knowledge, model, strength, row, extra_turn=kind is ActionKind.KNOCK)
+                if why is not None:
+                    return Decision(Action(kind), f"{verb} with {value}: {why}")
         future = model.future
         rl = tables.row_list
         top = view.top_discard
@@ -254,10 +261,14 @@ class ExpertPlayer(Player):
         options.sort(key=lambda o: (-o[0], -o[1], o[2].value, o[2].index))
         best = options[0]
         if ActionKind.STOP_BUS in kinds:
-            loss, detail = self._knock_loss(view, best[1], extra_turn=False)
-            if loss <= self._limit(view):
+            kept_cards = [c for c in hand if c is not best[2]]
+            kept_idx = [c.index for c in kept_cards]
+            knowledge = Knowledge.from_view(view)
+            why = self._should_knock(view, knowledge, model, best[1], tables.row(kept_idx), extra_turn=False,
+                                     hand=tuple(kept_cards))
+            if why is not None:
                 return Decision(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best[1] >> RANK_BITS, 2)}: "
-                                f"{detail}, {loss:.2f} lives expected (V19)")
+                                f"{why} (V19)")
         choice = best
         note = ""
         nxt = view.opponents[0] if view.opponents else None
@@ -321,32 +332,175 @@ class ExpertPlayer(Player):
                 turns[e.player] += 1
         return list(turns.values())
 
-    def _knock_loss(self, view: PlayerView, strength: int, extra_turn: bool) -> tuple[float, str]:
-        """Estimated expected lives lost by knocking (or showing down) now, and a phrase."""
-        model = _model_for(view.rules, self.horizon)
-        rules = view.rules
+    def _should_knock(self, view: PlayerView, knowledge: Knowledge, model: _Model, strength: int, row: int,
+                      extra_turn: bool, hand: tuple[Card, ...] | None = None) -> str | None:
+        """The reason to knock now, or None (see the module doc: the knock's expected change
+        in the chance of winning the game, against playing on)."""
+        if self._hopeless(view, model, strength, extra_turn):
+            return None
+        observations = Observations.from_view(view)
+        if hand is not None:  # a bus stop: judged on the three cards kept
+            knowledge = Knowledge(hand=hand, top=None, dead=knowledge.dead, opponent_holds=knowledge.opponent_holds,
+                                  opponents=knowledge.opponents, rules=knowledge.rules)
+        dists = [final_value_distribution(knowledge, observations, i, extra_turn) for i in range(knowledge.opponents)]
+        own, gain, scenario = self._knock_value(view, dists, strength >> RANK_BITS)
+        if own <= self._limit(view) and gain >= 0:
+            unit = {"gin": "letters", "points": "points missed"}.get(view.rules.score_keeping, "lives")
+            return f"{scenario}; {own:.2f} {unit} expected, within the {self._limit(view):.2f} it accepts"
+        unseen = knowledge.unseen_index
+        on = self._value_playing_on(view, model, row, unseen) if unseen else 0.0
+        margin = self.margin * len(view.opponents) / 2
+        if gain >= on + margin:
+            return (f"{scenario}; the knock changes its chance of winning the game by {gain * 100:+.1f} points, "
+                    f"playing on by about {on * 100:+.1f}")
+        return None
+
+    def _hopeless(self, view: PlayerView, model: _Model, strength: int, extra_turn: bool) -> bool:
+        """A quick screen before the full estimate: under the simple turn model (dealt hands
+        improved by the turns played), the knock is lowest with P > 0.3 (under V14 or V16:
+        highest or tied with P < 0.3)."""
         v2 = strength >> RANK_BITS
-        all_above = all_at_least = no31 = 1.0
-        all_at_most = 1.0
-        for played in self._opponent_turns(view):
+        if v2 >= BLITZ2:
+            return False
+        lowest = at_most = 1.0
+        turns = self._opponent_turns(view)
+        for played in turns:
             t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
-            p_gt = float(model.gt[t, v2])
-            p_eq = float(model.eq[t, v2])
-            p31 = float(model.blitz[t])
-            no31 *= 1.0 - p31
-            all_above *= max(p_gt - p31, 0.0)
-            all_at_least *= max(p_gt - p31, 0.0) + p_eq
-            all_at_most *= 1.0 - p_gt
-        some31 = 1.0 - no31
-        if rules.score_keeping == "gin":
-            loss = 1.0 - all_at_most * no31
-            return loss, f"P(beaten) about {loss:.0%}"
+            lowest *= float(model.gt[t, v2])
+            at_most *= 1.0 - float(model.gt[t, v2])
+        if view.rules.score_keeping in ("gin", "points"):
+            return at_most < 0.3
+        return lowest > 0.3
+
+    # -- standing: a stated model of the chance of winning the game ---------------------
+
+    def _standing(self, view: PlayerView) -> list[float]:
+        """Per seat: lives left (counting the county as one) or points; 0 when out."""
+        rules = view.rules
         if rules.score_keeping == "points":
-            loss = 1.0 - all_at_most
-            return loss, f"P(not scoring) about {loss:.0%}"
+            return [float(p) for p in view.points]
+        extra = 1 if rules.county else 0
+        return [0.0 if view.out[s] else float(view.lives[s] + extra) for s in range(view.num_players)]
+
+    def _p_win(self, standing: list[float], me: int, points: bool) -> float:
+        """The stated standing model: P(win) is proportional to lives ** alpha (points:
+        to exp(alpha * points / 4)) among the players still in."""
+        if points:
+            weights = [math.exp(self.alpha * p / 4) for p in standing]
+        else:
+            weights = [max(p, 0.0) ** self.alpha for p in standing]
+        total = sum(weights)
+        return weights[me] / total if total > 0 else 0.0
+
+    def _knock_value(self, view: PlayerView, dists: list[np.ndarray], k: int) -> tuple[float, float, str]:
+        """(expected own lives lost, expected change in P(win), a phrase) of knocking now with
+        a hand worth ``k / 2``, opponents' final values distributed as ``dists`` (assumed
+        independent)."""
+        rules = view.rules
+        me = view.player
+        seats = view.opponents
+        points = rules.score_keeping == "points"
+        base_standing = self._standing(view)
+        base = self._p_win(base_standing, me, points)
+
+        def du(changes: dict[int, int]) -> float:
+            st = list(base_standing)
+            for seat, x in changes.items():
+                st[seat] = st[seat] + x if points else max(0.0, st[seat] - x)
+            return self._p_win(st, me, points) - base
+
+        p31 = [float(d[BLITZ2:].sum()) for d in dists]
+        lt = [float(d[:k].sum()) for d in dists]
+        eq = [float(d[k]) if k < BLITZ2 else 0.0 for d in dists]
+        gt = [max(0.0, 1.0 - a - b - c) for a, b, c in zip(p31, lt, eq)]
+        no31 = math.prod(1.0 - x for x in p31)
+        some31 = 1.0 - no31
+        all_above = math.prod(gt)
+        all_at_least = math.prod(g + e for g, e in zip(gt, eq))
+        all_at_most = math.prod(a + e for a, e in zip(lt, eq))
+        all_below = math.prod(lt)
+        tie = max(0.0, all_at_least - all_above)
+        n = len(dists)
+        # who is lowest / highest among the opponents below / above the knocker
+        below = [np.cumsum(d) for d in dists]  # below[i][v] = P(V_i <= v)
+        low = []
+        high = []
+        for i in range(n):
+            d = dists[i]
+            lo_i = 0.0
+            hi_i = 0.0
+            for v in (int(x) for x in np.flatnonzero(d[:BLITZ2])):
+                others_above = math.prod(max(0.0, 1.0 - float(below[j][v]) - float(p31[j])) for j in range(n) if j != i)
+                others_below = math.prod(float(below[j][v - 1]) if v > 0 else 0.0 for j in range(n) if j != i)
+                if v < k:
+                    lo_i += float(d[v]) * others_above
+                if v >= k:
+                    hi_i += float(d[v]) * others_below
+            low.append(lo_i)
+            high.append(hi_i)
+        if rules.score_keeping == "gin":
+            stand = all_at_most
+            fail = max(0.0, 1.0 - stand - some31)
+            gain = stand * du({s: 1 for s in seats}) + fail * du({me: 1})
+            for i, (w, _) in enumerate(self._blitzers(p31, some31)):
+                gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
+            own = fail + some31
+            return own, gain, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)"
+        if points:
+            win = all_below
+            gain = win * du({me: 1})
+            total_high = sum(high)
+            rest = max(0.0, no31 - win)
+            for i, s in enumerate(seats):
+                if total_high > 0:
+                    gain += rest * high[i] / total_high * du({s: 1})
+            for i, (w, _) in enumerate(self._blitzers(p31, some31)):
+                gain += w * du({seats[i]: 1})
+            return 1.0 - win, gain, f"about {win:.0%} to score the point (V16)"
         lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
-        tie = all_at_least - all_above
         tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
-        loss = some31 * lose31 + all_above * rules.knocker_lowest_loses + tie * tie_loss
-        return loss, (f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} "
-                      f"that someone makes 31")
+        kll = rules.knocker_lowest_loses
+        gain = all_above * du({me: kll})
+        if tie_loss:
+            gain += tie * du({me: tie_loss})
+        else:
+            total_eq = sum(eq)
+            for i, s in enumerate(seats):
+                if total_eq > 0:
+                    gain += tie * eq[i] / total_eq * du({s: 1})
+        rest = max(0.0, no31 - all_at_least)
+        total_low = sum(low)
+        for i, s in enumerate(seats):
+            if total_low > 0:
+                gain += rest * low[i] / total_low * du({s: 1})
+        for i, (w, _) in enumerate(self._blitzers(p31, some31)):
+            gain += w * du({me: lose31, **{s: 1 for j, s in enumerate(seats) if j != i}})
+        own = some31 * lose31 + all_above * kll + tie * tie_loss
+        return own, gain, (f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} "
+                           f"that someone makes 31")
+
+    @staticmethod
+    def _blitzers(p31: list[float], some31: float) -> list[tuple[float, int]]:
+        total = sum(p31)
+        return [(some31 * p / total if total > 0 else 0.0, i) for i, p in enumerate(p31)]
+
+    def _value_playing_on(self, view: PlayerView, model: _Model, row: int, unseen: tuple[int, ...]) -> float:
+        """The expected change in P(win) of not knocking now: a later showdown it did not call
+        (see :meth:`_risk_playing_on`) costs it a life (a letter) with that probability, and
+        otherwise costs one opponent, each alike (under V16: someone else scores)."""
+        me = view.player
+        seats = view.opponents
+        points = view.rules.score_keeping == "points"
+        base_standing = self._standing(view)
+        base = self._p_win(base_standing, me, points)
+        own = self._risk_playing_on(view, model, row, unseen)
+
+        def du(seat: int) -> float:
+            st = list(base_standing)
+            st[seat] = st[seat] + 1 if points else max(0.0, st[seat] - 1)
+            return self._p_win(st, me, points) - base
+
+        others = sum(du(s) for s in seats) / len(seats) if seats else 0.0
+        if points:
+            return (1.0 - own) * du(me) + own * others
+        return own * du(me) + (1.0 - own) * others

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..analysis import Analysis, Knowledge, analyze
 from ..analysis.horizon import MAX_HORIZON
+from ..analysis.opponents import Observations
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
@@ -163,8 +164,11 @@ class AnalyzerModel:
     goes to.
 
     A position from a game (:meth:`from_view`) also carries what the game knows beyond the
-    cards: the stock's size, the card just taken (it may not be thrown back, C5) and the
-    first round (V6). Editing the cards turns it into a position of one's own and drops them.
+    cards: the stock's size, the card just taken (it may not be thrown back, C5), the
+    first round (V6) and what each opponent was seen to do (the observations of the
+    adaptive opponent model, :mod:`scatlab.analysis.opponents`), so its analysis is
+    exactly ``analyze(view)``. Editing the cards turns it into a position of one's own and
+    drops them.
     """
 
     def __init__(
@@ -197,7 +201,8 @@ class AnalyzerModel:
         self.texts: dict[str, str] = {}
         self.errors: dict[str, str | None] = {}
         self.context: dict[str, Any] = {}
-        """What a game adds to the cards (stock_size, taken, first_round); see :meth:`from_view`."""
+        """What a game adds to the cards (stock_size, taken, first_round, observations); see
+        :meth:`from_view`."""
         self._cache: OrderedDict[object, Analysis] = OrderedDict()
         """The last analyses by position: clicking a card in and out again is instant."""
         holds = [parse_cards(h, deck_size=self.rules.deck_size) for h in opponent_holds]
@@ -450,10 +455,14 @@ class AnalyzerModel:
     def analysis(self) -> Analysis:
         """:func:`scatlab.analysis.analyze` of the position (cached until it changes)."""
         knowledge = self.knowledge()
-        key = (knowledge, self.horizon, self.knock, self.samples, self.seed)
+        observations = self.context.get("observations")
+        if not isinstance(observations, Observations) or len(observations.turns) != knowledge.opponents:
+            observations = None
+        key = (knowledge, self.horizon, self.knock, self.samples, self.seed, observations)
         found = self._cache.get(key)
         if found is None:
-            found = analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples, seed=self.seed)
+            found = analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples, seed=self.seed,
+                            observations=observations)
             self._cache[key] = found
             while len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
@@ -486,7 +495,8 @@ class AnalyzerModel:
         reach the analyzer; the view itself is not kept."""
         k = Knowledge.from_view(view)
         model = cls(rules=k.rules, opponents=k.opponents, horizon=horizon, knock=knock, samples=samples, seed=seed)
-        model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size}
+        model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size,
+                         "observations": Observations.from_view(view)}
         cards: dict[str, tuple[Card, ...]] = dict(model.cards)
         cards.update(hand=k.hand, discard=(k.top,) if k.top is not None else (), dead=k.dead)
         for i, held in enumerate(k.opponent_holds):

@@ -1,0 +1,388 @@
+"""What an opponent probably holds: an opponent model that learns from the hand so far.
+
+The knock risk (:mod:`scatlab.analysis.knock`), the advice and the ``expert`` player ask one
+question: how likely is each 3-card hand to be an opponent's hand now? Two models answer.
+
+``"uniform"`` (the simple case, for teaching): an opponent's unknown cards are a uniformly
+random set of the unseen cards, as if just dealt.
+
+``"adaptive"`` (the default): a Bayesian weight for every candidate hand ``H`` of opponent
+``i``, built from what that opponent was seen to do in this hand (:class:`Observations`)::
+
+    w_i(H) = prior_t(H) * product over rejected cards x of (LAMBDA if x improves H else 1)
+
+- **the prior after t turns**, ``t`` = the turns opponent ``i`` has played in this hand
+  (their discards): the opponent is dealt a uniformly random hand and plays ``t`` turns of
+  the **stated policy** — at the start of a turn a hand worth ``KNOCK_AT`` (26) or more
+  knocks and a 31 has been declared (C8), so those hands drop out (the hand would have
+  ended); otherwise draw a card uniformly from the cards not in the hand and keep the
+  strongest three (the drawn card back on a tie, else the lowest). This is a Markov chain
+  over every 3-card hand (22,100 for 52 cards), computed once per scoring configuration.
+  A hand worth 31 now has weight 0 (it would have been declared, C8).
+- **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
+  passed over on the discard pile to draw from the stock — was not worth keeping to them,
+  so a hand that the card would have made strictly stronger (keeping it in place of one of
+  the hand's cards) is ``LAMBDA`` (1/4) times as likely. Cards the opponent took from the
+  pile and still holds are in every candidate hand (card tracking, as before), and the
+  prior weighs how the other two cards fit them.
+- every candidate hand holds only unseen cards (plus the cards known to be there).
+
+With nothing observed (no turns, nothing rejected: an :func:`analyze` call from plain
+arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
+change. ``KNOCK_AT`` and ``LAMBDA`` were chosen by the calibration study
+(``benchmarks/calibrate.py``); the model ignores the order of events and treats the
+opponents' hands as independent apart from not sharing cards.
+
+The chain runs in floating point; the weights used for exact counting are integers: each
+weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight
+is positive), so a count weighted by them is exact for those stated weights.
+
+>>> from scatlab.analysis.knowledge import Knowledge
+>>> k = Knowledge.of("AH KH QS", discard="2C")
+>>> obs = Observations(turns=(3,), rejected=((),))
+>>> w = hand_weights(k, obs, 0)
+>>> len(w.hands) == len(k.unseen) * (len(k.unseen) - 1) * (len(k.unseen) - 2) // 6, w.weights.dtype.name
+(True, 'int64')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import Card, format_cards
+from ..errors import AnalysisError
+from ..rules.actions import ActionKind
+from ..rules.options import RuleSet
+from ..rules.view import PlayerView
+from .knowledge import Knowledge
+from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+
+__all__ = [
+    "OpponentModelName",
+    "OPPONENT_MODELS",
+    "KNOCK_AT",
+    "LAMBDA",
+    "MAX_TURNS",
+    "ADAPTIVE_POLICY",
+    "Observations",
+    "HandWeights",
+    "hand_weights",
+    "row_weights",
+    "check_model",
+    "turn_priors",
+]
+
+OpponentModelName = Literal["uniform", "adaptive"]
+OPPONENT_MODELS: tuple[str, ...] = ("uniform", "adaptive")
+
+KNOCK_AT = 26
+"""The stated policy's knock: a hand worth this or more at the start of a turn knocks."""
+LAMBDA = 0.25
+"""How much less likely a hand is for each card the opponent rejected that would improve it."""
+MAX_TURNS = 24
+"""Turns of the prior chain computed (more turns played use the last one)."""
+SCALE_BITS = 24
+"""Integer weights: multiples of 2**-SCALE_BITS of the largest weight."""
+
+ADAPTIVE_POLICY = (
+    f"opponents are dealt uniformly at random, then each played turn knocks with {KNOCK_AT} or more "
+    "(such hands drop out), else draws a uniformly random card and keeps the strongest three; a 31 "
+    f"would have been declared; each card an opponent threw or passed over makes hands it would have "
+    f"improved {Fraction(LAMBDA).limit_denominator()} as likely"
+)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+_LAMBDA_POWERS = LAMBDA ** np.arange(53, dtype=np.float64)
+
+
+def check_model(name: object) -> OpponentModelName:
+    """``name`` if it is an opponent model's name, else an :class:`AnalysisError`.
+
+    >>> check_model("adaptive")
+    'adaptive'
+    """
+    if name == "uniform":
+        return "uniform"
+    if name == "adaptive":
+        return "adaptive"
+    raise AnalysisError(f"opponent_model={name!r} is not a model: use 'uniform' or 'adaptive'")
+
+
+@dataclass(frozen=True)
+class Observations:
+    """What a player saw each opponent do in the current hand, opponents in turn order
+    after the player (the order of :attr:`Knowledge.opponent_holds`).
+
+    ``turns[i]``: the turns opponent ``i`` has completed (their discards); ``rejected[i]``:
+    the cards they threw or passed over on the discard pile to draw from the stock.
+
+    >>> Observations(turns=(2,), rejected=(tuple(),)).describe()
+    'opponent 1: 2 turns'
+    """
+
+    turns: tuple[int, ...]
+    rejected: tuple[tuple[Card, ...], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.turns) != len(self.rejected):
+            raise AnalysisError(f"observations for {len(self.turns)} opponents' turns but "
+                                f"{len(self.rejected)} opponents' rejected cards")
+        for t in self.turns:
+            if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+                raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
+
+    @property
+    def empty(self) -> bool:
+        """Nothing observed: no turns played and no card rejected."""
+        return not any(self.turns) and not any(self.rejected)
+
+    def describe(self) -> str:
+        """One line per opponent, joined by '; '."""
+        parts = []
+        for i, (t, rej) in enumerate(zip(self.turns, self.rejected), start=1):
+            text = f"opponent {i}: {t} turn{'s' if t != 1 else ''}"
+            if rej:
+                text += f", rejected {format_cards(rej)}"
+            parts.append(text)
+        return "; ".join(parts)
+
+    @classmethod
+    def from_view(cls, view: PlayerView) -> Observations:
+        """Read the public log of the current hand: each opponent's discards (turns, and the
+        cards thrown) and the top discard each time they drew from the stock instead.
+
+        The pile's history is rebuilt backwards from the pile now (a discard put a card on
+        top, a take removed it; a draw leaves the pile as it is).
+        """
+        order = view.opponents
+        turns = {p: 0 for p in order}
+        rejected: dict[int, list[Card]] = {p: [] for p in order}
+        pile = list(view.discard_pile)
+        for event in reversed(view.history):
+            kind = event.action.kind
+            if kind is ActionKind.DISCARD:
+                if event.player in turns:
+                    turns[event.player] += 1
+                    if event.card is not None:
+                        rejected[event.player].append(event.card)
+                if pile:
+                    pile.pop()
+            elif kind is ActionKind.TAKE:
+                if event.card is not None:
+                    pile.append(event.card)
+            elif kind is ActionKind.DRAW and event.player in turns and pile:
+                rejected[event.player].append(pile[-1])
+        return cls(tuple(turns[p] for p in order), tuple(tuple(dict.fromkeys(rejected[p])) for p in order))
+
+    @classmethod
+    def nothing(cls, opponents: int) -> Observations:
+        """No observations for ``opponents`` opponents (the adaptive model is then uniform)."""
+        return cls((0,) * opponents, ((),) * opponents)
+
+
+# -- the prior chain --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Chain:
+    tables: Tables
+    priors: FloatArray  # (MAX_TURNS + 1, rows): unnormalised weight of each hand after t turns
+    improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
+    cards_mask: IntArray  # (rows,): bit mask of the hand's cards
+    av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
+    av_v2: IntArray  # value2 reached,
+    av_share: FloatArray  # and the share of the draws that reach it
+    pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
+    finals: FloatArray  # (MAX_TURNS + 1, rows): after t turns and one more with no knock (31s left out)
+    final31: FloatArray  # (MAX_TURNS + 1,): the share of that last turn's hands that made 31
+    av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
+    improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
+
+
+@lru_cache(maxsize=8)
+def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
+    tables = tables_for(scoring)
+    rows = tables.rows
+    m = len(rows)
+    thrown = tables.discard  # (m, 52)
+    d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
+    a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
+    keep_x = np.where(thrown == a, b, a)
+    keep_y = np.where(thrown == c, b, c)
+    valid = thrown >= 0
+    nxt = np.where(thrown == d, np.arange(m)[:, None], tables.row_of[keep_x, keep_y, np.where(valid, d, 0)])
+    others = tables.deck_size - 3
+    stop = tables.value2 >= BLITZ2
+    if knock_at is not None:
+        stop = stop | (tables.value2 >= 2 * knock_at)
+    flat_next = nxt[valid]
+    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
+    p = np.full(m, 1.0)
+    priors = np.zeros((MAX_TURNS + 1, m))
+    finals = np.zeros((MAX_TURNS + 1, m))
+    final31 = np.zeros(MAX_TURNS + 1)
+    blitz = tables.value2 >= BLITZ2
+
+    def step(weights: FloatArray) -> FloatArray:
+        out = np.bincount(flat_next, weights=weights[owner] / others, minlength=m)
+        return np.asarray(out, dtype=np.float64)
+
+    for t in range(MAX_TURNS + 1):
+        priors[t] = p
+        # one more turn with no knock possible (the last turn after a knock)
+        last = step(np.where(blitz, 0.0, p))
+        final31[t] = last[blitz].sum() / last.sum()
+        finals[t] = np.where(blitz, 0.0, last)
+        p = step(np.where(stop, 0.0, p))
+        p = p / p.sum() * m  # keep the scale (only ratios matter)
+    priors[:, blitz] = 0.0
+    improves = valid & (tables.after_draw > tables.strength[:, None])
+    cards_mask = (np.int64(1) << rows).sum(axis=1)
+    # After one draw: per hand, each value it can reach and the share of draws reaching it
+    # (a sparse table: rows, values, shares).
+    after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, -1)
+    key = np.arange(m)[:, None] * 128 + after_v2
+    uniq, counts = np.unique(key[valid], return_counts=True)
+    av_rows = uniq // 128
+    av_v2 = uniq % 128
+    av_share = counts / others
+    av_start = np.searchsorted(av_rows, np.arange(m + 1))
+    improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
+    pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
+                          rows[:, 1] * 2704 + rows[:, 2] * 52])
+    return _Chain(tables, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base, finals, final31,
+                  av_start, improve_bits)
+
+
+def _chain_for(rules: RuleSet) -> _Chain:
+    return _chain(scoring_rules(rules), KNOCK_AT)
+
+
+def turn_priors(rules: RuleSet) -> FloatArray:
+    """``priors[t, row]``: the prior weight of every hand (row of the tables) after ``t``
+    turns of the stated policy (unnormalised; 31s have weight 0)."""
+    return _chain_for(rules).priors
+
+
+def row_weights(knowledge: Knowledge, observations: Observations, opponent: int,
+                after_turn: bool = False) -> FloatArray:
+    """The adaptive weight (float, unnormalised) of every row of the tables as opponent
+    ``opponent``'s hand; 0 for hands that cannot be theirs (a card seen elsewhere, or
+    missing a card they are known to hold). ``after_turn``: after one more turn of drawing
+    with no knock (the hands that make 31 on it left out)."""
+    chain = _chain_for(knowledge.rules)
+    t = min(observations.turns[opponent], MAX_TURNS)
+    w = (chain.finals if after_turn else chain.priors)[t]
+    rejected = 0
+    for card in observations.rejected[opponent]:
+        rejected |= 1 << card.index
+    if rejected:
+        hits = np.bitwise_count(chain.improve_bits & np.int64(rejected))
+        w = w * _LAMBDA_POWERS[hits]
+    avail = 0
+    for i in knowledge.unseen_index:
+        avail |= 1 << i
+    held = 0
+    for c in knowledge.holds_of(opponent):
+        held |= 1 << c.index
+    avail |= held
+    masks = chain.cards_mask
+    ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
+    return np.where(ok, w, 0.0)
+
+
+@dataclass(frozen=True)
+class HandWeights:
+    """Every candidate hand of one opponent (``hands``: card indices, shape (m, 3), the
+    known cards first) and its integer weight."""
+
+    hands: IntArray
+    weights: IntArray
+    free_parts: IntArray
+    """For each hand, the positions in ``knowledge.unseen_index`` of its unknown cards."""
+
+
+def hand_weights(knowledge: Knowledge, observations: Observations | None, opponent: int,
+                 model: OpponentModelName = "adaptive") -> HandWeights:
+    """The candidate hands of opponent ``opponent`` with integer weights: all 1 under the
+    uniform model (or with nothing observed), else the adaptive weights on the integer grid
+    (see the module doc)."""
+    known = [c.index for c in knowledge.holds_of(opponent)]
+    free = np.array(knowledge.unseen_index, dtype=np.int64)
+    r = 3 - len(known)
+    combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
+    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+    m = len(parts)
+    hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
+    if model == "uniform" or observations is None or observations.empty:
+        return HandWeights(hands, np.ones(m, dtype=np.int64), parts)
+    tables = tables_for(knowledge.rules)
+    w = row_weights(knowledge, observations, opponent)[tables.row_of[hands[:, 0], hands[:, 1], hands[:, 2]]]
+    return HandWeights(hands, integer_weights(w), parts)
+
+
+def integer_weights(w: FloatArray) -> IntArray:
+    """Float weights on the integer grid: multiples of 2**-24 of the largest, at least 1
+    when positive.
+
+    >>> integer_weights(np.array([1.0, 0.5, 0.0, 1e-12])).tolist()
+    [16777216, 8388608, 0, 1]
+    """
+    top = float(w.max()) if len(w) else 0.0
+    if top <= 0:
+        raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
+    scaled = np.rint(w / top * (1 << SCALE_BITS)).astype(np.int64)
+    return np.where(w > 0, np.maximum(scaled, 1), 0)
+
+
+def final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
+                             extra_turn: bool, model: OpponentModelName = "adaptive") -> FloatArray:
+    """``dist[v2]``: the probability that opponent ``opponent``'s hand is worth ``v2 / 2``,
+    now (``extra_turn`` False) or after one more turn of the last-turn policy (take the top
+    discard if that makes a stronger hand, else draw and keep the strongest three). A fast
+    approximation for the ``expert``: the drawn card is any card not in the hand (as the
+    horizon tables assume), and every opponent sees the same top discard. Returns 67
+    floats summing to 1."""
+    chain = _chain_for(knowledge.rules)
+    tables = chain.tables
+    obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
+    w = row_weights(knowledge, obs, opponent)
+    if model == "uniform" or obs.empty:
+        w = np.where(w > 0, 1.0, 0.0)
+    total = w.sum()
+    if total <= 0:
+        raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
+    w = w / total
+    if not extra_turn:
+        return np.asarray(np.bincount(tables.value2, weights=w, minlength=67)[:67], dtype=np.float64)
+    top = knowledge.top
+    if top is not None:
+        t = top.index
+        tl = tables.triple.ravel()
+        take = np.maximum(np.maximum(tl[chain.pair_base[0] + t], tl[chain.pair_base[1] + t]), tl[chain.pair_base[2] + t])
+        takes = take > tables.strength
+        draw_w = np.where(takes, 0.0, w)
+    else:
+        takes = None
+        draw_w = w
+    # only the hands that carry weight (a share of at least 1e-9 of the largest) are stepped
+    live = np.flatnonzero(draw_w > draw_w.max() * 1e-9)
+    starts = chain.av_start[live]
+    lens = chain.av_start[live + 1] - starts
+    ends = np.cumsum(lens)
+    idx = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lens), lens)
+    dist = np.bincount(chain.av_v2[idx], weights=np.repeat(draw_w[live], lens) * chain.av_share[idx],
+                       minlength=67)[:67]
+    if takes is not None:
+        dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
+                                  minlength=67)[:67]
+    return np.asarray(dist, dtype=np.float64)

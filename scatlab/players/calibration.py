@@ -1,0 +1,258 @@
+"""Calibration of the knock risk: does "knocking risks 7%" lose 7% of the time in real play?
+
+:func:`collect_knocks` plays seeded whole games between computer players (seated and seeded
+as in a tournament) and, at every real knock, records what :func:`scatlab.analysis.knock_risk`
+reports from the knocker's own view (under each opponent model asked for) and what then
+happened: whether the knocker lost (a life or letter, or under V16 did not score the point).
+:func:`reliability` bins the predictions and compares them with the observed frequencies
+(bias, Brier score, and per bin the mean prediction, the observed rate and its standard
+error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
+
+Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
+deals (seeded per knock); its noise averages out over many knocks.
+
+>>> knocks = collect_knocks(["tip", "tip"], games=2, seed=1, samples=200)
+>>> all(0 <= k.predicted["adaptive"] <= 1 for k in knocks)
+True
+>>> table = reliability(knocks, "adaptive")
+>>> table.knocks == len(knocks)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.knock import knock_risk
+from ..analysis.knowledge import Knowledge
+from ..analysis.opponents import Observations, OpponentModelName
+from ..rules.actions import ActionKind
+from ..rules.options import RuleSet, find_rules
+from ..rules.record import shuffled_deck
+from ..rules.state import GameState, Phase
+from .base import make_player
+from .tournament import seating
+
+__all__ = ["Knock", "collect_knocks", "Bin", "Reliability", "reliability", "reliability_svg", "DEFAULT_EDGES"]
+
+DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+
+
+@dataclass(frozen=True)
+class Knock:
+    """One real knock: who knocked (entrant kind), the prediction per model, the outcome."""
+
+    kind: str
+    opponents: int
+    turn: int
+    predicted: dict[str, float]
+    lost: bool
+
+
+def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
+                   samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
+                   first_game: int = 0) -> list[Knock]:
+    """Play games ``first_game .. first_game + games - 1`` and record every knock (see the
+    module doc). Seating and seeds follow :func:`scatlab.players.tournament.seating`."""
+    ruleset = find_rules(rules)
+    players = [make_player(k) for k in kinds]
+    n = len(kinds)
+    out: list[Knock] = []
+    for game in range(first_game, first_game + games):
+        seats, dealer = seating(game, n)
+        entrant_at = [0] * n
+        for i, s in enumerate(seats):
+            entrant_at[s] = i
+        deck_rng = random.Random(f"scatlab-calibrate:{seed}:{game}:deck")
+        rngs = [random.Random(f"scatlab-calibrate:{seed}:{game}:entrant:{i}") for i in range(n)]
+        state = GameState.new(ruleset, n, dealer)
+        pending: list[tuple[int, Knock]] = []
+        steps = 0
+        while state.phase is not Phase.GAME_OVER and steps < 100_000:
+            steps += 1
+            if state.phase is Phase.DEAL:
+                state = state.deal(shuffled_deck(ruleset, deck_rng))
+                continue
+            seat = state.to_move
+            assert seat is not None
+            i = entrant_at[seat]
+            view = state.view(seat)
+            action = players[i].choose(view, rngs[i])
+            if action.kind is ActionKind.KNOCK:
+                knowledge = Knowledge.from_view(view)
+                observations = Observations.from_view(view)
+                predicted: dict[str, float] = {}
+                for model in models:
+                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + 1000 * game,
+                                      opponent_model=model, observations=observations)
+                    predicted[model] = float(risk.p_lose)
+                turn = sum(1 for e in view.history if e.player == seat and e.action.kind is ActionKind.DISCARD)
+                pending.append((len(state.results), Knock(kinds[i], knowledge.opponents, turn, predicted, False)))
+            state = state.apply(action)
+            if pending and len(state.results) > pending[0][0]:
+                number, knock = pending.pop(0)
+                result = state.results[number]
+                knocker = result.knocker
+                if knocker is None:  # cannot happen: a knock ends the hand as a knock
+                    continue
+                if ruleset.score_keeping == "points":
+                    lost = result.points_won[knocker] == 0
+                else:
+                    lost = result.lives_lost[knocker] > 0
+                out.append(Knock(knock.kind, knock.opponents, knock.turn, knock.predicted, lost))
+    return out
+
+
+@dataclass(frozen=True)
+class Bin:
+    """Knocks whose prediction fell in ``[low, high)``."""
+
+    low: float
+    high: float
+    knocks: int
+    predicted: float
+    observed: float
+
+    @property
+    def std_error(self) -> float:
+        """The binomial standard error of the observed rate."""
+        if self.knocks == 0:
+            return 0.0
+        return math.sqrt(self.observed * (1 - self.observed) / self.knocks)
+
+    @property
+    def gap(self) -> float:
+        """Observed minus predicted."""
+        return self.observed - self.predicted
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Predicted against observed over a set of knocks, for one model."""
+
+    model: str
+    knocks: int
+    predicted: float
+    observed: float
+    brier: float
+    bins: tuple[Bin, ...]
+
+    @property
+    def bias(self) -> float:
+        """Mean predicted minus observed (negative: the risk was underestimated)."""
+        return self.predicted - self.observed
+
+    def table(self, min_bin: int = 200, tolerance: float = 0.02) -> str:
+        """A text table; bins with at least ``min_bin`` knocks are marked ok when the observed
+        rate is within ``tolerance`` of the mean prediction."""
+        lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, observed "
+                 f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, Brier {self.brier:.4f}",
+                 "| predicted risk | knocks | mean predicted | observed (± s.e.) | within ±2 points |",
+                 "|---|---:|---:|---:|---|"]
+        for b in self.bins:
+            if b.knocks == 0:
+                continue
+            check = ("yes" if abs(b.gap) <= tolerance else "NO") if b.knocks >= min_bin else f"(< {min_bin} knocks)"
+            lines.append(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | "
+                         f"{b.observed:.2%} ± {b.std_error:.2%} | {check} |")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "knocks": self.knocks, "predicted": self.predicted, "observed": self.observed,
+                "bias": self.bias, "brier": self.brier,
+                "bins": [{"low": b.low, "high": b.high, "knocks": b.knocks, "predicted": b.predicted,
+                          "observed": b.observed} for b in self.bins]}
+
+
+def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES) -> Reliability:
+    """Bin the knocks by ``model``'s prediction (bins ``[edges[j], edges[j+1])``, the last
+    one closed).
+
+    >>> r = reliability([Knock("tip", 2, 3, {"m": 0.1}, True), Knock("tip", 2, 3, {"m": 0.1}, False)], "m")
+    >>> r.observed, round(r.brier, 2), [b.knocks for b in r.bins if b.knocks]
+    (0.5, 0.41, [2])
+    """
+    n = len(knocks)
+    preds = [k.predicted[model] for k in knocks]
+    outcomes = [1.0 if k.lost else 0.0 for k in knocks]
+    bins = []
+    for j in range(len(edges) - 1):
+        lo, hi = edges[j], edges[j + 1]
+        last = j == len(edges) - 2
+        idx = [i for i, p in enumerate(preds) if lo <= p < hi or (last and p == hi)]
+        m = len(idx)
+        bins.append(Bin(lo, hi, m, sum(preds[i] for i in idx) / m if m else 0.0,
+                        sum(outcomes[i] for i in idx) / m if m else 0.0))
+    return Reliability(
+        model, n,
+        sum(preds) / n if n else 0.0,
+        sum(outcomes) / n if n else 0.0,
+        sum((p - o) ** 2 for p, o in zip(preds, outcomes)) / n if n else 0.0,
+        tuple(bins),
+    )
+
+
+def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360) -> str:
+    """A reliability diagram as a standalone SVG: the diagonal (perfect calibration) and,
+    per curve, each non-empty bin's mean prediction against its observed rate, with ±2
+    standard errors; axes from 0 to the largest value shown.
+
+    >>> svg = reliability_svg([("adaptive", reliability([Knock("tip", 2, 3, {"a": 0.1}, True)], "a"))], "t")
+    >>> svg.startswith("<svg") and "adaptive" in svg
+    True
+    """
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"]
+    top = 0.1
+    for _, r in curves:
+        for b in r.bins:
+            if b.knocks:
+                top = max(top, b.predicted, b.observed + 2 * b.std_error)
+    top = min(1.0, math.ceil(top * 10) / 10)
+    pad = 48
+    plot = size - 2 * pad
+
+    def x(p: float) -> float:
+        return pad + plot * p / top
+
+    def y(p: float) -> float:
+        return size - pad - plot * p / top
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 20 * len(curves)}" '
+             f'font-family="sans-serif" font-size="11">',
+             f'<rect width="100%" height="100%" fill="white"/>',
+             f'<text x="{size / 2}" y="18" text-anchor="middle" font-size="13">{_esc(title)}</text>',
+             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(top)}" stroke="#999" stroke-dasharray="4 3"/>',
+             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(0)}" stroke="black"/>',
+             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(0)}" y2="{y(top)}" stroke="black"/>']
+    steps = 5
+    for s in range(steps + 1):
+        v = top * s / steps
+        parts.append(f'<text x="{x(v)}" y="{y(0) + 14}" text-anchor="middle">{v:.0%}</text>')
+        parts.append(f'<text x="{x(0) - 4}" y="{y(v) + 4}" text-anchor="end">{v:.0%}</text>')
+    parts.append(f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">predicted P(knocker loses)</text>')
+    parts.append(f'<text x="12" y="{size / 2}" text-anchor="middle" transform="rotate(-90 12 {size / 2})">'
+                 'observed frequency</text>')
+    for k, (label, r) in enumerate(curves):
+        colour = colours[k % len(colours)]
+        pts = [b for b in r.bins if b.knocks]
+        path = " ".join(f"{x(b.predicted):.1f},{y(b.observed):.1f}" for b in pts)
+        parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}"/>')
+        for b in pts:
+            lo, hi = max(0.0, b.observed - 2 * b.std_error), min(top, b.observed + 2 * b.std_error)
+            parts.append(f'<line x1="{x(b.predicted):.1f}" y1="{y(lo):.1f}" x2="{x(b.predicted):.1f}" '
+                         f'y2="{y(hi):.1f}" stroke="{colour}"/>')
+            radius = 2 + min(4.0, math.log10(b.knocks + 1))
+            parts.append(f'<circle cx="{x(b.predicted):.1f}" cy="{y(b.observed):.1f}" r="{radius:.1f}" '
+                         f'fill="{colour}"/>')
+        parts.append(f'<text x="{pad}" y="{size + 14 * (k + 1) - 4}" fill="{colour}">{_esc(label)}: '
+                     f'{r.knocks:,} knocks, bias {r.bias * 100:+.1f} points, Brier {r.brier:.3f}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,59 @@
+"""The expert's decision rules (scatlab.players.expert): the knock weighed by everyone's
+standing (C7, V14, V16), under the stated model of the chance of winning the game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scatlab.players.base import PlayerError
+from scatlab.players.expert import ExpertPlayer
+from scatlab.rules import GameState, deal_order
+from scatlab.rules.actions import ActionKind
+
+
+def first_turn(preset: str, hand: str, players: int = 3) -> ActionKind:
+    hands = ["2S 3S 5D", hand, "5C 6D 8C", "9C 10C 2D"][:players]
+    g = GameState.new(preset, players).deal(deal_order(hands, up="4S"))
+    return ExpertPlayer().decide(g.view(1 % players), random.Random(0)).action.kind
+
+
+@pytest.mark.parametrize("preset", ["classic", "gin", "cadillac", "french-canadian"])
+def test_C7_V14_V16_expert_knocks_a_30_against_fresh_hands(preset: str) -> None:
+    assert first_turn(preset, "KH QH JH") is ActionKind.KNOCK
+
+
+@pytest.mark.parametrize("preset", ["classic", "gin", "french-canadian"])
+def test_C7_V14_V16_expert_does_not_knock_a_weak_hand(preset: str) -> None:
+    assert first_turn(preset, "KH 7D 2C") is not ActionKind.KNOCK
+
+
+def test_V14_gin_knock_reason_counts_the_letters_it_gives() -> None:
+    g = GameState.new("gin", 3).deal(deal_order(["2S 3S 5D", "KH QH JH", "5C 6D 8C"], up="4S"))
+    reason = ExpertPlayer().decide(g.view(1), random.Random(0)).reason
+    assert "stands (everyone else a letter, V14)" in reason and "letters expected" in reason
+
+
+def test_standing_model_own_last_life_is_worth_more_than_the_first() -> None:
+    expert = ExpertPlayer()
+    me = 0
+    lose_first = expert._p_win([4.0, 3.0, 3.0], me, False) - expert._p_win([3.0, 3.0, 3.0], me, False)
+    lose_last = expert._p_win([1.0, 3.0, 3.0], me, False) - expert._p_win([0.0, 3.0, 3.0], me, False)
+    assert lose_last > lose_first > 0
+
+
+def test_standing_model_an_opponents_lost_life_is_worth_something() -> None:
+    expert = ExpertPlayer()
+    before = expert._p_win([2.0, 3.0, 3.0], 0, False)
+    after = expert._p_win([2.0, 2.0, 3.0], 0, False)
+    out = expert._p_win([2.0, 0.0, 3.0], 0, False)
+    assert before < after < out
+    assert expert._p_win([5.0, 3.0], 0, True) > expert._p_win([4.0, 3.0], 0, True)  # V16: a point
+
+
+def test_expert_parameters_are_checked() -> None:
+    with pytest.raises(PlayerError, match="alpha=0"):
+        ExpertPlayer(alpha=0)
+    with pytest.raises(PlayerError, match="margin=2"):
+        ExpertPlayer(margin=2)

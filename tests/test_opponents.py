@@ -1,0 +1,267 @@
+"""The adaptive opponent model (scatlab.analysis.opponents) and the knock risk under it.
+
+The weighted exact count is recounted here by brute force (every opponent hand, with its
+weight, and every stock card, played with the stated policy from scratch); the prior chain's
+first step is recounted from the hand values; the weights are checked to move in the
+documented direction when an opponent rejects a card; the uniform model reproduces the old
+numbers exactly; the calibration statistics are checked on small hand-made samples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+from test_analysis import (
+    KNOCK_CASES,
+    KNOCK_RULES,
+    knock_case,
+    my_key,
+    my_knocker_loss,
+    my_value,
+    opponent_turn,
+)
+
+from scatlab.analysis import Knowledge, analyze, knock_risk
+from scatlab.analysis.opponents import (
+    KNOCK_AT,
+    LAMBDA,
+    Observations,
+    check_model,
+    hand_weights,
+    integer_weights,
+    row_weights,
+    turn_priors,
+)
+from scatlab.analysis.tables import tables_for
+from scatlab.cards import Card, deck, parse_cards
+from scatlab.errors import AnalysisError
+from scatlab.players.calibration import Knock, collect_knocks, reliability, reliability_svg
+from scatlab.rules import GameState, deal_order, find_rules, value_of
+
+EENENDERTIGEN = find_rules("eenendertigen")
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+def brute_weighted(k: Knowledge, obs: Observations) -> tuple[Fraction, Fraction]:
+    """P(lose one), P(lose two) against one opponent: every candidate hand, weighted by the
+    model's integer weight, and every stock card, played with the stated policy."""
+    rules = k.rules
+    weights = hand_weights(k, obs, 0)
+    weight_of = {frozenset(int(x) for x in h): int(w) for h, w in zip(weights.hands, weights.weights)}
+    holds = k.holds_of(0)
+    unseen = list(k.unseen)
+    knocker = my_key(k.hand, rules)
+    counts: Counter[int] = Counter()
+    total = 0
+    for rest in combinations(unseen, 3 - len(holds)):
+        opp = tuple(holds) + rest
+        w = weight_of[frozenset(c.index for c in opp)]
+        for s in (c for c in unseen if c not in rest):
+            _, _, kept = opponent_turn(rules, opp, k.top, s)
+            loss = my_knocker_loss(rules, knocker, my_key(kept, rules), my_value(kept, rules) >= 31)
+            counts[loss] += w
+            total += w
+    return Fraction(counts[1], total), Fraction(counts[2], total)
+
+
+@pytest.mark.parametrize("code", ["C7", "V8", "V9", "V14", "V16"])
+def test_C7_adaptive_knock_risk_equals_weighted_brute_force(code: str) -> None:
+    rules = KNOCK_RULES[code]
+    checked = 0
+    for hand_text, top_text, holds_text, keep_text, seed in KNOCK_CASES[:4]:
+        hand, top, dead, holds = knock_case(rules, hand_text, top_text, holds_text, keep_text, seed)
+        k = Knowledge.of(hand, top, dead=dead, opponent_holds=[holds] if holds else [], rules=rules)
+        rejected = tuple(dead[:2])
+        obs = Observations(turns=(3,), rejected=(rejected,))
+        risk = knock_risk(k, opponent_model="adaptive", observations=obs)
+        assert risk.exact and risk.model == "adaptive"
+        assert (risk.p_lose_one, risk.p_lose_two) == brute_weighted(k, obs), (code, hand_text)
+        checked += 1
+    assert checked == 4
+
+
+def test_adaptive_weights_are_not_all_equal_so_the_weighted_count_differs_from_uniform() -> None:
+    rules = KNOCK_RULES["C7"]
+    hand, top, dead, holds = knock_case(rules, "KH QH 9C", "8S", "", "", 1)
+    k = Knowledge.of(hand, top, dead=dead, rules=rules)
+    obs = Observations(turns=(4,), rejected=((),))
+    w = hand_weights(k, obs, 0).weights
+    assert len(set(w.tolist())) > 1
+    assert knock_risk(k, observations=obs).p_lose != knock_risk(k, opponent_model="uniform").p_lose
+
+
+def test_uniform_model_reproduces_the_readme_numbers_exactly() -> None:
+    """The README's AH KH 4C / 9S facts, under the uniform model and under the adaptive one
+    with nothing observed (which is the uniform model)."""
+    for model in ("uniform", "adaptive"):
+        a = analyze("AH KH 4C", discard="9S", opponent_model=model)
+        assert a.turn.draw is not None
+        assert a.turn.draw.expected_value == Fraction(541, 24)
+        assert a.advice.action == "draw"
+        assert a.knock is not None and a.knock.model == "uniform"
+        assert "knocking now would risk 0.340 lives (more than 0.250)" in a.advice.reason
+    k = Knowledge.of("AH KH QS", discard="2C")
+    old = knock_risk(k, opponent_model="uniform")
+    assert knock_risk(k, observations=Observations.nothing(1)) == old
+    assert knock_risk(k, opponent_model="uniform", observations=Observations((5,), ((),))) == old
+
+
+def test_prior_chain_first_step_matches_a_recount_from_hand_values() -> None:
+    """priors[1] (up to scale): dealt uniformly, hands worth KNOCK_AT or 31 drop out, then one
+    draw of any other card and keep the best three (drawn card back on a tie, else the
+    lowest card); 31s have weight 0. Recounted on the 32-card deck."""
+    rules = EENENDERTIGEN
+    tables = tables_for(rules)
+    the_deck = deck(32)
+    counts: Counter[frozenset[int]] = Counter()
+    for hand in combinations(the_deck, 3):
+        v = value_of(hand, rules)
+        if v >= KNOCK_AT:
+            continue
+        for d in the_deck:
+            if d in hand:
+                continue
+            _, _, kept = opponent_turn(rules, hand, None, d)
+            counts[frozenset(c.index for c in kept)] += 1
+    priors = turn_priors(rules)[1]
+    expected = np.zeros(len(tables.rows))
+    for key, n in counts.items():
+        row = tables.row(sorted(key))
+        if tables.value2[row] < 62:
+            expected[row] = n
+    got = priors / priors.sum()
+    want = expected / expected.sum()
+    assert np.allclose(got, want, rtol=1e-9, atol=1e-15)
+    assert (priors[tables.value2 >= 62] == 0).all()
+
+
+def test_weights_drop_by_lambda_for_hands_a_rejected_card_would_improve() -> None:
+    """An opponent who passed over (or threw) the 9H: hands that the 9H would have made
+    stronger are LAMBDA times as likely; others keep their weight."""
+    k = Knowledge.of("2C 3C 4C", discard="9H")
+    before = row_weights(k, Observations((2,), ((),)), 0)
+    after = row_weights(k, Observations((2,), ((cards("9H")[0],),)), 0)
+    tables = tables_for(k.rules)
+    jh_qh_2s = tables.row(sorted(c.index for c in cards("JH QH 2S")))  # 9H would make JH QH 9H = 29
+    as_ks_qs = tables.row(sorted(c.index for c in cards("AS KS QS")))  # 9H does not help
+    assert after[jh_qh_2s] == pytest.approx(before[jh_qh_2s] * LAMBDA)
+    assert after[as_ks_qs] == before[as_ks_qs]
+
+
+def test_opponent_who_passed_over_a_heart_is_less_likely_to_hold_two_hearts() -> None:
+    k = Knowledge.of("2C 3C 4C", discard="9S")
+    tables = tables_for(k.rules)
+    hearts = np.array([sum(1 for x in row if x // 13 == 2) >= 2 for row in tables.rows.tolist()])
+    heart = [c for c in k.unseen if str(c) == "8H"][0]
+
+    def share(obs: Observations) -> float:
+        w = row_weights(k, obs, 0)
+        return float(w[hearts].sum() / w.sum())
+
+    plain = share(Observations((3,), ((),)))
+    passed = share(Observations((3,), ((heart,),)))
+    assert passed < plain
+
+
+def test_more_turns_played_mean_stronger_opponent_hands_and_a_higher_knock_risk() -> None:
+    k = Knowledge.of("KH QH 9C", discard="2S")
+    tables = tables_for(k.rules)
+    means = []
+    for t in (0, 2, 5):
+        w = row_weights(k, Observations((t,), ((),)), 0)
+        means.append(float((w * tables.value2).sum() / w.sum()) / 2)
+    assert means[0] < means[1] < means[2]
+    risks = [knock_risk(k, observations=Observations((t,), ((),))).p_lose for t in (1, 3, 6)]
+    assert risks[0] < risks[1] < risks[2]
+
+
+def test_known_cards_are_in_every_candidate_hand_and_seen_cards_in_none() -> None:
+    k = Knowledge.of("KH QH 9C", discard="2S", dead="3D 4D", opponent_holds=["5C"])
+    w = hand_weights(k, Observations((2,), ((),)), 0)
+    assert (w.hands[:, 0] == cards("5C")[0].index).all()
+    seen = {c.index for c in (*k.hand, k.top, *k.dead) if c is not None}
+    assert not seen & set(w.hands.ravel().tolist())
+    assert (w.weights > 0).all()
+
+
+def test_observations_from_a_view_read_turns_throws_and_passed_over_discards() -> None:
+    g = GameState.new("classic", 3).deal(deal_order(["2S 3S 4S", "AH KH 4C", "5D 6D 8C"], up="QS"))
+    g = g.apply("draw").apply("discard 4C")  # player 1 passes over the QS, throws the 4C
+    g = g.apply("take").apply("discard 8C")  # player 2 takes the 4C, throws the 8C
+    obs = Observations.from_view(g.view(0))
+    assert obs.turns == (1, 1)
+    assert set(obs.rejected[0]) == set(cards("QS 4C"))
+    assert obs.rejected[1] == cards("8C")
+
+
+def test_monte_carlo_under_the_adaptive_model_is_seeded_and_reports_its_error() -> None:
+    k = Knowledge.of("AH KH QS", discard="2C", opponents=2)
+    obs = Observations((3, 3), ((), ()))
+    a = knock_risk(k, samples=1_000, seed=3, observations=obs)
+    b = knock_risk(k, samples=1_000, seed=3, observations=obs)
+    assert a == b and not a.exact and a.model == "adaptive" and a.samples == 1_000
+    assert a.std_error_one is not None and 0 < a.std_error_one < 0.02
+    uniform = knock_risk(k, samples=1_000, seed=3, opponent_model="uniform")
+    assert a.p_lose > uniform.p_lose  # opponents who played three turns hold better hands
+
+
+def test_bad_opponent_model_name_is_refused_with_the_accepted_names() -> None:
+    with pytest.raises(AnalysisError, match="'kind'.*'uniform' or 'adaptive'"):
+        check_model("kind")
+    with pytest.raises(AnalysisError, match="observations are for 2 opponents"):
+        knock_risk(Knowledge.of("AH KH QS", "2C"), observations=Observations.nothing(2))
+
+
+def test_integer_weights_keep_every_possible_hand() -> None:
+    w = integer_weights(np.array([3.0, 1e-30, 0.0]))
+    assert w.tolist() == [1 << 24, 1, 0]
+
+
+def test_calibration_statistics_on_a_hand_made_sample() -> None:
+    knocks = [Knock("tip", 2, 3, {"m": p}, lost) for p, lost in
+              [(0.01, False)] * 99 + [(0.01, True)] + [(0.4, True), (0.4, False)]]
+    r = reliability(knocks, "m")
+    assert r.knocks == 101 + 1
+    low = next(b for b in r.bins if b.low == 0.0)
+    assert low.knocks == 100 and low.observed == pytest.approx(0.01) and low.predicted == pytest.approx(0.01)
+    assert r.observed == pytest.approx(2 / 102)
+    assert r.brier == pytest.approx((99 * 0.01**2 + 0.99**2 + 0.6**2 + 0.4**2) / 102)
+    svg = reliability_svg([("m", r)], "test")
+    assert svg.count("<circle") == 2
+
+
+def test_calibration_collects_every_knock_with_its_outcome() -> None:
+    knocks = collect_knocks(["tip", "tip", "tip"], games=2, seed=4, samples=100)
+    assert knocks and all(set(k.predicted) == {"uniform", "adaptive"} for k in knocks)
+    assert all(k.opponents in (1, 2) for k in knocks)
+    assert collect_knocks(["tip", "tip", "tip"], games=2, seed=4, samples=100) == knocks
+
+
+def test_C7_adaptive_knock_risk_with_a_fully_known_opponent_hand_matches_brute_force() -> None:
+    """All three of the opponent's cards known (taken from the pile): one candidate hand."""
+    rules = KNOCK_RULES["C7"]
+    hand, top, dead, holds = knock_case(rules, "KH QH 9C", "8S", "7D 8D 10D", "", 7, unseen_count=10)
+    k = Knowledge.of(hand, top, dead=dead, opponent_holds=[holds], rules=rules)
+    obs = Observations((4,), (tuple(dead[:1]),))
+    risk = knock_risk(k, observations=obs)
+    assert (risk.p_lose_one, risk.p_lose_two) == brute_weighted(k, obs)
+    two = Knowledge.of(hand, top, dead=dead[2:], opponent_holds=[holds], opponents=2, rules=rules)
+    assert 0 <= knock_risk(two, samples=200, observations=Observations((4, 2), ((), ()))).p_lose <= 1
+
+
+@pytest.mark.parametrize("model", ["uniform", "adaptive"])
+def test_C8_knock_risk_when_every_opponent_hand_takes_the_discard(model: str) -> None:
+    """The opponent holds 2♠ 3♠ 4♥ (taken from the pile) and the 5♠ is on top: every
+    candidate hand takes it (10 beats 5), though some draws would have made more; the
+    knocker's 5 is lowest and loses two lives (C7)."""
+    k = Knowledge.of("2C 3C 4D", discard="5S", opponent_holds=["2S 3S 4H"])
+    obs = Observations((3,), ((),)) if model == "adaptive" else None
+    risk = knock_risk(k, opponent_model=check_model(model), observations=obs)
+    assert (risk.p_lose_one, risk.p_lose_two) == (Fraction(0), Fraction(1))
