@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -285,7 +286,44 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     return one, two, m * per_draw
 
 
+def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | None,
+              tables: Tables, outcomes: _Outcomes) -> int:
+    """One deal of a knock: each opponent in turn order takes its one last turn under the
+    stated policy (take the top discard if a kept three beats the hand, else draw the next
+    of ``stock`` and keep the best three; with the stock gone and no take, pass: C11; a 31
+    ends the hand: C8). Returns the lives the knocker loses (0, 1 or 2)."""
+    triple = tables.triple_list
+    row_of = tables.row_list
+    best_row = tables.after_draw_row
+    discard_row = tables.discard_row
+    drawn = 0
+    finals: list[int] = []
+    blitzer: int | None = None
+    for i, (a, b, c) in enumerate(hands):
+        best = triple[a * 2704 + b * 52 + c]
+        thrown = -1
+        if top is not None:
+            for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):
+                s = triple[keep1 * 2704 + keep2 * 52 + top]
+                if s > best:
+                    best, thrown = s, out
+        if thrown < 0 and drawn < len(stock):  # no improving take: draw the next stock card
+            card = stock[drawn]
+            drawn += 1
+            row = row_of[a * 2704 + b * 52 + c]
+            best, thrown = best_row(row)[card], discard_row(row)[card]
+        finals.append(best)
+        if thrown >= 0:
+            top = thrown
+        if best >> RANK_BITS >= BLITZ2:
+            blitzer = i
+            break
+    return outcomes.loss(finals, blitzer)
+
+
 def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samples: int, seed: int) -> tuple[int, int]:
+    """Monte Carlo under the uniform model: the opponents' unknown cards, then the stock,
+    drawn together from the unseen cards."""
     rng = random.Random(seed)
     free = list(knowledge.unseen_index)
     n = knowledge.opponents
@@ -293,49 +331,17 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
     missing = [3 - len(h) for h in holds]
     dealt = sum(missing)
     stock = min(n, len(free) - dealt)  # stock cards the opponents can draw (at least one)
-    need = dealt + stock
-    triple = tables.triple_list
-    row_of = tables.row_list
-    best_row = tables.after_draw_row
-    discard_row = tables.discard_row
     first_top = knowledge.top.index if knowledge.top is not None else None
-    one = two = 0
+    losses: Counter[int] = Counter()
     for _ in range(samples):
-        pick = rng.sample(free, need)
+        pick = rng.sample(free, dealt + stock)
+        hands: list[list[int]] = []
         pos = 0
-        drawn = 0
-        top = first_top
-        finals: list[int] = []
-        blitzer: int | None = None
         for i in range(n):
-            hand = holds[i] + pick[pos:pos + missing[i]]
+            hands.append(holds[i] + pick[pos:pos + missing[i]])
             pos += missing[i]
-            a, b, c = hand
-            cur = triple[a * 2704 + b * 52 + c]
-            best = cur
-            thrown = -1
-            if top is not None:
-                for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):
-                    s = triple[keep1 * 2704 + keep2 * 52 + top]
-                    if s > best:
-                        best, thrown = s, out
-            if thrown < 0 and drawn < stock:  # no improving take: draw the next stock card
-                card = pick[dealt + drawn]
-                drawn += 1
-                row = row_of[a * 2704 + b * 52 + c]
-                best, thrown = best_row(row)[card], discard_row(row)[card]
-            finals.append(best)
-            if thrown >= 0:  # (with the stock gone and no take, the opponent passes: C11)
-                top = thrown
-            if best >> RANK_BITS >= BLITZ2:
-                blitzer = i
-                break
-        lost = outcomes.loss(finals, blitzer)
-        if lost == 1:
-            one += 1
-        elif lost == 2:
-            two += 1
-    return one, two
+        losses[_play_out(hands, pick[dealt:], first_top, tables, outcomes)] += 1
+    return losses[1], losses[2]
 
 
 def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes,
@@ -358,12 +364,8 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     free = list(knowledge.unseen_index)
     unknown_total = sum(3 - len(knowledge.holds_of(i)) for i in range(n))
     stock = min(n, len(free) - unknown_total)
-    triple = tables.triple_list
-    row_of = tables.row_list
-    best_row = tables.after_draw_row
-    discard_row = tables.discard_row
     first_top = knowledge.top.index if knowledge.top is not None else None
-    one = two = 0
+    losses: Counter[int] = Counter()
     for _ in range(samples):
         while True:
             hands = [rows[rng.choices(rows_by[i], cum_weights=cums[i])[0]] for i in range(n)]
@@ -372,34 +374,5 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
                 break
         rest = [c for c in free if c not in used]
         pick = rng.sample(rest, stock) if stock > 0 else []
-        drawn = 0
-        top = first_top
-        finals: list[int] = []
-        blitzer: int | None = None
-        for i in range(n):
-            a, b, c = hands[i]
-            cur = triple[a * 2704 + b * 52 + c]
-            best = cur
-            thrown = -1
-            if top is not None:
-                for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):
-                    s = triple[keep1 * 2704 + keep2 * 52 + top]
-                    if s > best:
-                        best, thrown = s, out
-            if thrown < 0 and drawn < stock:
-                card = pick[drawn]
-                drawn += 1
-                row = row_of[a * 2704 + b * 52 + c]
-                best, thrown = best_row(row)[card], discard_row(row)[card]
-            finals.append(best)
-            if thrown >= 0:
-                top = thrown
-            if best >> RANK_BITS >= BLITZ2:
-                blitzer = i
-                break
-        lost = outcomes.loss(finals, blitzer)
-        if lost == 1:
-            one += 1
-        elif lost == 2:
-            two += 1
-    return one, two
+        losses[_play_out(hands, pick, first_top, tables, outcomes)] += 1
+    return losses[1], losses[2]
