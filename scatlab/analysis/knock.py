@@ -41,6 +41,7 @@ from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
 from ..errors import AnalysisError
@@ -228,7 +229,7 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
         known = [c.index for c in knowledge.holds_of(0)]
         r = 3 - len(known)
         combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
-        parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+        parts: npt.NDArray[np.int64] = np.array(combos, dtype=np.int64).reshape(len(combos), r)
         m = len(parts)
         hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]],
                                axis=1)

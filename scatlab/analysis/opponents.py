@@ -226,7 +226,7 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
         stop = stop | (tables.value2 >= 2 * knock_at)
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    p = np.full(m, 1.0)
+    p: FloatArray = np.full(m, 1.0)
     priors = np.zeros((MAX_TURNS + 1, m))
     finals = np.zeros((MAX_TURNS + 1, m))
     final31 = np.zeros(MAX_TURNS + 1)

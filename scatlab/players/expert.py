@@ -392,7 +392,7 @@ class ExpertPlayer(Player):
         total = sum(weights)
         return weights[me] / total if total > 0 else 0.0
 
-    def _knock_value(self, view: PlayerView, dists: list[np.ndarray], k: int) -> tuple[float, float, str]:
+    def _knock_value(self, view: PlayerView, dists: list[npt.NDArray[Any]], k: int) -> tuple[float, float, str]:
         """(expected own lives lost, expected change in P(win), a phrase) of knocking now with
         a hand worth ``k / 2``, opponents' final values distributed as ``dists`` (assumed
         independent)."""
