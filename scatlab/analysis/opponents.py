@@ -213,13 +213,7 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
     tables = tables_for(scoring)
     rows = tables.rows
     m = len(rows)
-    thrown = tables.discard  # (m, 52)
-    d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
-    a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
-    keep_x = np.where(thrown == a, b, a)
-    keep_y = np.where(thrown == c, b, c)
-    valid = thrown >= 0
-    nxt = np.where(thrown == d, np.arange(m)[:, None], tables.row_of[keep_x, keep_y, np.where(valid, d, 0)])
+    nxt, valid = tables.draw_moves()
     others = tables.deck_size - 3
     stop = tables.value2 >= BLITZ2
     if knock_at is not None:

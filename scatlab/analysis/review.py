@@ -165,13 +165,7 @@ def _model(scoring: RuleSet) -> _Model:
     others = tables.deck_size - 3
     rows = tables.rows
     m = len(rows)
-    thrown = tables.discard
-    d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
-    a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
-    keep_x = np.where(thrown == a, b, a)
-    keep_y = np.where(thrown == c, b, c)
-    nxt = np.where(thrown == d, np.arange(m)[:, None], tables.row_of[keep_x, keep_y, d])
-    valid = thrown >= 0
+    nxt, valid = tables.draw_moves()
     blitz_rows = tables.value2 >= BLITZ2
     nxt = np.where(blitz_rows[:, None], np.arange(m)[:, None], nxt)
     flat_next = nxt[valid]

@@ -101,6 +101,24 @@ class Tables:
         """``discard[row, d]`` for every hand (built with :attr:`after_draw`)."""
         return self._full_tables()[1]
 
+    def draw_moves(self) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+        """``(nxt, valid)``: ``nxt[row, d]`` is the row of the hand kept after drawing card
+        ``d`` into hand ``row`` and throwing the card of :attr:`discard` (the hand itself
+        when ``d`` is thrown); ``valid[row, d]`` says that ``d`` could be drawn (it is in the
+        deck and not in the hand). The Markov chains of the opponent models step with it.
+        """
+        rows = self.rows
+        m = len(rows)
+        thrown = self.discard
+        d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
+        a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
+        # The two hand cards kept beside d: throw a -> (b, c); throw b -> (a, c); throw c -> (a, b).
+        keep_x = np.where(thrown == a, b, a)
+        keep_y = np.where(thrown == c, b, c)
+        valid = thrown >= 0
+        nxt = np.where(thrown == d, np.arange(m)[:, None], self.row_of[keep_x, keep_y, np.where(valid, d, 0)])
+        return nxt, valid
+
     def _full_tables(self) -> tuple[IntArray, IntArray]:
         if self._full is None:
             self._full = self._after_draw(self.rows, self.strength)

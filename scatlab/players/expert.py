@@ -92,14 +92,7 @@ def _turn_distributions(tables: Tables) -> npt.NDArray[Any]:
     random card and keeping the best three, is worth ``v2 / 2`` (31s stay)."""
     rows = tables.rows
     m = len(rows)
-    thrown = tables.discard  # (m, 52): card thrown after drawing d (d itself: hand kept)
-    d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
-    a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
-    # The two hand cards kept beside d: throw a -> (b, c); throw b -> (a, c); throw c -> (a, b).
-    keep_x = np.where(thrown == a, b, a)
-    keep_y = np.where(thrown == c, b, c)
-    nxt = np.where(thrown == d, np.arange(m)[:, None], tables.row_of[keep_x, keep_y, d])
-    valid = thrown >= 0
+    nxt, valid = tables.draw_moves()
     blitz = tables.value2 >= BLITZ2
     nxt = np.where(blitz[:, None], np.arange(m)[:, None], nxt)
     others = tables.deck_size - 3
