@@ -47,7 +47,6 @@ is positive), so a count weighted by them is exact for those stated weights.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache

@@ -77,7 +77,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..cards import Card, format_cards
-from ..errors import AnalysisError, RecordError
+from ..errors import AnalysisError
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
 from ..rules.record import GameRecord, replay
