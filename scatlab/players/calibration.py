@@ -22,20 +22,19 @@ True
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, OpponentModelName
-from ..rules.actions import ActionKind
+from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
-from ..rules.record import shuffled_deck
-from ..rules.state import GameState, Phase
+from ..rules.state import GameState
+from ..rules.view import PlayerView
 from .base import make_player
-from .tournament import seating
+from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "Bin", "Reliability", "reliability", "reliability_svg", "DEFAULT_EDGES"]
 
@@ -44,66 +43,56 @@ DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 
 
 @dataclass(frozen=True)
 class Knock:
-    """One real knock: who knocked (entrant kind), the prediction per model, the outcome."""
+    """One real knock: who knocked (entrant kind), the kinds of its opponents in turn order,
+    how many turns the knocker had played in the hand, the prediction per model, the
+    outcome."""
 
     kind: str
     opponents: int
     turn: int
     predicted: dict[str, float]
     lost: bool
+    against: tuple[str, ...] = ()
 
 
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
                    first_game: int = 0) -> list[Knock]:
-    """Play games ``first_game .. first_game + games - 1`` and record every knock (see the
-    module doc). Seating and seeds follow :func:`scatlab.players.tournament.seating`."""
+    """Play games ``first_game .. first_game + games - 1`` of the tournament with these
+    entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
+    tournament plays) and record every knock (see the module doc)."""
     ruleset = find_rules(rules)
     players = [make_player(k) for k in kinds]
-    n = len(kinds)
     out: list[Knock] = []
+
     for game in range(first_game, first_game + games):
-        seats, dealer = seating(game, n)
-        entrant_at = [0] * n
-        for i, s in enumerate(seats):
-            entrant_at[s] = i
-        deck_rng = random.Random(f"scatlab-calibrate:{seed}:{game}:deck")
-        rngs = [random.Random(f"scatlab-calibrate:{seed}:{game}:entrant:{i}") for i in range(n)]
-        state = GameState.new(ruleset, n, dealer)
-        pending: list[tuple[int, Knock]] = []
-        steps = 0
-        while state.phase is not Phase.GAME_OVER and steps < 100_000:
-            steps += 1
-            if state.phase is Phase.DEAL:
-                state = state.deal(shuffled_deck(ruleset, deck_rng))
-                continue
-            seat = state.to_move
-            assert seat is not None
-            i = entrant_at[seat]
-            view = state.view(seat)
-            action = players[i].choose(view, rngs[i])
+        pending: list[tuple[int, int, Knock]] = []  # (hand number, knocker's seat, the knock so far)
+
+        def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
             if action.kind is ActionKind.KNOCK:
                 knowledge = Knowledge.from_view(view)
                 observations = Observations.from_view(view)
                 predicted: dict[str, float] = {}
                 for model in models:
-                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + 1000 * game,
+                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
                                       opponent_model=model, observations=observations)
                     predicted[model] = float(risk.p_lose)
-                turn = sum(1 for e in view.history if e.player == seat and e.action.kind is ActionKind.DISCARD)
-                pending.append((len(state.results), Knock(kinds[i], knowledge.opponents, turn, predicted, False)))
-            state = state.apply(action)
-            if pending and len(state.results) > pending[0][0]:
-                number, knock = pending.pop(0)
-                result = state.results[number]
-                knocker = result.knocker
-                if knocker is None:  # cannot happen: a knock ends the hand as a knock
-                    continue
+                turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
+                against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
+                pending.append((len(before.results), view.player,
+                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against)))
+            while pending and len(after.results) > pending[0][0]:
+                number, seat, knock = pending.pop(0)
+                result = after.results[number]
                 if ruleset.score_keeping == "points":
-                    lost = result.points_won[knocker] == 0
+                    lost = result.points_won[seat] == 0
                 else:
-                    lost = result.lives_lost[knocker] > 0
-                out.append(Knock(knock.kind, knock.opponents, knock.turn, knock.predicted, lost))
+                    lost = result.lives_lost[seat] > 0
+                out.append(replace(knock, lost=lost))
+
+        seats, _ = seating(game, len(kinds))
+        seat_entrant = {s: i for i, s in enumerate(seats)}
+        play_out(players, kinds, ruleset, seed, game, observe)
     return out
 
 

@@ -35,7 +35,7 @@ import math
 import os
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,7 @@ from ..rules.actions import Action
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.record import shuffled_deck
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
+from ..rules.view import PlayerView
 from .base import PLAYER_KINDS, Player, PlayerError, make_player
 
 __all__ = [
@@ -54,6 +55,8 @@ __all__ = [
     "seating",
     "entrant_labels",
     "play_game",
+    "play_out",
+    "Observer",
     "play_chunk",
     "wilson_interval",
     "MAX_ACTIONS",
@@ -139,7 +142,24 @@ def _make_players(kinds: Sequence[str]) -> list[Player]:
     return [make_player(k) for k in kinds]
 
 
-def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int) -> dict[str, Any]:
+Observer = Callable[[GameState, int, PlayerView, Action, GameState], None]
+"""Called after every action of a game: ``(state before, entrant, the mover's view, action,
+state after)``."""
+
+
+def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int,
+             observer: Observer | None = None) -> tuple[GameState, tuple[int, ...], int]:
+    """Play game ``game`` of a tournament with seed ``seed`` to its end: the seating of
+    :func:`seating`, the deck and each entrant's choices drawn from ``(seed, game)``. Every
+    action is checked to be legal and passed to ``observer``. Returns the final state, the
+    entrant in each seat and the number of actions played.
+
+    >>> from scatlab.players import make_player
+    >>> state, entrant_at, actions = play_out([make_player("tip"), make_player("random")], ["tip", "random"],
+    ...                                       find_rules("classic"), 1, 0)
+    >>> state.phase is Phase.GAME_OVER, entrant_at
+    (True, (0, 1))
+    """
     n = len(players)
     seats, dealer = seating(game, n)
     entrant_at = [0] * n
@@ -170,7 +190,16 @@ def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed:
                 f"game {game} (tournament seed {seed}, {rules.name} rules): entrant {i} ({kinds[i]}) in seat "
                 f"{seat} chose {action!r}, which is not legal now (legal: {legal})"
             )
-        state = state.apply(action)
+        after = state.apply(action)
+        if observer is not None:
+            observer(state, i, view, action, after)
+        state = after
+    return state, tuple(entrant_at), steps - len(state.results)
+
+
+def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int) -> dict[str, Any]:
+    state, entrant_at, actions = play_out(players, kinds, rules, seed, game)
+    n = len(players)
     counters = [[0] * _COUNTERS for _ in range(n)]
     for r in state.results:
         for seat in range(n):
@@ -191,7 +220,7 @@ def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed:
         "game": game,
         "winner": entrant_at[state.winner],
         "hands": len(state.results),
-        "actions": steps - len(state.results),
+        "actions": actions,
         "entrants": counters,
     }
 
