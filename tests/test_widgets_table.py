@@ -22,28 +22,12 @@ from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_o
 from scatlab.rules.rulebook import cited_codes
 from scatlab.widgets.session import TableModel, TableSession
 from scatlab.widgets.review import record_before
-from scatlab.widgets.table import Table
+from scatlab.widgets.table import Table, enabled_controls
 
 PRESET_NAMES = list(PRESETS)
 # French-Canadian games run to 31 points; a target of 5 keeps a whole game short (V16).
 SHORT = {name: (find_rules(name).replace(points_target=5) if find_rules(name).score_keeping == "points" else name)
          for name in PRESET_NAMES}
-
-
-def clicks(m: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every message a learner could send that the table shows as enabled."""
-    out: list[dict[str, Any]] = []
-    if m["can_next_hand"] and not m["game_over"]:
-        out.append({"type": "next"})
-    if m["can_draw"]:
-        out.append({"type": "stock"})
-    if m["can_take"]:
-        out.append({"type": "discard"})
-    if m["can_knock"]:
-        out.append({"type": "knock"})
-    out += [{"type": "card", "card": c} for c in m["discardable"]]
-    out += [{"type": "action", "action": a} for a, _ in m["buttons"]]
-    return out
 
 
 def check_model_matches_state(table: Table) -> None:
@@ -80,7 +64,7 @@ def test_C5_C13_a_whole_seeded_game_by_clicks_under_every_preset(name: str) -> N
         m = table.surface.state
         if m["game_over"]:
             break
-        options = clicks(m)
+        options = enabled_controls(m)
         assert options, f"no enabled control in phase {m['phase']}: {m['status']}"
         before = table.session.state
         after = table.handle(rng.choice(options))
@@ -424,7 +408,7 @@ def _finish_by_clicks(table: Table, seed: str) -> list[dict[str, Any]]:
         if m["game_over"]:
             return seen
         seen.append(m)
-        table.handle(rng.choice(clicks(m)))
+        table.handle(rng.choice(enabled_controls(m)))
     raise AssertionError("the game did not end")
 
 
