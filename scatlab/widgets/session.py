@@ -41,7 +41,7 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.record import GameRecord, replay, shuffled_deck
 from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
-from ..rules.values import value_of
+from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
@@ -521,7 +521,7 @@ class TableSession:
 
     def governing_rule(self, view: PlayerView | None = None, analysis: Analysis | None = None) -> str:
         """The code of the rule that governs the learner's moment: the turn (C5), a knock
-        in progress (C6), the empty stock (C11), a possible 31 (C8), the first-round
+        in progress (C6), the empty stock (C11), a possible 31 (C8), a 31 passed (C10), the first-round
         knock ban (V6), a hammer (V10), a throw-down (V11), declaring (C9, C10), the bus
         stop (V19); after a hand, the rule that decided it; after the game, how it is kept."""
         view = view if view is not None else self.view()
@@ -549,6 +549,8 @@ class TableSession:
             return "C5"
         if view.stock_size == 0:
             return "C11"
+        if len(view.hand) == 3 and blitz_of(view.hand, rules):
+            return "C10"  # a 31 held at the start of a turn was passed: it counts as 30
         if view.knocker is not None:
             return "C6"
         if ActionKind.HAMMER in kinds:
