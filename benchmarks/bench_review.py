@@ -11,7 +11,6 @@ Run: ``python benchmarks/bench_review.py [--games 20] [--seed 0] [--rules classi
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -21,21 +20,15 @@ import tempfile
 import time
 from collections.abc import Sequence
 
-from review_study import play_record, seats_for
+from review_study import game_set, play_record, reviewed_games, seats_for
 
 from scatlab.analysis.review import review
-from scatlab.rules import find_rules
 
 TARGET_SECONDS = 2.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rules", default="classic")
-    args = parser.parse_args(argv)
-    rules = find_rules(args.rules)
+    args, rules = game_set(argv, __doc__.splitlines()[0], games=20)
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
           f"{args.games} games of {rules.name} (random, tip, expert), seed {args.seed}")
     warmup = play_record(seats_for(0), rules, args.seed * 1_000_003 + 10**6)
@@ -55,12 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{time.perf_counter() - t0:.2f} s")
     per_game: list[float] = []
     decisions = 0
-    for game in range(args.games):
-        record = play_record(seats_for(game), rules, args.seed * 1_000_003 + game)
-        t0 = time.perf_counter()
-        result = review(record)
-        per_game.append(time.perf_counter() - t0)
-        decisions += len(result.decisions)
+    for reviewed in reviewed_games(rules, args.seed, args.games):
+        per_game.append(reviewed.seconds)
+        decisions += len(reviewed.review.decisions)
     total = sum(per_game)
     worst = max(per_game)
     ok = "ok" if worst <= TARGET_SECONDS else "MISSED"

@@ -15,32 +15,23 @@ Run: ``nice -n 10 python benchmarks/review_study.py [--games 1000] [--seed 0] [-
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
-from scatlab.analysis.review import CLASSES, review
-from scatlab.players import make_player
-from scatlab.rules import GameRecord, GameState, Phase, RuleSet, find_rules, shuffled_deck
+from scatlab.analysis.review import CLASSES, GameReview, review
+from scatlab.players import make_player, seat_policy
+from scatlab.rules import GameRecord, RuleSet, find_rules, play_random_game
 
 KINDS = ("random", "tip", "expert")
 
 
 def play_record(kinds: Sequence[str], rules: RuleSet | str, seed: int) -> GameRecord:
     """The record of one whole seeded game between players of ``kinds`` (seat order)."""
-    rng = random.Random(seed)
-    players = [make_player(k) for k in kinds]
-    state = GameState.new(rules, len(kinds))
-    while state.phase is not Phase.GAME_OVER:
-        if state.phase is Phase.DEAL:
-            state = state.deal(shuffled_deck(state.rules, rng))
-            continue
-        mover = state.to_move
-        assert mover is not None
-        state = state.apply(players[mover].choose(state.view(mover), rng))
-    return GameRecord.from_state(state)
+    players = seat_policy([make_player(k) for k in kinds])
+    return GameRecord.from_state(play_random_game(rules, len(kinds), seed, policy=players))
 
 
 def seats_for(game: int) -> tuple[str, ...]:
@@ -48,26 +39,49 @@ def seats_for(game: int) -> tuple[str, ...]:
     return tuple(KINDS[(i + game) % 3] for i in range(3))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
+def game_set(argv: Sequence[str] | None, description: str, games: int) -> tuple[argparse.Namespace, RuleSet]:
+    """The command line of a study over seeded games: ``--games`` (default ``games``),
+    ``--seed`` and ``--rules``; returns the arguments and the rules."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="classic")
     args = parser.parse_args(argv)
-    rules = find_rules(args.rules)
+    return args, find_rules(args.rules)
+
+
+@dataclass(frozen=True)
+class ReviewedGame:
+    """One game of the study: the kinds in seat order, its review and the seconds the
+    review took."""
+
+    kinds: tuple[str, ...]
+    review: GameReview
+    seconds: float
+
+
+def reviewed_games(rules: RuleSet, seed: int, games: int) -> Iterator[ReviewedGame]:
+    """Games ``0 .. games - 1`` of the study (seats rotating, game ``g`` from
+    ``seed * 1_000_003 + g``), each reviewed for every seat; only the review is timed."""
+    for game in range(games):
+        kinds = seats_for(game)
+        record = play_record(kinds, rules, seed * 1_000_003 + game)
+        t0 = time.perf_counter()
+        result = review(record)
+        yield ReviewedGame(kinds, result, time.perf_counter() - t0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, rules = game_set(argv, __doc__.splitlines()[0], games=1000)
     cost: dict[tuple[str, str], Fraction] = {(k, s): Fraction(0) for k in KINDS for s in ("value", "lives")}
     count: dict[tuple[str, str], int] = dict.fromkeys(cost, 0)
     classes = {k: dict.fromkeys(CLASSES, 0) for k in KINDS}
     start = time.perf_counter()
     review_secs = 0.0
-    for game in range(args.games):
-        kinds = seats_for(game)
-        record = play_record(kinds, rules, args.seed * 1_000_003 + game)
-        t0 = time.perf_counter()
-        result = review(record)
-        review_secs += time.perf_counter() - t0
-        for d in result.decisions:
-            kind = kinds[d.player]
+    for game, reviewed in enumerate(reviewed_games(rules, args.seed, args.games)):
+        review_secs += reviewed.seconds
+        for d in reviewed.review.decisions:
+            kind = reviewed.kinds[d.player]
             cost[kind, d.scale] += d.cost
             count[kind, d.scale] += 1
             classes[kind][d.label] += 1

@@ -79,7 +79,7 @@ def _build_parser() -> _Parser:
 
     analyze = sub.add_parser(
         "analyze",
-        help="exact odds and advice for a hand: take, draw or knock",
+        help="exact odds and advice for a hand: take, draw or knock (or declare a 31)",
         description="Exact draw probabilities, expected values, knock risk and advice for one hand. "
         "Model: every card you have not seen is equally likely to be the top of the stock.",
     )

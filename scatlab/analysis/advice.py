@@ -2,7 +2,15 @@
 
 **The rule the advice follows** (stated so lessons can teach it and tests can check it):
 
-1. With four cards (after drawing or taking): throw the card that leaves the strongest hand.
+0. A hand of three cards worth 31 (or a Grand Cadillac, V13) is **declared**, never knocked:
+   a 31 is shown at once and ends the hand (C8; a dealt 31, C9), and what it costs the
+   others depends on the rules (a life each; a letter each under GIN, V14; a point for the
+   declarer under French-Canadian, V16; the knocker two under V9). With manual declaring it
+   must be declared at once or it counts as 30 (C10). A 31 already passed (a game view at
+   the start of a turn, :attr:`Knowledge.undeclared_31`) can no longer be declared: the
+   advice then follows rules 2 and 3 and says the 31 counts as 30.
+1. With four cards (after drawing or taking): throw the card that leaves the strongest hand
+   (a 31 left is declared at once, C8).
 2. At the start of a turn, when the rules allow a knock: knock if the expected number of
    lives lost by knocking now (``P(lose one) + 2 P(lose two)``, see
    :mod:`scatlab.analysis.knock`) is at most ``1 / (2 × players)``, half a fair share.
@@ -15,17 +23,19 @@ Percentages and decimals in the reason are for reading only; the numbers are Fra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
 from ..cards import Card, format_cards
+from ..rules.options import RuleSet
+from ..rules.values import is_blitz
 from .knock import KnockRisk
 from .onestep import TurnAnalysis
 
-__all__ = ["Advice", "advise", "knock_threshold"]
+__all__ = ["Advice", "advise", "declare_advice", "knock_threshold"]
 
-ActionName = Literal["knock", "take", "draw", "discard", "pass"]
+ActionName = Literal["declare", "knock", "take", "draw", "discard", "pass"]
 
 
 @dataclass(frozen=True)
@@ -67,8 +77,63 @@ def _num(v: Fraction) -> str:
     return str(v) if v.denominator == 1 else f"{float(v):.2f}"
 
 
+def declare_advice(value: Fraction, rules: RuleSet) -> Advice:
+    """The advice for a hand of three cards worth 31 (33 for a Grand Cadillac, V13) that may
+    still be declared: declare it, never knock (C8, C9), with what it costs the others
+    under ``rules``.
+
+    >>> from scatlab.rules import find_rules
+    >>> a = declare_advice(Fraction(31), find_rules("classic"))
+    >>> a.action, a.codes
+    ('declare', ('C8', 'C9'))
+    >>> print(a.reason)
+    a hand worth 31 is declared, not knocked: it is shown at once and the hand ends (C8; dealt, C9); every other player loses a life
+    >>> declare_advice(Fraction(31), find_rules("french-canadian")).codes
+    ('C8', 'C9', 'V16')
+    """
+    if rules.grand_cadillac and value > 31:
+        what = f"three Aces are a Grand Cadillac ({_num(value)}), declared like 31 (V13)"
+    elif rules.grand_cadillac:
+        what = "a hand worth 31 (a Cadillac, V13) is declared, not knocked"
+    else:
+        what = f"a hand worth {_num(value)} is declared, not knocked"
+    reason = f"{what}: it is shown at once and the hand ends (C8; dealt, C9)"
+    codes: list[str] = ["C8", "C9"]
+    if rules.grand_cadillac:
+        codes.append("V13")
+    if rules.score_keeping == "points":
+        reason += "; it scores a point at once (V16)"
+        codes.append("V16")
+    elif rules.score_keeping == "gin":
+        reason += "; everyone else gets a letter (V14)"
+        codes.append("V14")
+    else:
+        unit = "moves up a step on the bus (V15)" if rules.score_keeping == "bus" else "loses a life"
+        reason += f"; every other player {unit}"
+        if rules.score_keeping == "bus":
+            codes.append("V15")
+        if rules.thirty_one_after_knock == "knocker_two":
+            reason += "; after a knock, the knocker loses two (V9)"
+            codes.append("V9")
+    if rules.declare == "manual":
+        reason += "; declare it now: a 31 not declared at once cannot be claimed later and counts as 30 (C10)"
+        codes.append("C10")
+    return Advice("declare", reason, None, {"value": value}, tuple(codes))
+
+
 def advise(turn: TurnAnalysis, risk: KnockRisk | None = None) -> Advice:
     """The advice for a one-turn analysis (and the knock risk, when one was computed)."""
+    k = turn.knowledge
+    if len(k.hand) == 3 and is_blitz(turn.value):
+        if not k.undeclared_31:
+            return declare_advice(turn.value, k.rules)
+        played = _advise_play(turn, risk)
+        passed = "this 31 was not declared at once, so it counts as 30 and can no longer be declared (C10); "
+        return replace(played, reason=passed + played.reason, codes=("C10", *played.codes))
+    return _advise_play(turn, risk)
+
+
+def _advise_play(turn: TurnAnalysis, risk: KnockRisk | None) -> Advice:
     k = turn.knowledge
     if turn.discards:
         best = turn.discards[0]
@@ -76,7 +141,15 @@ def advise(turn: TurnAnalysis, risk: KnockRisk | None = None) -> Advice:
         reason = f"throw the {best.discard.pretty}: keeping {kept} is worth {_num(best.value)}"
         if len(turn.discards) > 1:
             reason += f" (the next best discard keeps {_num(turn.discards[1].value)})"
-        return Advice("discard", reason, best.discard, {"value": best.value}, ("C5",))
+        codes: tuple[str, ...] = ("C5",)
+        if is_blitz(best.value):
+            if k.rules.declare == "manual":
+                reason += ", to declare at once, or it counts as 30 (C8, C10)"
+                codes = ("C5", "C8", "C10")
+            else:
+                reason += ", declared at once: the hand ends (C8)"
+                codes = ("C5", "C8")
+        return Advice("discard", reason, best.discard, {"value": best.value}, codes)
     if turn.draw is None:  # C11: the stock is exhausted: take the discard or pass
         take = turn.take
         if take is not None and take.best.value > turn.value:

@@ -32,7 +32,7 @@ from ..errors import AnalysisError, CardError
 from ..rules.actions import ActionKind
 from ..rules.options import CLASSIC, RuleSet, find_rules
 from ..rules.state import Phase
-from ..rules.values import value_of
+from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 
 __all__ = ["Knowledge"]
@@ -53,6 +53,10 @@ class Knowledge:
     first_round: bool = False
     stock_size: int | None = None
     """The number of cards in the stock when known (from a game view); None: at least one."""
+    undeclared_31: bool = False
+    """The hand is a 31 that was not declared at once (C10, rules with manual declaring: the
+    player passed): it counts as 30 and can no longer be declared. Set by :meth:`from_view`
+    for a 31 held at the start of a turn, the only way a game reaches one."""
     unseen: tuple[Card, ...] = field(init=False, repr=False)
     unseen_index: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
@@ -96,6 +100,7 @@ class Knowledge:
                          error=AnalysisError, most=8)
         put(self, "opponent_holds", tuple(cards(h, f"cards of opponent {i}") for i, h in enumerate(holds, start=1)))
         flag("first_round", self.first_round, error=AnalysisError)
+        flag("undeclared_31", self.undeclared_31, error=AnalysisError)
         if self.stock_size is not None:
             whole_number("stock_size", self.stock_size, 0, size, error=AnalysisError)
 
@@ -135,6 +140,9 @@ class Knowledge:
         for i, held in enumerate(self.opponent_holds):
             for c in held:
                 claim(c, f"cards of opponent {i + 1}")
+        if self.undeclared_31 and not (len(self.hand) == 3 and blitz_of(self.hand, rules)):
+            raise AnalysisError(f"undeclared_31=True, but the hand {format_cards(self.hand)} is not a 31 "
+                                "(an undeclared 31 is a hand of 3 cards worth 31, C10)")
         if self.taken is not None and self.taken not in self.hand:
             raise AnalysisError(f"the taken card {self.taken} is not in the hand {format_cards(self.hand)}")
 
@@ -227,6 +235,8 @@ class Knowledge:
             taken=view.taken if view.to_move == view.player else None,  # another seat's take is not ours
             first_round=first_round,
             stock_size=view.stock_size,
+            # a 31 at the start of a turn was passed when it could be declared (C10)
+            undeclared_31=view.phase is Phase.TURN and len(view.hand) == 3 and blitz_of(view.hand, view.rules),
         )
 
     # -- derived facts ------------------------------------------------------------------

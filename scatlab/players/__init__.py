@@ -11,7 +11,7 @@ injected random generator, and explain each move in one sentence.
 
 from __future__ import annotations
 
-from .base import PLAYER_KINDS, Decision, Player, PlayerError, RandomPlayer, make_player
+from .base import PLAYER_KINDS, Decision, Player, PlayerError, RandomPlayer, make_player, seat_policy
 from .simple import GreedyPlayer, greedy_action, greedy_policy
 from .tournament import TournamentResult, run_tournament
 
@@ -22,6 +22,7 @@ __all__ = [
     "PlayerError",
     "RandomPlayer",
     "make_player",
+    "seat_policy",
     "GreedyPlayer",
     "greedy_action",
     "greedy_policy",

@@ -17,16 +17,20 @@ asks "why did it do that?".
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..checks import shown
 from ..errors import ScatlabError
 from ..rules.actions import Action, ActionKind
+from ..rules.record import Policy
+from ..rules.state import GameState
 from ..rules.view import PlayerView
 
-__all__ = ["Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice"]
+__all__ = [
+    "Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice", "seat_policy",
+]
 
 
 class PlayerError(ScatlabError):
@@ -131,3 +135,27 @@ def make_player(kind: str, **params: Any) -> Player:
         return PLAYER_KINDS[key](**params)
     except TypeError as exc:
         raise PlayerError(f"bad parameters for the {key} player: {exc}") from None
+
+
+def seat_policy(players: Sequence[Player]) -> Policy:
+    """The engine policy of a table of players: ``players[seat]`` chooses for its seat,
+    from that seat's own :class:`~scatlab.rules.PlayerView` and the policy's random
+    generator. With :func:`scatlab.rules.play_random_game` it plays a whole seeded game
+    between computer players (one ``random.Random(seed)`` shuffles the decks and feeds
+    every choice, so the seed replays the game).
+
+    >>> from scatlab.rules import play_random_game
+    >>> table = lambda: seat_policy([make_player(k) for k in ("random", "tip", "expert")])
+    >>> a = play_random_game("classic", 3, seed=4, policy=table())
+    >>> b = play_random_game("classic", 3, seed=4, policy=table())
+    >>> a.is_over, a.winner == b.winner, a.decks == b.decks, a.results == b.results
+    (True, True, True, True)
+    """
+    seated = tuple(players)
+
+    def policy(state: GameState, rng: random.Random) -> Action:
+        mover = state.to_move
+        assert mover is not None
+        return seated[mover].choose(state.view(mover), rng)
+
+    return policy

@@ -409,6 +409,7 @@ class AnalyzerModel:
             taken=ctx.get("taken"),
             first_round=bool(ctx.get("first_round", False)),
             stock_size=ctx.get("stock_size"),
+            undeclared_31=bool(ctx.get("undeclared_31", False)),
         )
 
     def _commit(self, cards: dict[str, tuple[Card, ...]], keep_text: str | None = None,
@@ -496,7 +497,7 @@ class AnalyzerModel:
         k = Knowledge.from_view(view)
         model = cls(rules=k.rules, opponents=k.opponents, horizon=horizon, knock=knock, samples=samples, seed=seed)
         model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size,
-                         "observations": Observations.from_view(view)}
+                         "undeclared_31": k.undeclared_31, "observations": Observations.from_view(view)}
         cards: dict[str, tuple[Card, ...]] = dict(model.cards)
         cards.update(hand=k.hand, discard=(k.top,) if k.top is not None else (), dead=k.dead)
         for i, held in enumerate(k.opponent_holds):

@@ -22,15 +22,15 @@ future, and a loaded record continues with the same opponents' choices.
 (7, 1, True, 3)
 >>> s.click_stock().phase      # D: draw from the stock
 'discard'
->>> s.click_stock().message    # a second draw is refused by the engine, and nothing changes
-'C5: player 0 has drawn and must now discard (discard AD, discard KD, discard 6S, discard 8H)'
+>>> s.click_stock().message    # a second draw is refused by the engine (in the learner's words), and nothing changes
+'C5: you have drawn and must now discard (discard A♦, discard K♦, discard 6♠, discard 8♥)'
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -41,12 +41,13 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.record import GameRecord, replay, shuffled_deck
 from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
-from ..rules.values import value_of
+from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
 from .chart import distribution_svg, format_value
+from .wording import learner_words
 
 __all__ = [
     "TableSession",
@@ -127,7 +128,8 @@ class HintsModel:
 @dataclass(frozen=True)
 class ShowdownModel:
     """The end of a hand: every final hand face up with its value, what each seat lost or
-    won, the engine's explanation (``HandResult.explain()``) and the rules it cites."""
+    won, the engine's explanation (``HandResult.explain()``, in the learner's words:
+    :meth:`TableSession.words`) and the rules it cites."""
 
     number: int
     ended: str
@@ -168,7 +170,8 @@ class TableModel:
     waiting: bool
     status: str
     message: str
-    """The engine's refusal of the last control (with its rule code), or empty."""
+    """The engine's refusal of the last control (with its rule code at the front), in the
+    learner's words (:meth:`TableSession.words`), or empty."""
     notice: str
     """A note on what the last control did (an undo, a loaded game), or empty."""
     log: tuple[str, ...]
@@ -347,7 +350,8 @@ class TableSession:
 
     def play(self, action: Action | str) -> TableModel:
         """The learner's move. An illegal one (or one out of turn) is refused: the model's
-        ``message`` carries the engine's words and rule code, and nothing changes."""
+        ``message`` carries the engine's reason and rule code (in the learner's words), and
+        nothing changes."""
         try:
             act = action if isinstance(action, Action) else Action.parse(action)
             if self.waiting:
@@ -505,6 +509,11 @@ class TableSession:
                 analysis = None
             if analysis is not None:
                 hints = _hints_model(analysis, view, self.governing_rule(view, analysis), pending=quick)
+                hints = replace(  # the analysis's own texts (a knock refusal, the reason), in the learner's words
+                    hints,
+                    rows=tuple((self.words(label), exact, self.words(shown)) for label, exact, shown in hints.rows),
+                    advice_reason=self.words(hints.advice_reason),
+                )
         if quick and hints is not None:
             return hints  # not cached: the complete hints replace it
         self._hint_cache = (view, hints)
@@ -512,7 +521,7 @@ class TableSession:
 
     def governing_rule(self, view: PlayerView | None = None, analysis: Analysis | None = None) -> str:
         """The code of the rule that governs the learner's moment: the turn (C5), a knock
-        in progress (C6), the empty stock (C11), a possible 31 (C8), the first-round
+        in progress (C6), the empty stock (C11), a possible 31 (C8), a 31 passed (C10), the first-round
         knock ban (V6), a hammer (V10), a throw-down (V11), declaring (C9, C10), the bus
         stop (V19); after a hand, the rule that decided it; after the game, how it is kept."""
         view = view if view is not None else self.view()
@@ -540,6 +549,8 @@ class TableSession:
             return "C5"
         if view.stock_size == 0:
             return "C11"
+        if len(view.hand) == 3 and blitz_of(view.hand, rules):
+            return "C10"  # a 31 held at the start of a turn was passed: it counts as 30
         if view.knocker is not None:
             return "C6"
         if ActionKind.HAMMER in kinds:
@@ -563,8 +574,25 @@ class TableSession:
         return f"{lives} {coin[0] if lives == 1 else coin[1]}"
 
     def seat_name(self, seat: int) -> str:
-        """``player 0 (you)`` or ``player 1 (tip)``: the names the log uses, with who sits there."""
+        """``player 0 (you)`` or ``player 1 (tip)``: the names the seats are shown under, with
+        who sits there."""
         return f"player {seat} (you)" if seat == self.seat else f"player {seat} ({self._kinds[seat]})"
+
+    def words(self, text: str) -> str:
+        """An engine text (a refusal, a showdown note, a log line, a computer player's reason)
+        as the table shows it to the learner (:func:`~scatlab.widgets.wording.learner_words`):
+        the learner's seat is "you", the others are named as their seats are shown, cards
+        are in symbols, and a rule code stays at the front. Every engine text the table
+        shows goes through it.
+
+        >>> s = TableSession("classic", opponents=("tip", "expert"), seed=7)
+        >>> s.words("C6: player 2 has already knocked; only one knock a hand")
+        'C6: player 2 (expert) has already knocked; only one knock a hand'
+        >>> s.words("C5: player 0 does not hold 6H; discard one of AD KD 6S 8H")
+        'C5: you do not hold 6♥; discard one of A♦ K♦ 6♠ 8♥'
+        """
+        names = {s: self.seat_name(s) for s in range(self.num_players) if s != self.seat}
+        return learner_words(text, self.seat, names)
 
     def model(self, quick: bool | None = None) -> TableModel:
         """Everything the table shows now, computed from the learner's view (and, after a
@@ -620,7 +648,7 @@ class TableSession:
         why = None
         if self.last_decision is not None:
             who, decision = self.last_decision
-            why = f"{self.seat_name(who)} chose to {decision.action}: {decision.reason}"
+            why = f"{self.seat_name(who)} chose to {self.words(str(decision.action))}: {self.words(decision.reason)}"
         return TableModel(
             rules_name=self._ruleset.name,
             seed=int(self.seed or 0),
@@ -647,9 +675,9 @@ class TableSession:
             can_next_hand=state.phase is Phase.DEAL,
             waiting=self.waiting,
             status=self._status(view, my_turn, kinds),
-            message=self.message,
-            notice=self.notice,
-            log=tuple(e.describe(pretty=True) for e in events),
+            message=self.words(self.message),
+            notice=self.words(self.notice),
+            log=tuple(self.words(e.describe(pretty=True)) for e in events),
             why=why,
             hints=hints,
             rule=hints.rule if hints is not None else RuleModel.of(rule_code),
@@ -664,14 +692,15 @@ class TableSession:
     def _status(self, view: PlayerView, my_turn: bool, kinds: set[ActionKind]) -> str:
         state = self.state
         if state.is_over:
-            who = "you win" if state.winner == self.seat else f"player {state.winner} wins"
+            who = self.words(f"player {state.winner} wins")
             return f"Game over: {who}. Review this game to see your costliest decisions, or start a new game."
         if state.phase is Phase.DEAL:
             return f"Hand {state.hand_number} is over. Deal the next hand (N) when you are ready."
         if not my_turn:
+            playing = self.words(f"player {view.to_move} is playing")
             if self.state.out[self.seat]:
-                return f"You are out of the game; player {view.to_move} is playing."
-            return f"Player {view.to_move} is playing…"
+                return f"You are out of the game; {playing}."
+            return f"{playing[:1].upper()}{playing[1:]}…"
         top = view.top_discard.pretty if view.top_discard is not None else ""
         if state.phase is Phase.DISCARD:
             extra = " or stop the bus" if ActionKind.STOP_BUS in kinds else ""
@@ -707,7 +736,7 @@ class TableSession:
             lost, won = result.lives_lost[s], result.points_won[s]
             if keeping == "points":
                 if won:
-                    outcome.append(f"{self.seat_name(s)} scores {won} point{'s' if won != 1 else ''}")
+                    outcome.append(self.words(f"player {s} scores {won} point{'s' if won != 1 else ''}"))
                 continue
             if not lost:
                 continue
@@ -716,7 +745,7 @@ class TableSession:
             verb = "gets" if keeping == "gin" else ("moves up" if keeping == "bus" else "loses")
             after = "out" if result.out_after[s] else self.state.standing(s) if keeping != "lives" else (
                 "on the county" if result.lives_after[s] == 0 else f"{result.lives_after[s]} left")
-            outcome.append(f"{self.seat_name(s)} {verb} {lost} {unit[0] if lost == 1 else unit[1]} ({after})")
+            outcome.append(self.words(f"player {s} {verb} {lost} {unit[0] if lost == 1 else unit[1]} ({after})"))
         if not outcome:
             outcome.append("nobody loses anything this hand")
         return ShowdownModel(
@@ -725,7 +754,7 @@ class TableSession:
             knocker=result.knocker,
             hands=hands,
             outcome=tuple(outcome),
-            explain=result.explain(),
+            explain=self.words(result.explain()),
             rules=tuple(RuleModel.of(c) for c in result.codes),
         )
 

@@ -40,10 +40,35 @@ from ..rules.view import PlayerView
 from .session import TableSession
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["Table", "TableSurface"]
+__all__ = ["Table", "TableSurface", "enabled_controls"]
 
 _HERE = Path(__file__).parent
 _KEYS = {"d": "stock", "t": "discard", "k": "knock", "n": "next", "u": "undo"}
+
+
+def enabled_controls(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of every control the table shows as enabled in ``state`` (a table
+    model as JSON, :meth:`TableModel.to_json`), in the table's order: Next hand, the stock,
+    the discard pile, Knock, each discardable hand card, then the action buttons. Each is
+    what a click sends to :meth:`Table.handle`, and each is legal (an enabled control is
+    never refused).
+
+    >>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
+    >>> [c["type"] for c in enabled_controls(t.surface.state)]
+    ['stock', 'discard', 'knock']
+    """
+    out: list[dict[str, Any]] = []
+    if state["can_next_hand"] and not state["game_over"]:
+        out.append({"type": "next"})
+    if state["can_draw"]:
+        out.append({"type": "stock"})
+    if state["can_take"]:
+        out.append({"type": "discard"})
+    if state["can_knock"]:
+        out.append({"type": "knock"})
+    out += [{"type": "card", "card": c} for c in state["discardable"]]
+    out += [{"type": "action", "action": a} for a, _ in state["buttons"]]
+    return out
 
 
 class TableSurface(anywidget.AnyWidget):

@@ -45,7 +45,10 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     # a refused move: a second draw is shown with the engine's rule code and changes nothing
     # (the stock is marked aria-disabled now, so the click is forced)
     page.locator("[data-pile=stock]").click(force=True)
-    expect(page.locator(".scat-message")).to_contain_text("C5", timeout=TIMEOUT)
+    # in the learner's words: "you", and cards in suit symbols (never "player 0" or "6H")
+    expect(page.locator(".scat-message")).to_contain_text("C5: you have drawn and must now discard", timeout=TIMEOUT)
+    expect(page.locator(".scat-message")).not_to_contain_text("player 0")
+    expect(page.locator(".scat-message")).not_to_contain_text(re.compile(r"\b(10|[2-9AKQJ])[HDCS]\b"))
     expect(page.locator(".scat-hand-card")).to_have_count(4)
     shot("table-mouse-drawn")
     page.locator(".scat-hand-card[aria-disabled=false]").first.click()
@@ -144,8 +147,8 @@ def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url:
     expect(cards).to_have_count(4, timeout=TIMEOUT)
     page.locator(".scat-hand-card[aria-disabled=false]").first.click()
     status = page.locator(".scat-status")
-    expect(status).to_have_text(re.compile(r"^Player 1 is playing"), timeout=TIMEOUT)
-    expect(status).to_have_text(re.compile(r"^Player 2 is playing"), timeout=TIMEOUT)  # after player 1's move
+    expect(status).to_have_text(re.compile(r"^Player 1 \(tip\) is playing"), timeout=TIMEOUT)
+    expect(status).to_have_text(re.compile(r"^Player 2 \(tip\) is playing"), timeout=TIMEOUT)  # after player 1's move
     expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
     expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
     expect(page.locator(".scat-log li")).to_have_count(6)  # two moves each

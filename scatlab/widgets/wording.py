@@ -1,0 +1,103 @@
+"""The engine's words, as the table says them to the learner.
+
+The engine, the analysis and the computer players speak of seats by number and of cards in
+their canonical letters (``C5: player 0 has drawn and must now discard (discard 6H, …)``):
+that is their tested contract, for any seat. The table speaks to one learner, so every
+engine text it shows goes through :func:`learner_words` first: the learner's seat becomes
+"you" (with the verb that follows agreeing: "you have drawn", "your turn"), every other seat
+the name the table shows it under (``player 1 (tip)``), and every card code its symbol form
+as the table draws cards (``6♥``, :attr:`scatlab.cards.Card.pretty`). A rule code at the
+front stays at the front, and nothing else in the text changes.
+
+>>> names = {0: "you", 1: "player 1 (tip)"}
+>>> learner_words("C5: player 0 has drawn and must now discard (discard 6H, discard KD)", 0, names)
+'C5: you have drawn and must now discard (discard 6♥, discard K♦)'
+>>> learner_words("it is player 1's turn, not player 0's", 0, names)
+"it is player 1 (tip)'s turn, not yours"
+>>> learner_words("lowest hand 14: players 0, 1 all tied lowest lose a life", 0, names)
+'lowest hand 14: you and player 1 (tip) all tied lowest lose a life'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..cards import parse_card
+
+__all__ = ["learner_words", "YOU"]
+
+YOU = "you"
+"""How the table names the learner's seat in running text."""
+
+_CARD = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AKQJ])([HDCS])(?![\w♣♦♥♠])")
+"""A card code in letters (``10H``, ``QS``), standing alone."""
+_SUIT = re.compile(r"\b(a|outside|collects?) ([HDCS])(?![\w'])")
+"""A lone suit letter in the players' reasons ("outside H", "player 2 collects D")."""
+_SEATS = re.compile(r"\bplayers (\d+(?:, \d+)+)\b(?! \()")
+"""Several seats at once: ``players 0, 2``."""
+_SEAT = re.compile(r"\bplayer (\d+)\b('s)?(?! \()(?!\w)")
+"""One seat: ``player 1`` or ``player 1's`` (not one already named: ``player 1 (tip)``)."""
+_YOU_VERB = re.compile(r"\byou ((?:first |already |still )?)([a-z]+)\b")
+"""The verb after "you" (maybe after an adverb), to agree with it."""
+_SECOND_PERSON = {
+    "has": "have", "is": "are", "was": "were", "does": "do", "holds": "hold", "decides": "decide",
+    "draws": "draw", "takes": "take", "discards": "discard", "knocks": "knock", "passes": "pass",
+    "throws": "throw", "stops": "stop", "declares": "declare", "hammers": "hammer", "loses": "lose",
+    "scores": "score", "gets": "get", "moves": "move", "wins": "win", "plays": "play", "calls": "call",
+    "collects": "collect", "keeps": "keep", "picks": "pick", "goes": "go", "needs": "need",
+}
+_AFTER_YOU = (
+    # a second verb of the same sentence, and a pronoun that meant the player
+    (re.compile(r"\b(you have no lives left and )plays on\b"), r"\1play on"),
+    (re.compile(r"\b(you lost more lives than )they had\b"), r"\1you had"),
+)
+
+
+def _seat_name(seat: int, learner: int, names: Mapping[int, str]) -> str:
+    if seat == learner:
+        return YOU
+    return names.get(seat, f"player {seat}")
+
+
+def _cards(text: str) -> str:
+    text = _CARD.sub(lambda m: parse_card(m.group(0)).pretty, text)
+    return _SUIT.sub(lambda m: f"{m.group(1)} {parse_card('A' + m.group(2)).suit.symbol}", text)
+
+
+def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
+    """``text`` (an engine message, a showdown note, a log line, a computer player's reason)
+    as the table shows it to the learner at ``seat``: seat ``seat`` is "you", any other seat
+    ``names[s]`` (as the table shows it; ``player s`` if it is not named), card codes in
+    symbols. Applying it twice changes nothing more.
+
+    >>> learner_words("player 0 draws 10C", 0, {1: "player 1 (tip)"})
+    'you draw 10♣'
+    >>> learner_words("C12: the top discard (9S) is player 0's own; it may be taken back", 0, {})
+    'C12: the top discard (9♠) is your own; it may be taken back'
+    >>> learner_words("V11: player 1 first decides whether to throw down", 1, {0: "player 0 (expert)"})
+    'V11: you first decide whether to throw down'
+    >>> learner_words("throws the 4C, the lowest card outside H (not the 2S: player 0 collects S)", 0, {})
+    'throws the 4♣, the lowest card outside ♥ (not the 2♠: you collect ♠)'
+    >>> learner_words("player 1 has no lives left and plays on, on the county", 1, {})
+    'you have no lives left and play on, on the county'
+    """
+
+    def several(m: re.Match[str]) -> str:
+        seats = [int(s) for s in m.group(1).split(", ")]
+        shown = [_seat_name(s, seat, names) for s in seats]
+        return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+    def one(m: re.Match[str]) -> str:
+        who = int(m.group(1))
+        if m.group(2) is None:
+            return _seat_name(who, seat, names)
+        if who != seat:
+            return _seat_name(who, seat, names) + "'s"
+        return "your" if re.match(r" \w", m.string[m.end():]) else "yours"  # "your turn", "not yours"
+
+    out = _SEAT.sub(one, _SEATS.sub(several, text))
+    out = _YOU_VERB.sub(lambda m: f"you {m.group(1)}{_SECOND_PERSON.get(m.group(2), m.group(2))}", out)
+    for pattern, replacement in _AFTER_YOU:
+        out = pattern.sub(replacement, out)
+    return _cards(out)
