@@ -26,11 +26,14 @@ from test_analysis import my_key, my_knocker_loss, my_value, opponent_turn
 
 def brute_one(rules: RuleSet, knowledge: Knowledge) -> tuple[Fraction, Fraction]:
     """P(lose one), P(lose two) against one opponent: every opponent hand completing the
-    known cards, every stock card (or, with the stock exhausted, take or pass: C11)."""
+    known cards, every stock card (or, with the stock exhausted, take or pass: C11). An
+    undeclared 31 is the knocker's 30 (C10), its tie-break key otherwise kept."""
     hand, top = knowledge.hand, knowledge.top
     holds = tuple(knowledge.holds_of(0))
     unseen = list(knowledge.unseen)
     knocker = my_key(hand, rules)
+    if knowledge.undeclared_31:
+        knocker = (Fraction(30), *knocker[1:])
     counts: Counter[int] = Counter()
     for rest in combinations(unseen, 3 - len(holds)):
         opp = holds + rest
@@ -66,6 +69,20 @@ def _knowledge(rules: RuleSet, hand: str, top: str | None, holds: str, unseen: i
     dead = tuple(free[: len(free) - unseen])
     return Knowledge(hand=h, top=t, dead=dead, opponent_holds=(hs,) if hs else (), opponents=1,
                      rules=rules, stock_size=stock_size)
+
+
+@pytest.mark.parametrize("preset", ["classic", "quick", "gin", "french-canadian"])
+def test_C10_an_undeclared_31_knocks_as_30_exactly(preset: str) -> None:
+    """Manual declaring: a 31 passed over counts as 30 in the knock's showdown, so a
+    three of a kind (30.5, V3) or a 31 on the opponent's last turn beats it; exact against
+    brute force."""
+    rules = find_rules({**find_rules(preset).to_dict(), "declare": "manual", "name": "manual"})
+    k = Knowledge(hand=parse_cards("AH KH QH"), top=parse_cards("QS")[0], dead=parse_cards("2C 3C 4C 5C 6C"),
+                  rules=rules, undeclared_31=True)
+    risk = knock_risk(k)
+    assert risk.value == 30
+    assert (risk.p_lose_one, risk.p_lose_two) == brute_one(rules, k)
+    assert risk.p_lose > 0
 
 
 def test_C6_knock_risk_when_every_opponent_hand_takes_the_discard_issue_7() -> None:

@@ -194,6 +194,8 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     tables = tables_for(knowledge.rules)
     refusal = knock_refusal(knowledge)
     strength = tables.strength_of([c.index for c in knowledge.hand])
+    if knowledge.undeclared_31:  # C10: a 31 not declared at once counts as 30 (same tie-break)
+        strength = (60 << RANK_BITS) | (strength & ((1 << RANK_BITS) - 1))
     value = Fraction(strength >> RANK_BITS, 2)
     outcomes = _Outcomes(knowledge.rules, strength)
     used: OpponentModelName = "adaptive" if weighted else "uniform"
