@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
             label = f"knocks by {kind}, {model} model"
             print(f"\n## {label}\n{r.table()}")
             curves.append((f"{kind}, {model}", r))
+            for against in sorted({k.against for k in mine}):
+                part = reliability([k for k in mine if k.against == against], model)
+                print(f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
+                      f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
             assert isinstance(data["tables"], dict)
             data["tables"][f"{kind}/{model}"] = r.to_json()
     svg = Path(args.svg) if args.svg else OUT / f"calibration-{args.rules}-{args.players.replace(',', '-')}.svg"
@@ -78,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players}, {args.rules}"))
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
     if args.json:
-        data["knocks"] = [{"kind": k.kind, "turn": k.turn, "predicted": k.predicted, "lost": k.lost} for k in knocks]
+        data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,
+                           "lost": k.lost} for k in knocks]
         Path(args.json).write_text(json.dumps(data))
     return 0
 

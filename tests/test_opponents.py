@@ -9,7 +9,7 @@ numbers exactly; the calibration statistics are checked on small hand-made sampl
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from fractions import Fraction
 from itertools import combinations
 
@@ -27,7 +27,7 @@ from test_analysis import (
 
 from scatlab.analysis import Knowledge, analyze, knock_risk
 from scatlab.analysis.opponents import (
-    KNOCK_AT,
+    KNOCK_CURVE,
     LAMBDA,
     Observations,
     check_model,
@@ -114,22 +114,27 @@ def test_uniform_model_reproduces_the_readme_numbers_exactly() -> None:
 
 
 def test_prior_chain_first_step_matches_a_recount_from_hand_values() -> None:
-    """priors[1] (up to scale): dealt uniformly, hands worth KNOCK_AT or 31 drop out, then one
-    draw of any other card and keep the best three (drawn card back on a tie, else the
-    lowest card); 31s have weight 0. Recounted on the 32-card deck."""
+    """priors[1] (up to scale): dealt uniformly, a hand knocks with the chance KNOCK_CURVE
+    gives its value (those drop out) and 31s drop out, the rest play on: one draw of any
+    other card and keep the best three (drawn card back on a tie, else the lowest card);
+    31s have weight 0. Recounted on the 32-card deck."""
     rules = EENENDERTIGEN
     tables = tables_for(rules)
     the_deck = deck(32)
-    counts: Counter[frozenset[int]] = Counter()
+    counts: defaultdict[frozenset[int], float] = defaultdict(float)
     for hand in combinations(the_deck, 3):
         v = value_of(hand, rules)
-        if v >= KNOCK_AT:
+        goes_on = 0.0 if v >= 31 else 1.0
+        for value, chance in KNOCK_CURVE:
+            if value <= v < 31:
+                goes_on = 1.0 - chance
+        if goes_on == 0.0:
             continue
         for d in the_deck:
             if d in hand:
                 continue
             _, _, kept = opponent_turn(rules, hand, None, d)
-            counts[frozenset(c.index for c in kept)] += 1
+            counts[frozenset(c.index for c in kept)] += goes_on
     priors = turn_priors(rules)[1]
     expected = np.zeros(len(tables.rows))
     for key, n in counts.items():

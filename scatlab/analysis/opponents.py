@@ -13,10 +13,14 @@ random set of the unseen cards, as if just dealt.
 
 - **the prior after t turns**, ``t`` = the turns opponent ``i`` has played in this hand
   (their discards): the opponent is dealt a uniformly random hand and plays ``t`` turns of
-  the **stated policy** — at the start of a turn a hand worth ``KNOCK_AT`` (26) or more
-  knocks and a 31 has been declared (C8), so those hands drop out (the hand would have
-  ended); otherwise draw a card uniformly from the cards not in the hand and keep the
-  strongest three (the drawn card back on a tie, else the lowest). This is a Markov chain
+  the **stated policy** — at the start of a turn a hand knocks with the chance
+  ``KNOCK_CURVE`` gives its value (never below 26; 65% at 26, 70% at 27, 75% at 28, 85% at
+  29, 95% at 30 and 30.5) and a 31 has been declared (C8): that share of those hands drops
+  out (the hand would have ended); the rest draw a card uniformly from the cards not in the
+  hand and keep the strongest three (the drawn card back on a tie, else the lowest). The
+  knock chances are a mix of a casual and a strong player, measured: the average of the
+  ``tip`` player's (always at 26 or more) and the ``expert``'s (27%, 42%, 54%, 74%, 95% at
+  26-30, 1,000 3-player classic games), rounded to 5%. This is a Markov chain
   over every 3-card hand (22,100 for 52 cards), computed once per scoring configuration.
   A hand worth 31 now has weight 0 (it would have been declared, C8).
 - **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
@@ -29,9 +33,11 @@ random set of the unseen cards, as if just dealt.
 
 With nothing observed (no turns, nothing rejected: an :func:`analyze` call from plain
 arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
-change. ``KNOCK_AT`` and ``LAMBDA`` were chosen by the calibration study
-(``benchmarks/calibrate.py``); the model ignores the order of events and treats the
-opponents' hands as independent apart from not sharing cards.
+change. ``KNOCK_CURVE`` and ``LAMBDA`` were checked by the calibration study
+(``benchmarks/calibrate.py``, the README's tables); the model ignores the order of events
+and who the opponents are (a casual player's hands after a few turns are weaker than a
+strong player's: the study shows by how much), and treats the opponents' hands as
+independent apart from not sharing cards.
 
 The chain runs in floating point; the weights used for exact counting are integers: each
 weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight
@@ -68,6 +74,7 @@ __all__ = [
     "OpponentModelName",
     "OPPONENT_MODELS",
     "KNOCK_AT",
+    "KNOCK_CURVE",
     "LAMBDA",
     "MAX_TURNS",
     "ADAPTIVE_POLICY",
@@ -82,8 +89,12 @@ __all__ = [
 OpponentModelName = Literal["uniform", "adaptive"]
 OPPONENT_MODELS: tuple[str, ...] = ("uniform", "adaptive")
 
-KNOCK_AT = 26
-"""The stated policy's knock: a hand worth this or more at the start of a turn knocks."""
+KNOCK_CURVE: tuple[tuple[int, float], ...] = ((26, 0.65), (27, 0.7), (28, 0.75), (29, 0.85), (30, 0.95))
+"""The stated policy's knock, as ``(value, chance)`` steps in increasing value: at the start
+of a turn a hand worth at least ``value`` (and less than the next step's) knocks with that
+chance; below the first step it never knocks, and a 31 has always been declared (C8)."""
+KNOCK_AT = KNOCK_CURVE[0][0]
+"""The least value with which the stated policy knocks (26)."""
 LAMBDA = 0.25
 """How much less likely a hand is for each card the opponent rejected that would improve it."""
 MAX_TURNS = 24
@@ -92,8 +103,9 @@ SCALE_BITS = 24
 """Integer weights: multiples of 2**-SCALE_BITS of the largest weight."""
 
 ADAPTIVE_POLICY = (
-    f"opponents are dealt uniformly at random, then each played turn knocks with {KNOCK_AT} or more "
-    "(such hands drop out), else draws a uniformly random card and keeps the strongest three; a 31 "
+    "opponents are dealt uniformly at random, then at each played turn a hand knocks with the chance "
+    + ", ".join(f"{chance:.0%} at {value}" for value, chance in KNOCK_CURVE)
+    + " or more (that share drops out), else draws a uniformly random card and keeps the strongest three; a 31 "
     f"would have been declared; each card an opponent threw or passed over makes hands it would have "
     f"improved {Fraction(LAMBDA).limit_denominator()} as likely"
 )
@@ -208,15 +220,15 @@ class _Chain:
 
 
 @lru_cache(maxsize=8)
-def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
+def _chain(scoring: RuleSet, curve: tuple[tuple[int, float], ...]) -> _Chain:
     tables = tables_for(scoring)
     rows = tables.rows
     m = len(rows)
     nxt, valid = tables.draw_moves()
     others = tables.deck_size - 3
-    stop = tables.value2 >= BLITZ2
-    if knock_at is not None:
-        stop = stop | (tables.value2 >= 2 * knock_at)
+    goes_on = np.where(tables.value2 >= BLITZ2, 0.0, 1.0)  # the chance a hand plays its turn on
+    for value, chance in curve:
+        goes_on = np.where((tables.value2 >= 2 * value) & (tables.value2 < BLITZ2), 1.0 - chance, goes_on)
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
     p: FloatArray = np.full(m, 1.0)
@@ -235,7 +247,7 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
         last = step(np.where(blitz, 0.0, p))
         final31[t] = last[blitz].sum() / last.sum()
         finals[t] = np.where(blitz, 0.0, last)
-        p = step(np.where(stop, 0.0, p))
+        p = step(p * goes_on)
         p = p / p.sum() * m  # keep the scale (only ratios matter)
     priors[:, blitz] = 0.0
     improves = valid & (tables.after_draw > tables.strength[:, None])
@@ -257,7 +269,7 @@ def _chain(scoring: RuleSet, knock_at: int | None) -> _Chain:
 
 
 def _chain_for(rules: RuleSet) -> _Chain:
-    return _chain(scoring_rules(rules), KNOCK_AT)
+    return _chain(scoring_rules(rules), KNOCK_CURVE)
 
 
 def turn_priors(rules: RuleSet) -> FloatArray:
