@@ -9,6 +9,10 @@ predicted against observed table per bin, and writes a reliability diagram (SVG)
 
 Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --rules classic
 --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
+
+``--knock-chances`` instead prints how often each player kind knocked with a hand worth
+26-30 when a knock was allowed (what the adaptive model's ``KNOCK_CURVE`` is measured from):
+``python benchmarks/calibrate.py --knock-chances --games 1000 --seed 77``.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from scatlab.players.calibration import Knock, collect_knocks, reliability, reliability_svg
+from scatlab.players.calibration import Knock, collect_knocks, knock_chances, reliability, reliability_svg
 
 OUT = Path(__file__).resolve().parent / "out"
 
@@ -42,8 +46,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
     parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
+    parser.add_argument("--knock-chances", action="store_true",
+                        help="print how often each player kind knocks by hand value, and stop")
     args = parser.parse_args(argv)
     kinds = args.players.split(",")
+    if args.knock_chances:
+        chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)
+        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "
+              "where a knock is allowed, the share of hands worth V that knocked")
+        for kind, by_value in chances.items():
+            cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for v, (k, n) in sorted(by_value.items()))
+            print(f"- {kind}: {cells}")
+        return 0
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g))
             for g in range(0, args.games, args.chunk)]

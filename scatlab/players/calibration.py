@@ -32,11 +32,12 @@ from ..analysis.opponents import Observations, OpponentModelName
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState
+from ..rules.values import value_of
 from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "Bin", "Reliability", "reliability", "reliability_svg", "DEFAULT_EDGES"]
+__all__ = ["Knock", "collect_knocks", "knock_chances", "Bin", "Reliability", "reliability", "reliability_svg", "DEFAULT_EDGES"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -94,6 +95,36 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
         seat_entrant = {s: i for i, s in enumerate(seats)}
         play_out(players, kinds, ruleset, seed, game, observe)
     return out
+
+
+def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
+                  first_game: int = 0) -> dict[str, dict[int, tuple[int, int]]]:
+    """How often each player kind knocks by the value of its hand: over the tournament's
+    games, at every start of a turn where a knock is allowed and the hand is worth 26 or
+    more (below 31), ``{kind: {whole value: (knocks, turns)}}`` (30.5 counts as 30). The
+    adaptive opponent model's ``KNOCK_CURVE`` is measured with this.
+
+    >>> chances = knock_chances(["tip", "tip"], games=2, seed=1)
+    >>> all(k == n for k, n in chances["tip"].values())   # tip always knocks at 26 or more
+    True
+    """
+    ruleset = find_rules(rules)
+    players = [make_player(k) for k in kinds]
+    counts: dict[str, dict[int, tuple[int, int]]] = {k: {} for k in kinds}
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if len(view.hand) != 3 or not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
+            return
+        value = view.value if view.value is not None else value_of(view.hand, ruleset)
+        if not 26 <= value < 31:
+            return
+        mine = counts[kinds[entrant]]
+        knocks, turns = mine.get(int(value), (0, 0))
+        mine[int(value)] = (knocks + (action.kind is ActionKind.KNOCK), turns + 1)
+
+    for game in range(first_game, first_game + games):
+        play_out(players, kinds, ruleset, seed, game, observe)
+    return counts
 
 
 @dataclass(frozen=True)
