@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -245,6 +246,13 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
                        f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
                        for m, r in self.risks.items())
         body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
+        line = Fraction(1, 2 * (self.knowledge.opponents + 1))  # the course's knock line, as in KnockChart
+        verdicts = "".join(
+            f"<td style='{cell}' data-model='{m}' data-field='verdict'>"
+            + ("<span style='color:#1e7b34'>within it: knock</span>" if r.expected_loss <= line
+               else "<span style='color:#c0392b'>above it: play on</span>") + "</td>"
+            for m, r in self.risks.items())
+        body.append(f"<tr><td style='{cell}'>The knock line, {line} of a life</td>{verdicts}</tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
         seen_text = "nothing seen yet" if seen.empty else escape(seen.describe().replace("opponent 1: ", ""))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
