@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -30,7 +31,7 @@ from .svg import card_svg
 
 __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
            "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
-           "costliest_html", "ReviewAndReplay"]
+           "costliest_html", "ReviewAndReplay", "OpponentModelExplorer", "calibration_svg", "calibration_figure"]
 
 
 def _running_loop() -> Any:
@@ -151,6 +152,136 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         first = next((r.value for r in rows if float(r.expected_loss) <= 1 / (2 * (n + 1))), None)
         self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''} ({how}), knocking at the start of a "
                               f"hand is within the knock line from <b>{first}</b> up. Hover a bar for its numbers.</p>")
+
+
+def _percent(p: Any) -> str:
+    return f"{float(p):.1%}"
+
+
+class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
+    """Lesson 3, later in a hand: one fixed hand and discard against one opponent, a slider
+    for the turns that opponent has played and a field for the cards they rejected (threw,
+    or passed over on the discard pile); the knock risk (C6, C7) under the two opponent
+    models side by side, exact.
+
+    The numbers are :func:`~scatlab.analysis.knock.knock_risk`'s, called with
+    ``opponent_model="uniform"`` and ``"adaptive"`` and the :class:`Observations` the
+    controls give (the model and its stated policy are in
+    :mod:`scatlab.analysis.opponents`); this widget computes no probability itself.
+
+    >>> e = OpponentModelExplorer()
+    >>> e.risks["uniform"] == e.risks["adaptive"]  # nothing seen yet: the same model
+    True
+    >>> e.turns.value = 3; e.rejected.value = "8S"
+    >>> e.risks["adaptive"].p_lose > e.risks["uniform"].p_lose
+    True
+    >>> e.rejected.value = "8S 8S"; e.risks
+    {}
+    >>> "appears twice" in e.error.value
+    True
+    """
+
+    def __init__(self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "",
+                 max_turns: int = 8) -> None:
+        from ..analysis.knowledge import Knowledge
+
+        self.knowledge = Knowledge.of(hand, discard, opponents=1)
+        self.risks: dict[str, Any] = {}
+        self.turns = widgets.IntSlider(value=turns, min=0, max=max_turns, description="Turns played",
+                                       style={"description_width": "initial"}, continuous_update=False)
+        self.rejected = widgets.Text(value=rejected, description="Cards they rejected",
+                                     placeholder="e.g. 8S 2D", style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="22em"), continuous_update=False)
+        self.error = widgets.HTML()
+        self.result = widgets.HTML()
+        self.turns.observe(lambda _c: self._update(), "value")
+        self.rejected.observe(lambda _c: self._update(), "value")
+        shown = widgets.HTML(f"<p>Your hand {_cards_html(hand, 44)} &nbsp; the discard {_cards_html(discard, 44)}"
+                             " &nbsp; one opponent, and it is your turn: knock now?</p>")
+        super().__init__([shown, self.turns, widgets.HBox([self.rejected, self.error]), self.result])
+        self.add_class("scatlab-opponent-models")
+        self._update()
+
+    def observations(self) -> Any:
+        """The :class:`Observations` the controls give; a :class:`ScatlabError` quoting the
+        field when the rejected cards are not cards or are more than the turns allow (at most
+        two a turn: the discard passed over and the card thrown)."""
+        from ..analysis.opponents import Observations
+        from ..cards import parse_cards
+
+        text = str(self.rejected.value)
+        cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
+        turns = int(self.turns.value)
+        if len(cards) > 2 * turns:
+            raise ScatlabError(f"{len(cards)} rejected cards ({text.strip()!r}) after {turns} turn"
+                               f"{'s' if turns != 1 else ''}: an opponent rejects at most 2 cards a turn "
+                               "(the discard passed over and the card thrown)")
+        return Observations((turns,), (cards,))
+
+    def _update(self) -> None:
+        from ..analysis.knock import knock_risk
+
+        try:
+            seen = self.observations()
+        except ScatlabError as exc:
+            self.risks = {}
+            self.error.value = f"<span class='scatlab-field-error' style='color:#8a5a00'>{escape(str(exc))}</span>"
+            self.result.value = "<p style='color:#555'>Fix the rejected cards to see the numbers.</p>"
+            return
+        self.error.value = ""
+        self.risks = {m: knock_risk(self.knowledge, opponent_model=m, observations=seen)
+                      for m in ("uniform", "adaptive")}
+        heads = {"uniform": "uniform: as if just dealt", "adaptive": "adaptive: what they have probably kept"}
+        rows = (("You lose a life", "p_lose_one"), ("You lose two lives", "p_lose_two"),
+                ("You lose anything", "p_lose"))
+        cell = "padding:4px 12px;vertical-align:top"
+        body = []
+        for label, field in rows:
+            tds = "".join(
+                f"<td style='{cell}' data-model='{m}' data-field='{field}'><b>{_percent(getattr(r, field))}</b>"
+                f"<br><span style='font-size:0.8em;color:#555'>= {getattr(r, field)}</span></td>"
+                for m, r in self.risks.items())
+            body.append(f"<tr><td style='{cell}'>{label}</td>{tds}</tr>")
+        loss = "".join(f"<td style='{cell}' data-model='{m}' data-field='expected_loss'><b>{float(r.expected_loss):.3f}"
+                       f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
+                       for m, r in self.risks.items())
+        body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
+        line = Fraction(1, 2 * (self.knowledge.opponents + 1))  # the course's knock line, as in KnockChart
+        verdicts = "".join(
+            f"<td style='{cell}' data-model='{m}' data-field='verdict'>"
+            + ("<span style='color:#1e7b34'>within it: knock</span>" if r.expected_loss <= line
+               else "<span style='color:#c0392b'>above it: play on</span>") + "</td>"
+            for m, r in self.risks.items())
+        body.append(f"<tr><td style='{cell}'>The knock line, {line} of a life</td>{verdicts}</tr>")
+        head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
+        seen_text = "nothing seen yet" if seen.empty else escape(seen.describe().replace("opponent 1: ", ""))
+        self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
+                             f"<table class='scatlab-model-risks' style='border-collapse:collapse'>"
+                             f"<tr><th style='{cell}'></th>{head}</tr>{''.join(body)}</table>")
+
+
+CALIBRATION_FIGURE = "calibration-classic-3p.svg"
+"""The reliability diagram of the calibration study (3 players, classic), kept as package
+data in ``scatlab/course/figures`` (written by ``benchmarks/calibrate.py``)."""
+
+
+def calibration_svg(name: str = CALIBRATION_FIGURE) -> str:
+    """The text of a figure of the course (package data, read with :mod:`importlib.resources`).
+
+    >>> calibration_svg().lstrip().startswith("<svg")
+    True
+    """
+    from importlib.resources import files
+
+    text = files("scatlab.course").joinpath("figures").joinpath(name).read_text(encoding="utf-8")
+    return re.sub(r"^\s*<\?xml[^>]*>\s*", "", text)
+
+
+def calibration_figure(name: str = CALIBRATION_FIGURE) -> widgets.HTML:
+    """The calibration study's reliability diagram as a widget for a lesson."""
+    w = widgets.HTML(f"<figure style='margin:0'>{calibration_svg(name)}</figure>")
+    w.add_class("scatlab-calibration")
+    return w
 
 
 def preset_table() -> widgets.HTML:

@@ -399,3 +399,46 @@ def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
             assert s.connect_ex(("127.0.0.1", port)) != 0, "Voilà still answers after scatlab serve was stopped"
     finally:
         _stop(proc)
+
+
+def test_lesson_3_compares_the_two_opponent_models_and_shows_the_reliability_diagram(
+        course_page: Page, server: Server) -> None:
+    """Issue 11 in lesson 3: the turns slider and the rejected-cards field change the
+    adaptive model's knock risk (C6, C7), not the uniform one's; bad cards are answered beside
+    the field; the calibration study's diagram is drawn."""
+    _open(course_page, server, "03-knocking")
+    section = course_page.locator(".scatlab-opponent-models")
+    expect(section).to_be_visible(timeout=30_000)
+    uniform = section.locator("td[data-model='uniform'][data-field='p_lose'] b")
+    adaptive = section.locator("td[data-model='adaptive'][data-field='p_lose'] b")
+    expect(adaptive).to_have_text(uniform.inner_text())  # nothing seen: one model
+    start = uniform.inner_text()
+    handle = section.locator(".noUi-handle")
+    handle.focus()
+    for _ in range(4):
+        handle.press("ArrowRight")
+    expect(section).to_contain_text("4 turns", timeout=10_000)
+    field = section.locator(".widget-text input")
+    field.fill("8S 2D")
+    field.press("Enter")
+    expect(section).to_contain_text("rejected", timeout=10_000)
+    expect(uniform).to_have_text(start)
+    assert adaptive.inner_text() != start
+    figure = course_page.locator(".scatlab-calibration svg")
+    expect(figure).to_be_visible()
+    expect(course_page.get_by_role("heading", name="Can you trust the number? Later in a hand")).to_be_visible()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    course_page.get_by_role("heading", name="Can you trust the number? Later in a hand").scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    course_page.screenshot(path=str(ARTIFACTS / "03-later-in-a-hand.png"))
+    section.scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    course_page.screenshot(path=str(ARTIFACTS / "03-opponent-models.png"))
+    figure.scroll_into_view_if_needed()
+    course_page.wait_for_timeout(300)
+    course_page.screenshot(path=str(ARTIFACTS / "03-reliability-diagram.png"))
+    field.fill("8S 1X")
+    field.press("Enter")
+    expect(section.locator(".scatlab-field-error")).to_contain_text("'1X' is not a card", timeout=10_000)
+    course_page.screenshot(path=str(ARTIFACTS / "03-rejected-error.png"))
+    _no_trouble(course_page)
