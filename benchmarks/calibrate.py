@@ -35,29 +35,7 @@ def _chunk(args: tuple[list[str], str, int, int, int, int]) -> list[Knock]:
     return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", default="expert,tip,tip")
-    parser.add_argument("--games", type=int, default=600)
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--samples", type=int, default=2_000)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--chunk", type=int, default=50)
-    parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
-    parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
-    parser.add_argument("--knock-chances", action="store_true",
-                        help="print how often each player kind knocks by hand value, and stop")
-    args = parser.parse_args(argv)
-    kinds = args.players.split(",")
-    if args.knock_chances:
-        chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)
-        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "
-              "where a knock is allowed, the share of hands worth V that knocked")
-        for kind, by_value in chances.items():
-            cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for v, (k, n) in sorted(by_value.items()))
-            print(f"- {kind}: {cells}")
-        return 0
+def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g))
             for g in range(0, args.games, args.chunk)]
@@ -73,6 +51,47 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
           f"Carlo deals per prediction against 2+ opponents: {len(knocks):,} knocks in {elapsed:.0f} s "
           f"({args.jobs} job{'s' if args.jobs != 1 else ''})")
+    return knocks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", default="expert,tip,tip")
+    parser.add_argument("--games", type=int, default=600)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--samples", type=int, default=2_000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--chunk", type=int, default=50)
+    parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
+    parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
+    parser.add_argument("--from-json", nargs="+", metavar="FILE",
+                        help="no games: report on the knocks saved by earlier runs' --json (pooled)")
+    parser.add_argument("--knock-chances", action="store_true",
+                        help="print how often each player kind knocks by hand value, and stop")
+    args = parser.parse_args(argv)
+    kinds = args.players.split(",")
+    if args.knock_chances:
+        chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)
+        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "
+              "where a knock is allowed, the share of hands worth V that knocked")
+        for kind, by_value in chances.items():
+            cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for v, (k, n) in sorted(by_value.items()))
+            print(f"- {kind}: {cells}")
+        return 0
+    if args.from_json:
+        knocks = []
+        runs = []
+        for name in args.from_json:
+            saved = json.loads(Path(name).read_text())
+            knocks += [Knock(k["kind"], len(k["against"]), k["turn"], k["predicted"], k["lost"], tuple(k["against"]))
+                       for k in saved["knocks"]]
+            runs.append(f"{saved['games']:,} games of {','.join(saved['players'])} under {saved['rules']}, seed "
+                        f"{saved['seed']}, {saved['samples']:,} Monte Carlo deals per prediction")
+            kinds, args.rules, args.players = saved["players"], saved["rules"], ",".join(saved["players"])
+        print(f"{len(knocks):,} knocks pooled from: " + "; ".join(runs))
+    else:
+        knocks = _play(args, kinds)
     curves = []
     data: dict[str, object] = {"games": args.games, "players": kinds, "rules": args.rules, "seed": args.seed,
                                "samples": args.samples, "tables": {}}
@@ -95,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     svg.parent.mkdir(parents=True, exist_ok=True)
     svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players}, {args.rules}"))
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
-    if args.json:
+    if args.json and not args.from_json:
         data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,
                            "lost": k.lost} for k in knocks]
         Path(args.json).write_text(json.dumps(data))

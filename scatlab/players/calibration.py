@@ -171,14 +171,17 @@ class Reliability:
         rate is within ``tolerance`` of the mean prediction."""
         lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, observed "
                  f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, Brier {self.brier:.4f}",
-                 "| predicted risk | knocks | mean predicted | observed (± s.e.) | within ±2 points |",
-                 "|---|---:|---:|---:|---|"]
+                 "| predicted risk | knocks | mean predicted | observed (± s.e.) | gap (in s.e. of the prediction) "
+                 "| within ±2 points |",
+                 "|---|---:|---:|---:|---:|---|"]
         for b in self.bins:
             if b.knocks == 0:
                 continue
             check = ("yes" if abs(b.gap) <= tolerance else "NO") if b.knocks >= min_bin else f"(< {min_bin} knocks)"
+            spread = math.sqrt(b.predicted * (1 - b.predicted) / b.knocks)
+            z = f" ({b.gap / spread:+.1f})" if spread > 0 else ""
             lines.append(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | "
-                         f"{b.observed:.2%} ± {b.std_error:.2%} | {check} |")
+                         f"{b.observed:.2%} ± {b.std_error:.2%} | {b.gap * 100:+.2f}{z} | {check} |")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
