@@ -27,7 +27,8 @@ from test_analysis import (
 
 from scatlab.analysis import Knowledge, analyze, knock_risk
 from scatlab.analysis.opponents import (
-    KNOCK_CURVE,
+    _chain,
+    PLAYER_KINDS,
     LAMBDA,
     Observations,
     check_model,
@@ -36,7 +37,7 @@ from scatlab.analysis.opponents import (
     row_weights,
     turn_priors,
 )
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.players.calibration import Knock, collect_knocks, reliability, reliability_svg
@@ -114,20 +115,24 @@ def test_uniform_model_reproduces_the_readme_numbers_exactly() -> None:
 
 
 def test_prior_chain_first_step_matches_a_recount_from_hand_values() -> None:
-    """priors[1] (up to scale): dealt uniformly, a hand knocks with the chance KNOCK_CURVE
-    gives its value (those drop out) and 31s drop out, the rest play on: one draw of any
-    other card and keep the best three (drawn card back on a tie, else the lowest card);
-    31s have weight 0. Recounted on the 32-card deck."""
+    """priors[1] (up to scale): dealt uniformly; each kind of player in PLAYER_KINDS (with its
+    share) knocks with the chance its curve gives the hand's value (those drop out) and 31s
+    drop out; the rest play on: one draw of any other card and keep the best three (drawn
+    card back on a tie, else the lowest card); 31s have weight 0. Recounted on the 32-card
+    deck."""
     rules = EENENDERTIGEN
     tables = tables_for(rules)
     the_deck = deck(32)
     counts: defaultdict[frozenset[int], float] = defaultdict(float)
     for hand in combinations(the_deck, 3):
         v = value_of(hand, rules)
-        goes_on = 0.0 if v >= 31 else 1.0
-        for value, chance in KNOCK_CURVE:
-            if value <= v < 31:
-                goes_on = 1.0 - chance
+        goes_on = 0.0
+        for share, curve in PLAYER_KINDS:
+            kind_goes_on = 0.0 if v >= 31 else 1.0
+            for value, chance in curve:
+                if value <= v < 31:
+                    kind_goes_on = 1.0 - chance
+            goes_on += share * kind_goes_on
         if goes_on == 0.0:
             continue
         for d in the_deck:
@@ -145,6 +150,21 @@ def test_prior_chain_first_step_matches_a_recount_from_hand_values() -> None:
     want = expected / expected.sum()
     assert np.allclose(got, want, rtol=1e-9, atol=1e-15)
     assert (priors[tables.value2 >= 62] == 0).all()
+
+
+def test_prior_chain_mixes_kinds_of_player_for_the_whole_hand_not_turn_by_turn() -> None:
+    """After t turns the prior is the shares' mix of each kind's own chain (a kind that would
+    have knocked by now counts for less): not one chain of the averaged knock chances."""
+    scoring = scoring_rules(EENENDERTIGEN)
+    mixed = _chain(scoring, PLAYER_KINDS).priors
+    kinds = [share * _chain(scoring, ((1.0, curve),)).priors for share, curve in PLAYER_KINDS]
+    assert np.allclose(mixed, sum(kinds), rtol=1e-12, atol=0)
+    average = tuple((v, sum(share * dict(curve).get(v, max((c for w, c in curve if w <= v), default=0.0))
+                            for share, curve in PLAYER_KINDS)) for v in range(26, 31))
+    one_chain = _chain(scoring, ((1.0, average),)).priors
+    for t in (0, 1):  # the same until the kinds' survival differs...
+        assert np.allclose(mixed[t] / mixed[t].sum(), one_chain[t] / one_chain[t].sum(), rtol=1e-9)
+    assert not np.allclose(mixed[4] / mixed[4].sum(), one_chain[4] / one_chain[4].sum(), rtol=1e-6)  # ...not after
 
 
 def test_weights_drop_by_lambda_for_hands_a_rejected_card_would_improve() -> None:

@@ -13,16 +13,19 @@ random set of the unseen cards, as if just dealt.
 
 - **the prior after t turns**, ``t`` = the turns opponent ``i`` has played in this hand
   (their discards): the opponent is dealt a uniformly random hand and plays ``t`` turns of
-  the **stated policy** — at the start of a turn a hand knocks with the chance
-  ``KNOCK_CURVE`` gives its value (never below 26; 65% at 26, 70% at 27, 75% at 28, 85% at
-  29, 95% at 30 and 30.5) and a 31 has been declared (C8): that share of those hands drops
-  out (the hand would have ended); the rest draw a card uniformly from the cards not in the
-  hand and keep the strongest three (the drawn card back on a tie, else the lowest). The
-  knock chances are a mix of a casual and a strong player, measured: the average of the
-  ``tip`` player's (always at 26 or more) and the ``expert``'s (27%, 42%, 54%, 74%, 95% at
-  26-30, 1,000 3-player classic games), rounded to 5%. This is a Markov chain
-  over every 3-card hand (22,100 for 52 cards), computed once per scoring configuration.
-  A hand worth 31 now has weight 0 (it would have been declared, C8).
+  the **stated policy** — the opponent is, for the whole hand and with even odds
+  (``PLAYER_KINDS``), a casual player who knocks at the start of a turn with 26 or more
+  (``CASUAL_KNOCKS``, like the ``tip`` player) or a strong one who knocks with 25% of its
+  26s, 40% of its 27s, 55%, 75% and 95% of its 28s to 30s (``STRONG_KNOCKS``: the
+  ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000 3-player classic games, rounded
+  to 5%; ``benchmarks/calibrate.py --knock-chances``); a 31 has been declared (C8). A hand
+  that knocked drops out (the hand would have ended); the rest draw a card uniformly from
+  the cards not in the hand and keep the strongest three (the drawn card back on a tie,
+  else the lowest). Each kind is a Markov chain
+  over every 3-card hand (22,100 for 52 cards), computed once per scoring configuration,
+  and the prior is their mix: a hand's chance of being dealt, played on at every turn and
+  reached, summed over the kinds with their shares (so after many turns without a knock the
+  strong kind counts for more). A hand worth 31 now has weight 0 (it would have been declared, C8).
 - **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
   passed over on the discard pile to draw from the stock — was not worth keeping to them,
   so a hand that the card would have made strictly stronger (keeping it in place of one of
@@ -33,10 +36,10 @@ random set of the unseen cards, as if just dealt.
 
 With nothing observed (no turns, nothing rejected: an :func:`analyze` call from plain
 arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
-change. ``KNOCK_CURVE`` and ``LAMBDA`` were checked by the calibration study
+change. ``PLAYER_KINDS`` and ``LAMBDA`` were checked by the calibration study
 (``benchmarks/calibrate.py``, the README's tables); the model ignores the order of events
-and who the opponents are (a casual player's hands after a few turns are weaker than a
-strong player's: the study shows by how much), and treats the opponents' hands as
+and who the opponents really are (against a casual player only, or a strong one only, it
+is off the other way: the study shows by how much), and treats the opponents' hands as
 independent apart from not sharing cards.
 
 The chain runs in floating point; the weights used for exact counting are integers: each
@@ -74,7 +77,9 @@ __all__ = [
     "OpponentModelName",
     "OPPONENT_MODELS",
     "KNOCK_AT",
-    "KNOCK_CURVE",
+    "CASUAL_KNOCKS",
+    "STRONG_KNOCKS",
+    "PLAYER_KINDS",
     "LAMBDA",
     "MAX_TURNS",
     "ADAPTIVE_POLICY",
@@ -89,11 +94,17 @@ __all__ = [
 OpponentModelName = Literal["uniform", "adaptive"]
 OPPONENT_MODELS: tuple[str, ...] = ("uniform", "adaptive")
 
-KNOCK_CURVE: tuple[tuple[int, float], ...] = ((26, 0.65), (27, 0.7), (28, 0.75), (29, 0.85), (30, 0.95))
-"""The stated policy's knock, as ``(value, chance)`` steps in increasing value: at the start
+CASUAL_KNOCKS: tuple[tuple[int, float], ...] = ((26, 1.0),)
+"""A casual player's knock, as ``(value, chance)`` steps in increasing value: at the start
 of a turn a hand worth at least ``value`` (and less than the next step's) knocks with that
-chance; below the first step it never knocks, and a 31 has always been declared (C8)."""
-KNOCK_AT = KNOCK_CURVE[0][0]
+chance; below the first step it never knocks (a 31 has always been declared, C8). The
+``tip`` player: always at 26 or more."""
+STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55), (29, 0.75), (30, 0.95))
+"""A strong player's knock, measured: the ``expert`` knocked with 27% of its 26s, 42% of its
+27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player classic games), rounded to 5%."""
+PLAYER_KINDS: tuple[tuple[float, tuple[tuple[int, float], ...]], ...] = ((0.5, CASUAL_KNOCKS), (0.5, STRONG_KNOCKS))
+"""The stated policy's opponent: casual or strong, even odds, for the whole hand."""
+KNOCK_AT = CASUAL_KNOCKS[0][0]
 """The least value with which the stated policy knocks (26)."""
 LAMBDA = 0.25
 """How much less likely a hand is for each card the opponent rejected that would improve it."""
@@ -103,9 +114,11 @@ SCALE_BITS = 24
 """Integer weights: multiples of 2**-SCALE_BITS of the largest weight."""
 
 ADAPTIVE_POLICY = (
-    "opponents are dealt uniformly at random, then at each played turn a hand knocks with the chance "
-    + ", ".join(f"{chance:.0%} at {value}" for value, chance in KNOCK_CURVE)
-    + " or more (that share drops out), else draws a uniformly random card and keeps the strongest three; a 31 "
+    "opponents are dealt uniformly at random, and each is, for the whole hand and with even odds, a casual "
+    "player (knocks at 26 or more) or a strong one (knocks with the chance "
+    + ", ".join(f"{chance:.0%} at {value}" for value, chance in STRONG_KNOCKS)
+    + " or more); a hand that knocked drops out, the rest draw a uniformly random card and keep the "
+    "strongest three; a 31 "
     f"would have been declared; each card an opponent threw or passed over makes hands it would have "
     f"improved {Fraction(LAMBDA).limit_denominator()} as likely"
 )
@@ -220,35 +233,41 @@ class _Chain:
 
 
 @lru_cache(maxsize=8)
-def _chain(scoring: RuleSet, curve: tuple[tuple[int, float], ...]) -> _Chain:
+def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], ...]], ...]) -> _Chain:
     tables = tables_for(scoring)
     rows = tables.rows
     m = len(rows)
     nxt, valid = tables.draw_moves()
     others = tables.deck_size - 3
-    goes_on = np.where(tables.value2 >= BLITZ2, 0.0, 1.0)  # the chance a hand plays its turn on
-    for value, chance in curve:
-        goes_on = np.where((tables.value2 >= 2 * value) & (tables.value2 < BLITZ2), 1.0 - chance, goes_on)
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    p: FloatArray = np.full(m, 1.0)
     priors = np.zeros((MAX_TURNS + 1, m))
     finals = np.zeros((MAX_TURNS + 1, m))
-    final31 = np.zeros(MAX_TURNS + 1)
+    made31 = np.zeros(MAX_TURNS + 1)
+    last_mass = np.zeros(MAX_TURNS + 1)
     blitz = tables.value2 >= BLITZ2
 
     def step(weights: FloatArray) -> FloatArray:
         out = np.bincount(flat_next, weights=weights[owner] / others, minlength=m)
         return np.asarray(out, dtype=np.float64)
 
-    for t in range(MAX_TURNS + 1):
-        priors[t] = p
-        # one more turn with no knock possible (the last turn after a knock)
-        last = step(np.where(blitz, 0.0, p))
-        final31[t] = last[blitz].sum() / last.sum()
-        finals[t] = np.where(blitz, 0.0, last)
-        p = step(p * goes_on)
-        p = p / p.sum() * m  # keep the scale (only ratios matter)
+    # One chain per kind of player, not renormalised: a hand's weight after t turns is the
+    # chance of being dealt it, playing on at every turn and reaching it; the kinds are then
+    # mixed by their shares, so a kind that would have knocked by now counts for less.
+    for share, curve in types:
+        goes_on = np.where(blitz, 0.0, 1.0)  # the chance a hand plays its turn on
+        for value, chance in curve:
+            goes_on = np.where((tables.value2 >= 2 * value) & ~blitz, 1.0 - chance, goes_on)
+        p: FloatArray = np.full(m, share / m)
+        for t in range(MAX_TURNS + 1):
+            priors[t] += p
+            # one more turn with no knock possible (the last turn after a knock)
+            last = step(np.where(blitz, 0.0, p))
+            made31[t] += last[blitz].sum()
+            last_mass[t] += last.sum()
+            finals[t] += np.where(blitz, 0.0, last)
+            p = step(p * goes_on)
+    final31 = made31 / last_mass
     priors[:, blitz] = 0.0
     improves = valid & (tables.after_draw > tables.strength[:, None])
     cards_mask = (np.int64(1) << rows).sum(axis=1)
@@ -269,7 +288,7 @@ def _chain(scoring: RuleSet, curve: tuple[tuple[int, float], ...]) -> _Chain:
 
 
 def _chain_for(rules: RuleSet) -> _Chain:
-    return _chain(scoring_rules(rules), KNOCK_CURVE)
+    return _chain(scoring_rules(rules), PLAYER_KINDS)
 
 
 def turn_priors(rules: RuleSet) -> FloatArray:

@@ -102,7 +102,7 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     """How often each player kind knocks by the value of its hand: over the tournament's
     games, at every start of a turn where a knock is allowed and the hand is worth 26 or
     more (below 31), ``{kind: {whole value: (knocks, turns)}}`` (30.5 counts as 30). The
-    adaptive opponent model's ``KNOCK_CURVE`` is measured with this.
+    adaptive opponent model's ``STRONG_KNOCKS`` is measured with this.
 
     >>> chances = knock_chances(["tip", "tip"], games=2, seed=1)
     >>> all(k == n for k, n in chances["tip"].values())   # tip always knocks at 26 or more
