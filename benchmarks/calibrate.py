@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             data["tables"][f"{kind}/{model}"] = r.to_json()
     svg = Path(args.svg) if args.svg else OUT / f"calibration-{args.rules}-{args.players.replace(',', '-')}.svg"
     svg.parent.mkdir(parents=True, exist_ok=True)
-    svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players}, {args.rules}"))
+    svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players.replace(',', ', ')}, {args.rules}"))
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
     if args.json and not args.from_json:
         data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,

@@ -76,7 +76,6 @@ from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 __all__ = [
     "OpponentModelName",
     "OPPONENT_MODELS",
-    "KNOCK_AT",
     "CASUAL_KNOCKS",
     "STRONG_KNOCKS",
     "PLAYER_KINDS",
@@ -104,8 +103,6 @@ STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55
 27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player classic games), rounded to 5%."""
 PLAYER_KINDS: tuple[tuple[float, tuple[tuple[int, float], ...]], ...] = ((0.5, CASUAL_KNOCKS), (0.5, STRONG_KNOCKS))
 """The stated policy's opponent: casual or strong, even odds, for the whole hand."""
-KNOCK_AT = CASUAL_KNOCKS[0][0]
-"""The least value with which the stated policy knocks (26)."""
 LAMBDA = 0.25
 """How much less likely a hand is for each card the opponent rejected that would improve it."""
 MAX_TURNS = 24

@@ -272,7 +272,7 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
             parts.append(f'<circle cx="{x(b.predicted):.1f}" cy="{y(b.observed):.1f}" r="{radius:.1f}" '
                          f'fill="{colour}"/>')
         parts.append(f'<text x="{pad}" y="{size + 14 * (k + 1) - 4}" fill="{colour}">{_esc(label)}: '
-                     f'{r.knocks:,} knocks, bias {r.bias * 100:+.1f} points, Brier {r.brier:.3f}</text>')
+                     f'{r.knocks:,} knocks, bias {round(r.bias * 100, 1) + 0.0:+.1f} points, Brier {r.brier:.3f}</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
