@@ -118,7 +118,7 @@ def test_throwing_the_card_that_made_31_is_a_blunder_with_the_exact_cost() -> No
     assert discard.best == "discard 4C" and discard.played == "discard AH"
     assert discard.scale == "value" and discard.unit == "hand value"
     assert discard.cost == 31 - kept
-    assert discard.cost == Fraction(837188, 117649)
+    assert discard.cost == Fraction(1542568604, 282475249)
     assert discard.label == "blunder"
     assert dict(discard.assessment.figures)["discard 4C"] == 31
 
@@ -193,7 +193,7 @@ def test_assess_refuses_an_illegal_action_and_the_wrong_seat() -> None:
 
 @pytest.mark.parametrize("rules, seed", [("classic", 1), ("classic", 2), ("gin", 3), ("quick", 4)])
 def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int) -> None:
-    """The expert gives up at most ``feed_margin`` (1/2 point) to avoid feeding the next
+    """The expert gives up at most ``feed_margin`` (2 points) to avoid feeding the next
     player. Its knock rule weighs the change in its chance of winning the game (everyone's
     standing, P(win) proportional to lives ** alpha, under the adaptive opponent model), while
     the review's lives scale prices its own lives alone under the turn model: the two cannot
@@ -341,9 +341,9 @@ def test_cli_review_json_has_the_documented_shape(tmp_path: Path, capsys: pytest
     blunder = data["decisions"][1]
     assert {k: blunder[k] for k in ("hand", "index", "player", "played", "best", "cost", "unit", "class")} == {
         "hand": 1, "index": 2, "player": 1, "played": "discard AH", "best": "discard 4C",
-        "cost": "837188/117649", "unit": "hand value", "class": "blunder"}
+        "cost": "1542568604/282475249", "unit": "hand value", "class": "blunder"}
     assert data["players"] == [{
-        "player": 1, "decisions": 2, "total_cost": {"hand value": "837188/117649", "lives": "0"},
+        "player": 1, "decisions": 2, "total_cost": {"hand value": "1542568604/282475249", "lives": "0"},
         "value_decisions": 2, "lives_decisions": 0,
         "classes": {"best": 1, "inaccuracy": 0, "mistake": 0, "blunder": 1}}]
     assert main(["review", str(path)]) == 0

@@ -18,7 +18,8 @@ random set of the unseen cards, as if just dealt.
   (``CASUAL_KNOCKS``, like the ``tip`` player) or a strong one who knocks with 25% of its
   26s, 40% of its 27s, 55%, 75% and 95% of its 28s to 30s (``STRONG_KNOCKS``: the
   ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000 3-player classic games, rounded
-  to 5%; ``benchmarks/calibrate.py --knock-chances``); a 31 has been declared (C8). A hand
+  to 5%; ``benchmarks/calibrate.py --knock-chances``; the expert of today, with its
+  five-turn horizon, knocks a little less: 23%, 37%, 51%, 70%, 94%); a 31 has been declared (C8). A hand
   that knocked drops out (the hand would have ended); the rest draw a card uniformly from
   the cards not in the hand and keep the strongest three (the drawn card back on a tie,
   else the lowest). Each kind is a Markov chain
@@ -99,8 +100,9 @@ of a turn a hand worth at least ``value`` (and less than the next step's) knocks
 chance; below the first step it never knocks (a 31 has always been declared, C8). The
 ``tip`` player: always at 26 or more."""
 STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55), (29, 0.75), (30, 0.95))
-"""A strong player's knock, measured: the ``expert`` knocked with 27% of its 26s, 42% of its
-27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player classic games), rounded to 5%."""
+"""A strong player's knock, measured: the ``expert`` of the first adaptive version knocked
+with 27% of its 26s, 42% of its 27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player
+classic games, seed 77), rounded to 5% (today's expert: 23%, 37%, 51%, 70%, 94%)."""
 PLAYER_KINDS: tuple[tuple[float, tuple[tuple[int, float], ...]], ...] = ((0.5, CASUAL_KNOCKS), (0.5, STRONG_KNOCKS))
 """The stated policy's opponent: casual or strong, even odds, for the whole hand."""
 LAMBDA = 0.25

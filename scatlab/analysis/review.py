@@ -13,7 +13,7 @@ enter a cost.
 
 - ``value`` (unit ``"hand value"``, points of C4): draw, take, pass (C11), which card to
   discard, declaring a 31 (C10). A choice is worth the exact expected value of the hand it
-  leaves, :data:`HORIZON` (3) own turns ahead (the horizon tables of
+  leaves, :data:`HORIZON` (5) own turns ahead (the horizon tables of
   :mod:`scatlab.analysis.horizon`, the horizon the expert player uses); drawing is worth
   the average over every card the player has not seen of the best hand it can keep;
   taking, the best hand the discard makes. On a last turn (someone knocked or the player
@@ -107,7 +107,7 @@ __all__ = [
     "review",
 ]
 
-HORIZON = 3
+HORIZON = 5
 """Turns ahead a hand is valued on the value scale: the expert player's horizon."""
 TURN_CAP = 8
 """Opponent hands after more turns than this are modelled as after this many."""
