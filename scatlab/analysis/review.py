@@ -307,7 +307,7 @@ def assess(view: PlayerView, played: Action) -> Assessment | None:
     >>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
     >>> a = assess(s.view(1), Action.DRAW)          # taking the QH makes 31
     >>> str(a.best), a.scale, a.cost, a.label
-    ('take', 'value', Fraction(7681537, 1411788), 'blunder')
+    ('take', 'value', Fraction(13807872985, 3389702988), 'blunder')
     """
     if view.to_move != view.player:
         raise AnalysisError(f"player {view.player} is not to move in this view (player {view.to_move} is)")
