@@ -11,7 +11,7 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
 
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
-26-30 when a knock was allowed (what the adaptive model's ``KNOCK_CURVE`` is measured from):
+26-30 when a knock was allowed (what the adaptive model's ``STRONG_KNOCKS`` is measured from):
 ``python benchmarks/calibrate.py --knock-chances --games 1000 --seed 77``.
 """
 

@@ -19,14 +19,14 @@ random set of the unseen cards, as if just dealt.
   26s, 40% of its 27s, 55%, 75% and 95% of its 28s to 30s (``STRONG_KNOCKS``: the
   ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000 3-player classic games, rounded
   to 5%; ``benchmarks/calibrate.py --knock-chances``; the expert of today, with its
-  five-turn horizon, knocks a little less: 23%, 37%, 51%, 70%, 94%); a 31 has been declared (C8). A hand
-  that knocked drops out (the hand would have ended); the rest draw a card uniformly from
-  the cards not in the hand and keep the strongest three (the drawn card back on a tie,
-  else the lowest). Each kind is a Markov chain
-  over every 3-card hand (22,100 for 52 cards), computed once per scoring configuration,
-  and the prior is their mix: a hand's chance of being dealt, played on at every turn and
-  reached, summed over the kinds with their shares (so after many turns without a knock the
-  strong kind counts for more). A hand worth 31 now has weight 0 (it would have been declared, C8).
+  five-turn horizon, knocks a little less: 23%, 37%, 51%, 70%, 94%); a 31 has been
+  declared (C8). A hand that knocked drops out (the hand would have ended); the rest draw
+  a card uniformly from the cards not in the hand and keep the strongest three (the drawn
+  card back on a tie, else the lowest). Each kind is a Markov chain over every 3-card hand
+  (22,100 for 52 cards), computed once per scoring configuration, and the prior is their
+  mix: a hand's chance of being dealt, played on at every turn and reached, summed over
+  the kinds with their shares (so after many turns without a knock the strong kind counts
+  for more). A hand worth 31 now has weight 0 (it would have been declared, C8).
 - **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
   passed over on the discard pile to draw from the stock — was not worth keeping to them,
   so a hand that the card would have made strictly stronger (keeping it in place of one of
@@ -226,7 +226,6 @@ class _Chain:
     av_share: FloatArray  # and the share of the draws that reach it
     pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
     finals: FloatArray  # (MAX_TURNS + 1, rows): after t turns and one more with no knock (31s left out)
-    final31: FloatArray  # (MAX_TURNS + 1,): the share of that last turn's hands that made 31
     av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
     improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
 
@@ -242,8 +241,6 @@ def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], 
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
     priors = np.zeros((MAX_TURNS + 1, m))
     finals = np.zeros((MAX_TURNS + 1, m))
-    made31 = np.zeros(MAX_TURNS + 1)
-    last_mass = np.zeros(MAX_TURNS + 1)
     blitz = tables.value2 >= BLITZ2
 
     def step(weights: FloatArray) -> FloatArray:
@@ -262,11 +259,8 @@ def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], 
             priors[t] += p
             # one more turn with no knock possible (the last turn after a knock)
             last = step(np.where(blitz, 0.0, p))
-            made31[t] += last[blitz].sum()
-            last_mass[t] += last.sum()
             finals[t] += np.where(blitz, 0.0, last)
             p = step(p * goes_on)
-    final31 = made31 / last_mass
     priors[:, blitz] = 0.0
     improves = valid & (tables.after_draw > tables.strength[:, None])
     cards_mask = (np.int64(1) << rows).sum(axis=1)
@@ -282,7 +276,7 @@ def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], 
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _Chain(tables, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base, finals, final31,
+    return _Chain(tables, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base, finals,
                   av_start, improve_bits)
 
 

@@ -32,7 +32,6 @@ from ..analysis.opponents import Observations, OpponentModelName
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState
-from ..rules.values import value_of
 from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
@@ -115,8 +114,8 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
         if len(view.hand) != 3 or not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
             return
-        value = view.value if view.value is not None else value_of(view.hand, ruleset)
-        if not 26 <= value < 31:
+        value = view.value  # a three-card hand always has one
+        if value is None or not 26 <= value < 31:
             return
         mine = counts[kinds[entrant]]
         knocks, turns = mine.get(int(value), (0, 0))

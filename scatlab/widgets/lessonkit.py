@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -88,7 +87,9 @@ def knock_chart_svg(rows: list[KnockRow], opponents: int) -> str:
     width, height, left, bottom = 640, 260, 48, 36
     top = max(1.0, max(float(r.expected_loss) for r in rows))
     bar = (width - left - 10) / len(rows)
-    threshold = 1 / (2 * (opponents + 1))
+    from ..analysis.advice import knock_threshold
+
+    threshold = float(knock_threshold(opponents))
 
     def y(v: float) -> float:
         return height - bottom - (height - bottom - 14) * v / top
@@ -149,7 +150,9 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         self.rows = rows
         self.chart.value = knock_chart_svg(rows, n)
         how = "exact" if rows[0].exact else "estimated from 1,500 seeded deals per bar (about ±0.02)"
-        first = next((r.value for r in rows if float(r.expected_loss) <= 1 / (2 * (n + 1))), None)
+        from ..analysis.advice import knock_threshold
+
+        first = next((r.value for r in rows if r.expected_loss <= knock_threshold(n)), None)
         self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''} ({how}), knocking at the start of a "
                               f"hand is within the knock line from <b>{first}</b> up. Hover a bar for its numbers.</p>")
 
@@ -219,6 +222,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
+        from ..analysis.advice import knock_threshold
         from ..analysis.knock import knock_risk
 
         try:
@@ -246,7 +250,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
                        f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
                        for m, r in self.risks.items())
         body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
-        line = Fraction(1, 2 * (self.knowledge.opponents + 1))  # the course's knock line, as in KnockChart
+        line = knock_threshold(self.knowledge.opponents)
         verdicts = "".join(
             f"<td style='{cell}' data-model='{m}' data-field='verdict'>"
             + ("<span style='color:#1e7b34'>within it: knock</span>" if r.expected_loss <= line
