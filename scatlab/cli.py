@@ -103,8 +103,8 @@ def _build_parser() -> _Parser:
     analyze.add_argument("--turns", nargs="+", type=int, default=[], metavar="T",
                          help="turns each opponent has played in this hand, in turn order (adaptive model)")
     analyze.add_argument("--rejected", nargs="+", action="append", default=[], metavar="CARDS",
-                         help="cards one opponent threw or passed over for the stock; repeat once per "
-                         "opponent, in turn order (adaptive model)")
+                         help="cards one opponent threw or passed over for the stock, counted as rejected in "
+                         "their last turn; repeat once per opponent, in turn order (adaptive model)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
 
     rules = sub.add_parser("rules", help="list the rule presets, show one preset's options and rules in force, or explain a rule code")

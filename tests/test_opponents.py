@@ -10,6 +10,7 @@ numbers exactly; the calibration statistics are checked on small hand-made sampl
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
 
@@ -28,9 +29,12 @@ from test_analysis import (
 from scatlab.analysis import Knowledge, analyze, knock_risk
 from scatlab.analysis.opponents import (
     _chain,
+    _chain_for,
+    CASUAL,
     PLAYER_KINDS,
-    LAMBDA,
+    STRONG,
     Observations,
+    PlayerKind,
     check_model,
     hand_weights,
     integer_weights,
@@ -117,35 +121,40 @@ def test_uniform_model_reproduces_the_readme_numbers_exactly() -> None:
 def test_prior_chain_first_step_matches_a_recount_from_hand_values() -> None:
     """priors[1] (up to scale): dealt uniformly; each kind of player in PLAYER_KINDS (with its
     share) knocks with the chance its curve gives the hand's value (those drop out) and 31s
-    drop out; the rest play on: one draw of any other card and keep the best three (drawn
-    card back on a tie, else the lowest card); 31s have weight 0. Recounted on the 32-card
-    deck."""
+    drop out; the rest play on: with the kind's ``take`` chance a random other card is
+    offered face up and taken when it makes the hand stronger, else (and otherwise) one draw
+    of any other card; keep the best three (drawn card back on a tie, else the lowest card);
+    31s have weight 0. Recounted on the 32-card deck."""
     rules = EENENDERTIGEN
     tables = tables_for(rules)
     the_deck = deck(32)
+    assert any(kind.take > 0 for kind in PLAYER_KINDS)  # the taking branch is counted
     counts: defaultdict[frozenset[int], float] = defaultdict(float)
     for hand in combinations(the_deck, 3):
         v = value_of(hand, rules)
-        goes_on = 0.0
-        for share, curve in PLAYER_KINDS:
-            kind_goes_on = 0.0 if v >= 31 else 1.0
-            for value, chance in curve:
+        strength = tables.strength_of([c.index for c in hand])
+        others = [d for d in the_deck if d not in hand]
+        kept_after = {d: opponent_turn(rules, hand, None, d)[2] for d in others}
+        helps = [d for d in others if tables.strength_of([c.index for c in kept_after[d]]) > strength]
+        for kind in PLAYER_KINDS:
+            goes_on = 0.0 if v >= 31 else 1.0
+            for value, chance in kind.knocks:
                 if value <= v < 31:
-                    kind_goes_on = 1.0 - chance
-            goes_on += share * kind_goes_on
-        if goes_on == 0.0:
-            continue
-        for d in the_deck:
-            if d in hand:
+                    goes_on = 1.0 - chance
+            if goes_on == 0.0:
                 continue
-            _, _, kept = opponent_turn(rules, hand, None, d)
-            counts[frozenset(c.index for c in kept)] += goes_on
+            n = len(others)
+            for d in others:  # drawn: when not offered a card, or offered one that does not help
+                share = (1.0 - kind.take) / n + kind.take * (n - len(helps)) / n / n
+                counts[frozenset(c.index for c in kept_after[d])] += kind.share * goes_on * share
+            for d in helps:  # offered face up and taken
+                counts[frozenset(c.index for c in kept_after[d])] += kind.share * goes_on * kind.take / n
     priors = turn_priors(rules)[1]
     expected = np.zeros(len(tables.rows))
-    for key, n in counts.items():
+    for key, n_ in counts.items():
         row = tables.row(sorted(key))
         if tables.value2[row] < 62:
-            expected[row] = n
+            expected[row] = n_
     got = priors / priors.sum()
     want = expected / expected.sum()
     assert np.allclose(got, want, rtol=1e-9, atol=1e-15)
@@ -157,27 +166,63 @@ def test_prior_chain_mixes_kinds_of_player_for_the_whole_hand_not_turn_by_turn()
     have knocked by now counts for less): not one chain of the averaged knock chances."""
     scoring = scoring_rules(EENENDERTIGEN)
     mixed = _chain(scoring, PLAYER_KINDS).priors
-    kinds = [share * _chain(scoring, ((1.0, curve),)).priors for share, curve in PLAYER_KINDS]
+    kinds = [_chain(scoring, (kind,)).priors for kind in PLAYER_KINDS]
     assert np.allclose(mixed, sum(kinds), rtol=1e-12, atol=0)
-    average = tuple((v, sum(share * dict(curve).get(v, max((c for w, c in curve if w <= v), default=0.0))
-                            for share, curve in PLAYER_KINDS)) for v in range(26, 31))
-    one_chain = _chain(scoring, ((1.0, average),)).priors
+    curves = [kind.knocks for kind in PLAYER_KINDS]
+    average = tuple((v, sum(kind.share * dict(kind.knocks).get(v, max((c for w, c in kind.knocks if w <= v),
+                                                                        default=0.0))
+                            for kind in PLAYER_KINDS)) for v in range(26, 31))
+    assert curves[0] != curves[1]
+    same_play = tuple(replace(kind, take=0.0) for kind in PLAYER_KINDS)  # only the knocks differ
+    split = _chain(scoring, same_play).priors
+    one_chain = _chain(scoring, (PlayerKind("average", 1.0, average),)).priors
     for t in (0, 1):  # the same until the kinds' survival differs...
-        assert np.allclose(mixed[t] / mixed[t].sum(), one_chain[t] / one_chain[t].sum(), rtol=1e-9)
-    assert not np.allclose(mixed[4] / mixed[4].sum(), one_chain[4] / one_chain[4].sum(), rtol=1e-6)  # ...not after
+        assert np.allclose(split[t] / split[t].sum(), one_chain[t] / one_chain[t].sum(), rtol=1e-9)
+    assert not np.allclose(split[4] / split[4].sum(), one_chain[4] / one_chain[4].sum(), rtol=1e-6)  # ...not after
 
 
-def test_weights_drop_by_lambda_for_hands_a_rejected_card_would_improve() -> None:
-    """An opponent who passed over (or threw) the 9H: hands that the 9H would have made
-    stronger are LAMBDA times as likely; others keep their weight."""
+def test_weights_drop_by_each_kinds_factor_for_hands_a_rejected_card_would_improve() -> None:
+    """An opponent who passed over (or threw) the 9H: for each kind, hands that the 9H would
+    have made stronger keep that kind's ``rejection_factor(age)`` of their weight (casual:
+    1/4 at any age; strong: 1/8 just now, 1 - 7/8 * 0.7**age later); others keep their
+    weight. Without ages a rejection counts as just now."""
     k = Knowledge.of("2C 3C 4C", discard="9H")
-    before = row_weights(k, Observations((2,), ((),)), 0)
-    after = row_weights(k, Observations((2,), ((cards("9H")[0],),)), 0)
+    nine = cards("9H")[0]
+    before = row_weights(k, Observations((5,), ((),)), 0)
+    chain = _chain_for(k.rules)
     tables = tables_for(k.rules)
     jh_qh_2s = tables.row(sorted(c.index for c in cards("JH QH 2S")))  # 9H would make JH QH 9H = 29
     as_ks_qs = tables.row(sorted(c.index for c in cards("AS KS QS")))  # 9H does not help
-    assert after[jh_qh_2s] == pytest.approx(before[jh_qh_2s] * LAMBDA)
-    assert after[as_ks_qs] == before[as_ks_qs]
+    casual, strong = chain.kind_priors[0, 5], chain.kind_priors[1, 5]
+    assert (CASUAL.lam, CASUAL.decay, STRONG.lam, STRONG.decay) == (0.25, 1.0, 0.125, 0.7)
+    for ages, strong_factor in ((None, 0.125), (((0,),), 0.125), (((1,),), 1 - 0.875 * 0.7),
+                                (((3,),), 1 - 0.875 * 0.7 ** 3)):
+        after = row_weights(k, Observations((5,), ((nine,),), ages), 0)
+        want = casual[jh_qh_2s] * 0.25 + strong[jh_qh_2s] * strong_factor
+        assert after[jh_qh_2s] == pytest.approx(want, rel=1e-12)
+        assert after[as_ks_qs] == before[as_ks_qs]
+    assert CASUAL.rejection_factor(9) == 0.25  # a casual player's old rejections count fully
+
+
+def test_observations_from_a_view_record_how_many_turns_ago_each_card_was_rejected() -> None:
+    """from_view: a card thrown in an opponent's last turn, and the discard they passed over
+    in that same turn, have age 0; those of the turn before, age 1."""
+    g = GameState.new("classic", 3).deal(deal_order(["2S 3S 4S", "AH KH 4C", "5D 6D 8C"], up="QS"))
+    g = g.apply("draw").apply("discard 4C")  # player 1 passes over the QS, throws the 4C
+    g = g.apply("take").apply("discard 8C")  # player 2 takes the 4C, throws the 8C
+    g = g.apply("take").apply("discard 2S")  # player 0
+    g = g.apply("draw").apply("discard KH")  # player 1 passes over the 2S, throws the KH
+    g = g.apply("draw").apply("discard 5D")  # player 2 passes over the KH, throws the 5D
+    obs = Observations.from_view(g.view(0))
+    assert obs.turns == (2, 2)
+    ages = [dict(zip((str(c) for c in obs.rejected[i]), obs.ages_of(i))) for i in range(2)]
+    assert ages[0] == {"KH": 0, "2S": 0, "4C": 1, "QS": 1}
+    assert ages[1] == {"5D": 0, "KH": 0, "8C": 1}
+    assert Observations((2,), (cards("KH 4C"),)).ages_of(0) == (0, 0)  # typed in: as if just now
+    with pytest.raises(AnalysisError, match="one age per card"):
+        Observations((1,), (cards("9H"),), ((0, 1),))
+    with pytest.raises(AnalysisError, match="age -1"):
+        Observations((1,), (cards("9H"),), ((-1,),))
 
 
 def test_opponent_who_passed_over_a_heart_is_less_likely_to_hold_two_hearts() -> None:

@@ -4,8 +4,9 @@ This is the only module that imports sympy, and only the display path imports it
 core computation and the command line stay fast.
 
 Under the adaptive opponent model the knock risk's steps state the model: each opponent
-hand ``H`` weighs ``w(H) = pi_t(H) * lambda ** r(H)`` (its chance after ``t`` turns of the
-stated policy, times ``lambda`` per rejected card that would have improved it), and the
+hand ``H`` weighs ``w(H) = sum over the kinds k of pi_k,t(H) * product of f_k(a)`` (its
+chance after ``t`` turns of kind ``k``'s stated policy, times ``f_k(a) = 1 - (1 - lambda_k)
+rho_k ** a`` per card rejected ``a`` turns ago that would have improved it), and the
 exact risk is the weighted count ``sum w(H) L(H) / sum w(H) |stock|``, ``L(H)`` the stock
 cards with which the knocker loses.
 
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ..cards import Card
-from .opponents import LAMBDA
+from .opponents import CASUAL, STRONG
 from .text import estimate
 
 if TYPE_CHECKING:
@@ -101,6 +102,15 @@ def _set(cards: tuple[Card, ...]) -> str:
     return rf"\left|\{{{inner}\}}\right|"
 
 
+def _fraction(number: float) -> Fraction:
+    return Fraction(number).limit_denominator(1000)
+
+
+def _rational(number: float) -> Any:
+    f = _fraction(number)
+    return sympy.Rational(f.numerator, f.denominator)
+
+
 def derivation(analysis: Analysis) -> list[Step]:
     """The derivation of the draw numbers and the knock risk, step by step."""
     steps: list[Step] = []
@@ -130,11 +140,13 @@ def derivation(analysis: Analysis) -> list[Step]:
     if risk is not None:
         adaptive = risk.model == "adaptive"
         if adaptive:  # the opponent model, stated (see scatlab.analysis.opponents)
-            lam = Fraction(LAMBDA).limit_denominator()
             steps.append(Step(
-                r"w(H) = \pi_{t}(H)\,\lambda^{r(H)}\ \text{(hand }H\text{ after }t\text{ turns; }r(H)\text{: rejected "
-                r"cards that improve }H\text{)},\quad \lambda",
-                (), sympy.Rational(lam.numerator, lam.denominator), lam))
+                r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a}"
+                r"\ \text{(}k\text{: casual or strong; }x\text{: a rejected card that improves }H\text{, rejected }"
+                r"a_x\text{ turns ago)},\quad \lambda_{\text{casual}}", (), _rational(CASUAL.lam), _fraction(CASUAL.lam)))
+            for label, number in ((r"\rho_{\text{casual}}", CASUAL.decay), (r"\lambda_{\text{strong}}", STRONG.lam),
+                                  (r"\rho_{\text{strong}}", STRONG.decay)):
+                steps.append(Step(label, (), _rational(number), _fraction(number)))
         for j, (name, p, se) in enumerate(((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
                                            (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two))):
             if not risk.exact:  # an estimate: a decimal with its standard error

@@ -7,41 +7,59 @@ question: how likely is each 3-card hand to be an opponent's hand now? Two model
 random set of the unseen cards, as if just dealt.
 
 ``"adaptive"`` (the default): a Bayesian weight for every candidate hand ``H`` of opponent
-``i``, built from what that opponent was seen to do in this hand (:class:`Observations`)::
+``i``, built from what that opponent was seen to do in this hand (:class:`Observations`),
+summed over the kinds ``k`` of player the opponent may be (``PLAYER_KINDS``)::
 
-    w_i(H) = prior_t(H) * product over rejected cards x of (LAMBDA if x improves H else 1)
+    w_i(H) = sum over k of prior_k,t(H) * product over rejected cards x that improve H of f_k(age of x)
+    f_k(a) = 1 - (1 - lam_k) * decay_k ** a
 
 - **the prior after t turns**, ``t`` = the turns opponent ``i`` has played in this hand
   (their discards): the opponent is dealt a uniformly random hand and plays ``t`` turns of
-  the **stated policy** — the opponent is, for the whole hand and with even odds
-  (``PLAYER_KINDS``), a casual player who knocks at the start of a turn with 26 or more
-  (``CASUAL_KNOCKS``, like the ``tip`` player) or a strong one who knocks with 25% of its
-  26s, 40% of its 27s, 55%, 75% and 95% of its 28s to 30s (``STRONG_KNOCKS``: the
-  ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000 3-player classic games, rounded
-  to 5%; ``benchmarks/calibrate.py --knock-chances``; the expert of today, with its
-  five-turn horizon, knocks a little less: 23%, 37%, 51%, 70%, 94%); a 31 has been
-  declared (C8). A hand that knocked drops out (the hand would have ended); the rest draw
-  a card uniformly from the cards not in the hand and keep the strongest three (the drawn
-  card back on a tie, else the lowest). Each kind is a Markov chain over every 3-card hand
-  (22,100 for 52 cards), computed once per scoring configuration, and the prior is their
-  mix: a hand's chance of being dealt, played on at every turn and reached, summed over
-  the kinds with their shares (so after many turns without a knock the strong kind counts
-  for more). A hand worth 31 now has weight 0 (it would have been declared, C8).
+  the **stated policy**. The opponent is, for the whole hand and with even odds, one of two
+  kinds (:class:`PlayerKind`):
+
+  - ``CASUAL``: knocks at the start of a turn with 26 or more (``CASUAL_KNOCKS``, like the
+    ``tip`` player); each turn draws a card uniformly from the cards not in the hand.
+  - ``STRONG``: knocks with 25% of its 26s, 40% of its 27s, 55%, 75% and 95% of its 28s to
+    30s (``STRONG_KNOCKS``: the ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000
+    3-player classic games, rounded to 5%; ``benchmarks/calibrate.py --knock-chances``; the
+    expert of today, with its five-turn horizon and this model, knocks a little less: 19%,
+    34%, 49%, 69%, 94%). On half of its turns (``take``) it is offered a uniformly random face-up card and
+    takes it when it makes the hand stronger; otherwise it draws.
+
+  Either way it keeps the strongest three (the drawn card back on a tie, else the lowest);
+  a 31 has been declared (C8), and a hand that knocked drops out (the hand would have
+  ended). Each kind is a Markov chain over every 3-card hand (22,100 for 52 cards),
+  computed once per scoring configuration: a hand's chance of being dealt, played on at
+  every turn and reached, times the kind's share (so after many turns without a knock the
+  strong kind counts for more). A hand worth 31 now has weight 0 (it would have been
+  declared, C8).
 - **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
   passed over on the discard pile to draw from the stock — was not worth keeping to them,
   so a hand that the card would have made strictly stronger (keeping it in place of one of
-  the hand's cards) is ``LAMBDA`` (1/4) times as likely. Cards the opponent took from the
-  pile and still holds are in every candidate hand (card tracking, as before), and the
-  prior weighs how the other two cards fit them.
+  the hand's cards) is less likely. How much less depends on the kind and on how many of
+  the opponent's turns ago the card was rejected (``age``, 0 for their last turn):
+
+  - a casual player commits to one suit early, so every rejection counts fully, however
+    old: ``1/4`` (``CASUAL.lam``, ``decay`` 1);
+  - a strong player changes its plans (the ``expert`` keeps cards to avoid feeding the next
+    player and values hands turns ahead), so a card it rejected just now makes a hand
+    ``1/8`` as likely (``STRONG.lam``), and older rejections tell less about the hand it
+    holds now: ``1 - 7/8 * 0.7 ** age`` (``STRONG.decay``).
+
+  Cards the opponent took from the pile and still holds are in every candidate hand (card
+  tracking, as before), and the prior weighs how the other two cards fit them.
 - every candidate hand holds only unseen cards (plus the cards known to be there).
 
 With nothing observed (no turns, nothing rejected: an :func:`analyze` call from plain
 arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
-change. ``PLAYER_KINDS`` and ``LAMBDA`` were checked by the calibration study
-(``benchmarks/calibrate.py``, the README's tables); the model ignores the order of events
-and who the opponents really are (against a casual player only, or a strong one only, it
-is off the other way: the study shows by how much), and treats the opponents' hands as
-independent apart from not sharing cards.
+change. The kinds' parameters were fitted by the calibration study on 3-player classic
+games between the ``expert`` and ``tip`` players, seed 12 (``benchmarks/calibrate.py``, the
+README's tables): the age-aware likelihood and the strong kind's taking fixed the knocks
+the old model (one ``LAMBDA = 1/4`` for every kind and age, no taking) called too risky
+late in long hands. The model does not know who the opponents really are (against a
+casual player only, or a strong one only, it is off the other way: the study shows by how
+much), and treats the opponents' hands as independent apart from not sharing cards.
 
 The chain runs in floating point; the weights used for exact counting are integers: each
 weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight
@@ -57,6 +75,7 @@ is positive), so a count weighted by them is exact for those stated weights.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -79,6 +98,9 @@ __all__ = [
     "OPPONENT_MODELS",
     "CASUAL_KNOCKS",
     "STRONG_KNOCKS",
+    "PlayerKind",
+    "CASUAL",
+    "STRONG",
     "PLAYER_KINDS",
     "LAMBDA",
     "MAX_TURNS",
@@ -102,11 +124,51 @@ chance; below the first step it never knocks (a 31 has always been declared, C8)
 STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55), (29, 0.75), (30, 0.95))
 """A strong player's knock, measured: the ``expert`` of the first adaptive version knocked
 with 27% of its 26s, 42% of its 27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player
-classic games, seed 77), rounded to 5% (today's expert: 23%, 37%, 51%, 70%, 94%)."""
-PLAYER_KINDS: tuple[tuple[float, tuple[tuple[int, float], ...]], ...] = ((0.5, CASUAL_KNOCKS), (0.5, STRONG_KNOCKS))
+classic games, seed 77), rounded to 5% (today's expert: 19%, 34%, 49%, 69%, 94%)."""
+
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """One kind of opponent in the stated policy: how they knock, draw and reject.
+
+    ``share``: the chance an opponent is of this kind (for the whole hand); ``knocks``: the
+    knock steps (:data:`CASUAL_KNOCKS`); ``take``: each turn, the chance that a uniformly
+    random card is offered face up and taken when it makes the hand stronger (else the
+    player draws); ``lam``: how much less likely a hand is for each rejected card that would
+    have improved it; ``decay``: a card rejected ``a`` of the opponent's turns ago counts
+    ``1 - (1 - lam) * decay**a`` (1: it counts fully however old it is).
+
+    >>> STRONG.rejection_factor(0), STRONG.rejection_factor(2), CASUAL.rejection_factor(2)
+    (0.125, 0.57125, 0.25)
+    """
+
+    name: str
+    share: float
+    knocks: tuple[tuple[int, float], ...]
+    take: float = 0.0
+    lam: float = 0.25
+    decay: float = 1.0
+
+    def rejection_factor(self, age: int) -> float:
+        """The weight factor, for a hand the card would have improved, of a card rejected
+        ``age`` turns ago (0: in the opponent's last turn)."""
+        return 1.0 - (1.0 - self.lam) * self.decay ** age
+
+
+CASUAL = PlayerKind("casual", 0.5, CASUAL_KNOCKS)
+"""Knocks at 26 or more, never takes in the chain, and what it rejected counts fully however
+long ago: a casual player commits to one suit early (like the ``tip`` player)."""
+STRONG = PlayerKind("strong", 0.5, STRONG_KNOCKS, take=0.5, lam=0.125, decay=0.7)
+"""Knocks by :data:`STRONG_KNOCKS`; on half of its turns it is offered a random face-up card
+and takes it when it helps; a card it rejected just now is 1/8 as likely to improve its
+hand, but older rejections count less (times 0.7 per turn since): a strong player changes
+its plans (the ``expert`` keeps cards to avoid feeding the next player and values hands
+turns ahead)."""
+PLAYER_KINDS: tuple[PlayerKind, ...] = (CASUAL, STRONG)
 """The stated policy's opponent: casual or strong, even odds, for the whole hand."""
-LAMBDA = 0.25
-"""How much less likely a hand is for each card the opponent rejected that would improve it."""
+LAMBDA = CASUAL.lam
+"""The casual kind's factor per rejected card that would improve the hand (the strong
+kind's is ``STRONG.lam``)."""
 MAX_TURNS = 24
 """Turns of the prior chain computed (more turns played use the last one)."""
 SCALE_BITS = 24
@@ -116,15 +178,16 @@ ADAPTIVE_POLICY = (
     "opponents are dealt uniformly at random, and each is, for the whole hand and with even odds, a casual "
     "player (knocks at 26 or more) or a strong one (knocks with the chance "
     + ", ".join(f"{chance:.0%} at {value}" for value, chance in STRONG_KNOCKS)
-    + " or more); a hand that knocked drops out, the rest draw a uniformly random card and keep the "
-    "strongest three; a 31 "
-    f"would have been declared; each card an opponent threw or passed over makes hands it would have "
-    f"improved {Fraction(LAMBDA).limit_denominator()} as likely"
+    + " or more, and on half of its turns takes a random face-up card when it helps); a hand that knocked "
+    "drops out, the rest draw a uniformly random card and keep the strongest three; a 31 would have been "
+    f"declared; each card an opponent threw or passed over makes hands it would have improved "
+    f"{Fraction(CASUAL.lam).limit_denominator()} as likely for a casual player, and "
+    f"{Fraction(STRONG.lam).limit_denominator()} as likely for a strong one when just rejected, "
+    f"less so for older rejections (times {Fraction(STRONG.decay).limit_denominator()} per turn since)"
 )
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-_LAMBDA_POWERS = LAMBDA ** np.arange(53, dtype=np.float64)
 
 
 def check_model(name: object) -> OpponentModelName:
@@ -146,7 +209,10 @@ class Observations:
     after the player (the order of :attr:`Knowledge.opponent_holds`).
 
     ``turns[i]``: the turns opponent ``i`` has completed (their discards); ``rejected[i]``:
-    the cards they threw or passed over on the discard pile to draw from the stock.
+    the cards they threw or passed over on the discard pile to draw from the stock;
+    ``ages[i]`` (optional, one per rejected card): how many of opponent ``i``'s turns ago
+    each was rejected (0: in their last turn). Without ages every rejection counts as
+    recent (age 0), as for observations typed in by hand.
 
     >>> Observations(turns=(2,), rejected=(tuple(),)).describe()
     'opponent 1: 2 turns'
@@ -154,6 +220,7 @@ class Observations:
 
     turns: tuple[int, ...]
     rejected: tuple[tuple[Card, ...], ...]
+    ages: tuple[tuple[int, ...], ...] | None = None
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
@@ -162,6 +229,19 @@ class Observations:
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
+        if self.ages is not None:
+            if [len(a) for a in self.ages] != [len(r) for r in self.rejected]:
+                raise AnalysisError(f"ages {self.ages!r} do not match the rejected cards: one age per card")
+            for row in self.ages:
+                for a in row:
+                    if not isinstance(a, int) or isinstance(a, bool) or a < 0:
+                        raise AnalysisError(f"age {a!r} of a rejected card is not allowed: a whole number 0 or more")
+
+    def ages_of(self, opponent: int) -> tuple[int, ...]:
+        """The ages of opponent ``opponent``'s rejected cards (all 0 when not given)."""
+        if self.ages is None:
+            return (0,) * len(self.rejected[opponent])
+        return self.ages[opponent]
 
     @property
     def empty(self) -> bool:
@@ -188,23 +268,25 @@ class Observations:
         """
         order = view.opponents
         turns = {p: 0 for p in order}
-        rejected: dict[int, list[Card]] = {p: [] for p in order}
+        rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
         pile = list(view.discard_pile)
         for event in reversed(view.history):
             kind = event.action.kind
             if kind is ActionKind.DISCARD:
                 if event.player in turns:
-                    turns[event.player] += 1
                     if event.card is not None:
-                        rejected[event.player].append(event.card)
+                        rejected[event.player].setdefault(event.card, turns[event.player])
+                    turns[event.player] += 1
                 if pile:
                     pile.pop()
             elif kind is ActionKind.TAKE:
                 if event.card is not None:
                     pile.append(event.card)
             elif kind is ActionKind.DRAW and event.player in turns and pile:
-                rejected[event.player].append(pile[-1])
-        return cls(tuple(turns[p] for p in order), tuple(tuple(dict.fromkeys(rejected[p])) for p in order))
+                # the same turn as the discard that follows it (already counted, going backwards)
+                rejected[event.player].setdefault(pile[-1], max(turns[event.player] - 1, 0))
+        return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
+                   tuple(tuple(rejected[p].values()) for p in order))
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
@@ -218,20 +300,21 @@ class Observations:
 @dataclass(frozen=True)
 class _Chain:
     tables: Tables
-    priors: FloatArray  # (MAX_TURNS + 1, rows): unnormalised weight of each hand after t turns
+    kinds: tuple[PlayerKind, ...]
+    kind_priors: FloatArray  # (kinds, MAX_TURNS + 1, rows): each kind's weight (times its share) after t turns
+    priors: FloatArray  # (MAX_TURNS + 1, rows): unnormalised weight of each hand after t turns (kinds summed)
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
     cards_mask: IntArray  # (rows,): bit mask of the hand's cards
     av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
     av_v2: IntArray  # value2 reached,
     av_share: FloatArray  # and the share of the draws that reach it
     pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
-    finals: FloatArray  # (MAX_TURNS + 1, rows): after t turns and one more with no knock (31s left out)
     av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
     improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
 
 
 @lru_cache(maxsize=8)
-def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], ...]], ...]) -> _Chain:
+def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
     tables = tables_for(scoring)
     rows = tables.rows
     m = len(rows)
@@ -239,30 +322,37 @@ def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], 
     others = tables.deck_size - 3
     flat_next = nxt[valid]
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    priors = np.zeros((MAX_TURNS + 1, m))
-    finals = np.zeros((MAX_TURNS + 1, m))
+    kind_priors = np.zeros((len(kinds), MAX_TURNS + 1, m))
     blitz = tables.value2 >= BLITZ2
+    improves = valid & (tables.after_draw > tables.strength[:, None])
+    helps = improves[valid]  # per (hand, card) move: the card makes the hand stronger
+    unhelped = 1.0 - improves.sum(axis=1) / others  # the share of face-up cards that would not help
 
-    def step(weights: FloatArray) -> FloatArray:
-        out = np.bincount(flat_next, weights=weights[owner] / others, minlength=m)
-        return np.asarray(out, dtype=np.float64)
+    def move_shares(take: float) -> FloatArray:
+        """Each move's (hand, card) chance in one turn: draw any other card and keep the
+        best three; with chance ``take`` a random card is offered face up first and taken
+        if it helps (else a draw). So ``(1 - take) / others`` (drawn) plus ``take *
+        unhelped / others`` (offered a card that does not help, then drawn) plus, when the
+        card helps, ``take / others`` (offered and taken)."""
+        return np.asarray(((1.0 - take) + take * unhelped[owner] + take * helps) / others, dtype=np.float64)
+
+    def step(weights: FloatArray, shares: FloatArray) -> FloatArray:
+        return np.asarray(np.bincount(flat_next, weights=weights[owner] * shares, minlength=m), dtype=np.float64)
 
     # One chain per kind of player, not renormalised: a hand's weight after t turns is the
     # chance of being dealt it, playing on at every turn and reaching it; the kinds are then
     # mixed by their shares, so a kind that would have knocked by now counts for less.
-    for share, curve in types:
+    for k, kind in enumerate(kinds):
         goes_on = np.where(blitz, 0.0, 1.0)  # the chance a hand plays its turn on
-        for value, chance in curve:
+        for value, chance in kind.knocks:
             goes_on = np.where((tables.value2 >= 2 * value) & ~blitz, 1.0 - chance, goes_on)
-        p: FloatArray = np.full(m, share / m)
+        p: FloatArray = np.full(m, kind.share / m)
+        shares = move_shares(kind.take)
         for t in range(MAX_TURNS + 1):
-            priors[t] += p
-            # one more turn with no knock possible (the last turn after a knock)
-            last = step(np.where(blitz, 0.0, p))
-            finals[t] += np.where(blitz, 0.0, last)
-            p = step(p * goes_on)
-    priors[:, blitz] = 0.0
-    improves = valid & (tables.after_draw > tables.strength[:, None])
+            kind_priors[k, t] = p
+            p = step(p * goes_on, shares)
+    kind_priors[:, :, blitz] = 0.0
+    priors = kind_priors.sum(axis=0)
     cards_mask = (np.int64(1) << rows).sum(axis=1)
     # After one draw: per hand, each value it can reach and the share of draws reaching it
     # (a sparse table: rows, values, shares).
@@ -276,7 +366,7 @@ def _chain(scoring: RuleSet, types: tuple[tuple[float, tuple[tuple[int, float], 
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _Chain(tables, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base, finals,
+    return _Chain(tables, kinds, kind_priors, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base,
                   av_start, improve_bits)
 
 
@@ -290,21 +380,31 @@ def turn_priors(rules: RuleSet) -> FloatArray:
     return _chain_for(rules).priors
 
 
-def row_weights(knowledge: Knowledge, observations: Observations, opponent: int,
-                after_turn: bool = False) -> FloatArray:
+def row_weights(knowledge: Knowledge, observations: Observations, opponent: int) -> FloatArray:
     """The adaptive weight (float, unnormalised) of every row of the tables as opponent
     ``opponent``'s hand; 0 for hands that cannot be theirs (a card seen elsewhere, or
-    missing a card they are known to hold). ``after_turn``: after one more turn of drawing
-    with no knock (the hands that make 31 on it left out)."""
+    missing a card they are known to hold): each kind's prior after the turns played
+    times its factors for the rejected cards (see the module doc), summed over the kinds."""
     chain = _chain_for(knowledge.rules)
     t = min(observations.turns[opponent], MAX_TURNS)
-    w = (chain.finals if after_turn else chain.priors)[t]
-    rejected = 0
-    for card in observations.rejected[opponent]:
-        rejected |= 1 << card.index
-    if rejected:
-        hits = np.bitwise_count(chain.improve_bits & np.int64(rejected))
-        w = w * _LAMBDA_POWERS[hits]
+    by_age: dict[int, int] = {}  # age -> bit mask of the cards rejected that many turns ago
+    for card, age in zip(observations.rejected[opponent], observations.ages_of(opponent)):
+        by_age[age] = by_age.get(age, 0) | 1 << card.index
+    hits = {age: np.bitwise_count(chain.improve_bits & np.int64(mask)) for age, mask in by_age.items()}
+    w = np.zeros(len(chain.cards_mask))
+    for k, kind in enumerate(chain.kinds):
+        wk = chain.kind_priors[k, t]
+        if not hits:
+            pass
+        elif kind.decay == 1.0:  # every rejection counts the same: one power of the total count
+            total = sum(hits.values())
+            wk = wk * (kind.lam ** np.arange(53, dtype=np.float64))[total]
+        else:  # the product of the factors, as the exponential of a sum of their logarithms
+            logs = np.zeros(len(wk))
+            for age, h in hits.items():
+                logs += h * math.log(kind.rejection_factor(age))
+            wk = wk * np.exp(logs)
+        w = w + wk
     avail = 0
     for i in knowledge.unseen_index:
         avail |= 1 << i
