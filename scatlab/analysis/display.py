@@ -4,9 +4,10 @@ This is the only module that imports sympy, and only the display path imports it
 core computation and the command line stay fast.
 
 Under the adaptive opponent model the knock risk's steps state the model: each opponent
-hand ``H`` weighs ``w(H) = sum over the kinds k of pi_k,t(H) * product of f_k(a)`` (its
-chance after ``t`` turns of kind ``k``'s stated policy, times ``f_k(a) = 1 - (1 - lambda_k)
-rho_k ** a`` per card rejected ``a`` turns ago that would have improved it), and the
+hand ``H`` weighs ``w(H) = sum over the kinds k (casual, strong) of pi_k,t(H) * product of
+f_k(a_x)`` (its chance after ``t`` turns of kind ``k``'s stated policy, times ``f_k(a) = 1 -
+(1 - lambda_k) rho_k ** a`` per card ``x`` rejected ``a_x`` turns ago that would have
+improved it), and the
 exact risk is the weighted count ``sum w(H) L(H) / sum w(H) |stock|``, ``L(H)`` the stock
 cards with which the knocker loses.
 
@@ -141,9 +142,8 @@ def derivation(analysis: Analysis) -> list[Step]:
         adaptive = risk.model == "adaptive"
         if adaptive:  # the opponent model, stated (see scatlab.analysis.opponents)
             steps.append(Step(
-                r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a}"
-                r"\ \text{(}k\text{: casual or strong; }x\text{: a rejected card that improves }H\text{, rejected }"
-                r"a_x\text{ turns ago)},\quad \lambda_{\text{casual}}", (), _rational(CASUAL.lam), _fraction(CASUAL.lam)))
+                r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
+                r"\quad \lambda_{\text{casual}}", (), _rational(CASUAL.lam), _fraction(CASUAL.lam)))
             for label, number in ((r"\rho_{\text{casual}}", CASUAL.decay), (r"\lambda_{\text{strong}}", STRONG.lam),
                                   (r"\rho_{\text{strong}}", STRONG.decay)):
                 steps.append(Step(label, (), _rational(number), _fraction(number)))

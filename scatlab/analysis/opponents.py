@@ -24,8 +24,8 @@ summed over the kinds ``k`` of player the opponent may be (``PLAYER_KINDS``)::
     30s (``STRONG_KNOCKS``: the ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000
     3-player classic games, rounded to 5%; ``benchmarks/calibrate.py --knock-chances``; the
     expert of today, with its five-turn horizon and this model, knocks a little less: 19%,
-    34%, 49%, 69%, 94%). On half of its turns (``take``) it is offered a uniformly random face-up card and
-    takes it when it makes the hand stronger; otherwise it draws.
+    34%, 49%, 69%, 94%). On half of its turns (``take``) it is offered a uniformly random
+    face-up card and takes it when it makes the hand stronger; otherwise it draws.
 
   Either way it keeps the strongest three (the drawn card back on a tie, else the lowest);
   a 31 has been declared (C8), and a hand that knocked drops out (the hand would have
@@ -56,7 +56,7 @@ arguments) the adaptive model *is* the uniform one, so the simple case's numbers
 change. The kinds' parameters were fitted by the calibration study on 3-player classic
 games between the ``expert`` and ``tip`` players, seed 12 (``benchmarks/calibrate.py``, the
 README's tables): the age-aware likelihood and the strong kind's taking fixed the knocks
-the old model (one ``LAMBDA = 1/4`` for every kind and age, no taking) called too risky
+the old model (one factor, 1/4, for every kind and age, no taking) called too risky
 late in long hands. The model does not know who the opponents really are (against a
 casual player only, or a strong one only, it is off the other way: the study shows by how
 much), and treats the opponents' hands as independent apart from not sharing cards.
@@ -102,7 +102,6 @@ __all__ = [
     "CASUAL",
     "STRONG",
     "PLAYER_KINDS",
-    "LAMBDA",
     "MAX_TURNS",
     "ADAPTIVE_POLICY",
     "Observations",
@@ -166,9 +165,6 @@ its plans (the ``expert`` keeps cards to avoid feeding the next player and value
 turns ahead)."""
 PLAYER_KINDS: tuple[PlayerKind, ...] = (CASUAL, STRONG)
 """The stated policy's opponent: casual or strong, even odds, for the whole hand."""
-LAMBDA = CASUAL.lam
-"""The casual kind's factor per rejected card that would improve the hand (the strong
-kind's is ``STRONG.lam``)."""
 MAX_TURNS = 24
 """Turns of the prior chain computed (more turns played use the last one)."""
 SCALE_BITS = 24
@@ -302,7 +298,6 @@ class _Chain:
     tables: Tables
     kinds: tuple[PlayerKind, ...]
     kind_priors: FloatArray  # (kinds, MAX_TURNS + 1, rows): each kind's weight (times its share) after t turns
-    priors: FloatArray  # (MAX_TURNS + 1, rows): unnormalised weight of each hand after t turns (kinds summed)
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
     cards_mask: IntArray  # (rows,): bit mask of the hand's cards
     av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
@@ -311,6 +306,11 @@ class _Chain:
     pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
     av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
     improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
+
+    @property
+    def priors(self) -> FloatArray:
+        """(MAX_TURNS + 1, rows): the unnormalised weight of each hand after t turns, kinds summed."""
+        return np.asarray(self.kind_priors.sum(axis=0), dtype=np.float64)
 
 
 @lru_cache(maxsize=8)
@@ -352,7 +352,6 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
             kind_priors[k, t] = p
             p = step(p * goes_on, shares)
     kind_priors[:, :, blitz] = 0.0
-    priors = kind_priors.sum(axis=0)
     cards_mask = (np.int64(1) << rows).sum(axis=1)
     # After one draw: per hand, each value it can reach and the share of draws reaching it
     # (a sparse table: rows, values, shares).
@@ -366,7 +365,7 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _Chain(tables, kinds, kind_priors, priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base,
+    return _Chain(tables, kinds, kind_priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base,
                   av_start, improve_bits)
 
 
@@ -394,16 +393,10 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     w = np.zeros(len(chain.cards_mask))
     for k, kind in enumerate(chain.kinds):
         wk = chain.kind_priors[k, t]
-        if not hits:
-            pass
-        elif kind.decay == 1.0:  # every rejection counts the same: one power of the total count
-            total = sum(hits.values())
-            wk = wk * (kind.lam ** np.arange(53, dtype=np.float64))[total]
-        else:  # the product of the factors, as the exponential of a sum of their logarithms
-            logs = np.zeros(len(wk))
-            for age, h in hits.items():
-                logs += h * math.log(kind.rejection_factor(age))
-            wk = wk * np.exp(logs)
+        if hits and kind.decay == 1.0:  # every rejection counts the same: one power of the total count
+            wk = wk * (kind.lam ** np.arange(53, dtype=np.float64))[sum(hits.values())]
+        elif hits:  # the product of the factors, as the exponential of a sum of their logarithms
+            wk = wk * np.exp(sum(h * math.log(kind.rejection_factor(age)) for age, h in hits.items()))
         w = w + wk
     avail = 0
     for i in knowledge.unseen_index:
