@@ -13,6 +13,11 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
 26-30 when a knock was allowed (what the adaptive model's ``STRONG_KNOCKS`` is measured from):
 ``python benchmarks/calibrate.py --knock-chances --games 1000 --seed 77``.
+
+``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
+adaptive model pictures it with the real hand, by opponent kind, turns played and whether
+the opponent took a card from the pile (where the knock risk's errors come from):
+``python benchmarks/calibrate.py --fidelity --games 2500 --seed 13 --jobs 2``.
 """
 
 from __future__ import annotations
@@ -23,11 +28,26 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from scatlab.players.calibration import Knock, collect_knocks, knock_chances, reliability, reliability_svg
+from scatlab.players.calibration import (
+    HandPicture,
+    Knock,
+    collect_knocks,
+    fidelity,
+    hand_fidelity,
+    knock_chances,
+    reliability,
+    reliability_svg,
+)
 
 OUT = Path(__file__).resolve().parent / "out"
+FIDELITY_TURNS = 6
+"""--fidelity groups opponents who played this many turns or more together."""
+T = TypeVar("T")
+W = TypeVar("W")
 
 
 def _chunk(args: tuple[list[str], str, int, int, int, int]) -> list[Knock]:
@@ -35,18 +55,51 @@ def _chunk(args: tuple[list[str], str, int, int, int, int]) -> list[Knock]:
     return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first)
 
 
+def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]:
+    """``run`` over the chunks of games, on ``jobs`` processes, the results in chunk order."""
+    out: list[T] = []
+    if jobs > 1:
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            for part in pool.map(run, work):
+                out.extend(part)
+    else:
+        for w in work:
+            out.extend(run(w))
+    return out
+
+
+def _pictures(args: tuple[list[str], str, int, int, int]) -> list[HandPicture]:
+    kinds, rules, seed, first, games = args
+    return hand_fidelity(kinds, games, rules=rules, seed=seed, first_game=first)
+
+
+def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
+    start = time.perf_counter()
+    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)]
+    pictures = _in_chunks(_pictures, work, args.jobs)
+    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(pictures):,} opponent "
+          f"hands at knocks, pictured by the knocker's adaptive model, in {time.perf_counter() - start:.0f} s")
+    high = pictures[0].high if pictures else 20
+    for kind in dict.fromkeys(kinds):
+        rows = [f for f in fidelity(pictures, max_turns=FIDELITY_TURNS) if f.kind == kind]
+        if not rows:
+            continue
+        print(f"\n## opponents of kind {kind}\n")
+        print(f"| turns played | took a card | hands | mean value: model | real | P(at least {high:g}): model "
+              "| real | gap (in s.e.) |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+        for f in rows:
+            turns = f"{f.turns}+" if f.turns == FIDELITY_TURNS else str(f.turns)
+            gap = (f.real_high - f.model_high) / f.std_error if f.std_error else 0.0
+            print(f"| {turns} | {'yes' if f.took else 'no'} | {f.hands:,} | {f.model_mean:.2f} | {f.real_mean:.2f} "
+                  f"| {f.model_high:.1%} | {f.real_high:.1%} | {100 * (f.real_high - f.model_high):+.1f} ({gap:+.1f}) |")
+
+
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g))
             for g in range(0, args.games, args.chunk)]
-    knocks: list[Knock] = []
-    if args.jobs > 1:
-        with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-            for part in pool.map(_chunk, work):
-                knocks.extend(part)
-    else:
-        for w in work:
-            knocks.extend(_chunk(w))
+    knocks = _in_chunks(_chunk, work, args.jobs)
     elapsed = time.perf_counter() - start
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
           f"Carlo deals per prediction against 2+ opponents: {len(knocks):,} knocks in {elapsed:.0f} s "
@@ -69,8 +122,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="no games: report on the knocks saved by earlier runs' --json (pooled)")
     parser.add_argument("--knock-chances", action="store_true",
                         help="print how often each player kind knocks by hand value, and stop")
+    parser.add_argument("--fidelity", action="store_true",
+                        help="print how the adaptive model pictures the opponents' hands at knocks against the "
+                             "real hands, and stop")
     args = parser.parse_args(argv)
     kinds = args.players.split(",")
+    if args.fidelity:
+        _fidelity(args, kinds)
+        return 0
     if args.knock_chances:
         chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)
         print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "

@@ -44,7 +44,15 @@ from scatlab.analysis.opponents import (
 from scatlab.analysis.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
-from scatlab.players.calibration import Knock, collect_knocks, reliability, reliability_svg
+from scatlab.players.calibration import (
+    HandPicture,
+    Knock,
+    collect_knocks,
+    fidelity,
+    hand_fidelity,
+    reliability,
+    reliability_svg,
+)
 from scatlab.rules import GameState, deal_order, find_rules, value_of
 
 EENENDERTIGEN = find_rules("eenendertigen")
@@ -312,6 +320,38 @@ def test_calibration_collects_every_knock_with_its_outcome() -> None:
     assert knocks and all(set(k.predicted) == {"uniform", "adaptive"} for k in knocks)
     assert all(k.opponents in (1, 2) for k in knocks)
     assert collect_knocks(["tip", "tip", "tip"], games=2, seed=4, samples=100) == knocks
+
+
+def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_view() -> None:
+    """One picture per opponent per knock (the same knocks the calibration collects), seeded
+    like them; and before anything is seen the weights a picture is made of are the uniform
+    model's (every unseen hand alike, a 31 left out)."""
+    kinds = ["tip", "tip", "tip"]
+    pictures = hand_fidelity(kinds, games=2, seed=4)
+    knocks = collect_knocks(kinds, games=2, seed=4, samples=10)
+    assert len(pictures) == sum(k.opponents for k in knocks)
+    assert all(p.kind == "tip" and 0 <= p.model_high <= 1 and 0 < p.real <= 31 for p in pictures)
+    assert hand_fidelity(kinds, games=2, seed=4) == pictures
+    g = GameState.new("classic", 2).deal(deal_order(["2S 3S 4S", "AH KH 4C"], up="QS"))
+    view = g.view(0)
+    k = Knowledge.from_view(view)
+    w = row_weights(k, Observations.from_view(view), 0)
+    tables = tables_for(k.rules)
+    unseen = [c.index for c in k.unseen]
+    hands = [r for r in (tables.row(sorted(h)) for h in combinations(unseen, 3)) if tables.value2[r] < 62]
+    assert np.count_nonzero(w) == len(hands)  # nothing seen yet: every unseen hand but a 31 (C8), alike
+    assert np.allclose(w[hands], w[hands[0]])
+
+
+def test_fidelity_groups_by_kind_turns_and_taking_with_the_share_of_high_hands() -> None:
+    pictures = [HandPicture("tip", t, took, 18.0, 0.4, real, 20)
+                for t, took, real in [(1, False, 15), (1, False, 21), (1, True, 20), (9, True, 25), (7, True, 19.5)]]
+    groups = fidelity(pictures, max_turns=6)
+    assert [(f.turns, f.took, f.hands) for f in groups] == [(1, False, 2), (1, True, 1), (6, True, 2)]
+    assert groups[0].real_mean == 18 and groups[0].real_high == 0.5  # 21 counts, 15 does not
+    assert groups[1].real_high == 1.0  # a hand worth exactly 20 is "at least 20"
+    assert groups[2].real_high == 0.5 and groups[2].real_mean == 22.25  # 19.5 is below 20
+    assert groups[0].std_error == pytest.approx((0.4 * 0.6 / 2) ** 0.5)
 
 
 def test_C7_adaptive_knock_risk_with_a_fully_known_opponent_hand_matches_brute_force() -> None:

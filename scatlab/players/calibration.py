@@ -28,7 +28,8 @@ from typing import Any
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
-from ..analysis.opponents import Observations, OpponentModelName
+from ..analysis.opponents import Observations, OpponentModelName, row_weights
+from ..analysis.tables import tables_for
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState
@@ -36,7 +37,8 @@ from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "knock_chances", "Bin", "Reliability", "reliability", "reliability_svg", "DEFAULT_EDGES"]
+__all__ = ["Knock", "collect_knocks", "knock_chances", "Bin", "Reliability", "reliability", "reliability_svg",
+           "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -124,6 +126,100 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     for game in range(first_game, first_game + games):
         play_out(players, kinds, ruleset, seed, game, observe)
     return counts
+
+
+@dataclass(frozen=True)
+class HandPicture:
+    """One opponent's hand at a real knock, as the knocker's adaptive model pictured it and
+    as it was: the opponent's entrant kind, the turns it had played in the hand, whether it
+    had taken a card from the discard pile in the hand, the model's mean hand value and its
+    chance of a hand worth at least ``high``, and the real hand's value."""
+
+    kind: str
+    turns: int
+    took: bool
+    model_mean: float
+    model_high: float
+    real: float
+    high: float
+
+
+def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
+                  high: float = 20, first_game: int = 0) -> list[HandPicture]:
+    """At every real knock of the tournament's games (as :func:`collect_knocks` plays
+    them), every opponent's hand as the knocker's adaptive model pictures it (the weights
+    of :func:`scatlab.analysis.opponents.row_weights`, from the knocker's view) beside the
+    real hand: where the knock risk's error comes from when the calibration is off.
+
+    >>> pictures = hand_fidelity(["tip", "tip"], games=2, seed=1)
+    >>> all(0 <= p.model_high <= 1 and 0 < p.model_mean <= 31 for p in pictures)
+    True
+    """
+    ruleset = find_rules(rules)
+    tables = tables_for(ruleset)
+    values = tables.value2 / 2
+    is_high = tables.value2 >= 2 * high
+    players = [make_player(k) for k in kinds]
+    out: list[HandPicture] = []
+    for game in range(first_game, first_game + games):
+
+        def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+            if action.kind is not ActionKind.KNOCK:
+                return
+            knowledge = Knowledge.from_view(view)
+            observations = Observations.from_view(view)
+            for i, seat in enumerate(view.opponents):
+                w = row_weights(knowledge, observations, i)
+                w = w / w.sum()
+                took = any(e.player == seat and e.action.kind is ActionKind.TAKE for e in view.history)
+                real = float(tables.value2[tables.row(sorted(c.index for c in before.hands[seat]))]) / 2
+                out.append(HandPicture(kinds[seat_entrant[seat]], observations.turns[i], took,
+                                       float((w * values).sum()), float(w[is_high].sum()), real, high))
+
+        seats, _ = seating(game, len(kinds))
+        seat_entrant = {s: i for i, s in enumerate(seats)}
+        play_out(players, kinds, ruleset, seed, game, observe)
+    return out
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    """A group of :class:`HandPicture` (one opponent kind, turns played, took or not): how
+    many, the model's mean value and the real one, the model's mean chance of a hand worth
+    at least ``high`` and the share of real hands that were."""
+
+    kind: str
+    turns: int
+    took: bool
+    hands: int
+    model_mean: float
+    real_mean: float
+    model_high: float
+    real_high: float
+
+    @property
+    def std_error(self) -> float:
+        """The standard error of ``real_high`` if the model's chance were right."""
+        return math.sqrt(max(self.model_high * (1 - self.model_high), 1e-12) / self.hands) if self.hands else 0.0
+
+
+def fidelity(pictures: Sequence[HandPicture], max_turns: int = 6) -> list[Fidelity]:
+    """Group the pictures by opponent kind, turns played (``max_turns`` or more together)
+    and whether the opponent took a card, in that order.
+
+    >>> p = [HandPicture("tip", 2, True, 18.0, 0.25, 21.0, 20), HandPicture("tip", 2, True, 16.0, 0.5, 19.0, 20)]
+    >>> [(f.hands, f.model_mean, f.real_mean, f.model_high, f.real_high) for f in fidelity(p)]
+    [(2, 17.0, 20.0, 0.375, 0.5)]
+    """
+    groups: dict[tuple[str, int, bool], list[HandPicture]] = {}
+    for p in pictures:
+        groups.setdefault((p.kind, min(p.turns, max_turns), p.took), []).append(p)
+    out = []
+    for (kind, turns, took), group in sorted(groups.items()):
+        n = len(group)
+        out.append(Fidelity(kind, turns, took, n, sum(p.model_mean for p in group) / n, sum(p.real for p in group) / n,
+                            sum(p.model_high for p in group) / n, sum(p.real >= p.high for p in group) / n))
+    return out
 
 
 @dataclass(frozen=True)
