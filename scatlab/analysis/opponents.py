@@ -59,7 +59,11 @@ README's tables): the age-aware likelihood and the strong kind's taking fixed th
 the old model (one factor, 1/4, for every kind and age, no taking) called too risky
 late in long hands. The model does not know who the opponents really are (against a
 casual player only, or a strong one only, it is off the other way: the study shows by how
-much), and treats the opponents' hands as independent apart from not sharing cards.
+much), and treats the opponents' hands as independent apart from not sharing cards. It
+reads a card an opponent took only as a card they hold, not as a sign of the suit they
+collect, and does not tell an opponent who took cards from one who only drew: in play the
+first holds a stronger hand than the weights picture and the second a weaker one
+(``benchmarks/calibrate.py --fidelity`` measures by how much; the README's table).
 
 The chain runs in floating point; the weights used for exact counting are integers: each
 weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight

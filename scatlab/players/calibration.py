@@ -7,6 +7,9 @@ happened: whether the knocker lost (a life or letter, or under V16 did not score
 :func:`reliability` bins the predictions and compares them with the observed frequencies
 (bias, Brier score, and per bin the mean prediction, the observed rate and its standard
 error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
+:func:`hand_fidelity` looks at the same knocks from the other side: each opponent's hand as
+the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
+by opponent kind, turns played and whether the opponent took a card).
 
 Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
 deals (seeded per knock); its noise averages out over many knocks.
