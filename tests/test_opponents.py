@@ -53,7 +53,11 @@ from scatlab.players.calibration import (
     reliability,
     reliability_svg,
 )
+from scatlab.players.base import make_player
+from scatlab.players.tournament import play_out
 from scatlab.rules import GameState, deal_order, find_rules, value_of
+from scatlab.rules.actions import Action, ActionKind
+from scatlab.rules.view import PlayerView
 
 EENENDERTIGEN = find_rules("eenendertigen")
 
@@ -326,12 +330,35 @@ def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_
     """One picture per opponent per knock (the same knocks the calibration collects), seeded
     like them; and before anything is seen the weights a picture is made of are the uniform
     model's (every unseen hand alike, a 31 left out)."""
-    kinds = ["tip", "tip", "tip"]
+    kinds = ["expert", "tip", "tip"]
     pictures = hand_fidelity(kinds, games=2, seed=4)
     knocks = collect_knocks(kinds, games=2, seed=4, samples=10)
     assert len(pictures) == sum(k.opponents for k in knocks)
-    assert all(p.kind == "tip" and 0 <= p.model_high <= 1 and 0 < p.real <= 31 for p in pictures)
+    assert [p.kind for p in pictures] == [kind for k in knocks for kind in k.against]
     assert hand_fidelity(kinds, games=2, seed=4) == pictures
+    # recount each picture from the knocker's view: the weights' mean value and share of
+    # hands worth 20 or more, the real hand's value, and whether the opponent took a card
+    recount: list[tuple[int, bool, float, float, float]] = []
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if action.kind is ActionKind.KNOCK:
+            knowledge, obs = Knowledge.from_view(view), Observations.from_view(view)
+            for i, seat in enumerate(view.opponents):
+                w = row_weights(knowledge, obs, i)
+                values = tables.value2 / 2
+                took = any(e.player == seat and e.action.kind is ActionKind.TAKE for e in view.history)
+                recount.append((obs.turns[i], took, float((w * values).sum() / w.sum()),
+                                float(w[values >= 20].sum() / w.sum()), float(value_of(before.hands[seat]))))
+
+    tables = tables_for(find_rules("classic"))
+    players = [make_player(kind) for kind in kinds]
+    for game in range(2):
+        play_out(players, kinds, find_rules("classic"), 4, game, observe)
+    assert len(recount) == len(pictures)
+    for p, (turns, took, mean, high, real) in zip(pictures, recount):
+        assert (p.turns, p.took, p.real) == (turns, took, real)
+        assert p.model_mean == pytest.approx(mean, rel=1e-12) and p.model_high == pytest.approx(high, abs=1e-12)
+    assert {p.took for p in pictures} == {True, False}
     g = GameState.new("classic", 2).deal(deal_order(["2S 3S 4S", "AH KH 4C"], up="QS"))
     view = g.view(0)
     k = Knowledge.from_view(view)
