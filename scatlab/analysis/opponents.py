@@ -398,7 +398,7 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     for k, kind in enumerate(chain.kinds):
         wk = chain.kind_priors[k, t]
         if hits and kind.decay == 1.0:  # every rejection counts the same: one power of the total count
-            wk = wk * (kind.lam ** np.arange(53, dtype=np.float64))[sum(hits.values())]
+            wk = wk * kind.lam ** sum(hits.values()).astype(np.float64)
         elif hits:  # the product of the factors, as the exponential of a sum of their logarithms
             wk = wk * np.exp(sum(h * math.log(kind.rejection_factor(age)) for age, h in hits.items()))
         w = w + wk
