@@ -342,7 +342,8 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
     def y(p: float) -> float:
         return size - pad - plot * p / top
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + 20 * len(curves)}" '
+    height = size + 20 * len(curves)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" '
              f'font-family="sans-serif" font-size="11">',
              f'<rect width="100%" height="100%" fill="white"/>',
              f'<text x="{size / 2}" y="18" text-anchor="middle" font-size="13">{_esc(title)}</text>',

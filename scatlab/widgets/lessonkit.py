@@ -282,8 +282,10 @@ def calibration_svg(name: str = CALIBRATION_FIGURE) -> str:
 
 
 def calibration_figure(name: str = CALIBRATION_FIGURE) -> widgets.HTML:
-    """The calibration study's reliability diagram as a widget for a lesson."""
-    w = widgets.HTML(f"<figure style='margin:0'>{calibration_svg(name)}</figure>")
+    """The calibration study's reliability diagram as a widget for a lesson, drawn half as
+    large again as the file (up to the page's width), so that its legend reads at a glance."""
+    scale = "<style>.scatlab-calibration svg{width:100%;height:auto}</style>"
+    w = widgets.HTML(f"<figure style='margin:0;max-width:540px'>{scale}{calibration_svg(name)}</figure>")
     w.add_class("scatlab-calibration")
     return w
 
