@@ -94,6 +94,7 @@ from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
+from .hand_filter import LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
@@ -221,11 +222,16 @@ class Observations:
     turns: tuple[int, ...]
     rejected: tuple[tuple[Card, ...], ...]
     ages: tuple[tuple[int, ...], ...] | None = None
+    log: tuple[tuple[Turn, ...], ...] | None = None
+    """Each opponent's turns in order (:class:`~scatlab.analysis.hand_filter.Turn`), when the
+    game's log is known (:meth:`from_view`): the weights then follow every turn (the filter)."""
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
             raise AnalysisError(f"observations for {len(self.turns)} opponents' turns but "
                                 f"{len(self.rejected)} opponents' rejected cards")
+        if self.log is not None and len(self.log) != len(self.turns):
+            raise AnalysisError(f"a log of {len(self.log)} opponents' turns for {len(self.turns)} opponents")
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
@@ -246,7 +252,7 @@ class Observations:
     @property
     def empty(self) -> bool:
         """Nothing observed: no turns played and no card rejected."""
-        return not any(self.turns) and not any(self.rejected)
+        return not any(self.turns) and not any(self.rejected) and not (self.log is not None and any(self.log))
 
     def describe(self) -> str:
         """One line per opponent, joined by '; '."""
@@ -260,8 +266,10 @@ class Observations:
 
     @classmethod
     def from_view(cls, view: PlayerView) -> Observations:
-        """Read the public log of the current hand: each opponent's discards (turns, and the
-        cards thrown) and the top discard each time they drew from the stock instead.
+        """Read the public log of the current hand: each opponent's turns in order (what they
+        passed over or took, what they threw, a knock), hence the turns played (their
+        discards), the cards thrown and the top discard each time they drew from the stock
+        instead.
 
         The pile's history is rebuilt backwards from the pile now (a discard put a card on
         top, a take removed it; a draw leaves the pile as it is).
@@ -269,6 +277,7 @@ class Observations:
         order = view.opponents
         turns = {p: 0 for p in order}
         rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
+        tops: list[Card | None] = []  # the top discard at each event, going backwards
         pile = list(view.discard_pile)
         for event in reversed(view.history):
             kind = event.action.kind
@@ -285,8 +294,31 @@ class Observations:
             elif kind is ActionKind.DRAW and event.player in turns and pile:
                 # the same turn as the discard that follows it (already counted, going backwards)
                 rejected[event.player].setdefault(pile[-1], max(turns[event.player] - 1, 0))
+            tops.append(pile[-1] if pile else None)
+        tops.reverse()
+        log: dict[int, list[Turn]] = {p: [] for p in order}
+        played = {p: 0 for p in order}
+        pending: dict[int, tuple[TurnAction, Card | None, bool]] = {}
+        knocked = False
+        for event, top in zip(view.history, tops):
+            kind, p = event.action.kind, event.player
+            may_knock = not knocked and not (view.rules.no_knock_first_round and played.get(p, 0) == 0)
+            if kind is ActionKind.KNOCK or kind is ActionKind.HAMMER:
+                if p in log:
+                    log[p].append(Turn("knock", None, None, may_knock))
+                knocked = True
+            elif p not in log:
+                continue
+            elif kind is ActionKind.DRAW:
+                pending[p] = ("draw", top, may_knock)
+            elif kind is ActionKind.TAKE:
+                pending[p] = ("take", event.card, may_knock)
+            elif kind is ActionKind.DISCARD and p in pending:
+                action, card, allowed = pending.pop(p)
+                log[p].append(Turn(action, card, event.card, allowed))
+                played[p] += 1
         return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
-                   tuple(tuple(rejected[p].values()) for p in order))
+                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order))
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
@@ -389,6 +421,24 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     missing a card they are known to hold): each kind's prior after the turns played
     times its factors for the rejected cards (see the module doc), summed over the kinds."""
     chain = _chain_for(knowledge.rules)
+    avail = 0
+    for i in knowledge.unseen_index:
+        avail |= 1 << i
+    held = 0
+    for c in knowledge.holds_of(opponent):
+        held |= 1 << c.index
+    avail |= held
+    masks = chain.cards_mask
+    ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
+    if observations.log is not None:
+        w = np.where(ok, LogFilter.of(knowledge.rules).weights(observations.log[opponent]), 0.0)
+        if w.max() > 0:
+            return w
+    return np.where(ok, _chain_weights(chain, observations, opponent), 0.0)
+
+
+def _chain_weights(chain: _Chain, observations: Observations, opponent: int) -> FloatArray:
+    """The prior chain's weights times the rejection factors, kinds summed (no log known)."""
     t = min(observations.turns[opponent], MAX_TURNS)
     by_age: dict[int, int] = {}  # age -> bit mask of the cards rejected that many turns ago
     for card, age in zip(observations.rejected[opponent], observations.ages_of(opponent)):
@@ -402,16 +452,7 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
         elif hits:  # the product of the factors, as the exponential of a sum of their logarithms
             wk = wk * np.exp(sum(h * math.log(kind.rejection_factor(age)) for age, h in hits.items()))
         w = w + wk
-    avail = 0
-    for i in knowledge.unseen_index:
-        avail |= 1 << i
-    held = 0
-    for c in knowledge.holds_of(opponent):
-        held |= 1 << c.index
-    avail |= held
-    masks = chain.cards_mask
-    ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
-    return np.where(ok, w, 0.0)
+    return w
 
 
 @dataclass(frozen=True)

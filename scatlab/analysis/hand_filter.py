@@ -1,0 +1,319 @@
+"""Following an opponent's hand turn by turn: the adaptive model's filter over a game's log.
+
+When the whole log of the current hand is known (in play: the knock risk from a player's
+view, the ``expert``, the review, the calibration study), the adaptive opponent model
+(:mod:`scatlab.analysis.opponents`) follows each opponent through every turn they played,
+as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each kind of
+player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
+
+- at the start of a turn it knocks with its **knock chance** for the hand's value
+  (:attr:`~scatlab.analysis.opponents.PlayerKind.knocks`), where the rules allow a knock;
+- it **takes** the top discard with chance ``take`` when the card would make the hand
+  strictly stronger (``takes="suit"``: only a card of the hand's target suit, the suit worth
+  most, ties to more cards, then clubs, diamonds, hearts, spades; ``takes="better"``: any
+  such card), and otherwise with chance ``slip`` (2%); if it does not take, it draws a card
+  uniformly from the cards neither in its hand nor face up;
+- it **throws** the card that keeps the strongest three (the drawn card back on a tie, else
+  the lowest), and with chance ``slip`` one of the other three cards instead, each alike (a
+  card just taken is never thrown, C5);
+- a hand worth 31 has been declared (C8) and drops out, as does a hand that knocked.
+
+The opponent starts from a uniformly random hand; each observed turn multiplies every hand
+by the chance of what was seen (no knock or the knock, the take or the pass, the card
+thrown) and moves it to the hand kept. So the weight of a hand is the chance that this kind
+of player, dealt at random, would have played exactly the turns seen and now hold it. The
+kinds are summed with their shares: an opponent whose play fits the strong kind better
+counts as strong for more, turn by turn.
+
+The filter runs in floating point over the hands; each kind's weights are renormalised
+after every turn with the scale kept as a logarithm, so long hands do not underflow. The
+results are cached by the opponent's log (each new turn extends the cached weights of the
+turns before it), so a player asking after every turn pays for one turn each time.
+
+>>> from scatlab.rules import find_rules
+>>> from scatlab.cards import parse_card
+>>> f = LogFilter.of(find_rules("classic"))
+>>> turn = Turn("draw", parse_card("KH"), parse_card("2C"))
+>>> w = f.weights((turn,))
+>>> w.shape, bool(w[f.tables.row(sorted(c.index for c in (parse_card("2C"), parse_card("3C"), parse_card("4C"))))] == 0)
+((22100,), True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..cards import ALL_CARDS, Card
+from ..errors import AnalysisError
+from ..rules.options import RuleSet
+from .tables import BLITZ2, Tables, scoring_rules, tables_for
+
+__all__ = ["TurnAction", "Turn", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
+
+TurnAction = Literal["draw", "take", "knock"]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of an opponent, as everyone saw it.
+
+    ``action``: ``"draw"`` (from the stock, passing over ``card``, the top discard, or
+    ``None`` when the pile was empty), ``"take"`` (took ``card`` from the pile) or
+    ``"knock"`` (knocked instead of drawing, C6, or called a hammer, V10); ``thrown``: the
+    card discarded (``None`` for a knock);
+    ``may_knock``: whether the rules let this player knock at the start of this turn (not
+    after someone knocked, nor in the first round under V6).
+
+    >>> from scatlab.cards import parse_card
+    >>> Turn("take", parse_card("QH"), parse_card("2C")).action
+    'take'
+    """
+
+    action: TurnAction
+    card: Card | None
+    thrown: Card | None = None
+    may_knock: bool = True
+
+    def __post_init__(self) -> None:
+        if self.action not in ("draw", "take", "knock"):
+            raise AnalysisError(f"turn action {self.action!r} is not an action: use 'draw', 'take' or 'knock'")
+        if self.action == "take" and (self.card is None or self.thrown is None):
+            raise AnalysisError(f"a take needs the card taken and the card thrown, not {self.card!r} and {self.thrown!r}")
+        if self.action == "draw" and self.thrown is None:
+            raise AnalysisError("a draw needs the card thrown")
+        if self.action == "take" and self.thrown == self.card:
+            raise AnalysisError(f"a card just taken ({self.card}) cannot be thrown (C5)")
+
+
+@dataclass(frozen=True)
+class FilterKind:
+    """A kind of player as the filter follows it (see the module doc).
+
+    >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(27), STRONG_PLAY.knock_chance(25)
+    (1.0, 0.2, 0.0)
+    """
+
+    name: str
+    share: float
+    knocks: tuple[tuple[int, float], ...]
+    takes: Literal["suit", "better"]
+    take: float
+    slip: float = 0.02
+
+    def knock_chance(self, value: float) -> float:
+        """The chance of knocking, where allowed, with a hand worth ``value``."""
+        chance = 0.0
+        for step, c in self.knocks:
+            if value >= step:
+                chance = c
+        return chance
+
+
+CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
+"""Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
+hand (like the ``tip`` player)."""
+STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.1), (27, 0.2), (28, 0.35), (29, 0.6), (30, 0.9)), "better", 0.6)
+"""Knocks with 10%, 20%, 35%, 60% and 90% of its 26s to 30s and takes a discard that makes
+the hand stronger 60% of the time: fitted to the ``expert``'s hands at real knocks with
+``benchmarks/calibrate.py --fidelity`` (3-player classic, seed 12). It knocks less often
+than the expert's measured chances (``STRONG_KNOCKS``) because a filter conditioned on many
+turns of not knocking needs the fatter tail of strong hands that the expert really holds."""
+LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
+"""The stated policy's opponent when the log is known: casual or strong, even odds."""
+
+_CACHE_SIZE = 96
+
+
+@dataclass(frozen=True)
+class _DrawMoves:
+    """For one thrown card ``x``: each (hand with ``x``, drawn card) pair, the hand kept and
+    whether keeping the strongest three throws ``x``; and the hands without ``x`` that could
+    draw it and throw it back."""
+
+    source: IntArray
+    drawn: IntArray
+    dest: IntArray
+    best: BoolArray
+    back: IntArray
+    back_best: BoolArray
+
+
+class LogFilter:
+    """The filter for one set of rules (scoring and knock restrictions); build with :meth:`of`."""
+
+    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...]) -> None:
+        tables = tables_for(rules)
+        self.tables: Tables = tables
+        self.kinds = kinds
+        rows = tables.rows
+        m = len(rows)
+        self.m = m
+        self.deck_size = tables.deck_size
+        self.blitz: BoolArray = tables.value2 >= BLITZ2
+        self.discard: IntArray = tables.discard
+        self.valid: BoolArray = self.discard >= 0
+        improves = self.valid & (tables.after_draw > tables.strength[:, None])
+        suits = rows // 13
+        values = np.array([c.value for c in ALL_CARDS], dtype=np.int64)[rows]
+        totals = np.zeros((m, 4), dtype=np.int64)
+        counts = np.zeros((m, 4), dtype=np.int64)
+        for j in range(3):
+            np.add.at(totals, (np.arange(m), suits[:, j]), values[:, j])
+            np.add.at(counts, (np.arange(m), suits[:, j]), 1)
+        target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
+        in_target = (np.arange(52)[None, :] // 13) == target[:, None]
+        self.take_masks: tuple[BoolArray, ...] = tuple(
+            np.ascontiguousarray((improves & in_target if k.takes == "suit" else improves).T) for k in kinds)
+        """Per kind, ``[card, row]``: the kind would take ``card`` into hand ``row`` (if it does take)."""
+        self.has = [np.flatnonzero((rows == x).any(axis=1)) for x in range(52)]
+        self.lacks = [np.flatnonzero(~(rows == x).any(axis=1)) for x in range(52)]
+        self.pair = [rows[r][rows[r] != x].reshape(-1, 2) for x, r in enumerate(self.has)]
+        v2 = tables.value2
+        allowed = ~self.blitz
+        if rules.min_knock is not None:
+            allowed &= v2 >= 2 * rules.min_knock
+        if rules.knock_needs_flush:
+            allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
+        self.knocks: tuple[FloatArray, ...] = tuple(
+            np.where(allowed, np.array([k.knock_chance(v / 2) for v in range(int(v2.max()) + 1)])[v2], 0.0)
+            for k in kinds)
+        self._moves: dict[int, _DrawMoves] = {}
+        self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
+
+    @staticmethod
+    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS) -> LogFilter:
+        """The filter for ``rules`` (built once per scoring and knock rules, about 0.3 s)."""
+        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds)
+
+    # -- one turn -------------------------------------------------------------------------
+
+    def _throw(self, hands: IntArray, added: IntArray, thrown: int, slip: float, taken: bool) -> FloatArray:
+        """The chance of throwing ``thrown`` from hand row ``hands`` plus card ``added``."""
+        best = self.discard[hands, added]
+        if taken:  # a taken card is never thrown: a slip is one of the two other cards
+            return np.where(best == added, 1.0 / 3.0, np.where(best == thrown, 1.0 - slip, slip / 2.0))
+        return np.where(best == thrown, 1.0 - slip, slip / 3.0)
+
+    def _take_chance(self, k: int, hands: IntArray | slice, card: int) -> FloatArray:
+        kind = self.kinds[k]
+        helps = self.take_masks[k][card, hands]
+        return np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take, kind.slip)
+
+    def step(self, k: int, w: FloatArray, turn: Turn) -> FloatArray:
+        """The weights after one more turn of kind ``k`` (unnormalised)."""
+        kind = self.kinds[k]
+        tables = self.tables
+        if turn.may_knock:
+            knock = self.knocks[k]
+            if turn.action == "knock":
+                return np.asarray(w * np.maximum(knock, 0.01), dtype=np.float64)
+            w = w * (1.0 - knock)
+        elif turn.action == "knock":
+            return w
+        card = turn.card.index if turn.card is not None else None
+        assert turn.thrown is not None
+        x = turn.thrown.index
+        if turn.action == "take":
+            assert card is not None
+            rows = self.has[x]
+            pair = self.pair[x]
+            ok = ~(tables.rows[rows] == card).any(axis=1)
+            rows, pair = rows[ok], pair[ok]
+            chance = w[rows] * self._take_chance(k, rows, card) * self._throw(rows, np.full(len(rows), card), x,
+                                                                               kind.slip, True)
+            new = tables.row_of[pair[:, 0], pair[:, 1], card]
+            return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
+        if card is not None:  # passed over the top discard to draw
+            w = w * (1.0 - self._take_chance(k, slice(None), card))
+            w[self.has[card]] = 0.0
+        others = self.deck_size - 3 - (card is not None)
+        moves = self._draw_moves(x)
+        # the drawn card d stays and x, a card of the hand, goes (hands with x) ...
+        chance = w[moves.source] * np.where(moves.best, 1.0 - kind.slip, kind.slip / 3.0)
+        if card is not None:
+            chance = chance * (moves.drawn != card)
+        out: FloatArray = np.asarray(np.bincount(moves.dest, weights=chance, minlength=self.m), dtype=np.float64)
+        # ... or the drawn card was x and went back (hands without x keep their cards)
+        back = moves.back
+        out[back] += w[back] * np.where(moves.back_best, 1.0 - kind.slip, kind.slip / 3.0)
+        return np.asarray(out / others, dtype=np.float64)
+
+    def _draw_moves(self, x: int) -> _DrawMoves:
+        """Every way a turn of drawing from the stock can end with ``x`` thrown (cached)."""
+        moves = self._moves.get(x)
+        if moves is None:
+            tables = self.tables
+            rows, pair = self.has[x], self.pair[x]
+            ok = self.valid[rows] & (np.arange(52)[None, :] != x)
+            i, d = np.nonzero(ok)
+            lacks = self.lacks[x]
+            back = lacks[self.valid[lacks, x]]
+            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], self.discard[rows[i], d] == x,
+                               back, self.discard[back, x] == x)
+            self._moves[x] = moves
+        return moves
+
+    # -- a whole log ----------------------------------------------------------------------
+
+    def _kind_weights(self, k: int, log: tuple[Turn, ...]) -> tuple[FloatArray, float]:
+        """Kind ``k``'s weights after ``log``, normalised to sum 1, and the log of the scale
+        (so the weights are ``exp(scale) * w`` with the kind's share)."""
+        key = (k, log)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        if not log:
+            w = np.where(self.blitz, 0.0, 1.0)
+            total = float(w.sum())
+            result = (w / total, math.log(self.kinds[k].share * total / self.m))
+        else:
+            before, scale = self._kind_weights(k, log[:-1])
+            w = self.step(k, before, log[-1])
+            w[self.blitz] = 0.0
+            total = float(w.sum())
+            result = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
+        self._cache[key] = result
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return result
+
+    def weights(self, log: tuple[Turn, ...]) -> FloatArray:
+        """The weight of every hand (row of the tables) after ``log``, the kinds summed by
+        their shares and their likelihood of the log, scaled so the largest is 1 (all 0
+        when no kind could have played the log)."""
+        parts = [self._kind_weights(k, log) for k in range(len(self.kinds))]
+        top = max(scale for _, scale in parts)
+        if top == -math.inf:
+            return np.zeros(self.m)
+        w = sum((np.exp(scale - top) * wk for wk, scale in parts if scale > -math.inf), np.zeros(self.m))
+        return np.asarray(w / w.max(), dtype=np.float64)
+
+    def kind_odds(self, log: tuple[Turn, ...]) -> tuple[float, ...]:
+        """Each kind's probability after ``log`` (the shares times the chance of the log).
+
+        >>> from scatlab.rules import find_rules
+        >>> LogFilter.of(find_rules("classic")).kind_odds(())
+        (0.5, 0.5)
+        """
+        scales = [self._kind_weights(k, log)[1] for k in range(len(self.kinds))]
+        top = max(scales)
+        if top == -math.inf:
+            return tuple(0.0 for _ in scales)
+        e = [math.exp(s - top) for s in scales]
+        return tuple(x / sum(e) for x in e)
+
+
+@lru_cache(maxsize=8)
+def _filter(scoring: RuleSet, min_knock: int | None, flush: bool, kinds: tuple[FilterKind, ...]) -> LogFilter:
+    return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds)

@@ -1,0 +1,305 @@
+"""The adaptive model's filter over a game's log (scatlab.analysis.hand_filter).
+
+Every filter step is recounted here by brute force: every hand a kind of player may hold,
+every card it may draw, and the stated policy applied card by card with values from the
+rules layer (not from the lookup tables the filter uses). The log read from a game is checked
+against the actions really played; the weights' scale, the cache and the errors are checked
+on small hand-made logs.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from scatlab.analysis import Knowledge
+from scatlab.analysis.hand_filter import CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, LogFilter, Turn
+from scatlab.analysis.opponents import Observations, row_weights
+from scatlab.cards import ALL_CARDS, Card, deck, parse_card
+from scatlab.errors import AnalysisError
+from scatlab.players import make_player
+from scatlab.players.tournament import play_out
+from scatlab.rules import find_rules
+from scatlab.rules.actions import ActionKind
+from scatlab.rules.values import value_of
+
+SUIT_ORDER = "CDHS"
+
+
+def c(text: str) -> Card:
+    return parse_card(text)
+
+
+class Reference:
+    """The stated policy, card by card (see the hand_filter module doc)."""
+
+    def __init__(self, rules: object) -> None:
+        self.rules = rules
+        self.cards = deck(rules.deck_size)  # type: ignore[attr-defined]
+        self._values: dict[tuple[int, ...], Fraction] = {}
+
+    def value(self, hand: tuple[int, ...]) -> Fraction:
+        key = tuple(sorted(hand))
+        if key not in self._values:
+            self._values[key] = Fraction(value_of([ALL_CARDS[i] for i in key], self.rules))  # type: ignore[arg-type]
+        return self._values[key]
+
+    def best_throw(self, hand: tuple[int, ...], added: int) -> int:
+        """Keep the strongest three: the added card back on a tie, else the lowest card (ties: lower index)."""
+        four = hand + (added,)
+        best = max(self.value(tuple(y for y in four if y != z)) for z in four)
+        if self.value(hand) == best:
+            return added
+        tied = [z for z in hand if self.value(tuple(y for y in four if y != z)) == best]
+        return min(tied, key=lambda z: (ALL_CARDS[z].value, z))
+
+    def target(self, hand: tuple[int, ...]) -> int:
+        totals = {s: (sum(ALL_CARDS[z].value for z in hand if z // 13 == s), sum(1 for z in hand if z // 13 == s))
+                  for s in {z // 13 for z in hand}}
+        return max(totals, key=lambda s: (totals[s], -s))
+
+    def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int) -> float:
+        better = max(self.value(tuple(y for y in hand if y != z) + (card,)) for z in hand) > self.value(hand)
+        helps = better and (kind.takes == "better" or card // 13 == self.target(hand))
+        return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
+
+    def throw_chance(self, kind: FilterKind, hand: tuple[int, ...], added: int, thrown: int, taken: bool) -> float:
+        best = self.best_throw(hand, added)
+        if taken:
+            if best == added:
+                return 1 / 3
+            return 1 - kind.slip if best == thrown else kind.slip / 2
+        return 1 - kind.slip if best == thrown else kind.slip / 3
+
+    def run(self, kind: FilterKind, log: tuple[Turn, ...]) -> dict[tuple[int, ...], float]:
+        idx = [card.index for card in self.cards]
+        hands = [tuple(h) for h in combinations(idx, 3)]
+        m = len(hands)
+        w = {h: (kind.share / m if self.value(h) < 31 else 0.0) for h in hands}
+        for turn in log:
+            if turn.may_knock:
+                if turn.action == "knock":
+                    w = {h: x * max(kind.knock_chance(float(self.value(h))), 0.01) for h, x in w.items()}
+                    continue
+                w = {h: x * (1 - kind.knock_chance(float(self.value(h)))) for h, x in w.items()}
+            elif turn.action == "knock":
+                continue
+            assert turn.thrown is not None
+            x = turn.thrown.index
+            new = {h: 0.0 for h in hands}
+            if turn.action == "take":
+                assert turn.card is not None
+                t = turn.card.index
+                for h, wh in w.items():
+                    if wh and x in h and t not in h:
+                        p = self.take_chance(kind, h, t) * self.throw_chance(kind, h, t, x, True)
+                        new[tuple(sorted(tuple(y for y in h if y != x) + (t,)))] += wh * p
+            else:
+                top = turn.card.index if turn.card is not None else None
+                others = len(idx) - 3 - (top is not None)
+                for h, wh in w.items():
+                    if not wh or (top is not None and top in h):
+                        continue
+                    if top is not None:
+                        wh *= 1 - self.take_chance(kind, h, top)
+                    for d in idx:
+                        if d in h or d == top:
+                            continue
+                        if x == d or x in h:
+                            p = self.throw_chance(kind, h, d, x, False) / others
+                            kept = h if x == d else tuple(sorted(tuple(y for y in h if y != x) + (d,)))
+                            new[kept] += wh * p
+            w = {h: (x if self.value(h) < 31 else 0.0) for h, x in new.items()}
+        return w
+
+
+RULES_32 = find_rules("classic").replace(deck_size=32, name="classic-32")
+LOG_32 = (
+    Turn("draw", c("KH"), c("7C")),
+    Turn("take", c("QS"), c("8D")),
+    Turn("draw", None, c("9H"), may_knock=False),
+)
+
+
+@pytest.mark.parametrize("k", [0, 1], ids=["casual", "strong"])
+def test_filter_steps_match_the_stated_policy_card_by_card(k: int) -> None:
+    """Each kind's weights after a draw passing over a card, a take and a draw with an empty
+    pile (no knock allowed) equal the brute-force count, and so does the kind's total (the
+    chance that it plays exactly these turns)."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    tables = f.tables
+    for n in range(1, len(LOG_32) + 1):
+        w, scale = f._kind_weights(k, LOG_32[:n])
+        expected = ref.run(LOG_KINDS[k], LOG_32[:n])
+        total = sum(expected.values())
+        assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
+        mine = np.zeros(len(tables.rows))
+        for h, x in expected.items():
+            mine[tables.row(h)] = x / total
+        assert np.allclose(w, mine, rtol=1e-9, atol=1e-15)
+
+
+def test_filter_knock_turn_weighs_hands_by_the_knock_chance() -> None:
+    """C6: an opponent seen to knock holds, for a casual player, 26 or more (below it only the
+    1% floor that keeps a surprising knock possible); for a strong one, by its chances."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    log = (Turn("draw", c("KH"), c("7C")), Turn("knock", None, None))
+    for k in range(2):
+        w, scale = f._kind_weights(k, log)
+        expected = ref.run(LOG_KINDS[k], log)
+        total = sum(expected.values())
+        assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
+        assert all(math.isclose(w[f.tables.row(h)], x / total, rel_tol=1e-9, abs_tol=1e-15) for h, x in expected.items())
+    weights = f.weights(log)
+    v2 = f.tables.value2
+    assert weights[(v2 >= 52) & (v2 < 62)].sum() > 0.8 * weights.sum()
+
+
+def test_filter_casual_kind_takes_only_its_target_suit() -> None:
+    """The casual kind takes a discard only of its target suit when it raises the hand; a
+    strong one any card that makes the hand stronger (60% of the time)."""
+    f = LogFilter.of(find_rules("classic"))
+    t = f.tables
+    hand = t.row(sorted(card.index for card in (c("AH"), c("KH"), c("9S"))))
+    assert f._take_chance(0, np.array([hand]), c("QH").index)[0] == pytest.approx(0.02 + 0.96)
+    assert f._take_chance(0, np.array([hand]), c("QS").index)[0] == pytest.approx(0.02)  # spades are not the target
+    assert f._take_chance(1, np.array([hand]), c("QH").index)[0] == pytest.approx(0.02 + 0.96 * 0.6)
+    off = t.row(sorted(card.index for card in (c("9H"), c("8S"), c("7C"))))  # hearts is the target (9)
+    assert f._take_chance(0, np.array([off]), c("10S").index)[0] == pytest.approx(0.02)  # raises, but off target
+    assert f._take_chance(1, np.array([off]), c("10S").index)[0] == pytest.approx(0.02 + 0.96 * 0.6)
+    assert f._take_chance(1, np.array([off]), c("2D").index)[0] == pytest.approx(0.02)  # 2D alone is 2, under 9
+    tie = t.row(sorted(card.index for card in (c("KC"), c("KD"), c("3S"))))  # C and D tie at 10: clubs is the target
+    assert f._take_chance(0, np.array([tie]), c("5C").index)[0] == pytest.approx(0.98)
+    assert f._take_chance(0, np.array([tie]), c("5D").index)[0] == pytest.approx(0.02)
+
+
+def test_filter_cache_gives_the_same_weights_as_a_fresh_filter() -> None:
+    """Weights built turn by turn from the cache equal those of a filter that never saw the
+    shorter logs."""
+    rules = find_rules("classic")
+    log = (Turn("draw", c("KH"), c("2C")), Turn("take", c("QS"), c("3D")), Turn("draw", c("5C"), c("4H")),
+           Turn("draw", c("4H"), c("6D")))
+    f = LogFilter.of(rules)
+    for n in range(len(log) + 1):
+        f.weights(log[:n])
+    fresh = LogFilter(rules, LOG_KINDS)
+    assert np.array_equal(f.weights(log), fresh.weights(log))
+    assert f.kind_odds(log) == fresh.kind_odds(log)
+
+
+def test_filter_long_log_does_not_underflow() -> None:
+    """Sixty turns of drawing: each kind's weights stay normalised and the scale finite."""
+    rules = find_rules("classic")
+    f = LogFilter(rules, LOG_KINDS)
+    thrown = [card for card in deck() if card.value <= 5][:12]
+    log = tuple(Turn("draw", None, thrown[i % len(thrown)]) for i in range(60))
+    w = f.weights(log)
+    assert np.isfinite(w).all() and w.max() == 1.0
+    for k in range(2):
+        wk, scale = f._kind_weights(k, log)
+        assert math.isclose(float(wk.sum()), 1.0) and math.isfinite(scale) and scale < -100
+
+
+def test_filter_kind_odds_follow_the_evidence() -> None:
+    """Taking a high card is what a strong player does with most hands and a casual one only
+    with hands of that suit: the strong kind becomes likelier. Passing over aces and kings
+    is what a casual player does with every hand not collecting their suit, a strong one
+    only 40% of the time when the card helps: the casual kind becomes likelier."""
+    f = LogFilter(find_rules("classic"), LOG_KINDS)
+    assert f.kind_odds(()) == (0.5, 0.5)
+    assert f.kind_odds((Turn("take", c("AH"), c("2C")),))[1] > 0.6
+    passes = tuple(Turn("draw", top, thrown) for top, thrown in
+                   ((c("AS"), c("4S")), (c("KD"), c("5C")), (c("AC"), c("6D"))))
+    assert f.kind_odds(passes[:1])[0] > 0.55 and f.kind_odds(passes)[0] > 0.65
+    assert math.isclose(sum(f.kind_odds(passes)), 1.0)
+
+
+def test_turn_rejects_impossible_turns() -> None:
+    """Bad turns get a clear error that quotes them (C5: a card just taken is not thrown)."""
+    with pytest.raises(AnalysisError, match="'fold'"):
+        Turn("fold", None, None)  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="take needs"):
+        Turn("take", c("QH"), None)
+    with pytest.raises(AnalysisError, match="C5"):
+        Turn("take", c("QH"), c("QH"))
+    with pytest.raises(AnalysisError, match="draw needs"):
+        Turn("draw", c("QH"), None)
+    with pytest.raises(AnalysisError, match="a log of 1 opponents"):
+        Observations((1, 2), ((), ()), log=((),))
+
+
+def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int) -> tuple[int, int]:
+    """Before every action of ``games`` seeded games, the log read from the acting player's
+    view must be each opponent's turns as recorded while they were played. Returns the
+    comparisons made and the knock turns among the logs compared."""
+    rules = find_rules(rules_name)
+    compared = knocks = 0
+    for game in range(games):
+        played: dict[int, list[Turn]] = {}
+        pending: dict[int, tuple[str, Card | None, bool]] = {}
+        knocked = [False]
+
+        def observe(before, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
+            nonlocal compared, knocks
+            if not view.history:  # a new hand
+                played.clear()
+                pending.clear()
+                knocked[0] = False
+            log = Observations.from_view(view).log
+            assert log == tuple(tuple(played.get(o, [])) for o in view.opponents)
+            compared += 1
+            knocks += sum(t.action == "knock" for turns in log for t in turns)
+            p = view.player
+            may = not knocked[0] and not (rules.no_knock_first_round and not played.get(p))
+            if action.kind in (ActionKind.KNOCK, ActionKind.HAMMER):
+                played.setdefault(p, []).append(Turn("knock", None, None, may))
+                knocked[0] = True
+            elif action.kind in (ActionKind.DRAW, ActionKind.TAKE):
+                pending[p] = ("draw" if action.kind is ActionKind.DRAW else "take", view.top_discard, may)
+            elif action.kind is ActionKind.DISCARD and p in pending:
+                a, card, m = pending.pop(p)
+                played.setdefault(p, []).append(Turn(a, card, action.card, m))  # type: ignore[arg-type]
+
+        play_out([make_player(p) for p in players], players, rules, seed, game, observe)
+    return compared, knocks
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "quick", "cadillac"])
+def test_observations_log_is_each_opponents_turns_as_played(rules_name: str) -> None:
+    """Before every action, the log read back from the acting player's view is each
+    opponent's turns as they were played: the top discard passed over or the card taken, the
+    card thrown, a knock, and whether a knock was allowed (C6, V6)."""
+    compared, knocks = _logs_beside_play(["tip", "expert", "tip"], rules_name, 5, 2)
+    assert compared > 100 and knocks > 0
+
+
+def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
+    """With a log, the adaptive weights are the filter's, zero on hands holding a seen card;
+    without one (typed-in observations), the prior chain's."""
+    k = Knowledge.of("AH KH QS", discard="2C")
+    log = ((Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C"))),)
+    obs = Observations(turns=(2,), rejected=((c("5D"), c("9C"), c("2C")),), log=log)
+    w = row_weights(k, obs, 0)
+    f = LogFilter.of(k.rules)
+    rows = f.tables.rows
+    seen = {card.index for card in (c("AH"), c("KH"), c("QS"), c("2C"))}
+    possible = ~np.isin(rows, list(seen)).any(axis=1)
+    assert np.array_equal(w, np.where(possible, f.weights(log[0]), 0.0))
+    typed = row_weights(k, Observations(turns=(2,), rejected=((c("5D"), c("9C"), c("2C")),)), 0)
+    assert not np.allclose(typed / typed.max(), w / w.max())
+
+
+def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
+    """The kinds' parameters are the ones the docs state."""
+    assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0
+    assert STRONG_PLAY.knocks == ((26, 0.1), (27, 0.2), (28, 0.35), (29, 0.6), (30, 0.9))
+    assert STRONG_PLAY.takes == "better" and STRONG_PLAY.take == 0.6
+    assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
+    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.1
+    assert STRONG_PLAY.knock_chance(29.5) == 0.6 and STRONG_PLAY.knock_chance(30) == 0.9
