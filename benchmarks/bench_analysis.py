@@ -13,7 +13,9 @@ Figures (targets from the analysis issue), on one process and one core unless sa
    ratio fast/brute (target >= 20). Every benchmarked object is checked: both paths must
    give identical Fractions and the same take options, or the script stops;
 3. exact knock risk against one opponent (median and max over 20 hands, tables warm;
-   target <= 250 ms) and one Monte Carlo run against two opponents (10,000 deals);
+   target <= 250 ms): uniform, adaptive from typed-in observations (the chain) and adaptive
+   from a log of 8 turns (the filter, uncached), the filter's cost per turn, and one Monte
+   Carlo run against two opponents (10,000 deals);
 4. horizon tables (``horizon_values(hand, 5, rules)``) cold, in a fresh subprocess (table
    build reported separately from a second fresh subprocess), and warm, in process, for the
    52-card ``classic`` and 32-card ``eenendertigen`` decks (no target);
@@ -45,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from scatlab.analysis import Knowledge, Observations, analyze_turn, horizon_values, knock_risk
+from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter, Turn
 from scatlab.analysis.tables import tables_for
 from scatlab.cards import Card, Suit, deck, parse_cards
 from scatlab.rules import find_rules
@@ -214,6 +217,27 @@ def bench_knock(hands: int, seed: int) -> None:
     print(f"knock risk vs 1 opponent, exact, adaptive model (3 turns, 2 rejected cards), {hands} hands: median "
           f"{med:.1f} ms, max {worst:.1f} ms  (target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
           f"first call in process, building the prior chain, {chain * 1000:.0f} ms)")
+    # the same model from a game's log: the opponent passed over a card and drew, 8 turns
+    def logged(k: Knowledge, turns: int = 8) -> Observations:
+        unseen = list(k.unseen)
+        log = tuple(Turn("draw", unseen[2 * i], unseen[2 * i + 1]) for i in range(turns))
+        return Observations((turns,), (tuple(unseen[:2 * turns]),), log=(log,))
+
+    first_filter = timed(lambda: knock_risk(warm, observations=logged(warm)))
+    times = [timed(lambda: knock_risk(k, observations=logged(k))) for k in cases]
+    med, worst = statistics.median(times) * 1000, max(times) * 1000
+    print(f"knock risk vs 1 opponent, exact, adaptive model from a log of 8 turns (the filter, nothing cached), "
+          f"{hands} hands: median {med:.1f} ms, max {worst:.1f} ms  (target <= {KNOCK_TARGET_MS:.0f} ms: "
+          f"{verdict(worst <= KNOCK_TARGET_MS)}; first call in process, building the filter, {first_filter * 1000:.0f} ms)")
+    f = LogFilter.of(warm.rules)
+    steps = [logged(k).log[0] for k in cases]  # type: ignore[index]
+    f.clear_cache()
+    start = CLOCK()
+    for log in steps:
+        for n in range(1, len(log) + 1):
+            f.weights(log[:n])
+    per_turn = (CLOCK() - start) / sum(len(log) for log in steps) / len(LOG_KINDS) * 1000
+    print(f"the filter, one more turn (a draw) per kind, cached log before it: {per_turn:.2f} ms  (no target)")
     two = Knowledge.of("AH KH QS", discard="2C", opponents=2)
     adaptive = timed(lambda: knock_risk(two, observations=observed(two)))
     print(f"knock risk vs 2 opponents, Monte Carlo, adaptive model, 10,000 deals: {adaptive * 1000:.0f} ms  "
@@ -233,6 +257,7 @@ import json, sys, time
 clock = time.perf_counter
 start = clock()
 from scatlab.analysis import horizon_values
+from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter, Turn
 from scatlab.analysis.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.rules import find_rules

@@ -17,7 +17,8 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
 the opponent took a card from the pile (where the knock risk's errors come from):
-``python benchmarks/calibrate.py --fidelity --games 2500 --seed 13 --jobs 2``.
+``python benchmarks/calibrate.py --fidelity --games 2500 --seed 13 --jobs 2``; add ``--chain``
+to picture them as the model does without the order of the turns (typed-in observations).
 """
 
 from __future__ import annotations
@@ -68,17 +69,19 @@ def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]
     return out
 
 
-def _pictures(args: tuple[list[str], str, int, int, int]) -> list[HandPicture]:
-    kinds, rules, seed, first, games = args
-    return hand_fidelity(kinds, games, rules=rules, seed=seed, first_game=first)
+def _pictures(args: tuple[list[str], str, int, int, int, bool]) -> list[HandPicture]:
+    kinds, rules, seed, first, games, chain = args
+    return hand_fidelity(kinds, games, rules=rules, seed=seed, first_game=first, chain=chain)
 
 
 def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)]
+    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g), args.chain)
+            for g in range(0, args.games, args.chunk)]
     pictures = _in_chunks(_pictures, work, args.jobs)
+    how = "without the order of the turns (the chain)" if args.chain else "following each opponent's turns (the filter)"
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(pictures):,} opponent "
-          f"hands at knocks, pictured by the knocker's adaptive model, in {time.perf_counter() - start:.0f} s")
+          f"hands at knocks, pictured by the knocker's adaptive model {how}, in {time.perf_counter() - start:.0f} s")
     high = pictures[0].high if pictures else 20
     for kind in dict.fromkeys(kinds):
         rows = [f for f in fidelity(pictures, max_turns=FIDELITY_TURNS) if f.kind == kind]
@@ -122,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="no games: report on the knocks saved by earlier runs' --json (pooled)")
     parser.add_argument("--knock-chances", action="store_true",
                         help="print how often each player kind knocks by hand value, and stop")
+    parser.add_argument("--chain", action="store_true",
+                        help="with --fidelity: picture the hands without the order of the turns (the chain)")
     parser.add_argument("--fidelity", action="store_true",
                         help="print how the adaptive model pictures the opponents' hands at knocks against the "
                              "real hands, and stop")

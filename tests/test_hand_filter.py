@@ -303,3 +303,24 @@ def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
     assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.1
     assert STRONG_PLAY.knock_chance(29.5) == 0.6 and STRONG_PLAY.knock_chance(30) == 0.9
+
+
+def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
+    """V4 (a least value to knock) and V5 (knock only with a flush): a hand the rules do not
+    let knock is not thinned by the turns it played without knocking."""
+    classic = find_rules("classic")
+    t = LogFilter.of(classic).tables
+
+    def row(text: str) -> int:
+        return t.row(sorted(card.index for card in (c(x) for x in text.split())))
+
+    plain, high = LogFilter.of(classic), LogFilter.of(classic.replace(min_knock=28, name="min-28"))
+    h21, h27, h28 = row("AH KH 7S"), row("KH QH 7H"), row("AH KH 7H")  # 21, 27 and 28 (hearts)
+    assert plain.knocks[0][h27] == 1.0 and high.knocks[0][h27] == 0.0 and high.knocks[0][h28] == 1.0
+    assert high.knocks[1][h28] == STRONG_PLAY.knock_chance(28)
+    assert plain.knocks[0][h21] == 0.0 and plain.knocks[1][h21] == 0.0  # below every knock step
+    trips = classic.replace(three_of_a_kind=Fraction(30), name="trips")
+    kings = row("KH KS KD")  # 30 as three of a kind, not a flush
+    assert LogFilter.of(trips).knocks[0][kings] == 1.0
+    flush = LogFilter.of(trips.replace(knock_needs_flush=True, name="trips-flush"))
+    assert flush.knocks[0][kings] == 0.0 and flush.knocks[0][h27] == 1.0

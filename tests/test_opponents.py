@@ -370,6 +370,30 @@ def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_
     assert np.allclose(w[hands], w[hands[0]])
 
 
+def test_hand_fidelity_chain_pictures_the_same_knocks_without_the_log() -> None:
+    """``chain=True`` pictures the same opponents at the same knocks (same real hands) with
+    the weights the model gives without the order of the turns, recounted here."""
+    kinds = ["expert", "tip", "tip"]
+    log = hand_fidelity(kinds, games=2, seed=4)
+    chain = hand_fidelity(kinds, games=2, seed=4, chain=True)
+    assert [(p.kind, p.turns, p.took, p.real) for p in chain] == [(p.kind, p.turns, p.took, p.real) for p in log]
+    assert any(abs(a.model_mean - b.model_mean) > 0.1 for a, b in zip(chain, log))
+    means: list[float] = []
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if action.kind is ActionKind.KNOCK:
+            knowledge, obs = Knowledge.from_view(view), replace(Observations.from_view(view), log=None)
+            for i in range(len(view.opponents)):
+                w = row_weights(knowledge, obs, i)
+                means.append(float((w * tables.value2 / 2).sum() / w.sum()))
+
+    tables = tables_for(find_rules("classic"))
+    players = [make_player(kind) for kind in kinds]
+    for game in range(2):
+        play_out(players, kinds, find_rules("classic"), 4, game, observe)
+    assert [p.model_mean for p in chain] == pytest.approx(means, rel=1e-12)
+
+
 def test_fidelity_groups_by_kind_turns_and_taking_with_the_share_of_high_hands() -> None:
     pictures = [HandPicture("tip", t, took, 18.0, 0.4, real, 20)
                 for t, took, real in [(1, False, 15), (1, False, 21), (1, True, 20), (9, True, 25), (7, True, 19.5)]]

@@ -288,6 +288,10 @@ class LogFilter:
             self._cache.popitem(last=False)
         return result
 
+    def clear_cache(self) -> None:
+        """Forget the cached weights (benchmarks time the filter from scratch with it)."""
+        self._cache.clear()
+
     def weights(self, log: tuple[Turn, ...]) -> FloatArray:
         """The weight of every hand (row of the tables) after ``log``, the kinds summed by
         their shares and their likelihood of the log, scaled so the largest is 1 (all 0

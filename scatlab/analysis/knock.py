@@ -14,9 +14,10 @@ points, where "losing" means not scoring the point).
 each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
 not exclude hands that hold 31 (those would have been declared), nor make opponents who
 have been collecting a suit hold better hands, so late in a hand it underestimates the risk
-(the README's calibration study measures by how much). Under ``"adaptive"`` (the default) each candidate hand is weighted by the chance of
-reaching it in the turns that opponent has played and by what they were seen to throw or
-pass over (``observations``); the exact count is then a weighted count, and the Monte
+(the README's calibration study measures by how much). Under ``"adaptive"`` (the default)
+each candidate hand is weighted by the chance of reaching it in the turns that opponent has
+played and by what they were seen to take, throw or pass over (``observations``: with the
+game's log, turn by turn); the exact count is then a weighted count, and the Monte
 Carlo draws the opponents' hands from those weights. With nothing observed the two models
 agree.
 
@@ -48,7 +49,7 @@ from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from .knowledge import Knowledge
-from .opponents import ADAPTIVE_POLICY, HandWeights, Observations, OpponentModelName, check_model, hand_weights, row_weights
+from .opponents import ADAPTIVE_POLICY, LOG_POLICY, HandWeights, Observations, OpponentModelName, check_model, hand_weights, row_weights
 from .tables import BLITZ2, RANK_BITS, Tables, tables_for
 
 __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
@@ -199,7 +200,8 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     value = Fraction(strength >> RANK_BITS, 2)
     outcomes = _Outcomes(knowledge.rules, strength)
     used: OpponentModelName = "adaptive" if weighted else "uniform"
-    policy = ADAPTIVE_POLICY + "; last turn: " + OPPONENT_POLICY if weighted else OPPONENT_POLICY
+    logged = observations is not None and observations.log is not None
+    policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY if weighted else OPPONENT_POLICY
     if knowledge.opponents == 1:
         weights = hand_weights(knowledge, observations, 0, model) if weighted else None
         one, two, total = _exact_one(knowledge, tables, outcomes, weights)

@@ -6,9 +6,33 @@ question: how likely is each 3-card hand to be an opponent's hand now? Two model
 ``"uniform"`` (the simple case, for teaching): an opponent's unknown cards are a uniformly
 random set of the unseen cards, as if just dealt.
 
-``"adaptive"`` (the default): a Bayesian weight for every candidate hand ``H`` of opponent
-``i``, built from what that opponent was seen to do in this hand (:class:`Observations`),
-summed over the kinds ``k`` of player the opponent may be (``PLAYER_KINDS``)::
+``"adaptive"`` (the default): a Bayesian weight for every candidate hand of each opponent,
+built from what that opponent was seen to do in this hand (:class:`Observations`). It is
+computed one of two ways, by what is known:
+
+**With the game's log** (:meth:`Observations.from_view`: the knock risk in play, the
+advice at the table, the ``expert``, the review and the calibration study) the model
+follows each opponent through every turn they played, in order: a Bayesian filter over all
+3-card hands (:mod:`scatlab.analysis.hand_filter`). The opponent is, for the whole hand and
+with even odds, one of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
+
+- ``casual`` collects one suit (the suit worth most in the hand): takes the top discard
+  when it is of that suit and raises the hand, else draws; knocks at 26 or more (like the
+  ``tip`` player);
+- ``strong`` takes the top discard when it makes the hand stronger 60% of the time, else
+  draws; knocks with 10%, 20%, 35%, 60% and 90% of its 26s to 30s;
+
+both throw the card that keeps the strongest three, with a 2% chance of throwing another
+(and of taking a card against their rule); a 31 has been declared (C8). Each turn seen
+(not knocking where allowed, the card taken or passed over, the card thrown) multiplies
+every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
+the chance that the opponent, dealt at random, played exactly those turns and now holds it;
+the kinds are summed by how well each explains the turns. The strong kind was fitted to
+the ``expert``'s hands at real knocks (``benchmarks/calibrate.py --fidelity``, seed 12).
+
+**From typed-in observations** (turns played and cards rejected, without their order: the
+analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
+chain and a factor per rejected card, summed over the kinds ``k`` of ``PLAYER_KINDS``::
 
     w_i(H) = sum over k of prior_k,t(H) * product over rejected cards x that improve H of f_k(age of x)
     f_k(a) = 1 - (1 - lam_k) * decay_k ** a
@@ -57,13 +81,14 @@ change. The kinds' parameters were fitted by the calibration study on 3-player c
 games between the ``expert`` and ``tip`` players, seed 12 (``benchmarks/calibrate.py``, the
 README's tables): the age-aware likelihood and the strong kind's taking fixed the knocks
 the old model (one factor, 1/4, for every kind and age, no taking) called too risky
-late in long hands. The model does not know who the opponents really are (against a
-casual player only, or a strong one only, it is off the other way: the study shows by how
-much), and treats the opponents' hands as independent apart from not sharing cards. It
-reads a card an opponent took only as a card they hold, not as a sign of the suit they
-collect, and does not tell an opponent who took cards from one who only drew: in play the
-first holds a stronger hand than the weights picture and the second a weaker one
-(``benchmarks/calibrate.py --fidelity`` measures by how much; the README's table).
+late in long hands. Without the order of the turns this chain does not tell an opponent
+who took cards from one who only drew (in play the first holds a stronger hand than it
+pictures, the second a weaker one); the filter does, which is why play uses it
+(``benchmarks/calibrate.py --fidelity`` measures both; the README's tables).
+
+Both ways, the model does not know who the opponents really are, treats the opponents'
+hands as independent apart from not sharing cards, and draws a stock card as any card not
+in the hand (nor face up), not only the unseen ones.
 
 The chain runs in floating point; the weights used for exact counting are integers: each
 weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight
@@ -94,7 +119,7 @@ from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
-from .hand_filter import LogFilter, Turn, TurnAction
+from .hand_filter import LOG_KINDS, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
@@ -109,6 +134,7 @@ __all__ = [
     "PLAYER_KINDS",
     "MAX_TURNS",
     "ADAPTIVE_POLICY",
+    "LOG_POLICY",
     "Observations",
     "HandWeights",
     "hand_weights",
@@ -186,6 +212,20 @@ ADAPTIVE_POLICY = (
     f"{Fraction(STRONG.lam).limit_denominator()} as likely for a strong one when just rejected, "
     f"less so for older rejections (times {Fraction(STRONG.decay).limit_denominator()} per turn since)"
 )
+"""The stated policy of the chain (typed-in observations), as one sentence for derivations."""
+
+LOG_POLICY = (
+    "opponents are dealt uniformly at random and each is followed through every turn seen; each is, for the "
+    "whole hand and with even odds, a casual player (collects the suit worth most, takes a discard of it that "
+    "raises the hand, knocks at "
+    + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
+    + " or more) or a strong one (takes a discard that makes the hand stronger "
+    + f"{LOG_KINDS[1].take:.0%} of the time, knocks with the chance "
+    + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
+    + " or more); both draw otherwise, keep the strongest three, slip "
+    + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared"
+)
+"""The stated policy of the filter (the game's log known), as one sentence for derivations."""
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -148,11 +148,14 @@ class HandPicture:
 
 
 def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  high: float = 20, first_game: int = 0) -> list[HandPicture]:
+                  high: float = 20, first_game: int = 0, chain: bool = False) -> list[HandPicture]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays
     them), every opponent's hand as the knocker's adaptive model pictures it (the weights
     of :func:`scatlab.analysis.opponents.row_weights`, from the knocker's view) beside the
     real hand: where the knock risk's error comes from when the calibration is off.
+    ``chain``: picture the hands as the model does without the order of the turns (the
+    prior chain and the rejected cards, as for typed-in observations) instead of following
+    the log (the filter); the games played are the same.
 
     >>> pictures = hand_fidelity(["tip", "tip"], games=2, seed=1)
     >>> all(0 <= p.model_high <= 1 and 0 < p.model_mean <= 31 for p in pictures)
@@ -171,6 +174,8 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
                 return
             knowledge = Knowledge.from_view(view)
             observations = Observations.from_view(view)
+            if chain:
+                observations = replace(observations, log=None)
             for i, seat in enumerate(view.opponents):
                 w = row_weights(knowledge, observations, i)
                 w = w / w.sum()
