@@ -124,10 +124,11 @@ CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 hand (like the ``tip`` player)."""
 STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.1), (27, 0.2), (28, 0.35), (29, 0.6), (30, 0.9)), "better", 0.6)
 """Knocks with 10%, 20%, 35%, 60% and 90% of its 26s to 30s and takes a discard that makes
-the hand stronger 60% of the time: fitted to the ``expert``'s hands at real knocks with
-``benchmarks/calibrate.py --fidelity`` (3-player classic, seed 12). It knocks less often
-than the expert's measured chances (``STRONG_KNOCKS``) because a filter conditioned on many
-turns of not knocking needs the fatter tail of strong hands that the expert really holds."""
+the hand stronger 60% of the time: fitted to the ``expert``'s hands at real knocks
+(3-player classic, seed 12; what ``benchmarks/calibrate.py --fidelity`` measures). It knocks
+less often than the expert does (``benchmarks/calibrate.py --knock-chances``) because a
+filter conditioned on many turns of not knocking needs the fatter tail of strong hands that
+the expert really holds."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, even odds."""
 

@@ -47,8 +47,8 @@ chain and a factor per rejected card, summed over the kinds ``k`` of ``PLAYER_KI
   - ``STRONG``: knocks with 25% of its 26s, 40% of its 27s, 55%, 75% and 95% of its 28s to
     30s (``STRONG_KNOCKS``: the ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000
     3-player classic games, rounded to 5%; ``benchmarks/calibrate.py --knock-chances``; the
-    expert of today, with its five-turn horizon and this model, knocks a little less: 19%,
-    34%, 49%, 69%, 94%). On half of its turns (``take``) it is offered a uniformly random
+    expert of today, with its five-turn horizon and the filter, knocks with 31%, 49%, 59%,
+    81% and 93%, and heads-up with 6%, 30%, 38%, 69% and 99%). On half of its turns (``take``) it is offered a uniformly random
     face-up card and takes it when it makes the hand stronger; otherwise it draws.
 
   Either way it keeps the strongest three (the drawn card back on a tie, else the lowest);
@@ -154,7 +154,8 @@ chance; below the first step it never knocks (a 31 has always been declared, C8)
 STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55), (29, 0.75), (30, 0.95))
 """A strong player's knock, measured: the ``expert`` of the first adaptive version knocked
 with 27% of its 26s, 42% of its 27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player
-classic games, seed 77), rounded to 5% (today's expert: 19%, 34%, 49%, 69%, 94%)."""
+classic games, seed 77), rounded to 5% (today's expert, playing with the filter: 31%, 49%,
+59%, 81%, 93%)."""
 
 
 @dataclass(frozen=True)
