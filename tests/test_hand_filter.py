@@ -232,6 +232,14 @@ def test_turn_rejects_impossible_turns() -> None:
         Turn("draw", c("QH"), None)
     with pytest.raises(AnalysisError, match="a log of 1 opponents"):
         Observations((1, 2), ((), ()), log=((),))
+    with pytest.raises(AnalysisError, match="'QH' is not allowed: a Card"):
+        Turn("draw", "QH", c("2C"))  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="may_knock=1"):
+        Turn("draw", None, c("2C"), 1)  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="log entry \\['draw'\\] is not allowed"):
+        Observations((1,), ((),), log=(["draw"],))  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="log entry \\('draw',\\) is not allowed"):
+        Observations((1,), ((),), log=(("draw",),))  # type: ignore[arg-type]
 
 
 def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int) -> tuple[int, int]:

@@ -85,6 +85,12 @@ class Turn:
     may_knock: bool = True
 
     def __post_init__(self) -> None:
+        for name in ("card", "thrown"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Card):
+                raise AnalysisError(f"turn {name}={value!r} is not allowed: a Card or None")
+        if not isinstance(self.may_knock, bool):
+            raise AnalysisError(f"may_knock={self.may_knock!r} is not allowed: True or False")
         if self.action not in ("draw", "take", "knock"):
             raise AnalysisError(f"turn action {self.action!r} is not an action: use 'draw', 'take' or 'knock'")
         if self.action == "take" and (self.card is None or self.thrown is None):

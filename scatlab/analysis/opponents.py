@@ -28,7 +28,8 @@ both throw the card that keeps the strongest three, with a 2% chance of throwing
 every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
 the chance that the opponent, dealt at random, played exactly those turns and now holds it;
 the kinds are summed by how well each explains the turns. The strong kind was fitted to
-the ``expert``'s hands at real knocks (``benchmarks/calibrate.py --fidelity``, seed 12).
+the ``expert``'s hands at real knocks (what ``benchmarks/calibrate.py --fidelity``
+measures, on seed 12's games).
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
@@ -48,8 +49,9 @@ chain and a factor per rejected card, summed over the kinds ``k`` of ``PLAYER_KI
     30s (``STRONG_KNOCKS``: the ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000
     3-player classic games, rounded to 5%; ``benchmarks/calibrate.py --knock-chances``; the
     expert of today, with its five-turn horizon and the filter, knocks with 31%, 49%, 59%,
-    81% and 93%, and heads-up with 6%, 30%, 38%, 69% and 99%). On half of its turns (``take``) it is offered a uniformly random
-    face-up card and takes it when it makes the hand stronger; otherwise it draws.
+    81% and 93%, and heads-up with 6%, 30%, 38%, 69% and 99%). On half of its turns
+    (``take``) it is offered a uniformly random face-up card and takes it when it makes the
+    hand stronger; otherwise it draws.
 
   Either way it keeps the strongest three (the drawn card back on a tie, else the lowest);
   a 31 has been declared (C8), and a hand that knocked drops out (the hand would have
@@ -271,8 +273,13 @@ class Observations:
         if len(self.turns) != len(self.rejected):
             raise AnalysisError(f"observations for {len(self.turns)} opponents' turns but "
                                 f"{len(self.rejected)} opponents' rejected cards")
-        if self.log is not None and len(self.log) != len(self.turns):
-            raise AnalysisError(f"a log of {len(self.log)} opponents' turns for {len(self.turns)} opponents")
+        if self.log is not None:
+            if not isinstance(self.log, tuple) or len(self.log) != len(self.turns):
+                raise AnalysisError(f"a log of {len(self.log) if isinstance(self.log, tuple) else self.log!r} "
+                                    f"opponents' turns for {len(self.turns)} opponents: one tuple of turns each")
+            for turns in self.log:
+                if not isinstance(turns, tuple) or not all(isinstance(t, Turn) for t in turns):
+                    raise AnalysisError(f"log entry {turns!r} is not allowed: a tuple of Turn objects")
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
