@@ -230,6 +230,8 @@ def test_turn_rejects_impossible_turns() -> None:
         Turn("take", c("QH"), c("QH"))
     with pytest.raises(AnalysisError, match="draw needs"):
         Turn("draw", c("QH"), None)
+    with pytest.raises(AnalysisError, match="QH passed over stayed on the pile"):
+        Turn("draw", c("QH"), c("QH"))
     with pytest.raises(AnalysisError, match="a log of 1 opponents"):
         Observations((1, 2), ((), ()), log=((),))
     with pytest.raises(AnalysisError, match="'QH' is not allowed: a Card"):

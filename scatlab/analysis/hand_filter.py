@@ -7,7 +7,9 @@ as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each 
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
 - at the start of a turn it knocks with its **knock chance** for the hand's value
-  (:attr:`~scatlab.analysis.opponents.PlayerKind.knocks`), where the rules allow a knock;
+  (:attr:`FilterKind.knocks`), where the rules allow a knock (a knock seen with a hand the
+  kind would not knock with counts with a chance of 1%, so a surprising knock does not
+  rule every hand out);
 - it **takes** the top discard with chance ``take`` when the card would make the hand
   strictly stronger (``takes="suit"``: only a card of the hand's target suit, the suit worth
   most, ties to more cards, then clubs, diamonds, hearts, spades; ``takes="better"``: any
@@ -99,6 +101,8 @@ class Turn:
             raise AnalysisError("a draw needs the card thrown")
         if self.action == "take" and self.thrown == self.card:
             raise AnalysisError(f"a card just taken ({self.card}) cannot be thrown (C5)")
+        if self.action == "draw" and self.card is not None and self.thrown == self.card:
+            raise AnalysisError(f"the {self.card} passed over stayed on the pile: it cannot be the card thrown")
 
 
 @dataclass(frozen=True)
