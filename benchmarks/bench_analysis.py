@@ -199,36 +199,31 @@ def timed(fn: Callable[[], object]) -> float:
 def bench_knock(hands: int, seed: int) -> None:
     rng = random.Random(seed + 1)
     warm = random_knowledge(rng)
-    first = timed(lambda: knock_risk(warm))
     cases = [random_knowledge(rng) for _ in range(hands)]
-    times = [timed(lambda: knock_risk(k)) for k in cases]
-    med, worst = statistics.median(times) * 1000, max(times) * 1000
-    print(f"knock risk vs 1 opponent, exact, tables warm, {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  "
-          f"(target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
-          f"first call in process {first * 1000:.1f} ms)")
+
+    def exact(what: str, first_what: str, seen: Callable[[Knowledge], Observations | None]) -> None:
+        """Time the exact knock risk over the cases (the first call in the process apart)."""
+        first = timed(lambda: knock_risk(warm, observations=seen(warm)))
+        times = [timed(lambda: knock_risk(k, observations=seen(k))) for k in cases]
+        med, worst = statistics.median(times) * 1000, max(times) * 1000
+        print(f"knock risk vs 1 opponent, exact, {what}, {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  "
+              f"(target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
+              f"first call in process{first_what} {first * 1000:.1f} ms)")
+
     # the adaptive opponent model: each opponent has played 3 turns and rejected 2 cards
     def observed(k: Knowledge) -> Observations:
         unseen = list(k.unseen)
         return Observations((3,) * k.opponents, tuple((unseen[0], unseen[1]) for _ in range(k.opponents)))
 
-    chain = timed(lambda: knock_risk(warm, observations=observed(warm)))
-    times = [timed(lambda: knock_risk(k, observations=observed(k))) for k in cases]
-    med, worst = statistics.median(times) * 1000, max(times) * 1000
-    print(f"knock risk vs 1 opponent, exact, adaptive model (3 turns, 2 rejected cards), {hands} hands: median "
-          f"{med:.1f} ms, max {worst:.1f} ms  (target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
-          f"first call in process, building the prior chain, {chain * 1000:.0f} ms)")
     # the same model from a game's log: the opponent passed over a card and drew, 8 turns
     def logged(k: Knowledge, turns: int = 8) -> Observations:
         unseen = list(k.unseen)
         log = tuple(Turn("draw", unseen[2 * i], unseen[2 * i + 1]) for i in range(turns))
         return Observations((turns,), (tuple(unseen[:2 * turns]),), log=(log,))
 
-    first_filter = timed(lambda: knock_risk(warm, observations=logged(warm)))
-    times = [timed(lambda: knock_risk(k, observations=logged(k))) for k in cases]
-    med, worst = statistics.median(times) * 1000, max(times) * 1000
-    print(f"knock risk vs 1 opponent, exact, adaptive model from a log of 8 turns (the filter, nothing cached), "
-          f"{hands} hands: median {med:.1f} ms, max {worst:.1f} ms  (target <= {KNOCK_TARGET_MS:.0f} ms: "
-          f"{verdict(worst <= KNOCK_TARGET_MS)}; first call in process, building the filter, {first_filter * 1000:.0f} ms)")
+    exact("tables warm", "", lambda k: None)
+    exact("adaptive model (3 turns, 2 rejected cards)", ", building the prior chain,", observed)
+    exact("adaptive model from a log of 8 turns (the filter, nothing cached)", ", building the filter,", logged)
     f = LogFilter.of(warm.rules)
     steps = [logged(k).log[0] for k in cases]  # type: ignore[index]
     f.clear_cache()

@@ -334,3 +334,15 @@ def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
     assert LogFilter.of(trips).knocks[0][kings] == 1.0
     flush = LogFilter.of(trips.replace(knock_needs_flush=True, name="trips-flush"))
     assert flush.knocks[0][kings] == 0.0 and flush.knocks[0][h27] == 1.0
+
+
+def test_row_weights_with_a_log_do_not_build_the_prior_chain() -> None:
+    """With a log the filter alone gives the weights: the chain (typed-in observations'
+    model, about 0.3 s to build) is not built on that path."""
+    from scatlab.analysis.opponents import _chain
+
+    _chain.cache_clear()
+    k = Knowledge.of("AH KH QS", discard="2C")
+    log = ((Turn("draw", c("5D"), c("9C")),),)
+    w = row_weights(k, Observations(turns=(1,), rejected=((c("5D"), c("9C")),), log=log), 0)
+    assert w.max() > 0 and _chain.cache_info().currsize == 0

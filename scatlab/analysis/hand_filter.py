@@ -203,7 +203,7 @@ class LogFilter:
 
     @staticmethod
     def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS) -> LogFilter:
-        """The filter for ``rules`` (built once per scoring and knock rules, about 0.3 s)."""
+        """The filter for ``rules`` (built once per scoring and knock rules, about 0.1 s)."""
         return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds)
 
     # -- one turn -------------------------------------------------------------------------
@@ -278,26 +278,31 @@ class LogFilter:
 
     def _kind_weights(self, k: int, log: tuple[Turn, ...]) -> tuple[FloatArray, float]:
         """Kind ``k``'s weights after ``log``, normalised to sum 1, and the log of the scale
-        (so the weights are ``exp(scale) * w`` with the kind's share)."""
-        key = (k, log)
-        hit = self._cache.get(key)
-        if hit is not None:
-            self._cache.move_to_end(key)
-            return hit
-        if not log:
+        (so the weights are ``exp(scale) * w`` with the kind's share): from the longest
+        cached start of the log, one step per turn after it, each kept in the cache."""
+        done = len(log)
+        while done > 0 and (k, log[:done]) not in self._cache:
+            done -= 1
+        state = self._cache.get((k, log[:done]))
+        if state is None:  # nothing seen yet: every hand but a 31, alike
             w = np.where(self.blitz, 0.0, 1.0)
             total = float(w.sum())
-            result = (w / total, math.log(self.kinds[k].share * total / self.m))
-        else:
-            before, scale = self._kind_weights(k, log[:-1])
-            w = self.step(k, before, log[-1])
+            state = (w / total, math.log(self.kinds[k].share * total / self.m))
+            self._remember((k, ()), state)
+        self._cache.move_to_end((k, log[:done]))
+        for n in range(done, len(log)):
+            before, scale = state
+            w = self.step(k, before, log[n])
             w[self.blitz] = 0.0
             total = float(w.sum())
-            result = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
-        self._cache[key] = result
+            state = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
+            self._remember((k, log[:n + 1]), state)
+        return state
+
+    def _remember(self, key: tuple[int, tuple[Turn, ...]], state: tuple[FloatArray, float]) -> None:
+        self._cache[key] = state
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
-        return result
 
     def clear_cache(self) -> None:
         """Forget the cached weights (benchmarks time the filter from scratch with it)."""

@@ -383,7 +383,6 @@ class _Chain:
     kinds: tuple[PlayerKind, ...]
     kind_priors: FloatArray  # (kinds, MAX_TURNS + 1, rows): each kind's weight (times its share) after t turns
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
-    cards_mask: IntArray  # (rows,): bit mask of the hand's cards
     av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
     av_v2: IntArray  # value2 reached,
     av_share: FloatArray  # and the share of the draws that reach it
@@ -436,7 +435,6 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
             kind_priors[k, t] = p
             p = step(p * goes_on, shares)
     kind_priors[:, :, blitz] = 0.0
-    cards_mask = (np.int64(1) << rows).sum(axis=1)
     # After one draw: per hand, each value it can reach and the share of draws reaching it
     # (a sparse table: rows, values, shares).
     after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, -1)
@@ -449,7 +447,7 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _Chain(tables, kinds, kind_priors, improves, cards_mask, av_rows, av_v2, av_share, pair_base,
+    return _Chain(tables, kinds, kind_priors, improves, av_rows, av_v2, av_share, pair_base,
                   av_start, improve_bits)
 
 
@@ -468,7 +466,6 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     ``opponent``'s hand; 0 for hands that cannot be theirs (a card seen elsewhere, or
     missing a card they are known to hold): each kind's prior after the turns played
     times its factors for the rejected cards (see the module doc), summed over the kinds."""
-    chain = _chain_for(knowledge.rules)
     avail = 0
     for i in knowledge.unseen_index:
         avail |= 1 << i
@@ -476,13 +473,13 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     for c in knowledge.holds_of(opponent):
         held |= 1 << c.index
     avail |= held
-    masks = chain.cards_mask
+    masks = tables_for(knowledge.rules).cards_mask
     ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
-    if observations.log is not None:
+    if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
         w = np.where(ok, LogFilter.of(knowledge.rules).weights(observations.log[opponent]), 0.0)
         if w.max() > 0:
             return w
-    return np.where(ok, _chain_weights(chain, observations, opponent), 0.0)
+    return np.where(ok, _chain_weights(_chain_for(knowledge.rules), observations, opponent), 0.0)
 
 
 def _chain_weights(chain: _Chain, observations: Observations, opponent: int) -> FloatArray:
@@ -492,7 +489,7 @@ def _chain_weights(chain: _Chain, observations: Observations, opponent: int) -> 
     for card, age in zip(observations.rejected[opponent], observations.ages_of(opponent)):
         by_age[age] = by_age.get(age, 0) | 1 << card.index
     hits = {age: np.bitwise_count(chain.improve_bits & np.int64(mask)) for age, mask in by_age.items()}
-    w = np.zeros(len(chain.cards_mask))
+    w = np.zeros(len(chain.tables.rows))
     for k, kind in enumerate(chain.kinds):
         wk = chain.kind_priors[k, t]
         if hits and kind.decay == 1.0:  # every rejection counts the same: one power of the total count

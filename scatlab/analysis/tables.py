@@ -90,6 +90,8 @@ class Tables:
         """``pair_rows[a * 52 + b, d]`` is ``triple[a, b, d]``: the hand {a, b, d} for every d."""
         """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups."""
         self.row_list: list[int] = self.row_of.ravel().tolist()
+        self.cards_mask: IntArray = (np.int64(1) << self.rows).sum(axis=1)
+        """``cards_mask[row]``: the bit mask of the hand's card indices."""
 
     @property
     def after_draw(self) -> IntArray:
