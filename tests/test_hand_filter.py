@@ -18,11 +18,11 @@ import pytest
 
 from scatlab.analysis import Knowledge
 from scatlab.analysis.hand_filter import CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, LogFilter, Turn
-from scatlab.analysis.opponents import Observations, row_weights
+from scatlab.analysis.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
 from scatlab.cards import ALL_CARDS, Card, deck, parse_card
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
-from scatlab.players.tournament import play_out
+from scatlab.players.tournament import play_out, seating
 from scatlab.rules import find_rules
 from scatlab.rules.actions import ActionKind
 from scatlab.rules.values import value_of
@@ -254,15 +254,24 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
         played: dict[int, list[Turn]] = {}
         pending: dict[int, tuple[str, Card | None, bool]] = {}
         knocked = [False]
+        finished: list[dict[int, list[Turn]]] = []  # each finished hand's turns, as played
 
         def observe(before, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
             nonlocal compared, knocks
             if not view.history:  # a new hand
+                if played or pending or knocked[0]:
+                    finished.append(dict(played))
                 played.clear()
                 pending.clear()
                 knocked[0] = False
+                while len(finished) < len(view.past_hands):
+                    finished.append({})  # a hand with no turns (a 31 dealt, V11)
             log = Observations.from_view(view).log
             assert log == tuple(tuple(played.get(o, [])) for o in view.opponents)
+            for past, turns in zip(view.past_hands, finished):  # the finished hands, read back the same way
+                _, _, logs = _read_hand(past.history, past.discard_pile, view.opponents, rules)
+                assert {o: logs[o] for o in view.opponents if logs[o]} == \
+                    {o: turns[o] for o in view.opponents if turns.get(o)}
             compared += 1
             knocks += sum(t.action == "knock" for turns in log for t in turns)
             p = view.player
@@ -296,7 +305,7 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
     log = ((Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C"))),)
     obs = Observations(turns=(2,), rejected=((c("5D"), c("9C"), c("2C")),), log=log)
     w = row_weights(k, obs, 0)
-    f = LogFilter.of(k.rules)
+    f = LogFilter.of(k.rules, heads_up=True)  # one opponent: a hand of two players
     rows = f.tables.rows
     seen = {card.index for card in (c("AH"), c("KH"), c("QS"), c("2C"))}
     possible = ~np.isin(rows, list(seen)).any(axis=1)
@@ -308,11 +317,33 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
 def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     """The kinds' parameters are the ones the docs state."""
     assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0
-    assert STRONG_PLAY.knocks == ((26, 0.1), (27, 0.2), (28, 0.35), (29, 0.6), (30, 0.9))
+    assert STRONG_PLAY.knocks == ((26, 0.03), (27, 0.05), (28, 0.15), (29, 0.4), (30, 0.8))
+    assert STRONG_PLAY.knocks_heads_up == ((26, 0.01), (27, 0.03), (28, 0.08), (29, 0.25), (30, 0.8))
+    assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
     assert STRONG_PLAY.takes == "better" and STRONG_PLAY.take == 0.6
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
-    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.1
-    assert STRONG_PLAY.knock_chance(29.5) == 0.6 and STRONG_PLAY.knock_chance(30) == 0.9
+    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.03
+    assert STRONG_PLAY.knock_chance(29.5) == 0.4 and STRONG_PLAY.knock_chance(30) == 0.8
+    assert STRONG_PLAY.knock_chance(25.5, True) == 0.0 and STRONG_PLAY.knock_chance(26, True) == 0.01
+    assert STRONG_PLAY.knock_chance(29.5, True) == 0.25 and STRONG_PLAY.knock_chance(30, True) == 0.8
+
+
+def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:
+    """In a hand of two players the strong kind knocks by its heads-up chances: the knock
+    risk against one opponent uses that filter, against two the other."""
+    rules = find_rules("classic")
+    both, two = LogFilter.of(rules), LogFilter.of(rules, heads_up=True)
+    v2 = both.tables.value2
+    for value in (26, 27, 28, 29, 30):
+        row = int(np.flatnonzero(v2 == 2 * value)[0])
+        assert both.knocks[1][row] == STRONG_PLAY.knock_chance(value)
+        assert two.knocks[1][row] == STRONG_PLAY.knock_chance(value, heads_up=True)
+        assert both.knocks[0][row] == two.knocks[0][row] == 1.0
+    k = Knowledge.of("AH KH QS", discard="2C")
+    log = (Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C")))
+    one = row_weights(k, Observations((2,), ((c("5D"), c("9C"), c("2C")),), log=(log,)), 0)
+    assert np.allclose(one[one > 0] / one.max(), (two.weights(log) / two.weights(log).max())[one > 0])
+    assert not np.allclose(two.weights(log), both.weights(log))
 
 
 def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
@@ -346,3 +377,90 @@ def test_row_weights_with_a_log_do_not_build_the_prior_chain() -> None:
     log = ((Turn("draw", c("5D"), c("9C")),),)
     w = row_weights(k, Observations(turns=(1,), rejected=((c("5D"), c("9C")),), log=log), 0)
     assert w.max() > 0 and _chain.cache_info().currsize == 0
+
+
+@pytest.mark.parametrize("k", [0, 1], ids=["casual", "strong"])
+def test_filter_evidence_is_the_chance_of_the_turns_and_the_hand_shown(k: int) -> None:
+    """A finished hand's evidence for a kind is the chance that it, dealt at random, plays
+    exactly the turns seen and ends holding the hand shown (C7): the brute-force count at
+    that hand, without the kind's share."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32).run(LOG_KINDS[k], LOG_32)
+    for final in ((c("7H"), c("8H"), c("9S")), (c("QS"), c("KS"), c("AS")), (c("JD"), c("QD"), c("KD"))):
+        idx = tuple(sorted(card.index for card in final))
+        chance = ref[idx] / LOG_KINDS[k].share
+        got = f.evidence(LOG_32, idx)[k]  # type: ignore[arg-type]
+        assert (chance == 0 and got == -math.inf) or math.isclose(math.exp(got), chance, rel_tol=1e-9)
+    assert f.evidence(LOG_32, idx) is f.evidence(LOG_32, idx)  # type: ignore[arg-type]  # cached
+
+
+def test_filter_odds_replace_the_kinds_shares() -> None:
+    """Odds learned before the hand take the place of the even shares: certain odds give one
+    kind's weights alone, and the kind odds after the log are the odds times each kind's
+    chance of the log."""
+    f = LogFilter(find_rules("classic"), LOG_KINDS)
+    log = (Turn("take", c("AH"), c("2C")), Turn("draw", c("3S"), c("4D")))
+    for k in range(2):
+        alone = f._kind_weights(k, log)[0]
+        odds = (1.0, 0.0) if k == 0 else (0.0, 1.0)
+        assert np.allclose(f.weights(log, odds), alone / alone.max())
+        assert f.kind_odds(log, odds) == odds
+    even = f.kind_odds(log)
+    tilted = f.kind_odds(log, (0.2, 0.8))
+    assert math.isclose(tilted[1] / tilted[0], 4 * even[1] / even[0])
+    with pytest.raises(AnalysisError, match=r"kind odds \(0.0, 0.0\) are not allowed"):
+        f.weights(log, (0.0, 0.0))
+    with pytest.raises(AnalysisError, match=r"kind odds \(1.0,\) are not allowed"):
+        f.kind_odds(log, (1.0,))
+    with pytest.raises(AnalysisError, match="kind odds"):
+        Observations((1,), ((),), log=((),), odds=((0.5, 0.7, 0.1),))
+    with pytest.raises(AnalysisError, match="one tuple of chances per opponent"):
+        Observations((1,), ((),), log=((),), odds=((0.5, 0.5), (0.5, 0.5)))
+
+
+def test_kind_odds_are_learned_from_the_hands_shown_and_capped_per_hand() -> None:
+    """C7: a hand shown after the player held 27 at a turn where they could knock and did
+    not is impossible for the casual kind (it knocks at 26): one such hand moves the odds to
+    the cap, e to the 4 against casual, and no further; before any hand is shown the odds
+    are the shares (None)."""
+    from scatlab.rules.state import GameState, deal_order
+    state = GameState.new("classic", players=2, dealer=0)
+    state = state.deal(deal_order(["2C 4C 6C", "KH QH 7H"], up="2S", rules="classic"))
+    assert Observations.from_view(state.view(0)).odds is None
+    # player 1 keeps 27 without knocking, takes 2S; player 0 knocks; player 1 takes 7H back
+    for action in ("take", "discard 7H", "knock", "take", "discard 2S"):
+        state = state.apply(action)
+    assert len(state.results) == 1 and set(state.results[0].final[1]) == {c("7H"), c("QH"), c("KH")}
+    view = state.view(0)
+    _, _, logs = _read_hand(view.past_hands[0].history, view.past_hands[0].discard_pile, (1,), view.rules)
+    final = tuple(sorted(card.index for card in state.results[0].final[1]))
+    casual_ev, strong_ev = LogFilter.of(view.rules).evidence(tuple(logs[1]), final)  # type: ignore[arg-type]
+    assert casual_ev == -math.inf and math.isfinite(strong_ev)
+    odds = _kind_odds(view, (1,))
+    assert odds is not None
+    casual, strong = odds[0]
+    assert math.isclose(casual / strong, math.exp(-KIND_EVIDENCE_CAP))
+    assert Observations.from_view(view).odds == odds
+
+
+def test_kind_odds_tell_the_expert_from_tip_players_over_a_game() -> None:
+    """In seeded 3-player games (an expert and two tips), the odds learned from the hands
+    shown make the expert the strong kind far more than the tips, and tips mostly casual."""
+    rules = find_rules("classic")
+    kinds = ["tip", "expert", "tip"]
+    strong: dict[str, list[float]] = {"tip": [], "expert": []}
+    entrant_at: list[int] = []
+
+    def observe(before, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
+        if action.kind is ActionKind.KNOCK and view.hand_number >= 4:
+            odds = Observations.from_view(view).odds
+            assert odds is not None
+            for seat, row in zip(view.opponents, odds):
+                strong[kinds[entrant_at[seat]]].append(row[1])
+
+    for game in range(3):
+        seats, _ = seating(game, len(kinds))
+        entrant_at[:] = [seats.index(s) for s in range(len(kinds))]
+        play_out([make_player(k) for k in kinds], kinds, rules, 11, game, observe)
+    assert len(strong["tip"]) >= 5 and len(strong["expert"]) >= 3
+    assert np.mean(strong["expert"]) > 0.6 > 0.3 > np.mean(strong["tip"])

@@ -946,3 +946,24 @@ def test_C14_not_a_draw_after_a_knock() -> None:
     assert result.lives_lost == (1, 0)
     assert state.out == (True, False)
     assert state.winner == 1
+
+
+def test_C7_finished_hands_are_remembered_in_every_view_with_stock_draws_hidden() -> None:
+    """After a showdown (C7: hands are shown), each view keeps the finished hand's public log
+    and its final discard pile, beside its result; another player's stock draw stays hidden
+    (C5), the viewer's own is kept."""
+    state = start(["2C 4C 6C", "3C 5C 7C"], up="8C", stock="KD QH", dealer=0)
+    assert state.view(0).past_hands == () and state.view(1).past_hands == ()
+    state = play(state, "draw", "discard 3C", "knock", "draw", "discard QH")
+    assert state.phase is Phase.DEAL and len(state.results) == 1
+    for viewer in (0, 1):
+        view = state.view(viewer)
+        assert len(view.past_hands) == len(view.results) == 1
+        past = view.past_hands[0]
+        assert past.discard_pile == cards("8C 3C QH")
+        assert [(e.player, str(e.action)) for e in past.history] == [
+            (1, "draw"), (1, "discard 3C"), (0, "knock"), (1, "draw"), (1, "discard QH")]
+        assert past.history[0].card == (Card.parse("KD") if viewer == 1 else None)
+    assert state.view(0).results[0].final[1] == cards("5C 7C KD")
+    nxt = deal_next(state, ["2C 4C 6C", "3C 5C 7C"], up="8C")
+    assert nxt.view(0).past_hands == state.view(0).past_hands and nxt.view(0).history == ()

@@ -24,8 +24,11 @@ The opponent starts from a uniformly random hand; each observed turn multiplies 
 by the chance of what was seen (no knock or the knock, the take or the pass, the card
 thrown) and moves it to the hand kept. So the weight of a hand is the chance that this kind
 of player, dealt at random, would have played exactly the turns seen and now hold it. The
-kinds are summed with their shares: an opponent whose play fits the strong kind better
-counts as strong for more, turn by turn.
+kinds are summed with their shares (or with odds learned before the hand, see
+:meth:`LogFilter.weights`): an opponent whose play fits the strong kind better counts as
+strong for more, turn by turn. :meth:`LogFilter.evidence` reads a finished hand the same
+way: each kind's chance of the turns seen and of the hand shown at the showdown, from which
+:mod:`scatlab.analysis.opponents` learns each opponent's odds over a game.
 
 The filter runs in floating point over the hands; each kind's weights are renormalised
 after every turn with the scale kept as a logarithm, so long hands do not underflow. The
@@ -109,8 +112,10 @@ class Turn:
 class FilterKind:
     """A kind of player as the filter follows it (see the module doc).
 
-    >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(27), STRONG_PLAY.knock_chance(25)
-    (1.0, 0.2, 0.0)
+    >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(28), STRONG_PLAY.knock_chance(28, heads_up=True)
+    (1.0, 0.15, 0.08)
+    >>> STRONG_PLAY.knock_chance(25)
+    0.0
     """
 
     name: str
@@ -119,11 +124,15 @@ class FilterKind:
     takes: Literal["suit", "better"]
     take: float
     slip: float = 0.02
+    knocks_heads_up: tuple[tuple[int, float], ...] | None = None
+    """The knock chances in a hand of two players (None: the same as ``knocks``)."""
 
-    def knock_chance(self, value: float) -> float:
-        """The chance of knocking, where allowed, with a hand worth ``value``."""
+    def knock_chance(self, value: float, heads_up: bool = False) -> float:
+        """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
+        two players with ``heads_up``)."""
+        steps = self.knocks_heads_up if heads_up and self.knocks_heads_up is not None else self.knocks
         chance = 0.0
-        for step, c in self.knocks:
+        for step, c in steps:
             if value >= step:
                 chance = c
         return chance
@@ -132,17 +141,21 @@ class FilterKind:
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
 hand (like the ``tip`` player)."""
-STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.1), (27, 0.2), (28, 0.35), (29, 0.6), (30, 0.9)), "better", 0.6)
-"""Knocks with 10%, 20%, 35%, 60% and 90% of its 26s to 30s and takes a discard that makes
-the hand stronger 60% of the time: fitted to the ``expert``'s hands at real knocks
-(3-player classic, seed 12; what ``benchmarks/calibrate.py --fidelity`` measures). It knocks
-less often than the expert does (``benchmarks/calibrate.py --knock-chances``) because a
-filter conditioned on many turns of not knocking needs the fatter tail of strong hands that
-the expert really holds."""
+STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.03), (27, 0.05), (28, 0.15), (29, 0.4), (30, 0.8)), "better", 0.6,
+                         knocks_heads_up=((26, 0.01), (27, 0.03), (28, 0.08), (29, 0.25), (30, 0.8)))
+"""Knocks with 3%, 5%, 15%, 40% and 80% of its 26s to 30s (heads-up 1%, 3%, 8%, 25%, 80%)
+and takes a discard that makes the hand stronger 60% of the time: fitted to the knock risk
+of ``tip``'s knocks against the ``expert`` (3-player classic, seed 12's knocks, with each
+opponent's kind learned from the hands shown). It knocks far less often than the expert
+does (``benchmarks/calibrate.py --knock-chances``: 31%, 49%, 59%, 81%, 93% with two
+opponents, 6%, 30%, 38%, 69%, 99% heads-up) because a filter conditioned on many turns of
+not knocking needs the fatter tail of strong hands that the expert really holds: the
+expert knocks when its risk is low, not by its hand's value alone."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, even odds."""
 
 _CACHE_SIZE = 96
+_EVIDENCE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -162,10 +175,11 @@ class _DrawMoves:
 class LogFilter:
     """The filter for one set of rules (scoring and knock restrictions); build with :meth:`of`."""
 
-    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...]) -> None:
+    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...], heads_up: bool = False) -> None:
         tables = tables_for(rules)
         self.tables: Tables = tables
         self.kinds = kinds
+        self.heads_up = heads_up
         rows = tables.rows
         m = len(rows)
         self.m = m
@@ -196,15 +210,17 @@ class LogFilter:
         if rules.knock_needs_flush:
             allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
         self.knocks: tuple[FloatArray, ...] = tuple(
-            np.where(allowed, np.array([k.knock_chance(v / 2) for v in range(int(v2.max()) + 1)])[v2], 0.0)
+            np.where(allowed, np.array([k.knock_chance(v / 2, heads_up) for v in range(int(v2.max()) + 1)])[v2], 0.0)
             for k in kinds)
         self._moves: dict[int, _DrawMoves] = {}
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
+        self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
     @staticmethod
-    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS) -> LogFilter:
-        """The filter for ``rules`` (built once per scoring and knock rules, about 0.1 s)."""
-        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds)
+    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS, heads_up: bool = False) -> LogFilter:
+        """The filter for ``rules`` and a hand of two players (``heads_up``) or more (built
+        once per scoring and knock rules, about 0.1 s)."""
+        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up)
 
     # -- one turn -------------------------------------------------------------------------
 
@@ -307,33 +323,96 @@ class LogFilter:
     def clear_cache(self) -> None:
         """Forget the cached weights (benchmarks time the filter from scratch with it)."""
         self._cache.clear()
+        self._evidence.clear()
 
-    def weights(self, log: tuple[Turn, ...]) -> FloatArray:
-        """The weight of every hand (row of the tables) after ``log``, the kinds summed by
-        their shares and their likelihood of the log, scaled so the largest is 1 (all 0
-        when no kind could have played the log)."""
+    def _scales(self, log: tuple[Turn, ...], odds: tuple[float, ...] | None) -> list[tuple[FloatArray, float]]:
+        """Each kind's normalised weights after ``log`` and the log of its scale, with the
+        kinds' shares replaced by ``odds`` when given."""
         parts = [self._kind_weights(k, log) for k in range(len(self.kinds))]
+        if odds is None:
+            return parts
+        if len(odds) != len(self.kinds) or not all(isinstance(o, (int, float)) and o >= 0 for o in odds) \
+                or not sum(odds) > 0:
+            raise AnalysisError(f"kind odds {odds!r} are not allowed: one chance of 0 or more for each of "
+                                f"the {len(self.kinds)} kinds, not all 0")
+        return [(w, scale - math.log(kind.share) + math.log(o) if o > 0 else -math.inf)
+                for (w, scale), kind, o in zip(parts, self.kinds, odds)]
+
+    def weights(self, log: tuple[Turn, ...], odds: tuple[float, ...] | None = None) -> FloatArray:
+        """The weight of every hand (row of the tables) after ``log``, the kinds summed by
+        their shares (or ``odds``, each kind's chance before the hand) and their likelihood
+        of the log, scaled so the largest is 1 (all 0 when no kind could have played the
+        log)."""
+        parts = self._scales(log, odds)
         top = max(scale for _, scale in parts)
         if top == -math.inf:
             return np.zeros(self.m)
         w = sum((np.exp(scale - top) * wk for wk, scale in parts if scale > -math.inf), np.zeros(self.m))
         return np.asarray(w / w.max(), dtype=np.float64)
 
-    def kind_odds(self, log: tuple[Turn, ...]) -> tuple[float, ...]:
-        """Each kind's probability after ``log`` (the shares times the chance of the log).
+    def kind_odds(self, log: tuple[Turn, ...], odds: tuple[float, ...] | None = None) -> tuple[float, ...]:
+        """Each kind's probability after ``log`` (the shares, or ``odds``, times the chance
+        of the log).
 
         >>> from scatlab.rules import find_rules
         >>> LogFilter.of(find_rules("classic")).kind_odds(())
         (0.5, 0.5)
+        >>> LogFilter.of(find_rules("classic")).kind_odds((), odds=(0.9, 0.1))
+        (0.9, 0.1)
         """
-        scales = [self._kind_weights(k, log)[1] for k in range(len(self.kinds))]
+        scales = [scale for _, scale in self._scales(log, odds)]
         top = max(scales)
         if top == -math.inf:
             return tuple(0.0 for _ in scales)
         e = [math.exp(s - top) for s in scales]
         return tuple(x / sum(e) for x in e)
 
+    def evidence(self, log: tuple[Turn, ...], final: tuple[int, int, int]) -> tuple[float, ...]:
+        """Each kind's log chance of playing ``log`` and ending the hand holding ``final``
+        (three card indices, the hand shown at the showdown), from a uniformly random deal;
+        ``-inf`` where the kind could not have (cached: a finished hand is asked about on
+        every later turn of the game).
+
+        >>> from scatlab.rules import find_rules
+        >>> from scatlab.cards import parse_card
+        >>> f = LogFilter.of(find_rules("classic"))
+        >>> knock = (Turn("knock", None),)
+        >>> casual, strong = f.evidence(knock, (0, 1, 2))      # the 2 3 4 of clubs, worth 9
+        >>> round(strong - casual, 6)                           # 1% floor against 0% knocks each
+        0.0
+        >>> casual, strong = f.evidence(knock, (9, 10, 11))     # 10 J Q of clubs, worth 30
+        >>> round(math.exp(casual - strong), 2)                 # knocks always against 90%
+        1.11
+        """
+        key = (log, final)
+        found = self._evidence.get(key)
+        if found is not None:
+            self._evidence.move_to_end(key)
+            return found
+        row = self.tables.row(sorted(final))
+        out = []
+        for k in range(len(self.kinds)):
+            w = np.where(self.blitz, 0.0, 1.0)
+            scale = math.log(float(w.sum()) / self.m)
+            w = w / w.sum()
+            for turn in log:
+                w = self.step(k, w, turn)
+                w[self.blitz] = 0.0
+                total = float(w.sum())
+                if total <= 0:
+                    scale = -math.inf
+                    break
+                scale += math.log(total)
+                w = w / total
+            out.append(scale + math.log(w[row]) if scale > -math.inf and w[row] > 0 else -math.inf)
+        result = tuple(out)
+        self._evidence[key] = result
+        if len(self._evidence) > _EVIDENCE_SIZE:
+            self._evidence.popitem(last=False)
+        return result
+
 
 @lru_cache(maxsize=8)
-def _filter(scoring: RuleSet, min_knock: int | None, flush: bool, kinds: tuple[FilterKind, ...]) -> LogFilter:
-    return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds)
+def _filter(scoring: RuleSet, min_knock: int | None, flush: bool, kinds: tuple[FilterKind, ...],
+            heads_up: bool) -> LogFilter:
+    return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds, heads_up)

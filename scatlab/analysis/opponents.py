@@ -13,23 +13,30 @@ computed one of two ways, by what is known:
 **With the game's log** (:meth:`Observations.from_view`: the knock risk in play, the
 advice at the table, the ``expert``, the review and the calibration study) the model
 follows each opponent through every turn they played, in order: a Bayesian filter over all
-3-card hands (:mod:`scatlab.analysis.hand_filter`). The opponent is, for the whole hand and
-with even odds, one of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
+3-card hands (:mod:`scatlab.analysis.hand_filter`). The opponent is, for the whole hand, one
+of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
 
 - ``casual`` collects one suit (the suit worth most in the hand): takes the top discard
   when it is of that suit and raises the hand, else draws; knocks at 26 or more (like the
   ``tip`` player);
 - ``strong`` takes the top discard when it makes the hand stronger 60% of the time, else
-  draws; knocks with 10%, 20%, 35%, 60% and 90% of its 26s to 30s;
+  draws; knocks with 3%, 5%, 15%, 40% and 80% of its 26s to 30s (in a hand of two players
+  1%, 3%, 8%, 25% and 80%);
 
 both throw the card that keeps the strongest three, with a 2% chance of throwing another
 (and of taking a card against their rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
 every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
 the chance that the opponent, dealt at random, played exactly those turns and now holds it;
-the kinds are summed by how well each explains the turns. The strong kind was fitted to
-the ``expert``'s hands at real knocks (what ``benchmarks/calibrate.py --fidelity``
-measures, on seed 12's games).
+the kinds are summed by how well each explains the turns. The odds of the two kinds before
+the hand are even in a game's first hand; after it they are **learned from the hands shown
+at the showdowns** (C7) earlier in the game: for every finished hand the opponent played
+turns in, each kind's chance of those turns and of ending with the hand shown (the same
+filter, read at that hand), each hand counting at most ``KIND_EVIDENCE_CAP`` (e**4) for one
+kind against the other. An opponent who held 27 without knocking where it could is not
+casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
+The strong kind was fitted to the ``expert``'s hands at real knocks (what
+``benchmarks/calibrate.py --fidelity`` measures, on seed 12's games).
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
@@ -88,8 +95,9 @@ who took cards from one who only drew (in play the first holds a stronger hand t
 pictures, the second a weaker one); the filter does, which is why play uses it
 (``benchmarks/calibrate.py --fidelity`` measures both; the README's tables).
 
-Both ways, the model does not know who the opponents really are, treats the opponents'
-hands as independent apart from not sharing cards, and draws a stock card as any card not
+Both ways, the model is not told who the opponents really are (with the log it learns it
+from the hands they showed), treats the opponents' hands as independent apart from not
+sharing cards, and draws a stock card as any card not
 in the hand (nor face up), not only the unseen ones.
 
 The chain runs in floating point; the weights used for exact counting are integers: each
@@ -120,7 +128,7 @@ from ..cards import Card, format_cards
 from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
-from ..rules.view import PlayerView
+from ..rules.view import Event, PlayerView
 from .hand_filter import LOG_KINDS, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
@@ -137,6 +145,7 @@ __all__ = [
     "MAX_TURNS",
     "ADAPTIVE_POLICY",
     "LOG_POLICY",
+    "KIND_EVIDENCE_CAP",
     "Observations",
     "HandWeights",
     "hand_weights",
@@ -219,14 +228,18 @@ ADAPTIVE_POLICY = (
 
 LOG_POLICY = (
     "opponents are dealt uniformly at random and each is followed through every turn seen; each is, for the "
-    "whole hand and with even odds, a casual player (collects the suit worth most, takes a discard of it that "
+    "whole hand, a casual player (collects the suit worth most, takes a discard of it that "
     "raises the hand, knocks at "
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
     + " or more) or a strong one (takes a discard that makes the hand stronger "
     + f"{LOG_KINDS[1].take:.0%} of the time, knocks with the chance "
     + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
-    + " or more); both draw otherwise, keep the strongest three, slip "
-    + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared"
+    + " or more; heads-up "
+    + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks))
+    + "); both draw otherwise, keep the strongest three, slip "
+    + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared; the odds of the two kinds are "
+    "even in a game's first hand, then learned from each opponent's turns and the hands shown at earlier "
+    "showdowns"
 )
 """The stated policy of the filter (the game's log known), as one sentence for derivations."""
 
@@ -268,6 +281,10 @@ class Observations:
     log: tuple[tuple[Turn, ...], ...] | None = None
     """Each opponent's turns in order (:class:`~scatlab.analysis.hand_filter.Turn`), when the
     game's log is known (:meth:`from_view`): the weights then follow every turn (the filter)."""
+    odds: tuple[tuple[float, ...], ...] | None = None
+    """Each opponent's chance of being each kind of :data:`LOG_KINDS` before this hand,
+    learned from the hands they showed earlier in the game (:meth:`from_view`); None: the
+    kinds' shares (even odds). Used with the log only."""
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
@@ -280,6 +297,16 @@ class Observations:
             for turns in self.log:
                 if not isinstance(turns, tuple) or not all(isinstance(t, Turn) for t in turns):
                     raise AnalysisError(f"log entry {turns!r} is not allowed: a tuple of Turn objects")
+        if self.odds is not None:
+            if not isinstance(self.odds, tuple) or len(self.odds) != len(self.turns):
+                raise AnalysisError(f"kind odds {self.odds!r} are not allowed: one tuple of chances per opponent "
+                                    f"({len(self.turns)})")
+            for row in self.odds:
+                if not isinstance(row, tuple) or len(row) != len(LOG_KINDS) or not all(
+                        isinstance(o, (int, float)) and not isinstance(o, bool) and 0 <= o <= 1 for o in row) \
+                        or not sum(row) > 0:
+                    raise AnalysisError(f"kind odds {row!r} are not allowed: {len(LOG_KINDS)} chances from 0 to 1, "
+                                        "not all 0, one per kind")
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
@@ -323,55 +350,103 @@ class Observations:
         top, a take removed it; a draw leaves the pile as it is).
         """
         order = view.opponents
-        turns = {p: 0 for p in order}
-        rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
-        tops: list[Card | None] = []  # the top discard at each event, going backwards
-        pile = list(view.discard_pile)
-        for event in reversed(view.history):
-            kind = event.action.kind
-            if kind is ActionKind.DISCARD:
-                if event.player in turns:
-                    if event.card is not None:
-                        rejected[event.player].setdefault(event.card, turns[event.player])
-                    turns[event.player] += 1
-                if pile:
-                    pile.pop()
-            elif kind is ActionKind.TAKE:
-                if event.card is not None:
-                    pile.append(event.card)
-            elif kind is ActionKind.DRAW and event.player in turns and pile:
-                # the same turn as the discard that follows it (already counted, going backwards)
-                rejected[event.player].setdefault(pile[-1], max(turns[event.player] - 1, 0))
-            tops.append(pile[-1] if pile else None)
-        tops.reverse()
-        log: dict[int, list[Turn]] = {p: [] for p in order}
-        played = {p: 0 for p in order}
-        pending: dict[int, tuple[TurnAction, Card | None, bool]] = {}
-        knocked = False
-        for event, top in zip(view.history, tops):
-            kind, p = event.action.kind, event.player
-            may_knock = not knocked and not (view.rules.no_knock_first_round and played.get(p, 0) == 0)
-            if kind is ActionKind.KNOCK or kind is ActionKind.HAMMER:
-                if p in log:
-                    log[p].append(Turn("knock", None, None, may_knock))
-                knocked = True
-            elif p not in log:
-                continue
-            elif kind is ActionKind.DRAW:
-                pending[p] = ("draw", top, may_knock)
-            elif kind is ActionKind.TAKE:
-                pending[p] = ("take", event.card, may_knock)
-            elif kind is ActionKind.DISCARD and p in pending:
-                action, card, allowed = pending.pop(p)
-                log[p].append(Turn(action, card, event.card, allowed))
-                played[p] += 1
+        turns, rejected, log = _read_hand(view.history, view.discard_pile, order, view.rules)
+        odds = _kind_odds(view, order)
         return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
-                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order))
+                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order), odds)
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
         """No observations for ``opponents`` opponents (the adaptive model is then uniform)."""
         return cls((0,) * opponents, ((),) * opponents)
+
+
+def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tuple[int, ...],
+               rules: RuleSet) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
+    """One hand's public log read for the players ``order``: the turns each completed, the
+    cards each rejected (card -> age in their turns, the latest time) and each one's turns
+    in order (:class:`Turn`). The pile's history is rebuilt backwards from ``pile_now``, the
+    discard pile after the last event (a discard put a card on top, a take removed it; a
+    draw leaves the pile as it is)."""
+    turns = {p: 0 for p in order}
+    rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
+    tops: list[Card | None] = []  # the top discard at each event, going backwards
+    pile = list(pile_now)
+    for event in reversed(history):
+        kind = event.action.kind
+        if kind is ActionKind.DISCARD:
+            if event.player in turns:
+                if event.card is not None:
+                    rejected[event.player].setdefault(event.card, turns[event.player])
+                turns[event.player] += 1
+            if pile:
+                pile.pop()
+        elif kind is ActionKind.TAKE:
+            if event.card is not None:
+                pile.append(event.card)
+        elif kind is ActionKind.DRAW and event.player in turns and pile:
+            # the same turn as the discard that follows it (already counted, going backwards)
+            rejected[event.player].setdefault(pile[-1], max(turns[event.player] - 1, 0))
+        tops.append(pile[-1] if pile else None)
+    tops.reverse()
+    log: dict[int, list[Turn]] = {p: [] for p in order}
+    played = {p: 0 for p in order}
+    pending: dict[int, tuple[TurnAction, Card | None, bool]] = {}
+    knocked = False
+    for event, top in zip(history, tops):
+        kind, p = event.action.kind, event.player
+        may_knock = not knocked and not (rules.no_knock_first_round and played.get(p, 0) == 0)
+        if kind is ActionKind.KNOCK or kind is ActionKind.HAMMER:
+            if p in log:
+                log[p].append(Turn("knock", None, None, may_knock))
+            knocked = True
+        elif p not in log:
+            continue
+        elif kind is ActionKind.DRAW:
+            pending[p] = ("draw", top, may_knock)
+        elif kind is ActionKind.TAKE:
+            pending[p] = ("take", event.card, may_knock)
+        elif kind is ActionKind.DISCARD and p in pending:
+            action, card, allowed = pending.pop(p)
+            log[p].append(Turn(action, card, event.card, allowed))
+            played[p] += 1
+    return turns, rejected, log
+
+
+KIND_EVIDENCE_CAP = 4.0
+"""The most one shown hand can count for one kind against another, in natural logarithms
+(a factor of about 55): a single surprising hand (a slip, or play outside both kinds) moves
+the odds a lot but never settles them."""
+
+
+def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, ...], ...] | None:
+    """Each opponent's odds of each kind of :data:`LOG_KINDS` before this hand, learned from
+    the hands shown before (None when there are none): the kinds' shares times, for every
+    finished hand the opponent played turns in, the chance of their turns and of the hand
+    they showed (:meth:`LogFilter.evidence`), each hand's evidence capped at
+    :data:`KIND_EVIDENCE_CAP` against the likeliest kind."""
+    if not view.past_hands:
+        return None
+    totals = {p: [math.log(kind.share) for kind in LOG_KINDS] for p in order}
+    for past, result in zip(view.past_hands, view.results):
+        _, _, logs = _read_hand(past.history, past.discard_pile, order, view.rules)
+        filt = LogFilter.of(view.rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
+        for p in order:
+            final = result.final[p] if p < len(result.final) else ()
+            if not logs[p] or len(final) != 3:
+                continue
+            ev = filt.evidence(tuple(logs[p]), (final[0].index, final[1].index, final[2].index))
+            top = max(ev)
+            if top == -math.inf:
+                continue
+            for k, e in enumerate(ev):
+                totals[p][k] += max(e - top, -KIND_EVIDENCE_CAP)
+    out = []
+    for p in order:
+        best = max(totals[p])
+        chances = [math.exp(t - best) for t in totals[p]]
+        out.append(tuple(c / sum(chances) for c in chances))
+    return tuple(out)
 
 
 # -- the prior chain --------------------------------------------------------------------
@@ -476,7 +551,9 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     masks = tables_for(knowledge.rules).cards_mask
     ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
     if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
-        w = np.where(ok, LogFilter.of(knowledge.rules).weights(observations.log[opponent]), 0.0)
+        odds = observations.odds[opponent] if observations.odds is not None else None
+        filt = LogFilter.of(knowledge.rules, heads_up=len(observations.turns) == 1)
+        w = np.where(ok, filt.weights(observations.log[opponent], odds), 0.0)
         if w.max() > 0:
             return w
     return np.where(ok, _chain_weights(_chain_for(knowledge.rules), observations, opponent), 0.0)

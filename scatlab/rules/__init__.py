@@ -25,7 +25,7 @@ from .rulebook import RULEBOOK, RuleEntry, cited_codes, rule_entry
 from .scoring import HandEnd, RuleNote, Settlement, settle
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, deal_order
 from .values import BLITZ, format_value, hand_value, is_blitz, is_flush, tiebreak_key, value_of
-from .view import Event, PlayerView
+from .view import Event, PastHand, PlayerView
 
 __all__ = [
     "Action",
@@ -66,5 +66,6 @@ __all__ = [
     "tiebreak_key",
     "value_of",
     "Event",
+    "PastHand",
     "PlayerView",
 ]

@@ -42,7 +42,7 @@ from .actions import _DISCARDS, Action, ActionKind
 from .options import RuleSet, find_rules
 from .scoring import HandEnd, RuleNote, settle
 from .values import blitz_of, is_flush, tiebreak_key, value_of
-from .view import Event, PlayerView
+from .view import Event, PastHand, PlayerView
 
 __all__ = ["Phase", "HandResult", "GameState", "deal_order", "MAX_PLAYERS", "MIN_PLAYERS"]
 
@@ -146,7 +146,7 @@ class GameState:
         "rules", "num_players", "lives", "points", "out", "out_order", "dealer", "first_dealer",
         "phase", "to_move", "hands", "stock", "stock_pos", "discards", "taken", "drawn",
         "knocker", "stopper", "turns", "last_discarder", "undeclared", "declare_queue",
-        "declared", "declare_context", "log", "decks", "logs", "results", "winner",
+        "declared", "declare_context", "log", "decks", "logs", "past", "results", "winner",
     )
 
     rules: RuleSet
@@ -176,6 +176,9 @@ class GameState:
     log: _Log | None
     decks: tuple[tuple[Card, ...], ...]
     logs: tuple[tuple[Event, ...], ...]
+    past: tuple[tuple[PastHand, ...], ...]
+    """Per seat, the finished hands as that player saw them (public logs and final piles),
+    extended when a hand ends."""
     results: tuple[HandResult, ...]
     winner: int | None
 
@@ -208,6 +211,7 @@ class GameState:
         init(s, "first_dealer", dealer)
         init(s, "decks", ())
         init(s, "logs", ())
+        init(s, "past", ((),) * players)
         init(s, "results", ())
         init(s, "winner", None)
         cls._clear_hand(s, Phase.DEAL)
@@ -741,6 +745,8 @@ class GameState:
         init(self, "out_order", self.out_order + tuple(newly_out))
         init(self, "results", self.results + (hand_result,))
         init(self, "logs", self.logs + (_log_items(self.log),))
+        init(self, "past", tuple(seen + (PastHand(tuple(e.public(p) for e in self.logs[-1]), self.discards),)
+                                 for p, seen in enumerate(self.past)))
         winner = self._find_winner()
         final_hands = self.hands
         GameState._clear_hand(self, Phase.DEAL)
@@ -794,6 +800,7 @@ class GameState:
             history=tuple(e.public(player) for e in self.events),
             results=self.results,
             winner=self.winner,
+            past_hands=self.past[player],
         )
 
     def hand_actions(self) -> tuple[tuple[Event, ...], ...]:

@@ -18,7 +18,7 @@ from .options import RuleSet
 if TYPE_CHECKING:
     from .state import HandResult, Phase
 
-__all__ = ["Event", "PlayerView"]
+__all__ = ["Event", "PastHand", "PlayerView"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +57,30 @@ class Event:
         return f"player {self.player} {words.get(kind, kind.value + 's')}"
 
 
+@dataclass(frozen=True, slots=True)
+class PastHand:
+    """A finished hand as one player saw it: its public log (other players' stock draws
+    hidden) and the discard pile at its end. Its result, with every hand shown, is the
+    view's ``results`` entry of the same index.
+
+    >>> from scatlab.rules.state import GameState
+    >>> s = GameState.new("classic", 2)
+    >>> s.view(0).past_hands
+    ()
+    """
+
+    history: tuple[Event, ...]
+    discard_pile: tuple[Card, ...]
+
+
 @dataclass(frozen=True)
 class PlayerView:
     """Everything ``player`` may know about a game at one moment.
 
     Public: the rules, lives/points, who is out, the dealer, whose turn and the phase, the
     whole discard pile (bottom first; the top card is the last), the stock's size, every
-    hand's size, the knocker, past hands' results (hands are shown at a showdown) and the
-    current hand's log with stock draws hidden. Private to ``player``: their own hand and
+    hand's size, the knocker, past hands' results (hands are shown at a showdown) and logs,
+    and the current hand's log, with stock draws hidden. Private to ``player``: their own hand and
     the cards they drew. Never included: other hands and the stock order. While the first
     player decides on a throw-down (V11) their own hand is hidden too: that choice is made
     before looking.
@@ -93,6 +109,9 @@ class PlayerView:
     history: tuple[Event, ...]
     results: tuple[HandResult, ...]
     winner: int | None
+    past_hands: tuple[PastHand, ...] = ()
+    """The finished hands' public logs and final piles, one per entry of ``results``: what
+    an attentive player remembers of how each opponent played before their hand was shown."""
 
     @property
     def top_discard(self) -> Card | None:
