@@ -307,12 +307,17 @@ def reachable(root: object) -> tuple[set[Card], list[object]]:
 def public_cards(state: GameState, seat: int) -> set[Card]:
     """What ``seat`` may know, from the real state: own hand (unless deciding on a
     throw-down, V11), the discard pile, the cards in the hand's log (others' stock draws
-    hidden) and every card shown in past hands' results."""
+    hidden), every card shown in past hands' results, the cards in past hands' logs (the
+    same way) and each past hand's first face-up card."""
     allowed: set[Card] = set(state.discards)
     if not (state.phase is Phase.THROW_DOWN and state.to_move == seat):
         allowed |= set(state.hands[seat])
     allowed |= {c for e in state.events if (c := e.public(seat).card) is not None}
     allowed |= {c for r in state.results for h in r.final for c in h}
+    for deck, log, result in zip(state.decks, state.logs, state.results):
+        allowed |= {c for e in log if (c := e.public(seat).card) is not None}
+        players = sum(len(h) > 0 for h in result.final)
+        allowed.add(deck[3 * players])  # the up card (C3)
     return allowed
 
 

@@ -152,7 +152,8 @@ opponents, 6%, 30%, 38%, 69%, 99% heads-up) because a filter conditioned on many
 not knocking needs the fatter tail of strong hands that the expert really holds: the
 expert knocks when its risk is low, not by its hand's value alone."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
-"""The stated policy's opponent when the log is known: casual or strong, even odds."""
+"""The stated policy's opponent when the log is known: casual or strong, with even odds in a
+game's first hand and odds learned from the hands shown after it."""
 
 _CACHE_SIZE = 96
 _EVIDENCE_SIZE = 4096
