@@ -115,6 +115,7 @@ is positive), so a count weighted by them is exact for those stated weights.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -128,7 +129,8 @@ from ..cards import Card, format_cards
 from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
-from ..rules.view import Event, PlayerView
+from ..rules.state import HandResult
+from ..rules.view import Event, PastHand, PlayerView
 from .hand_filter import LOG_KINDS, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
@@ -429,24 +431,47 @@ def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, .
         return None
     totals = {p: [math.log(kind.share) for kind in LOG_KINDS] for p in order}
     for past, result in zip(view.past_hands, view.results):
-        _, _, logs = _read_hand(past.history, past.discard_pile, order, view.rules)
-        filt = LogFilter.of(view.rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
+        evidence = _hand_evidence(past, result, view.rules)
         for p in order:
-            final = result.final[p] if p < len(result.final) else ()
-            if not logs[p] or len(final) != 3:
-                continue
-            ev = filt.evidence(tuple(logs[p]), (final[0].index, final[1].index, final[2].index))
-            top = max(ev)
-            if top == -math.inf:
-                continue
-            for k, e in enumerate(ev):
-                totals[p][k] += max(e - top, -KIND_EVIDENCE_CAP)
+            for k, e in enumerate(evidence.get(p, ())):
+                totals[p][k] += e
     out = []
     for p in order:
         best = max(totals[p])
         chances = [math.exp(t - best) for t in totals[p]]
         out.append(tuple(c / sum(chances) for c in chances))
     return tuple(out)
+
+
+_EVIDENCE_CACHE: OrderedDict[int, tuple[PastHand, RuleSet, dict[int, tuple[float, ...]]]] = OrderedDict()
+_EVIDENCE_CACHE_SIZE = 1024
+
+
+def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet) -> dict[int, tuple[float, ...]]:
+    """For every seat that played turns in the finished hand ``past`` and showed three cards,
+    each kind's capped log evidence (0 for the likeliest kind). Cached by the hand (a view's
+    finished hands are the same objects all through the next hands, so a long game reads
+    each once)."""
+    found = _EVIDENCE_CACHE.get(id(past))
+    if found is not None and found[0] is past and found[1] == rules:
+        _EVIDENCE_CACHE.move_to_end(id(past))
+        return found[2]
+    seats = tuple(p for p, h in enumerate(result.final) if len(h) == 3)
+    _, _, logs = _read_hand(past.history, past.discard_pile, seats, rules)
+    filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
+    evidence: dict[int, tuple[float, ...]] = {}
+    for p in seats:
+        final = result.final[p]
+        if not logs[p]:
+            continue
+        ev = filt.evidence(tuple(logs[p]), (final[0].index, final[1].index, final[2].index))
+        top = max(ev)
+        if top > -math.inf:
+            evidence[p] = tuple(max(e - top, -KIND_EVIDENCE_CAP) for e in ev)
+    _EVIDENCE_CACHE[id(past)] = (past, rules, evidence)
+    if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
+        _EVIDENCE_CACHE.popitem(last=False)
+    return evidence
 
 
 # -- the prior chain --------------------------------------------------------------------
