@@ -392,20 +392,10 @@ class LogFilter:
             return found
         row = self.tables.row(sorted(final))
         out = []
-        for k in range(len(self.kinds)):
-            w = np.where(self.blitz, 0.0, 1.0)
-            scale = math.log(float(w.sum()) / self.m)
-            w = w / w.sum()
-            for turn in log:
-                w = self.step(k, w, turn)
-                w[self.blitz] = 0.0
-                total = float(w.sum())
-                if total <= 0:
-                    scale = -math.inf
-                    break
-                scale += math.log(total)
-                w = w / total
-            out.append(scale + math.log(w[row]) if scale > -math.inf and w[row] > 0 else -math.inf)
+        for k, kind in enumerate(self.kinds):  # the log's weights, from the turns cached while it was played
+            w, scale = self._kind_weights(k, log)
+            out.append(scale - math.log(kind.share) + math.log(w[row]) if scale > -math.inf and w[row] > 0
+                       else -math.inf)
         result = tuple(out)
         self._evidence[key] = result
         if len(self._evidence) > _EVIDENCE_SIZE:

@@ -431,9 +431,9 @@ def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, .
         return None
     totals = {p: [math.log(kind.share) for kind in LOG_KINDS] for p in order}
     for past, result in zip(view.past_hands, view.results):
-        evidence = _hand_evidence(past, result, view.rules)
+        evidence = _hand_evidence(past, result, view.rules, order)
         for p in order:
-            for k, e in enumerate(evidence.get(p, ())):
+            for k, e in enumerate(evidence.get(p) or ()):
                 totals[p][k] += e
     out = []
     for p in order:
@@ -443,34 +443,37 @@ def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, .
     return tuple(out)
 
 
-_EVIDENCE_CACHE: OrderedDict[int, tuple[PastHand, RuleSet, dict[int, tuple[float, ...]]]] = OrderedDict()
+_EVIDENCE_CACHE: OrderedDict[int, tuple[PastHand, RuleSet, dict[int, tuple[float, ...] | None]]] = OrderedDict()
 _EVIDENCE_CACHE_SIZE = 1024
 
 
-def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet) -> dict[int, tuple[float, ...]]:
-    """For every seat that played turns in the finished hand ``past`` and showed three cards,
-    each kind's capped log evidence (0 for the likeliest kind). Cached by the hand (a view's
-    finished hands are the same objects all through the next hands, so a long game reads
-    each once)."""
+def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet,
+                   seats: tuple[int, ...]) -> dict[int, tuple[float, ...] | None]:
+    """For each of ``seats`` that played turns in the finished hand ``past`` and showed
+    three cards, each kind's capped log evidence (0 for the likeliest kind; None: no
+    evidence). Cached by the hand and seat (a view's finished hands are the same objects all
+    through the next hands, so a long game reads each once)."""
     found = _EVIDENCE_CACHE.get(id(past))
     if found is not None and found[0] is past and found[1] == rules:
         _EVIDENCE_CACHE.move_to_end(id(past))
-        return found[2]
-    seats = tuple(p for p, h in enumerate(result.final) if len(h) == 3)
-    _, _, logs = _read_hand(past.history, past.discard_pile, seats, rules)
-    filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
-    evidence: dict[int, tuple[float, ...]] = {}
-    for p in seats:
-        final = result.final[p]
-        if not logs[p]:
-            continue
-        ev = filt.evidence(tuple(logs[p]), (final[0].index, final[1].index, final[2].index))
-        top = max(ev)
-        if top > -math.inf:
-            evidence[p] = tuple(max(e - top, -KIND_EVIDENCE_CAP) for e in ev)
-    _EVIDENCE_CACHE[id(past)] = (past, rules, evidence)
-    if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
-        _EVIDENCE_CACHE.popitem(last=False)
+        evidence = found[2]
+    else:
+        evidence = {}
+        _EVIDENCE_CACHE[id(past)] = (past, rules, evidence)
+        if len(_EVIDENCE_CACHE) > _EVIDENCE_CACHE_SIZE:
+            _EVIDENCE_CACHE.popitem(last=False)
+    missing = tuple(p for p in seats if p not in evidence)
+    if missing:
+        _, _, logs = _read_hand(past.history, past.discard_pile, missing, rules)
+        filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
+        for p in missing:
+            final = result.final[p] if p < len(result.final) else ()
+            evidence[p] = None
+            if logs[p] and len(final) == 3:
+                ev = filt.evidence(tuple(logs[p]), (final[0].index, final[1].index, final[2].index))
+                top = max(ev)
+                if top > -math.inf:
+                    evidence[p] = tuple(max(e - top, -KIND_EVIDENCE_CAP) for e in ev)
     return evidence
 
 
