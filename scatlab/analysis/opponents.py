@@ -35,8 +35,8 @@ turns in, each kind's chance of those turns and of ending with the hand shown (t
 filter, read at that hand), each hand counting at most ``KIND_EVIDENCE_CAP`` (e**4) for one
 kind against the other. An opponent who held 27 without knocking where it could is not
 casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
-The strong kind was fitted to the ``expert``'s hands at real knocks (what
-``benchmarks/calibrate.py --fidelity`` measures, on seed 12's games).
+The strong kind was fitted, with the odds learned, to the knock risk of ``tip``'s knocks
+against the ``expert`` on seed 12's games (3-player classic).
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
