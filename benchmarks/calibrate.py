@@ -11,8 +11,9 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
 
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
-26-30 when a knock was allowed (what the adaptive model's ``STRONG_KNOCKS`` is measured from):
-``python benchmarks/calibrate.py --knock-chances --games 1000 --seed 77``.
+26-30 when a knock was allowed, against two opponents and against one (what the filter's
+strong kind and the chain's ``STRONG_KNOCKS`` are measured from):
+``python benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``.
 
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
@@ -140,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "
               "where a knock is allowed, the share of hands worth V that knocked")
         for kind, by_value in chances.items():
-            cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for v, (k, n) in sorted(by_value.items()))
-            print(f"- {kind}: {cells}")
+            for opponents in sorted({o for o, _ in by_value}, reverse=True):
+                cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for (o, v), (k, n) in sorted(by_value.items())
+                                  if o == opponents)
+                print(f"- {kind}, against {opponents} opponent{'s' if opponents > 1 else ''}: {cells}")
         return 0
     if args.from_json:
         knocks = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from collections.abc import Callable
 from itertools import combinations
 
 import numpy as np
@@ -41,6 +42,7 @@ class Reference:
         self.rules = rules
         self.cards = deck(rules.deck_size)  # type: ignore[attr-defined]
         self._values: dict[tuple[int, ...], Fraction] = {}
+        self._ahead: list[dict[tuple[int, ...], int]] = []
 
     def value(self, hand: tuple[int, ...]) -> Fraction:
         key = tuple(sorted(hand))
@@ -48,13 +50,45 @@ class Reference:
             self._values[key] = Fraction(value_of([ALL_CARDS[i] for i in key], self.rules))  # type: ignore[arg-type]
         return self._values[key]
 
-    def best_throw(self, hand: tuple[int, ...], added: int) -> int:
-        """Keep the strongest three: the added card back on a tie, else the lowest card (ties: lower index)."""
+    def ahead(self, k: int) -> dict[tuple[int, ...], int]:
+        """E_k of every hand, by the horizon module's stated recursion (not its tables):
+        E_0 = value; a 31 keeps its value; else the mean over the cards not in the hand of
+        the best three kept. Scaled by 2 * (n-3)**k, so it stays whole."""
+        if not self._ahead:
+            self._ahead.append({h: int(2 * self.value(h)) for h in self._hands()})
+        idx = [card.index for card in self.cards]
+        others = len(idx) - 3
+        while len(self._ahead) <= k:
+            prev = self._ahead[-1]
+            level = {}
+            for h, v in prev.items():
+                if self.value(h) >= 31:
+                    level[h] = v * others
+                    continue
+                level[h] = sum(max([v] + [prev[tuple(sorted(tuple(y for y in h if y != z) + (d,)))] for z in h])
+                               for d in idx if d not in h)
+            self._ahead.append(level)
+        return self._ahead[k]
+
+    def _hands(self) -> list[tuple[int, ...]]:
+        return [tuple(h) for h in combinations([card.index for card in self.cards], 3)]
+
+    def worth(self, kind: FilterKind, k: int) -> Callable[[tuple[int, ...]], Fraction | int]:
+        """How ``kind`` values a hand ``k`` turns further than it looks: its value now, or E_(horizon + k)."""
+        if kind.takes != "horizon":
+            return self.value
+        table = self.ahead(kind.horizon + k)
+        return lambda h: table[tuple(sorted(h))]
+
+    def best_throw(self, kind: FilterKind, hand: tuple[int, ...], added: int) -> int:
+        """Keep the strongest three (by the kind's worth): the added card back on a tie, else
+        the lowest card (ties: lower index)."""
+        worth = self.worth(kind, 0)
         four = hand + (added,)
-        best = max(self.value(tuple(y for y in four if y != z)) for z in four)
-        if self.value(hand) == best:
+        best = max(worth(tuple(y for y in four if y != z)) for z in four)
+        if worth(hand) == best:
             return added
-        tied = [z for z in hand if self.value(tuple(y for y in four if y != z)) == best]
+        tied = [z for z in hand if worth(tuple(y for y in four if y != z)) == best]
         return min(tied, key=lambda z: (ALL_CARDS[z].value, z))
 
     def target(self, hand: tuple[int, ...]) -> int:
@@ -63,12 +97,17 @@ class Reference:
         return max(totals, key=lambda s: (totals[s], -s))
 
     def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int) -> float:
+        if kind.takes == "horizon":  # the best three kept with the card beat drawing (one turn further)
+            worth, drawing = self.worth(kind, 0), self.worth(kind, 1)
+            others = len(self.cards) - 3
+            helps = max(worth(tuple(y for y in hand if y != z) + (card,)) for z in hand) * others > drawing(hand)
+            return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
         better = max(self.value(tuple(y for y in hand if y != z) + (card,)) for z in hand) > self.value(hand)
         helps = better and (kind.takes == "better" or card // 13 == self.target(hand))
         return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
 
     def throw_chance(self, kind: FilterKind, hand: tuple[int, ...], added: int, thrown: int, taken: bool) -> float:
-        best = self.best_throw(hand, added)
+        best = self.best_throw(kind, hand, added)
         if taken:
             if best == added:
                 return 1 / 3
@@ -208,16 +247,17 @@ def test_filter_long_log_does_not_underflow() -> None:
 
 def test_filter_kind_odds_follow_the_evidence() -> None:
     """Taking a high card is what a strong player does with most hands and a casual one only
-    with hands of that suit: the strong kind becomes likelier. Passing over aces and kings
-    is what a casual player does with every hand not collecting their suit, a strong one
-    only 40% of the time when the card helps: the casual kind becomes likelier."""
+    with hands of that suit: the strong kind becomes likelier. Taking low hearts while
+    throwing a king and a queen of other suits is what a casual player collecting hearts
+    does, and what a strong one, valuing hands five turns ahead, seldom finds better than
+    drawing: the casual kind becomes likelier, more so after the second such turn."""
     f = LogFilter(find_rules("classic"), LOG_KINDS)
     assert f.kind_odds(()) == (0.5, 0.5)
     assert f.kind_odds((Turn("take", c("AH"), c("2C")),))[1] > 0.6
-    passes = tuple(Turn("draw", top, thrown) for top, thrown in
-                   ((c("AS"), c("4S")), (c("KD"), c("5C")), (c("AC"), c("6D"))))
-    assert f.kind_odds(passes[:1])[0] > 0.55 and f.kind_odds(passes)[0] > 0.65
-    assert math.isclose(sum(f.kind_odds(passes)), 1.0)
+    hearts = (Turn("take", c("2H"), c("KS")), Turn("take", c("4H"), c("QD")))
+    assert 0.8 < f.kind_odds(hearts[:1])[0] < f.kind_odds(hearts)[0]
+    assert f.kind_odds(hearts)[0] > 0.95
+    assert math.isclose(sum(f.kind_odds(hearts)), 1.0)
 
 
 def test_turn_rejects_impossible_turns() -> None:
@@ -314,18 +354,44 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
     assert not np.allclose(typed / typed.max(), w / w.max())
 
 
+def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> None:
+    """The strong kind chooses its cards as the expert does (the module doc): for every hand
+    and every card added (32-card deck), the card it throws keeps the three worth most five
+    turns ahead (the added card back on a tie, else the lowest), and it would take a discard
+    exactly when the best three kept with it are worth more than drawing (the hand's worth
+    one turn further). It differs from keeping the strongest three now."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    strong = LOG_KINDS.index(STRONG_PLAY)
+    tables = f.tables
+    idx = [card.index for card in ref.cards]
+    differ = takes = 0
+    for h in ref._hands():
+        row = tables.row(h)
+        for d in idx:
+            if d in h:
+                continue
+            thrown = ref.best_throw(STRONG_PLAY, h, d)
+            assert f.throws[strong][row, d] == thrown
+            differ += thrown != ref.best_throw(CASUAL_PLAY, h, d)
+            take = ref.take_chance(STRONG_PLAY, h, d) > STRONG_PLAY.slip
+            assert f.take_masks[strong][d, row] == take
+            takes += take
+    assert differ > 1000 and takes > 1000
+
+
 def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     """The kinds' parameters are the ones the docs state."""
     assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0
-    assert STRONG_PLAY.knocks == ((26, 0.03), (27, 0.05), (28, 0.15), (29, 0.4), (30, 0.8))
-    assert STRONG_PLAY.knocks_heads_up == ((26, 0.01), (27, 0.03), (28, 0.08), (29, 0.25), (30, 0.8))
+    assert STRONG_PLAY.knocks == ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88))
+    assert STRONG_PLAY.knocks_heads_up == ((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99))
     assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
-    assert STRONG_PLAY.takes == "better" and STRONG_PLAY.take == 0.6
+    assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 0.6
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
-    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.03
-    assert STRONG_PLAY.knock_chance(29.5) == 0.4 and STRONG_PLAY.knock_chance(30) == 0.8
-    assert STRONG_PLAY.knock_chance(25.5, True) == 0.0 and STRONG_PLAY.knock_chance(26, True) == 0.01
-    assert STRONG_PLAY.knock_chance(29.5, True) == 0.25 and STRONG_PLAY.knock_chance(30, True) == 0.8
+    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.43
+    assert STRONG_PLAY.knock_chance(29.5) == 0.86 and STRONG_PLAY.knock_chance(30) == 0.88
+    assert STRONG_PLAY.knock_chance(25.5, True) == 0.0 and STRONG_PLAY.knock_chance(26, True) == 0.17
+    assert STRONG_PLAY.knock_chance(29.5, True) == 0.68 and STRONG_PLAY.knock_chance(30, True) == 0.99
 
 
 def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:

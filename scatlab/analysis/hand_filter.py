@@ -10,14 +10,18 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   (:attr:`FilterKind.knocks`), where the rules allow a knock (a knock seen with a hand the
   kind would not knock with counts with a chance of 1%, so a surprising knock does not
   rule every hand out);
-- it **takes** the top discard with chance ``take`` when the card would make the hand
-  strictly stronger (``takes="suit"``: only a card of the hand's target suit, the suit worth
-  most, ties to more cards, then clubs, diamonds, hearts, spades; ``takes="better"``: any
-  such card), and otherwise with chance ``slip`` (2%); if it does not take, it draws a card
-  uniformly from the cards neither in its hand nor face up;
-- it **throws** the card that keeps the strongest three (the drawn card back on a tie, else
-  the lowest), and with chance ``slip`` one of the other three cards instead, each alike (a
-  card just taken is never thrown, C5);
+- it **takes** the top discard with chance ``take`` when the card is worth taking, and
+  otherwise with chance ``slip`` (2%); if it does not take, it draws a card uniformly from
+  the cards neither in its hand nor face up. Worth taking: with ``takes="suit"`` a card of
+  the hand's target suit (the suit worth most, ties to more cards, then clubs, diamonds,
+  hearts, spades) that makes the hand strictly stronger; with ``takes="better"`` any card
+  that does; with ``takes="horizon"`` a card with which the best three it can keep are
+  worth more, valued ``horizon`` turns ahead (:mod:`scatlab.analysis.horizon`), than
+  drawing is (the hand's value one turn further ahead): how the ``expert`` chooses;
+- it **throws** the card that keeps the strongest three (``takes="horizon"``: the three
+  worth most ``horizon`` turns ahead), the drawn card back on a tie, else the lowest; and
+  with chance ``slip`` one of the other three cards instead, each alike (a card just taken
+  is never thrown, C5);
 - a hand worth 31 has been declared (C8) and drops out, as does a hand that knocked.
 
 The opponent starts from a uniformly random hand; each observed turn multiplies every hand
@@ -58,6 +62,7 @@ import numpy.typing as npt
 from ..cards import ALL_CARDS, Card
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
+from .horizon import horizon_table
 from .tables import BLITZ2, Tables, scoring_rules, tables_for
 
 __all__ = ["TurnAction", "Turn", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
@@ -113,7 +118,7 @@ class FilterKind:
     """A kind of player as the filter follows it (see the module doc).
 
     >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(28), STRONG_PLAY.knock_chance(28, heads_up=True)
-    (1.0, 0.15, 0.08)
+    (1.0, 0.75, 0.49)
     >>> STRONG_PLAY.knock_chance(25)
     0.0
     """
@@ -121,11 +126,13 @@ class FilterKind:
     name: str
     share: float
     knocks: tuple[tuple[int, float], ...]
-    takes: Literal["suit", "better"]
+    takes: Literal["suit", "better", "horizon"]
     take: float
     slip: float = 0.02
     knocks_heads_up: tuple[tuple[int, float], ...] | None = None
     """The knock chances in a hand of two players (None: the same as ``knocks``)."""
+    horizon: int = 5
+    """With ``takes="horizon"``: how many turns ahead hands are valued (the expert's 5)."""
 
     def knock_chance(self, value: float, heads_up: bool = False) -> float:
         """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
@@ -141,16 +148,15 @@ class FilterKind:
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
 hand (like the ``tip`` player)."""
-STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.03), (27, 0.05), (28, 0.15), (29, 0.4), (30, 0.8)), "better", 0.6,
-                         knocks_heads_up=((26, 0.01), (27, 0.03), (28, 0.08), (29, 0.25), (30, 0.8)))
-"""Knocks with 3%, 5%, 15%, 40% and 80% of its 26s to 30s (heads-up 1%, 3%, 8%, 25%, 80%)
-and takes a discard that makes the hand stronger 60% of the time: fitted to the knock risk
-of ``tip``'s knocks against the ``expert`` (3-player classic, seed 12's knocks, with each
-opponent's kind learned from the hands shown). It knocks far less often than the expert
-does (``benchmarks/calibrate.py --knock-chances``: 31%, 49%, 59%, 81%, 93% with two
-opponents, 6%, 30%, 38%, 69%, 99% heads-up) because a filter conditioned on many turns of
-not knocking needs the fatter tail of strong hands that the expert really holds: the
-expert knocks when its risk is low, not by its hand's value alone."""
+STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 0.6,
+                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)))
+"""Chooses its cards as the ``expert`` does, valuing hands five turns ahead (takes a discard
+that beats drawing 60% of the time); knocks with the expert's measured chances: 43%, 61%,
+75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99%
+heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, the expert of
+the version before this kind; 3-player classic, the heads-up chances from the hands left
+to two players). Kept value-now cards instead, the kind needed knock chances of 3% to 80%
+to leave the filter the strong hands the expert really holds."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""
@@ -198,9 +204,15 @@ class LogFilter:
             np.add.at(counts, (np.arange(m), suits[:, j]), 1)
         target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
         in_target = (np.arange(52)[None, :] // 13) == target[:, None]
-        self.take_masks: tuple[BoolArray, ...] = tuple(
-            np.ascontiguousarray((improves & in_target if k.takes == "suit" else improves).T) for k in kinds)
+        ahead = {k.horizon: _horizon_play(tables, k.horizon) for k in kinds if k.takes == "horizon"}
+        self.take_masks: tuple[BoolArray, ...] = tuple(np.ascontiguousarray(
+            (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon][1]).T)
+            for k in kinds)
         """Per kind, ``[card, row]``: the kind would take ``card`` into hand ``row`` (if it does take)."""
+        self.throws: tuple[IntArray, ...] = tuple(
+            ahead[k.horizon][0] if k.takes == "horizon" else self.discard for k in kinds)
+        """Per kind, ``[row, card]``: the card it throws after adding ``card`` to hand ``row``."""
+        self._throw_keys = tuple(k.horizon if k.takes == "horizon" else -1 for k in kinds)
         self.has = [np.flatnonzero((rows == x).any(axis=1)) for x in range(52)]
         self.lacks = [np.flatnonzero(~(rows == x).any(axis=1)) for x in range(52)]
         self.pair = [rows[r][rows[r] != x].reshape(-1, 2) for x, r in enumerate(self.has)]
@@ -213,7 +225,7 @@ class LogFilter:
         self.knocks: tuple[FloatArray, ...] = tuple(
             np.where(allowed, np.array([k.knock_chance(v / 2, heads_up) for v in range(int(v2.max()) + 1)])[v2], 0.0)
             for k in kinds)
-        self._moves: dict[int, _DrawMoves] = {}
+        self._moves: dict[tuple[int, int], _DrawMoves] = {}
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
@@ -225,9 +237,10 @@ class LogFilter:
 
     # -- one turn -------------------------------------------------------------------------
 
-    def _throw(self, hands: IntArray, added: IntArray, thrown: int, slip: float, taken: bool) -> FloatArray:
-        """The chance of throwing ``thrown`` from hand row ``hands`` plus card ``added``."""
-        best = self.discard[hands, added]
+    def _throw(self, k: int, hands: IntArray, added: IntArray, thrown: int, taken: bool) -> FloatArray:
+        """The chance that kind ``k`` throws ``thrown`` from hand row ``hands`` plus card ``added``."""
+        slip = self.kinds[k].slip
+        best = self.throws[k][hands, added]
         if taken:  # a taken card is never thrown: a slip is one of the two other cards
             return np.where(best == added, 1.0 / 3.0, np.where(best == thrown, 1.0 - slip, slip / 2.0))
         return np.where(best == thrown, 1.0 - slip, slip / 3.0)
@@ -257,15 +270,15 @@ class LogFilter:
             pair = self.pair[x]
             ok = ~(tables.rows[rows] == card).any(axis=1)
             rows, pair = rows[ok], pair[ok]
-            chance = w[rows] * self._take_chance(k, rows, card) * self._throw(rows, np.full(len(rows), card), x,
-                                                                               kind.slip, True)
+            chance = w[rows] * self._take_chance(k, rows, card) * self._throw(k, rows, np.full(len(rows), card), x,
+                                                                               True)
             new = tables.row_of[pair[:, 0], pair[:, 1], card]
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
         if card is not None:  # passed over the top discard to draw
             w = w * (1.0 - self._take_chance(k, slice(None), card))
             w[self.has[card]] = 0.0
         others = self.deck_size - 3 - (card is not None)
-        moves = self._draw_moves(x)
+        moves = self._draw_moves(k, x)
         # the drawn card d stays and x, a card of the hand, goes (hands with x) ...
         chance = w[moves.source] * np.where(moves.best, 1.0 - kind.slip, kind.slip / 3.0)
         if card is not None:
@@ -276,19 +289,22 @@ class LogFilter:
         out[back] += w[back] * np.where(moves.back_best, 1.0 - kind.slip, kind.slip / 3.0)
         return np.asarray(out / others, dtype=np.float64)
 
-    def _draw_moves(self, x: int) -> _DrawMoves:
-        """Every way a turn of drawing from the stock can end with ``x`` thrown (cached)."""
-        moves = self._moves.get(x)
+    def _draw_moves(self, k: int, x: int) -> _DrawMoves:
+        """Every way a turn of kind ``k`` drawing from the stock can end with ``x`` thrown
+        (cached; kinds that throw alike share it)."""
+        key = (self._throw_keys[k], x)
+        moves = self._moves.get(key)
         if moves is None:
+            throws = self.throws[k]
             tables = self.tables
             rows, pair = self.has[x], self.pair[x]
             ok = self.valid[rows] & (np.arange(52)[None, :] != x)
             i, d = np.nonzero(ok)
             lacks = self.lacks[x]
             back = lacks[self.valid[lacks, x]]
-            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], self.discard[rows[i], d] == x,
-                               back, self.discard[back, x] == x)
-            self._moves[x] = moves
+            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], throws[rows[i], d] == x,
+                               back, throws[back, x] == x)
+            self._moves[key] = moves
         return moves
 
     # -- a whole log ----------------------------------------------------------------------
@@ -382,8 +398,8 @@ class LogFilter:
         >>> round(strong - casual, 6)                           # 1% floor against 0% knocks each
         0.0
         >>> casual, strong = f.evidence(knock, (9, 10, 11))     # 10 J Q of clubs, worth 30
-        >>> round(math.exp(casual - strong), 2)                 # knocks always against 80%
-        1.25
+        >>> round(math.exp(casual - strong), 2)                 # knocks always against 88%
+        1.14
         """
         key = (log, final)
         found = self._evidence.get(key)
@@ -401,6 +417,33 @@ class LogFilter:
         if len(self._evidence) > _EVIDENCE_SIZE:
             self._evidence.popitem(last=False)
         return result
+
+
+def _horizon_play(tables: Tables, horizon: int) -> tuple[IntArray, BoolArray]:
+    """``(throws, takes)`` for a player valuing hands ``horizon`` turns ahead
+    (:func:`scatlab.analysis.horizon.horizon_table`): ``throws[row, d]``, the card thrown
+    after adding ``d`` to hand ``row`` (the one whose loss keeps the three worth most; ``d``
+    itself on a tie, else the lowest card; -1 where ``d`` cannot be added); ``takes[row, d]``,
+    whether taking ``d`` (and keeping it, C5) leaves three worth more than drawing, whose
+    worth is the hand's value one turn further ahead."""
+    ahead = horizon_table(tables, horizon)
+    further = horizon_table(tables, horizon + 1)
+    rows = tables.rows
+    values = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
+    order = np.argsort(values[rows] * 64 + rows, axis=1, kind="stable")  # ties throw the lowest card
+    cards = np.take_along_axis(rows, order, axis=1)
+    lo, mid, hi = cards[:, 0:1], cards[:, 1:2], cards[:, 2:3]
+    d = np.arange(52)[None, :]
+    without = [tables.row_of[mid, hi, d], tables.row_of[lo, hi, d], tables.row_of[lo, mid, d]]  # lo, mid, hi thrown
+    invalid = (without[0] < 0) | (without[1] < 0) | (without[2] < 0)
+    worth = [np.where(invalid, -1, ahead[np.where(invalid, 0, r)]) for r in without]
+    keep = ahead[:, None]
+    with_d = np.maximum(np.maximum(worth[0], worth[1]), worth[2])
+    best = np.maximum(keep, with_d)
+    throws = np.where(keep == best, d, np.where(worth[0] == best, lo, np.where(worth[1] == best, mid, hi)))
+    # E_h is scaled by 2 * (n-3)**h, E_(h+1) by 2 * (n-3)**(h+1)
+    takes = ~invalid & (with_d * (tables.deck_size - 3) > further[:, None])
+    return np.where(invalid, -1, throws), takes
 
 
 @lru_cache(maxsize=8)

@@ -19,12 +19,16 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
 - ``casual`` collects one suit (the suit worth most in the hand): takes the top discard
   when it is of that suit and raises the hand, else draws; knocks at 26 or more (like the
   ``tip`` player);
-- ``strong`` takes the top discard when it makes the hand stronger 60% of the time, else
-  draws; knocks with 3%, 5%, 15%, 40% and 80% of its 26s to 30s (in a hand of two players
-  1%, 3%, 8%, 25% and 80%);
+- ``strong`` plays as the ``expert`` chooses its cards: it values a hand by its expected
+  value five turns ahead (:mod:`scatlab.analysis.horizon`), so it collects towards hands
+  with a future; it takes the top discard (60% of the time) when the best three it can keep
+  with it are worth more than drawing, else draws, and throws the card that keeps the three
+  worth most; it knocks with the expert's measured chances: 43%, 61%, 75%, 86% and 88%
+  of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99% in a hand of two
+  players;
 
-both throw the card that keeps the strongest three, with a 2% chance of throwing another
-(and of taking a card against their rule); a 31 has been declared (C8). Each turn seen
+the casual kind throws the card that keeps the strongest three now; each has a 2% chance of
+throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
 every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
 the chance that the opponent, dealt at random, played exactly those turns and now holds it;
@@ -35,8 +39,11 @@ turns in, each kind's chance of those turns and of ending with the hand shown (t
 filter, read at that hand), each hand counting at most ``KIND_EVIDENCE_CAP`` (e**4) for one
 kind against the other. An opponent who held 27 without knocking where it could is not
 casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
-The strong kind was fitted, with the odds learned, to the knock risk of ``tip``'s knocks
-against the ``expert`` on seed 12's games (3-player classic).
+The strong kind's knock chances are the expert's, measured in seed 12's 3-player classic
+games (``benchmarks/calibrate.py --knock-chances``), not fitted to the knock risk: with the
+expert's way of choosing cards the filter needs nothing else. (The earlier strong kind, which
+kept the strongest three *now*, had to be given far too few knocks, 3% to 80%, to hold the
+strong hands the expert really keeps: a planner throws cards a value-now player would not.)
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
@@ -233,12 +240,13 @@ LOG_POLICY = (
     "whole hand, a casual player (collects the suit worth most, takes a discard of it that "
     "raises the hand, knocks at "
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
-    + " or more) or a strong one (takes a discard that makes the hand stronger "
-    + f"{LOG_KINDS[1].take:.0%} of the time, knocks with the chance "
+    + " or more, keeps the strongest three) or a strong one (values hands "
+    + f"{LOG_KINDS[1].horizon} turns ahead, takes a discard when that beats drawing "
+    + f"{LOG_KINDS[1].take:.0%} of the time, keeps the three worth most, knocks with the chance "
     + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
     + " or more; heads-up "
     + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks))
-    + "); both draw otherwise, keep the strongest three, slip "
+    + "); both draw otherwise, slip "
     + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared; the odds of the two kinds are "
     "even in a game's first hand, then learned from each opponent's turns and the hands shown at earlier "
     "showdowns"

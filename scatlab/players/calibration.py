@@ -102,19 +102,23 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
 
 
 def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  first_game: int = 0) -> dict[str, dict[int, tuple[int, int]]]:
+                  first_game: int = 0) -> dict[str, dict[tuple[int, int], tuple[int, int]]]:
     """How often each player kind knocks by the value of its hand: over the tournament's
     games, at every start of a turn where a knock is allowed and the hand is worth 26 or
-    more (below 31), ``{kind: {whole value: (knocks, turns)}}`` (30.5 counts as 30). The
-    adaptive opponent model's ``STRONG_KNOCKS`` is measured with this.
+    more (below 31), ``{kind: {(opponents, whole value): (knocks, turns)}}``, opponents
+    being those still in the game (1: a hand of two players) and 30.5 counting as 30. The
+    knock chances of the filter's strong kind (``hand_filter.STRONG_PLAY``) and of the
+    chain's ``STRONG_KNOCKS`` are measured with this.
 
     >>> chances = knock_chances(["tip", "tip"], games=2, seed=1)
     >>> all(k == n for k, n in chances["tip"].values())   # tip always knocks at 26 or more
     True
+    >>> {opponents for opponents, value in chances["tip"]}
+    {1}
     """
     ruleset = find_rules(rules)
     players = [make_player(k) for k in kinds]
-    counts: dict[str, dict[int, tuple[int, int]]] = {k: {} for k in kinds}
+    counts: dict[str, dict[tuple[int, int], tuple[int, int]]] = {k: {} for k in kinds}
 
     def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
         if len(view.hand) != 3 or not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
@@ -123,8 +127,9 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
         if value is None or not 26 <= value < 31:
             return
         mine = counts[kinds[entrant]]
-        knocks, turns = mine.get(int(value), (0, 0))
-        mine[int(value)] = (knocks + (action.kind is ActionKind.KNOCK), turns + 1)
+        key = (len(view.opponents), int(value))
+        knocks, turns = mine.get(key, (0, 0))
+        mine[key] = (knocks + (action.kind is ActionKind.KNOCK), turns + 1)
 
     for game in range(first_game, first_game + games):
         play_out(players, kinds, ruleset, seed, game, observe)
