@@ -380,6 +380,14 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
     assert differ > 1000 and takes > 1000
 
 
+@pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5)])
+def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, value: object) -> None:
+    """A kind's way of taking and its horizon are checked, with the input quoted."""
+    args = {"name": "x", "share": 0.5, "knocks": ((26, 1.0),), "takes": "horizon", "take": 0.5, field: value}
+    with pytest.raises(AnalysisError, match=repr(value).replace(".", "\\.")):
+        FilterKind(**args)  # type: ignore[arg-type]
+
+
 def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     """The kinds' parameters are the ones the docs state."""
     assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0

@@ -62,7 +62,7 @@ import numpy.typing as npt
 from ..cards import ALL_CARDS, Card
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
-from .horizon import horizon_table
+from .horizon import MAX_HORIZON, horizon_table
 from .tables import BLITZ2, Tables, scoring_rules, tables_for
 
 __all__ = ["TurnAction", "Turn", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
@@ -134,6 +134,13 @@ class FilterKind:
     horizon: int = 5
     """With ``takes="horizon"``: how many turns ahead hands are valued (the expert's 5)."""
 
+    def __post_init__(self) -> None:
+        if self.takes not in ("suit", "better", "horizon"):
+            raise AnalysisError(f"takes={self.takes!r} is not allowed: 'suit', 'better' or 'horizon'")
+        if not (isinstance(self.horizon, int) and 0 <= self.horizon < MAX_HORIZON):
+            raise AnalysisError(f"horizon={self.horizon!r} is not allowed: a whole number of turns from 0 to "
+                                f"{MAX_HORIZON - 1} (drawing is valued one turn further)")
+
     def knock_chance(self, value: float, heads_up: bool = False) -> float:
         """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
         two players with ``heads_up``)."""
@@ -150,8 +157,8 @@ CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 hand (like the ``tip`` player)."""
 STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 0.6,
                          knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)))
-"""Chooses its cards as the ``expert`` does, valuing hands five turns ahead (takes a discard
-that beats drawing 60% of the time); knocks with the expert's measured chances: 43%, 61%,
+"""Chooses its cards as the ``expert`` does, valuing hands five turns ahead (60% of the time
+it takes a discard worth more than drawing); knocks with the expert's measured chances: 43%, 61%,
 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99%
 heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, the expert of
 the version before this kind; 3-player classic, the heads-up chances from the hands left

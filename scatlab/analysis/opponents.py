@@ -241,8 +241,8 @@ LOG_POLICY = (
     "raises the hand, knocks at "
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
     + " or more, keeps the strongest three) or a strong one (values hands "
-    + f"{LOG_KINDS[1].horizon} turns ahead, takes a discard when that beats drawing "
-    + f"{LOG_KINDS[1].take:.0%} of the time, keeps the three worth most, knocks with the chance "
+    + f"{LOG_KINDS[1].horizon} turns ahead, takes, {LOG_KINDS[1].take:.0%} of the time, a discard worth more "
+    + "than drawing, keeps the three worth most, knocks with the chance "
     + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
     + " or more; heads-up "
     + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks))
