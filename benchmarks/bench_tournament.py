@@ -49,9 +49,13 @@ def main() -> None:
     for label, result, secs in (("jobs=1", one, secs1), (f"jobs={args.jobs}", many, secs2)):
         rate = result.games / secs
         projected = TARGET_GAMES / rate
-        ok = "ok" if projected <= TARGET_SECONDS else "MISSED"
+        if result is one:  # the target is for both cores; one core is shown for reference
+            verdict = "one core, no target"
+        else:
+            ok = "ok" if projected <= TARGET_SECONDS else "MISSED"
+            verdict = f"target <= {TARGET_SECONDS / 60:.0f} min, >= {need:.1f} games/s: {ok}"
         print(f"{label}: {rate:,.1f} games/s ({secs:.1f} s for {result.games}); projected {TARGET_GAMES:,} games: "
-              f"{projected / 60:.1f} min  (target <= {TARGET_SECONDS / 60:.0f} min, >= {need:.1f} games/s: {ok})")
+              f"{projected / 60:.1f} min  ({verdict})")
     print(f"speed-up with {args.jobs} workers: {secs1 / secs2:.2f}x; identical results: {one == many}")
     print(one.table())
 
