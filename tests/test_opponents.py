@@ -50,6 +50,7 @@ from scatlab.players.calibration import (
     collect_knocks,
     fidelity,
     hand_fidelity,
+    knock_chances,
     reliability,
     reliability_svg,
 )
@@ -317,6 +318,20 @@ def test_calibration_statistics_on_a_hand_made_sample() -> None:
     assert r.brier == pytest.approx((99 * 0.01**2 + 0.99**2 + 0.6**2 + 0.4**2) / 102)
     svg = reliability_svg([("m", r)], "test")
     assert svg.count("<circle") == 2
+
+
+def test_knock_chances_count_each_allowed_knock_by_opponents_left_and_value() -> None:
+    """``knock_chances`` (what the strong kind's knock chances are measured with) counts
+    every start of a turn where a knock was allowed with 26 to 30, split by the opponents
+    still in: tip knocks every time, the expert not always, and a 3-player game has turns
+    against two opponents and, once a player is out, against one."""
+    chances = knock_chances(["expert", "tip", "tip"], games=6, seed=3)
+    for kind in ("expert", "tip"):
+        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= k <= n
+                                     for (o, v), (k, n) in chances[kind].items())
+    assert all(k == n for k, n in chances["tip"].values())
+    assert {o for o, _ in chances["tip"]} == {1, 2}
+    assert sum(k for k, _ in chances["expert"].values()) < sum(n for _, n in chances["expert"].values())
 
 
 def test_calibration_collects_every_knock_with_its_outcome() -> None:
