@@ -429,28 +429,16 @@ class LogFilter:
 def _horizon_play(tables: Tables, horizon: int) -> tuple[IntArray, BoolArray]:
     """``(throws, takes)`` for a player valuing hands ``horizon`` turns ahead
     (:func:`scatlab.analysis.horizon.horizon_table`): ``throws[row, d]``, the card thrown
-    after adding ``d`` to hand ``row`` (the one whose loss keeps the three worth most; ``d``
-    itself on a tie, else the lowest card; -1 where ``d`` cannot be added); ``takes[row, d]``,
-    whether taking ``d`` (and keeping it, C5) leaves three worth more than drawing, whose
-    worth is the hand's value one turn further ahead."""
-    ahead = horizon_table(tables, horizon)
+    after adding ``d`` to hand ``row`` (:meth:`Tables.after_draw_by`: the one whose loss keeps
+    the three worth most; ``d`` itself on a tie, else the lowest card; -1 where ``d`` cannot
+    be added); ``takes[row, d]``, whether taking ``d`` leaves three worth more than drawing,
+    whose worth is the hand's value one turn further ahead. (Drawing is worth at least
+    keeping the hand, so the three that beat it keep ``d``, as a taken card must, C5.)"""
+    best, throws = tables.after_draw_by(horizon_table(tables, horizon))
     further = horizon_table(tables, horizon + 1)
-    rows = tables.rows
-    values = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
-    order = np.argsort(values[rows] * 64 + rows, axis=1, kind="stable")  # ties throw the lowest card
-    cards = np.take_along_axis(rows, order, axis=1)
-    lo, mid, hi = cards[:, 0:1], cards[:, 1:2], cards[:, 2:3]
-    d = np.arange(52)[None, :]
-    without = [tables.row_of[mid, hi, d], tables.row_of[lo, hi, d], tables.row_of[lo, mid, d]]  # lo, mid, hi thrown
-    invalid = (without[0] < 0) | (without[1] < 0) | (without[2] < 0)
-    worth = [np.where(invalid, -1, ahead[np.where(invalid, 0, r)]) for r in without]
-    keep = ahead[:, None]
-    with_d = np.maximum(np.maximum(worth[0], worth[1]), worth[2])
-    best = np.maximum(keep, with_d)
-    throws = np.where(keep == best, d, np.where(worth[0] == best, lo, np.where(worth[1] == best, mid, hi)))
     # E_h is scaled by 2 * (n-3)**h, E_(h+1) by 2 * (n-3)**(h+1)
-    takes = ~invalid & (with_d * (tables.deck_size - 3) > further[:, None])
-    return np.where(invalid, -1, throws), takes
+    takes = (throws >= 0) & (best * (tables.deck_size - 3) > further[:, None])
+    return throws, takes
 
 
 @lru_cache(maxsize=8)

@@ -123,16 +123,23 @@ class Tables:
 
     def _full_tables(self) -> tuple[IntArray, IntArray]:
         if self._full is None:
-            self._full = self._after_draw(self.rows, self.strength)
+            self._full = self._after_draw(self.rows, self.strength, self.triple)
         return self._full
 
-    def _after_draw(self, rows: IntArray, strength: IntArray) -> tuple[IntArray, IntArray]:
+    def after_draw_by(self, worth: IntArray) -> tuple[IntArray, IntArray]:
+        """``(best, discard)`` as :attr:`after_draw` and :attr:`discard`, for a player who
+        values hand ``row`` at ``worth[row]`` (a whole number of 0 or more; the same tie rule:
+        the drawn card back, else the lowest card). The filter's strong kind uses it with the
+        horizon tables (hands valued turns ahead)."""
+        triple = np.where(self.row_of >= 0, worth[np.maximum(self.row_of, 0)], -1)
+        return self._after_draw(self.rows, worth, triple)
+
+    def _after_draw(self, rows: IntArray, strength: IntArray, triple: IntArray) -> tuple[IntArray, IntArray]:
         # Order the hand's cards by value so that ties discard the lowest card first.
         order = np.argsort(_VALUES[rows] * 64 + rows, axis=1, kind="stable")
         cards = np.take_along_axis(rows, order, axis=1)  # low, mid, high
         lo, mid, hi = cards[:, 0:1], cards[:, 1:2], cards[:, 2:3]
         d = np.arange(52)[None, :]
-        triple = self.triple
         keep_hand = strength[:, None]
         drop_lo = triple[mid, hi, d]
         drop_mid = triple[lo, hi, d]
