@@ -15,6 +15,10 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 strong kind and the chain's ``STRONG_KNOCKS`` are measured from):
 ``python benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``.
 
+``--agreement`` instead prints how each player kind's takes and throws agree with each kind of
+the filter (``kind_agreement``: how the strong and casual kinds are checked against the expert
+and tip): ``python benchmarks/calibrate.py --agreement --games 1000 --seed 12``.
+
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
 the opponent took a card from the pile (where the knock risk's errors come from):
@@ -40,6 +44,7 @@ from scatlab.players.calibration import (
     collect_knocks,
     fidelity,
     hand_fidelity,
+    kind_agreement,
     knock_chances,
     reliability,
     reliability_svg,
@@ -126,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="no games: report on the knocks saved by earlier runs' --json (pooled)")
     parser.add_argument("--knock-chances", action="store_true",
                         help="print how often each player kind knocks by hand value, and stop")
+    parser.add_argument("--agreement", action="store_true",
+                        help="print how each player kind's takes and throws agree with the filter's kinds, and stop")
     parser.add_argument("--chain", action="store_true",
                         help="with --fidelity: picture the hands without the order of the turns (the chain)")
     parser.add_argument("--fidelity", action="store_true",
@@ -135,6 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     kinds = args.players.split(",")
     if args.fidelity:
         _fidelity(args, kinds)
+        return 0
+    if args.agreement:
+        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: each player's choices "
+              "against each kind of the filter")
+        for a in kind_agreement(kinds, args.games, rules=args.rules, seed=args.seed):
+            (tw, nw), (to, no), (same, n) = a.takes_worth, a.takes_other, a.throws
+            print(f"- {a.player} as the {a.kind} kind: took {tw:,} of the {nw:,} discards the kind takes "
+                  f"({tw / max(nw, 1):.1%}) and {to:,} of the {no:,} others ({to / max(no, 1):.2%}); "
+                  f"threw the kind's card {same:,} times of {n:,} ({same / max(n, 1):.1%})")
         return 0
     if args.knock_chances:
         chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)

@@ -20,7 +20,7 @@ import pytest
 from scatlab.analysis import Knowledge
 from scatlab.analysis.hand_filter import CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, LogFilter, Turn
 from scatlab.analysis.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
-from scatlab.cards import ALL_CARDS, Card, deck, parse_card
+from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.players.tournament import play_out, seating
@@ -80,23 +80,57 @@ class Reference:
         table = self.ahead(kind.horizon + k)
         return lambda h: table[tuple(sorted(h))]
 
-    def best_throw(self, kind: FilterKind, hand: tuple[int, ...], added: int) -> int:
-        """Keep the strongest three (by the kind's worth): the added card back on a tie, else
-        the lowest card (ties: lower index)."""
-        worth = self.worth(kind, 0)
+    def best_throw(self, kind: FilterKind, hand: tuple[int, ...], added: int,
+                   avoid: frozenset[Suit] = frozenset(), taken: bool = False, last: bool = False) -> int:
+        """Suit (casual): the lowest card outside the suit worth most among the four (ties:
+        more cards, then the suit order), all of it: the lowest; not the card taken; not a
+        card of a suit in ``avoid`` if another is left. Value now: keep the strongest
+        three, the added card back on a tie, else the lowest card (ties: lower index). Horizon: as the expert's discard does it, by the worth
+        kept, then the value kept, then the lowest card, then the lower index (never the
+        card just taken); and the best card of a suit not in ``avoid`` instead of one in it,
+        when it keeps at most ``feed_margin`` points less. On a ``last`` turn, the horizon
+        kind's worth is the value now and nothing is avoided."""
+        worth = self.value if last else self.worth(kind, 0)
         four = hand + (added,)
-        best = max(worth(tuple(y for y in four if y != z)) for z in four)
-        if worth(hand) == best:
-            return added
-        tied = [z for z in hand if worth(tuple(y for y in four if y != z)) == best]
-        return min(tied, key=lambda z: (ALL_CARDS[z].value, z))
+
+        def kept(z: int) -> tuple[int, ...]:
+            return tuple(y for y in four if y != z)
+
+        if kind.takes == "suit":  # the tip player's rule
+            totals = {su: (sum(ALL_CARDS[z].value for z in four if z // 13 == su), sum(z // 13 == su for z in four))
+                      for su in {z // 13 for z in four}}
+            target = max(totals, key=lambda su: (totals[su], -su))
+            allowed = [z for z in four if not (taken and z == added)]
+            outside = [z for z in allowed if z // 13 != target] or allowed
+            safe = [z for z in outside if ALL_CARDS[z].suit not in avoid]
+            return min(safe or outside, key=lambda z: (ALL_CARDS[z].value, z))
+        if kind.takes != "horizon":
+            best = max(worth(kept(z)) for z in four)
+            if worth(hand) == best:
+                return added
+            return min((z for z in hand if worth(kept(z)) == best), key=lambda z: (ALL_CARDS[z].value, z))
+        avoid = frozenset() if last else avoid
+        options = sorted((z for z in four if not (taken and z == added)),
+                         key=lambda z: (-worth(kept(z)), -self.value(kept(z)), ALL_CARDS[z].value, z))
+        if ALL_CARDS[options[0]].suit in avoid:
+            margin = kind.feed_margin * 2 * (len(self.cards) - 3) ** kind.horizon
+            for z in options[1:]:
+                if ALL_CARDS[z].suit not in avoid and worth(kept(options[0])) - worth(kept(z)) <= margin:
+                    return z
+        return options[0]
 
     def target(self, hand: tuple[int, ...]) -> int:
         totals = {s: (sum(ALL_CARDS[z].value for z in hand if z // 13 == s), sum(1 for z in hand if z // 13 == s))
                   for s in {z // 13 for z in hand}}
         return max(totals, key=lambda s: (totals[s], -s))
 
-    def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int) -> float:
+    def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int, last: bool = False) -> float:
+        if kind.takes == "horizon" and last:  # the best three with the card at least a draw's mean value now
+            idx = [c.index for c in self.cards if c.index not in hand]
+            drawn = [max([self.value(hand)] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand])
+                     for d in idx]
+            helps = max(self.value(tuple(y for y in hand if y != z) + (card,)) for z in hand) * len(drawn) >= sum(drawn)
+            return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
         if kind.takes == "horizon":  # the best three kept with the card beat drawing (one turn further)
             worth, drawing = self.worth(kind, 0), self.worth(kind, 1)
             others = len(self.cards) - 3
@@ -106,8 +140,9 @@ class Reference:
         helps = better and (kind.takes == "better" or card // 13 == self.target(hand))
         return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
 
-    def throw_chance(self, kind: FilterKind, hand: tuple[int, ...], added: int, thrown: int, taken: bool) -> float:
-        best = self.best_throw(kind, hand, added)
+    def throw_chance(self, kind: FilterKind, hand: tuple[int, ...], added: int, thrown: int, taken: bool,
+                     avoid: frozenset[Suit] = frozenset(), last: bool = False) -> float:
+        best = self.best_throw(kind, hand, added, avoid, taken, last)
         if taken:
             if best == added:
                 return 1 / 3
@@ -135,7 +170,8 @@ class Reference:
                 t = turn.card.index
                 for h, wh in w.items():
                     if wh and x in h and t not in h:
-                        p = self.take_chance(kind, h, t) * self.throw_chance(kind, h, t, x, True)
+                        p = self.take_chance(kind, h, t, turn.last) * self.throw_chance(kind, h, t, x, True,
+                                                                                        turn.next_took, turn.last)
                         new[tuple(sorted(tuple(y for y in h if y != x) + (t,)))] += wh * p
             else:
                 top = turn.card.index if turn.card is not None else None
@@ -144,12 +180,12 @@ class Reference:
                     if not wh or (top is not None and top in h):
                         continue
                     if top is not None:
-                        wh *= 1 - self.take_chance(kind, h, top)
+                        wh *= 1 - self.take_chance(kind, h, top, turn.last)
                     for d in idx:
                         if d in h or d == top:
                             continue
                         if x == d or x in h:
-                            p = self.throw_chance(kind, h, d, x, False) / others
+                            p = self.throw_chance(kind, h, d, x, False, turn.next_took, turn.last) / others
                             kept = h if x == d else tuple(sorted(tuple(y for y in h if y != x) + (d,)))
                             new[kept] += wh * p
             w = {h: (x if self.value(h) < 31 else 0.0) for h, x in new.items()}
@@ -159,8 +195,10 @@ class Reference:
 RULES_32 = find_rules("classic").replace(deck_size=32, name="classic-32")
 LOG_32 = (
     Turn("draw", c("KH"), c("7C")),
-    Turn("take", c("QS"), c("8D")),
-    Turn("draw", None, c("9H"), may_knock=False),
+    Turn("take", c("QS"), c("8D"), next_took=frozenset({Suit.DIAMONDS})),
+    Turn("draw", None, c("9H"), may_knock=False, next_took=frozenset({Suit.HEARTS, Suit.CLUBS})),
+    Turn("draw", c("JD"), c("8S"), may_knock=False, last=True),
+    Turn("take", c("AS"), c("9S"), may_knock=False, last=True),
 )
 
 
@@ -202,16 +240,16 @@ def test_filter_knock_turn_weighs_hands_by_the_knock_chance() -> None:
 
 def test_filter_casual_kind_takes_only_its_target_suit() -> None:
     """The casual kind takes a discard only of its target suit when it raises the hand; a
-    strong one any card that makes the hand stronger (60% of the time)."""
+    strong one a card worth more than drawing (always, but for the 2% slip)."""
     f = LogFilter.of(find_rules("classic"))
     t = f.tables
     hand = t.row(sorted(card.index for card in (c("AH"), c("KH"), c("9S"))))
     assert f._take_chance(0, np.array([hand]), c("QH").index)[0] == pytest.approx(0.02 + 0.96)
     assert f._take_chance(0, np.array([hand]), c("QS").index)[0] == pytest.approx(0.02)  # spades are not the target
-    assert f._take_chance(1, np.array([hand]), c("QH").index)[0] == pytest.approx(0.02 + 0.96 * 0.6)
+    assert f._take_chance(1, np.array([hand]), c("QH").index)[0] == pytest.approx(0.02 + 0.96 * STRONG_PLAY.take)
     off = t.row(sorted(card.index for card in (c("9H"), c("8S"), c("7C"))))  # hearts is the target (9)
     assert f._take_chance(0, np.array([off]), c("10S").index)[0] == pytest.approx(0.02)  # raises, but off target
-    assert f._take_chance(1, np.array([off]), c("10S").index)[0] == pytest.approx(0.02 + 0.96 * 0.6)
+    assert f._take_chance(1, np.array([off]), c("10S").index)[0] == pytest.approx(0.02 + 0.96 * STRONG_PLAY.take)
     assert f._take_chance(1, np.array([off]), c("2D").index)[0] == pytest.approx(0.02)  # 2D alone is 2, under 9
     tie = t.row(sorted(card.index for card in (c("KC"), c("KD"), c("3S"))))  # C and D tie at 10: clubs is the target
     assert f._take_chance(0, np.array([tie]), c("5C").index)[0] == pytest.approx(0.98)
@@ -294,6 +332,7 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
         played: dict[int, list[Turn]] = {}
         pending: dict[int, tuple[str, Card | None, bool]] = {}
         knocked = [False]
+        took: dict[int, set[Suit]] = {}  # the suits each player took from the pile this hand
         finished: list[dict[int, list[Turn]]] = []  # each finished hand's turns, as played
 
         def observe(before, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
@@ -303,6 +342,7 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
                     finished.append(dict(played))
                 played.clear()
                 pending.clear()
+                took.clear()
                 knocked[0] = False
                 while len(finished) < len(view.past_hands):
                     finished.append({})  # a hand with no turns (a 31 dealt, V11)
@@ -321,9 +361,12 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
                 knocked[0] = True
             elif action.kind in (ActionKind.DRAW, ActionKind.TAKE):
                 pending[p] = ("draw" if action.kind is ActionKind.DRAW else "take", view.top_discard, may)
+                if action.kind is ActionKind.TAKE:
+                    took.setdefault(p, set()).add(view.top_discard.suit)
             elif action.kind is ActionKind.DISCARD and p in pending:
                 a, card, m = pending.pop(p)
-                played.setdefault(p, []).append(Turn(a, card, action.card, m))  # type: ignore[arg-type]
+                feeds = frozenset(took.get(view.opponents[0], ()))
+                played.setdefault(p, []).append(Turn(a, card, action.card, m, feeds, knocked[0]))  # type: ignore[arg-type]
 
         play_out([make_player(p) for p in players], players, rules, seed, game, observe)
     return compared, knocks
@@ -357,27 +400,119 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
 def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> None:
     """The strong kind chooses its cards as the expert does (the module doc): for every hand
     and every card added (32-card deck), the card it throws keeps the three worth most five
-    turns ahead (the added card back on a tie, else the lowest), and it would take a discard
-    exactly when the best three kept with it are worth more than drawing (the hand's worth
-    one turn further). It differs from keeping the strongest three now."""
+    turns ahead (ties: the strongest three now, then the lowest card, then the lower index),
+    it never throws a card just taken, it throws another suit than the next player collects
+    when that keeps at most 2 points less, and it would take a discard exactly when the best
+    three kept with it are worth more than drawing (the hand's worth one turn further). It
+    differs from keeping the strongest three now."""
     f = LogFilter.of(RULES_32)
     ref = Reference(RULES_32)
     strong = LOG_KINDS.index(STRONG_PLAY)
     tables = f.tables
     idx = [card.index for card in ref.cards]
     differ = takes = 0
+    ways = [(frozenset(), False, False), (frozenset({Suit.HEARTS}), False, False),
+            (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.HEARTS}), False, True)]
+    fed = [0] * len(ways)
+    now = 0
     for h in ref._hands():
         row = tables.row(h)
         for d in idx:
             if d in h:
                 continue
-            thrown = ref.best_throw(STRONG_PLAY, h, d)
-            assert f.throws[strong][row, d] == thrown
-            differ += thrown != ref.best_throw(CASUAL_PLAY, h, d)
+            plain = ref.best_throw(STRONG_PLAY, h, d)
+            for i, (avoid, taken, last) in enumerate(ways):
+                thrown = ref.best_throw(STRONG_PLAY, h, d, avoid, taken, last)
+                assert f.throw_table(strong, avoid, taken, last)[row, d] == thrown
+                fed[i] += bool(avoid) and ALL_CARDS[plain].suit in avoid and thrown != plain and not taken
+            assert f.throws[strong][row, d] == plain
+            differ += plain != ref.best_throw(CASUAL_PLAY, h, d)
             take = ref.take_chance(STRONG_PLAY, h, d) > STRONG_PLAY.slip
             assert f.take_masks[strong][d, row] == take
             takes += take
-    assert differ > 1000 and takes > 1000
+            take_now = ref.take_chance(STRONG_PLAY, h, d, last=True) > STRONG_PLAY.slip
+            assert f.last_take_mask[d, row] == take_now
+            now += take_now != take
+    assert differ > 1000 and takes > 1000 and fed[1] > 1000 and now > 1000
+
+
+def test_casual_kind_throws_as_the_tip_player_does() -> None:
+    """The casual kind throws the tip player's card (the module doc): for every hand and
+    card added (32-card deck), the lowest card outside the suit worth most among the four,
+    never the card just taken, and not a card of a suit the next player collects if there is
+    another; on a last turn the same."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    casual = LOG_KINDS.index(CASUAL_PLAY)
+    idx = [card.index for card in ref.cards]
+    ways = [(frozenset(), False, False), (frozenset({Suit.HEARTS}), False, False),
+            (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.DIAMONDS}), False, True)]
+    differ = 0
+    for h in ref._hands():
+        row = f.tables.row(h)
+        for d in idx:
+            if d in h:
+                continue
+            for avoid, taken, last in ways:
+                thrown = ref.best_throw(CASUAL_PLAY, h, d, avoid, taken, last)
+                assert f.throw_table(casual, avoid, taken, last)[row, d] == thrown
+            differ += f.throws[casual][row, d] != f.discard[row, d]
+    assert differ > 1000  # not the strongest three now
+
+
+def test_kinds_agree_with_the_players_they_stand_for() -> None:
+    """``kind_agreement`` over seeded games: tip takes and throws exactly as the casual kind
+    (classic and quick), the expert throws exactly as the strong kind and takes what it would
+    take nearly always (the 2% slip covers the rest); the other pairs differ."""
+    from scatlab.players.calibration import kind_agreement
+
+    for rules_name in ("classic", "quick"):
+        found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 3, rules=rules_name, seed=4)}
+        tip, expert = found[("tip", "casual")], found[("expert", "strong")]
+        assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
+        assert tip.throws[0] == tip.throws[1] > 100
+        assert expert.throws[0] == expert.throws[1] > 50
+        assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.02 * expert.takes_other[1]
+        assert found[("tip", "strong")].throws[0] < tip.throws[0] and found[("expert", "casual")].throws[0] < expert.throws[0]
+
+
+def test_strong_kind_throws_the_card_the_expert_throws() -> None:
+    """In seeded games, every card the expert throws is the one the strong kind's table
+    gives for its hand, the card it drew or took and the suits its next player had taken
+    (the feed rule), or on a last turn after a knock for the hand now, under classic and the
+    32-card eenendertigen."""
+    from scatlab.players.tip import collected_suits
+
+    for rules_name in ("classic", "eenendertigen"):
+        rules = find_rules(rules_name)
+        f = LogFilter.of(rules)
+        strong = LOG_KINDS.index(STRONG_PLAY)
+        kinds = ["expert", "tip", "tip"]
+        players = [make_player(k) for k in kinds]
+        counts = {"plain": 0, "fed": 0, "last": 0}
+        for game in range(6):
+            seats, _ = seating(game, 3)
+            expert_seat = seats[0]
+            before: dict[str, tuple[set[int], bool, int]] = {}
+
+            def observe(old, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
+                if view.player != expert_seat:
+                    return
+                last = view.knocker is not None
+                if action.kind in (ActionKind.DRAW, ActionKind.TAKE) and len(view.hand) == 3:
+                    cards = sorted(c.index for c in view.hand)
+                    before["turn"] = (set(cards), action.kind is ActionKind.TAKE, f.tables.row(cards))
+                elif action.kind is ActionKind.DISCARD and "turn" in before:
+                    held, taken, row = before.pop("turn")
+                    (added,) = [c.index for c in view.hand if c.index not in held]
+                    if value_of([x for x in view.hand if x != action.card], rules) >= 31:
+                        return  # declared (C8): the filter drops the hand whatever was thrown
+                    avoid = frozenset(collected_suits(view, view.opponents[0]))
+                    assert f.throw_table(strong, avoid, taken, last)[row, added] == action.card.index
+                    counts["last" if last else "fed" if avoid else "plain"] += 1
+
+            play_out(players, kinds, rules, 5, game, observe)
+        assert counts["plain"] > 40 and counts["fed"] > 20 and counts["last"] > 5, counts
 
 
 @pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5)])
@@ -394,7 +529,7 @@ def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     assert STRONG_PLAY.knocks == ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88))
     assert STRONG_PLAY.knocks_heads_up == ((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99))
     assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
-    assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 0.6
+    assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 1.0
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
     assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.43
     assert STRONG_PLAY.knock_chance(29.5) == 0.86 and STRONG_PLAY.knock_chance(30) == 0.88

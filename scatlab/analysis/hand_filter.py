@@ -18,10 +18,17 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   that does; with ``takes="horizon"`` a card with which the best three it can keep are
   worth more, valued ``horizon`` turns ahead (:mod:`scatlab.analysis.horizon`), than
   drawing is (the hand's value one turn further ahead): how the ``expert`` chooses;
-- it **throws** the card that keeps the strongest three (``takes="horizon"``: the three
-  worth most ``horizon`` turns ahead), the drawn card back on a tie, else the lowest; and
-  with chance ``slip`` one of the other three cards instead, each alike (a card just taken
-  is never thrown, C5);
+- it **throws** the card that keeps the strongest three, the drawn card back on a tie,
+  else the lowest; with ``takes="horizon"`` as the ``expert`` does: the card that keeps the
+  three worth most ``horizon`` turns ahead (ties: the strongest three now, then the lowest
+  card, then clubs, diamonds, hearts, spades), but, when that card is of a suit the next
+  player has taken from the pile this hand (:attr:`Turn.next_took`), the best card of
+  another suit if it keeps three worth at most ``feed_margin`` points less (the expert does
+  not feed the next player). With chance ``slip`` it throws one of the other cards instead,
+  each alike (a card just taken is never thrown, C5). On a last turn after a knock
+  (:attr:`Turn.last`) the ``horizon`` kind plays for the hand now, as the expert does: it
+  takes a discard when the best three kept with it are at least as strong as a draw keeps
+  on average, and throws by strength now (the same order, no feed rule);
 - a hand worth 31 has been declared (C8) and drops out, as does a hand that knocked.
 
 The opponent starts from a uniformly random hand; each observed turn multiplies every hand
@@ -59,7 +66,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import ALL_CARDS, Card
+from ..cards import ALL_CARDS, Card, Suit
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from .horizon import MAX_HORIZON, horizon_table
@@ -82,7 +89,10 @@ class Turn:
     ``"knock"`` (knocked instead of drawing, C6, or called a hammer, V10); ``thrown``: the
     card discarded (``None`` for a knock);
     ``may_knock``: whether the rules let this player knock at the start of this turn (not
-    after someone knocked, nor in the first round under V6).
+    after someone knocked, nor in the first round under V6); ``next_took``: the suits the
+    next player had taken from the pile earlier in the hand (public: a strong player avoids
+    throwing them, see :attr:`FilterKind.feed_margin`); ``last``: a last turn after someone
+    knocked (C6), in which a strong player plays for the hand now.
 
     >>> from scatlab.cards import parse_card
     >>> Turn("take", parse_card("QH"), parse_card("2C")).action
@@ -93,14 +103,21 @@ class Turn:
     card: Card | None
     thrown: Card | None = None
     may_knock: bool = True
+    next_took: frozenset[Suit] = frozenset()
+    last: bool = False
 
     def __post_init__(self) -> None:
+        if not (isinstance(self.next_took, frozenset) and all(isinstance(s, Suit) for s in self.next_took)):
+            raise AnalysisError(f"next_took={self.next_took!r} is not allowed: a frozenset of Suits")
         for name in ("card", "thrown"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Card):
                 raise AnalysisError(f"turn {name}={value!r} is not allowed: a Card or None")
-        if not isinstance(self.may_knock, bool):
-            raise AnalysisError(f"may_knock={self.may_knock!r} is not allowed: True or False")
+        for flag in ("may_knock", "last"):
+            if not isinstance(getattr(self, flag), bool):
+                raise AnalysisError(f"{flag}={getattr(self, flag)!r} is not allowed: True or False")
+        if self.last and (self.may_knock or self.action == "knock"):
+            raise AnalysisError("a last turn (after a knock) allows no knock: may_knock must be False")
         if self.action not in ("draw", "take", "knock"):
             raise AnalysisError(f"turn action {self.action!r} is not an action: use 'draw', 'take' or 'knock'")
         if self.action == "take" and (self.card is None or self.thrown is None):
@@ -133,6 +150,10 @@ class FilterKind:
     """The knock chances in a hand of two players (None: the same as ``knocks``)."""
     horizon: int = 5
     """With ``takes="horizon"``: how many turns ahead hands are valued (the expert's 5)."""
+    feed_margin: float = 0.0
+    """With ``takes="horizon"``: when the card worth throwing is of a suit the next player
+    has taken from the pile this hand, it throws the best card of another suit instead if
+    that keeps three worth at most this many points less (the expert's ``feed_margin``, 2)."""
 
     def __post_init__(self) -> None:
         if self.takes not in ("suit", "better", "horizon"):
@@ -140,6 +161,8 @@ class FilterKind:
         if not (isinstance(self.horizon, int) and 0 <= self.horizon < MAX_HORIZON):
             raise AnalysisError(f"horizon={self.horizon!r} is not allowed: a whole number of turns from 0 to "
                                 f"{MAX_HORIZON - 1} (drawing is valued one turn further)")
+        if not (isinstance(self.feed_margin, (int, float)) and 0 <= self.feed_margin <= 31):
+            raise AnalysisError(f"feed_margin={self.feed_margin!r} is not allowed: a number of points from 0 to 31")
 
     def knock_chance(self, value: float, heads_up: bool = False) -> float:
         """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
@@ -155,35 +178,36 @@ class FilterKind:
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
 hand (like the ``tip`` player)."""
-STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 0.6,
-                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)))
-"""Chooses its cards as the ``expert`` does, valuing hands five turns ahead (60% of the time
-it takes a discard worth more than drawing); knocks with the expert's measured chances: 43%, 61%,
+STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 1.0,
+                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)), feed_margin=2.0)
+"""Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
+more than drawing always taken (the expert took 97% of them in seed 12's games), the card
+thrown by the expert's order and feed rule (the same card as the expert at every turn
+before a knock in the tests' games); knocks with the expert's measured chances: 43%, 61%,
 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99%
-heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, the expert of
-the version before this kind; 3-player classic, the heads-up chances from the hands left
-to two players). Kept value-now cards instead, the kind needed knock chances of 3% to 80%
-to leave the filter the strong hands the expert really holds."""
+heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, 3-player
+classic, the heads-up chances from the hands left to two players)."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""
 
 _CACHE_SIZE = 96
+_ThrowKey = tuple[str, int, float]
+_BEST_SIZE = 520
+_SUIT_ORDER = tuple(Suit)  # a card's suit is index // 13 in this order
+_CARD_VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
 _EVIDENCE_SIZE = 4096
 
 
 @dataclass(frozen=True)
 class _DrawMoves:
-    """For one thrown card ``x``: each (hand with ``x``, drawn card) pair, the hand kept and
-    whether keeping the strongest three throws ``x``; and the hands without ``x`` that could
-    draw it and throw it back."""
+    """For one thrown card ``x``: each (hand with ``x``, drawn card) pair and the hand kept
+    when ``x`` goes; and the hands without ``x`` that could draw it and throw it back."""
 
     source: IntArray
     drawn: IntArray
     dest: IntArray
-    best: BoolArray
     back: IntArray
-    back_best: BoolArray
 
 
 class LogFilter:
@@ -211,15 +235,25 @@ class LogFilter:
             np.add.at(counts, (np.arange(m), suits[:, j]), 1)
         target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
         in_target = (np.arange(52)[None, :] // 13) == target[:, None]
-        ahead = {k.horizon: _horizon_play(tables, k.horizon) for k in kinds if k.takes == "horizon"}
+        ahead = {k.horizon: _horizon_takes(tables, k.horizon) for k in kinds if k.takes == "horizon"}
         self.take_masks: tuple[BoolArray, ...] = tuple(np.ascontiguousarray(
-            (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon][1]).T)
+            (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon]).T)
             for k in kinds)
         """Per kind, ``[card, row]``: the kind would take ``card`` into hand ``row`` (if it does take)."""
-        self.throws: tuple[IntArray, ...] = tuple(
-            ahead[k.horizon][0] if k.takes == "horizon" else self.discard for k in kinds)
-        """Per kind, ``[row, card]``: the card it throws after adding ``card`` to hand ``row``."""
-        self._throw_keys = tuple(k.horizon if k.takes == "horizon" else -1 for k in kinds)
+        with_card = np.maximum(np.maximum(tables.triple[rows[:, 1:2], rows[:, 2:3], np.arange(52)[None, :]],
+                                          tables.triple[rows[:, 0:1], rows[:, 2:3], np.arange(52)[None, :]]),
+                               tables.triple[rows[:, 0:1], rows[:, 1:2], np.arange(52)[None, :]])
+        draw_mean = np.where(self.valid, tables.after_draw, 0).sum(axis=1) / np.maximum(self.valid.sum(axis=1), 1)
+        self.last_take_mask: BoolArray = np.ascontiguousarray((self.valid & (with_card >= draw_mean[:, None])).T)
+        """``[card, row]``: on a last turn, the ``horizon`` kind would take ``card`` into hand
+        ``row`` (the best three with it at least as strong as a draw keeps on average)."""
+        self._throw_keys: tuple[_ThrowKey, ...] = tuple(
+            ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
+            ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
+        self._throw_tables: dict[tuple[_ThrowKey, int, bool], IntArray] = {}
+        self.throws: tuple[IntArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
+        """Per kind, ``[row, card]``: the card it throws after drawing ``card`` to hand ``row``
+        (no suit to avoid; :meth:`throw_table` for the others)."""
         self.has = [np.flatnonzero((rows == x).any(axis=1)) for x in range(52)]
         self.lacks = [np.flatnonzero(~(rows == x).any(axis=1)) for x in range(52)]
         self.pair = [rows[r][rows[r] != x].reshape(-1, 2) for x, r in enumerate(self.has)]
@@ -232,7 +266,8 @@ class LogFilter:
         self.knocks: tuple[FloatArray, ...] = tuple(
             np.where(allowed, np.array([k.knock_chance(v / 2, heads_up) for v in range(int(v2.max()) + 1)])[v2], 0.0)
             for k in kinds)
-        self._moves: dict[tuple[int, int], _DrawMoves] = {}
+        self._moves: dict[int, _DrawMoves] = {}
+        self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[BoolArray, BoolArray]] = OrderedDict()
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
@@ -244,17 +279,64 @@ class LogFilter:
 
     # -- one turn -------------------------------------------------------------------------
 
-    def _throw(self, k: int, hands: IntArray, added: IntArray, thrown: int, taken: bool) -> FloatArray:
+    def throw_table(self, k: int, avoid: frozenset[Suit] = frozenset(), taken: bool = False,
+                    last: bool = False) -> IntArray:
+        """``[row, card]``: the card kind ``k`` throws after adding ``card`` to hand ``row``
+        (-1 where it cannot be added), when the next player has taken the suits ``avoid``
+        from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
+        with ``last`` on a last turn after a knock. Built once per kind's way of throwing,
+        suits, ``taken`` and ``last`` (about 0.2 s).
+
+        >>> from scatlab.rules import find_rules
+        >>> from scatlab.cards import Suit, parse_card, parse_cards
+        >>> f = LogFilter.of(find_rules("classic"))
+        >>> row = f.tables.row(sorted(c.index for c in parse_cards("KH QH 9C")))
+        >>> ah, strong = parse_card("AH").index, 1
+        >>> str(ALL_CARDS[f.throw_table(strong)[row, ah]])                  # keeps A K Q of hearts
+        '9C'
+        >>> str(ALL_CARDS[f.throw_table(strong, frozenset({Suit.CLUBS}))[row, ah]])  # 9C is safe to throw anyway
+        '9C'
+        """
+        key, mask = self._throw_key(k, last, avoid)
+        if key[0] == "now":
+            return self.discard
+        table = self._throw_tables.get((key, mask, taken))
+        if table is None:
+            way, horizon, margin = key
+            if way == "suit":
+                table = _tip_throws(self.tables, mask, taken)
+            elif way == "last":  # the hand now
+                table = _expert_throws(self.tables, self.tables.strength, 0, 0.0, taken)
+            else:
+                worth = horizon_table(self.tables, horizon)
+                table = _expert_throws(self.tables, worth, mask, margin * 2 * (self.deck_size - 3) ** horizon, taken)
+            self._throw_tables[(key, mask, taken)] = table
+        return table
+
+    def _throw_key(self, k: int, last: bool, avoid: frozenset[Suit]) -> tuple[_ThrowKey, int]:
+        """How kind ``k`` throws (``("now", ...)``: by value now, the drawn card back on a
+        tie; ``("suit", ...)``: as ``tip``; ``("horizon", horizon, feed margin)``: as the
+        expert; ``("last", ...)``: as the expert on a last turn) and the bits of the suits
+        to avoid that matter to it."""
+        key = self._throw_keys[k]
+        if key[0] == "horizon" and last:
+            return ("last", 0, 0.0), 0
+        if key[0] == "now":
+            return key, 0
+        return key, sum(1 << _SUIT_ORDER.index(s) for s in avoid)
+
+    def _throw(self, k: int, hands: IntArray, added: IntArray, thrown: int, taken: bool,
+               avoid: frozenset[Suit] = frozenset(), last: bool = False) -> FloatArray:
         """The chance that kind ``k`` throws ``thrown`` from hand row ``hands`` plus card ``added``."""
         slip = self.kinds[k].slip
-        best = self.throws[k][hands, added]
+        best = self.throw_table(k, avoid, taken, last)[hands, added]
         if taken:  # a taken card is never thrown: a slip is one of the two other cards
             return np.where(best == added, 1.0 / 3.0, np.where(best == thrown, 1.0 - slip, slip / 2.0))
         return np.where(best == thrown, 1.0 - slip, slip / 3.0)
 
-    def _take_chance(self, k: int, hands: IntArray | slice, card: int) -> FloatArray:
+    def _take_chance(self, k: int, hands: IntArray | slice, card: int, last: bool = False) -> FloatArray:
         kind = self.kinds[k]
-        helps = self.take_masks[k][card, hands]
+        helps = (self.last_take_mask if last and kind.takes == "horizon" else self.take_masks[k])[card, hands]
         return np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take, kind.slip)
 
     def step(self, k: int, w: FloatArray, turn: Turn) -> FloatArray:
@@ -277,42 +359,55 @@ class LogFilter:
             pair = self.pair[x]
             ok = ~(tables.rows[rows] == card).any(axis=1)
             rows, pair = rows[ok], pair[ok]
-            chance = w[rows] * self._take_chance(k, rows, card) * self._throw(k, rows, np.full(len(rows), card), x,
-                                                                               True)
+            chance = w[rows] * self._take_chance(k, rows, card, turn.last) * self._throw(
+                k, rows, np.full(len(rows), card), x, True, turn.next_took, turn.last)
             new = tables.row_of[pair[:, 0], pair[:, 1], card]
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
         if card is not None:  # passed over the top discard to draw
-            w = w * (1.0 - self._take_chance(k, slice(None), card))
+            w = w * (1.0 - self._take_chance(k, slice(None), card, turn.last))
             w[self.has[card]] = 0.0
         others = self.deck_size - 3 - (card is not None)
-        moves = self._draw_moves(k, x)
+        moves = self._draw_moves(x)
+        best, back_best = self._best_throws(k, x, turn.next_took, turn.last)
         # the drawn card d stays and x, a card of the hand, goes (hands with x) ...
-        chance = w[moves.source] * np.where(moves.best, 1.0 - kind.slip, kind.slip / 3.0)
+        chance = w[moves.source] * np.where(best, 1.0 - kind.slip, kind.slip / 3.0)
         if card is not None:
             chance = chance * (moves.drawn != card)
         out: FloatArray = np.asarray(np.bincount(moves.dest, weights=chance, minlength=self.m), dtype=np.float64)
         # ... or the drawn card was x and went back (hands without x keep their cards)
         back = moves.back
-        out[back] += w[back] * np.where(moves.back_best, 1.0 - kind.slip, kind.slip / 3.0)
+        out[back] += w[back] * np.where(back_best, 1.0 - kind.slip, kind.slip / 3.0)
         return np.asarray(out / others, dtype=np.float64)
 
-    def _draw_moves(self, k: int, x: int) -> _DrawMoves:
-        """Every way a turn of kind ``k`` drawing from the stock can end with ``x`` thrown
-        (cached; kinds that throw alike share it)."""
-        key = (self._throw_keys[k], x)
-        moves = self._moves.get(key)
+    def _draw_moves(self, x: int) -> _DrawMoves:
+        """Every way a turn drawing from the stock can end with ``x`` thrown (cached)."""
+        moves = self._moves.get(x)
         if moves is None:
-            throws = self.throws[k]
             tables = self.tables
             rows, pair = self.has[x], self.pair[x]
             ok = self.valid[rows] & (np.arange(52)[None, :] != x)
             i, d = np.nonzero(ok)
             lacks = self.lacks[x]
             back = lacks[self.valid[lacks, x]]
-            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], throws[rows[i], d] == x,
-                               back, throws[back, x] == x)
-            self._moves[key] = moves
+            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], back)
+            self._moves[x] = moves
         return moves
+
+    def _best_throws(self, k: int, x: int, avoid: frozenset[Suit], last: bool) -> tuple[BoolArray, BoolArray]:
+        """For :meth:`_draw_moves` of ``x``: whether kind ``k`` throws ``x`` in each move and
+        in each throw back (cached; kinds that throw alike share it)."""
+        key, mask = self._throw_key(k, last, avoid)
+        found = self._best.get((key, mask, x))
+        if found is not None:
+            self._best.move_to_end((key, mask, x))
+            return found
+        moves = self._draw_moves(x)
+        throws = self.throw_table(k, avoid, last=last)
+        found = (throws[moves.source, moves.drawn] == x, throws[moves.back, x] == x)
+        self._best[(key, mask, x)] = found
+        if len(self._best) > _BEST_SIZE:
+            self._best.popitem(last=False)
+        return found
 
     # -- a whole log ----------------------------------------------------------------------
 
@@ -426,19 +521,99 @@ class LogFilter:
         return result
 
 
-def _horizon_play(tables: Tables, horizon: int) -> tuple[IntArray, BoolArray]:
-    """``(throws, takes)`` for a player valuing hands ``horizon`` turns ahead
-    (:func:`scatlab.analysis.horizon.horizon_table`): ``throws[row, d]``, the card thrown
-    after adding ``d`` to hand ``row`` (:meth:`Tables.after_draw_by`: the one whose loss keeps
-    the three worth most; ``d`` itself on a tie, else the lowest card; -1 where ``d`` cannot
-    be added); ``takes[row, d]``, whether taking ``d`` leaves three worth more than drawing,
-    whose worth is the hand's value one turn further ahead. (Drawing is worth at least
-    keeping the hand, so the three that beat it keep ``d``, as a taken card must, C5.)"""
-    best, throws = tables.after_draw_by(horizon_table(tables, horizon))
+def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
+    """``[row, d]``: whether a player valuing hands ``horizon`` turns ahead
+    (:func:`scatlab.analysis.horizon.horizon_table`) takes ``d`` into hand ``row``: when the
+    best three it can keep with ``d`` are worth more than drawing, whose worth is the hand's
+    value one turn further ahead. (Drawing is worth at least keeping the hand, so the three
+    that beat it keep ``d``, as a taken card must, C5.)"""
+    best, _ = tables.after_draw_by(horizon_table(tables, horizon))
     further = horizon_table(tables, horizon + 1)
     # E_h is scaled by 2 * (n-3)**h, E_(h+1) by 2 * (n-3)**(h+1)
-    takes = (throws >= 0) & (best * (tables.deck_size - 3) > further[:, None])
-    return throws, takes
+    return np.asarray((best >= 0) & (best * (tables.deck_size - 3) > further[:, None]), dtype=np.bool_)
+
+
+def _expert_throws(tables: Tables, worth: IntArray, avoid: int, margin: float, taken: bool) -> IntArray:
+    """``[row, d]``: the card thrown after adding ``d`` to hand ``row`` (-1 where it cannot
+    be added) by a player who values hand ``r`` at ``worth[r]``, as the ``expert`` chooses:
+    the card whose loss keeps the three worth most; on a tie the one keeping the strongest
+    hand now, then the lowest-valued card, then the lowest index (clubs before diamonds,
+    hearts, spades). If that card's suit is in ``avoid`` (a bit per suit in
+    :data:`_SUIT_ORDER`: suits the next player took from the pile), the best card of another
+    suit by the same order instead, if it keeps three worth at most ``margin`` (in
+    ``worth``'s units) less. With ``taken``, ``d`` was taken and is never thrown (C5)."""
+    rows = tables.rows
+    out = np.full((len(rows), 52), -1, dtype=np.int64)
+    d = np.arange(52)[None, :]
+    for start in range(0, len(rows), 4096):
+        part = rows[start:start + 4096]
+        n = len(part)
+        cards = np.empty((n, 52, 4), dtype=np.int64)  # option j < 3 throws part[:, j]; option 3 throws d
+        kept = np.empty((n, 52, 4), dtype=np.int64)
+        for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
+            cards[:, :, j] = part[:, j:j + 1]
+            kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], d]
+        cards[:, :, 3] = d
+        kept[:, :, 3] = np.arange(start, start + n)[:, None]
+        valid = (kept[:, :, :3] >= 0).all(axis=2)
+        kept = np.maximum(kept, 0)
+        score = worth[kept]
+        second = tables.strength[kept] * 1024 + (15 - _CARD_VALUES[cards]) * 64 + (63 - cards)
+        allowed = np.ones((n, 52, 4), dtype=np.bool_)
+        if taken:
+            allowed[:, :, 3] = False
+        choice = _lex_best(score, second, allowed)
+        if avoid:
+            fed = ((avoid >> (cards // 13)) & 1) == 1
+            top = np.take_along_axis(score, choice[:, :, None], axis=2)
+            ok = allowed & ~fed & (score >= top - margin)
+            swap = np.take_along_axis(fed, choice[:, :, None], axis=2)[:, :, 0] & ok.any(axis=2)
+            choice = np.where(swap, _lex_best(score, second, ok), choice)
+        thrown = np.take_along_axis(cards, choice[:, :, None], axis=2)[:, :, 0]
+        out[start:start + n] = np.where(valid, thrown, -1)
+    return out
+
+
+def _tip_throws(tables: Tables, avoid: int, taken: bool) -> IntArray:
+    """``[row, d]``: the card the ``tip`` player throws after adding ``d`` to hand ``row``
+    (-1 where it cannot be added): the lowest card (by value, then index) outside the suit
+    worth most among the four (ties: more cards, then clubs, diamonds, hearts, spades), all
+    four of it: the lowest card; never ``d`` when it was ``taken`` (C5); and, when there is
+    such a card, not one of a suit in ``avoid`` (bits as in :func:`_expert_throws`)."""
+    rows = tables.rows
+    out = np.full((len(rows), 52), -1, dtype=np.int64)
+    valid = tables.discard >= 0
+    for start in range(0, len(rows), 4096):
+        part = rows[start:start + 4096]
+        n = len(part)
+        cards = np.empty((n, 52, 4), dtype=np.int64)
+        cards[:, :, :3] = part[:, None, :]
+        cards[:, :, 3] = np.arange(52)[None, :]
+        suit = cards // 13
+        value = _CARD_VALUES[cards]
+        totals = np.zeros((n, 52, 4), dtype=np.int64)
+        for s in range(4):
+            here = suit == s
+            totals[:, :, s] = np.where(here, value, 0).sum(axis=2) * 64 + here.sum(axis=2) * 8 + (3 - s)
+        target = totals.argmax(axis=2)
+        allowed = np.ones((n, 52, 4), dtype=np.bool_)
+        if taken:
+            allowed[:, :, 3] = False
+        outside = allowed & (suit != target[:, :, None])
+        outside = np.where(outside.any(axis=2, keepdims=True), outside, allowed)
+        safe = outside & (((avoid >> suit) & 1) == 0)
+        pick = np.where(safe.any(axis=2, keepdims=True), safe, outside)
+        order = np.where(pick, value * 64 + cards, 1 << 20).argmin(axis=2)
+        thrown = np.take_along_axis(cards, order[:, :, None], axis=2)[:, :, 0]
+        out[start:start + n] = np.where(valid[start:start + n], thrown, -1)
+    return out
+
+
+def _lex_best(score: IntArray, second: IntArray, ok: BoolArray) -> IntArray:
+    """Along the last axis, the index of the allowed option with the highest ``score``, ties
+    to the highest ``second`` (0 where none is allowed)."""
+    top = np.where(ok, score, -1).max(axis=2, keepdims=True)
+    return np.asarray(np.where(ok & (score == top), second, -1).argmax(axis=2), dtype=np.int64)
 
 
 @lru_cache(maxsize=8)

@@ -21,11 +21,13 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
   ``tip`` player);
 - ``strong`` plays as the ``expert`` chooses its cards: it values a hand by its expected
   value five turns ahead (:mod:`scatlab.analysis.horizon`), so it collects towards hands
-  with a future; it takes the top discard (60% of the time) when the best three it can keep
-  with it are worth more than drawing, else draws, and throws the card that keeps the three
-  worth most; it knocks with the expert's measured chances: 43%, 61%, 75%, 86% and 88%
-  of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99% in a hand of two
-  players;
+  with a future; it takes the top discard when the best three it can keep with it are worth
+  more than drawing, else draws, and throws the card that keeps the three worth most, by
+  the expert's order on ties, and not a card of a suit the next player has taken from the
+  pile when another keeps at most 2 points less (the expert's feed rule); on a last turn
+  after a knock it plays for the hand now; it knocks with the expert's measured chances:
+  43%, 61%, 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68%
+  and 99% in a hand of two players;
 
 the casual kind throws the card that keeps the strongest three now; each has a 2% chance of
 throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
@@ -41,9 +43,10 @@ kind against the other. An opponent who held 27 without knocking where it could 
 casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
 The strong kind's knock chances are the expert's, measured in seed 12's 3-player classic
 games (``benchmarks/calibrate.py --knock-chances``), not fitted to the knock risk: with the
-expert's way of choosing cards the filter needs nothing else. (The earlier strong kind, which
-kept the strongest three *now*, had to be given far too few knocks, 3% to 80%, to hold the
-strong hands the expert really keeps: a planner throws cards a value-now player would not.)
+expert's way of choosing cards the filter needs nothing else. (The earlier strong kinds had
+to be given too few knocks, or fell short where the expert kept strong hands: keeping the
+strongest three *now*, or throwing without the expert's feed rule and tie order, put the
+expert's real hand down to the 2% slip at one turn in seven.)
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
@@ -132,7 +135,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import Card, format_cards
+from ..cards import Card, Suit, format_cards
 from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
@@ -360,7 +363,7 @@ class Observations:
         top, a take removed it; a draw leaves the pile as it is).
         """
         order = view.opponents
-        turns, rejected, log = _read_hand(view.history, view.discard_pile, order, view.rules)
+        turns, rejected, log = _read_hand(view.history, view.discard_pile, order, view.rules, order + (view.player,))
         odds = _kind_odds(view, order)
         return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
                    tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order), odds)
@@ -372,12 +375,18 @@ class Observations:
 
 
 def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tuple[int, ...],
-               rules: RuleSet) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
+               rules: RuleSet, seats: tuple[int, ...] | None = None
+               ) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
     """One hand's public log read for the players ``order``: the turns each completed, the
     cards each rejected (card -> age in their turns, the latest time) and each one's turns
-    in order (:class:`Turn`). The pile's history is rebuilt backwards from ``pile_now``, the
-    discard pile after the last event (a discard put a card on top, a take removed it; a
-    draw leaves the pile as it is)."""
+    in order (:class:`Turn`, with the suits the next player of ``seats``, the seats in the
+    hand, had taken from the pile by then; default: ``order`` and every seat in the log).
+    The pile's history is rebuilt backwards from ``pile_now``, the discard pile after the
+    last event (a discard put a card on top, a take removed it; a draw leaves the pile as
+    it is)."""
+    ring = sorted(set(seats) if seats is not None else set(order) | {e.player for e in history})
+    after = {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)}
+    took: dict[int, frozenset[Suit]] = {p: frozenset() for p in ring}
     turns = {p: 0 for p in order}
     rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
     tops: list[Card | None] = []  # the top discard at each event, going backwards
@@ -406,6 +415,8 @@ def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tu
     for event, top in zip(history, tops):
         kind, p = event.action.kind, event.player
         may_knock = not knocked and not (rules.no_knock_first_round and played.get(p, 0) == 0)
+        if kind is ActionKind.TAKE and event.card is not None:
+            took[p] = took.get(p, frozenset()) | {event.card.suit}
         if kind is ActionKind.KNOCK or kind is ActionKind.HAMMER:
             if p in log:
                 log[p].append(Turn("knock", None, None, may_knock))
@@ -418,7 +429,7 @@ def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tu
             pending[p] = ("take", event.card, may_knock)
         elif kind is ActionKind.DISCARD and p in pending:
             action, card, allowed = pending.pop(p)
-            log[p].append(Turn(action, card, event.card, allowed))
+            log[p].append(Turn(action, card, event.card, allowed, took.get(after.get(p, p), frozenset()), knocked))
             played[p] += 1
     return turns, rejected, log
 
@@ -472,7 +483,8 @@ def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet,
             _EVIDENCE_CACHE.popitem(last=False)
     missing = tuple(p for p in seats if p not in evidence)
     if missing:
-        _, _, logs = _read_hand(past.history, past.discard_pile, missing, rules)
+        seats = tuple({s for s, cards in enumerate(result.final) if cards} | {e.player for e in past.history})
+        _, _, logs = _read_hand(past.history, past.discard_pile, missing, rules, seats)
         filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
         for p in missing:
             final = result.final[p] if p < len(result.final) else ()

@@ -40,7 +40,7 @@ from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "knock_chances", "Bin", "Reliability", "reliability", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "knock_chances", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -134,6 +134,74 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     for game in range(first_game, first_game + games):
         play_out(players, kinds, ruleset, seed, game, observe)
     return counts
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How one player kind's choices agree with one kind of the filter
+    (:data:`scatlab.analysis.hand_filter.LOG_KINDS`), over the turns of seeded games:
+    ``takes``: of the discards the filter kind would take, how many the player took, and of
+    the turns it would not (``(taken, offered)`` each); ``throws``: the turns where the
+    player threw the card the filter kind's table gives, of all its throws (a hand kept at
+    31, declared and out of the filter, not counted)."""
+
+    player: str
+    kind: str
+    takes_worth: tuple[int, int]
+    takes_other: tuple[int, int]
+    throws: tuple[int, int]
+
+
+def kind_agreement(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
+                   first_game: int = 0) -> list[Agreement]:
+    """Each player kind's takes and throws against each filter kind's policy, at every turn
+    of the tournament's games (the turn's top discard, hand, card added, the suits the next
+    player had taken, whether someone had knocked: what the filter sees, plus the player's
+    own hand). How the filter's kinds are checked against the players they stand for.
+
+    >>> tip = {a.kind: a for a in kind_agreement(["tip", "tip"], games=2, seed=1)}["casual"]
+    >>> tip.takes_worth[0] == tip.takes_worth[1] and tip.takes_other[0] == 0   # tip takes as the casual kind
+    True
+    """
+    from ..analysis.hand_filter import LOG_KINDS, LogFilter
+    from .tip import collected_suits
+
+    ruleset = find_rules(rules)
+    players = [make_player(k) for k in kinds]
+    filt = LogFilter.of(ruleset)
+    tables = filt.tables
+    counts = {(p, k): [0, 0, 0, 0, 0, 0] for p in dict.fromkeys(kinds) for k in range(len(LOG_KINDS))}
+    turn: dict[int, tuple[int, set[int], bool]] = {}
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        kind, last = action.kind, view.knocker is not None
+        if kind in (ActionKind.DRAW, ActionKind.TAKE) and len(view.hand) == 3:
+            cards = sorted(c.index for c in view.hand)
+            row = tables.row(cards)
+            turn[view.player] = (row, set(cards), kind is ActionKind.TAKE)
+            top = view.top_discard
+            if top is not None:
+                for k in range(len(LOG_KINDS)):
+                    worth = bool(filt._take_chance(k, slice(row, row + 1), top.index, last)[0] > LOG_KINDS[k].slip)
+                    c = counts[(kinds[entrant], k)]
+                    c[0 if worth else 2] += kind is ActionKind.TAKE
+                    c[1 if worth else 3] += 1
+        elif kind is ActionKind.DISCARD and view.player in turn and action.card is not None:
+            row, held, taken = turn.pop(view.player)
+            added = [c.index for c in view.hand if c.index not in held]
+            kept = [c for c in view.hand if c != action.card]
+            if len(added) != 1 or tables.value2_of_cards(sorted(c.index for c in kept)) >= 62:
+                return
+            avoid = frozenset(collected_suits(view, view.opponents[0])) if view.opponents else frozenset()
+            for k in range(len(LOG_KINDS)):
+                c = counts[(kinds[entrant], k)]
+                c[4] += int(filt.throw_table(k, avoid, taken, last)[row, added[0]]) == action.card.index
+                c[5] += 1
+
+    for game in range(first_game, first_game + games):
+        turn.clear()
+        play_out(players, kinds, ruleset, seed, game, observe)
+    return [Agreement(p, LOG_KINDS[k].name, (c[0], c[1]), (c[2], c[3]), (c[4], c[5])) for (p, k), c in counts.items()]
 
 
 @dataclass(frozen=True)
