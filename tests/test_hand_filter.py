@@ -316,6 +316,12 @@ def test_turn_rejects_impossible_turns() -> None:
         Turn("draw", "QH", c("2C"))  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="may_knock=1"):
         Turn("draw", None, c("2C"), 1)  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="next_took=\\{'H'\\} is not allowed: a frozenset of Suits"):
+        Turn("draw", None, c("2C"), next_took={"H"})  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="last='yes' is not allowed: True or False"):
+        Turn("draw", None, c("2C"), False, last="yes")  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="a last turn .* allows no knock"):
+        Turn("draw", None, c("2C"), last=True)
     with pytest.raises(AnalysisError, match="log entry \\['draw'\\] is not allowed"):
         Observations((1,), ((),), log=(["draw"],))  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="log entry \\('draw',\\) is not allowed"):
@@ -515,9 +521,10 @@ def test_strong_kind_throws_the_card_the_expert_throws() -> None:
         assert counts["plain"] > 40 and counts["fed"] > 20 and counts["last"] > 5, counts
 
 
-@pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5)])
+@pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5),
+                                          ("feed_margin", -1), ("feed_margin", "2")])
 def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, value: object) -> None:
-    """A kind's way of taking and its horizon are checked, with the input quoted."""
+    """A kind's way of taking, its horizon and its feed margin are checked, with the input quoted."""
     args = {"name": "x", "share": 0.5, "knocks": ((26, 1.0),), "takes": "horizon", "take": 0.5, field: value}
     with pytest.raises(AnalysisError, match=repr(value).replace(".", "\\.")):
         FilterKind(**args)  # type: ignore[arg-type]

@@ -18,8 +18,11 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   that does; with ``takes="horizon"`` a card with which the best three it can keep are
   worth more, valued ``horizon`` turns ahead (:mod:`scatlab.analysis.horizon`), than
   drawing is (the hand's value one turn further ahead): how the ``expert`` chooses;
-- it **throws** the card that keeps the strongest three, the drawn card back on a tie,
-  else the lowest; with ``takes="horizon"`` as the ``expert`` does: the card that keeps the
+- it **throws** (``takes="better"``) the card that keeps the strongest three, the drawn
+  card back on a tie, else the lowest; with ``takes="suit"`` as the ``tip`` player does: the
+  lowest card outside the suit worth most among its four cards (all of that suit: the
+  lowest), not a card of a suit the next player has taken from the pile this hand if
+  another is left; with ``takes="horizon"`` as the ``expert`` does: the card that keeps the
   three worth most ``horizon`` turns ahead (ties: the strongest three now, then the lowest
   card, then clubs, diamonds, hearts, spades), but, when that card is of a suit the next
   player has taken from the pile this hand (:attr:`Turn.next_took`), the best card of
@@ -177,7 +180,8 @@ class FilterKind:
 
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
-hand (like the ``tip`` player)."""
+hand and throwing the lowest card outside it: the ``tip`` player's tips (it takes and throws
+exactly as tip does, :func:`scatlab.players.calibration.kind_agreement`)."""
 STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 1.0,
                          knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)), feed_margin=2.0)
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth

@@ -17,8 +17,9 @@ follows each opponent through every turn they played, in order: a Bayesian filte
 of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
 
 - ``casual`` collects one suit (the suit worth most in the hand): takes the top discard
-  when it is of that suit and raises the hand, else draws; knocks at 26 or more (like the
-  ``tip`` player);
+  when it is of that suit and raises the hand, else draws; throws the lowest card outside
+  that suit, not one of a suit the next player has taken from the pile if it can; knocks
+  at 26 or more (the ``tip`` player's tips);
 - ``strong`` plays as the ``expert`` chooses its cards: it values a hand by its expected
   value five turns ahead (:mod:`scatlab.analysis.horizon`), so it collects towards hands
   with a future; it takes the top discard when the best three it can keep with it are worth
@@ -29,8 +30,7 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
   43%, 61%, 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68%
   and 99% in a hand of two players;
 
-the casual kind throws the card that keeps the strongest three now; each has a 2% chance of
-throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
+each has a 2% chance of throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
 every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
 the chance that the opponent, dealt at random, played exactly those turns and now holds it;
