@@ -82,9 +82,9 @@ class Reference:
 
     def best_throw(self, kind: FilterKind, hand: tuple[int, ...], added: int,
                    avoid: frozenset[Suit] = frozenset(), taken: bool = False, last: bool = False) -> int:
-        """Suit (casual): the lowest card outside the suit worth most among the four (ties:
-        more cards, then the suit order), all of it: the lowest; not the card taken; not a
-        card of a suit in ``avoid`` if another is left. Value now: keep the strongest
+        """Suit (casual): a card leaving 31, else the lowest card outside the suit worth most
+        among the four (ties: more cards, then the suit order), all of it: the lowest; not
+        the card taken; not a card of a suit in ``avoid`` if another is left. Value now: keep the strongest
         three, the added card back on a tie, else the lowest card (ties: lower index). Horizon: as the expert's discard does it, by the worth
         kept, then the value kept, then the lowest card, then the lower index (never the
         card just taken); and the best card of a suit not in ``avoid`` instead of one in it,
@@ -101,6 +101,9 @@ class Reference:
                       for su in {z // 13 for z in four}}
             target = max(totals, key=lambda su: (totals[su], -su))
             allowed = [z for z in four if not (taken and z == added)]
+            blitz = [z for z in allowed if self.value(kept(z)) >= 31]  # a 31 is never missed
+            if blitz:
+                return min(blitz, key=lambda z: (ALL_CARDS[z].value, z))
             outside = [z for z in allowed if z // 13 != target] or allowed
             safe = [z for z in outside if ALL_CARDS[z].suit not in avoid]
             return min(safe or outside, key=lambda z: (ALL_CARDS[z].value, z))

@@ -580,10 +580,11 @@ def _expert_throws(tables: Tables, worth: IntArray, avoid: int, margin: float, t
 
 def _tip_throws(tables: Tables, avoid: int, taken: bool) -> IntArray:
     """``[row, d]``: the card the ``tip`` player throws after adding ``d`` to hand ``row``
-    (-1 where it cannot be added): the lowest card (by value, then index) outside the suit
-    worth most among the four (ties: more cards, then clubs, diamonds, hearts, spades), all
-    four of it: the lowest card; never ``d`` when it was ``taken`` (C5); and, when there is
-    such a card, not one of a suit in ``avoid`` (bits as in :func:`_expert_throws`)."""
+    (-1 where it cannot be added): a card whose loss leaves 31 if there is one; else the
+    lowest card (by value, then index) outside the suit worth most among the four (ties:
+    more cards, then clubs, diamonds, hearts, spades), all four of it: the lowest card;
+    never ``d`` when it was ``taken`` (C5); and, when there is such a card, not one of a
+    suit in ``avoid`` (bits as in :func:`_expert_throws`)."""
     rows = tables.rows
     out = np.full((len(rows), 52), -1, dtype=np.int64)
     valid = tables.discard >= 0
@@ -607,6 +608,12 @@ def _tip_throws(tables: Tables, avoid: int, taken: bool) -> IntArray:
         outside = np.where(outside.any(axis=2, keepdims=True), outside, allowed)
         safe = outside & (((avoid >> suit) & 1) == 0)
         pick = np.where(safe.any(axis=2, keepdims=True), safe, outside)
+        kept = np.empty((n, 52, 4), dtype=np.int64)
+        for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
+            kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], np.arange(52)[None, :]]
+        kept[:, :, 3] = np.arange(start, start + n)[:, None]
+        blitz = allowed & (kept >= 0) & (tables.value2[np.maximum(kept, 0)] >= BLITZ2)
+        pick = np.where(blitz.any(axis=2, keepdims=True), blitz, pick)
         order = np.where(pick, value * 64 + cards, 1 << 20).argmin(axis=2)
         thrown = np.take_along_axis(cards, order[:, :, None], axis=2)[:, :, 0]
         out[start:start + n] = np.where(valid[start:start + n], thrown, -1)
