@@ -325,6 +325,11 @@ def test_turn_rejects_impossible_turns() -> None:
         Turn("draw", None, c("2C"), False, last="yes")  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="a last turn .* allows no knock"):
         Turn("draw", None, c("2C"), last=True)
+    f = LogFilter.of(find_rules("classic"))
+    with pytest.raises(AnalysisError, match="kind 2 is not allowed: the index of one of the 2 kinds"):
+        f.throw_table(2)
+    with pytest.raises(AnalysisError, match="avoid=\\{'C'\\} is not allowed"):
+        f.throw_table(1, {"C"})  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="log entry \\['draw'\\] is not allowed"):
         Observations((1,), ((),), log=(["draw"],))  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="log entry \\('draw',\\) is not allowed"):

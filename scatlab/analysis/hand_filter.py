@@ -301,6 +301,10 @@ class LogFilter:
         >>> str(ALL_CARDS[f.throw_table(strong, frozenset({Suit.CLUBS}))[row, ah]])  # 9C is safe to throw anyway
         '9C'
         """
+        if not (isinstance(k, int) and 0 <= k < len(self.kinds)):
+            raise AnalysisError(f"kind {k!r} is not allowed: the index of one of the {len(self.kinds)} kinds")
+        if not (isinstance(avoid, frozenset) and all(isinstance(s, Suit) for s in avoid)):
+            raise AnalysisError(f"avoid={avoid!r} is not allowed: a frozenset of Suits")
         key, mask = self._throw_key(k, last, avoid)
         if key[0] == "now":
             return self.discard
