@@ -24,7 +24,7 @@ from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.players.tournament import play_out, seating
-from scatlab.rules import find_rules
+from scatlab.rules import GameState, deal_order, find_rules
 from scatlab.rules.actions import ActionKind
 from scatlab.rules.values import value_of
 
@@ -544,6 +544,9 @@ def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     assert STRONG_PLAY.knocks == ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88))
     assert STRONG_PLAY.knocks_heads_up == ((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99))
     assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
+    assert STRONG_PLAY.knocks_two == ((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99))
+    assert CASUAL_PLAY.knocks_two is None and CASUAL_PLAY.knock_chance(26, two_players=True) == 1.0
+    assert STRONG_PLAY.feed_margin == 2.0 and CASUAL_PLAY.feed_margin == 0.0
     assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 1.0
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
     assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.43
@@ -568,6 +571,33 @@ def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:
     one = row_weights(k, Observations((2,), ((c("5D"), c("9C"), c("2C")),), log=(log,)), 0)
     assert np.allclose(one[one > 0] / one.max(), (two.weights(log) / two.weights(log).max())[one > 0])
     assert not np.allclose(two.weights(log), both.weights(log))
+
+
+def test_filter_in_a_game_of_two_uses_the_chances_measured_in_games_of_two() -> None:
+    """In a game dealt to two players the strong kind knocks by the chances measured in such
+    games (fewer 26s and 27s than in a hand left to two of a bigger game); the view says how
+    many were dealt in, and the knock risk's weights follow it."""
+    rules = find_rules("classic")
+    left, dealt = LogFilter.of(rules, heads_up=True), LogFilter.of(rules, heads_up=True, two_players=True)
+    v2 = left.tables.value2
+    for value, chance in ((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99)):
+        row = int(np.flatnonzero(v2 == 2 * value)[0])
+        assert dealt.knocks[1][row] == chance == STRONG_PLAY.knock_chance(value, True, True)
+        assert left.knocks[1][row] == STRONG_PLAY.knock_chance(value, heads_up=True) > chance or value >= 30
+        assert dealt.knocks[0][row] == 1.0
+    assert LogFilter.of(rules, two_players=True) is dealt  # a game of two is a hand of two
+    k = Knowledge.of("AH KH QS", discard="2C")
+    log = (Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C")))
+    seen = ((c("5D"), c("9C"), c("2C")),)
+    game_of_two = row_weights(k, Observations((2,), seen, log=(log,), players=2), 0)
+    left_to_two = row_weights(k, Observations((2,), seen, log=(log,), players=3), 0)
+    assert np.allclose(game_of_two[game_of_two > 0] / game_of_two.max(),
+                       (dealt.weights(log) / dealt.weights(log).max())[game_of_two > 0])
+    assert not np.allclose(game_of_two, left_to_two)
+    s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    assert Observations.from_view(s.view(0)).players == 2
+    with pytest.raises(AnalysisError, match="players=1 is not allowed: the number of players dealt in"):
+        Observations((2,), seen, players=1)
 
 
 def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:

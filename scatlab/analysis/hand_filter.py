@@ -7,7 +7,8 @@ as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each 
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
 - at the start of a turn it knocks with its **knock chance** for the hand's value
-  (:attr:`FilterKind.knocks`), where the rules allow a knock (a knock seen with a hand the
+  (:attr:`FilterKind.knocks`; in a hand of two players, and in a game dealt to two, the
+  chances measured there), where the rules allow a knock (a knock seen with a hand the
   kind would not knock with counts with a chance of 1%, so a surprising knock does not
   rule every hand out);
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
@@ -139,6 +140,8 @@ class FilterKind:
 
     >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(28), STRONG_PLAY.knock_chance(28, heads_up=True)
     (1.0, 0.75, 0.49)
+    >>> STRONG_PLAY.knock_chance(28, heads_up=True, two_players=True), CASUAL_PLAY.knock_chance(28, two_players=True)
+    (0.44, 1.0)
     >>> STRONG_PLAY.knock_chance(25)
     0.0
     """
@@ -151,6 +154,8 @@ class FilterKind:
     slip: float = 0.02
     knocks_heads_up: tuple[tuple[int, float], ...] | None = None
     """The knock chances in a hand of two players (None: the same as ``knocks``)."""
+    knocks_two: tuple[tuple[int, float], ...] | None = None
+    """The knock chances in a game dealt to two players (None: as in a hand of two)."""
     horizon: int = 5
     """With ``takes="horizon"``: how many turns ahead hands are valued (the expert's 5)."""
     feed_margin: float = 0.0
@@ -167,10 +172,14 @@ class FilterKind:
         if not (isinstance(self.feed_margin, (int, float)) and 0 <= self.feed_margin <= 31):
             raise AnalysisError(f"feed_margin={self.feed_margin!r} is not allowed: a number of points from 0 to 31")
 
-    def knock_chance(self, value: float, heads_up: bool = False) -> float:
+    def knock_chance(self, value: float, heads_up: bool = False, two_players: bool = False) -> float:
         """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
-        two players with ``heads_up``)."""
-        steps = self.knocks_heads_up if heads_up and self.knocks_heads_up is not None else self.knocks
+        two players with ``heads_up``; in a game dealt to two with ``two_players``)."""
+        steps = self.knocks
+        if heads_up or two_players:
+            steps = self.knocks_heads_up if self.knocks_heads_up is not None else steps
+        if two_players and self.knocks_two is not None:
+            steps = self.knocks_two
         chance = 0.0
         for step, c in steps:
             if value >= step:
@@ -183,14 +192,17 @@ CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 hand and throwing the lowest card outside it: the ``tip`` player's tips (it takes and throws
 exactly as tip does, :func:`scatlab.players.calibration.kind_agreement`)."""
 STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 1.0,
-                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)), feed_margin=2.0)
+                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)), feed_margin=2.0,
+                         knocks_two=((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99)))
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
 more than drawing always taken (the expert took 97% of them in seed 12's games), the card
 thrown by the expert's order and feed rule (the same card as the expert at every turn
 before a knock in the tests' games); knocks with the expert's measured chances: 43%, 61%,
 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99%
 heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, 3-player
-classic, the heads-up chances from the hands left to two players)."""
+classic, the heads-up chances from the hands left to two players), and in a game dealt to
+two players 11%, 26%, 44%, 65% and 99% (``--knock-chances --players expert,tip --games 1000
+--seed 12``; it knocked with all 472 of its 30s, kept at 99% so that no hand is ruled out)."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""
@@ -217,11 +229,13 @@ class _DrawMoves:
 class LogFilter:
     """The filter for one set of rules (scoring and knock restrictions); build with :meth:`of`."""
 
-    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...], heads_up: bool = False) -> None:
+    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...], heads_up: bool = False,
+                 two_players: bool = False) -> None:
         tables = tables_for(rules)
         self.tables: Tables = tables
         self.kinds = kinds
         self.heads_up = heads_up
+        self.two_players = two_players
         rows = tables.rows
         m = len(rows)
         self.m = m
@@ -268,7 +282,8 @@ class LogFilter:
         if rules.knock_needs_flush:
             allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
         self.knocks: tuple[FloatArray, ...] = tuple(
-            np.where(allowed, np.array([k.knock_chance(v / 2, heads_up) for v in range(int(v2.max()) + 1)])[v2], 0.0)
+            np.where(allowed, np.array([k.knock_chance(v / 2, heads_up, two_players)
+                                        for v in range(int(v2.max()) + 1)])[v2], 0.0)
             for k in kinds)
         self._moves: dict[int, _DrawMoves] = {}
         self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[BoolArray, BoolArray]] = OrderedDict()
@@ -276,10 +291,13 @@ class LogFilter:
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
     @staticmethod
-    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS, heads_up: bool = False) -> LogFilter:
-        """The filter for ``rules`` and a hand of two players (``heads_up``) or more (built
-        once per scoring and knock rules, about 0.1 s)."""
-        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up)
+    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS, heads_up: bool = False,
+           two_players: bool = False) -> LogFilter:
+        """The filter for ``rules`` and a hand of two players (``heads_up``) or more, in a
+        game dealt to two players (``two_players``) or more (built once per scoring and
+        knock rules, about 0.5 s)."""
+        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up or two_players,
+                       two_players)
 
     # -- one turn -------------------------------------------------------------------------
 
@@ -633,5 +651,5 @@ def _lex_best(score: IntArray, second: IntArray, ok: BoolArray) -> IntArray:
 
 @lru_cache(maxsize=8)
 def _filter(scoring: RuleSet, min_knock: int | None, flush: bool, kinds: tuple[FilterKind, ...],
-            heads_up: bool) -> LogFilter:
-    return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds, heads_up)
+            heads_up: bool, two_players: bool) -> LogFilter:
+    return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds, heads_up, two_players)

@@ -28,7 +28,7 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
   pile when another keeps at most 2 points less (the expert's feed rule); on a last turn
   after a knock it plays for the hand now; it knocks with the expert's measured chances:
   43%, 61%, 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68%
-  and 99% in a hand of two players;
+  and 99% in a hand of two players, 11%, 26%, 44%, 65% and 99% in a game dealt to two;
 
 each has a 2% chance of throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
@@ -139,7 +139,7 @@ from ..cards import Card, Suit, format_cards
 from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
-from ..rules.state import HandResult
+from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
 from .hand_filter import LOG_KINDS, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
@@ -243,12 +243,14 @@ LOG_POLICY = (
     "whole hand, a casual player (collects the suit worth most, takes a discard of it that "
     "raises the hand, knocks at "
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
-    + " or more, keeps the strongest three) or a strong one (values hands "
-    + f"{LOG_KINDS[1].horizon} turns ahead, takes, {LOG_KINDS[1].take:.0%} of the time, a discard worth more "
-    + "than drawing, keeps the three worth most, knocks with the chance "
+    + " or more, throws its lowest card outside that suit) or a strong one (values hands "
+    + f"{LOG_KINDS[1].horizon} turns ahead, takes a discard worth more than drawing, throws as the "
+    + "expert does, keeping the three worth most without feeding the next player's suit, knocks with the chance "
     + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
     + " or more; heads-up "
     + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks))
+    + "; in a game of two "
+    + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_two or LOG_KINDS[1].knocks))
     + "); both draw otherwise, slip "
     + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared; the odds of the two kinds are "
     "even in a game's first hand, then learned from each opponent's turns and the hands shown at earlier "
@@ -298,6 +300,9 @@ class Observations:
     """Each opponent's chance of being each kind of :data:`LOG_KINDS` before this hand,
     learned from the hands they showed earlier in the game (:meth:`from_view`); None: the
     kinds' shares (even odds). Used with the log only."""
+    players: int | None = None
+    """How many players the game was dealt to (:meth:`from_view`); in a game of two the
+    strong kind knocks with the chances measured in games of two. Used with the log only."""
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
@@ -310,6 +315,10 @@ class Observations:
             for turns in self.log:
                 if not isinstance(turns, tuple) or not all(isinstance(t, Turn) for t in turns):
                     raise AnalysisError(f"log entry {turns!r} is not allowed: a tuple of Turn objects")
+        if self.players is not None and (not isinstance(self.players, int) or isinstance(self.players, bool)
+                                         or not MIN_PLAYERS <= self.players <= MAX_PLAYERS):
+            raise AnalysisError(f"players={self.players!r} is not allowed: the number of players dealt in, "
+                                f"{MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.odds is not None:
             if not isinstance(self.odds, tuple) or len(self.odds) != len(self.turns):
                 raise AnalysisError(f"kind odds {self.odds!r} are not allowed: one tuple of chances per opponent "
@@ -366,7 +375,8 @@ class Observations:
         turns, rejected, log = _read_hand(view.history, view.discard_pile, order, view.rules, order + (view.player,))
         odds = _kind_odds(view, order)
         return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
-                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order), odds)
+                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order), odds,
+                   view.num_players)
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
@@ -450,7 +460,7 @@ def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, .
         return None
     totals = {p: [math.log(kind.share) for kind in LOG_KINDS] for p in order}
     for past, result in zip(view.past_hands, view.results):
-        evidence = _hand_evidence(past, result, view.rules, order)
+        evidence = _hand_evidence(past, result, view.rules, order, view.num_players == 2)
         for p in order:
             for k, e in enumerate(evidence.get(p) or ()):
                 totals[p][k] += e
@@ -466,8 +476,8 @@ _EVIDENCE_CACHE: OrderedDict[int, tuple[PastHand, RuleSet, dict[int, tuple[float
 _EVIDENCE_CACHE_SIZE = 1024
 
 
-def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet,
-                   seats: tuple[int, ...]) -> dict[int, tuple[float, ...] | None]:
+def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet, seats: tuple[int, ...],
+                   two_players: bool = False) -> dict[int, tuple[float, ...] | None]:
     """For each of ``seats`` that played turns in the finished hand ``past`` and showed
     three cards, each kind's capped log evidence (0 for the likeliest kind; None: no
     evidence). Cached by the hand and seat (a view's finished hands are the same objects all
@@ -485,7 +495,7 @@ def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet,
     if missing:
         seats = tuple({s for s, cards in enumerate(result.final) if cards} | {e.player for e in past.history})
         _, _, logs = _read_hand(past.history, past.discard_pile, missing, rules, seats)
-        filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2)
+        filt = LogFilter.of(rules, heads_up=sum(len(h) > 0 for h in result.final) == 2, two_players=two_players)
         for p in missing:
             final = result.final[p] if p < len(result.final) else ()
             evidence[p] = None
@@ -600,7 +610,8 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
     if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
         odds = observations.odds[opponent] if observations.odds is not None else None
-        filt = LogFilter.of(knowledge.rules, heads_up=len(observations.turns) == 1)
+        filt = LogFilter.of(knowledge.rules, heads_up=len(observations.turns) == 1,
+                            two_players=observations.players == 2)
         w = np.where(ok, filt.weights(observations.log[opponent], odds), 0.0)
         if w.max() > 0:
             return w
