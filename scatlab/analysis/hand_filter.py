@@ -269,6 +269,7 @@ class LogFilter:
             ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
             ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
         self._throw_tables: dict[tuple[_ThrowKey, int, bool], IntArray] = {}
+        self._ranks: dict[tuple[_ThrowKey, bool], _Ranks] = {}
         self.throws: tuple[IntArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
         """Per kind, ``[row, card]``: the card it throws after drawing ``card`` to hand ``row``
         (no suit to avoid; :meth:`throw_table` for the others)."""
@@ -307,7 +308,7 @@ class LogFilter:
         (-1 where it cannot be added), when the next player has taken the suits ``avoid``
         from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
         with ``last`` on a last turn after a knock. Built once per kind's way of throwing,
-        suits, ``taken`` and ``last`` (about 0.2 s).
+        ``taken`` and ``last`` (about 0.3 s), then per suits to avoid (a few milliseconds).
 
         >>> from scatlab.rules import find_rules
         >>> from scatlab.cards import Suit, parse_card, parse_cards
@@ -328,14 +329,18 @@ class LogFilter:
             return self.discard
         table = self._throw_tables.get((key, mask, taken))
         if table is None:
-            way, horizon, margin = key
-            if way == "suit":
-                table = _tip_throws(self.tables, mask, taken)
-            elif way == "last":  # the hand now
-                table = _expert_throws(self.tables, self.tables.strength, 0, 0.0, taken)
-            else:
-                worth = horizon_table(self.tables, horizon)
-                table = _expert_throws(self.tables, worth, mask, margin * 2 * (self.deck_size - 3) ** horizon, taken)
+            ranks = self._ranks.get((key, taken))
+            if ranks is None:
+                way, horizon, margin = key
+                if way == "suit":
+                    ranks = _tip_ranks(self.tables, taken)
+                elif way == "last":  # the hand now
+                    ranks = _expert_ranks(self.tables, self.tables.strength, 0.0, taken)
+                else:
+                    worth = horizon_table(self.tables, horizon)
+                    ranks = _expert_ranks(self.tables, worth, margin * 2 * (self.deck_size - 3) ** horizon, taken)
+                self._ranks[(key, taken)] = ranks
+            table = ranks.choose(mask)
             self._throw_tables[(key, mask, taken)] = table
         return table
 
@@ -559,94 +564,111 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
     return np.asarray((best >= 0) & (best * (tables.deck_size - 3) > further[:, None]), dtype=np.bool_)
 
 
-def _expert_throws(tables: Tables, worth: IntArray, avoid: int, margin: float, taken: bool) -> IntArray:
-    """``[row, d]``: the card thrown after adding ``d`` to hand ``row`` (-1 where it cannot
-    be added) by a player who values hand ``r`` at ``worth[r]``, as the ``expert`` chooses:
-    the card whose loss keeps the three worth most; on a tie the one keeping the strongest
-    hand now, then the lowest-valued card, then the lowest index (clubs before diamonds,
-    hearts, spades). If that card's suit is in ``avoid`` (a bit per suit in
-    :data:`_SUIT_ORDER`: suits the next player took from the pile), the best card of another
-    suit by the same order instead, if it keeps three worth at most ``margin`` (in
-    ``worth``'s units) less. With ``taken``, ``d`` was taken and is never thrown (C5)."""
-    rows = tables.rows
-    out = np.full((len(rows), 52), -1, dtype=np.int64)
+@dataclass(frozen=True)
+class _Ranks:
+    """How a player throws from every hand ``row`` plus card ``d``, whatever suits it avoids:
+    ``cards[row, d]``, the four cards in its order of preference; ``eligible[row, d, j]``,
+    whether ``cards[row, d, j]`` may be thrown instead of the first when that one is of a
+    suit to avoid (the first always is); ``valid[row, d]``, whether ``d`` can be added."""
+
+    cards: npt.NDArray[np.int8]
+    eligible: BoolArray
+    valid: BoolArray
+
+    def choose(self, avoid: int) -> IntArray:
+        """``[row, d]``: the card thrown when the suits ``avoid`` (a bit per suit in
+        :data:`_SUIT_ORDER`) are avoided: the first eligible card of another suit, else the
+        first card (-1 where ``d`` cannot be added)."""
+        first = self.cards[:, :, 0].astype(np.int64)
+        if avoid:
+            ok = self.eligible & (((avoid >> (self.cards // 13)) & 1) == 0)
+            j = np.where(ok.any(axis=2), ok.argmax(axis=2), 0)
+            first = np.take_along_axis(self.cards, j[:, :, None], axis=2)[:, :, 0].astype(np.int64)
+        return np.asarray(np.where(self.valid, first, -1), dtype=np.int64)
+
+
+def _options(tables: Tables, start: int, part: IntArray) -> tuple[IntArray, IntArray]:
+    """For hands ``part`` (rows ``start`` on) plus every card ``d``: the four cards that may
+    be thrown (option ``j`` < 3 the hand's ``j``-th card, option 3 ``d``) and the row kept
+    (-1 where ``d`` cannot be added)."""
+    n = len(part)
     d = np.arange(52)[None, :]
-    for start in range(0, len(rows), 4096):
+    cards = np.empty((n, 52, 4), dtype=np.int64)
+    kept = np.empty((n, 52, 4), dtype=np.int64)
+    for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
+        cards[:, :, j] = part[:, j:j + 1]
+        kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], d]
+    cards[:, :, 3] = d
+    kept[:, :, 3] = np.arange(start, start + n)[:, None]
+    return cards, kept
+
+
+def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool) -> _Ranks:
+    """How the ``expert`` throws, valuing hand ``r`` at ``worth[r]``: the card whose loss
+    keeps the three worth most; on a tie the one keeping the strongest hand now, then the
+    lowest-valued card, then the lowest index (clubs before diamonds, hearts, spades). If
+    that card's suit is to be avoided (suits the next player took from the pile), the best
+    card of another suit by the same order instead, if it keeps three worth at most
+    ``margin`` (in ``worth``'s units) less. With ``taken``, ``d`` was taken and is never
+    thrown (C5)."""
+    rows = tables.rows
+    m = len(rows)
+    ranked = np.zeros((m, 52, 4), dtype=np.int8)
+    eligible = np.zeros((m, 52, 4), dtype=np.bool_)
+    valid = np.zeros((m, 52), dtype=np.bool_)
+    for start in range(0, m, 4096):
         part = rows[start:start + 4096]
-        n = len(part)
-        cards = np.empty((n, 52, 4), dtype=np.int64)  # option j < 3 throws part[:, j]; option 3 throws d
-        kept = np.empty((n, 52, 4), dtype=np.int64)
-        for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
-            cards[:, :, j] = part[:, j:j + 1]
-            kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], d]
-        cards[:, :, 3] = d
-        kept[:, :, 3] = np.arange(start, start + n)[:, None]
-        valid = (kept[:, :, :3] >= 0).all(axis=2)
+        cards, kept = _options(tables, start, part)
+        valid[start:start + len(part)] = (kept[:, :, :3] >= 0).all(axis=2)
         kept = np.maximum(kept, 0)
         score = worth[kept]
         second = tables.strength[kept] * 1024 + (15 - _CARD_VALUES[cards]) * 64 + (63 - cards)
-        allowed = np.ones((n, 52, 4), dtype=np.bool_)
-        if taken:
-            allowed[:, :, 3] = False
-        choice = _lex_best(score, second, allowed)
-        if avoid:
-            fed = ((avoid >> (cards // 13)) & 1) == 1
-            top = np.take_along_axis(score, choice[:, :, None], axis=2)
-            ok = allowed & ~fed & (score >= top - margin)
-            swap = np.take_along_axis(fed, choice[:, :, None], axis=2)[:, :, 0] & ok.any(axis=2)
-            choice = np.where(swap, _lex_best(score, second, ok), choice)
-        thrown = np.take_along_axis(cards, choice[:, :, None], axis=2)[:, :, 0]
-        out[start:start + n] = np.where(valid, thrown, -1)
-    return out
+        if taken:  # never the card taken: last, and never eligible
+            score[:, :, 3] = -1
+        order = np.lexsort((-second, -score), axis=-1)
+        score = np.take_along_axis(score, order, axis=2)
+        ranked[start:start + len(part)] = np.take_along_axis(cards, order, axis=2)
+        ok = (score >= score[:, :, :1] - margin) & (score >= 0)
+        ok[:, :, 0] = True
+        eligible[start:start + len(part)] = ok
+    return _Ranks(ranked, eligible, valid)
 
 
-def _tip_throws(tables: Tables, avoid: int, taken: bool) -> IntArray:
-    """``[row, d]``: the card the ``tip`` player throws after adding ``d`` to hand ``row``
-    (-1 where it cannot be added): a card whose loss leaves 31 if there is one; else the
+def _tip_ranks(tables: Tables, taken: bool) -> _Ranks:
+    """How the ``tip`` player throws: a card whose loss leaves 31 if there is one; else the
     lowest card (by value, then index) outside the suit worth most among the four (ties:
     more cards, then clubs, diamonds, hearts, spades), all four of it: the lowest card;
     never ``d`` when it was ``taken`` (C5); and, when there is such a card, not one of a
-    suit in ``avoid`` (bits as in :func:`_expert_throws`)."""
+    suit to avoid."""
     rows = tables.rows
-    out = np.full((len(rows), 52), -1, dtype=np.int64)
-    valid = tables.discard >= 0
-    for start in range(0, len(rows), 4096):
+    m = len(rows)
+    ranked = np.zeros((m, 52, 4), dtype=np.int8)
+    eligible = np.zeros((m, 52, 4), dtype=np.bool_)
+    for start in range(0, m, 4096):
         part = rows[start:start + 4096]
         n = len(part)
-        cards = np.empty((n, 52, 4), dtype=np.int64)
-        cards[:, :, :3] = part[:, None, :]
-        cards[:, :, 3] = np.arange(52)[None, :]
+        cards, kept = _options(tables, start, part)
         suit = cards // 13
         value = _CARD_VALUES[cards]
         totals = np.zeros((n, 52, 4), dtype=np.int64)
-        for s in range(4):
-            here = suit == s
-            totals[:, :, s] = np.where(here, value, 0).sum(axis=2) * 64 + here.sum(axis=2) * 8 + (3 - s)
+        for su in range(4):
+            here = suit == su
+            totals[:, :, su] = np.where(here, value, 0).sum(axis=2) * 64 + here.sum(axis=2) * 8 + (3 - su)
         target = totals.argmax(axis=2)
         allowed = np.ones((n, 52, 4), dtype=np.bool_)
         if taken:
             allowed[:, :, 3] = False
         outside = allowed & (suit != target[:, :, None])
-        outside = np.where(outside.any(axis=2, keepdims=True), outside, allowed)
-        safe = outside & (((avoid >> suit) & 1) == 0)
-        pick = np.where(safe.any(axis=2, keepdims=True), safe, outside)
-        kept = np.empty((n, 52, 4), dtype=np.int64)
-        for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
-            kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], np.arange(52)[None, :]]
-        kept[:, :, 3] = np.arange(start, start + n)[:, None]
+        pick = np.where(outside.any(axis=2, keepdims=True), outside, allowed)
         blitz = allowed & (kept >= 0) & (tables.value2[np.maximum(kept, 0)] >= BLITZ2)
-        pick = np.where(blitz.any(axis=2, keepdims=True), blitz, pick)
-        order = np.where(pick, value * 64 + cards, 1 << 20).argmin(axis=2)
-        thrown = np.take_along_axis(cards, order[:, :, None], axis=2)[:, :, 0]
-        out[start:start + n] = np.where(valid[start:start + n], thrown, -1)
-    return out
-
-
-def _lex_best(score: IntArray, second: IntArray, ok: BoolArray) -> IntArray:
-    """Along the last axis, the index of the allowed option with the highest ``score``, ties
-    to the highest ``second`` (0 where none is allowed)."""
-    top = np.where(ok, score, -1).max(axis=2, keepdims=True)
-    return np.asarray(np.where(ok & (score == top), second, -1).argmax(axis=2), dtype=np.int64)
+        has_blitz = blitz.any(axis=2, keepdims=True)
+        pick = np.where(has_blitz, blitz, pick)
+        order = np.argsort(np.where(pick, 0, 1 << 12) + value * 64 + cards, axis=2, kind="stable")
+        ranked[start:start + n] = np.take_along_axis(cards, order, axis=2)
+        ok = np.take_along_axis(pick, order, axis=2) & ~has_blitz  # a 31 is thrown for, whatever the suit
+        ok[:, :, 0] = True
+        eligible[start:start + n] = ok
+    return _Ranks(ranked, eligible, tables.discard >= 0)
 
 
 @lru_cache(maxsize=8)
