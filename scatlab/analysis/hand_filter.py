@@ -644,17 +644,22 @@ def _tip_ranks(tables: Tables, taken: bool) -> _Ranks:
     m = len(rows)
     ranked = np.zeros((m, 52, 4), dtype=np.int8)
     eligible = np.zeros((m, 52, 4), dtype=np.bool_)
+    # the suit worth most among the four: per suit, 64 * total + 8 * cards + the suit order's tie-break
+    worth = np.zeros((m, 4), dtype=np.int64)
+    for j in range(3):
+        np.add.at(worth, (np.arange(m), rows[:, j] // 13), _CARD_VALUES[rows[:, j]] * 64 + 8)
+    worth += 3 - np.arange(4)[None, :]
+    with_d = np.repeat(worth[:, None, :], 52, axis=1)
+    with_d[:, np.arange(52), np.arange(52) // 13] += _CARD_VALUES * 64 + 8
+    targets = with_d.argmax(axis=2)
+    del with_d
     for start in range(0, m, 4096):
         part = rows[start:start + 4096]
         n = len(part)
         cards, kept = _options(tables, start, part)
         suit = cards // 13
         value = _CARD_VALUES[cards]
-        totals = np.zeros((n, 52, 4), dtype=np.int64)
-        for su in range(4):
-            here = suit == su
-            totals[:, :, su] = np.where(here, value, 0).sum(axis=2) * 64 + here.sum(axis=2) * 8 + (3 - su)
-        target = totals.argmax(axis=2)
+        target = targets[start:start + n]
         allowed = np.ones((n, 52, 4), dtype=np.bool_)
         if taken:
             allowed[:, :, 3] = False
