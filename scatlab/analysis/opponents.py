@@ -46,7 +46,7 @@ games (``benchmarks/calibrate.py --knock-chances``), not fitted to the knock ris
 expert's way of choosing cards the filter needs nothing else. (The earlier strong kinds had
 to be given too few knocks, or fell short where the expert kept strong hands: keeping the
 strongest three *now*, or throwing without the expert's feed rule and tie order, put the
-expert's real hand down to the 2% slip at one turn in seven.)
+expert's real hand down to the 2% slip at about one draw from the stock in seven.)
 
 **From typed-in observations** (turns played and cards rejected, without their order: the
 analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
