@@ -233,6 +233,7 @@ class LogFilter:
                  two_players: bool = False) -> None:
         tables = tables_for(rules)
         self.tables: Tables = tables
+        self.scoring = scoring_rules(rules)
         self.kinds = kinds
         self.heads_up = heads_up
         self.two_players = two_players
@@ -269,7 +270,11 @@ class LogFilter:
             ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
             ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
         self._throw_tables: dict[tuple[_ThrowKey, int, bool], IntArray] = {}
-        self._ranks: dict[tuple[_ThrowKey, bool], _Ranks] = {}
+        for key in dict.fromkeys(self._throw_keys):  # every ranking a log may need, built now, not mid-game
+            for way in ((key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,)):
+                if way[0] != "now":
+                    for taken in (False, True):
+                        _ranks_for(self.scoring, way, taken)
         self.throws: tuple[IntArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
         """Per kind, ``[row, card]``: the card it throws after drawing ``card`` to hand ``row``
         (no suit to avoid; :meth:`throw_table` for the others)."""
@@ -307,8 +312,9 @@ class LogFilter:
         """``[row, card]``: the card kind ``k`` throws after adding ``card`` to hand ``row``
         (-1 where it cannot be added), when the next player has taken the suits ``avoid``
         from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
-        with ``last`` on a last turn after a knock. Built once per kind's way of throwing,
-        ``taken`` and ``last`` (about 0.3 s), then per suits to avoid (a few milliseconds).
+        with ``last`` on a last turn after a knock: picked from the kind's ranking of the
+        cards (built with the filter, shared by every filter of the same scoring rules) per
+        suits to avoid, in a few milliseconds.
 
         >>> from scatlab.rules import find_rules
         >>> from scatlab.cards import Suit, parse_card, parse_cards
@@ -329,18 +335,7 @@ class LogFilter:
             return self.discard
         table = self._throw_tables.get((key, mask, taken))
         if table is None:
-            ranks = self._ranks.get((key, taken))
-            if ranks is None:
-                way, horizon, margin = key
-                if way == "suit":
-                    ranks = _tip_ranks(self.tables, taken)
-                elif way == "last":  # the hand now
-                    ranks = _expert_ranks(self.tables, self.tables.strength, 0.0, taken)
-                else:
-                    worth = horizon_table(self.tables, horizon)
-                    ranks = _expert_ranks(self.tables, worth, margin * 2 * (self.deck_size - 3) ** horizon, taken)
-                self._ranks[(key, taken)] = ranks
-            table = ranks.choose(mask)
+            table = _ranks_for(self.scoring, key, taken).choose(mask)
             self._throw_tables[(key, mask, taken)] = table
         return table
 
@@ -567,24 +562,36 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
 @dataclass(frozen=True)
 class _Ranks:
     """How a player throws from every hand ``row`` plus card ``d``, whatever suits it avoids:
-    ``cards[row, d]``, the four cards in its order of preference; ``eligible[row, d, j]``,
-    whether ``cards[row, d, j]`` may be thrown instead of the first when that one is of a
-    suit to avoid (the first always is); ``valid[row, d]``, whether ``d`` can be added."""
+    ``cards[j, row, d]``, the four cards in its order of preference (``j`` = 0 first);
+    ``eligible[j, row, d]``, whether that card may be thrown instead of the first when the
+    first is of a suit to avoid; ``bits[j, row, d]``, its suit's bit (:data:`_SUIT_ORDER`);
+    ``valid[row, d]``, whether ``d`` can be added."""
 
     cards: npt.NDArray[np.int8]
     eligible: BoolArray
+    bits: npt.NDArray[np.uint8]
     valid: BoolArray
+
+    @staticmethod
+    def of(ranked: npt.NDArray[np.int8], eligible: BoolArray, valid: BoolArray) -> _Ranks:
+        """From ``[row, d, j]`` arrays (the first always eligible)."""
+        cards = np.ascontiguousarray(np.moveaxis(ranked, 2, 0))
+        return _Ranks(cards, np.ascontiguousarray(np.moveaxis(eligible, 2, 0)),
+                      (np.uint8(1) << (cards // 13).astype(np.uint8)).astype(np.uint8), valid)
 
     def choose(self, avoid: int) -> IntArray:
         """``[row, d]``: the card thrown when the suits ``avoid`` (a bit per suit in
         :data:`_SUIT_ORDER`) are avoided: the first eligible card of another suit, else the
         first card (-1 where ``d`` cannot be added)."""
-        first = self.cards[:, :, 0].astype(np.int64)
+        pick = self.cards[0].copy()
         if avoid:
-            ok = self.eligible & (((avoid >> (self.cards // 13)) & 1) == 0)
-            j = np.where(ok.any(axis=2), ok.argmax(axis=2), 0)
-            first = np.take_along_axis(self.cards, j[:, :, None], axis=2)[:, :, 0].astype(np.int64)
-        return np.asarray(np.where(self.valid, first, -1), dtype=np.int64)
+            mask = np.uint8(avoid)
+            decided = (self.bits[0] & mask) == 0
+            for j in (1, 2, 3):
+                ok = ~decided & self.eligible[j] & ((self.bits[j] & mask) == 0)
+                pick = np.where(ok, self.cards[j], pick)
+                decided |= ok
+        return np.asarray(np.where(self.valid, pick, -1), dtype=np.int64)
 
 
 def _options(tables: Tables, start: int, part: IntArray) -> tuple[IntArray, IntArray]:
@@ -631,7 +638,7 @@ def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool) -
         ok = (score >= score[:, :, :1] - margin) & (score >= 0)
         ok[:, :, 0] = True
         eligible[start:start + len(part)] = ok
-    return _Ranks(ranked, eligible, valid)
+    return _Ranks.of(ranked, eligible, valid)
 
 
 def _tip_ranks(tables: Tables, taken: bool) -> _Ranks:
@@ -673,7 +680,21 @@ def _tip_ranks(tables: Tables, taken: bool) -> _Ranks:
         ok = np.take_along_axis(pick, order, axis=2) & ~has_blitz  # a 31 is thrown for, whatever the suit
         ok[:, :, 0] = True
         eligible[start:start + n] = ok
-    return _Ranks(ranked, eligible, tables.discard >= 0)
+    return _Ranks.of(ranked, eligible, tables.discard >= 0)
+
+
+@lru_cache(maxsize=32)
+def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
+    """The ranking of one way of throwing (see :meth:`LogFilter._throw_key`) under the
+    scoring rules ``scoring``, shared by every filter of those rules (about 0.2 s each)."""
+    tables = tables_for(scoring)
+    way, horizon, margin = key
+    if way == "suit":
+        return _tip_ranks(tables, taken)
+    if way == "last":  # the hand now
+        return _expert_ranks(tables, tables.strength, 0.0, taken)
+    worth = horizon_table(tables, horizon)
+    return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken)
 
 
 @lru_cache(maxsize=8)

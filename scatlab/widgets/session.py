@@ -43,6 +43,7 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
+from ..analysis.hand_filter import LogFilter
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
@@ -275,6 +276,8 @@ class TableSession:
             self.seed = random.SystemRandom().randrange(1, 1_000_000)
         elif not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise RulesError(f"seed={self.seed!r} is not a seed: give a whole number 0 or more, or None")
+        if self.hints:  # the opponent model's tables (about 1 s) are built as the table opens, not on a click
+            LogFilter.of(self._ruleset, heads_up=n == 2, two_players=n == 2)
         self._start(self.deal)
 
     # -- set-up --------------------------------------------------------------------------
