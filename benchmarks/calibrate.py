@@ -17,7 +17,7 @@ strong kind and the chain's ``STRONG_KNOCKS`` are measured from):
 
 ``--agreement`` instead prints how each player kind's takes and throws agree with each kind of
 the filter (``kind_agreement``: how the strong and casual kinds are checked against the expert
-and tip): ``python benchmarks/calibrate.py --agreement --games 1000 --seed 12``.
+and tip): ``python benchmarks/calibrate.py --agreement --games 300 --seed 12``.
 
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
