@@ -360,9 +360,14 @@ class LogFilter:
             return np.where(best == added, 1.0 / 3.0, np.where(best == thrown, 1.0 - slip, slip / 2.0))
         return np.where(best == thrown, 1.0 - slip, slip / 3.0)
 
+    def take_mask(self, k: int, last: bool = False) -> BoolArray:
+        """``[card, row]``: whether kind ``k`` would take ``card`` into hand ``row`` (on a
+        ``last`` turn after a knock, the ``horizon`` kind's rule for the hand now)."""
+        return self.last_take_mask if last and self.kinds[k].takes == "horizon" else self.take_masks[k]
+
     def _take_chance(self, k: int, hands: IntArray | slice, card: int, last: bool = False) -> FloatArray:
         kind = self.kinds[k]
-        helps = (self.last_take_mask if last and kind.takes == "horizon" else self.take_masks[k])[card, hands]
+        helps = self.take_mask(k, last)[card, hands]
         return np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take, kind.slip)
 
     def step(self, k: int, w: FloatArray, turn: Turn) -> FloatArray:

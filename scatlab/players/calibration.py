@@ -182,7 +182,7 @@ def kind_agreement(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
             top = view.top_discard
             if top is not None:
                 for k in range(len(LOG_KINDS)):
-                    worth = bool(filt._take_chance(k, slice(row, row + 1), top.index, last)[0] > LOG_KINDS[k].slip)
+                    worth = bool(filt.take_mask(k, last)[top.index, row])
                     c = counts[(kinds[entrant], k)]
                     c[0 if worth else 2] += kind is ActionKind.TAKE
                     c[1 if worth else 3] += 1
