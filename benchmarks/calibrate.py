@@ -11,9 +11,11 @@ Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --ru
 --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
 
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
-26-30 when a knock was allowed, against two opponents and against one (what the filter's
+26-30 when a knock was allowed, against two opponents and against one, by the turns it had
+played in the hand, and the knock table the filter's kinds take from it (what the filter's
 strong kind and the chain's ``STRONG_KNOCKS`` are measured from):
-``python benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``.
+``python benchmarks/calibrate.py --knock-chances --games 6000 --seed 12 --jobs 2`` (and
+``--players expert,tip --games 4000`` for games dealt to two).
 
 ``--agreement`` instead prints how each player kind's takes and throws agree with each kind of
 the filter (``kind_agreement``: how the strong and casual kinds are checked against the expert
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from scatlab.players.calibration import (
+    MAX_PLAYED,
     HandPicture,
     Knock,
     collect_knocks,
@@ -46,6 +49,7 @@ from scatlab.players.calibration import (
     hand_fidelity,
     kind_agreement,
     knock_chances,
+    knock_table,
     reliability,
     reliability_svg,
 )
@@ -73,6 +77,37 @@ def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]
         for w in work:
             out.extend(run(w))
     return out
+
+
+def _chances(args: tuple[list[str], str, int, int, int]) -> list[dict[str, dict[tuple[int, int, int], tuple[int, int]]]]:
+    kinds, rules, seed, first, games = args
+    return [knock_chances(kinds, games, rules=rules, seed=seed, first_game=first)]
+
+
+def _knock_chances(args: argparse.Namespace, kinds: list[str]) -> None:
+    start = time.perf_counter()
+    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)]
+    chances: dict[str, dict[tuple[int, int, int], tuple[int, int]]] = {k: {} for k in kinds}
+    for part in _in_chunks(_chances, work, args.jobs):
+        for kind, cells in part.items():
+            for key, (k, n) in cells.items():
+                k0, n0 = chances[kind].get(key, (0, 0))
+                chances[kind][key] = (k0 + k, n0 + n)
+    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed} "
+          f"({time.perf_counter() - start:.0f} s): at a turn's start where a knock is allowed, the share of hands "
+          "worth V that knocked, by the turns the player had played in the hand")
+    for kind, cells in chances.items():
+        for opponents in sorted({o for o, _, _ in cells}, reverse=True):
+            print(f"\n## {kind}, against {opponents} opponent{'s' if opponents > 1 else ''}\n")
+            print("| value | all turns | " + " | ".join(f"after {t}{'+' if t == MAX_PLAYED else ''}"
+                                                     for t in range(MAX_PLAYED + 1)) + " |")
+            print("|---:|---:|" + "---:|" * (MAX_PLAYED + 1))
+            for v in sorted({v for o, v, _ in cells if o == opponents}):
+                row = [cells.get((opponents, v, t), (0, 0)) for t in range(MAX_PLAYED + 1)]
+                k, n = sum(a for a, _ in row), sum(b for _, b in row)
+                print(f"| {v} | {k / n:.0%} of {n:,} | " + " | ".join(f"{a / b:.0%} of {b:,}" if b else "-" for a, b in row)
+                      + " |")
+            print(f"\nas a filter kind's knock table: {knock_table(cells, opponents)}")
 
 
 def _pictures(args: tuple[list[str], str, int, int, int, bool]) -> list[HandPicture]:
@@ -153,14 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"threw the kind's card {same:,} times of {n:,} ({same / max(n, 1):.1%})")
         return 0
     if args.knock_chances:
-        chances = knock_chances(kinds, args.games, rules=args.rules, seed=args.seed)
-        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: at a turn's start "
-              "where a knock is allowed, the share of hands worth V that knocked")
-        for kind, by_value in chances.items():
-            for opponents in sorted({o for o, _ in by_value}, reverse=True):
-                cells = ", ".join(f"{v}: {k / n:.0%} of {n:,}" for (o, v), (k, n) in sorted(by_value.items())
-                                  if o == opponents)
-                print(f"- {kind}, against {opponents} opponent{'s' if opponents > 1 else ''}: {cells}")
+        _knock_chances(args, kinds)
         return 0
     if args.from_json:
         knocks = []

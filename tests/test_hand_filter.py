@@ -157,12 +157,12 @@ class Reference:
         hands = [tuple(h) for h in combinations(idx, 3)]
         m = len(hands)
         w = {h: (kind.share / m if self.value(h) < 31 else 0.0) for h in hands}
-        for turn in log:
+        for played, turn in enumerate(log):
             if turn.may_knock:
                 if turn.action == "knock":
-                    w = {h: x * max(kind.knock_chance(float(self.value(h))), 0.01) for h, x in w.items()}
+                    w = {h: x * max(kind.knock_chance(float(self.value(h)), played=played), 0.01) for h, x in w.items()}
                     continue
-                w = {h: x * (1 - kind.knock_chance(float(self.value(h)))) for h, x in w.items()}
+                w = {h: x * (1 - kind.knock_chance(float(self.value(h)), played=played)) for h, x in w.items()}
             elif turn.action == "knock":
                 continue
             assert turn.thrown is not None
@@ -239,6 +239,30 @@ def test_filter_knock_turn_weighs_hands_by_the_knock_chance() -> None:
     weights = f.weights(log)
     v2 = f.tables.value2
     assert weights[(v2 >= 52) & (v2 < 62)].sum() > 0.8 * weights.sum()
+
+
+def test_filter_knock_chance_follows_the_turns_played() -> None:
+    """The strong kind's knock chance depends on the turns it has played in the hand: after
+    nine turns without a knock, the knock at the tenth weighs each hand by the chances of
+    turns 0-7, then 7 again (the last cell for every later turn), as the brute-force count
+    does; the same log read as if every turn were the first gives other weights."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    cards = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S", "9S"]
+    log = tuple(Turn("draw", None, c(x)) for x in cards) + (Turn("knock", None, None),)
+    w, scale = f._kind_weights(1, log)
+    expected = ref.run(STRONG_PLAY, log)
+    total = sum(expected.values())
+    assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
+    mine = np.zeros(len(f.tables.rows))
+    for h, x in expected.items():
+        mine[f.tables.row(h)] = x / total
+    assert np.allclose(w, mine, rtol=1e-9, atol=1e-15)
+    first = np.ones_like(w)
+    for turn in log:
+        first = f.step(1, first, turn, 0)
+        first[f.blitz] = 0.0
+    assert not np.allclose(w, first / first.sum())
 
 
 def test_filter_casual_kind_takes_only_its_target_suit() -> None:
@@ -541,18 +565,41 @@ def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, val
 def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     """The kinds' parameters are the ones the docs state."""
     assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0
-    assert STRONG_PLAY.knocks == ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88))
-    assert STRONG_PLAY.knocks_heads_up == ((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99))
+    assert STRONG_PLAY.knocks == (
+        (26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
+        (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)), (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
+        (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8)))
+    assert STRONG_PLAY.knocks_heads_up == (
+        (26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)), (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
+        (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)), (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95)))
     assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
-    assert STRONG_PLAY.knocks_two == ((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99))
+    assert STRONG_PLAY.knocks_two == (
+        (26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)), (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
+        (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)), (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97)))
     assert CASUAL_PLAY.knocks_two is None and CASUAL_PLAY.knock_chance(26, two_players=True) == 1.0
     assert STRONG_PLAY.feed_margin == 2.0 and CASUAL_PLAY.feed_margin == 0.0
     assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 1.0
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
-    assert STRONG_PLAY.knock_chance(25.5) == 0.0 and STRONG_PLAY.knock_chance(26) == 0.43
-    assert STRONG_PLAY.knock_chance(29.5) == 0.86 and STRONG_PLAY.knock_chance(30) == 0.88
-    assert STRONG_PLAY.knock_chance(25.5, True) == 0.0 and STRONG_PLAY.knock_chance(26, True) == 0.17
-    assert STRONG_PLAY.knock_chance(29.5, True) == 0.68 and STRONG_PLAY.knock_chance(30, True) == 0.99
+    assert CASUAL_PLAY.knock_turns == 1 and STRONG_PLAY.knock_turns == 8
+
+
+def test_strong_kind_knock_chance_steps_by_value_and_turns_played() -> None:
+    """Each value's chance holds from that value up to the next step (30.5 counts as 30),
+    the turns played pick the cell and every turn after the eighth the last cell; below 26
+    no knock."""
+    for played in range(12):
+        cell = min(played, 7)
+        assert STRONG_PLAY.knock_chance(25.5, played=played) == 0.0
+        for value, chances in STRONG_PLAY.knocks:
+            assert isinstance(chances, tuple)
+            assert STRONG_PLAY.knock_chance(value, played=played) == chances[cell]
+            assert STRONG_PLAY.knock_chance(value + 0.5, played=played) == chances[cell]
+        assert STRONG_PLAY.knock_chance(30.5, True, played=played) == STRONG_PLAY.knock_chance(30, True, played=played)
+    assert STRONG_PLAY.knock_chance(26) == 0.85 and STRONG_PLAY.knock_chance(26, played=7) == 0.28
+    assert STRONG_PLAY.knock_chance(26, heads_up=True, played=6) == 0.02
+    assert STRONG_PLAY.knock_chance(29.5, True, True, 1) == 0.86
 
 
 def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:
@@ -563,9 +610,10 @@ def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:
     v2 = both.tables.value2
     for value in (26, 27, 28, 29, 30):
         row = int(np.flatnonzero(v2 == 2 * value)[0])
-        assert both.knocks[1][row] == STRONG_PLAY.knock_chance(value)
-        assert two.knocks[1][row] == STRONG_PLAY.knock_chance(value, heads_up=True)
-        assert both.knocks[0][row] == two.knocks[0][row] == 1.0
+        for played in range(8):
+            assert both.knocks[1][played, row] == STRONG_PLAY.knock_chance(value, played=played)
+            assert two.knocks[1][played, row] == STRONG_PLAY.knock_chance(value, heads_up=True, played=played)
+        assert (both.knocks[0][:, row] == 1.0).all() and (two.knocks[0][:, row] == 1.0).all()
     k = Knowledge.of("AH KH QS", discard="2C")
     log = (Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C")))
     one = row_weights(k, Observations((2,), ((c("5D"), c("9C"), c("2C")),), log=(log,)), 0)
@@ -580,11 +628,14 @@ def test_filter_in_a_game_of_two_uses_the_chances_measured_in_games_of_two() -> 
     rules = find_rules("classic")
     left, dealt = LogFilter.of(rules, heads_up=True), LogFilter.of(rules, heads_up=True, two_players=True)
     v2 = left.tables.value2
-    for value, chance in ((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99)):
+    assert STRONG_PLAY.knocks_two is not None
+    for value, chances in STRONG_PLAY.knocks_two:
         row = int(np.flatnonzero(v2 == 2 * value)[0])
-        assert dealt.knocks[1][row] == chance == STRONG_PLAY.knock_chance(value, True, True)
-        assert left.knocks[1][row] == STRONG_PLAY.knock_chance(value, heads_up=True) > chance or value >= 30
-        assert dealt.knocks[0][row] == 1.0
+        assert isinstance(chances, tuple)
+        assert tuple(dealt.knocks[1][:, row]) == chances
+        assert tuple(left.knocks[1][:, row]) == tuple(STRONG_PLAY.knock_chance(value, True, played=t) for t in range(8))
+        assert (dealt.knocks[0][:, row] == 1.0).all()
+    assert not np.array_equal(dealt.knocks[1], left.knocks[1])
     assert LogFilter.of(rules, two_players=True) is dealt  # a game of two is a hand of two
     k = Knowledge.of("AH KH QS", discard="2C")
     log = (Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C")))
@@ -611,14 +662,14 @@ def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
 
     plain, high = LogFilter.of(classic), LogFilter.of(classic.replace(min_knock=28, name="min-28"))
     h21, h27, h28 = row("AH KH 7S"), row("KH QH 7H"), row("AH KH 7H")  # 21, 27 and 28 (hearts)
-    assert plain.knocks[0][h27] == 1.0 and high.knocks[0][h27] == 0.0 and high.knocks[0][h28] == 1.0
-    assert high.knocks[1][h28] == STRONG_PLAY.knock_chance(28)
-    assert plain.knocks[0][h21] == 0.0 and plain.knocks[1][h21] == 0.0  # below every knock step
+    assert plain.knocks[0][0, h27] == 1.0 and high.knocks[0][0, h27] == 0.0 and high.knocks[0][0, h28] == 1.0
+    assert tuple(high.knocks[1][:, h28]) == STRONG_PLAY.knocks[2][1] and not high.knocks[1][:, h27].any()
+    assert not plain.knocks[0][:, h21].any() and not plain.knocks[1][:, h21].any()  # below every knock step
     trips = classic.replace(three_of_a_kind=Fraction(30), name="trips")
     kings = row("KH KS KD")  # 30 as three of a kind, not a flush
-    assert LogFilter.of(trips).knocks[0][kings] == 1.0
+    assert LogFilter.of(trips).knocks[0][0, kings] == 1.0
     flush = LogFilter.of(trips.replace(knock_needs_flush=True, name="trips-flush"))
-    assert flush.knocks[0][kings] == 0.0 and flush.knocks[0][h27] == 1.0
+    assert flush.knocks[0][0, kings] == 0.0 and flush.knocks[0][0, h27] == 1.0 and not flush.knocks[1][:, kings].any()
 
 
 def test_row_weights_with_a_log_do_not_build_the_prior_chain() -> None:

@@ -45,12 +45,14 @@ from scatlab.analysis.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.players.calibration import (
+    MAX_PLAYED,
     HandPicture,
     Knock,
     collect_knocks,
     fidelity,
     hand_fidelity,
     knock_chances,
+    knock_table,
     reliability,
     reliability_svg,
 )
@@ -320,18 +322,27 @@ def test_calibration_statistics_on_a_hand_made_sample() -> None:
     assert svg.count("<circle") == 2
 
 
-def test_knock_chances_count_each_allowed_knock_by_opponents_left_and_value() -> None:
+def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_and_turns_played() -> None:
     """``knock_chances`` (what the strong kind's knock chances are measured with) counts
     every start of a turn where a knock was allowed with 26 to 30, split by the opponents
-    still in: tip knocks every time, the expert not always, and a 3-player game has turns
-    against two opponents and, once a player is out, against one."""
+    still in and the turns played before it (7 or more together): tip knocks every time,
+    the expert not always, and a 3-player game has turns against two opponents and, once a
+    player is out, against one. ``knock_table`` turns one kind's counts into a filter kind's
+    knock chances, each cell shrunk toward its value's share over all turns."""
     chances = knock_chances(["expert", "tip", "tip"], games=6, seed=3)
     for kind in ("expert", "tip"):
-        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= k <= n
-                                     for (o, v), (k, n) in chances[kind].items())
+        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= t <= MAX_PLAYED and 0 <= k <= n
+                                     for (o, v, t), (k, n) in chances[kind].items())
     assert all(k == n for k, n in chances["tip"].values())
-    assert {o for o, _ in chances["tip"]} == {1, 2}
+    assert {o for o, _, _ in chances["tip"]} == {1, 2}
+    assert {t for _, _, t in chances["tip"]} >= {1, 2, 3}
     assert sum(k for k, _ in chances["expert"].values()) < sum(n for _, n in chances["expert"].values())
+    table = knock_table(chances["tip"], 2)
+    assert [v for v, _ in table] == sorted({v for o, v, _ in chances["tip"] if o == 2})
+    assert all(len(row) == MAX_PLAYED + 1 and set(row) == {0.99} for _, row in table)  # always: 99% at most
+    counts = {(1, 28, 0): (3, 4), (1, 28, 2): (0, 4)}  # 3 of 8 over all turns
+    assert knock_table(counts, 1, prior=4) == ((28, (0.56, 0.38, 0.19, 0.38, 0.38, 0.38, 0.38, 0.38)),)
+    assert knock_table(counts, 2) == ()
 
 
 def test_calibration_collects_every_knock_with_its_outcome() -> None:

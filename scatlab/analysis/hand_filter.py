@@ -6,9 +6,9 @@ view, the ``expert``, the review, the calibration study), the adaptive opponent 
 as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each kind of
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
-- at the start of a turn it knocks with its **knock chance** for the hand's value
-  (:attr:`FilterKind.knocks`; in a hand of two players, and in a game dealt to two, the
-  chances measured there), where the rules allow a knock (a knock seen with a hand the
+- at the start of a turn it knocks with its **knock chance** for the hand's value and
+  the turns it has played in the hand (:attr:`FilterKind.knocks`; in a hand of two
+  players, and in a game dealt to two, the chances measured there), where the rules allow a knock (a knock seen with a hand the
   kind would not knock with counts with a chance of 1%, so a surprising knock does not
   rule every hand out);
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
@@ -76,9 +76,12 @@ from ..rules.options import RuleSet
 from .horizon import MAX_HORIZON, horizon_table
 from .tables import BLITZ2, Tables, scoring_rules, tables_for
 
-__all__ = ["TurnAction", "Turn", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
+__all__ = ["TurnAction", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
 
 TurnAction = Literal["draw", "take", "knock"]
+KnockChance = float | tuple[float, ...]
+"""A knock chance: one for every turn, or one per turn the player has played in the hand
+before this one (0, 1, 2, ...), the last for every later turn."""
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -138,23 +141,27 @@ class Turn:
 class FilterKind:
     """A kind of player as the filter follows it (see the module doc).
 
-    >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(28), STRONG_PLAY.knock_chance(28, heads_up=True)
-    (1.0, 0.75, 0.49)
-    >>> STRONG_PLAY.knock_chance(28, heads_up=True, two_players=True), CASUAL_PLAY.knock_chance(28, two_players=True)
-    (0.44, 1.0)
-    >>> STRONG_PLAY.knock_chance(25)
-    0.0
+    ``knocks`` and its variants give, from each value up, the knock chance: one number, or
+    one per turn the player has played in the hand before this one (the last for every later
+    turn).
+
+    >>> CASUAL_PLAY.knock_chance(26), STRONG_PLAY.knock_chance(28), STRONG_PLAY.knock_chance(28, played=9)
+    (1.0, 0.94, 0.7)
+    >>> STRONG_PLAY.knock_chance(28.5, heads_up=True, played=2), STRONG_PLAY.knock_chance(28, True, True, 2)
+    (0.48, 0.42)
+    >>> CASUAL_PLAY.knock_chance(28, two_players=True, played=5), STRONG_PLAY.knock_chance(25), STRONG_PLAY.knock_turns
+    (1.0, 0.0, 8)
     """
 
     name: str
     share: float
-    knocks: tuple[tuple[int, float], ...]
+    knocks: tuple[tuple[int, KnockChance], ...]
     takes: Literal["suit", "better", "horizon"]
     take: float
     slip: float = 0.02
-    knocks_heads_up: tuple[tuple[int, float], ...] | None = None
+    knocks_heads_up: tuple[tuple[int, KnockChance], ...] | None = None
     """The knock chances in a hand of two players (None: the same as ``knocks``)."""
-    knocks_two: tuple[tuple[int, float], ...] | None = None
+    knocks_two: tuple[tuple[int, KnockChance], ...] | None = None
     """The knock chances in a game dealt to two players (None: as in a hand of two)."""
     horizon: int = 5
     """With ``takes="horizon"``: how many turns ahead hands are valued (the expert's 5)."""
@@ -171,10 +178,17 @@ class FilterKind:
                                 f"{MAX_HORIZON - 1} (drawing is valued one turn further)")
         if not (isinstance(self.feed_margin, (int, float)) and 0 <= self.feed_margin <= 31):
             raise AnalysisError(f"feed_margin={self.feed_margin!r} is not allowed: a number of points from 0 to 31")
+        for name in ("knocks", "knocks_heads_up", "knocks_two"):
+            table = getattr(self, name)
+            if table is not None and not _valid_knocks(table):
+                raise AnalysisError(f"{name}={table!r} is not allowed: (value, chance) pairs with rising values, "
+                                    "each chance from 0 to 1 or a non-empty tuple of them (one per turn played)")
 
-    def knock_chance(self, value: float, heads_up: bool = False, two_players: bool = False) -> float:
-        """The chance of knocking, where allowed, with a hand worth ``value`` (in a hand of
-        two players with ``heads_up``; in a game dealt to two with ``two_players``)."""
+    def knock_chance(self, value: float, heads_up: bool = False, two_players: bool = False,
+                     played: int = 0) -> float:
+        """The chance of knocking, where allowed, with a hand worth ``value`` at a turn after
+        ``played`` turns of its own in the hand (in a hand of two players with ``heads_up``;
+        in a game dealt to two with ``two_players``)."""
         steps = self.knocks
         if heads_up or two_players:
             steps = self.knocks_heads_up if self.knocks_heads_up is not None else steps
@@ -183,26 +197,59 @@ class FilterKind:
         chance = 0.0
         for step, c in steps:
             if value >= step:
-                chance = c
+                chance = c[min(played, len(c) - 1)] if isinstance(c, tuple) else c
         return chance
+
+    @property
+    def knock_turns(self) -> int:
+        """How many turns played the knock chances tell apart (1: the same at every turn)."""
+        return max((len(c) for table in (self.knocks, self.knocks_heads_up or (), self.knocks_two or ())
+                    for _, c in table if isinstance(c, tuple)), default=1)
+
+
+def _valid_knocks(table: object) -> bool:
+    def chance(c: object) -> bool:
+        return isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1
+
+    if not isinstance(table, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in table):
+        return False
+    values = [v for v, _ in table]
+    return (all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) and values == sorted(set(values))
+            and all(chance(c) or (isinstance(c, tuple) and c and all(chance(x) for x in c)) for _, c in table))
 
 
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
 hand and throwing the lowest card outside it: the ``tip`` player's tips (it takes and throws
 exactly as tip does, :func:`scatlab.players.calibration.kind_agreement`)."""
-STRONG_PLAY = FilterKind("strong", 0.5, ((26, 0.43), (27, 0.61), (28, 0.75), (29, 0.86), (30, 0.88)), "horizon", 1.0,
-                         knocks_heads_up=((26, 0.17), (27, 0.33), (28, 0.49), (29, 0.68), (30, 0.99)), feed_margin=2.0,
-                         knocks_two=((26, 0.11), (27, 0.26), (28, 0.44), (29, 0.65), (30, 0.99)))
+STRONG_PLAY = FilterKind(
+    "strong", 0.5,
+    ((26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
+     (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)), (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
+     (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8))),
+    "horizon", 1.0,
+    knocks_heads_up=((26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)),
+                     (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
+                     (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)),
+                     (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
+                     (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95))),
+    feed_margin=2.0,
+    knocks_two=((26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)), (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
+                (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)), (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
+                (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97))))
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
 more than drawing always taken (the expert took 97% of them in seed 12's games), the card
 thrown by the expert's order and feed rule (the same card as the expert at every turn
-before a knock in the tests' games); knocks with the expert's measured chances: 43%, 61%,
-75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68% and 99%
-heads-up (``benchmarks/calibrate.py --knock-chances --games 3000 --seed 12``, 3-player
-classic, the heads-up chances from the hands left to two players), and in a game dealt to
-two players 11%, 26%, 44%, 65% and 99% (``--knock-chances --players expert,tip --games 1000
---seed 12``; it knocked with all 472 of its 30s, kept at 99% so that no hand is ruled out)."""
+before a knock in the tests' games); knocks with the expert's measured chances, by the
+hand's value (26 to 30) and the turns it has played in the hand (0 to 7 or more): the
+expert knocks early with hands it holds back later (against two opponents a 26 at 85% at
+its first turn and 28% after seven; heads-up it hardly ever knocks a 26 or 27 after seven
+turns). Measured with ``benchmarks/calibrate.py --knock-chances --games 6000 --seed 12
+--jobs 2`` (3-player classic; the heads-up chances from the hands left to two players) and,
+in a game dealt to two players, ``--players expert,tip --games 4000``; each cell is the share
+of knocks shrunk toward the value's share over all turns as if 20 more turns had been seen
+there, at most 99% so that no hand is ruled out
+(:func:`scatlab.players.calibration.knock_table`)."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""
@@ -287,10 +334,13 @@ class LogFilter:
             allowed &= v2 >= 2 * rules.min_knock
         if rules.knock_needs_flush:
             allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
+        top = int(v2.max()) + 1
         self.knocks: tuple[FloatArray, ...] = tuple(
-            np.where(allowed, np.array([k.knock_chance(v / 2, heads_up, two_players)
-                                        for v in range(int(v2.max()) + 1)])[v2], 0.0)
+            np.where(allowed[None, :], np.array([[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
+                                                 for t in range(k.knock_turns)])[:, v2], 0.0)
             for k in kinds)
+        """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
+        ``played`` turns of its own (the last row for every later turn)."""
         self._moves: dict[int, _DrawMoves] = {}
         self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[BoolArray, BoolArray]] = OrderedDict()
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
@@ -370,12 +420,14 @@ class LogFilter:
         helps = self.take_mask(k, last)[card, hands]
         return np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take, kind.slip)
 
-    def step(self, k: int, w: FloatArray, turn: Turn) -> FloatArray:
-        """The weights after one more turn of kind ``k`` (unnormalised)."""
+    def step(self, k: int, w: FloatArray, turn: Turn, played: int = 0) -> FloatArray:
+        """The weights after one more turn of kind ``k`` (unnormalised), ``played`` turns of
+        its own into the hand."""
         kind = self.kinds[k]
         tables = self.tables
         if turn.may_knock:
-            knock = self.knocks[k]
+            knocks = self.knocks[k]
+            knock = knocks[min(played, len(knocks) - 1)]
             if turn.action == "knock":
                 return np.asarray(w * np.maximum(knock, 0.01), dtype=np.float64)
             w = w * (1.0 - knock)
@@ -458,7 +510,7 @@ class LogFilter:
         self._cache.move_to_end((k, log[:done]))
         for n in range(done, len(log)):
             before, scale = state
-            w = self.step(k, before, log[n])
+            w = self.step(k, before, log[n], n)
             w[self.blitz] = 0.0
             total = float(w.sum())
             state = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
@@ -531,8 +583,8 @@ class LogFilter:
         >>> round(strong - casual, 6)                           # 1% floor against 0% knocks each
         0.0
         >>> casual, strong = f.evidence(knock, (9, 10, 11))     # 10 J Q of clubs, worth 30
-        >>> round(math.exp(casual - strong), 2)                 # knocks always against 88%
-        1.14
+        >>> round(math.exp(casual - strong), 2)                 # knocks always against 95% at a first turn
+        1.05
         """
         key = (log, final)
         found = self._evidence.get(key)

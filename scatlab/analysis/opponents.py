@@ -26,9 +26,11 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
   more than drawing, else draws, and throws the card that keeps the three worth most, by
   the expert's order on ties, and not a card of a suit the next player has taken from the
   pile when another keeps at most 2 points less (the expert's feed rule); on a last turn
-  after a knock it plays for the hand now; it knocks with the expert's measured chances:
-  43%, 61%, 75%, 86% and 88% of its 26s to 30s against two opponents, 17%, 33%, 49%, 68%
-  and 99% in a hand of two players, 11%, 26%, 44%, 65% and 99% in a game dealt to two;
+  after a knock it plays for the hand now; it knocks with the expert's measured chances
+  by the hand's value and the turns it has played in the hand (``STRONG_PLAY.knocks``):
+  against two opponents a 26 at 85% at its first turn and 28% after seven, a 30 at 95%
+  and 80%; in a hand of two players, and in a game dealt to two, chances measured there
+  (a 26 or 27 almost never after seven turns);
 
 each has a 2% chance of throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
@@ -42,8 +44,11 @@ filter, read at that hand), each hand counting at most ``KIND_EVIDENCE_CAP`` (e*
 kind against the other. An opponent who held 27 without knocking where it could is not
 casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
 The strong kind's knock chances are the expert's, measured in seed 12's 3-player classic
-games (``benchmarks/calibrate.py --knock-chances``), not fitted to the knock risk: with the
-expert's way of choosing cards the filter needs nothing else. (The earlier strong kinds had
+games and games of two (``benchmarks/calibrate.py --knock-chances``), not fitted to the
+knock risk: with the expert's way of choosing cards the filter needs nothing else. They
+depend on the turns played because the expert's do: it knocks early with hands it holds
+back later, when its opponents have had turns to improve (a chance by value alone made
+an expert that did not knock late look weaker than it was). (The earlier strong kinds had
 to be given too few knocks, or fell short where the expert kept strong hands: keeping the
 strongest three *now*, or throwing without the expert's feed rule and tie order, put the
 expert's real hand down to the 2% slip at about one draw from the stock in seven.)
@@ -141,7 +146,7 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
-from .hand_filter import LOG_KINDS, LogFilter, Turn, TurnAction
+from .hand_filter import LOG_KINDS, KnockChance, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
@@ -238,6 +243,14 @@ ADAPTIVE_POLICY = (
 )
 """The stated policy of the chain (typed-in observations), as one sentence for derivations."""
 
+def _knock_range(table: tuple[tuple[int, KnockChance], ...]) -> str:
+    """A knock table in words: each value's chance at a first turn and from the last turn
+    played it tells apart (e.g. ``26: 85% -> 28%``)."""
+    def ends(c: KnockChance) -> str:
+        return f"{c[0]:.0%} -> {c[-1]:.0%}" if isinstance(c, tuple) else f"{c:.0%}"
+    return ", ".join(f"{value}: {ends(c)}" for value, c in table)
+
+
 LOG_POLICY = (
     "opponents are dealt uniformly at random and each is followed through every turn seen; each is, for the "
     "whole hand, a casual player (collects the suit worth most, takes a discard of it that "
@@ -245,12 +258,14 @@ LOG_POLICY = (
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
     + " or more, throws its lowest card outside that suit) or a strong one (values hands "
     + f"{LOG_KINDS[1].horizon} turns ahead, takes a discard worth more than drawing, throws as the "
-    + "expert does, keeping the three worth most without feeding the next player's suit, knocks with the chance "
-    + ", ".join(f"{chance:.0%} at {value}" for value, chance in LOG_KINDS[1].knocks)
-    + " or more; heads-up "
-    + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks))
+    + "expert does, keeping the three worth most without feeding the next player's suit, knocks with the "
+    "expert's measured chance for the hand's value and the turns it has played (at its first turn -> from its "
+    "eighth on), against two opponents "
+    + _knock_range(LOG_KINDS[1].knocks)
+    + "; heads-up "
+    + _knock_range(LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks)
     + "; in a game of two "
-    + ", ".join(f"{chance:.0%}" for _, chance in (LOG_KINDS[1].knocks_two or LOG_KINDS[1].knocks))
+    + _knock_range(LOG_KINDS[1].knocks_two or LOG_KINDS[1].knocks)
     + "); both draw otherwise, slip "
     + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared; the odds of the two kinds are "
     "even in a game's first hand, then learned from each opponent's turns and the hands shown at earlier "

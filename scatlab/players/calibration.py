@@ -40,7 +40,7 @@ from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "knock_chances", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -101,24 +101,30 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     return out
 
 
+MAX_PLAYED = 7
+""":func:`knock_chances` counts turns after this many turns played together with it."""
+
+
 def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  first_game: int = 0) -> dict[str, dict[tuple[int, int], tuple[int, int]]]:
+                  first_game: int = 0) -> dict[str, dict[tuple[int, int, int], tuple[int, int]]]:
     """How often each player kind knocks by the value of its hand: over the tournament's
     games, at every start of a turn where a knock is allowed and the hand is worth 26 or
-    more (below 31), ``{kind: {(opponents, whole value): (knocks, turns)}}``, opponents
-    being those still in the game (1: a hand of two players) and 30.5 counting as 30. The
-    knock chances of the filter's strong kind (``hand_filter.STRONG_PLAY``) and of the
-    chain's ``STRONG_KNOCKS`` are measured with this.
+    more (below 31), ``{kind: {(opponents, whole value, played): (knocks, turns)}}``,
+    opponents being those still in the game (1: a hand of two players), 30.5 counting as
+    30, and ``played`` the turns the player had played in the hand before this one (those
+    after :data:`MAX_PLAYED` counted with it). The knock chances of the filter's strong
+    kind (``hand_filter.STRONG_PLAY``, through :func:`knock_table`) and of the chain's
+    ``STRONG_KNOCKS`` are measured with this.
 
     >>> chances = knock_chances(["tip", "tip"], games=2, seed=1)
     >>> all(k == n for k, n in chances["tip"].values())   # tip always knocks at 26 or more
     True
-    >>> {opponents for opponents, value in chances["tip"]}
+    >>> {opponents for opponents, value, played in chances["tip"]}
     {1}
     """
     ruleset = find_rules(rules)
     players = [make_player(k) for k in kinds]
-    counts: dict[str, dict[tuple[int, int], tuple[int, int]]] = {k: {} for k in kinds}
+    counts: dict[str, dict[tuple[int, int, int], tuple[int, int]]] = {k: {} for k in kinds}
 
     def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
         if len(view.hand) != 3 or not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
@@ -126,14 +132,40 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
         value = view.value  # a three-card hand always has one
         if value is None or not 26 <= value < 31:
             return
+        played = sum(1 for e in view.history
+                     if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE))
         mine = counts[kinds[entrant]]
-        key = (len(view.opponents), int(value))
+        key = (len(view.opponents), int(value), min(played, MAX_PLAYED))
         knocks, turns = mine.get(key, (0, 0))
         mine[key] = (knocks + (action.kind is ActionKind.KNOCK), turns + 1)
 
     for game in range(first_game, first_game + games):
         play_out(players, kinds, ruleset, seed, game, observe)
     return counts
+
+
+def knock_table(counts: dict[tuple[int, int, int], tuple[int, int]], opponents: int, prior: float = 20.0,
+                top: float = 0.99) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """A filter kind's knock chances (``FilterKind.knocks``: per value 26-30, one chance per
+    turn played, 0 to :data:`MAX_PLAYED`) from one kind's :func:`knock_chances` against
+    ``opponents``: each cell's share of knocks, shrunk toward the value's share over all
+    turns as if ``prior`` more turns had been seen at that share (cells seen a few times
+    stay near it), at most ``top`` (so that no hand is ruled out by not knocking), to two
+    decimals.
+
+    >>> counts = {(2, 26, 0): (9, 10), (2, 26, 1): (1, 10)}
+    >>> knock_table(counts, 2, prior=10)[0]    # 10 of 20 over all turns: (9 + 5) / 20, (1 + 5) / 20
+    (26, (0.7, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
+    """
+    out = []
+    for value in range(26, 31):
+        cells = [counts.get((opponents, value, t), (0, 0)) for t in range(MAX_PLAYED + 1)]
+        knocks, turns = sum(k for k, _ in cells), sum(n for _, n in cells)
+        if not turns:
+            continue
+        share = knocks / turns
+        out.append((value, tuple(round(min(top, (k + prior * share) / (n + prior)), 2) for k, n in cells)))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
