@@ -10,6 +10,7 @@ on small hand-made logs.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from collections.abc import Callable
 from itertools import combinations
@@ -554,11 +555,14 @@ def test_strong_kind_throws_the_card_the_expert_throws() -> None:
 
 
 @pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5),
-                                          ("feed_margin", -1), ("feed_margin", "2")])
+                                          ("feed_margin", -1), ("feed_margin", "2"), ("knocks", ((26, 1.5),)),
+                                          ("knocks", ((27, 0.5), (26, 0.4))), ("knocks_two", ((26, ()),)),
+                                          ("knocks_two", ((26, (0.5, -0.1)),)), ("knocks_heads_up", [(26, 0.5)])])
 def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, value: object) -> None:
-    """A kind's way of taking, its horizon and its feed margin are checked, with the input quoted."""
+    """A kind's way of taking, its horizon, its feed margin and its knock tables are checked,
+    with the input quoted."""
     args = {"name": "x", "share": 0.5, "knocks": ((26, 1.0),), "takes": "horizon", "take": 0.5, field: value}
-    with pytest.raises(AnalysisError, match=repr(value).replace(".", "\\.")):
+    with pytest.raises(AnalysisError, match=re.escape(f"{field}={value!r} is not allowed")):
         FilterKind(**args)  # type: ignore[arg-type]
 
 

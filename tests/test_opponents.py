@@ -49,6 +49,7 @@ from scatlab.players.calibration import (
     HandPicture,
     Knock,
     collect_knocks,
+    criterion_chance,
     fidelity,
     hand_fidelity,
     knock_chances,
@@ -343,6 +344,22 @@ def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_and_turn
     counts = {(1, 28, 0): (3, 4), (1, 28, 2): (0, 4)}  # 3 of 8 over all turns
     assert knock_table(counts, 1, prior=4) == ((28, (0.56, 0.38, 0.19, 0.38, 0.38, 0.38, 0.38, 0.38)),)
     assert knock_table(counts, 2) == ()
+
+
+def test_criterion_chance_is_how_often_a_right_model_keeps_every_big_bin_within_two_points() -> None:
+    """``criterion_chance``: bins of fewer than 200 knocks do not count; certain predictions
+    always pass; 250 coin flips land within 2 points of one half about 47% of the time
+    (|z| <= 0.63); two such bins must both pass; seeded, so the same every run."""
+    def knocks(p: float, n: int) -> list[Knock]:
+        return [Knock("tip", 1, 0, {"m": p}, False)] * n
+
+    assert criterion_chance([knocks(0.5, 199)], "m", runs=200) == 1.0
+    assert criterion_chance([knocks(0.0, 400), knocks(1.0, 300)], "m", runs=50) == 1.0
+    one = criterion_chance([knocks(0.5, 250)], "m", runs=2000)
+    assert 0.42 < one < 0.52 and one == criterion_chance([knocks(0.5, 250)], "m", runs=2000)
+    both = criterion_chance([knocks(0.5, 250), knocks(0.4, 250)], "m", runs=2000)
+    assert 0.15 < both < 0.3
+    assert criterion_chance([knocks(0.5, 250)], "m", runs=2000, tolerance=0.2) == 1.0
 
 
 def test_calibration_collects_every_knock_with_its_outcome() -> None:

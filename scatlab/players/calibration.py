@@ -40,7 +40,7 @@ from ..rules.view import PlayerView
 from .base import make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -425,6 +425,40 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
         sum((p - o) ** 2 for p, o in zip(preds, outcomes)) / n if n else 0.0,
         tuple(bins),
     )
+
+
+def criterion_chance(groups: Sequence[Sequence[Knock]], model: str, *, min_bin: int = 200, tolerance: float = 0.02,
+                     runs: int = 2_000, seed: int = 0, edges: Sequence[float] = DEFAULT_EDGES) -> float:
+    """How often the calibration criterion (in every group, every bin of :func:`reliability`
+    holding ``min_bin`` knocks or more observed within ``tolerance`` of its mean prediction)
+    would hold **if every prediction of** ``model`` **were exactly right**: the share of
+    ``runs`` simulated studies with the same knocks whose outcomes are drawn as independent
+    coin flips with the predicted chances (seeded). A criterion that a perfect model meets
+    only now and then says more about the study's size than about the model.
+
+    >>> sure = [Knock("tip", 1, 0, {"m": 0.0}, False)] * 300 + [Knock("tip", 1, 0, {"m": 1.0}, True)] * 300
+    >>> criterion_chance([sure], "m", runs=50)
+    1.0
+    >>> coin = [Knock("tip", 1, 0, {"m": 0.5}, False)] * 250     # 250 flips: within 2 points about 1 time in 2
+    >>> 0.3 < criterion_chance([coin], "m", runs=400) < 0.7
+    True
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    lows = np.asarray(edges[:-1])
+    parts = []
+    for group in groups:
+        p = np.array([k.predicted[model] for k in group], dtype=np.float64)
+        b = np.clip(np.searchsorted(lows, p, side="right") - 1, 0, len(lows) - 1)
+        for j in range(len(lows)):
+            mine = p[b == j]
+            if len(mine) >= min_bin:
+                parts.append(mine)
+    passed = 0
+    for _ in range(runs):
+        passed += all(abs(float((rng.random(len(q)) < q).mean() - q.mean())) <= tolerance for q in parts)
+    return passed / runs
 
 
 def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360) -> str:
