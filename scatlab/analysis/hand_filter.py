@@ -8,9 +8,9 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
 - at the start of a turn it knocks with its **knock chance** for the hand's value and
   the turns it has played in the hand (:attr:`FilterKind.knocks`; in a hand of two
-  players, and in a game dealt to two, the chances measured there), where the rules allow a knock (a knock seen with a hand the
-  kind would not knock with counts with a chance of 1%, so a surprising knock does not
-  rule every hand out);
+  players, and in a game dealt to two, the chances measured there), where the rules allow
+  a knock (a knock seen with a hand the kind would not knock with counts with a chance of
+  1%, so a surprising knock does not rule every hand out);
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
   otherwise with chance ``slip`` (2%); if it does not take, it draws a card uniformly from
   the cards neither in its hand nor face up. Worth taking: with ``takes="suit"`` a card of
@@ -214,7 +214,8 @@ def _valid_knocks(table: object) -> bool:
     if not isinstance(table, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in table):
         return False
     values = [v for v, _ in table]
-    return (all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) and values == sorted(set(values))
+    return (all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+            and values == sorted(set(values))
             and all(chance(c) or (isinstance(c, tuple) and c and all(chance(x) for x in c)) for _, c in table))
 
 
@@ -234,8 +235,10 @@ STRONG_PLAY = FilterKind(
                      (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
                      (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95))),
     feed_margin=2.0,
-    knocks_two=((26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)), (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
-                (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)), (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
+    knocks_two=((26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)),
+                (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
+                (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)),
+                (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
                 (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97))))
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
 more than drawing always taken (the expert took 97% of them in seed 12's games), the card
