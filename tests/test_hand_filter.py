@@ -604,6 +604,13 @@ def test_strong_kind_knock_chance_steps_by_value_and_turns_played() -> None:
     assert STRONG_PLAY.knock_chance(26) == 0.85 and STRONG_PLAY.knock_chance(26, played=7) == 0.28
     assert STRONG_PLAY.knock_chance(26, heads_up=True, played=6) == 0.02
     assert STRONG_PLAY.knock_chance(29.5, True, True, 1) == 0.86
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(AnalysisError, match=re.escape(f"played={bad!r} is not allowed")):
+            STRONG_PLAY.knock_chance(27, played=bad)  # type: ignore[arg-type]
+    f = LogFilter.of(RULES_32)
+    w = np.ones(len(f.tables.rows))
+    with pytest.raises(AnalysisError, match="played=-1 is not allowed"):
+        f.step(1, w, Turn("knock", None, None), -1)
 
 
 def test_filter_heads_up_uses_the_heads_up_knock_chances() -> None:
