@@ -9,6 +9,7 @@ numbers exactly; the calibration statistics are checked on small hand-made sampl
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 from fractions import Fraction
@@ -57,7 +58,7 @@ from scatlab.players.calibration import (
     reliability,
     reliability_svg,
 )
-from scatlab.players.base import make_player
+from scatlab.players.base import PlayerError, make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules import GameState, deal_order, find_rules, value_of
 from scatlab.rules.actions import Action, ActionKind

@@ -37,7 +37,7 @@ from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState
 from ..rules.view import PlayerView
-from .base import make_player
+from .base import PlayerError, make_player
 from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
