@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, OpponentModelName, row_weights
