@@ -10,6 +10,11 @@ predicted against observed table per bin, and writes a reliability diagram (SVG)
 Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --rules classic
 --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
 
+``--given-hands N`` also records, at every knock, the knocker's chance of losing given the
+real hands (``expected_loss`` over N orders of the stock's top cards, the real players
+playing the last turns) and prints, per knocking kind, the adaptive model's predictions
+against it: the same comparison with the luck of the draw taken out.
+
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
 26-30 when a knock was allowed, against two opponents and against one, by the turns it had
 played in the hand, and the knock table the filter's kinds take from it (what the filter's
@@ -62,9 +67,10 @@ T = TypeVar("T")
 W = TypeVar("W")
 
 
-def _chunk(args: tuple[list[str], str, int, int, int, int]) -> list[Knock]:
-    kinds, rules, seed, samples, first, games = args
-    return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first)
+def _chunk(args: tuple[list[str], str, int, int, int, int, int]) -> list[Knock]:
+    kinds, rules, seed, samples, first, games, given_hands = args
+    return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first,
+                          given_hands=given_hands)
 
 
 def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]:
@@ -142,7 +148,7 @@ def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
 
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g))
+    work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands)
             for g in range(0, args.games, args.chunk)]
     knocks = _in_chunks(_chunk, work, args.jobs)
     elapsed = time.perf_counter() - start
@@ -161,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=2_000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=50)
+    parser.add_argument("--given-hands", type=int, default=0, metavar="N",
+                        help="also compare with each knock's chance of losing given the real hands (N stock orders)")
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
     parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
@@ -196,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = []
         for name in args.from_json:
             saved = json.loads(Path(name).read_text())
-            knocks += [Knock(k["kind"], len(k["against"]), k["turn"], k["predicted"], k["lost"], tuple(k["against"]))
-                       for k in saved["knocks"]]
+            knocks += [Knock(k["kind"], len(k["against"]), k["turn"], k["predicted"], k["lost"], tuple(k["against"]),
+                             k.get("expected")) for k in saved["knocks"]]
             runs.append(f"{saved['games']:,} games of {','.join(saved['players'])} under {saved['rules']}, seed "
                         f"{saved['seed']}, {saved['samples']:,} Monte Carlo deals per prediction")
             kinds, args.rules, args.players = saved["players"], saved["rules"], ",".join(saved["players"])
@@ -206,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         knocks = _play(args, kinds)
     curves = []
     data: dict[str, object] = {"games": args.games, "players": kinds, "rules": args.rules, "seed": args.seed,
-                               "samples": args.samples, "tables": {}}
+                               "samples": args.samples, "given_hands": args.given_hands, "tables": {}}
     for kind in dict.fromkeys(kinds):
         mine = [k for k in knocks if k.kind == kind]
         if not mine:
@@ -222,6 +230,16 @@ def main(argv: list[str] | None = None) -> int:
                       f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
             assert isinstance(data["tables"], dict)
             data["tables"][f"{kind}/{model}"] = r.to_json()
+    if knocks and all(k.expected is not None for k in knocks):
+        print("\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
+              "averaged out, the real players playing the last turns): the model's error without the draw's luck.")
+        for kind in dict.fromkeys(kinds):
+            mine = [k for k in knocks if k.kind == kind]
+            if mine:
+                r = reliability(mine, "adaptive", outcome="expected")
+                print(f"\n## knocks by {kind}, adaptive model, given the real hands\n{r.table()}")
+                assert isinstance(data["tables"], dict)
+                data["tables"][f"{kind}/adaptive/given-hands"] = r.to_json()
     groups = [[k for k in knocks if k.kind == kind] for kind in dict.fromkeys(kinds)]
     chance = criterion_chance([g for g in groups if g], "adaptive")
     print(f"\nIf every adaptive prediction were exactly right, every bin of 200+ knocks of every player kind would "
@@ -233,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
     if args.json and not args.from_json:
         data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,
-                           "lost": k.lost} for k in knocks]
+                           "lost": k.lost, "expected": k.expected} for k in knocks]
         Path(args.json).write_text(json.dumps(data))
     return 0
 

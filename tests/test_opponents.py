@@ -51,6 +51,7 @@ from scatlab.players.calibration import (
     Knock,
     collect_knocks,
     criterion_chance,
+    expected_loss,
     fidelity,
     hand_fidelity,
     knock_chances,
@@ -368,6 +369,57 @@ def test_calibration_collects_every_knock_with_its_outcome() -> None:
     assert knocks and all(set(k.predicted) == {"uniform", "adaptive"} for k in knocks)
     assert all(k.opponents in (1, 2) for k in knocks)
     assert collect_knocks(["tip", "tip", "tip"], games=2, seed=4, samples=100) == knocks
+
+
+def test_expected_loss_is_the_knockers_chance_of_losing_over_the_orders_of_the_stock_C7_C8() -> None:
+    """``expected_loss``: seat 1 knocks 30 in spades; seat 2 (AH KH 5C, a tip) draws next and
+    makes 31 with the 10, J or Q of hearts (C8: the knocker loses), ties at 30 with the 9H
+    (C7: the knocker is safe in a tie); seat 0 cannot reach 30. So the chance is 3 in the 42
+    stock cards: exactly, over every order of the two cards the last turns draw; over 60
+    sampled orders a multiple of 1/60, the same for the same seed. Refused (PlayerError
+    quoting it): a moment that is not just after that player's knock, a player per seat
+    missing, no orders."""
+    tips = [make_player("tip") for _ in range(3)]
+    s = GameState.new("classic", 3).deal(deal_order(["2D 3D 4C", "AS KS 9S", "AH KH 5C"], up="2C"))
+    after = s.apply("knock")
+    assert len(after.stock) == 42 and after.knocker == 1
+    assert expected_loss(after, 1, tips, orders=42 * 41) == Fraction(3, 42)
+    sampled = expected_loss(after, 1, tips, orders=60, seed=5)
+    assert (sampled * 60).denominator == 1 and sampled == expected_loss(after, 1, tips, orders=60, seed=5)
+    assert abs(sampled - 3 / 42) < 0.1
+    with pytest.raises(PlayerError, match="just after player 1's knock"):
+        expected_loss(s, 1, tips)
+    with pytest.raises(PlayerError, match="just after player 2's knock"):
+        expected_loss(after, 2, tips)
+    with pytest.raises(PlayerError, match="one player per seat"):
+        expected_loss(after, 1, tips[:2])
+    with pytest.raises(PlayerError, match="orders"):
+        expected_loss(after, 1, tips, orders=0)
+
+
+def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> None:
+    """``collect_knocks(..., given_hands=N)`` plays the same games and makes the same
+    predictions with the same outcomes, and adds each knock's chance of losing given the real
+    hands; ``reliability(..., outcome="expected")`` compares the predictions with it (its
+    standard error from the spread of those chances) and refuses knocks without one."""
+    kinds = ["expert", "tip", "tip"]
+    plain = collect_knocks(kinds, games=2, seed=4, samples=100)
+    given = collect_knocks(kinds, games=2, seed=4, samples=100, given_hands=30)
+    assert [replace(k, expected=None) for k in given] == plain
+    assert all(k.expected is not None and 0 <= k.expected <= 1 for k in given)
+    r = reliability(given, "adaptive", outcome="expected")
+    assert r.outcome == "expected" and r.predicted == reliability(plain, "adaptive").predicted
+    assert r.observed == pytest.approx(sum(k.expected or 0.0 for k in given) / len(given))
+    assert "expected given the real hands" in r.table()
+    two = [Knock("tip", 1, 0, {"m": 0.1}, True, (), 0.3), Knock("tip", 1, 0, {"m": 0.1}, False, (), 0.1)]
+    assert reliability(two, "m", outcome="expected").bins[3].std_error == pytest.approx(0.1 / 2 ** 0.5)
+    assert reliability(two, "m").bins[3].std_error == pytest.approx(0.5 / 2 ** 0.5)
+    with pytest.raises(PlayerError, match="2 of 2 knocks have none"):
+        reliability(plain[:2], "adaptive", outcome="expected")
+    with pytest.raises(PlayerError, match="'luck' is not allowed"):
+        reliability(given, "adaptive", outcome="luck")
+    with pytest.raises(PlayerError, match="given_hands"):
+        collect_knocks(kinds, games=1, given_hands=-1)
 
 
 def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_view() -> None:

@@ -14,6 +14,15 @@ by opponent kind, turns played and whether the opponent took a card).
 Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
 deals (seeded per knock); its noise averages out over many knocks.
 
+**Draw luck.** Whether a knock lost also depends on the stock's order, which nobody at the
+table knows. With ``given_hands`` :func:`collect_knocks` also records, at every knock, the
+knocker's chance of losing *given the real hands* (:func:`expected_loss`: the same moment
+replayed with the stock in every order of the cards the last turns can draw, or a seeded
+sample of them, the real players playing the last turns). It has the same expectation as
+the 0/1 outcome, since the stock's order is uniformly random whatever was seen, but far less
+spread, so ``reliability(..., outcome="expected")`` tells a model's error from the luck of
+the draw with fewer knocks.
+
 >>> knocks = collect_knocks(["tip", "tip"], games=2, seed=1, samples=200)
 >>> all(0 <= k.predicted["adaptive"] <= 1 for k in knocks)
 True
@@ -24,9 +33,12 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -35,14 +47,16 @@ from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, OpponentModelName, row_weights
 from ..analysis.tables import tables_for
+from ..cards import Card
+from ..checks import shown, whole_number
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
-from ..rules.state import GameState
+from ..rules.state import GameState, HandResult
 from ..rules.view import PlayerView
-from .base import PlayerError, make_player
+from .base import Player, PlayerError, make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -60,15 +74,73 @@ class Knock:
     predicted: dict[str, float]
     lost: bool
     against: tuple[str, ...] = ()
+    expected: float | None = None
+    """The knocker's chance of losing given the real hands (:func:`expected_loss`), when
+    :func:`collect_knocks` was asked for it."""
+
+
+def _lost(result: HandResult, seat: int, rules: RuleSet) -> bool:
+    """Whether ``seat`` lost the hand: a life or letter, or under V16 no point."""
+    if rules.score_keeping == "points":
+        return result.points_won[seat] == 0
+    return result.lives_lost[seat] > 0
+
+
+def expected_loss(after: GameState, knocker: int, players: Sequence[Player], orders: int = 200,
+                  seed: int = 0) -> Fraction:
+    """The chance that ``knocker`` loses the hand from ``after`` (the moment just after its
+    knock), given the real hands: the share of stock orders in which it loses when the hand
+    is played to its end by ``players`` (one per seat). Only the cards the last turns can draw
+    matter (one per player still to play), so the orders are every way of putting that many
+    of the stock's cards on top, or, when there are more than ``orders`` of them, ``orders``
+    of them drawn at random without repeats (``random.Random(seed)``), the rest of the stock
+    after them. Each player chooses with a fresh ``random.Random(seed)``.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> from scatlab.players import make_player
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 5C", "AS KS 9S"], up="2D"))
+    >>> s = s.apply("knock")   # seat 1 knocks 30 against 21 in hearts: 10, J or Q of hearts make 31
+    >>> expected_loss(s, 1, [make_player("tip"), make_player("tip")], orders=100), len(s.stock)
+    (Fraction(1, 15), 45)
+    """
+    if not isinstance(after, GameState) or after.knocker != knocker or after.to_move is None:
+        raise PlayerError(f"expected_loss needs the moment just after player {knocker!r}'s knock, "
+                          f"not {shown(after)}")
+    whole_number("orders", orders, 1, 100_000, error=PlayerError)
+    if len(players) != after.num_players:
+        raise PlayerError(f"expected_loss needs one player per seat ({after.num_players}), not {len(players)}")
+    left = after.stock[after.stock_pos:]
+    k = min(len(after.active) - 1, len(left))
+    rng = random.Random(seed)
+    if math.perm(len(left), k) <= orders:
+        heads = list(itertools.permutations(left, k))
+    else:
+        chosen: dict[tuple[Card, ...], None] = {}
+        while len(chosen) < orders:
+            chosen[tuple(rng.sample(left, k))] = None
+        heads = list(chosen)
+    number = len(after.results)
+    lost = 0
+    for head in heads:
+        state = after.restock([*head, *(c for c in left if c not in head)])
+        while len(state.results) == number:
+            seat = state.to_move
+            assert seat is not None
+            state = state.apply(players[seat].choose(state.view(seat), random.Random(seed)))
+        lost += _lost(state.results[number], knocker, after.rules)
+    return Fraction(lost, len(heads))
 
 
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
-                   first_game: int = 0) -> list[Knock]:
+                   first_game: int = 0, given_hands: int = 0) -> list[Knock]:
     """Play games ``first_game .. first_game + games - 1`` of the tournament with these
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
-    tournament plays) and record every knock (see the module doc)."""
+    tournament plays) and record every knock (see the module doc); with ``given_hands``
+    (a number of stock orders, 0 for none) also the knocker's chance of losing given the
+    real hands (:func:`expected_loss`, seeded per knock)."""
     ruleset = find_rules(rules)
+    whole_number("given_hands", given_hands, 0, 100_000, error=PlayerError)
     players = [make_player(k) for k in kinds]
     out: list[Knock] = []
 
@@ -86,16 +158,16 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                     predicted[model] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
+                expected = None
+                if given_hands:
+                    at_seat = [players[seat_entrant[s]] for s in range(after.num_players)]
+                    expected = float(expected_loss(after, view.player, at_seat, given_hands,
+                                                   seed=len(out) + len(pending) + 1000 * game))
                 pending.append((len(before.results), view.player,
-                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against)))
+                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against, expected)))
             while pending and len(after.results) > pending[0][0]:
                 number, seat, knock = pending.pop(0)
-                result = after.results[number]
-                if ruleset.score_keeping == "points":
-                    lost = result.points_won[seat] == 0
-                else:
-                    lost = result.lives_lost[seat] > 0
-                out.append(replace(knock, lost=lost))
+                out.append(replace(knock, lost=_lost(after.results[number], seat, ruleset)))
 
         seats, _ = seating(game, len(kinds))
         seat_entrant = {s: i for i, s in enumerate(seats)}
@@ -346,12 +418,17 @@ class Bin:
     knocks: int
     predicted: float
     observed: float
+    spread: float | None = None
+    """The standard deviation of the outcomes in the bin when they are chances (``outcome=
+    "expected"``); None for 0/1 outcomes."""
 
     @property
     def std_error(self) -> float:
-        """The binomial standard error of the observed rate."""
+        """The standard error of the observed rate (binomial for 0/1 outcomes)."""
         if self.knocks == 0:
             return 0.0
+        if self.spread is not None:
+            return self.spread / math.sqrt(self.knocks)
         return math.sqrt(self.observed * (1 - self.observed) / self.knocks)
 
     @property
@@ -370,6 +447,9 @@ class Reliability:
     observed: float
     brier: float
     bins: tuple[Bin, ...]
+    outcome: str = "lost"
+    """What was observed: ``"lost"`` (0/1) or ``"expected"`` (the chance given the real hands,
+    whose squared gap ``brier`` is then the model's error alone, without the draw's luck)."""
 
     @property
     def bias(self) -> float:
@@ -379,53 +459,71 @@ class Reliability:
     def table(self, min_bin: int = 200, tolerance: float = 0.02) -> str:
         """A text table; bins with at least ``min_bin`` knocks are marked ok when the observed
         rate is within ``tolerance`` of the mean prediction."""
-        lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, observed "
-                 f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, Brier {self.brier:.4f}",
-                 "| predicted risk | knocks | mean predicted | observed (± s.e.) | gap (in s.e. of the prediction) "
-                 "| within ±2 points |",
+        seen, score = ("observed", "Brier") if self.outcome == "lost" else \
+            ("expected given the real hands", "mean squared gap")
+        lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, {seen} "
+                 f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, {score} {self.brier:.4f}",
+                 f"| predicted risk | knocks | mean predicted | {seen} (± s.e.) | gap (in s.e. of the "
+                 f"{'prediction' if self.outcome == 'lost' else 'expected loss'}) | within ±2 points |",
                  "|---|---:|---:|---:|---:|---|"]
         for b in self.bins:
             if b.knocks == 0:
                 continue
             check = ("yes" if abs(b.gap) <= tolerance else "NO") if b.knocks >= min_bin else f"(< {min_bin} knocks)"
-            spread = math.sqrt(b.predicted * (1 - b.predicted) / b.knocks)
+            spread = math.sqrt(b.predicted * (1 - b.predicted) / b.knocks) if b.spread is None else b.std_error
             z = f" ({b.gap / spread:+.1f})" if spread > 0 else ""
             lines.append(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | "
                          f"{b.observed:.2%} ± {b.std_error:.2%} | {b.gap * 100:+.2f}{z} | {check} |")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "knocks": self.knocks, "predicted": self.predicted, "observed": self.observed,
-                "bias": self.bias, "brier": self.brier,
+        return {"model": self.model, "outcome": self.outcome, "knocks": self.knocks, "predicted": self.predicted,
+                "observed": self.observed, "bias": self.bias, "brier": self.brier,
                 "bins": [{"low": b.low, "high": b.high, "knocks": b.knocks, "predicted": b.predicted,
                           "observed": b.observed} for b in self.bins]}
 
 
-def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES) -> Reliability:
+def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES,
+                outcome: str = "lost") -> Reliability:
     """Bin the knocks by ``model``'s prediction (bins ``[edges[j], edges[j+1])``, the last
-    one closed).
+    one closed) against their outcomes: ``"lost"`` (1 or 0) or ``"expected"`` (the chance of
+    losing given the real hands, :attr:`Knock.expected`: the draw's luck taken out).
 
     >>> r = reliability([Knock("tip", 2, 3, {"m": 0.1}, True), Knock("tip", 2, 3, {"m": 0.1}, False)], "m")
     >>> r.observed, round(r.brier, 2), [b.knocks for b in r.bins if b.knocks]
     (0.5, 0.41, [2])
+    >>> e = reliability([Knock("tip", 2, 3, {"m": 0.1}, True, (), 0.2), Knock("tip", 2, 3, {"m": 0.1}, False, (), 0.1)],
+    ...                 "m", outcome="expected")
+    >>> round(e.observed, 2), round(e.bins[3].std_error, 3)
+    (0.15, 0.035)
     """
     n = len(knocks)
     preds = [k.predicted[model] for k in knocks]
-    outcomes = [1.0 if k.lost else 0.0 for k in knocks]
+    if outcome == "lost":
+        outcomes = [1.0 if k.lost else 0.0 for k in knocks]
+    elif outcome == "expected":
+        missing = [k for k in knocks if k.expected is None]
+        if missing:
+            raise PlayerError(f"outcome='expected' needs every knock's expected loss (collect_knocks(..., "
+                              f"given_hands=...)); {len(missing)} of {n} knocks have none")
+        outcomes = [k.expected for k in knocks if k.expected is not None]
+    else:
+        raise PlayerError(f"outcome={outcome!r} is not allowed: 'lost' or 'expected'")
     bins = []
     for j in range(len(edges) - 1):
         lo, hi = edges[j], edges[j + 1]
         last = j == len(edges) - 2
         idx = [i for i, p in enumerate(preds) if lo <= p < hi or (last and p == hi)]
         m = len(idx)
-        bins.append(Bin(lo, hi, m, sum(preds[i] for i in idx) / m if m else 0.0,
-                        sum(outcomes[i] for i in idx) / m if m else 0.0))
+        mean = sum(outcomes[i] for i in idx) / m if m else 0.0
+        spread = math.sqrt(sum((outcomes[i] - mean) ** 2 for i in idx) / m) if m and outcome == "expected" else None
+        bins.append(Bin(lo, hi, m, sum(preds[i] for i in idx) / m if m else 0.0, mean, spread))
     return Reliability(
         model, n,
         sum(preds) / n if n else 0.0,
         sum(outcomes) / n if n else 0.0,
         sum((p - o) ** 2 for p, o in zip(preds, outcomes)) / n if n else 0.0,
-        tuple(bins),
+        tuple(bins), outcome,
     )
 
 

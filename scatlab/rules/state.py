@@ -372,6 +372,34 @@ class GameState:
         s._start_play()
         return s
 
+    def restock(self, order: CardsLike) -> GameState:
+        """The same moment with the cards still in the stock in ``order`` (top first), which
+        must be a reordering of them; the hand's recorded deck changes to match, as if it had
+        been dealt that way (no card of the stock has been seen, so the play so far fits it).
+        For studies that average over the stock's unknown order
+        (:func:`scatlab.players.calibration.collect_knocks`).
+
+        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH", stock="5D 6D"))
+        >>> r = s.restock([*reversed(s.stock[:2]), *s.stock[2:]])
+        >>> format_cards(r.stock[:2]), format_cards(r.decks[-1][7:9]), format_cards(s.stock[:2])
+        ('6D 5D', '6D 5D', '5D 6D')
+        >>> s.restock("6D 5D")
+        Traceback (most recent call last):
+        ...
+        scatlab.errors.RulesError: restock needs the 45 cards still in the stock in a new order, not 2 cards: '6D 5D'
+        """
+        left = self.stock[self.stock_pos:]
+        cards = parse_cards(order, deck_size=self.rules.deck_size, what="cards of the stock")
+        if len(cards) != len(left) or set(cards) != set(left):
+            raise RulesError(f"restock needs the {len(left)} cards still in the stock in a new order, "
+                             f"not {len(cards)} cards: {shown(order)}")
+        s = self._copy()
+        stock = self.stock[:self.stock_pos] + tuple(cards)
+        dealt = self.decks[-1][:len(self.decks[-1]) - len(self.stock)]
+        object.__setattr__(s, "stock", stock)
+        object.__setattr__(s, "decks", self.decks[:-1] + (dealt + stock,))
+        return s
+
     def _start_play(self) -> None:
         first = self._next_seat(self.dealer)
         object.__setattr__(self, "to_move", first)
