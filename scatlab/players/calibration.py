@@ -90,11 +90,12 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
                   seed: int = 0) -> Fraction:
     """The chance that ``knocker`` loses the hand from ``after`` (the moment just after its
     knock), given the real hands: the share of stock orders in which it loses when the hand
-    is played to its end by ``players`` (one per seat). Only the cards the last turns can draw
-    matter (one per player still to play), so the orders are every way of putting that many
-    of the stock's cards on top, or, when there are more than ``orders`` of them, ``orders``
-    of them drawn at random without repeats (``random.Random(seed)``), the rest of the stock
-    after them. Each player chooses with a fresh ``random.Random(seed)``.
+    is played to its end by ``players`` (one per seat). The last turns draw one card each, so
+    the orders are every way of putting that many of the stock's cards on top, or, when there
+    are more than ``orders`` of them, ``orders`` of them drawn at random without repeats
+    (``random.Random(seed)``), the rest of the stock shuffled after them. Each player chooses
+    with a fresh ``random.Random(seed)``. Exact (a :class:`~fractions.Fraction`) when every
+    order is played.
 
     >>> from scatlab.rules import GameState, deal_order
     >>> from scatlab.players import make_player
@@ -122,7 +123,9 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     number = len(after.results)
     lost = 0
     for head in heads:
-        state = after.restock([*head, *(c for c in left if c not in head)])
+        tail = [c for c in left if c not in head]
+        rng.shuffle(tail)  # only matters where a turn can draw more than one card
+        state = after.restock([*head, *tail])
         while len(state.results) == number:
             seat = state.to_move
             assert seat is not None
