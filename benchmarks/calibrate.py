@@ -183,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="print how the adaptive model pictures the opponents' hands at knocks against the "
                              "real hands, and stop")
     args = parser.parse_args(argv)
+    if args.given_hands < 0:
+        parser.error(f"--given-hands must be 0 (off) or a number of stock orders, not {args.given_hands}")
     kinds = args.players.split(",")
     if args.fidelity:
         _fidelity(args, kinds)

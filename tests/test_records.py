@@ -12,7 +12,7 @@ import pytest
 
 from scatlab.cards import format_cards
 from scatlab.cli import main
-from scatlab.errors import RecordError
+from scatlab.errors import IllegalActionError, RecordError
 from scatlab.rules import GameRecord, GameState, deal_order, play_random_game, replay, result_json
 from scatlab.rules.record import replay_file
 
@@ -190,7 +190,7 @@ def test_restock_reorders_the_undrawn_stock_and_the_record_replays_the_new_order
     first): the cards not yet drawn in a new order, the cards drawn kept; the saved deck
     changes to match, so the record replays to the same moment; anything but a reordering of
     the undrawn cards is refused with a RulesError quoting it (a card twice: CardError), and
-    the state is untouched."""
+    the state is untouched; between hands and after the game there is nothing to reorder."""
     from scatlab.errors import CardError, RulesError
 
     s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QS", stock="5D 6D 7D"))
@@ -206,9 +206,13 @@ def test_restock_reorders_the_undrawn_stock_and_the_record_replays_the_new_order
     assert format_cards(record.to_json()["hands"][0]["deck"][8:10]) == "7D 6D"
     again = replay(GameRecord.loads(record.dumps()))
     assert again.hands == after.hands and again.stock == after.stock
-    for bad in (left[:-1], [*left[1:], s.stock[0]]):
-        with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock"):
-            s.restock(bad)
+    with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, not 43 cards"):
+        s.restock(left[:-1])
+    with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, 5D is not in it"):
+        s.restock([*left[1:], s.stock[0]])
     with pytest.raises(CardError, match="'6D' appears twice"):
         s.restock([*left[:-1], left[0]])
     assert s.stock[s.stock_pos:] == tuple(left)
+    for idle in (GameState.new("classic", 2), play_random_game("classic", players=2, seed=1)):
+        with pytest.raises(IllegalActionError, match="restock needs a hand in play: the game is in the"):
+            idle.restock([])

@@ -376,6 +376,7 @@ class GameState:
         """The same moment with the cards still in the stock in ``order`` (top first), which
         must be a reordering of them; the hand's recorded deck changes to match, as if it had
         been dealt that way (no card of the stock has been seen, so the play so far fits it).
+        Between hands and after the game there is no stock to reorder (IllegalActionError).
         For studies that average over the stock's unknown order
         (:func:`scatlab.players.calibration.collect_knocks`).
 
@@ -388,11 +389,16 @@ class GameState:
         ...
         scatlab.errors.RulesError: restock needs the 45 cards still in the stock in a new order, not 2 cards: '6D 5D'
         """
+        if self.phase in (Phase.DEAL, Phase.GAME_OVER):
+            raise IllegalActionError(f"restock needs a hand in play: the game is in the {self.phase.value!r} phase")
         left = self.stock[self.stock_pos:]
         cards = parse_cards(order, deck_size=self.rules.deck_size, what="cards of the stock")
         if len(cards) != len(left) or set(cards) != set(left):
+            stranger = [c for c in cards if c not in set(left)]
+            why = (f"{format_cards(stranger)} {'is' if len(stranger) == 1 else 'are'} not in it" if stranger else
+                   f"not {len(cards)} card{'' if len(cards) == 1 else 's'}")
             raise RulesError(f"restock needs the {len(left)} cards still in the stock in a new order, "
-                             f"not {len(cards)} cards: {shown(order)}")
+                             f"{why}: {shown(order)}")
         s = self._copy()
         stock = self.stock[:self.stock_pos] + tuple(cards)
         dealt = self.decks[-1][:len(self.decks[-1]) - len(self.stock)]
