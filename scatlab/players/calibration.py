@@ -108,8 +108,8 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
         raise PlayerError(f"expected_loss needs the moment just after player {knocker!r}'s knock, "
                           f"not {shown(after)}")
     whole_number("orders", orders, 1, 100_000, error=PlayerError)
-    if len(players) != after.num_players:
-        raise PlayerError(f"expected_loss needs one player per seat ({after.num_players}), not {len(players)}")
+    if len(players) != after.num_players or not all(isinstance(p, Player) for p in players):
+        raise PlayerError(f"expected_loss needs one player per seat ({after.num_players}), not {shown(players)}")
     left = after.stock[after.stock_pos:]
     k = min(len(after.active) - 1, len(left))
     rng = random.Random(seed)
