@@ -9,11 +9,13 @@ numbers exactly; the calibration statistics are checked on small hand-made sampl
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -522,3 +524,29 @@ def test_C8_knock_risk_when_every_opponent_hand_takes_the_discard(model: str) ->
     obs = Observations((3,), ((),)) if model == "adaptive" else None
     risk = knock_risk(k, opponent_model=check_model(model), observations=obs)
     assert (risk.p_lose_one, risk.p_lose_two) == (Fraction(0), Fraction(1))
+
+
+def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_real_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/calibrate.py --given-hands N`` prints, per knocking kind, the predictions
+    against the chance of losing given the real hands, saves each knock's chance in ``--json``
+    and pools it back with ``--from-json``; a negative N is refused in one line."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("calibrate", Path(__file__).parent.parent / "benchmarks" / "calibrate.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    saved, svg = tmp_path / "run.json", tmp_path / "run.svg"
+    assert script.main(["--players", "tip,tip", "--games", "3", "--seed", "2", "--samples", "50",
+                        "--given-hands", "10", "--json", str(saved), "--svg", str(svg)]) == 0
+    first = capsys.readouterr().out
+    assert "## knocks by tip, adaptive model, given the real hands" in first
+    data = json.loads(saved.read_text())
+    assert data["given_hands"] == 10 and all(0 <= k["expected"] <= 1 for k in data["knocks"])
+    assert script.main(["--from-json", str(saved), str(saved), "--svg", str(svg)]) == 0
+    pooled = capsys.readouterr().out
+    assert f"{2 * len(data['knocks']):,} knocks pooled" in pooled and "given the real hands" in pooled
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--given-hands", "-1"])
+    assert stop.value.code == 2 and "--given-hands must be 0 (off)" in capsys.readouterr().err
