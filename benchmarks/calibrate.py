@@ -216,11 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         knocks = _play(args, kinds)
     curves = []
     data: dict[str, object] = {"games": args.games, "players": kinds, "rules": args.rules, "seed": args.seed,
-                               "samples": args.samples, "given_hands": args.given_hands, "tables": {}}
-    for kind in dict.fromkeys(kinds):
-        mine = [k for k in knocks if k.kind == kind]
-        if not mine:
-            continue
+                               "samples": args.samples, "given_hands": args.given_hands}
+    tables: dict[str, object] = {}
+    data["tables"] = tables
+    by_kind = {kind: mine for kind in dict.fromkeys(kinds) if (mine := [k for k in knocks if k.kind == kind])}
+    for kind, mine in by_kind.items():
         for model in ("uniform", "adaptive"):
             r = reliability(mine, model)
             label = f"knocks by {kind}, {model} model"
@@ -230,20 +230,15 @@ def main(argv: list[str] | None = None) -> int:
                 part = reliability([k for k in mine if k.against == against], model)
                 print(f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
                       f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
-            assert isinstance(data["tables"], dict)
-            data["tables"][f"{kind}/{model}"] = r.to_json()
+            tables[f"{kind}/{model}"] = r.to_json()
     if knocks and all(k.expected is not None for k in knocks):
         print("\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
               "averaged out, the real players playing the last turns): the model's error without the draw's luck.")
-        for kind in dict.fromkeys(kinds):
-            mine = [k for k in knocks if k.kind == kind]
-            if mine:
-                r = reliability(mine, "adaptive", outcome="expected")
-                print(f"\n## knocks by {kind}, adaptive model, given the real hands\n{r.table()}")
-                assert isinstance(data["tables"], dict)
-                data["tables"][f"{kind}/adaptive/given-hands"] = r.to_json()
-    groups = [[k for k in knocks if k.kind == kind] for kind in dict.fromkeys(kinds)]
-    chance = criterion_chance([g for g in groups if g], "adaptive")
+        for kind, mine in by_kind.items():
+            r = reliability(mine, "adaptive", outcome="expected")
+            print(f"\n## knocks by {kind}, adaptive model, given the real hands\n{r.table()}")
+            tables[f"{kind}/adaptive/given-hands"] = r.to_json()
+    chance = criterion_chance(list(by_kind.values()), "adaptive")
     print(f"\nIf every adaptive prediction were exactly right, every bin of 200+ knocks of every player kind would "
           f"be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes drawn with "
           "the predicted chances, seed 0).")

@@ -71,6 +71,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import ALL_CARDS, Card, Suit
+from ..checks import whole_number
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from .horizon import MAX_HORIZON, horizon_table
@@ -189,7 +190,7 @@ class FilterKind:
         """The chance of knocking, where allowed, with a hand worth ``value`` at a turn after
         ``played`` turns of its own in the hand (in a hand of two players with ``heads_up``;
         in a game dealt to two with ``two_players``)."""
-        _check_played(played)
+        whole_number("played", played, 0, error=AnalysisError)  # turns played before this one
         steps = self.knocks
         if heads_up or two_players:
             steps = self.knocks_heads_up if self.knocks_heads_up is not None else steps
@@ -206,12 +207,6 @@ class FilterKind:
         """How many turns played the knock chances tell apart (1: the same at every turn)."""
         return max((len(c) for table in (self.knocks, self.knocks_heads_up or (), self.knocks_two or ())
                     for _, c in table if isinstance(c, tuple)), default=1)
-
-
-def _check_played(played: object) -> None:
-    if not isinstance(played, int) or isinstance(played, bool) or played < 0:
-        raise AnalysisError(f"played={played!r} is not allowed: the turns played before this one, a whole number "
-                            "from 0")
 
 
 def _valid_knocks(table: object) -> bool:
@@ -433,7 +428,7 @@ class LogFilter:
     def step(self, k: int, w: FloatArray, turn: Turn, played: int = 0) -> FloatArray:
         """The weights after one more turn of kind ``k`` (unnormalised), ``played`` turns of
         its own into the hand."""
-        _check_played(played)
+        whole_number("played", played, 0, error=AnalysisError)  # turns played before this one
         kind = self.kinds[k]
         tables = self.tables
         if turn.may_knock:
