@@ -17,8 +17,9 @@ against it: the same comparison with the luck of the draw taken out.
 
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
 26-30 when a knock was allowed, against two opponents and against one, by the turns it had
-played in the hand, and the knock table the filter's kinds take from it (what the filter's
-strong kind and the chain's ``STRONG_KNOCKS`` are measured from):
+played in the hand and (summed over the turns) by the cards the others had taken from the
+pile, and the knock table the filter's kinds take from it (what the filter's strong kind
+and the chain's ``STRONG_KNOCKS`` are measured from):
 ``python benchmarks/calibrate.py --knock-chances --games 6000 --seed 12 --jobs 2`` (and
 ``--players expert,tip --games 4000`` for games dealt to two).
 
@@ -47,8 +48,10 @@ from typing import TypeVar
 
 from scatlab.players.calibration import (
     MAX_PLAYED,
+    MAX_TOOK,
     HandPicture,
     Knock,
+    KnockCell,
     collect_knocks,
     criterion_chance,
     fidelity,
@@ -86,7 +89,7 @@ def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]
     return out
 
 
-def _chances(args: tuple[list[str], str, int, int, int]) -> list[dict[str, dict[tuple[int, int, int], tuple[int, int]]]]:
+def _chances(args: tuple[list[str], str, int, int, int]) -> list[dict[str, dict[KnockCell, tuple[int, int]]]]:
     kinds, rules, seed, first, games = args
     return [knock_chances(kinds, games, rules=rules, seed=seed, first_game=first)]
 
@@ -94,7 +97,7 @@ def _chances(args: tuple[list[str], str, int, int, int]) -> list[dict[str, dict[
 def _knock_chances(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)]
-    chances: dict[str, dict[tuple[int, int, int], tuple[int, int]]] = {k: {} for k in kinds}
+    chances: dict[str, dict[KnockCell, tuple[int, int]]] = {k: {} for k in kinds}
     for part in _in_chunks(_chances, work, args.jobs):
         for kind, cells in part.items():
             for key, (k, n) in cells.items():
@@ -104,17 +107,31 @@ def _knock_chances(args: argparse.Namespace, kinds: list[str]) -> None:
           f"({time.perf_counter() - start:.0f} s): at a turn's start where a knock is allowed, the share of hands "
           "worth V that knocked, by the turns the player had played in the hand")
     for kind, cells in chances.items():
-        for opponents in sorted({o for o, _, _ in cells}, reverse=True):
+        for opponents in sorted({c[0] for c in cells}, reverse=True):
             print(f"\n## {kind}, against {opponents} opponent{'s' if opponents > 1 else ''}\n")
             print("| value | all turns | " + " | ".join(f"after {t}{'+' if t == MAX_PLAYED else ''}"
                                                      for t in range(MAX_PLAYED + 1)) + " |")
             print("|---:|---:|" + "---:|" * (MAX_PLAYED + 1))
-            for v in sorted({v for o, v, _ in cells if o == opponents}):
-                row = [cells.get((opponents, v, t), (0, 0)) for t in range(MAX_PLAYED + 1)]
+            values = sorted({c[1] for c in cells if c[0] == opponents})
+            for v in values:
+                row = [_count(cells, lambda c: c[:3] == (opponents, v, t)) for t in range(MAX_PLAYED + 1)]
                 k, n = sum(a for a, _ in row), sum(b for _, b in row)
                 print(f"| {v} | {k / n:.0%} of {n:,} | " + " | ".join(f"{a / b:.0%} of {b:,}" if b else "-" for a, b in row)
                       + " |")
+            print("\nby the cards the other players had taken from the pile in the hand, all turns:\n")
+            print("| value | " + " | ".join(f"took {t}{'+' if t == MAX_TOOK else ''}" for t in range(MAX_TOOK + 1))
+                  + " |")
+            print("|---:|" + "---:|" * (MAX_TOOK + 1))
+            for v in values:
+                row = [_count(cells, lambda c: (c[0], c[1], c[3]) == (opponents, v, t)) for t in range(MAX_TOOK + 1)]
+                print(f"| {v} | " + " | ".join(f"{a / b:.0%} of {b:,}" if b else "-" for a, b in row) + " |")
             print(f"\nas a filter kind's knock table: {knock_table(cells, opponents)}")
+
+
+def _count(cells: dict[KnockCell, tuple[int, int]], where: Callable[[KnockCell], bool]) -> tuple[int, int]:
+    """The knocks and turns of the cells ``where`` picks."""
+    picked = [kn for c, kn in cells.items() if where(c)]
+    return sum(k for k, _ in picked), sum(n for _, n in picked)
 
 
 def _pictures(args: tuple[list[str], str, int, int, int, bool]) -> list[HandPicture]:

@@ -49,6 +49,7 @@ from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.players.calibration import (
     MAX_PLAYED,
+    MAX_TOOK,
     HandPicture,
     Knock,
     collect_knocks,
@@ -327,27 +328,60 @@ def test_calibration_statistics_on_a_hand_made_sample() -> None:
     assert svg.count("<circle") == 2
 
 
-def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_and_turns_played() -> None:
+def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_turns_played_and_cards_taken() -> None:
     """``knock_chances`` (what the strong kind's knock chances are measured with) counts
     every start of a turn where a knock was allowed with 26 to 30, split by the opponents
-    still in and the turns played before it (7 or more together): tip knocks every time,
-    the expert not always, and a 3-player game has turns against two opponents and, once a
-    player is out, against one. ``knock_table`` turns one kind's counts into a filter kind's
-    knock chances, each cell shrunk toward its value's share over all turns."""
+    still in, the turns played before it (7 or more together) and the cards the others had
+    taken from the pile (3 or more together): tip knocks every time, the expert not always,
+    and a 3-player game has turns against two opponents and, once a player is out, against
+    one. ``knock_table`` turns one kind's counts into a filter kind's knock chances (the
+    cards taken summed over), each cell shrunk toward its value's share over all turns."""
     chances = knock_chances(["expert", "tip", "tip"], games=6, seed=3)
     for kind in ("expert", "tip"):
-        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= t <= MAX_PLAYED and 0 <= k <= n
-                                     for (o, v, t), (k, n) in chances[kind].items())
+        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= t <= MAX_PLAYED and 0 <= x <= MAX_TOOK
+                                     and 0 <= k <= n for (o, v, t, x), (k, n) in chances[kind].items())
     assert all(k == n for k, n in chances["tip"].values())
-    assert {o for o, _, _ in chances["tip"]} == {1, 2}
-    assert {t for _, _, t in chances["tip"]} >= {1, 2, 3}
+    assert {c[0] for c in chances["tip"]} == {1, 2}
+    assert {c[2] for c in chances["tip"]} >= {1, 2, 3}
+    assert {c[3] for c in chances["tip"]} >= {0, 1, 2}
     assert sum(k for k, _ in chances["expert"].values()) < sum(n for _, n in chances["expert"].values())
     table = knock_table(chances["tip"], 2)
-    assert [v for v, _ in table] == sorted({v for o, v, _ in chances["tip"] if o == 2})
+    assert [v for v, _ in table] == sorted({c[1] for c in chances["tip"] if c[0] == 2})
     assert all(len(row) == MAX_PLAYED + 1 and set(row) == {0.99} for _, row in table)  # always: 99% at most
-    counts = {(1, 28, 0): (3, 4), (1, 28, 2): (0, 4)}  # 3 of 8 over all turns
-    assert knock_table(counts, 1, prior=4) == ((28, (0.56, 0.38, 0.19, 0.38, 0.38, 0.38, 0.38, 0.38)),)
+    counts = {(1, 28, 0, 0): (2, 2), (1, 28, 0, 3): (1, 2), (1, 28, 2, 1): (0, 4)}  # 3 of 8 over all turns
+    table = knock_table(counts, 1, prior=4)
+    assert table == ((28, (0.56, 0.38, 0.19, 0.38, 0.38, 0.38, 0.38, 0.38)),)
     assert knock_table(counts, 2) == ()
+
+
+def test_knock_chances_count_the_cards_the_other_players_took_in_the_hand() -> None:
+    """The ``took`` of each counted turn is the number of cards the *other* players had
+    taken from the pile earlier in the same hand (the player's own takes and earlier hands'
+    do not count), 3 or more together: recounted here from the actions as they are played."""
+    kinds = ["tip", "tip", "tip"]
+    expected: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+    taken: dict[int, int] = {}
+
+    def observe(before, entrant, view, action, after) -> None:  # type: ignore[no-untyped-def]
+        if not view.history:
+            taken.clear()  # a new hand
+        value = view.value
+        if len(view.hand) == 3 and any(a.kind is ActionKind.KNOCK for a in view.legal_actions) \
+                and value is not None and 26 <= value < 31:
+            played = sum(1 for e in view.history
+                         if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE))
+            others = sum(n for p, n in taken.items() if p != view.player)
+            key = (len(view.opponents), int(value), min(played, MAX_PLAYED), min(others, MAX_TOOK))
+            k, n = expected.get(key, (0, 0))
+            expected[key] = (k + (action.kind is ActionKind.KNOCK), n + 1)
+        if action.kind is ActionKind.TAKE:
+            taken[view.player] = taken.get(view.player, 0) + 1
+
+    players = [make_player(k) for k in kinds]
+    for game in range(4):
+        play_out(players, kinds, find_rules("classic"), 9, game, observe)
+    counted = knock_chances(kinds, games=4, seed=9)["tip"]
+    assert counted == expected and {c[3] for c in counted} == set(range(MAX_TOOK + 1))
 
 
 def test_criterion_chance_is_how_often_a_right_model_keeps_every_big_bin_within_two_points() -> None:

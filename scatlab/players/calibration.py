@@ -56,7 +56,8 @@ from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
+           "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -180,28 +181,35 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
 
 MAX_PLAYED = 7
 """:func:`knock_chances` counts turns after this many turns played together with it."""
+MAX_TOOK = 3
+""":func:`knock_chances` counts turns after this many cards taken by the others together with it."""
+KnockCell = tuple[int, int, int, int]
+"""A cell of :func:`knock_chances`: opponents, whole value, turns played, cards the others took."""
 
 
 def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  first_game: int = 0) -> dict[str, dict[tuple[int, int, int], tuple[int, int]]]:
+                  first_game: int = 0) -> dict[str, dict[KnockCell, tuple[int, int]]]:
     """How often each player kind knocks by the value of its hand: over the tournament's
     games, at every start of a turn where a knock is allowed and the hand is worth 26 or
-    more (below 31), ``{kind: {(opponents, whole value, played): (knocks, turns)}}``,
+    more (below 31), ``{kind: {(opponents, whole value, played, took): (knocks, turns)}}``,
     opponents being those still in the game (1: a hand of two players), 30.5 counting as
-    30, and ``played`` the turns the player had played in the hand before this one (those
-    after :data:`MAX_PLAYED` counted with it). The knock chances of the filter's strong
-    kind (``hand_filter.STRONG_PLAY``, through :func:`knock_table`) and of the chain's
-    ``STRONG_KNOCKS`` are measured with this.
+    30, ``played`` the turns the player had played in the hand before this one (those
+    after :data:`MAX_PLAYED` counted with it) and ``took`` the cards the other players had
+    taken from the pile in the hand by then (those after :data:`MAX_TOOK` counted with it).
+    The knock chances of the filter's strong kind (``hand_filter.STRONG_PLAY``, through
+    :func:`knock_table`) and of the chain's ``STRONG_KNOCKS`` are measured with this; the
+    split by cards taken shows how the expert holds back when its opponents have been taking
+    (the strong kind does not use it: a shift of its chances by it was tried and not kept).
 
     >>> chances = knock_chances(["tip", "tip"], games=2, seed=1)
     >>> all(k == n for k, n in chances["tip"].values())   # tip always knocks at 26 or more
     True
-    >>> {opponents for opponents, value, played in chances["tip"]}
+    >>> {opponents for opponents, value, played, took in chances["tip"]}
     {1}
     """
     ruleset = find_rules(rules)
     players = [make_player(k) for k in kinds]
-    counts: dict[str, dict[tuple[int, int, int], tuple[int, int]]] = {k: {} for k in kinds}
+    counts: dict[str, dict[KnockCell, tuple[int, int]]] = {k: {} for k in kinds}
 
     def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
         if len(view.hand) != 3 or not any(a.kind is ActionKind.KNOCK for a in view.legal_actions):
@@ -211,8 +219,9 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
             return
         played = sum(1 for e in view.history
                      if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE))
+        took = sum(1 for e in view.history if e.player != view.player and e.action.kind is ActionKind.TAKE)
         mine = counts[kinds[entrant]]
-        key = (len(view.opponents), int(value), min(played, MAX_PLAYED))
+        key = (len(view.opponents), int(value), min(played, MAX_PLAYED), min(took, MAX_TOOK))
         knocks, turns = mine.get(key, (0, 0))
         mine[key] = (knocks + (action.kind is ActionKind.KNOCK), turns + 1)
 
@@ -221,22 +230,26 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     return counts
 
 
-def knock_table(counts: dict[tuple[int, int, int], tuple[int, int]], opponents: int, prior: float = 20.0,
+def knock_table(counts: dict[KnockCell, tuple[int, int]], opponents: int, prior: float = 20.0,
                 top: float = 0.99) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """A filter kind's knock chances (``FilterKind.knocks``: per value 26-30, one chance per
     turn played, 0 to :data:`MAX_PLAYED`) from one kind's :func:`knock_chances` against
-    ``opponents``: each cell's share of knocks, shrunk toward the value's share over all
-    turns as if ``prior`` more turns had been seen at that share (cells seen a few times
-    stay near it), at most ``top`` (so that no hand is ruled out by not knocking), to two
-    decimals.
+    ``opponents``, whatever the others took: each cell's share of knocks, shrunk toward the
+    value's share over all turns as if ``prior`` more turns had been seen at that share
+    (cells seen a few times stay near it), at most ``top`` (so that no hand is ruled out by
+    not knocking), to two decimals.
 
-    >>> counts = {(2, 26, 0): (9, 10), (2, 26, 1): (1, 10)}
+    >>> counts = {(2, 26, 0, 0): (5, 6), (2, 26, 0, 3): (4, 4), (2, 26, 1, 0): (1, 10)}
     >>> knock_table(counts, 2, prior=10)[0]    # 10 of 20 over all turns: (9 + 5) / 20, (1 + 5) / 20
     (26, (0.7, 0.3, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5))
     """
+    summed: dict[tuple[int, int, int], tuple[int, int]] = {}  # the cards taken summed over
+    for (o, v, t, _), (k, n) in counts.items():
+        k0, n0 = summed.get((o, v, t), (0, 0))
+        summed[(o, v, t)] = (k0 + k, n0 + n)
     out = []
     for value in range(26, 31):
-        cells = [counts.get((opponents, value, t), (0, 0)) for t in range(MAX_PLAYED + 1)]
+        cells = [summed.get((opponents, value, t), (0, 0)) for t in range(MAX_PLAYED + 1)]
         knocks, turns = sum(k for k, _ in cells), sum(n for _, n in cells)
         if not turns:
             continue
