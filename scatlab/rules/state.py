@@ -393,8 +393,9 @@ class GameState:
             raise IllegalActionError(f"restock needs a hand in play: the game is in the {self.phase.value!r} phase")
         left = self.stock[self.stock_pos:]
         cards = parse_cards(order, deck_size=self.rules.deck_size, what="cards of the stock")
-        if len(cards) != len(left) or set(cards) != set(left):
-            stranger = [c for c in cards if c not in set(left)]
+        in_stock = set(left)
+        if len(cards) != len(left) or set(cards) != in_stock:
+            stranger = [c for c in cards if c not in in_stock]
             why = (f"{format_cards(stranger)} {'is' if len(stranger) == 1 else 'are'} not in it" if stranger else
                    f"not {len(cards)} card{'' if len(cards) == 1 else 's'}")
             raise RulesError(f"restock needs the {len(left)} cards still in the stock in a new order, "
