@@ -70,10 +70,10 @@ T = TypeVar("T")
 W = TypeVar("W")
 
 
-def _chunk(args: tuple[list[str], str, int, int, int, int, int]) -> list[Knock]:
-    kinds, rules, seed, samples, first, games, given_hands = args
+def _chunk(args: tuple[list[str], str, int, int, int, int, int, bool]) -> list[Knock]:
+    kinds, rules, seed, samples, first, games, given_hands, knock_rule = args
     return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first,
-                          given_hands=given_hands)
+                          given_hands=given_hands, knock_rule=knock_rule)
 
 
 def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]:
@@ -165,8 +165,8 @@ def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
 
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands)
-            for g in range(0, args.games, args.chunk)]
+    work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands,
+             args.knock_rule) for g in range(0, args.games, args.chunk)]
     knocks = _in_chunks(_chunk, work, args.jobs)
     elapsed = time.perf_counter() - start
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
@@ -186,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=50)
     parser.add_argument("--given-hands", type=int, default=0, metavar="N",
                         help="also compare with each knock's chance of losing given the real hands (N stock orders)")
+    parser.add_argument("--knock-rule", action="store_true",
+                        help="also predict with the strong kind knocking by the expert's rule at each opponent turn "
+                             "(the model 'rule')")
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
     parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
@@ -237,8 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     tables: dict[str, object] = {}
     data["tables"] = tables
     by_kind = {kind: mine for kind in dict.fromkeys(kinds) if (mine := [k for k in knocks if k.kind == kind])}
+    models = [m for m in ("uniform", "adaptive", "rule") if knocks and all(m in k.predicted for k in knocks)]
     for kind, mine in by_kind.items():
-        for model in ("uniform", "adaptive"):
+        for model in models:
             r = reliability(mine, model)
             label = f"knocks by {kind}, {model} model"
             print(f"\n## {label}\n{r.table()}")
@@ -252,13 +256,15 @@ def main(argv: list[str] | None = None) -> int:
         print("\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
               "averaged out, the real players playing the last turns): the model's error without the draw's luck.")
         for kind, mine in by_kind.items():
-            r = reliability(mine, "adaptive", outcome="expected")
-            print(f"\n## knocks by {kind}, adaptive model, given the real hands\n{r.table()}")
-            tables[f"{kind}/adaptive/given-hands"] = r.to_json()
-    chance = criterion_chance(list(by_kind.values()), "adaptive")
-    print(f"\nIf every adaptive prediction were exactly right, every bin of 200+ knocks of every player kind would "
-          f"be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes drawn with "
-          "the predicted chances, seed 0).")
+            for model in models[1:]:
+                r = reliability(mine, model, outcome="expected")
+                print(f"\n## knocks by {kind}, {model} model, given the real hands\n{r.table()}")
+                tables[f"{kind}/{model}/given-hands"] = r.to_json()
+    for model in models[1:]:
+        chance = criterion_chance(list(by_kind.values()), model)
+        print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
+              f"would be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes "
+              "drawn with the predicted chances, seed 0).")
     svg = Path(args.svg) if args.svg else OUT / f"calibration-{args.rules}-{args.players.replace(',', '-')}.svg"
     svg.parent.mkdir(parents=True, exist_ok=True)
     svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players.replace(',', ', ')}, {args.rules}"))

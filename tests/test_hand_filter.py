@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge
-from scatlab.analysis.hand_filter import CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, LogFilter, Turn
+from scatlab.analysis.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, KnockRule, LogFilter,
+                                         Turn)
 from scatlab.analysis.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
 from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
@@ -153,13 +154,31 @@ class Reference:
             return 1 - kind.slip if best == thrown else kind.slip / 2
         return 1 - kind.slip if best == thrown else kind.slip / 3
 
+    def rule_chance(self, slip: float, rule: KnockRule, hand: tuple[int, ...]) -> float:
+        """The knock chance by ``rule`` (KnockRule's doc): for a hand worth 26 to 30.5, the
+        mean over every card not in it of the risk at the value kept after drawing it (the
+        best three of the four), against the threshold at the hand's value."""
+        value = self.value(hand)
+        if value < 26 or value >= 31:
+            return 0.0
+        drawn = [d.index for d in self.cards if d.index not in hand]
+        kept = [max([value] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand]) for d in drawn]
+        on = sum(rule.risk[min(int(2 * v), 66)] for v in kept) / len(drawn)
+        return 1 - slip if on >= rule.threshold[int(2 * value)] else slip
+
     def run(self, kind: FilterKind, log: tuple[Turn, ...]) -> dict[tuple[int, ...], float]:
         idx = [card.index for card in self.cards]
         hands = [tuple(h) for h in combinations(idx, 3)]
         m = len(hands)
         w = {h: (kind.share / m if self.value(h) < 31 else 0.0) for h in hands}
         for played, turn in enumerate(log):
-            if turn.may_knock:
+            if turn.may_knock and kind.rule_slip is not None and turn.knock_rule is not None:
+                chance = {h: self.rule_chance(kind.rule_slip, turn.knock_rule, h) for h in hands}
+                if turn.action == "knock":
+                    w = {h: x * max(chance[h], 0.01) for h, x in w.items()}
+                    continue
+                w = {h: x * (1 - chance[h]) for h, x in w.items()}
+            elif turn.may_knock:
                 if turn.action == "knock":
                     w = {h: x * max(kind.knock_chance(float(self.value(h)), played=played), 0.01) for h, x in w.items()}
                     continue
@@ -242,6 +261,75 @@ def test_filter_knock_turn_weighs_hands_by_the_knock_chance() -> None:
     assert weights[(v2 >= 52) & (v2 < 62)].sum() > 0.8 * weights.sum()
 
 
+def assert_weights_are_the_references(f: LogFilter, ref: Reference, k: int, log: tuple[Turn, ...]) -> np.ndarray:
+    """Kind ``k``'s normalised weights after ``log`` and their scale are the brute-force
+    count's; returns the weights."""
+    w, scale = f._kind_weights(k, log)
+    expected = ref.run(LOG_KINDS[k], log)
+    total = sum(expected.values())
+    assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
+    mine = np.zeros(len(f.tables.rows))
+    for h, x in expected.items():
+        mine[f.tables.row(h)] = x / total
+    assert np.allclose(w, mine, rtol=1e-9, atol=1e-15)
+    return w
+
+
+RULE = KnockRule(tuple(math.inf if v < 52 else {52: 0.22, 54: 0.44, 56: 0.67}.get(v, -math.inf) for v in range(67)),
+                 tuple(((v * 7) % 11) / 10 for v in range(67)))  # uneven, so that what the draws keep matters
+
+
+@pytest.mark.parametrize("k", [0, 1], ids=["casual", "strong"])
+def test_filter_knock_rule_weighs_each_hand_by_the_rule_card_by_card(k: int) -> None:
+    """A turn carrying a KnockRule: the strong kind (``rule_slip``) knocks by it, each
+    hand's chance of losing by playing on counted over every card it could draw, as the
+    brute-force count does; the casual kind keeps its table. Turns both with and without a
+    knock, and a knock, so the weights of every hand are checked both ways."""
+    f = LogFilter.of(RULES_32)
+    ref = Reference(RULES_32)
+    log = (Turn("draw", c("KH"), c("7C"), knock_rule=RULE), Turn("take", c("QS"), c("8D"), knock_rule=RULE),
+           Turn("draw", c("JD"), c("9H")), Turn("knock", None, None, knock_rule=RULE))
+    for n in (3, 4):
+        assert_weights_are_the_references(f, ref, k, log[:n])
+    chance = f.rule_knocks(RULE, 0.02)[f.allowed]
+    for v2 in (52, 54, 56):  # hands of the same value knock or not by what their draws keep (32 cards)
+        assert {0.02, 0.98} <= set(chance[f.tables.value2[f.allowed] == v2].round(2).tolist())
+    plain = tuple(Turn(t.action, t.card, t.thrown) for t in log)
+    same = np.allclose(f._kind_weights(k, log)[0], f._kind_weights(k, plain)[0])
+    assert same == (k == 0)
+
+
+def test_filter_rule_knocks_only_allowed_hands_of_26_or_more() -> None:
+    """C6, C8: by a rule that knocks with everything, the chance is 1 - slip for every hand
+    worth 26 to 30.5 and 0 below 26 and for a 31; by one that never knocks, the slip."""
+    f = LogFilter.of(find_rules("classic"))
+    v2 = f.tables.value2
+    always = f.rule_knocks(KnockRule((-math.inf,) * 67, (0.5,) * 67), 0.05)
+    assert np.all(always[(v2 >= 52) & (v2 < 62)] == 0.95) and np.all(always[(v2 < 52) | (v2 >= 62)] == 0)
+    never = f.rule_knocks(KnockRule.never(), 0.05)
+    assert np.all(never[(v2 >= 52) & (v2 < 62)] == 0.05) and never.max() == 0.05
+
+
+@pytest.mark.parametrize("args, message", [
+    (((0.0,) * 66, (0.0,) * 67), "threshold=(0.0, 0.0"),
+    (((0.0,) * 67, (1.5,) * 67), "risk=(1.5, 1.5"),
+    (((math.nan,) * 67, (0.0,) * 67), "threshold=(nan"),
+    (([0.0] * 67, (0.0,) * 67), "threshold=[0.0"),
+])
+def test_knock_rule_rejects_bad_tables_quoting_them(args: tuple[object, object], message: str) -> None:
+    """A KnockRule holds 67 numbers per table, the risks chances; the error quotes the input."""
+    with pytest.raises(AnalysisError, match=re.escape(message)):
+        KnockRule(*args)  # type: ignore[arg-type]
+
+
+def test_turn_and_kind_reject_a_bad_knock_rule_or_rule_slip() -> None:
+    with pytest.raises(AnalysisError, match=re.escape("knock_rule=0.5 is not allowed")):
+        Turn("draw", None, c("7C"), knock_rule=0.5)  # type: ignore[arg-type]
+    for slip in (0, 0.5, True, "0.1"):
+        with pytest.raises(AnalysisError, match=re.escape(f"rule_slip={slip!r} is not allowed")):
+            FilterKind("x", 0.5, ((26, 1.0),), "horizon", 1.0, rule_slip=slip)  # type: ignore[arg-type]
+
+
 def test_filter_knock_chance_follows_the_turns_played() -> None:
     """The strong kind's knock chance depends on the turns it has played in the hand: after
     nine turns without a knock, the knock at the tenth weighs each hand by the chances of
@@ -251,14 +339,7 @@ def test_filter_knock_chance_follows_the_turns_played() -> None:
     ref = Reference(RULES_32)
     cards = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S", "9S"]
     log = tuple(Turn("draw", None, c(x)) for x in cards) + (Turn("knock", None, None),)
-    w, scale = f._kind_weights(1, log)
-    expected = ref.run(STRONG_PLAY, log)
-    total = sum(expected.values())
-    assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
-    mine = np.zeros(len(f.tables.rows))
-    for h, x in expected.items():
-        mine[f.tables.row(h)] = x / total
-    assert np.allclose(w, mine, rtol=1e-9, atol=1e-15)
+    w = assert_weights_are_the_references(f, ref, 1, log)
     first = np.ones_like(w)
     for turn in log:
         first = f.step(1, first, turn, 0)
@@ -587,6 +668,7 @@ def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 1.0
     assert CASUAL_PLAY.slip == STRONG_PLAY.slip == 0.02 and CASUAL_PLAY.share == STRONG_PLAY.share == 0.5
     assert CASUAL_PLAY.knock_turns == 1 and STRONG_PLAY.knock_turns == 8
+    assert STRONG_PLAY.rule_slip == 0.02 and CASUAL_PLAY.rule_slip is None
 
 
 def test_strong_kind_knock_chance_steps_by_value_and_turns_played() -> None:

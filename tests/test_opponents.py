@@ -44,6 +44,7 @@ from scatlab.analysis.opponents import (
     row_weights,
     turn_priors,
 )
+from scatlab.analysis.hand_filter import LogFilter
 from scatlab.analysis.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
@@ -58,6 +59,7 @@ from scatlab.players.calibration import (
     fidelity,
     hand_fidelity,
     knock_chances,
+    knock_rules,
     knock_table,
     reliability,
     reliability_svg,
@@ -456,6 +458,78 @@ def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> Non
         reliability(given, "adaptive", outcome="luck")
     with pytest.raises(PlayerError, match="given_hands"):
         collect_knocks(kinds, games=1, given_hands=-1)
+
+
+def _rule_against_real_knocks(kinds: list[str], games: int) -> Counter[tuple[bool, bool]]:
+    """At every turn at which an expert could knock with 26 to 30.5, as the next non-expert
+    player saw it: (the rule of ``knock_rules`` knocks with the expert's real hand, the expert
+    knocked)."""
+    rules = find_rules("classic")
+    players = [make_player(k) for k in kinds]
+    tables = tables_for(rules)
+    seen: Counter[tuple[bool, bool]] = Counter()
+    for game in range(games):
+        hands: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+
+        def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+            if action.kind not in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK):
+                return
+            if kinds[entrant] == "expert":
+                hands[(len(before.results), view.player)].append(tables.row(sorted(c.index for c in view.hand)))
+                return
+            obs = Observations.from_view(view)
+            assert obs.log is not None
+            filt = LogFilter.of(rules, heads_up=len(view.opponents) == 1, two_players=len(kinds) == 2)
+            for i, seat in enumerate(view.opponents):
+                log, rows = obs.log[i], hands.get((len(before.results), seat), [])
+                if not log or len(rows) != len(log) or not log[-1].may_knock or not 52 <= tables.value2[rows[-1]] < 62:
+                    continue  # not an expert, or its last turn allowed no knock or was below 26
+                rule = knock_rules(before, view.player, obs).log[i][-1].knock_rule  # type: ignore[index]
+                assert rule is not None
+                seen[(bool(filt.rule_knocks(rule, 0.02)[rows[-1]] > 0.5), log[-1].action == "knock")] += 1
+
+        play_out(players, kinds, rules, 31, game, observe)
+    return seen
+
+
+def test_knock_rules_match_every_knock_decision_of_the_expert_in_games_of_two_C6() -> None:
+    """``knock_rules`` works out, from what everyone could see, the rule the expert knocks by
+    (C6): in seeded games dealt to the expert and a tip, at every turn at which the expert
+    could knock with 26 to 30.5, the rule read at its real hand knocks exactly when it did
+    (both decisions occur)."""
+    seen = _rule_against_real_knocks(["expert", "tip"], 8)
+    assert set(seen) == {(True, True), (False, False)} and sum(seen.values()) >= 20
+
+
+def test_knock_rules_mostly_match_the_expert_against_two_opponents() -> None:
+    """Against two opponents the rule misses some of the expert's decisions (the pictures
+    do not rule out the cards the expert held or saw; the README gives the share measured
+    over more games), but agrees on most of them, both ways."""
+    seen = _rule_against_real_knocks(["expert", "tip", "tip"], 6)
+    agree = seen[(True, True)] + seen[(False, False)]
+    assert seen[(True, True)] and seen[(False, False)] and agree >= 0.85 * sum(seen.values())
+
+
+def test_knock_rules_refuse_a_moment_or_observations_not_from_a_game() -> None:
+    s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    with pytest.raises(PlayerError, match="knock_rules needs a GameState, not 'state'"):
+        knock_rules("state", 0, Observations.nothing(1))  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match="read from the game's log"):
+        knock_rules(s, 0, Observations.nothing(1))
+
+
+def test_calibration_with_the_knock_rule_adds_the_rule_models_prediction() -> None:
+    """``collect_knocks(..., knock_rule=True)`` plays the same games with the same
+    predictions and adds the model ``"rule"`` (the strong kind knocking by the expert's rule),
+    which differs from the adaptive model's at some of tip's knocks against the expert."""
+    kinds = ["expert", "tip"]
+    plain = collect_knocks(kinds, games=2, seed=4, samples=100)
+    ruled = collect_knocks(kinds, games=2, seed=4, samples=100, knock_rule=True)
+    assert [replace(k, predicted={m: p for m, p in k.predicted.items() if m != "rule"}) for k in ruled] == plain
+    assert all(0 <= k.predicted["rule"] <= 1 for k in ruled)
+    assert any(abs(k.predicted["rule"] - k.predicted["adaptive"]) > 1e-6 for k in ruled if k.kind == "tip")
+    with pytest.raises(PlayerError, match=re.escape("knock_rule='yes' is not allowed")):
+        collect_knocks(kinds, games=1, knock_rule="yes")  # type: ignore[arg-type]
 
 
 def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_view() -> None:

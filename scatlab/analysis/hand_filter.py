@@ -10,7 +10,12 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   the turns it has played in the hand (:attr:`FilterKind.knocks`; in a hand of two
   players, and in a game dealt to two, the chances measured there), where the rules allow
   a knock (a knock seen with a hand the kind would not knock with counts with a chance of
-  1%, so a surprising knock does not rule every hand out);
+  1%, so a surprising knock does not rule every hand out); or, for a kind with
+  :attr:`FilterKind.rule_slip` (the strong one) at a turn that carries a
+  :class:`KnockRule` (:attr:`Turn.knock_rule`, worked out by
+  :func:`scatlab.players.calibration.knock_rules`), by the expert's own rule at that moment:
+  whether the knock beats playing on given how strong the others looked then, and how
+  likely this very hand was to lose by playing on, with a 2% slip either way;
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
   otherwise with chance ``slip`` (2%); if it does not take, it draws a card uniformly from
   the cards neither in its hand nor face up. Worth taking: with ``takes="suit"`` a card of
@@ -71,13 +76,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import ALL_CARDS, Card, Suit
-from ..checks import whole_number
+from ..checks import shown, whole_number
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from .horizon import MAX_HORIZON, horizon_table
-from .tables import BLITZ2, Tables, scoring_rules, tables_for
+from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
-__all__ = ["TurnAction", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
+__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
 
 TurnAction = Literal["draw", "take", "knock"]
 KnockChance = float | tuple[float, ...]
@@ -86,6 +91,44 @@ before this one (0, 1, 2, ...), the last for every later turn."""
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+
+
+_VALUES2 = 67  # hand values in half points, 0 to 33
+
+
+@dataclass(frozen=True)
+class KnockRule:
+    """How a player who knocks by the ``expert``'s rule decided at one turn, worked out from
+    what everyone could see then (:func:`scatlab.players.calibration.knock_rules`).
+
+    For a hand worth ``v2 / 2`` it knocks when its **chance of losing by playing on** (the
+    mean, over every card it could draw, of ``risk[w2]`` for the value ``w2 / 2`` it keeps
+    after the draw) is at least ``threshold[v2]``: ``-inf`` knocks with any such hand, ``inf``
+    with none. Both tuples hold 67 numbers, one per value in half points (0 to 33).
+
+    >>> rule = KnockRule.never()
+    >>> rule.threshold[60], len(rule.risk)
+    (inf, 67)
+    """
+
+    threshold: tuple[float, ...]
+    risk: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        for name in ("threshold", "risk"):
+            value = getattr(self, name)
+            if not (isinstance(value, tuple) and len(value) == _VALUES2
+                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x)
+                            for x in value)):
+                raise AnalysisError(f"{name}={shown(value)} is not allowed: a tuple of {_VALUES2} numbers, "
+                                    "one per hand value in half points")
+        if not all(0 <= x <= 1 for x in self.risk):
+            raise AnalysisError(f"risk={shown(self.risk)} is not allowed: chances from 0 to 1")
+
+    @staticmethod
+    def never() -> KnockRule:
+        """The rule of a player who knocks with no hand."""
+        return KnockRule((math.inf,) * _VALUES2, (0.0,) * _VALUES2)
 
 
 @dataclass(frozen=True)
@@ -100,7 +143,9 @@ class Turn:
     after someone knocked, nor in the first round under V6); ``next_took``: the suits the
     next player had taken from the pile earlier in the hand (public: a strong player avoids
     throwing them, see :attr:`FilterKind.feed_margin`); ``last``: a last turn after someone
-    knocked (C6), in which a strong player plays for the hand now.
+    knocked (C6), in which a strong player plays for the hand now; ``knock_rule``: how a
+    player knocking by the expert's rule would have decided at this turn (:class:`KnockRule`,
+    used by kinds with :attr:`FilterKind.rule_slip`; None: the kind's knock chances).
 
     >>> from scatlab.cards import parse_card
     >>> Turn("take", parse_card("QH"), parse_card("2C")).action
@@ -113,8 +158,11 @@ class Turn:
     may_knock: bool = True
     next_took: frozenset[Suit] = frozenset()
     last: bool = False
+    knock_rule: KnockRule | None = None
 
     def __post_init__(self) -> None:
+        if self.knock_rule is not None and not isinstance(self.knock_rule, KnockRule):
+            raise AnalysisError(f"knock_rule={shown(self.knock_rule)} is not allowed: a KnockRule or None")
         if not (isinstance(self.next_took, frozenset) and all(isinstance(s, Suit) for s in self.next_took)):
             raise AnalysisError(f"next_took={self.next_took!r} is not allowed: a frozenset of Suits")
         for name in ("card", "thrown"):
@@ -170,8 +218,18 @@ class FilterKind:
     """With ``takes="horizon"``: when the card worth throwing is of a suit the next player
     has taken from the pile this hand, it throws the best card of another suit instead if
     that keeps three worth at most this many points less (the expert's ``feed_margin``, 2)."""
+    rule_slip: float | None = None
+    """When set, at a turn that carries a :class:`KnockRule` (:attr:`Turn.knock_rule`) the
+    kind knocks by that rule instead of its knock chances: with chance ``1 - rule_slip`` with
+    a hand the rule knocks with, ``rule_slip`` with one it does not (where the rules allow a
+    knock and the hand is worth 26 or more)."""
 
     def __post_init__(self) -> None:
+        if self.rule_slip is not None and not (isinstance(self.rule_slip, (int, float))
+                                               and not isinstance(self.rule_slip, bool)
+                                               and 0 < self.rule_slip < 0.5):
+            raise AnalysisError(f"rule_slip={self.rule_slip!r} is not allowed: None or a chance more than 0 "
+                                "and less than 0.5")
         if self.takes not in ("suit", "better", "horizon"):
             raise AnalysisError(f"takes={self.takes!r} is not allowed: 'suit', 'better' or 'horizon'")
         if not (isinstance(self.horizon, int) and 0 <= self.horizon < MAX_HORIZON):
@@ -230,7 +288,7 @@ STRONG_PLAY = FilterKind(
     ((26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
      (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)), (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
      (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8))),
-    "horizon", 1.0,
+    "horizon", 1.0, rule_slip=0.02,
     knocks_heads_up=((26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)),
                      (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
                      (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)),
@@ -254,7 +312,10 @@ turns). Measured with ``benchmarks/calibrate.py --knock-chances --games 6000 --s
 in a game dealt to two players, ``--players expert,tip --games 4000``; each cell is the share
 of knocks shrunk toward the value's share over all turns as if 20 more turns had been seen
 there, at most 99% so that no hand is ruled out
-(:func:`scatlab.players.calibration.knock_table`)."""
+(:func:`scatlab.players.calibration.knock_table`). At a turn that carries a
+:class:`KnockRule` it knocks by that rule instead, with a 2% slip (``rule_slip``): in the
+tests' games of two the rule read at the expert's real hand knocked exactly when the expert
+did."""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""
@@ -340,6 +401,10 @@ class LogFilter:
         if rules.knock_needs_flush:
             allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
         top = int(v2.max()) + 1
+        self.allowed: BoolArray = allowed & (v2 >= 52)
+        """Per row: a knock is allowed with the hand and it is worth 26 or more (where a
+        :class:`KnockRule` may knock)."""
+        self._after_v2: npt.NDArray[np.int8] | None = None
         self.knocks: tuple[FloatArray, ...] = tuple(
             np.where(allowed[None, :], np.array([[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
                                                  for t in range(k.knock_turns)])[:, v2], 0.0)
@@ -432,8 +497,11 @@ class LogFilter:
         kind = self.kinds[k]
         tables = self.tables
         if turn.may_knock:
-            knocks = self.knocks[k]
-            knock = knocks[min(played, len(knocks) - 1)]
+            if kind.rule_slip is not None and turn.knock_rule is not None:
+                knock = self.rule_knocks(turn.knock_rule, kind.rule_slip)
+            else:
+                knocks = self.knocks[k]
+                knock = knocks[min(played, len(knocks) - 1)]
             if turn.action == "knock":
                 return np.asarray(w * np.maximum(knock, 0.01), dtype=np.float64)
             w = w * (1.0 - knock)
@@ -467,6 +535,28 @@ class LogFilter:
         back = moves.back
         out[back] += w[back] * np.where(back_best, 1.0 - kind.slip, kind.slip / 3.0)
         return np.asarray(out / others, dtype=np.float64)
+
+    def rule_knocks(self, rule: KnockRule, slip: float) -> FloatArray:
+        """Per row: the chance of knocking by ``rule`` (:class:`KnockRule`) with ``slip``
+        (see :attr:`FilterKind.rule_slip`); 0 where no knock is allowed or the hand is worth
+        less than 26.
+
+        >>> from scatlab.rules import find_rules
+        >>> f = LogFilter.of(find_rules("classic"))
+        >>> always = KnockRule((-math.inf,) * 67, (0.0,) * 67)
+        >>> sorted(set(f.rule_knocks(always, 0.02).round(2).tolist()))
+        [0.0, 0.98]
+        >>> float(f.rule_knocks(KnockRule.never(), 0.02).max())
+        0.02
+        """
+        if self._after_v2 is None:  # the value kept after each draw, built on first use
+            self._after_v2 = np.where(self.valid, np.minimum(self.tables.after_draw >> RANK_BITS, _VALUES2 - 1),
+                                      0).astype(np.int8)
+        risk = np.asarray(rule.risk, dtype=np.float64)[self._after_v2]
+        counts = self.valid.sum(axis=1)
+        on = np.where(self.valid, risk, 0.0).sum(axis=1) / np.maximum(counts, 1)
+        knocks = on >= np.asarray(rule.threshold, dtype=np.float64)[self.tables.value2]
+        return np.asarray(np.where(self.allowed, np.where(knocks, 1.0 - slip, slip), 0.0), dtype=np.float64)
 
     def _draw_moves(self, x: int) -> _DrawMoves:
         """Every way a turn drawing from the stock can end with ``x`` thrown (cached)."""

@@ -715,7 +715,24 @@ def final_value_distribution(knowledge: Knowledge, observations: Observations, o
     w = w / total
     if not extra_turn:
         return np.asarray(np.bincount(tables.value2, weights=w, minlength=67)[:67], dtype=np.float64)
-    top = knowledge.top
+    return value_after_last_turn(knowledge.rules, w, knowledge.top)
+
+
+def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> FloatArray:
+    """``dist[v2]``: the chance that a hand drawn by the weights ``w`` (one per row of the
+    tables, summing to 1) is worth ``v2 / 2`` after one more turn of the last-turn policy of
+    :func:`final_value_distribution`, with ``top`` the top discard (None: an empty pile).
+
+    >>> from scatlab.rules import find_rules
+    >>> from scatlab.analysis.tables import tables_for
+    >>> rules = find_rules("classic")
+    >>> w = np.zeros(len(tables_for(rules).rows)); w[0] = 1.0      # the 2 3 4 of clubs
+    >>> d = value_after_last_turn(rules, w, None)
+    >>> round(float(d.sum()), 9), int(d.argmax()) / 2, round(float(d[2 * 18]) * 49, 6)  # the ace of clubs makes 18
+    (1.0, 9.0, 1.0)
+    """
+    chain = _chain_for(rules)
+    tables = chain.tables
     if top is not None:
         t = top.index
         tl = tables.triple.ravel()

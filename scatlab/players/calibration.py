@@ -9,7 +9,10 @@ happened: whether the knocker lost (a life or letter, or under V16 did not score
 error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
 :func:`hand_fidelity` looks at the same knocks from the other side: each opponent's hand as
 the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
-by opponent kind, turns played and whether the opponent took a card).
+by opponent kind, turns played and whether the opponent took a card). :func:`knock_rules`
+adds to a knocker's observations the rule by which the expert would have knocked at each
+opponent turn, worked out from the public log, so that the filter's strong kind can knock by
+it (the study's model ``"rule"``, ``collect_knocks(..., knock_rule=True)``).
 
 Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
 deals (seeded per knock); its noise averages out over many knocks.
@@ -45,8 +48,9 @@ import numpy as np
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
-from ..analysis.opponents import Observations, OpponentModelName, row_weights
-from ..analysis.tables import tables_for
+from ..analysis.hand_filter import KnockRule, LogFilter
+from ..analysis.opponents import Observations, OpponentModelName, row_weights, value_after_last_turn
+from ..analysis.tables import BLITZ2, RANK_BITS, tables_for
 from ..cards import Card
 from ..checks import shown, whole_number
 from ..rules.actions import Action, ActionKind
@@ -54,9 +58,10 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState, HandResult
 from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
+from .expert import ExpertPlayer, _Model, _model_for
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_rules", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
            "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
@@ -135,16 +140,120 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     return Fraction(lost, len(heads))
 
 
+def knock_rules(state: GameState, seat: int, observations: Observations,
+                judge: ExpertPlayer | None = None) -> Observations:
+    """Player ``seat``'s ``observations`` (:meth:`Observations.from_view` of
+    ``state.view(seat)``) with, on every turn of an opponent at which a knock was allowed,
+    the :class:`~scatlab.analysis.hand_filter.KnockRule` by which the ``expert`` (``judge``,
+    default ``ExpertPlayer()``) would have knocked there, worked out from what everyone could
+    see at that moment: each other player's hand pictured by the adaptive model from their
+    turns before it (with their kind odds as learned from the hands shown) after the last
+    turn a knock would give them, the standings, and the turns each had played. The
+    filter's strong kind then knocks by it (:attr:`FilterKind.rule_slip
+    <scatlab.analysis.hand_filter.FilterKind.rule_slip>`) instead of by its table: it follows
+    the expert's reading of its opponents (it holds back when they look strong), which one
+    chance per value and turn averages over.
+
+    Approximations, beside the expert's own: the pictures do not rule out the cards the
+    expert held or saw on the pile (nobody else knows them), and its chance of losing by
+    playing on averages over every card not in the hand rather than the cards it had not
+    seen.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    >>> for move in ("draw", "discard 9H", "take", "discard 4C", "draw", "discard 3C"):
+    ...     s = s.apply(move)
+    >>> obs = knock_rules(s, 0, Observations.from_view(s.view(0)))
+    >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as seat 0 saw it
+    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 29 whatever playing on risks
+    [0.42, 0.36, 0.35, -inf]
+    """
+    if not isinstance(state, GameState):
+        raise PlayerError(f"knock_rules needs a GameState, not {shown(state)}")
+    view = state.view(seat)
+    if observations.log is None or len(observations.log) != len(view.opponents):
+        raise PlayerError("knock_rules needs the observations of player "
+                          f"{seat} read from the game's log (Observations.from_view), not {shown(observations)}")
+    judge = judge if judge is not None else ExpertPlayer()
+    model = _model_for(view.rules, judge.horizon)
+    history = view.history
+    tops: list[Card | None] = []  # the top discard before each event, rebuilt backwards from the pile now
+    pile = list(view.discard_pile)
+    for event in reversed(history):
+        if event.action.kind is ActionKind.DISCARD and pile:
+            pile.pop()
+        elif event.action.kind is ActionKind.TAKE and event.card is not None:
+            pile.append(event.card)
+        tops.append(pile[-1] if pile else None)
+    tops.reverse()
+    starts = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
+    logs = []
+    for i, p in enumerate(view.opponents):
+        theirs = state.view(p)
+        seen = Observations.from_view(theirs)  # the other players' turns and kind odds, as p saw them
+        filt = LogFilter.of(view.rules, heads_up=len(theirs.opponents) == 1, two_players=theirs.num_players == 2)
+        done = {q: 0 for q in theirs.opponents}
+        turns = iter(observations.log[i])
+        out = []
+        for event, top in zip(history, tops):
+            if event.player == p and event.action.kind in starts:
+                turn = next(turns, None)
+                if turn is None:
+                    break
+                if turn.may_knock:
+                    dists = []
+                    for j, q in enumerate(theirs.opponents):
+                        assert seen.log is not None
+                        w = filt.weights(seen.log[j][:done[q]], seen.odds[j] if seen.odds is not None else None)
+                        dists.append(value_after_last_turn(view.rules, w / w.sum(), top))
+                    turn = replace(turn, knock_rule=_knock_rule(judge, theirs, model, dists,
+                                                                [done[q] for q in theirs.opponents]))
+                out.append(turn)
+            elif event.action.kind is ActionKind.DISCARD and event.player in done:
+                done[event.player] += 1
+        out.extend(turns)
+        logs.append(tuple(out))
+    return replace(observations, log=tuple(logs))
+
+
+def _knock_rule(judge: ExpertPlayer, view: PlayerView, model: _Model, dists: list[Any], played: list[int]) -> KnockRule:
+    """The expert's knock rule for player ``view.player`` with its opponents' final values
+    distributed as ``dists`` after ``played`` turns each (see :func:`knock_rules`): per
+    value, knock when the knock is within its accepted risk and does not lower its chance of
+    winning, never when the quick screen calls it hopeless, else when playing on (its chance
+    of winning changing by ``base + slope * risk``) is worse than knocking by its margin."""
+    base, slope = judge.playing_on_line(view)
+    margin = judge.margin * len(view.opponents) / 2
+    limit = judge._limit(view)
+    threshold = []
+    for v2 in range(67):
+        if v2 < 52 or v2 >= BLITZ2 or judge._hopeless(view, model, v2 << RANK_BITS, True, played):
+            threshold.append(math.inf)
+            continue
+        own, gain, _ = judge._knock_value(view, dists, v2)
+        if own <= limit and gain >= 0:
+            threshold.append(-math.inf)
+        elif slope < 0:  # knock when gain >= base + slope * risk + margin
+            threshold.append((gain - margin - base) / slope)
+        else:
+            threshold.append(-math.inf if gain >= base + margin else math.inf)
+    return KnockRule(tuple(threshold), tuple(judge.risk_by_value(model, played)))
+
+
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
-                   first_game: int = 0, given_hands: int = 0) -> list[Knock]:
+                   first_game: int = 0, given_hands: int = 0, knock_rule: bool = False) -> list[Knock]:
     """Play games ``first_game .. first_game + games - 1`` of the tournament with these
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
     tournament plays) and record every knock (see the module doc); with ``given_hands``
     (a number of stock orders, 0 for none) also the knocker's chance of losing given the
-    real hands (:func:`expected_loss`, seeded per knock)."""
+    real hands (:func:`expected_loss`, seeded per knock); with ``knock_rule`` also the
+    adaptive model's prediction when the strong kind knocks by the expert's rule at each
+    opponent turn (:func:`knock_rules`), as the model ``"rule"``."""
     ruleset = find_rules(rules)
     whole_number("given_hands", given_hands, 0, 100_000, error=PlayerError)
+    if not isinstance(knock_rule, bool):
+        raise PlayerError(f"knock_rule={shown(knock_rule)} is not allowed: use True or False")
     players = [make_player(k) for k in kinds]
     out: list[Knock] = []
 
@@ -160,6 +269,11 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                     risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
                                       opponent_model=model, observations=observations)
                     predicted[model] = float(risk.p_lose)
+                if knock_rule:
+                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
+                                      opponent_model="adaptive",
+                                      observations=knock_rules(before, view.player, observations))
+                    predicted["rule"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
                 expected = None

@@ -304,24 +304,27 @@ class ExpertPlayer(Player):
         hand) a showdown in which it is not the knocker, against opponents who have had
         two more turns; it loses a life by being lowest (ties included) or to a 31."""
         after = model.tables.after_draw_row(row)
-        played = self._opponent_turns(view)
-        memo: dict[int, float] = {}
-        total = 0.0
-        for card in unseen:
-            v2 = after[card] >> RANK_BITS
-            if v2 not in memo:
-                if v2 >= BLITZ2:
-                    memo[v2] = 0.0
-                else:
-                    low = no31 = 1.0
-                    for turns in played:
-                        t = min(turns + 2, MAX_TURNS + 1)
-                        p31 = float(model.blitz[t])
-                        no31 *= 1.0 - p31
-                        low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
-                    memo[v2] = (1.0 - no31) + no31 * low
-            total += memo[v2]
-        return total / len(unseen)
+        risk = self.risk_by_value(model, self._opponent_turns(view))
+        return sum(risk[after[card] >> RANK_BITS] for card in unseen) / len(unseen)
+
+    @staticmethod
+    def risk_by_value(model: _Model, played: list[int]) -> list[float]:
+        """Per value in half points kept after the draw (0 to 66): the lives lost in the
+        showdown of :meth:`_risk_playing_on` against opponents who have played ``played``
+        turns (one entry each)."""
+        out = []
+        for v2 in range(67):
+            if v2 >= BLITZ2:
+                out.append(0.0)
+                continue
+            low = no31 = 1.0
+            for turns in played:
+                t = min(turns + 2, MAX_TURNS + 1)
+                p31 = float(model.blitz[t])
+                no31 *= 1.0 - p31
+                low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
+            out.append((1.0 - no31) + no31 * low)
+        return out
 
     def _opponent_turns(self, view: PlayerView) -> list[int]:
         """How many turns each opponent has completed in this hand (their discards)."""
@@ -354,16 +357,17 @@ class ExpertPlayer(Player):
                     f"playing on by about {on * 100:+.1f}")
         return None
 
-    def _hopeless(self, view: PlayerView, model: _Model, strength: int, extra_turn: bool) -> bool:
+    def _hopeless(self, view: PlayerView, model: _Model, strength: int, extra_turn: bool,
+                  turns: list[int] | None = None) -> bool:
         """A quick screen before the full estimate: under the simple turn model (dealt hands
-        improved by the turns played), the knock is lowest with P > 0.3 (under V14 or V16:
-        highest or tied with P < 0.3)."""
+        improved by the turns played: ``turns``, one per opponent, default the turns they
+        have played now), the knock is lowest with P > 0.3 (under V14 or V16: highest or
+        tied with P < 0.3)."""
         v2 = strength >> RANK_BITS
         if v2 >= BLITZ2:
             return False
         lowest = at_most = 1.0
-        turns = self._opponent_turns(view)
-        for played in turns:
+        for played in self._opponent_turns(view) if turns is None else turns:
             t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
             lowest *= float(model.gt[t, v2])
             at_most *= 1.0 - float(model.gt[t, v2])
@@ -487,12 +491,30 @@ class ExpertPlayer(Player):
         """The expected change in P(win) of not knocking now: a later showdown it did not call
         (see :meth:`_risk_playing_on`) costs it a life (a letter) with that probability, and
         otherwise costs one opponent, each alike (under V16: someone else scores)."""
+        mine, others, points = self._showdown_changes(view)
+        own = self._risk_playing_on(view, model, row, unseen)
+        if points:
+            return (1.0 - own) * mine + own * others
+        return own * mine + (1.0 - own) * others
+
+    def playing_on_line(self, view: PlayerView) -> tuple[float, float]:
+        """``(base, slope)``: playing on changes its chance of winning the game by about
+        ``base + slope * risk``, ``risk`` the chance that the later showdown costs it (see
+        :meth:`_value_playing_on`)."""
+        mine, others, points = self._showdown_changes(view)
+        if points:
+            return mine, others - mine
+        return others, mine - others
+
+    def _showdown_changes(self, view: PlayerView) -> tuple[float, float, bool]:
+        """The change in its P(win) when a showdown costs it a life (under V16: it scores),
+        the mean change when it costs an opponent (someone else scores), and whether the
+        game is played for points (V16)."""
         me = view.player
         seats = view.opponents
         points = view.rules.score_keeping == "points"
         base_standing = self._standing(view)
         base = self._p_win(base_standing, me, points)
-        own = self._risk_playing_on(view, model, row, unseen)
 
         def du(seat: int) -> float:
             st = list(base_standing)
@@ -500,6 +522,4 @@ class ExpertPlayer(Player):
             return self._p_win(st, me, points) - base
 
         others = sum(du(s) for s in seats) / len(seats) if seats else 0.0
-        if points:
-            return (1.0 - own) * du(me) + own * others
-        return own * du(me) + (1.0 - own) * others
+        return du(me), others, points
