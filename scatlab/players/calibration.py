@@ -157,7 +157,8 @@ def knock_rules(state: GameState, seat: int, observations: Observations,
     Approximations, beside the expert's own: the pictures do not rule out the cards the
     expert held or saw on the pile (nobody else knows them), and its chance of losing by
     playing on averages over every card not in the hand rather than the cards it had not
-    seen.
+    seen. A turn at which some other player's turns fit neither kind of player keeps no
+    rule (the strong kind then knocks by its table).
 
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
@@ -205,9 +206,11 @@ def knock_rules(state: GameState, seat: int, observations: Observations,
                     for j, q in enumerate(theirs.opponents):
                         assert seen.log is not None
                         w = filt.weights(seen.log[j][:done[q]], seen.odds[j] if seen.odds is not None else None)
-                        dists.append(value_after_last_turn(view.rules, w / w.sum(), top))
-                    turn = replace(turn, knock_rule=_knock_rule(judge, theirs, model, dists,
-                                                                [done[q] for q in theirs.opponents]))
+                        if w.sum() > 0:  # else no kind could have played those turns: no rule, the table
+                            dists.append(value_after_last_turn(view.rules, w / w.sum(), top))
+                    if len(dists) == len(theirs.opponents):
+                        turn = replace(turn, knock_rule=_knock_rule(judge, theirs, model, dists,
+                                                                    [done[q] for q in theirs.opponents]))
                 out.append(turn)
             elif event.action.kind is ActionKind.DISCARD and event.player in done:
                 done[event.player] += 1
