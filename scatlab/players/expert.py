@@ -304,27 +304,36 @@ class ExpertPlayer(Player):
         hand) a showdown in which it is not the knocker, against opponents who have had
         two more turns; it loses a life by being lowest (ties included) or to a 31."""
         after = model.tables.after_draw_row(row)
-        risk = self.risk_by_value(model, self._opponent_turns(view))
-        return sum(risk[after[card] >> RANK_BITS] for card in unseen) / len(unseen)
+        played = self._opponent_turns(view)
+        memo: dict[int, float] = {}
+        total = 0.0
+        for card in unseen:
+            v2 = after[card] >> RANK_BITS
+            if v2 not in memo:
+                memo[v2] = self._risk_at(model, played, v2)
+            total += memo[v2]
+        return total / len(unseen)
 
     @staticmethod
-    def risk_by_value(model: _Model, played: list[int]) -> list[float]:
+    def _risk_at(model: _Model, played: list[int], v2: int) -> float:
+        """The lives lost in the showdown of :meth:`_risk_playing_on` with a hand worth
+        ``v2 / 2`` kept after the draw, against opponents who have played ``played`` turns."""
+        if v2 >= BLITZ2:
+            return 0.0
+        low = no31 = 1.0
+        for turns in played:
+            t = min(turns + 2, MAX_TURNS + 1)
+            p31 = float(model.blitz[t])
+            no31 *= 1.0 - p31
+            low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
+        return (1.0 - no31) + no31 * low
+
+    @classmethod
+    def risk_by_value(cls, model: _Model, played: list[int]) -> list[float]:
         """Per value in half points kept after the draw (0 to 66): the lives lost in the
         showdown of :meth:`_risk_playing_on` against opponents who have played ``played``
         turns (one entry each)."""
-        out = []
-        for v2 in range(67):
-            if v2 >= BLITZ2:
-                out.append(0.0)
-                continue
-            low = no31 = 1.0
-            for turns in played:
-                t = min(turns + 2, MAX_TURNS + 1)
-                p31 = float(model.blitz[t])
-                no31 *= 1.0 - p31
-                low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
-            out.append((1.0 - no31) + no31 * low)
-        return out
+        return [cls._risk_at(model, played, v2) for v2 in range(67)]
 
     def _opponent_turns(self, view: PlayerView) -> list[int]:
         """How many turns each opponent has completed in this hand (their discards)."""
