@@ -405,6 +405,8 @@ class LogFilter:
         """Per row: a knock is allowed with the hand and it is worth 26 or more (where a
         :class:`KnockRule` may knock)."""
         self._after_v2: npt.NDArray[np.int8] | None = None
+        self._draws: IntArray = np.ones(m, dtype=np.int64)
+        """Per row: how many cards it can draw (built with ``_after_v2``)."""
         self.knocks: tuple[FloatArray, ...] = tuple(
             np.where(allowed[None, :], np.array([[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
                                                  for t in range(k.knock_turns)])[:, v2], 0.0)
@@ -552,9 +554,9 @@ class LogFilter:
         if self._after_v2 is None:  # the value kept after each draw, built on first use
             self._after_v2 = np.where(self.valid, np.minimum(self.tables.after_draw >> RANK_BITS, _VALUES2 - 1),
                                       0).astype(np.int8)
+            self._draws = np.maximum(self.valid.sum(axis=1), 1)
         risk = np.asarray(rule.risk, dtype=np.float64)[self._after_v2]
-        counts = self.valid.sum(axis=1)
-        on = np.where(self.valid, risk, 0.0).sum(axis=1) / np.maximum(counts, 1)
+        on = np.where(self.valid, risk, 0.0).sum(axis=1) / self._draws
         knocks = on >= np.asarray(rule.threshold, dtype=np.float64)[self.tables.value2]
         return np.asarray(np.where(self.allowed, np.where(knocks, 1.0 - slip, slip), 0.0), dtype=np.float64)
 
