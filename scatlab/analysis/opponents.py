@@ -169,6 +169,7 @@ __all__ = [
     "row_weights",
     "check_model",
     "turn_priors",
+    "pile_tops",
 ]
 
 OpponentModelName = Literal["uniform", "adaptive"]
@@ -399,6 +400,32 @@ class Observations:
         return cls((0,) * opponents, ((),) * opponents)
 
 
+def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Card | None]:
+    """The top discard just before each event of ``history`` (None: an empty pile), rebuilt
+    backwards from ``pile_now``, the discard pile after the last event: a discard put a card
+    on top, a take removed it, a draw or a knock leaves the pile as it is. So a draw's entry
+    is the card it passed over, and a take's the card it took.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    >>> for move in ("draw", "discard 9H", "take", "discard 4C"):
+    ...     s = s.apply(move)
+    >>> [str(c) for c in pile_tops(s.view(0).history, s.view(0).discard_pile)]
+    ['QH', 'QH', '9H', 'QH']
+    """
+    tops: list[Card | None] = []
+    pile = list(pile_now)
+    for event in reversed(history):
+        kind = event.action.kind
+        if kind is ActionKind.DISCARD and pile:
+            pile.pop()
+        elif kind is ActionKind.TAKE and event.card is not None:
+            pile.append(event.card)
+        tops.append(pile[-1] if pile else None)
+    tops.reverse()
+    return tops
+
+
 def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tuple[int, ...],
                rules: RuleSet, seats: tuple[int, ...] | None = None
                ) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
@@ -414,25 +441,16 @@ def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tu
     took: dict[int, frozenset[Suit]] = {p: frozenset() for p in ring}
     turns = {p: 0 for p in order}
     rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
-    tops: list[Card | None] = []  # the top discard at each event, going backwards
-    pile = list(pile_now)
-    for event in reversed(history):
+    tops = pile_tops(history, pile_now)
+    for event, top in zip(reversed(history), reversed(tops)):
         kind = event.action.kind
-        if kind is ActionKind.DISCARD:
-            if event.player in turns:
-                if event.card is not None:
-                    rejected[event.player].setdefault(event.card, turns[event.player])
-                turns[event.player] += 1
-            if pile:
-                pile.pop()
-        elif kind is ActionKind.TAKE:
+        if kind is ActionKind.DISCARD and event.player in turns:
             if event.card is not None:
-                pile.append(event.card)
-        elif kind is ActionKind.DRAW and event.player in turns and pile:
+                rejected[event.player].setdefault(event.card, turns[event.player])
+            turns[event.player] += 1
+        elif kind is ActionKind.DRAW and event.player in turns and top is not None:
             # the same turn as the discard that follows it (already counted, going backwards)
-            rejected[event.player].setdefault(pile[-1], max(turns[event.player] - 1, 0))
-        tops.append(pile[-1] if pile else None)
-    tops.reverse()
+            rejected[event.player].setdefault(top, max(turns[event.player] - 1, 0))
     log: dict[int, list[Turn]] = {p: [] for p in order}
     played = {p: 0 for p in order}
     pending: dict[int, tuple[TurnAction, Card | None, bool]] = {}

@@ -48,9 +48,9 @@ import numpy as np
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
-from ..analysis.hand_filter import KnockRule, LogFilter
-from ..analysis.opponents import Observations, OpponentModelName, row_weights, value_after_last_turn
-from ..analysis.tables import BLITZ2, RANK_BITS, tables_for
+from ..analysis.hand_filter import LogFilter
+from ..analysis.opponents import Observations, OpponentModelName, pile_tops, row_weights, value_after_last_turn
+from ..analysis.tables import tables_for
 from ..cards import Card
 from ..checks import shown, whole_number
 from ..rules.actions import Action, ActionKind
@@ -58,7 +58,7 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState, HandResult
 from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
-from .expert import ExpertPlayer, _Model, _model_for
+from .expert import ExpertPlayer
 from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "expected_loss", "knock_rules", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
@@ -176,17 +176,8 @@ def knock_rules(state: GameState, seat: int, observations: Observations,
         raise PlayerError("knock_rules needs the observations of player "
                           f"{seat} read from the game's log (Observations.from_view), not {shown(observations)}")
     judge = judge if judge is not None else ExpertPlayer()
-    model = _model_for(view.rules, judge.horizon)
     history = view.history
-    tops: list[Card | None] = []  # the top discard before each event, rebuilt backwards from the pile now
-    pile = list(view.discard_pile)
-    for event in reversed(history):
-        if event.action.kind is ActionKind.DISCARD and pile:
-            pile.pop()
-        elif event.action.kind is ActionKind.TAKE and event.card is not None:
-            pile.append(event.card)
-        tops.append(pile[-1] if pile else None)
-    tops.reverse()
+    tops = pile_tops(history, view.discard_pile)
     starts = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
     logs = []
     for i, p in enumerate(view.opponents):
@@ -209,38 +200,14 @@ def knock_rules(state: GameState, seat: int, observations: Observations,
                         if w.sum() > 0:  # else no kind could have played those turns: no rule, the table
                             dists.append(value_after_last_turn(view.rules, w / w.sum(), top))
                     if len(dists) == len(theirs.opponents):
-                        turn = replace(turn, knock_rule=_knock_rule(judge, theirs, model, dists,
-                                                                    [done[q] for q in theirs.opponents]))
+                        turn = replace(turn, knock_rule=judge.knock_rule(theirs, dists,
+                                                                         [done[q] for q in theirs.opponents]))
                 out.append(turn)
             elif event.action.kind is ActionKind.DISCARD and event.player in done:
                 done[event.player] += 1
         out.extend(turns)
         logs.append(tuple(out))
     return replace(observations, log=tuple(logs))
-
-
-def _knock_rule(judge: ExpertPlayer, view: PlayerView, model: _Model, dists: list[Any], played: list[int]) -> KnockRule:
-    """The expert's knock rule for player ``view.player`` with its opponents' final values
-    distributed as ``dists`` after ``played`` turns each (see :func:`knock_rules`): per
-    value, knock when the knock is within its accepted risk and does not lower its chance of
-    winning, never when the quick screen calls it hopeless, else when playing on (its chance
-    of winning changing by ``base + slope * risk``) is worse than knocking by its margin."""
-    base, slope = judge.playing_on_line(view)
-    margin = judge.margin * len(view.opponents) / 2
-    limit = judge._limit(view)
-    threshold = []
-    for v2 in range(67):
-        if v2 < 52 or v2 >= BLITZ2 or judge._hopeless(view, model, v2 << RANK_BITS, True, played):
-            threshold.append(math.inf)
-            continue
-        own, gain, _ = judge._knock_value(view, dists, v2)
-        if own <= limit and gain >= 0:
-            threshold.append(-math.inf)
-        elif slope < 0:  # knock when gain >= base + slope * risk + margin
-            threshold.append((gain - margin - base) / slope)
-        else:
-            threshold.append(-math.inf if gain >= base + margin else math.inf)
-    return KnockRule(tuple(threshold), tuple(judge.risk_by_value(model, played)))
 
 
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,

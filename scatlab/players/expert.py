@@ -56,6 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..checks import real_number, whole_number
+from ..analysis.hand_filter import KnockRule
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, final_value_distribution
@@ -334,6 +335,45 @@ class ExpertPlayer(Player):
         showdown of :meth:`_risk_playing_on` against opponents who have played ``played``
         turns (one entry each)."""
         return [cls._risk_at(model, played, v2) for v2 in range(67)]
+
+    def knock_rule(self, view: PlayerView, dists: list[npt.NDArray[Any]], played: list[int]) -> KnockRule:
+        """The rule by which it would decide to knock at the start of a turn in ``view``,
+        for every hand value at once, with its opponents' final values distributed as
+        ``dists`` (one array over the 67 half-point values each, as
+        :func:`~scatlab.analysis.opponents.final_value_distribution` gives) after
+        ``played`` turns each: per value, knock when the knock costs at most its accepted
+        risk and does not lower its chance of winning; never when the quick screen calls it
+        hopeless; else when playing on (its chance of winning changing by ``base + slope *
+        risk``, :meth:`playing_on_line`) is worse than knocking by its margin, ``risk`` the
+        hand's chance of losing by playing on (:meth:`risk_by_value`, averaged over the
+        draw). The same valuation as its own knock decision, written as a
+        :class:`~scatlab.analysis.hand_filter.KnockRule` so that the filter's strong kind can
+        knock by it (:func:`scatlab.players.calibration.knock_rules`).
+
+        >>> from scatlab.rules import GameState, deal_order
+        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+        >>> even = np.zeros(67); even[40] = 1.0          # the opponent surely ends on 20
+        >>> rule = ExpertPlayer().knock_rule(s.view(0), [even], [0])
+        >>> rule.threshold[2 * 25], rule.threshold[2 * 26]  # no rule below 26; a 26 beats a sure 20
+        (inf, -inf)
+        """
+        model = _model_for(view.rules, self.horizon)
+        base, slope = self.playing_on_line(view)
+        margin = self.margin * len(view.opponents) / 2
+        limit = self._limit(view)
+        threshold = []
+        for v2 in range(67):
+            if v2 < 52 or v2 >= BLITZ2 or self._hopeless(view, model, v2 << RANK_BITS, True, played):
+                threshold.append(math.inf)
+                continue
+            own, gain, _ = self._knock_value(view, dists, v2)
+            if own <= limit and gain >= 0:
+                threshold.append(-math.inf)
+            elif slope < 0:  # knock when gain >= base + slope * risk + margin
+                threshold.append((gain - margin - base) / slope)
+            else:
+                threshold.append(-math.inf if gain >= base + margin else math.inf)
+        return KnockRule(tuple(threshold), tuple(self.risk_by_value(model, played)))
 
     def _opponent_turns(self, view: PlayerView) -> list[int]:
         """How many turns each opponent has completed in this hand (their discards)."""
