@@ -103,12 +103,12 @@ With nothing observed (no turns, nothing rejected: an :func:`analyze` call from 
 arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
 change. The kinds' parameters were fitted by the calibration study on 3-player classic
 games between the ``expert`` and ``tip`` players, seed 12 (``benchmarks/calibrate.py``, the
-README's tables): the age-aware likelihood and the strong kind's taking fixed the knocks
+tables in docs/calibration.md): the age-aware likelihood and the strong kind's taking fixed the knocks
 the old model (one factor, 1/4, for every kind and age, no taking) called too risky
 late in long hands. Without the order of the turns this chain does not tell an opponent
 who took cards from one who only drew (in play the first holds a stronger hand than it
 pictures, the second a weaker one); the filter does, which is why play uses it
-(``benchmarks/calibrate.py --fidelity`` measures both; the README's tables).
+(``benchmarks/calibrate.py --fidelity`` measures both; the tables in docs/calibration.md).
 
 Both ways, the model is not told who the opponents really are (with the log it learns it
 from the hands they showed), treats the opponents' hands as independent apart from not
