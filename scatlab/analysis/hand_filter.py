@@ -404,9 +404,12 @@ class LogFilter:
         self.allowed: BoolArray = allowed & (v2 >= 52)
         """Per row: a knock is allowed with the hand and it is worth 26 or more (where a
         :class:`KnockRule` may knock)."""
-        self._after_v2: npt.NDArray[np.int8] | None = None
-        self._draws: IntArray = np.ones(m, dtype=np.int64)
-        """Per row: how many cards it can draw (built with ``_after_v2``)."""
+        self._rule_counts: FloatArray | None = None
+        """For :meth:`rule_knocks`, per row of ``_rule_rows`` (the rows of ``allowed``): how
+        many of the cards it can draw keep each value in half points (built on first use)."""
+        self._rule_rows: IntArray = np.zeros(0, dtype=np.int64)
+        self._rule_draws: FloatArray = np.ones(0)
+        """Per row of ``_rule_rows``: how many cards it can draw."""
         self.knocks: tuple[FloatArray, ...] = tuple(
             np.where(allowed[None, :], np.array([[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
                                                  for t in range(k.knock_turns)])[:, v2], 0.0)
@@ -551,14 +554,22 @@ class LogFilter:
         >>> float(f.rule_knocks(KnockRule.never(), 0.02).max())
         0.02
         """
-        if self._after_v2 is None:  # the value kept after each draw, built on first use
-            self._after_v2 = np.where(self.valid, np.minimum(self.tables.after_draw >> RANK_BITS, _VALUES2 - 1),
-                                      0).astype(np.int8)
-            self._draws = np.maximum(self.valid.sum(axis=1), 1)
-        risk = np.asarray(rule.risk, dtype=np.float64)[self._after_v2]
-        on = np.where(self.valid, risk, 0.0).sum(axis=1) / self._draws
-        knocks = on >= np.asarray(rule.threshold, dtype=np.float64)[self.tables.value2]
-        return np.asarray(np.where(self.allowed, np.where(knocks, 1.0 - slip, slip), 0.0), dtype=np.float64)
+        if self._rule_counts is None:  # per hand that may knock, its draws by the value kept: built on first use
+            rows = np.flatnonzero(self.allowed)
+            valid = self.valid[rows]
+            kept = np.minimum(self.tables.after_draw[rows] >> RANK_BITS, _VALUES2 - 1)
+            counts = np.zeros((len(rows), _VALUES2))
+            i, d = np.nonzero(valid)
+            np.add.at(counts, (i, kept[i, d]), 1.0)
+            self._rule_rows = rows
+            self._rule_counts = counts
+            self._rule_draws = np.maximum(valid.sum(axis=1), 1).astype(np.float64)
+        rows = self._rule_rows
+        on = (self._rule_counts @ np.asarray(rule.risk, dtype=np.float64)) / self._rule_draws
+        knocks = on >= np.asarray(rule.threshold, dtype=np.float64)[self.tables.value2[rows]]
+        out = np.zeros(self.m)
+        out[rows] = np.where(knocks, 1.0 - slip, slip)
+        return out
 
     def _draw_moves(self, x: int) -> _DrawMoves:
         """Every way a turn drawing from the stock can end with ``x`` thrown (cached)."""
