@@ -57,3 +57,31 @@ def test_expert_parameters_are_checked() -> None:
         ExpertPlayer(alpha=0)
     with pytest.raises(PlayerError, match="margin=2"):
         ExpertPlayer(margin=2)
+
+
+def test_C6_expert_knock_rule_knocks_by_its_own_valuation_and_refuses_bad_input() -> None:
+    """``ExpertPlayer.knock_rule`` writes the expert's knock decision for every value at once:
+    against an opponent sure to end on 20 a 26 (C6's lowest knock) beats it and knocks
+    whatever playing on risks, below 26 there is no rule, and a hand that beats nobody never
+    knocks; bad input is refused with the value quoted."""
+    import numpy as np
+
+    g = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    view = g.view(0)
+    sure20 = np.zeros(67)
+    sure20[40] = 1.0
+    rule = ExpertPlayer().knock_rule(view, [sure20], [0])
+    assert rule.threshold[51] == float("inf") and rule.threshold[52] == float("-inf")
+    sure30 = np.zeros(67)
+    sure30[60] = 1.0
+    assert ExpertPlayer().knock_rule(view, [sure30], [0]).threshold[52] > 1  # above any chance of losing
+    with pytest.raises(PlayerError, match="knock_rule needs a PlayerView, not 'view'"):
+        ExpertPlayer().knock_rule("view", [sure20], [0])  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match=r"dists=\[\] is not allowed: .* for each of the 1 opponents"):
+        ExpertPlayer().knock_rule(view, [], [0])
+    with pytest.raises(PlayerError, match="dists=.* is not allowed"):
+        ExpertPlayer().knock_rule(view, [np.full(67, np.nan)], [0])
+    with pytest.raises(PlayerError, match=r"played=\[-1\] is not allowed: a whole number of turns"):
+        ExpertPlayer().knock_rule(view, [sure20], [-1])
+    with pytest.raises(PlayerError, match=r"played=\[True\] is not allowed"):
+        ExpertPlayer().knock_rule(view, [sure20], [True])

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -55,7 +56,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..checks import real_number, whole_number
+from ..checks import real_number, shown, whole_number
 from ..analysis.hand_filter import KnockRule
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
@@ -336,7 +337,7 @@ class ExpertPlayer(Player):
         turns (one entry each)."""
         return [cls._risk_at(model, played, v2) for v2 in range(67)]
 
-    def knock_rule(self, view: PlayerView, dists: list[npt.NDArray[Any]], played: list[int]) -> KnockRule:
+    def knock_rule(self, view: PlayerView, dists: Sequence[npt.NDArray[Any]], played: Sequence[int]) -> KnockRule:
         """The rule by which it would decide to knock at the start of a turn in ``view``,
         for every hand value at once, with its opponents' final values distributed as
         ``dists`` (one array over the 67 half-point values each, as
@@ -357,6 +358,19 @@ class ExpertPlayer(Player):
         >>> rule.threshold[2 * 25], rule.threshold[2 * 26]  # no rule below 26; a 26 beats a sure 20
         (inf, -inf)
         """
+        if not isinstance(view, PlayerView):
+            raise PlayerError(f"knock_rule needs a PlayerView, not {shown(view)}")
+        n = len(view.opponents)
+        if not (isinstance(dists, (list, tuple)) and len(dists) == n
+                and all(isinstance(d, np.ndarray) and d.shape == (67,) and bool(np.isfinite(d).all())
+                        and bool((d >= 0).all()) for d in dists)):
+            raise PlayerError(f"dists={shown(dists)} is not allowed: one array of 67 chances (one per hand value "
+                              f"in half points) for each of the {n} opponents")
+        if not (isinstance(played, (list, tuple)) and len(played) == n
+                and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in played)):
+            raise PlayerError(f"played={shown(played)} is not allowed: a whole number of turns of 0 or more for "
+                              f"each of the {n} opponents")
+        dists, played = list(dists), list(played)
         model = _model_for(view.rules, self.horizon)
         base, slope = self.playing_on_line(view)
         margin = self.margin * len(view.opponents) / 2
