@@ -353,8 +353,8 @@ class ExpertPlayer(Player):
 
         >>> from scatlab.rules import GameState, deal_order
         >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
-        >>> even = np.zeros(67); even[40] = 1.0          # the opponent surely ends on 20
-        >>> rule = ExpertPlayer().knock_rule(s.view(0), [even], [0])
+        >>> sure20 = np.zeros(67); sure20[40] = 1.0      # the opponent surely ends on 20
+        >>> rule = ExpertPlayer().knock_rule(s.view(0), [sure20], [0])
         >>> rule.threshold[2 * 25], rule.threshold[2 * 26]  # no rule below 26; a 26 beats a sure 20
         (inf, -inf)
         """
