@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 from fuzzing import COUNTS, JUNK, TEXT
 from hypothesis import example, given, settings
@@ -25,7 +26,9 @@ from scatlab import find_rules, hand_value, parse_cards
 from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
 from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
+from scatlab.analysis.opponents import pile_tops
 from scatlab.players import make_player, run_tournament
+from scatlab.players.expert import ExpertPlayer
 from scatlab.players.base import PlayerError
 from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay
 from scatlab.rules.options import option_names
@@ -36,6 +39,8 @@ def _state() -> GameState:
 
 
 STATE = _state()
+_SURE_20 = np.zeros(67)
+_SURE_20[40] = 1.0  # an opponent sure to end on 20 (ExpertPlayer.knock_rule's dists)
 
 # Every public entry point, with one argument left to the fuzzer.
 ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
@@ -110,6 +115,11 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "Knowledge(opponent_holds)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, opponent_holds=a),
     "Knowledge(stock_size)": lambda a: Knowledge(hand=parse_cards("AH KH 4C"), top=None, stock_size=a),
     "Knowledge.from_view": lambda a: Knowledge.from_view(a),
+    "pile_tops(history)": lambda a: pile_tops(a, ()),
+    "pile_tops(pile_now)": lambda a: pile_tops((), a),
+    "ExpertPlayer.knock_rule(view)": lambda a: ExpertPlayer().knock_rule(a, [_SURE_20], [0]),
+    "ExpertPlayer.knock_rule(dists)": lambda a: ExpertPlayer().knock_rule(STATE.view(0), a, [0]),
+    "ExpertPlayer.knock_rule(played)": lambda a: ExpertPlayer().knock_rule(STATE.view(0), [_SURE_20], a),
 }
 
 

@@ -141,6 +141,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card, Suit, format_cards
+from ..checks import shown
 from ..errors import AnalysisError
 from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
@@ -413,6 +414,10 @@ def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Ca
     >>> [str(c) for c in pile_tops(s.view(0).history, s.view(0).discard_pile)]
     ['QH', 'QH', '9H', 'QH']
     """
+    if not (isinstance(history, tuple) and all(isinstance(e, Event) for e in history)):
+        raise AnalysisError(f"history={shown(history)} is not allowed: a tuple of Events (PlayerView.history)")
+    if not (isinstance(pile_now, tuple) and all(isinstance(c, Card) for c in pile_now)):
+        raise AnalysisError(f"pile_now={shown(pile_now)} is not allowed: a tuple of Cards (PlayerView.discard_pile)")
     tops: list[Card | None] = []
     pile = list(pile_now)
     for event in reversed(history):
