@@ -190,6 +190,55 @@ def bench_turns(count: int, seed: int, repeat: int) -> None:
 # -- 3: knock risk ------------------------------------------------------------------------
 
 
+def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
+    """Time the knock risk as the table asks for it: from the first ``kinds`` player's view
+    in seeded games (at the first turn of a hand after each opponent had played 6 turns),
+    the observations read from the log with the expert's knock rule worked out at each of
+    the opponents' turns (``Observations.from_view``), then the knock risk (exact against
+    one opponent, 10,000 Monte Carlo deals against more); once with nothing cached (no rule,
+    no filter weights) and once more with all that cached (the next click)."""
+    from scatlab.analysis import opponents
+    from scatlab.players import make_player
+    from scatlab.players.tournament import play_out
+    from scatlab.rules.actions import ActionKind
+    from scatlab.rules.view import PlayerView
+
+    rules = find_rules("classic")
+    picked: dict[tuple[int, int], PlayerView] = {}
+    game = 0
+    while len(picked) < hands:
+        def observe(before: Any, entrant: int, view: PlayerView, action: Any, after: Any, game: int = game) -> None:
+            key = (game, len(before.results))
+            played = [sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
+                      for p in view.opponents]
+            if (entrant == 0 and action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK)
+                    and len(played) == len(kinds) - 1 and min(played) >= 6 and view.knocker is None
+                    and key not in picked and len(picked) < hands):
+                picked[key] = view
+        play_out([make_player(k) for k in kinds], list(kinds), rules, 1, game, observe)
+        game += 1
+    heads_up = len(kinds) == 2
+
+    def risk(view: PlayerView) -> object:
+        return knock_risk(Knowledge.from_view(view), observations=Observations.from_view(view))
+
+    cold, warm = [], []
+    for view in picked.values():
+        opponents._RULE_CACHE.clear()
+        for f in {LogFilter.of(rules, heads_up=h, two_players=heads_up) for h in (True, heads_up)}:
+            f.clear_cache()
+        cold.append(timed(lambda: risk(view)))
+        warm.append(timed(lambda: risk(view)))
+    med, worst = statistics.median(cold) * 1000, max(cold) * 1000
+    what = "exact" if heads_up else "Monte Carlo, 10,000 deals"
+    target = (f"target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}" if heads_up
+              else "no target")
+    print(f"knock risk vs {len(kinds) - 1} opponent{'s' if len(kinds) > 2 else ''}, {what}, in play "
+          f"({' vs '.join(kinds)}: a game view after 6 turns of each opponent, the expert's rule at each of their "
+          f"turns, nothing cached), {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  ({target}); "
+          f"the same view again (rules and weights cached): median {statistics.median(warm) * 1000:.1f} ms")
+
+
 def timed(fn: Callable[[], object]) -> float:
     start = CLOCK()
     fn()
@@ -224,6 +273,8 @@ def bench_knock(hands: int, seed: int) -> None:
     exact("tables warm", "", lambda k: None)
     exact("adaptive model (3 turns, 2 rejected cards)", ", building the prior chain,", observed)
     exact("adaptive model from a log of 8 turns (the filter, nothing cached)", ", building the filter,", logged)
+    in_play(hands)
+    in_play(hands, ("tip", "expert", "tip"))
     f = LogFilter.of(warm.rules)
     steps = [logged(k).log[0] for k in cases]  # type: ignore[index]
     f.clear_cache()

@@ -96,21 +96,22 @@ def test_horizon_maximum_is_8_turns() -> None:
 def test_expert_knock_limit_is_knock_risk_over_players_and_less_on_a_last_life() -> None:
     expert = ExpertPlayer(knock_risk=0.3)
     fresh = _table(["2C 3D 5S", "KH QH 4C", "2H 3H 5D"], up="4D").view(1)
-    assert expert._limit(fresh) == pytest.approx(0.3 / 3)
+    assert expert.valuation.limit(fresh) == pytest.approx(0.3 / 3)
     rules = RuleSet.from_codes("V12", lives=1)  # no county: one life left is the last
     last = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=rules).view(1)
-    assert expert._limit(last) == pytest.approx(0.3 / 2 * 0.6)
+    assert expert.valuation.limit(last) == pytest.approx(0.3 / 2 * 0.6)
     two = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=RuleSet.from_codes("V12", lives=2)).view(1)
-    assert expert._limit(two) == pytest.approx(0.3 / 2)
+    assert expert.valuation.limit(two) == pytest.approx(0.3 / 2)
 
 
 def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: float, gain: float, on: float) -> None:
     """Fix the expert's estimates so that only its knock rule decides: the quick screen
     passes, the knock costs ``own`` lives and changes P(win) by ``gain``; playing on
     changes it by ``on``."""
-    monkeypatch.setattr(expert, "_hopeless", lambda view, model, strength, extra_turn: False)
-    monkeypatch.setattr(expert, "_knock_value", lambda view, dists, k: (own, gain, "stub"))
-    monkeypatch.setattr(expert, "_value_playing_on", lambda view, model, row, unseen: on)
+    valuation = type(expert.valuation)  # a frozen dataclass: its methods are stubbed on the class
+    monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn: False)
+    monkeypatch.setattr(valuation, "knock_value", lambda self, view, dists, k: (own, gain, "stub"))
+    monkeypatch.setattr(valuation, "value_playing_on", lambda self, view, odds, row, unseen: on)
 
 
 @pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.0500001, 0.0, False), (0.05, -1e-9, False)])
@@ -149,15 +150,15 @@ def test_expert_standing_model_p_win_is_proportional_to_lives_to_the_alpha(
     alpha: float, standing: list[float], p_win: float
 ) -> None:
     """Documented: P(win) = s_me / sum of s over the players still in, s = lives ** alpha."""
-    assert ExpertPlayer(alpha=alpha)._p_win(standing, 0, False) == pytest.approx(p_win)
+    assert ExpertPlayer(alpha=alpha).valuation.p_win(standing, 0, False) == pytest.approx(p_win)
 
 
 def test_expert_standing_counts_the_county_as_one_life() -> None:
     """C13: classic's 3 lives and the county stand as 4; without the county (V12), 2 lives as 2."""
     classic = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
-    assert ExpertPlayer()._standing(classic) == [4.0, 4.0]
+    assert ExpertPlayer().valuation.standing(classic) == [4.0, 4.0]
     no_county = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=RuleSet.from_codes("V12", lives=2)).view(1)
-    assert ExpertPlayer()._standing(no_county) == [2.0, 2.0]
+    assert ExpertPlayer().valuation.standing(no_county) == [2.0, 2.0]
 
 
 # -- tie rules -------------------------------------------------------------------------------

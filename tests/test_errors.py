@@ -26,9 +26,9 @@ from scatlab import find_rules, hand_value, parse_cards
 from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
 from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
-from scatlab.analysis.opponents import pile_tops
+from scatlab.analysis.opponents import Observations, pile_tops, with_knock_rules
+from scatlab.analysis.valuation import KnockValuation
 from scatlab.players import make_player, run_tournament
-from scatlab.players.expert import ExpertPlayer
 from scatlab.players.base import PlayerError
 from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay
 from scatlab.rules.options import option_names
@@ -40,7 +40,7 @@ def _state() -> GameState:
 
 STATE = _state()
 _SURE_20 = np.zeros(67)
-_SURE_20[40] = 1.0  # an opponent sure to end on 20 (ExpertPlayer.knock_rule's dists)
+_SURE_20[40] = 1.0  # an opponent sure to end on 20 (KnockValuation.knock_rule's dists)
 
 # Every public entry point, with one argument left to the fuzzer.
 ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
@@ -117,9 +117,17 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "Knowledge.from_view": lambda a: Knowledge.from_view(a),
     "pile_tops(history)": lambda a: pile_tops(a, ()),
     "pile_tops(pile_now)": lambda a: pile_tops((), a),
-    "ExpertPlayer.knock_rule(view)": lambda a: ExpertPlayer().knock_rule(a, [_SURE_20], [0]),
-    "ExpertPlayer.knock_rule(dists)": lambda a: ExpertPlayer().knock_rule(STATE.view(0), a, [0]),
-    "ExpertPlayer.knock_rule(played)": lambda a: ExpertPlayer().knock_rule(STATE.view(0), [_SURE_20], a),
+    "KnockValuation.knock_rule(view)": lambda a: KnockValuation().knock_rule(a, [_SURE_20], [0]),
+    "KnockValuation.knock_rule(dists)": lambda a: KnockValuation().knock_rule(STATE.view(0), a, [0]),
+    "KnockValuation.knock_rule(played)": lambda a: KnockValuation().knock_rule(STATE.view(0), [_SURE_20], a),
+    "KnockValuation(knock_risk)": lambda a: KnockValuation(knock_risk=a),
+    "KnockValuation(alpha)": lambda a: KnockValuation(alpha=a),
+    "KnockValuation(margin)": lambda a: KnockValuation(margin=a),
+    "Observations.from_view(view)": lambda a: Observations.from_view(a),
+    "Observations.from_view(knock_rules)": lambda a: Observations.from_view(STATE.view(0), knock_rules=a),
+    "with_knock_rules(view)": lambda a: with_knock_rules(a, Observations.from_view(STATE.view(0), knock_rules=False)),
+    "with_knock_rules(observations)": lambda a: with_knock_rules(STATE.view(0), a),
+    "with_knock_rules(valuation)": lambda a: with_knock_rules(STATE.view(0), Observations.from_view(STATE.view(0)), a),
 }
 
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from scatlab.errors import AnalysisError
 from scatlab.players.base import PlayerError
 from scatlab.players.expert import ExpertPlayer
 from scatlab.rules import GameState, deal_order
@@ -38,18 +39,18 @@ def test_V14_gin_knock_reason_counts_the_letters_it_gives() -> None:
 def test_standing_model_own_last_life_is_worth_more_than_the_first() -> None:
     expert = ExpertPlayer()
     me = 0
-    lose_first = expert._p_win([4.0, 3.0, 3.0], me, False) - expert._p_win([3.0, 3.0, 3.0], me, False)
-    lose_last = expert._p_win([1.0, 3.0, 3.0], me, False) - expert._p_win([0.0, 3.0, 3.0], me, False)
+    lose_first = expert.valuation.p_win([4.0, 3.0, 3.0], me, False) - expert.valuation.p_win([3.0, 3.0, 3.0], me, False)
+    lose_last = expert.valuation.p_win([1.0, 3.0, 3.0], me, False) - expert.valuation.p_win([0.0, 3.0, 3.0], me, False)
     assert lose_last > lose_first > 0
 
 
 def test_standing_model_an_opponents_lost_life_is_worth_something() -> None:
     expert = ExpertPlayer()
-    before = expert._p_win([2.0, 3.0, 3.0], 0, False)
-    after = expert._p_win([2.0, 2.0, 3.0], 0, False)
-    out = expert._p_win([2.0, 0.0, 3.0], 0, False)
+    before = expert.valuation.p_win([2.0, 3.0, 3.0], 0, False)
+    after = expert.valuation.p_win([2.0, 2.0, 3.0], 0, False)
+    out = expert.valuation.p_win([2.0, 0.0, 3.0], 0, False)
     assert before < after < out
-    assert expert._p_win([5.0, 3.0], 0, True) > expert._p_win([4.0, 3.0], 0, True)  # V16: a point
+    assert expert.valuation.p_win([5.0, 3.0], 0, True) > expert.valuation.p_win([4.0, 3.0], 0, True)  # V16: a point
 
 
 def test_expert_parameters_are_checked() -> None:
@@ -59,8 +60,9 @@ def test_expert_parameters_are_checked() -> None:
         ExpertPlayer(margin=2)
 
 
-def test_C6_expert_knock_rule_knocks_by_its_own_valuation_and_refuses_bad_input() -> None:
-    """``ExpertPlayer.knock_rule`` writes the expert's knock decision for every value at once:
+def test_C6_knock_valuation_rule_knocks_by_the_experts_valuation_and_refuses_bad_input() -> None:
+    """``KnockValuation.knock_rule`` (the expert's ``valuation``) writes the expert's knock
+    decision for every value at once:
     against an opponent sure to end on 20 a 26 (C6's lowest knock) beats it and knocks
     whatever playing on risks, below 26 there is no rule, and a hand that beats nobody never
     knocks; bad input is refused with the value quoted."""
@@ -70,18 +72,18 @@ def test_C6_expert_knock_rule_knocks_by_its_own_valuation_and_refuses_bad_input(
     view = g.view(0)
     sure20 = np.zeros(67)
     sure20[40] = 1.0
-    rule = ExpertPlayer().knock_rule(view, [sure20], [0])
+    rule = ExpertPlayer().valuation.knock_rule(view, [sure20], [0])
     assert rule.threshold[51] == float("inf") and rule.threshold[52] == float("-inf")
     sure30 = np.zeros(67)
     sure30[60] = 1.0
-    assert ExpertPlayer().knock_rule(view, [sure30], [0]).threshold[52] > 1  # above any chance of losing
-    with pytest.raises(PlayerError, match="knock_rule needs a PlayerView, not 'view'"):
-        ExpertPlayer().knock_rule("view", [sure20], [0])  # type: ignore[arg-type]
-    with pytest.raises(PlayerError, match=r"dists=\[\] is not allowed: .* for each of the 1 opponents"):
-        ExpertPlayer().knock_rule(view, [], [0])
-    with pytest.raises(PlayerError, match="dists=.* is not allowed"):
-        ExpertPlayer().knock_rule(view, [np.full(67, np.nan)], [0])
-    with pytest.raises(PlayerError, match=r"played=\[-1\] is not allowed: a whole number of turns"):
-        ExpertPlayer().knock_rule(view, [sure20], [-1])
-    with pytest.raises(PlayerError, match=r"played=\[True\] is not allowed"):
-        ExpertPlayer().knock_rule(view, [sure20], [True])
+    assert ExpertPlayer().valuation.knock_rule(view, [sure30], [0]).threshold[52] > 1  # above any chance of losing
+    with pytest.raises(AnalysisError, match="knock_rule needs a PlayerView, not 'view'"):
+        ExpertPlayer().valuation.knock_rule("view", [sure20], [0])  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match=r"dists=\[\] is not allowed: .* for each of the 1 opponents"):
+        ExpertPlayer().valuation.knock_rule(view, [], [0])
+    with pytest.raises(AnalysisError, match="dists=.* is not allowed"):
+        ExpertPlayer().valuation.knock_rule(view, [np.full(67, np.nan)], [0])
+    with pytest.raises(AnalysisError, match=r"played=\[-1\] is not allowed: a whole number of turns"):
+        ExpertPlayer().valuation.knock_rule(view, [sure20], [-1])
+    with pytest.raises(AnalysisError, match=r"played=\[True\] is not allowed"):
+        ExpertPlayer().valuation.knock_rule(view, [sure20], [True])

@@ -466,7 +466,7 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
                 knocked[0] = False
                 while len(finished) < len(view.past_hands):
                     finished.append({})  # a hand with no turns (a 31 dealt, V11)
-            log = Observations.from_view(view).log
+            log = Observations.from_view(view, knock_rules=False).log  # the turns as read; rules: test_opponents
             assert log == tuple(tuple(played.get(o, [])) for o in view.opponents)
             for past, turns in zip(view.past_hands, finished):  # the finished hands, read back the same way
                 _, _, logs = _read_hand(past.history, past.discard_pile, view.opponents, rules)

@@ -43,6 +43,7 @@ from scatlab.analysis.opponents import (
     integer_weights,
     row_weights,
     turn_priors,
+    with_knock_rules,
 )
 from scatlab.analysis.hand_filter import LogFilter
 from scatlab.analysis.tables import scoring_rules, tables_for
@@ -59,7 +60,6 @@ from scatlab.players.calibration import (
     fidelity,
     hand_fidelity,
     knock_chances,
-    knock_rules,
     knock_table,
     reliability,
     reliability_svg,
@@ -462,8 +462,8 @@ def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> Non
 
 def _rule_against_real_knocks(kinds: list[str], games: int) -> Counter[tuple[bool, bool]]:
     """At every turn at which an expert could knock with 26 to 30.5, as the next non-expert
-    player saw it: (the rule of ``knock_rules`` knocks with the expert's real hand, the expert
-    knocked)."""
+    player saw it: (the rule that ``Observations.from_view`` attaches to that turn knocks with
+    the expert's real hand, the expert knocked)."""
     rules = find_rules("classic")
     players = [make_player(k) for k in kinds]
     tables = tables_for(rules)
@@ -484,7 +484,7 @@ def _rule_against_real_knocks(kinds: list[str], games: int) -> Counter[tuple[boo
                 log, rows = obs.log[i], hands.get((len(before.results), seat), [])
                 if not log or len(rows) != len(log) or not log[-1].may_knock or not 52 <= tables.value2[rows[-1]] < 62:
                     continue  # not an expert, or its last turn allowed no knock or was below 26
-                rule = knock_rules(before, view.player, obs).log[i][-1].knock_rule  # type: ignore[index]
+                rule = log[-1].knock_rule
                 assert rule is not None
                 seen[(bool(filt.rule_knocks(rule, 0.02)[rows[-1]] > 0.5), log[-1].action == "knock")] += 1
 
@@ -493,7 +493,7 @@ def _rule_against_real_knocks(kinds: list[str], games: int) -> Counter[tuple[boo
 
 
 def test_knock_rules_match_every_knock_decision_of_the_expert_in_games_of_two_C6() -> None:
-    """``knock_rules`` works out, from what everyone could see, the rule the expert knocks by
+    """``with_knock_rules`` works out, from what everyone could see, the rule the expert knocks by
     (C6): in seeded games dealt to the expert and a tip, at every turn at which the expert
     could knock with 26 to 30.5, the rule read at its real hand knocks exactly when it did
     (both decisions occur)."""
@@ -510,26 +510,66 @@ def test_knock_rules_mostly_match_the_expert_against_two_opponents() -> None:
     assert seen[(True, True)] and seen[(False, False)] and agree >= 0.85 * sum(seen.values())
 
 
-def test_knock_rules_refuse_a_moment_or_observations_not_from_a_game() -> None:
+def test_knock_rules_refuse_a_view_or_observations_not_from_a_game() -> None:
     s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
-    with pytest.raises(PlayerError, match="knock_rules needs a GameState, not 'state'"):
-        knock_rules("state", 0, Observations.nothing(1))  # type: ignore[arg-type]
-    with pytest.raises(PlayerError, match="read from the game's log"):
-        knock_rules(s, 0, Observations.nothing(1))
+    with pytest.raises(AnalysisError, match="with_knock_rules needs a PlayerView, not 'view'"):
+        with_knock_rules("view", Observations.nothing(1))  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="read from the game's log"):
+        with_knock_rules(s.view(0), Observations.nothing(1))
+    with pytest.raises(AnalysisError, match="valuation=0.5 is not allowed: a KnockValuation or None"):
+        with_knock_rules(s.view(0), Observations.from_view(s.view(0)), 0.5)  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="knock_rules='yes' is not allowed: use True or False"):
+        Observations.from_view(s.view(0), knock_rules="yes")  # type: ignore[arg-type]
 
 
-def test_calibration_with_the_knock_rule_adds_the_rule_models_prediction() -> None:
-    """``collect_knocks(..., knock_rule=True)`` plays the same games with the same
-    predictions and adds the model ``"rule"`` (the strong kind knocking by the expert's rule),
-    which differs from the adaptive model's at some of tip's knocks against the expert."""
+def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -> None:
+    """The rule on an opponent's turn is worked out from public facts only: in a seeded
+    3-player game every player who sees a turn (the other two) attaches the same rule to it,
+    the rules are added exactly on the turns at which a knock was allowed (and the rest of
+    each turn is as read without rules), and the cache gives the same rules as a fresh
+    computation."""
+    from scatlab.analysis import opponents
+
+    kinds = ["expert", "tip", "tip"]
+    views: list[PlayerView] = []
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if not before.results and action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK):
+            views.append(view)
+
+    play_out([make_player(k) for k in kinds], kinds, find_rules("classic"), 3, 0, observe)
+    last = views[-1]
+    state_seats = [last.player, *last.opponents]
+    rules_seen: dict[tuple[int, int], object] = {}
+    for seat in state_seats:
+        later = [v for v in views if v.player == seat][-1]
+        plain = Observations.from_view(later, knock_rules=False)
+        ruled = Observations.from_view(later)
+        assert plain.log is not None and ruled.log is not None
+        for p, a, b in zip(later.opponents, plain.log, ruled.log):
+            assert [replace(t, knock_rule=None) for t in b] == list(a)
+            assert [t.knock_rule is not None for t in b] == [t.may_knock for t in a]
+            for n, t in enumerate(b):
+                rules_seen.setdefault((p, n), t.knock_rule)
+                assert rules_seen[(p, n)] == t.knock_rule  # the same whoever looks
+    opponents._RULE_CACHE.clear()
+    fresh = Observations.from_view(views[-1])
+    assert fresh == Observations.from_view(views[-1])
+
+
+def test_calibration_with_the_table_model_adds_the_previous_models_prediction() -> None:
+    """``collect_knocks(..., table_model=True)`` plays the same games with the same
+    predictions and adds the model ``"table"`` (the strong kind knocking by its measured
+    chances, not by the expert's rule), which differs from the adaptive model's at some of
+    tip's knocks against the expert."""
     kinds = ["expert", "tip"]
     plain = collect_knocks(kinds, games=2, seed=4, samples=100)
-    ruled = collect_knocks(kinds, games=2, seed=4, samples=100, knock_rule=True)
-    assert [replace(k, predicted={m: p for m, p in k.predicted.items() if m != "rule"}) for k in ruled] == plain
-    assert all(0 <= k.predicted["rule"] <= 1 for k in ruled)
-    assert any(abs(k.predicted["rule"] - k.predicted["adaptive"]) > 1e-6 for k in ruled if k.kind == "tip")
-    with pytest.raises(PlayerError, match=re.escape("knock_rule='yes' is not allowed")):
-        collect_knocks(kinds, games=1, knock_rule="yes")  # type: ignore[arg-type]
+    tabled = collect_knocks(kinds, games=2, seed=4, samples=100, table_model=True)
+    assert [replace(k, predicted={m: p for m, p in k.predicted.items() if m != "table"}) for k in tabled] == plain
+    assert all(0 <= k.predicted["table"] <= 1 for k in tabled)
+    assert any(abs(k.predicted["table"] - k.predicted["adaptive"]) > 1e-6 for k in tabled if k.kind == "tip")
+    with pytest.raises(PlayerError, match=re.escape("table_model='yes' is not allowed")):
+        collect_knocks(kinds, games=1, table_model="yes")  # type: ignore[arg-type]
 
 
 def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_view() -> None:

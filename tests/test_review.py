@@ -34,7 +34,7 @@ from scatlab.cli import main
 from scatlab.errors import AnalysisError, RecordError, ScatlabError
 from scatlab.players import make_player
 from scatlab.players.expert import ExpertPlayer
-from scatlab.players.expert import _model_for as expert_model_for
+from scatlab.analysis.valuation import turn_odds
 from scatlab.rules import (
     PRESETS,
     Action,
@@ -155,7 +155,7 @@ def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder() -> None
     view = state.view(0)
     row = tables_for(view.rules).row([c.index for c in view.hand])
     unseen = Knowledge.from_view(view).unseen_index
-    expert_on = ExpertPlayer()._risk_playing_on(view, expert_model_for(view.rules, HORIZON), row, unseen)
+    expert_on = ExpertPlayer().valuation.risk_playing_on(view, turn_odds(view.rules), row, unseen)
     assert abs(float(play_on_loss(view, row, unseen)) - expert_on) < 1e-9
     assert figures["knocking"] == knock_loss(view, 24, extra_turn=True)
     # Lowest alone (two lives, C7) about 91% of the time against two five-turn hands.

@@ -13,7 +13,7 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   1%, so a surprising knock does not rule every hand out); or, for a kind with
   :attr:`FilterKind.rule_slip` (the strong one) at a turn that carries a
   :class:`KnockRule` (:attr:`Turn.knock_rule`, worked out by
-  :func:`scatlab.players.calibration.knock_rules`), by the expert's own rule at that moment:
+  :func:`scatlab.analysis.opponents.with_knock_rules`), by the expert's own rule at that moment:
   whether the knock beats playing on given how strong the others looked then, and how
   likely this very hand was to lose by playing on, with a 2% slip either way;
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
@@ -99,7 +99,7 @@ _VALUES2 = 67  # hand values in half points, 0 to 33
 @dataclass(frozen=True)
 class KnockRule:
     """How a player who knocks by the ``expert``'s rule decided at one turn, worked out from
-    what everyone could see then (:func:`scatlab.players.calibration.knock_rules`).
+    what everyone could see then (:func:`scatlab.analysis.opponents.with_knock_rules`).
 
     For a hand worth ``v2 / 2`` it knocks when its **chance of losing by playing on** (the
     mean, over every card it could draw, of ``risk[w2]`` for the value ``w2 / 2`` it keeps

@@ -26,11 +26,18 @@ of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
   more than drawing, else draws, and throws the card that keeps the three worth most, by
   the expert's order on ties, and not a card of a suit the next player has taken from the
   pile when another keeps at most 2 points less (the expert's feed rule); on a last turn
-  after a knock it plays for the hand now; it knocks with the expert's measured chances
-  by the hand's value and the turns it has played in the hand (``STRONG_PLAY.knocks``):
-  against two opponents a 26 at 85% at its first turn and 28% after seven, a 30 at 95%
-  and 80%; in a hand of two players, and in a game dealt to two, chances measured there
-  (a 26 or 27 almost never after seven turns);
+  after a knock it plays for the hand now; it **knocks by the expert's own rule** at that
+  turn (:func:`with_knock_rules`, the model in play): the expert's valuation
+  (:mod:`scatlab.analysis.valuation`) of a knock with each value against the other players'
+  hands as the adaptive model pictured them from their turns before it, the standings and
+  the turns played, read from public facts only, with a 2% slip either way. So it holds
+  back where the others look strong and knocks where they look weak, as the expert does.
+  Where no rule is attached (``Observations.from_view(view, knock_rules=False)``: the
+  ``expert``'s own picture of its opponents, which is cheaper, and the study's ``table``
+  model) it knocks with the expert's measured chances by the hand's value and the turns it
+  has played in the hand (``STRONG_PLAY.knocks``): against two opponents a 26 at 85% at
+  its first turn and 28% after seven, a 30 at 95% and 80%; in a hand of two players, and in
+  a game dealt to two, chances measured there (a 26 or 27 almost never after seven turns);
 
 each has a 2% chance of throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
 (not knocking where allowed, the card taken or passed over, the card thrown) multiplies
@@ -131,7 +138,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -147,9 +154,10 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
-from .hand_filter import LOG_KINDS, KnockChance, LogFilter, Turn, TurnAction
+from .hand_filter import LOG_KINDS, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .valuation import KnockValuation
 
 __all__ = [
     "OpponentModelName",
@@ -171,6 +179,7 @@ __all__ = [
     "check_model",
     "turn_priors",
     "pile_tops",
+    "with_knock_rules",
 ]
 
 OpponentModelName = Literal["uniform", "adaptive"]
@@ -379,21 +388,40 @@ class Observations:
         return "; ".join(parts)
 
     @classmethod
-    def from_view(cls, view: PlayerView) -> Observations:
+    def from_view(cls, view: PlayerView, knock_rules: bool = True) -> Observations:
         """Read the public log of the current hand: each opponent's turns in order (what they
         passed over or took, what they threw, a knock), hence the turns played (their
         discards), the cards thrown and the top discard each time they drew from the stock
         instead.
 
         The pile's history is rebuilt backwards from the pile now (a discard put a card on
-        top, a take removed it; a draw leaves the pile as it is).
+        top, a take removed it; a draw leaves the pile as it is). With ``knock_rules`` (the
+        model in play) every turn at which an opponent could knock also carries the rule by
+        which the ``expert`` would have knocked there (:func:`with_knock_rules`), so that the
+        filter's strong kind knocks by it; without, the strong kind knocks by its measured
+        chances (the ``expert``'s own picture of its opponents, which is cheaper).
+
+        >>> from scatlab.rules import GameState, deal_order
+        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+        >>> for move in ("draw", "discard 9H", "take", "discard 4C", "draw", "discard 3C"):
+        ...     s = s.apply(move)
+        >>> obs = Observations.from_view(s.view(0))
+        >>> [t.action for t in obs.log[0]], obs.log[0][1].knock_rule is not None
+        (['draw', 'draw'], True)
+        >>> Observations.from_view(s.view(0), knock_rules=False).log[0][1].knock_rule is None
+        True
         """
+        if not isinstance(view, PlayerView):
+            raise AnalysisError(f"Observations.from_view needs a PlayerView, not {shown(view)}")
+        if not isinstance(knock_rules, bool):
+            raise AnalysisError(f"knock_rules={shown(knock_rules)} is not allowed: use True or False")
         order = view.opponents
         turns, rejected, log = _read_hand(view.history, view.discard_pile, order, view.rules, order + (view.player,))
         odds = _kind_odds(view, order)
-        return cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
-                   tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order), odds,
-                   view.num_players)
+        observations = cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
+                           tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order),
+                           odds, view.num_players)
+        return with_knock_rules(view, observations) if knock_rules else observations
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
@@ -429,6 +457,110 @@ def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Ca
         tops.append(pile[-1] if pile else None)
     tops.reverse()
     return tops
+
+
+_RULE_CACHE: OrderedDict[tuple[object, ...], KnockRule | None] = OrderedDict()
+_RULE_CACHE_SIZE = 4096
+_TURN_STARTS = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
+
+
+def with_knock_rules(view: PlayerView, observations: Observations,
+                     valuation: KnockValuation | None = None) -> Observations:
+    """``observations`` (:meth:`Observations.from_view` of ``view``, without rules) with, on
+    every turn of an opponent at which a knock was allowed, the
+    :class:`~scatlab.analysis.hand_filter.KnockRule` by which the ``expert`` (``valuation``,
+    default its :class:`~scatlab.analysis.valuation.KnockValuation`) would have knocked there,
+    worked out from what everyone could see at that moment: each other player's hand
+    pictured by the adaptive model from their turns before it (with their kind odds as
+    learned from the hands shown, the strong kind knocking by its measured chances) after
+    the last turn a knock would give them, the standings, and the turns each had played.
+    The filter's strong kind then knocks by it (:attr:`FilterKind.rule_slip
+    <scatlab.analysis.hand_filter.FilterKind.rule_slip>`) instead of by its table: it
+    follows the expert's reading of its opponents (it holds back when they look strong),
+    which one chance per value and turn averages over.
+
+    Only public facts are read (the log with the stock draws hidden, the piles, the
+    standings, the hands shown), so the rule at a turn is the same whoever looks, and it is
+    cached turn by turn (a table click or the next decision reuses every rule already
+    worked out). Approximations, beside the expert's own: the pictures do not rule out the
+    cards the opponent held or saw on the pile (nobody else knows them), and its chance of
+    losing by playing on averages over every card not in the hand rather than the cards it
+    had not seen. A turn at which some other player's turns fit neither kind of player keeps
+    no rule (the strong kind then knocks by its table).
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    >>> for move in ("draw", "discard 9H", "take", "discard 4C", "draw", "discard 3C"):
+    ...     s = s.apply(move)
+    >>> obs = with_knock_rules(s.view(0), Observations.from_view(s.view(0), knock_rules=False))
+    >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as anyone saw it
+    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 29 whatever playing on risks
+    [0.42, 0.36, 0.35, -inf]
+    """
+    if not isinstance(view, PlayerView):
+        raise AnalysisError(f"with_knock_rules needs a PlayerView, not {shown(view)}")
+    if not isinstance(observations, Observations) or observations.log is None \
+            or len(observations.log) != len(view.opponents):
+        raise AnalysisError("with_knock_rules needs the observations of the view's player read from the game's "
+                            f"log (Observations.from_view), not {shown(observations)}")
+    if valuation is None:
+        valuation = KnockValuation()
+    elif not isinstance(valuation, KnockValuation):
+        raise AnalysisError(f"valuation={shown(valuation)} is not allowed: a KnockValuation or None")
+    rules, history = view.rules, view.history
+    tops = pile_tops(history, view.discard_pile)
+    logs = []
+    for i, p in enumerate(view.opponents):
+        # p's position, as anyone sees it (p's cards hidden: the rule reads public facts only)
+        theirs = replace(view, player=p, hand=(), value=None, drawn=None, taken=None, legal_actions=())
+        order = theirs.opponents
+        _, _, seen = _read_hand(history, view.discard_pile, order, rules, order + (p,))
+        odds = _kind_odds(theirs, order)
+        done = {q: 0 for q in order}
+        turns = iter(observations.log[i])
+        out = []
+        for event, top in zip(history, tops):
+            if event.player == p and event.action.kind in _TURN_STARTS:
+                turn = next(turns, None)
+                if turn is None:
+                    break
+                if turn.may_knock:
+                    before = tuple(tuple(seen[q][:done[q]]) for q in order)
+                    rule = _knock_rule(theirs, before, odds, top, valuation)
+                    if rule is not None:
+                        turn = replace(turn, knock_rule=rule)
+                out.append(turn)
+            elif event.action.kind is ActionKind.DISCARD and event.player in done:
+                done[event.player] += 1
+        out.extend(turns)
+        logs.append(tuple(out))
+    return replace(observations, log=tuple(logs))
+
+
+def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
+                odds: tuple[tuple[float, ...], ...] | None, top: Card | None,
+                valuation: KnockValuation) -> KnockRule | None:
+    """The rule of :func:`with_knock_rules` at one turn of ``theirs.player``, its opponents
+    having played the turns ``before`` (one tuple each, in the order of
+    ``theirs.opponents``) with the kind odds ``odds``, ``top`` on the pile (cached)."""
+    key = (theirs.rules, theirs.num_players, theirs.player, theirs.lives, theirs.out, theirs.points,
+           before, odds, top, valuation)
+    if key in _RULE_CACHE:
+        _RULE_CACHE.move_to_end(key)
+        return _RULE_CACHE[key]
+    rules = theirs.rules
+    filt = LogFilter.of(rules, heads_up=len(before) == 1, two_players=theirs.num_players == 2)
+    dists = []
+    for j, log in enumerate(before):
+        w = filt.weights(log, odds[j] if odds is not None else None)
+        if not w.sum() > 0:  # no kind could have played those turns: no rule, the table
+            break
+        dists.append(value_after_last_turn(rules, w / w.sum(), top))
+    rule = valuation.knock_rule(theirs, dists, [len(log) for log in before]) if len(dists) == len(before) else None
+    _RULE_CACHE[key] = rule
+    if len(_RULE_CACHE) > _RULE_CACHE_SIZE:
+        _RULE_CACHE.popitem(last=False)
+    return rule
 
 
 def _read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tuple[int, ...],

@@ -87,6 +87,7 @@ from ..rules.view import PlayerView
 from .horizon import horizon_table
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .valuation import opponent_turns
 
 __all__ = [
     "HORIZON",
@@ -200,15 +201,6 @@ def _model_for(rules: RuleSet) -> _Model:
     return _model(scoring_rules(rules))
 
 
-def _opponent_turns(view: PlayerView) -> list[int]:
-    """Turns each opponent has completed in this hand (their discards), from the view."""
-    turns = {p: 0 for p in view.opponents}
-    for e in view.history:
-        if e.player in turns and e.action.kind is ActionKind.DISCARD:
-            turns[e.player] += 1
-    return list(turns.values())
-
-
 def _probs(model: _Model, t: int, v2: int) -> tuple[Fraction, Fraction, Fraction]:
     """P(an opponent after t turns is above v2/2), P(equal), P(31 or more)."""
     t = min(t, TURN_CAP)
@@ -225,7 +217,7 @@ def knock_loss(view: PlayerView, value2: int, extra_turn: bool) -> Fraction:
     model = _model_for(view.rules)
     rules = view.rules
     all_above = all_at_least = no31 = all_at_most = _ONE
-    for played in _opponent_turns(view):
+    for played in opponent_turns(view):
         p_gt, p_eq, p31 = _probs(model, played + (1 if extra_turn else 0), value2)
         no31 *= _ONE - p31
         above = max(p_gt - p31, _ZERO)
@@ -250,7 +242,7 @@ def play_on_loss(view: PlayerView, row: int, unseen: Sequence[int], take: Card |
     taken) playing on is the better of that draw and taking the card."""
     model = _model_for(view.rules)
     after = model.tables.after_draw_row(row)
-    played = _opponent_turns(view)
+    played = opponent_turns(view)
     memo: dict[int, Fraction] = {}
 
     def showdown(v2: int) -> Fraction:

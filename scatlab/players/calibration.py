@@ -9,10 +9,11 @@ happened: whether the knocker lost (a life or letter, or under V16 did not score
 error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
 :func:`hand_fidelity` looks at the same knocks from the other side: each opponent's hand as
 the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
-by opponent kind, turns played and whether the opponent took a card). :func:`knock_rules`
-adds to a knocker's observations the rule by which the expert would have knocked at each
-opponent turn, worked out from the public log, so that the filter's strong kind can knock by
-it (the study's model ``"rule"``, ``collect_knocks(..., knock_rule=True)``).
+by opponent kind, turns played and whether the opponent took a card). The model in play
+has the filter's strong kind knock by the expert's rule at each opponent turn
+(:func:`scatlab.analysis.opponents.with_knock_rules`); ``collect_knocks(...,
+table_model=True)`` also records the adaptive model whose strong kind knocks by its measured
+chances (the study's model ``"table"``, the model in play before).
 
 Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
 deals (seeded per knock); its noise averages out over many knocks.
@@ -48,8 +49,7 @@ import numpy as np
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
-from ..analysis.hand_filter import LogFilter
-from ..analysis.opponents import Observations, OpponentModelName, pile_tops, row_weights, value_after_last_turn
+from ..analysis.opponents import Observations, OpponentModelName, row_weights
 from ..analysis.tables import tables_for
 from ..cards import Card
 from ..checks import shown, whole_number
@@ -58,10 +58,9 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState, HandResult
 from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
-from .expert import ExpertPlayer
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_rules", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
            "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
@@ -140,90 +139,22 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     return Fraction(lost, len(heads))
 
 
-def knock_rules(state: GameState, seat: int, observations: Observations,
-                judge: ExpertPlayer | None = None) -> Observations:
-    """Player ``seat``'s ``observations`` (:meth:`Observations.from_view` of
-    ``state.view(seat)``) with, on every turn of an opponent at which a knock was allowed,
-    the :class:`~scatlab.analysis.hand_filter.KnockRule` by which the ``expert`` (``judge``,
-    default ``ExpertPlayer()``) would have knocked there, worked out from what everyone could
-    see at that moment: each other player's hand pictured by the adaptive model from their
-    turns before it (with their kind odds as learned from the hands shown) after the last
-    turn a knock would give them, the standings, and the turns each had played. The
-    filter's strong kind then knocks by it (:attr:`FilterKind.rule_slip
-    <scatlab.analysis.hand_filter.FilterKind.rule_slip>`) instead of by its table: it follows
-    the expert's reading of its opponents (it holds back when they look strong), which one
-    chance per value and turn averages over.
-
-    Approximations, beside the expert's own: the pictures do not rule out the cards the
-    expert held or saw on the pile (nobody else knows them), and its chance of losing by
-    playing on averages over every card not in the hand rather than the cards it had not
-    seen. A turn at which some other player's turns fit neither kind of player keeps no
-    rule (the strong kind then knocks by its table).
-
-    >>> from scatlab.rules import GameState, deal_order
-    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
-    >>> for move in ("draw", "discard 9H", "take", "discard 4C", "draw", "discard 3C"):
-    ...     s = s.apply(move)
-    >>> obs = knock_rules(s, 0, Observations.from_view(s.view(0)))
-    >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as seat 0 saw it
-    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 29 whatever playing on risks
-    [0.42, 0.36, 0.35, -inf]
-    """
-    if not isinstance(state, GameState):
-        raise PlayerError(f"knock_rules needs a GameState, not {shown(state)}")
-    view = state.view(seat)
-    if observations.log is None or len(observations.log) != len(view.opponents):
-        raise PlayerError("knock_rules needs the observations of player "
-                          f"{seat} read from the game's log (Observations.from_view), not {shown(observations)}")
-    judge = judge if judge is not None else ExpertPlayer()
-    history = view.history
-    tops = pile_tops(history, view.discard_pile)
-    starts = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
-    logs = []
-    for i, p in enumerate(view.opponents):
-        theirs = state.view(p)
-        seen = Observations.from_view(theirs)  # the other players' turns and kind odds, as p saw them
-        filt = LogFilter.of(view.rules, heads_up=len(theirs.opponents) == 1, two_players=theirs.num_players == 2)
-        done = {q: 0 for q in theirs.opponents}
-        turns = iter(observations.log[i])
-        out = []
-        for event, top in zip(history, tops):
-            if event.player == p and event.action.kind in starts:
-                turn = next(turns, None)
-                if turn is None:
-                    break
-                if turn.may_knock:
-                    dists = []
-                    for j, q in enumerate(theirs.opponents):
-                        assert seen.log is not None
-                        w = filt.weights(seen.log[j][:done[q]], seen.odds[j] if seen.odds is not None else None)
-                        if w.sum() > 0:  # else no kind could have played those turns: no rule, the table
-                            dists.append(value_after_last_turn(view.rules, w / w.sum(), top))
-                    if len(dists) == len(theirs.opponents):
-                        turn = replace(turn, knock_rule=judge.knock_rule(theirs, dists,
-                                                                         [done[q] for q in theirs.opponents]))
-                out.append(turn)
-            elif event.action.kind is ActionKind.DISCARD and event.player in done:
-                done[event.player] += 1
-        out.extend(turns)
-        logs.append(tuple(out))
-    return replace(observations, log=tuple(logs))
-
-
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
-                   first_game: int = 0, given_hands: int = 0, knock_rule: bool = False) -> list[Knock]:
+                   first_game: int = 0, given_hands: int = 0, table_model: bool = False) -> list[Knock]:
     """Play games ``first_game .. first_game + games - 1`` of the tournament with these
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
     tournament plays) and record every knock (see the module doc); with ``given_hands``
     (a number of stock orders, 0 for none) also the knocker's chance of losing given the
-    real hands (:func:`expected_loss`, seeded per knock); with ``knock_rule`` also the
-    adaptive model's prediction when the strong kind knocks by the expert's rule at each
-    opponent turn (:func:`knock_rules`), as the model ``"rule"``."""
+    real hands (:func:`expected_loss`, seeded per knock); with ``table_model`` also the
+    adaptive model's prediction when the strong kind knocks by its measured chances rather
+    than by the expert's rule at each opponent turn (``Observations.from_view(view,
+    knock_rules=False)``: the model in play before the rule, and the expert's own picture of
+    its opponents), as the model ``"table"``."""
     ruleset = find_rules(rules)
     whole_number("given_hands", given_hands, 0, 100_000, error=PlayerError)
-    if not isinstance(knock_rule, bool):
-        raise PlayerError(f"knock_rule={shown(knock_rule)} is not allowed: use True or False")
+    if not isinstance(table_model, bool):
+        raise PlayerError(f"table_model={shown(table_model)} is not allowed: use True or False")
     players = [make_player(k) for k in kinds]
     out: list[Knock] = []
 
@@ -239,11 +170,11 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                     risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
                                       opponent_model=model, observations=observations)
                     predicted[model] = float(risk.p_lose)
-                if knock_rule:
+                if table_model:
                     risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
                                       opponent_model="adaptive",
-                                      observations=knock_rules(before, view.player, observations))
-                    predicted["rule"] = float(risk.p_lose)
+                                      observations=Observations.from_view(view, knock_rules=False))
+                    predicted["table"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
                 expected = None

@@ -9,9 +9,14 @@ What it uses, all from its own :class:`PlayerView`:
   future, not just the highest total now;
 - **exact draw odds**: drawing is worth the average, over every unseen card, of the best
   hand it can keep; taking is worth the best hand it makes; the larger wins;
-- **knocking to win the game**: each opponent's hand is weighted by the adaptive opponent
-  model (:mod:`scatlab.analysis.opponents`: dealt hands improved by the turns each has
-  played, less likely where a card they threw or passed over would have helped), plus the
+- **knocking to win the game** (the valuation is
+  :class:`~scatlab.analysis.valuation.KnockValuation`, its ``valuation``, kept in the
+  analysis layer so that the opponent model can picture a strong opponent knocking by it):
+  each opponent's hand is weighted by the adaptive opponent model
+  (:mod:`scatlab.analysis.opponents`: dealt hands improved by the turns each has played,
+  less likely where a card they threw or passed over would have helped; its strong kind
+  knocking with the expert's measured chances, ``Observations.from_view(view,
+  knock_rules=False)``, which is cheaper than the rule the knock risk in play uses), plus the
   one last turn a knock gives them (a fast approximation: independent opponents, the draw
   from any card not in the hand). From those it gets the chance of every outcome of the
   knock under the rule set (C7, V7, V8, V9, V14, V16): who loses a life or a letter, who
@@ -45,23 +50,17 @@ Action(kind=<ActionKind.TAKE: 'take'>, card=None)
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
-from ..checks import real_number, shown, whole_number
-from ..analysis.hand_filter import KnockRule
+from ..checks import real_number, whole_number
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, final_value_distribution
 from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..analysis.valuation import KnockValuation, TurnOdds, turn_odds
 from ..cards import Card
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
@@ -71,47 +70,20 @@ from .tip import collected_suits
 
 __all__ = ["ExpertPlayer"]
 
-MAX_TURNS = 20
-
-
 @dataclass(frozen=True)
 class _Model:
-    """Per scoring configuration: continuation values and opponent hand distributions."""
+    """Per scoring configuration and horizon: the continuation values and the simple turn
+    model (:class:`~scatlab.analysis.valuation.TurnOdds`)."""
 
     tables: Tables
     future: list[int]  # E_horizon per row, scaled to integers
-    gt: npt.NDArray[Any]  # gt[t, v2]: P(an opponent's value after t turns > v2 / 2)
-    eq: npt.NDArray[Any]  # eq[t, v2]: P(== v2 / 2)
-    blitz: npt.NDArray[Any]  # blitz[t]: P(31 or more after t turns)
+    odds: TurnOdds
 
 
 @lru_cache(maxsize=8)
 def _model(scoring: RuleSet, horizon: int) -> _Model:
     tables = tables_for(scoring)
-    future = [int(x) for x in horizon_table(tables, horizon)]
-    dist = _turn_distributions(tables)
-    gt = 1.0 - np.cumsum(dist, axis=1)
-    blitz = dist[:, BLITZ2:].sum(axis=1)
-    return _Model(tables, future, gt, dist, blitz)
-
-
-def _turn_distributions(tables: Tables) -> npt.NDArray[Any]:
-    """``dist[t, v2]``: the chance that a dealt hand, after t turns of drawing a uniformly
-    random card and keeping the best three, is worth ``v2 / 2`` (31s stay)."""
-    rows = tables.rows
-    m = len(rows)
-    nxt, valid = tables.draw_moves()
-    blitz = tables.value2 >= BLITZ2
-    nxt = np.where(blitz[:, None], np.arange(m)[:, None], nxt)
-    others = tables.deck_size - 3
-    p: npt.NDArray[Any] = np.full(m, 1.0 / m)
-    out = np.zeros((MAX_TURNS + 2, 67))
-    flat_next = nxt[valid]
-    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    for t in range(MAX_TURNS + 2):
-        out[t] = np.bincount(tables.value2, weights=p, minlength=67)[:67]
-        p = np.bincount(flat_next, weights=p[owner] / others, minlength=m)
-    return out
+    return _Model(tables, [int(x) for x in horizon_table(tables, horizon)], turn_odds(scoring))
 
 
 def _model_for(rules: RuleSet, horizon: int) -> _Model:
@@ -144,6 +116,9 @@ class ExpertPlayer(Player):
         self.feed_margin = feed_margin
         self.alpha = alpha
         self.margin = margin
+        self.valuation = KnockValuation(knock_risk, alpha, margin)
+        """How it values a knock (:class:`~scatlab.analysis.valuation.KnockValuation`, with
+        its ``knock_risk``, ``alpha`` and ``margin``)."""
 
     # -- the decision ------------------------------------------------------------------
 
@@ -288,301 +263,29 @@ class ExpertPlayer(Player):
         return Decision(Action.discard(choice[2]), f"throws the {choice[2]}, keeping "
                         f"{' '.join(str(c) for c in kept)}, {what}{note}")
 
-    # -- knocking ----------------------------------------------------------------------
-
-    def _limit(self, view: PlayerView) -> float:
-        players = len(view.opponents) + 1
-        limit = self.knock_risk / players
-        rules = view.rules
-        if rules.score_keeping in ("lives", "bus", "gin"):
-            lives = view.lives[view.player]
-            floor = 0 if rules.county else 1
-            if lives <= floor:  # one more loss and it is out
-                limit *= 0.6
-        return limit
-
-    def _risk_playing_on(self, view: PlayerView, model: _Model, row: int, unseen: tuple[int, ...]) -> float:
-        """Estimated lives lost by not knocking now: after one more draw (keeping the best
-        hand) a showdown in which it is not the knocker, against opponents who have had
-        two more turns; it loses a life by being lowest (ties included) or to a 31."""
-        after = model.tables.after_draw_row(row)
-        played = self._opponent_turns(view)
-        memo: dict[int, float] = {}
-        total = 0.0
-        for card in unseen:
-            v2 = after[card] >> RANK_BITS
-            if v2 not in memo:
-                memo[v2] = self._risk_at(model, played, v2)
-            total += memo[v2]
-        return total / len(unseen)
-
-    @staticmethod
-    def _risk_at(model: _Model, played: list[int], v2: int) -> float:
-        """The lives lost in the showdown of :meth:`_risk_playing_on` with a hand worth
-        ``v2 / 2`` kept after the draw, against opponents who have played ``played`` turns."""
-        if v2 >= BLITZ2:
-            return 0.0
-        low = no31 = 1.0
-        for turns in played:
-            t = min(turns + 2, MAX_TURNS + 1)
-            p31 = float(model.blitz[t])
-            no31 *= 1.0 - p31
-            low *= max(float(model.gt[t, v2]) + float(model.eq[t, v2]) - p31, 0.0)
-        return (1.0 - no31) + no31 * low
-
-    @classmethod
-    def risk_by_value(cls, model: _Model, played: list[int]) -> list[float]:
-        """Per value in half points kept after the draw (0 to 66): the lives lost in the
-        showdown of :meth:`_risk_playing_on` against opponents who have played ``played``
-        turns (one entry each)."""
-        return [cls._risk_at(model, played, v2) for v2 in range(67)]
-
-    def knock_rule(self, view: PlayerView, dists: Sequence[npt.NDArray[Any]], played: Sequence[int]) -> KnockRule:
-        """The rule by which it would decide to knock at the start of a turn in ``view``,
-        for every hand value at once, with its opponents' final values distributed as
-        ``dists`` (one array over the 67 half-point values each, as
-        :func:`~scatlab.analysis.opponents.final_value_distribution` gives) after
-        ``played`` turns each: per value, knock when the knock costs at most its accepted
-        risk and does not lower its chance of winning; never when the quick screen calls it
-        hopeless; else when playing on (its chance of winning changing by ``base + slope *
-        risk``, :meth:`playing_on_line`) is worse than knocking by its margin, ``risk`` the
-        hand's chance of losing by playing on (:meth:`risk_by_value`, averaged over the
-        draw). The same valuation as its own knock decision, written as a
-        :class:`~scatlab.analysis.hand_filter.KnockRule` so that the filter's strong kind can
-        knock by it (:func:`scatlab.players.calibration.knock_rules`).
-
-        >>> from scatlab.rules import GameState, deal_order
-        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
-        >>> sure20 = np.zeros(67); sure20[40] = 1.0      # the opponent surely ends on 20
-        >>> rule = ExpertPlayer().knock_rule(s.view(0), [sure20], [0])
-        >>> rule.threshold[2 * 25], rule.threshold[2 * 26]  # no rule below 26; a 26 beats a sure 20
-        (inf, -inf)
-        """
-        if not isinstance(view, PlayerView):
-            raise PlayerError(f"knock_rule needs a PlayerView, not {shown(view)}")
-        n = len(view.opponents)
-        if not (isinstance(dists, (list, tuple)) and len(dists) == n
-                and all(isinstance(d, np.ndarray) and d.shape == (67,) and bool(np.isfinite(d).all())
-                        and bool((d >= 0).all()) for d in dists)):
-            raise PlayerError(f"dists={shown(dists)} is not allowed: one array of 67 chances (one per hand value "
-                              f"in half points) for each of the {n} opponents")
-        if not (isinstance(played, (list, tuple)) and len(played) == n
-                and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in played)):
-            raise PlayerError(f"played={shown(played)} is not allowed: a whole number of turns of 0 or more for "
-                              f"each of the {n} opponents")
-        dists, played = list(dists), list(played)
-        model = _model_for(view.rules, self.horizon)
-        base, slope = self.playing_on_line(view)
-        margin = self.margin * len(view.opponents) / 2
-        limit = self._limit(view)
-        threshold = []
-        for v2 in range(67):
-            if v2 < 52 or v2 >= BLITZ2 or self._hopeless(view, model, v2 << RANK_BITS, True, played):
-                threshold.append(math.inf)
-                continue
-            own, gain, _ = self._knock_value(view, dists, v2)
-            if own <= limit and gain >= 0:
-                threshold.append(-math.inf)
-            elif slope < 0:  # knock when gain >= base + slope * risk + margin
-                threshold.append((gain - margin - base) / slope)
-            else:
-                threshold.append(-math.inf if gain >= base + margin else math.inf)
-        return KnockRule(tuple(threshold), tuple(self.risk_by_value(model, played)))
-
-    def _opponent_turns(self, view: PlayerView) -> list[int]:
-        """How many turns each opponent has completed in this hand (their discards)."""
-        turns = {p: 0 for p in view.opponents}
-        for e in view.history:
-            if e.player in turns and e.action.kind is ActionKind.DISCARD:
-                turns[e.player] += 1
-        return list(turns.values())
+    # -- knocking: the valuation lives in the analysis (scatlab.analysis.valuation) -------
 
     def _should_knock(self, view: PlayerView, knowledge: Knowledge, model: _Model, strength: int, row: int,
                       extra_turn: bool, hand: tuple[Card, ...] | None = None) -> str | None:
         """The reason to knock now, or None (see the module doc: the knock's expected change
         in the chance of winning the game, against playing on)."""
-        if self._hopeless(view, model, strength, extra_turn):
+        valuation = self.valuation
+        if valuation.hopeless(view, model.odds, strength, extra_turn):
             return None
-        observations = Observations.from_view(view)
+        observations = Observations.from_view(view, knock_rules=False)
         if hand is not None:  # a bus stop: judged on the three cards kept
             knowledge = Knowledge(hand=hand, top=None, dead=knowledge.dead, opponent_holds=knowledge.opponent_holds,
                                   opponents=knowledge.opponents, rules=knowledge.rules)
         dists = [final_value_distribution(knowledge, observations, i, extra_turn) for i in range(knowledge.opponents)]
-        own, gain, scenario = self._knock_value(view, dists, strength >> RANK_BITS)
-        if own <= self._limit(view) and gain >= 0:
+        own, gain, scenario = valuation.knock_value(view, dists, strength >> RANK_BITS)
+        limit = valuation.limit(view)
+        if own <= limit and gain >= 0:
             unit = {"gin": "letters", "points": "points missed"}.get(view.rules.score_keeping, "lives")
-            return f"{scenario}; {own:.2f} {unit} expected, within the {self._limit(view):.2f} it accepts"
+            return f"{scenario}; {own:.2f} {unit} expected, within the {limit:.2f} it accepts"
         unseen = knowledge.unseen_index
-        on = self._value_playing_on(view, model, row, unseen) if unseen else 0.0
+        on = valuation.value_playing_on(view, model.odds, row, unseen) if unseen else 0.0
         margin = self.margin * len(view.opponents) / 2
         if gain >= on + margin:
             return (f"{scenario}; the knock changes its chance of winning the game by {gain * 100:+.1f} points, "
                     f"playing on by about {on * 100:+.1f}")
         return None
-
-    def _hopeless(self, view: PlayerView, model: _Model, strength: int, extra_turn: bool,
-                  turns: list[int] | None = None) -> bool:
-        """A quick screen before the full estimate: under the simple turn model (dealt hands
-        improved by the turns played: ``turns``, one per opponent, default the turns they
-        have played now), the knock is lowest with P > 0.3 (under V14 or V16: highest or
-        tied with P < 0.3)."""
-        v2 = strength >> RANK_BITS
-        if v2 >= BLITZ2:
-            return False
-        lowest = at_most = 1.0
-        for played in self._opponent_turns(view) if turns is None else turns:
-            t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
-            lowest *= float(model.gt[t, v2])
-            at_most *= 1.0 - float(model.gt[t, v2])
-        if view.rules.score_keeping in ("gin", "points"):
-            return at_most < 0.3
-        return lowest > 0.3
-
-    # -- standing: a stated model of the chance of winning the game ---------------------
-
-    def _standing(self, view: PlayerView) -> list[float]:
-        """Per seat: lives left (counting the county as one) or points; 0 when out."""
-        rules = view.rules
-        if rules.score_keeping == "points":
-            return [float(p) for p in view.points]
-        extra = 1 if rules.county else 0
-        return [0.0 if view.out[s] else float(view.lives[s] + extra) for s in range(view.num_players)]
-
-    def _p_win(self, standing: list[float], me: int, points: bool) -> float:
-        """The stated standing model: P(win) is proportional to lives ** alpha (points:
-        to exp(alpha * points / 4)) among the players still in."""
-        if points:
-            weights = [math.exp(self.alpha * p / 4) for p in standing]
-        else:
-            weights = [max(p, 0.0) ** self.alpha for p in standing]
-        total = sum(weights)
-        return weights[me] / total if total > 0 else 0.0
-
-    def _knock_value(self, view: PlayerView, dists: list[npt.NDArray[Any]], k: int) -> tuple[float, float, str]:
-        """(expected own lives lost, expected change in P(win), a phrase) of knocking now with
-        a hand worth ``k / 2``, opponents' final values distributed as ``dists`` (assumed
-        independent)."""
-        rules = view.rules
-        me = view.player
-        seats = view.opponents
-        points = rules.score_keeping == "points"
-        base_standing = self._standing(view)
-        base = self._p_win(base_standing, me, points)
-
-        def du(changes: dict[int, int]) -> float:
-            st = list(base_standing)
-            for seat, x in changes.items():
-                st[seat] = st[seat] + x if points else max(0.0, st[seat] - x)
-            return self._p_win(st, me, points) - base
-
-        p31 = [float(d[BLITZ2:].sum()) for d in dists]
-        lt = [float(d[:k].sum()) for d in dists]
-        eq = [float(d[k]) if k < BLITZ2 else 0.0 for d in dists]
-        gt = [max(0.0, 1.0 - a - b - c) for a, b, c in zip(p31, lt, eq)]
-        no31 = math.prod(1.0 - x for x in p31)
-        some31 = 1.0 - no31
-        all_above = math.prod(gt)
-        all_at_least = math.prod(g + e for g, e in zip(gt, eq))
-        all_at_most = math.prod(a + e for a, e in zip(lt, eq))
-        all_below = math.prod(lt)
-        tie = max(0.0, all_at_least - all_above)
-        n = len(dists)
-        # who is lowest / highest among the opponents below / above the knocker
-        below = [np.cumsum(d) for d in dists]  # below[i][v] = P(V_i <= v)
-        low = []
-        high = []
-        for i in range(n):
-            d = dists[i]
-            lo_i = 0.0
-            hi_i = 0.0
-            for v in (int(x) for x in np.flatnonzero(d[:BLITZ2])):
-                others_above = math.prod(max(0.0, 1.0 - float(below[j][v]) - float(p31[j])) for j in range(n) if j != i)
-                others_below = math.prod(float(below[j][v - 1]) if v > 0 else 0.0 for j in range(n) if j != i)
-                if v < k:
-                    lo_i += float(d[v]) * others_above
-                if v >= k:
-                    hi_i += float(d[v]) * others_below
-            low.append(lo_i)
-            high.append(hi_i)
-        if rules.score_keeping == "gin":
-            stand = all_at_most
-            fail = max(0.0, 1.0 - stand - some31)
-            gain = stand * du({s: 1 for s in seats}) + fail * du({me: 1})
-            for i, (w, _) in enumerate(self._blitzers(p31, some31)):
-                gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
-            own = fail + some31
-            return own, gain, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)"
-        if points:
-            win = all_below
-            gain = win * du({me: 1})
-            total_high = sum(high)
-            rest = max(0.0, no31 - win)
-            for i, s in enumerate(seats):
-                if total_high > 0:
-                    gain += rest * high[i] / total_high * du({s: 1})
-            for i, (w, _) in enumerate(self._blitzers(p31, some31)):
-                gain += w * du({seats[i]: 1})
-            return 1.0 - win, gain, f"about {win:.0%} to score the point (V16)"
-        lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
-        tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
-        kll = rules.knocker_lowest_loses
-        gain = all_above * du({me: kll})
-        if tie_loss:
-            gain += tie * du({me: tie_loss})
-        else:
-            total_eq = sum(eq)
-            for i, s in enumerate(seats):
-                if total_eq > 0:
-                    gain += tie * eq[i] / total_eq * du({s: 1})
-        rest = max(0.0, no31 - all_at_least)
-        total_low = sum(low)
-        for i, s in enumerate(seats):
-            if total_low > 0:
-                gain += rest * low[i] / total_low * du({s: 1})
-        for i, (w, _) in enumerate(self._blitzers(p31, some31)):
-            gain += w * du({me: lose31, **{s: 1 for j, s in enumerate(seats) if j != i}})
-        own = some31 * lose31 + all_above * kll + tie * tie_loss
-        return own, gain, (f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} "
-                           f"that someone makes 31")
-
-    @staticmethod
-    def _blitzers(p31: list[float], some31: float) -> list[tuple[float, int]]:
-        total = sum(p31)
-        return [(some31 * p / total if total > 0 else 0.0, i) for i, p in enumerate(p31)]
-
-    def _value_playing_on(self, view: PlayerView, model: _Model, row: int, unseen: tuple[int, ...]) -> float:
-        """The expected change in P(win) of not knocking now: a later showdown it did not call
-        (see :meth:`_risk_playing_on`) costs it a life (a letter) with that probability, and
-        otherwise costs one opponent, each alike (under V16: someone else scores)."""
-        mine, others, points = self._showdown_changes(view)
-        own = self._risk_playing_on(view, model, row, unseen)
-        if points:
-            return (1.0 - own) * mine + own * others
-        return own * mine + (1.0 - own) * others
-
-    def playing_on_line(self, view: PlayerView) -> tuple[float, float]:
-        """``(base, slope)``: playing on changes its chance of winning the game by about
-        ``base + slope * risk``, ``risk`` the chance that the later showdown costs it (see
-        :meth:`_value_playing_on`)."""
-        mine, others, points = self._showdown_changes(view)
-        if points:
-            return mine, others - mine
-        return others, mine - others
-
-    def _showdown_changes(self, view: PlayerView) -> tuple[float, float, bool]:
-        """The change in its P(win) when a showdown costs it a life (under V16: it scores),
-        the mean change when it costs an opponent (someone else scores), and whether the
-        game is played for points (V16)."""
-        me = view.player
-        seats = view.opponents
-        points = view.rules.score_keeping == "points"
-        base_standing = self._standing(view)
-        base = self._p_win(base_standing, me, points)
-
-        def du(seat: int) -> float:
-            st = list(base_standing)
-            st[seat] = st[seat] + 1 if points else max(0.0, st[seat] - 1)
-            return self._p_win(st, me, points) - base
-
-        others = sum(du(s) for s in seats) / len(seats) if seats else 0.0
-        return du(me), others, points
