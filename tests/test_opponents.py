@@ -526,8 +526,8 @@ def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -
     """The rule on an opponent's turn is worked out from public facts only: in a seeded
     3-player game every player who sees a turn (the other two) attaches the same rule to it,
     the rules are added exactly on the turns at which a knock was allowed (and the rest of
-    each turn is as read without rules), and the cache gives the same rules as a fresh
-    computation."""
+    each turn is as read without rules), and the rules cached turn by turn are those worked
+    out afresh."""
     from scatlab.analysis import opponents
 
     kinds = ["expert", "tip", "tip"]
@@ -552,9 +552,10 @@ def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -
             for n, t in enumerate(b):
                 rules_seen.setdefault((p, n), t.knock_rule)
                 assert rules_seen[(p, n)] == t.knock_rule  # the same whoever looks
+    forward = [Observations.from_view(v) for v in views]  # the cache filled turn by turn, as in play
     opponents._RULE_CACHE.clear()
-    fresh = Observations.from_view(views[-1])
-    assert fresh == Observations.from_view(views[-1])
+    backward = [Observations.from_view(v) for v in reversed(views)]  # each rule worked out afresh
+    assert backward[::-1] == forward
 
 
 def test_calibration_with_the_table_model_adds_the_previous_models_prediction() -> None:

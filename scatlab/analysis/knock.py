@@ -17,7 +17,8 @@ have been collecting a suit hold better hands, so late in a hand it underestimat
 (the README's calibration study measures by how much). Under ``"adaptive"`` (the default)
 each candidate hand is weighted by the chance of reaching it in the turns that opponent has
 played and by what they were seen to take, throw or pass over (``observations``: with the
-game's log, turn by turn); the exact count is then a weighted count, and the Monte
+game's log, turn by turn, read by :meth:`Observations.from_view`, where a strong opponent
+knocks by the expert's own rule at each of its turns); the exact count is then a weighted count, and the Monte
 Carlo draws the opponents' hands from those weights. With nothing observed the two models
 agree.
 

@@ -269,15 +269,18 @@ LOG_POLICY = (
     + ", ".join(f"{value}" for value, _ in LOG_KINDS[0].knocks)
     + " or more, throws its lowest card outside that suit) or a strong one (values hands "
     + f"{LOG_KINDS[1].horizon} turns ahead, takes a discard worth more than drawing, throws as the "
-    + "expert does, keeping the three worth most without feeding the next player's suit, knocks with the "
-    "expert's measured chance for the hand's value and the turns it has played (at its first turn -> from its "
-    "eighth on), against two opponents "
+    + "expert does, keeping the three worth most without feeding the next player's suit, and knocks as the "
+    "expert would have decided at that turn: if knocking raised its chance of winning the game enough over "
+    "playing on, against the other players' hands as pictured from their turns before it, given the lives and "
+    "the turns played (a 2% slip either way; at a turn given no such rule, with the expert's measured chance "
+    "for the hand's value and the turns it has played (at its first turn -> from its eighth on), against two "
+    "opponents "
     + _knock_range(LOG_KINDS[1].knocks)
     + "; heads-up "
     + _knock_range(LOG_KINDS[1].knocks_heads_up or LOG_KINDS[1].knocks)
     + "; in a game of two "
     + _knock_range(LOG_KINDS[1].knocks_two or LOG_KINDS[1].knocks)
-    + "); both draw otherwise, slip "
+    + ")); both draw otherwise, slip "
     + f"{LOG_KINDS[0].slip:.0%} of the time, and a 31 would have been declared; the odds of the two kinds are "
     "even in a game's first hand, then learned from each opponent's turns and the hands shown at earlier "
     "showdowns"
@@ -461,6 +464,7 @@ def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Ca
 
 _RULE_CACHE: OrderedDict[tuple[object, ...], KnockRule | None] = OrderedDict()
 _RULE_CACHE_SIZE = 4096
+_UNSET = object()
 _TURN_STARTS = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
 
 
@@ -545,9 +549,13 @@ def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
     ``theirs.opponents``) with the kind odds ``odds``, ``top`` on the pile (cached)."""
     key = (theirs.rules, theirs.num_players, theirs.player, theirs.lives, theirs.out, theirs.points,
            before, odds, top, valuation)
-    if key in _RULE_CACHE:
-        _RULE_CACHE.move_to_end(key)
-        return _RULE_CACHE[key]
+    found = _RULE_CACHE.get(key, _UNSET)
+    if found is not _UNSET:
+        try:
+            _RULE_CACHE.move_to_end(key)
+        except KeyError:  # dropped meanwhile by another thread: it is still the rule
+            pass
+        return found if isinstance(found, KnockRule) else None
     rules = theirs.rules
     filt = LogFilter.of(rules, heads_up=len(before) == 1, two_players=theirs.num_players == 2)
     dists = []
@@ -558,8 +566,11 @@ def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
         dists.append(value_after_last_turn(rules, w / w.sum(), top))
     rule = valuation.knock_rule(theirs, dists, [len(log) for log in before]) if len(dists) == len(before) else None
     _RULE_CACHE[key] = rule
-    if len(_RULE_CACHE) > _RULE_CACHE_SIZE:
-        _RULE_CACHE.popitem(last=False)
+    while len(_RULE_CACHE) > _RULE_CACHE_SIZE:
+        try:
+            _RULE_CACHE.popitem(last=False)
+        except KeyError:
+            break
     return rule
 
 
