@@ -123,8 +123,8 @@ def analyze(
         knowledge = hand
     elif isinstance(hand, PlayerView):
         knowledge = Knowledge.from_view(hand)
-        if observations is None:
-            observations = Observations.from_view(hand)
+        if observations is None:  # the expert's rule at each opponent turn only matters to a knock risk
+            observations = Observations.from_view(hand, knock_rules=knock is True and len(knowledge.hand) == 3)
     else:
         knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
                                  opponents=opponents, rules=rules)

@@ -44,6 +44,7 @@ from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 from ..analysis.hand_filter import LogFilter
+from ..analysis.valuation import turn_odds
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
@@ -278,6 +279,7 @@ class TableSession:
             raise RulesError(f"seed={self.seed!r} is not a seed: give a whole number 0 or more, or None")
         if self.hints:  # the opponent model's tables (about 1 s) are built as the table opens, not on a click
             LogFilter.of(self._ruleset, heads_up=n == 2, two_players=n == 2)
+            turn_odds(self._ruleset)  # the expert's knock valuation, by which the strong kind knocks
         self._start(self.deal)
 
     # -- set-up --------------------------------------------------------------------------
