@@ -153,6 +153,11 @@ class KnockValuation:
 
     # -- the decision's parts --------------------------------------------------------------
 
+    def scaled_margin(self, view: PlayerView) -> float:
+        """How much a knock must beat playing on by in ``view``: ``margin`` times the number
+        of opponents / 2."""
+        return self.margin * len(view.opponents) / 2
+
     def limit(self, view: PlayerView) -> float:
         """The expected lives (letters, points missed) a knock may always cost: ``knock_risk /
         players``, times 0.6 on the last life (the county's last under V6)."""
@@ -402,7 +407,7 @@ class KnockValuation:
         dists, played = list(dists), list(played)
         odds = turn_odds(view.rules)
         base, slope = self.playing_on_line(view)
-        margin = self.margin * len(view.opponents) / 2
+        margin = self.scaled_margin(view)
         limit = self.limit(view)
         threshold = []
         for v2 in range(67):

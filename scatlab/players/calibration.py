@@ -49,7 +49,7 @@ import numpy as np
 
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
-from ..analysis.opponents import Observations, OpponentModelName, row_weights
+from ..analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
 from ..analysis.tables import tables_for
 from ..cards import Card
 from ..checks import shown, whole_number
@@ -164,7 +164,8 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
             if action.kind is ActionKind.KNOCK:
                 knowledge = Knowledge.from_view(view)
-                observations = Observations.from_view(view)
+                plain = Observations.from_view(view, knock_rules=False)  # the log read once
+                observations = with_knock_rules(view, plain)
                 predicted: dict[str, float] = {}
                 for model in models:
                     risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
@@ -173,7 +174,7 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                 if table_model:
                     risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
                                       opponent_model="adaptive",
-                                      observations=Observations.from_view(view, knock_rules=False))
+                                      observations=plain)
                     predicted["table"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)

@@ -111,14 +111,26 @@ class ExpertPlayer(Player):
         if real_number("alpha", alpha, 0, 10, error=PlayerError) == 0:  # lives ** 0 would weigh every standing alike
             raise PlayerError(f"alpha={alpha!r} is not allowed: use a number more than 0, up to 10")
         real_number("margin", margin, -1, 1, error=PlayerError)
-        self.knock_risk = knock_risk
         self.horizon = horizon
         self.feed_margin = feed_margin
-        self.alpha = alpha
-        self.margin = margin
         self.valuation = KnockValuation(knock_risk, alpha, margin)
         """How it values a knock (:class:`~scatlab.analysis.valuation.KnockValuation`, with
         its ``knock_risk``, ``alpha`` and ``margin``)."""
+
+    @property
+    def knock_risk(self) -> float:
+        """Its valuation's ``knock_risk``."""
+        return self.valuation.knock_risk
+
+    @property
+    def alpha(self) -> float:
+        """Its valuation's ``alpha``."""
+        return self.valuation.alpha
+
+    @property
+    def margin(self) -> float:
+        """Its valuation's ``margin`` (against two opponents)."""
+        return self.valuation.margin
 
     # -- the decision ------------------------------------------------------------------
 
@@ -284,8 +296,7 @@ class ExpertPlayer(Player):
             return f"{scenario}; {own:.2f} {unit} expected, within the {limit:.2f} it accepts"
         unseen = knowledge.unseen_index
         on = valuation.value_playing_on(view, model.odds, row, unseen) if unseen else 0.0
-        margin = self.margin * len(view.opponents) / 2
-        if gain >= on + margin:
+        if gain >= on + valuation.scaled_margin(view):
             return (f"{scenario}; the knock changes its chance of winning the game by {gain * 100:+.1f} points, "
                     f"playing on by about {on * 100:+.1f}")
         return None
