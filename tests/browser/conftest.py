@@ -52,7 +52,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def voila_url() -> Iterator[str]:
     """The base URL of a Voilà server serving ``tests/browser``."""
     port = _free_port()
-    log = (ARTIFACTS / "voila.log")
+    # one log per pytest-xdist worker (PYTEST_XDIST_WORKER is "gw0", "gw1", ...; unset without -n)
+    log = ARTIFACTS / f"voila{'-' + os.environ['PYTEST_XDIST_WORKER'] if 'PYTEST_XDIST_WORKER' in os.environ else ''}.log"
     ARTIFACTS.mkdir(exist_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen(
