@@ -18,7 +18,10 @@ before, and the expert's own picture of its opponents), as the model ``table``.
 ``--given-hands N`` also records, at every knock, the knocker's chance of losing given the
 real hands (``expected_loss`` over N orders of the stock's top cards, the real players
 playing the last turns) and prints, per knocking kind, the adaptive model's predictions
-against it: the same comparison with the luck of the draw taken out.
+against it: the same comparison with the luck of the draw taken out. It also records the
+knock risk with the real hands shown to it (``Knock.shown``: the model's own last-turn
+policy) and prints the predictions against that too: the error of the picture of the hands
+alone, so what is left given the real hands is the last-turn policy's.
 
 ``--knock-chances`` instead prints how often each player kind knocked with a hand worth
 26-30 when a knock was allowed, against two opponents and against one, by the turns it had
@@ -232,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.from_json:
             saved = json.loads(Path(name).read_text())
             knocks += [Knock(k["kind"], len(k["against"]), k["turn"], k["predicted"], k["lost"], tuple(k["against"]),
-                             k.get("expected")) for k in saved["knocks"]]
+                             k.get("expected"), k.get("shown")) for k in saved["knocks"]]
             runs.append(f"{saved['games']:,} games of {','.join(saved['players'])} under {saved['rules']}, seed "
                         f"{saved['seed']}, {saved['samples']:,} Monte Carlo deals per prediction")
             kinds, args.rules, args.players = saved["players"], saved["rules"], ",".join(saved["players"])
@@ -265,6 +268,15 @@ def main(argv: list[str] | None = None) -> int:
                 r = reliability(mine, model, outcome="expected")
                 print(f"\n## knocks by {kind}, {model} model, given the real hands\n{r.table()}")
                 tables[f"{kind}/{model}/given-hands"] = r.to_json()
+    if knocks and all(k.shown is not None for k in knocks):
+        print("\nThe same knocks against the knock risk with the real hands shown to it (its own last-turn policy, "
+              "the stock's order unknown): the error of the picture of the hands alone. What is left of the "
+              "error given the real hands is the last-turn policy's.")
+        for kind, mine in by_kind.items():
+            for model in models[1:]:
+                r = reliability(mine, model, outcome="shown")
+                print(f"\n## knocks by {kind}, {model} model, against the risk with the hands shown\n{r.table()}")
+                tables[f"{kind}/{model}/hands-shown"] = r.to_json()
     for model in models[1:]:
         chance = criterion_chance(list(by_kind.values()), model)
         print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
@@ -276,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
     if args.json and not args.from_json:
         data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,
-                           "lost": k.lost, "expected": k.expected} for k in knocks]
+                           "lost": k.lost, "expected": k.expected, "shown": k.shown} for k in knocks]
         Path(args.json).write_text(json.dumps(data))
     return 0
 

@@ -63,6 +63,7 @@ from scatlab.players.calibration import (
     knock_table,
     reliability,
     reliability_svg,
+    risk_with_hands_shown,
 )
 from scatlab.players.base import PlayerError, make_player
 from scatlab.players.tournament import play_out
@@ -435,6 +436,30 @@ def test_expected_loss_is_the_knockers_chance_of_losing_over_the_orders_of_the_s
         expected_loss(after, 1, tips, orders=0)
 
 
+def test_risk_with_hands_shown_follows_the_stated_last_turn_policy_not_the_real_player_C6_C7_C8() -> None:
+    """``risk_with_hands_shown``: the knock risk with the opponents' real hands shown to it.
+    Seat 1 knocks 25 in clubs against AS 8S 10H with the AH face up. The stated last-turn
+    policy takes the AH (the 10H and AH make 21) and cannot reach 25: no risk. The real tip
+    collects spades, so it draws and beats 25 with the 7, 9, 10, J, Q or K of spades (6 of
+    the 45 stock cards): what is left between the two is the policy's error, not the
+    picture's. Against two opponents it is a seeded Monte Carlo over the stock (C8: the
+    tip's 10H JH QH make 31 before seat 0 plays). Refused: not a view, a hand per opponent
+    missing."""
+    s = GameState.new("classic", 2).deal(deal_order(["AS 8S 10H", "KC QC 5C"], up="AH"))
+    tips = [make_player("tip"), make_player("tip")]
+    assert risk_with_hands_shown(s.view(1), [s.hands[0]]) == 0
+    assert expected_loss(s.apply("knock"), 1, tips) == Fraction(6, 45)
+    three = GameState.new("classic", 3).deal(deal_order(["2D 3D 4C", "AS KS 9S", "AH KH 5C"], up="2C"))
+    view = three.view(1)
+    risk = risk_with_hands_shown(view, [three.hands[p] for p in view.opponents], samples=4000, seed=3)
+    assert risk == risk_with_hands_shown(view, [three.hands[p] for p in view.opponents], samples=4000, seed=3)
+    assert (risk * 4000).denominator == 1 and abs(risk - Fraction(3, 42)) < 0.015
+    with pytest.raises(PlayerError, match="PlayerView"):
+        risk_with_hands_shown(three, [])  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match="one hand per opponent"):
+        risk_with_hands_shown(view, [three.hands[2]])
+
+
 def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> None:
     """``collect_knocks(..., given_hands=N)`` plays the same games and makes the same
     predictions with the same outcomes, and adds each knock's chance of losing given the real
@@ -443,8 +468,14 @@ def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> Non
     kinds = ["expert", "tip", "tip"]
     plain = collect_knocks(kinds, games=2, seed=4, samples=100)
     given = collect_knocks(kinds, games=2, seed=4, samples=100, given_hands=30)
-    assert [replace(k, expected=None) for k in given] == plain
+    assert [replace(k, expected=None, shown=None) for k in given] == plain
     assert all(k.expected is not None and 0 <= k.expected <= 1 for k in given)
+    assert all(k.shown is not None and 0 <= k.shown <= 1 for k in given)
+    shown_hands = reliability(given, "adaptive", outcome="shown")
+    assert shown_hands.observed == pytest.approx(sum(k.shown or 0.0 for k in given) / len(given))
+    assert "risk with the real hands shown" in shown_hands.table()
+    with pytest.raises(PlayerError, match="risk with the hands shown"):
+        reliability(plain[:2], "adaptive", outcome="shown")
     r = reliability(given, "adaptive", outcome="expected")
     assert r.outcome == "expected" and r.predicted == reliability(plain, "adaptive").predicted
     assert r.observed == pytest.approx(sum(k.expected or 0.0 for k in given) / len(given))
@@ -693,9 +724,12 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     assert "## knocks by tip, adaptive model, given the real hands" in first
     data = json.loads(saved.read_text())
     assert data["given_hands"] == 10 and all(0 <= k["expected"] <= 1 for k in data["knocks"])
+    assert all(0 <= k["shown"] <= 1 for k in data["knocks"])
+    assert "## knocks by tip, adaptive model, against the risk with the hands shown" in first
     assert script.main(["--from-json", str(saved), str(saved), "--svg", str(svg)]) == 0
     pooled = capsys.readouterr().out
     assert f"{2 * len(data['knocks']):,} knocks pooled" in pooled and "given the real hands" in pooled
+    assert "against the risk with the hands shown" in pooled
     with pytest.raises(SystemExit) as stop:
         script.main(["--given-hands", "-1"])
     assert stop.value.code == 2 and "--given-hands must be 0 (off)" in capsys.readouterr().err

@@ -25,7 +25,9 @@ replayed with the stock in every order of the cards the last turns can draw, or 
 sample of them, the real players playing the last turns). It has the same expectation as
 the 0/1 outcome, since the stock's order is uniformly random whatever was seen, but far less
 spread, so ``reliability(..., outcome="expected")`` tells a model's error from the luck of
-the draw with fewer knocks.
+the draw with fewer knocks. It also records the knock risk with the real hands shown
+(:attr:`Knock.shown`: ``knock_risk``'s own last-turn policy), which splits that error into
+the picture of the hands (``reliability(..., outcome="shown")``) and the last-turn policy.
 
 >>> knocks = collect_knocks(["tip", "tip"], games=2, seed=1, samples=200)
 >>> all(0 <= k.predicted["adaptive"] <= 1 for k in knocks)
@@ -60,7 +62,7 @@ from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
            "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
@@ -82,6 +84,12 @@ class Knock:
     expected: float | None = None
     """The knocker's chance of losing given the real hands (:func:`expected_loss`), when
     :func:`collect_knocks` was asked for it."""
+    shown: float | None = None
+    """The knock risk with every opponent's real hand shown to it (``knock_risk`` with the
+    hands as known cards: its stated last-turn policy, the stock's order unknown), when
+    :func:`collect_knocks` was asked for the real hands. Beside :attr:`expected` it splits a
+    model's error in two: ``shown`` minus the prediction is the picture of the hands,
+    ``expected`` minus ``shown`` the last-turn policy against the real players' last turns."""
 
 
 def _lost(result: HandResult, seat: int, rules: RuleSet) -> bool:
@@ -139,6 +147,33 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     return Fraction(lost, len(heads))
 
 
+def risk_with_hands_shown(view: PlayerView, hands: Sequence[Sequence[Card]], samples: int = 2_000,
+                          seed: int = 0) -> Fraction:
+    """The knock risk (:func:`~scatlab.analysis.knock_risk`) that the player of ``view`` takes
+    by knocking now, with every opponent's real hand shown to it (``hands``, one per opponent
+    in the order of ``view.opponents``): the stated last-turn policy of each opponent, the
+    stock's order unknown. Exact against one opponent, else a Monte Carlo estimate over
+    ``samples`` orders of the stock (``seed``). Beside :func:`expected_loss` (the real players
+    playing the last turns) it tells how much of a model's error is its picture of the hands.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> from scatlab.players import make_player
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AS 8S 10H", "KC QC 5C"], up="AH"))
+    >>> risk_with_hands_shown(s.view(1), [s.hands[0]])   # the policy takes the AH (21): no threat to 25
+    Fraction(0, 1)
+    >>> expected_loss(s.apply("knock"), 1, [make_player("tip"), make_player("tip")])  # tip draws for spades
+    Fraction(2, 15)
+    """
+    if not isinstance(view, PlayerView):
+        raise PlayerError(f"risk_with_hands_shown needs the knocker's PlayerView, not {shown(view)}")
+    knowledge = Knowledge.from_view(view)
+    if len(hands) != knowledge.opponents:
+        raise PlayerError(f"risk_with_hands_shown needs one hand per opponent ({knowledge.opponents}), "
+                          f"not {shown(hands)}")
+    open_hands = replace(knowledge, opponent_holds=tuple(tuple(h) for h in hands))
+    return knock_risk(open_hands, samples=samples, opponent_model="uniform", seed=seed).p_lose
+
+
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
                    first_game: int = 0, given_hands: int = 0, table_model: bool = False) -> list[Knock]:
@@ -146,7 +181,8 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
     tournament plays) and record every knock (see the module doc); with ``given_hands``
     (a number of stock orders, 0 for none) also the knocker's chance of losing given the
-    real hands (:func:`expected_loss`, seeded per knock); with ``table_model`` also the
+    real hands (:func:`expected_loss`, seeded per knock) and the knock risk with those hands
+    shown (:attr:`Knock.shown`); with ``table_model`` also the
     adaptive model's prediction when the strong kind knocks by its measured chances rather
     than by the expert's rule at each opponent turn (``Observations.from_view(view,
     knock_rules=False)``: the model in play before the rule, and the expert's own picture of
@@ -178,13 +214,16 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                     predicted["table"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
-                expected = None
+                expected = shown_risk = None
                 if given_hands:
                     at_seat = [players[seat_entrant[s]] for s in range(after.num_players)]
                     expected = float(expected_loss(after, view.player, at_seat, given_hands,
                                                    seed=len(out) + len(pending) + 1000 * game))
+                    shown_risk = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents],
+                                                             samples, seed=len(out) + len(pending) + 1000 * game))
                 pending.append((len(before.results), view.player,
-                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against, expected)))
+                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against, expected,
+                                      shown_risk)))
             while pending and len(after.results) > pending[0][0]:
                 number, seat, knock = pending.pop(0)
                 out.append(replace(knock, lost=_lost(after.results[number], seat, ruleset)))
@@ -480,8 +519,9 @@ class Reliability:
     brier: float
     bins: tuple[Bin, ...]
     outcome: str = "lost"
-    """What was observed: ``"lost"`` (0/1) or ``"expected"`` (the chance given the real hands,
-    whose squared gap ``brier`` is then the model's error alone, without the draw's luck)."""
+    """What was observed: ``"lost"`` (0/1), ``"expected"`` (the chance given the real hands,
+    whose squared gap ``brier`` is then the model's error alone, without the draw's luck) or
+    ``"shown"`` (the knock risk with the real hands shown: the picture's error alone)."""
 
     @property
     def bias(self) -> float:
@@ -491,12 +531,12 @@ class Reliability:
     def table(self, min_bin: int = 200, tolerance: float = 0.02) -> str:
         """A text table; bins with at least ``min_bin`` knocks are marked ok when the observed
         rate is within ``tolerance`` of the mean prediction."""
-        seen, score = ("observed", "Brier") if self.outcome == "lost" else \
-            ("expected given the real hands", "mean squared gap")
+        seen, score = {"lost": ("observed", "Brier"), "expected": ("expected given the real hands", "mean squared gap"),
+                       "shown": ("risk with the real hands shown", "mean squared gap")}[self.outcome]
         lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, {seen} "
                  f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, {score} {self.brier:.4f}",
                  f"| predicted risk | knocks | mean predicted | {seen} (± s.e.) | gap (in s.e. of the "
-                 f"{'prediction' if self.outcome == 'lost' else 'expected loss'}) | within ±2 points |",
+                 f"{dict(lost='prediction', expected='expected loss', shown='risk shown')[self.outcome]}) | within ±2 points |",
                  "|---|---:|---:|---:|---:|---|"]
         for b in self.bins:
             if b.knocks == 0:
@@ -518,8 +558,10 @@ class Reliability:
 def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES,
                 outcome: str = "lost") -> Reliability:
     """Bin the knocks by ``model``'s prediction (bins ``[edges[j], edges[j+1])``, the last
-    one closed) against their outcomes: ``"lost"`` (1 or 0) or ``"expected"`` (the chance of
-    losing given the real hands, :attr:`Knock.expected`: the draw's luck taken out).
+    one closed) against their outcomes: ``"lost"`` (1 or 0), ``"expected"`` (the chance of
+    losing given the real hands, :attr:`Knock.expected`: the draw's luck taken out) or
+    ``"shown"`` (the knock risk with the real hands shown, :attr:`Knock.shown`: the gap is
+    then the picture of the hands alone).
 
     >>> r = reliability([Knock("tip", 2, 3, {"m": 0.1}, True), Knock("tip", 2, 3, {"m": 0.1}, False)], "m")
     >>> r.observed, round(r.brier, 2), [b.knocks for b in r.bins if b.knocks]
@@ -533,14 +575,16 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
     preds = [k.predicted[model] for k in knocks]
     if outcome == "lost":
         outcomes = [1.0 if k.lost else 0.0 for k in knocks]
-    elif outcome == "expected":
-        missing = [k for k in knocks if k.expected is None]
+    elif outcome in ("expected", "shown"):
+        chances = [k.expected if outcome == "expected" else k.shown for k in knocks]
+        missing = sum(c is None for c in chances)
         if missing:
-            raise PlayerError(f"outcome='expected' needs every knock's expected loss (collect_knocks(..., "
-                              f"given_hands=...)); {len(missing)} of {n} knocks have none")
-        outcomes = [k.expected for k in knocks if k.expected is not None]
+            what = "expected loss" if outcome == "expected" else "risk with the hands shown"
+            raise PlayerError(f"outcome={outcome!r} needs every knock's {what} (collect_knocks(..., "
+                              f"given_hands=...)); {missing} of {n} knocks have none")
+        outcomes = [c for c in chances if c is not None]
     else:
-        raise PlayerError(f"outcome={outcome!r} is not allowed: 'lost' or 'expected'")
+        raise PlayerError(f"outcome={outcome!r} is not allowed: 'lost', 'expected' or 'shown'")
     bins = []
     for j in range(len(edges) - 1):
         lo, hi = edges[j], edges[j + 1]
@@ -548,7 +592,7 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
         idx = [i for i, p in enumerate(preds) if lo <= p < hi or (last and p == hi)]
         m = len(idx)
         mean = sum(outcomes[i] for i in idx) / m if m else 0.0
-        spread = math.sqrt(sum((outcomes[i] - mean) ** 2 for i in idx) / m) if m and outcome == "expected" else None
+        spread = math.sqrt(sum((outcomes[i] - mean) ** 2 for i in idx) / m) if m and outcome != "lost" else None
         bins.append(Bin(lo, hi, m, sum(preds[i] for i in idx) / m if m else 0.0, mean, spread))
     return Reliability(
         model, n,
