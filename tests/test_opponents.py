@@ -458,6 +458,8 @@ def test_risk_with_hands_shown_follows_the_stated_last_turn_policy_not_the_real_
         risk_with_hands_shown(three, [])  # type: ignore[arg-type]
     with pytest.raises(PlayerError, match="one hand per opponent"):
         risk_with_hands_shown(view, [three.hands[2]])
+    with pytest.raises(PlayerError, match="one hand per opponent"):
+        risk_with_hands_shown(view, 2)  # type: ignore[arg-type]
 
 
 def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> None:

@@ -62,8 +62,8 @@ from ..rules.view import PlayerView
 from .base import Player, PlayerError, make_player
 from .tournament import play_out, seating
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table", "MAX_PLAYED", "MAX_TOOK",
-           "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
+__all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
+           "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
@@ -167,7 +167,7 @@ def risk_with_hands_shown(view: PlayerView, hands: Sequence[Sequence[Card]], sam
     if not isinstance(view, PlayerView):
         raise PlayerError(f"risk_with_hands_shown needs the knocker's PlayerView, not {shown(view)}")
     knowledge = Knowledge.from_view(view)
-    if len(hands) != knowledge.opponents:
+    if not isinstance(hands, (list, tuple)) or len(hands) != knowledge.opponents:
         raise PlayerError(f"risk_with_hands_shown needs one hand per opponent ({knowledge.opponents}), "
                           f"not {shown(hands)}")
     open_hands = replace(knowledge, opponent_holds=tuple(tuple(h) for h in hands))
