@@ -260,23 +260,24 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
                       f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
             tables[f"{kind}/{model}"] = r.to_json()
-    if knocks and all(k.expected is not None for k in knocks):
-        print("\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
-              "averaged out, the real players playing the last turns): the model's error without the draw's luck.")
+    against_chances = (
+        ("expected", "\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
+         "averaged out, the real players playing the last turns): the model's error without the draw's luck.",
+         "given the real hands", "given-hands"),
+        ("shown", "\nThe same knocks against the knock risk with the real hands shown to it (its own last-turn "
+         "policy, the stock's order unknown): the error of the picture of the hands alone. What is left of the "
+         "error given the real hands is the last-turn policy's.", "against the risk with the hands shown",
+         "hands-shown"),
+    )
+    for outcome, intro, heading, key in against_chances:
+        if not knocks or any(getattr(k, outcome) is None for k in knocks):
+            continue
+        print(intro)
         for kind, mine in by_kind.items():
             for model in models[1:]:
-                r = reliability(mine, model, outcome="expected")
-                print(f"\n## knocks by {kind}, {model} model, given the real hands\n{r.table()}")
-                tables[f"{kind}/{model}/given-hands"] = r.to_json()
-    if knocks and all(k.shown is not None for k in knocks):
-        print("\nThe same knocks against the knock risk with the real hands shown to it (its own last-turn policy, "
-              "the stock's order unknown): the error of the picture of the hands alone. What is left of the "
-              "error given the real hands is the last-turn policy's.")
-        for kind, mine in by_kind.items():
-            for model in models[1:]:
-                r = reliability(mine, model, outcome="shown")
-                print(f"\n## knocks by {kind}, {model} model, against the risk with the hands shown\n{r.table()}")
-                tables[f"{kind}/{model}/hands-shown"] = r.to_json()
+                r = reliability(mine, model, outcome=outcome)
+                print(f"\n## knocks by {kind}, {model} model, {heading}\n{r.table()}")
+                tables[f"{kind}/{model}/{key}"] = r.to_json()
     for model in models[1:]:
         chance = criterion_chance(list(by_kind.values()), model)
         print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
