@@ -278,6 +278,18 @@ def main(argv: list[str] | None = None) -> int:
                 r = reliability(mine, model, outcome=outcome)
                 print(f"\n## knocks by {kind}, {model} model, {heading}\n{r.table()}")
                 tables[f"{kind}/{model}/{key}"] = r.to_json()
+    if knocks and all(k.expected is not None and k.shown is not None for k in knocks):
+        print("\nThe last-turn policy's part of the error, per bin: the chance given the real hands minus the risk "
+              "with the hands shown, in points (bins under 200 knocks in brackets).")
+        for kind, mine in by_kind.items():
+            for model in models[1:]:
+                given, open_hands = reliability(mine, model, outcome="expected"), reliability(mine, model, outcome="shown")
+                parts = [(b, (g.observed - b.observed) * 100) for g, b in zip(given.bins, open_hands.bins) if b.knocks]
+                shown_parts = [f"{b.low:.1%}-{b.high:.1%} {d:+.2f}" if b.knocks >= 200 else
+                               f"({b.low:.1%}-{b.high:.1%} {d:+.2f})" for b, d in parts]
+                big = [abs(d) for b, d in parts if b.knocks >= 200]
+                print(f"- knocks by {kind}, {model} model: " + ", ".join(shown_parts)
+                      + (f"; at most {max(big):.2f} in bins of 200+" if big else ""))
     for model in models[1:]:
         chance = criterion_chance(list(by_kind.values()), model)
         print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "

@@ -728,6 +728,7 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     assert data["given_hands"] == 10 and all(0 <= k["expected"] <= 1 for k in data["knocks"])
     assert all(0 <= k["shown"] <= 1 for k in data["knocks"])
     assert "## knocks by tip, adaptive model, against the risk with the hands shown" in first
+    assert "- knocks by tip, adaptive model: " in first and "The last-turn policy's part of the error" in first
     assert script.main(["--from-json", str(saved), str(saved), "--svg", str(svg)]) == 0
     pooled = capsys.readouterr().out
     assert f"{2 * len(data['knocks']):,} knocks pooled" in pooled and "given the real hands" in pooled
