@@ -14,6 +14,10 @@ The ``adaptive`` model is the one in play: the filter's strong kind knocks by th
 at each opponent turn (``Observations.from_view``). ``--table-model`` also records the
 adaptive model whose strong kind knocks by its measured chances instead (the model in play
 before, and the expert's own picture of its opponents), as the model ``table``.
+``--told-model`` also records the model in play told who each opponent is (the model
+``told``: a ``tip`` opponent pictured as exactly the tip player, the casual kind without its
+slip; an ``expert`` one as the strong kind): a control, which shows how much of the error
+comes from not knowing the opponents' kinds.
 
 ``--given-hands N`` also records, at every knock, the knocker's chance of losing given the
 real hands (``expected_loss`` over N orders of the stock's top cards, the real players
@@ -78,10 +82,10 @@ T = TypeVar("T")
 W = TypeVar("W")
 
 
-def _chunk(args: tuple[list[str], str, int, int, int, int, int, bool]) -> list[Knock]:
-    kinds, rules, seed, samples, first, games, given_hands, table_model = args
+def _chunk(args: tuple[list[str], str, int, int, int, int, int, bool, bool]) -> list[Knock]:
+    kinds, rules, seed, samples, first, games, given_hands, table_model, told_model = args
     return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first,
-                          given_hands=given_hands, table_model=table_model)
+                          given_hands=given_hands, table_model=table_model, told_model=told_model)
 
 
 def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]:
@@ -174,7 +178,7 @@ def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands,
-             args.table_model) for g in range(0, args.games, args.chunk)]
+             args.table_model, args.told_model) for g in range(0, args.games, args.chunk)]
     knocks = _in_chunks(_chunk, work, args.jobs)
     elapsed = time.perf_counter() - start
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
@@ -197,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table-model", action="store_true",
                         help="also predict with the strong kind knocking by its measured chances, not by the expert's "
                              "rule at each opponent turn (the model 'table': the model in play before the rule)")
+    parser.add_argument("--told-model", action="store_true",
+                        help="also predict with the model told who each opponent is (the model 'told': a tip "
+                             "pictured as exactly the tip player, an expert as the strong kind; tip and expert "
+                             "players only)")
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
     parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
@@ -248,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     tables: dict[str, object] = {}
     data["tables"] = tables
     by_kind = {kind: mine for kind in dict.fromkeys(kinds) if (mine := [k for k in knocks if k.kind == kind])}
-    models = [m for m in ("uniform", "adaptive", "table") if knocks and all(m in k.predicted for k in knocks)]
+    models = [m for m in ("uniform", "adaptive", "table", "told") if knocks and all(m in k.predicted for k in knocks)]
     for kind, mine in by_kind.items():
         for model in models:
             r = reliability(mine, model)

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge
-from scatlab.analysis.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, FilterKind, KnockRule, LogFilter,
-                                         Turn)
+from scatlab.analysis.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, TIP_PLAY, FilterKind, KnockRule,
+                                         LogFilter, Turn)
 from scatlab.analysis.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
 from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
@@ -638,7 +638,8 @@ def test_strong_kind_throws_the_card_the_expert_throws() -> None:
 @pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5),
                                           ("feed_margin", -1), ("feed_margin", "2"), ("knocks", ((26, 1.5),)),
                                           ("knocks", ((27, 0.5), (26, 0.4))), ("knocks_two", ((26, ()),)),
-                                          ("knocks_two", ((26, (0.5, -0.1)),)), ("knocks_heads_up", [(26, 0.5)])])
+                                          ("knocks_two", ((26, (0.5, -0.1)),)), ("knocks_heads_up", [(26, 0.5)]),
+                                          ("slip", -0.01), ("slip", 0.5), ("slip", "0.02"), ("slip", True)])
 def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, value: object) -> None:
     """A kind's way of taking, its horizon, its feed margin and its knock tables are checked,
     with the input quoted."""
@@ -862,3 +863,72 @@ def test_kind_odds_tell_the_expert_from_tip_players_over_a_game() -> None:
         play_out([make_player(k) for k in kinds], kinds, rules, 11, game, observe)
     assert len(strong["tip"]) >= 5 and len(strong["expert"]) >= 3
     assert np.mean(strong["expert"]) > 0.6 > 0.3 > np.mean(strong["tip"])
+
+
+def test_tip_kind_is_the_casual_kind_without_its_slip() -> None:
+    """TIP_PLAY, the study's told kind for a tip player, plays as the casual kind but never
+    against its tips: a discard of another suit is never taken, a thrown card is always the
+    tip's (weight 0 where the casual kind has its 2%)."""
+    assert (TIP_PLAY.knocks, TIP_PLAY.takes, TIP_PLAY.take, TIP_PLAY.slip) == (CASUAL_PLAY.knocks, "suit", 1.0, 0.0)
+    assert TIP_PLAY not in LOG_KINDS
+    f = LogFilter.of(find_rules("classic"), (TIP_PLAY, STRONG_PLAY))
+    hand = f.tables.row(sorted(card.index for card in (c("AH"), c("KH"), c("9S"))))
+    assert f._take_chance(0, np.array([hand]), c("QH").index)[0] == 1.0
+    assert f._take_chance(0, np.array([hand]), c("QS").index)[0] == 0.0
+    log = (Turn("draw", c("QH"), c("2C")),)  # passed over the QH: no tip holding two hearts worth 11 + 10 did that
+    w_tip = f.weights(log, (1.0, 0.0))
+    w_casual = LogFilter.of(find_rules("classic")).weights(log, (1.0, 0.0))
+    rows = [f.tables.row(sorted(card.index for card in hand)) for hand in
+            ((c("AH"), c("KH"), c("9S")), (c("AH"), c("JH"), c("4D")))]
+    assert all(w_tip[r] == 0.0 and w_casual[r] > 0.0 for r in rows)
+
+
+def test_tip_kind_follows_the_real_tip_players_hand_at_every_turn() -> None:
+    """In seeded games of the expert against two tip players, the tip's real hand keeps a
+    weight above 0 under TIP_PLAY (odds 1 to 0, no slip) at every turn of the expert's view:
+    the tip never needs a slip, so the told model pictures it without error from its kind."""
+    rules = find_rules("classic")
+    kinds = ["expert", "tip", "tip"]
+    players = [make_player(k) for k in kinds]
+    checked = 0
+    for game in range(4):
+        seats, _ = seating(game, 3)
+        entrant_at = {s: i for i, s in enumerate(seats)}
+
+        def observe(before: GameState, entrant: int, view: object, action: object, after: GameState) -> None:
+            nonlocal checked
+            if kinds[entrant] != "expert" or action.kind not in (ActionKind.DRAW, ActionKind.TAKE):  # type: ignore[attr-defined]
+                return
+            obs = Observations.from_view(view, knock_rules=False)  # type: ignore[arg-type]
+            for j, p in enumerate(view.opponents):  # type: ignore[attr-defined]
+                assert kinds[entrant_at[p]] == "tip"
+                f = LogFilter.of(rules, (TIP_PLAY, STRONG_PLAY), heads_up=len(view.opponents) == 1)  # type: ignore[attr-defined]
+                w = f.weights(obs.log[j], (1.0, 0.0))  # type: ignore[index]
+                assert w[f.tables.row(sorted(card.index for card in before.hands[p]))] > 0
+                checked += 1
+
+        play_out(players, kinds, rules, 5, game, observe)
+    assert checked > 200
+
+
+def test_observations_kinds_picture_the_opponents_as_the_kinds_given() -> None:
+    """``Observations.kinds`` replaces the model in play's kinds in the filter (the study's
+    told model); its odds then have one chance per kind given, and a bad value is refused
+    with the input quoted."""
+    k = Knowledge.of("AH KH QS", discard="2C")
+    log = ((Turn("draw", c("5D"), c("9C")), Turn("draw", c("9C"), c("2C"))),)
+    obs = Observations(turns=(2,), rejected=((c("5D"), c("9C"), c("2C")),), log=log, kinds=(TIP_PLAY,))
+    f = LogFilter.of(k.rules, (TIP_PLAY,), heads_up=True)
+    seen = {card.index for card in (c("AH"), c("KH"), c("QS"), c("2C"))}
+    possible = ~np.isin(f.tables.rows, list(seen)).any(axis=1)
+    assert np.array_equal(row_weights(k, obs, 0), np.where(possible, f.weights(log[0]), 0.0))
+    in_play = row_weights(k, Observations(turns=(2,), rejected=obs.rejected, log=log), 0)
+    assert not np.allclose(row_weights(k, obs, 0), in_play)
+    with pytest.raises(AnalysisError, match=re.escape("kinds=() is not allowed")):
+        Observations(turns=(2,), rejected=((),), log=((),), kinds=())
+    with pytest.raises(AnalysisError, match="kinds='tip' is not allowed"):
+        Observations(turns=(2,), rejected=((),), log=((),), kinds="tip")  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match=re.escape("kind odds (1.0, 0.0) are not allowed: 1 chance from 0 to 1")):
+        Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY,), odds=((1.0, 0.0),))
+    assert Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY, STRONG_PLAY),
+                        odds=((1.0, 0.0),)).odds == ((1.0, 0.0),)

@@ -708,6 +708,22 @@ def test_C8_knock_risk_when_every_opponent_hand_takes_the_discard(model: str) ->
     assert (risk.p_lose_one, risk.p_lose_two) == (Fraction(0), Fraction(1))
 
 
+def test_told_model_pictures_each_opponent_as_the_player_it_is() -> None:
+    """``collect_knocks(..., told_model=True)`` also predicts with the model told who each
+    opponent is (a tip as exactly the tip player, an expert as the strong kind): on the same
+    knocks as the model in play, a chance from 0 to 1, and where it differs it is because of
+    the kinds alone; other players, or a flag that is not True or False, are refused."""
+    plain = collect_knocks(["expert", "tip", "tip"], games=2, seed=3, samples=100)
+    told = collect_knocks(["expert", "tip", "tip"], games=2, seed=3, samples=100, told_model=True)
+    assert [k.predicted["adaptive"] for k in told] == [k.predicted["adaptive"] for k in plain]
+    assert all(0 <= k.predicted["told"] <= 1 for k in told) and len(told) > 5
+    assert any(k.predicted["told"] != k.predicted["adaptive"] for k in told)
+    with pytest.raises(PlayerError, match="told_model needs every player to be one of tip, expert"):
+        collect_knocks(["expert", "simple"], games=1, told_model=True)
+    with pytest.raises(PlayerError, match="told_model='yes' is not allowed: use True or False"):
+        collect_knocks(["tip", "tip"], games=1, told_model="yes")  # type: ignore[arg-type]
+
+
 def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_real_hands(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``benchmarks/calibrate.py --given-hands N`` prints, per knocking kind, the predictions
@@ -721,9 +737,10 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     spec.loader.exec_module(script)
     saved, svg = tmp_path / "run.json", tmp_path / "run.svg"
     assert script.main(["--players", "tip,tip", "--games", "3", "--seed", "2", "--samples", "50",
-                        "--given-hands", "10", "--json", str(saved), "--svg", str(svg)]) == 0
+                        "--given-hands", "10", "--told-model", "--json", str(saved), "--svg", str(svg)]) == 0
     first = capsys.readouterr().out
     assert "## knocks by tip, adaptive model, given the real hands" in first
+    assert "## knocks by tip, told model\n" in first and "## knocks by tip, told model, given the real hands" in first
     data = json.loads(saved.read_text())
     assert data["given_hands"] == 10 and all(0 <= k["expected"] <= 1 for k in data["knocks"])
     assert all(0 <= k["shown"] <= 1 for k in data["knocks"])

@@ -82,7 +82,8 @@ from ..rules.options import RuleSet
 from .horizon import MAX_HORIZON, horizon_table
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
-__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "LOG_KINDS", "LogFilter"]
+__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
+           "LOG_KINDS", "LogFilter"]
 
 TurnAction = Literal["draw", "take", "knock"]
 KnockChance = float | tuple[float, ...]
@@ -230,6 +231,8 @@ class FilterKind:
                                                and 0 < self.rule_slip < 0.5):
             raise AnalysisError(f"rule_slip={self.rule_slip!r} is not allowed: None or a chance more than 0 "
                                 "and less than 0.5")
+        if not (isinstance(self.slip, (int, float)) and not isinstance(self.slip, bool) and 0 <= self.slip < 0.5):
+            raise AnalysisError(f"slip={self.slip!r} is not allowed: a chance from 0 up to (not including) 0.5")
         if self.takes not in ("suit", "better", "horizon"):
             raise AnalysisError(f"takes={self.takes!r} is not allowed: 'suit', 'better' or 'horizon'")
         if not (isinstance(self.horizon, int) and 0 <= self.horizon < MAX_HORIZON):
@@ -316,6 +319,16 @@ there, at most 99% so that no hand is ruled out
 :class:`KnockRule` it knocks by that rule instead, with a 2% slip (``rule_slip``): in the
 tests' games of two the rule read at the expert's real hand knocked exactly when the expert
 did."""
+TIP_PLAY = FilterKind("tip", 0.5, ((26, 1.0),), "suit", 1.0, slip=0.0)
+"""The ``tip`` player exactly: the casual kind without its slip (it never throws, takes or
+passes against its tips). Not in :data:`LOG_KINDS`: the model in play is not told who its
+opponents are; the calibration study's model ``"told"`` uses it for the ``tip`` players
+(:func:`scatlab.players.calibration.collect_knocks`), to tell the picture's error that comes
+from not knowing the kind (and the slip) from the rest.
+
+>>> TIP_PLAY.slip, TIP_PLAY.knock_chance(26), TIP_PLAY.knock_chance(25.5)
+(0.0, 1.0, 0.0)
+"""
 LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 """The stated policy's opponent when the log is known: casual or strong, with even odds in a
 game's first hand and odds learned from the hands shown after it."""

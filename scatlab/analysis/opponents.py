@@ -154,7 +154,7 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
-from .hand_filter import LOG_KINDS, KnockChance, KnockRule, LogFilter, Turn, TurnAction
+from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from .valuation import KnockValuation
@@ -332,6 +332,10 @@ class Observations:
     players: int | None = None
     """How many players the game was dealt to (:meth:`from_view`); in a game of two the
     strong kind knocks with the chances measured in games of two. Used with the log only."""
+    kinds: tuple[FilterKind, ...] | None = None
+    """The kinds of player the filter pictures every opponent as (None: :data:`LOG_KINDS`,
+    the model in play), with ``odds`` one chance per kind. The calibration study's model
+    ``"told"`` sets it to tell the model who each opponent is. Used with the log only."""
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
@@ -348,15 +352,21 @@ class Observations:
                                          or not MIN_PLAYERS <= self.players <= MAX_PLAYERS):
             raise AnalysisError(f"players={self.players!r} is not allowed: the number of players dealt in, "
                                 f"{MIN_PLAYERS} to {MAX_PLAYERS}")
+        if self.kinds is not None and not (isinstance(self.kinds, tuple) and self.kinds
+                                           and all(isinstance(k, FilterKind) for k in self.kinds)):
+            raise AnalysisError(f"kinds={shown(self.kinds)} is not allowed: None (the model in play) or a "
+                                "non-empty tuple of FilterKind")
+        n_kinds = len(self.kinds or LOG_KINDS)
         if self.odds is not None:
             if not isinstance(self.odds, tuple) or len(self.odds) != len(self.turns):
                 raise AnalysisError(f"kind odds {self.odds!r} are not allowed: one tuple of chances per opponent "
                                     f"({len(self.turns)})")
             for row in self.odds:
-                if not isinstance(row, tuple) or len(row) != len(LOG_KINDS) or not all(
+                if not isinstance(row, tuple) or len(row) != n_kinds or not all(
                         isinstance(o, (int, float)) and not isinstance(o, bool) and 0 <= o <= 1 for o in row) \
                         or not sum(row) > 0:
-                    raise AnalysisError(f"kind odds {row!r} are not allowed: {len(LOG_KINDS)} chances from 0 to 1, "
+                    raise AnalysisError(f"kind odds {row!r} are not allowed: {n_kinds} chance{'s' if n_kinds != 1 else ''} "
+                                        "from 0 to 1, "
                                         "not all 0, one per kind")
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -791,7 +801,7 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
     ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
     if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
         odds = observations.odds[opponent] if observations.odds is not None else None
-        filt = LogFilter.of(knowledge.rules, heads_up=len(observations.turns) == 1,
+        filt = LogFilter.of(knowledge.rules, observations.kinds or LOG_KINDS, heads_up=len(observations.turns) == 1,
                             two_players=observations.players == 2)
         w = np.where(ok, filt.weights(observations.log[opponent], odds), 0.0)
         if w.max() > 0:

@@ -13,7 +13,9 @@ by opponent kind, turns played and whether the opponent took a card). The model 
 has the filter's strong kind knock by the expert's rule at each opponent turn
 (:func:`scatlab.analysis.opponents.with_knock_rules`); ``collect_knocks(...,
 table_model=True)`` also records the adaptive model whose strong kind knocks by its measured
-chances (the study's model ``"table"``, the model in play before).
+chances (the study's model ``"table"``, the model in play before), and ``told_model=True`` the
+model in play told who each opponent is (the model ``"told"``: a control, not a model a
+player could use).
 
 Against two or more opponents each prediction is a Monte Carlo estimate over ``samples``
 deals (seeded per knock); its noise averages out over many knocks.
@@ -49,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from ..analysis.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
 from ..analysis.knock import knock_risk
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
@@ -64,7 +67,7 @@ from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
            "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
-           "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity"]
+           "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -174,9 +177,18 @@ def risk_with_hands_shown(view: PlayerView, hands: Sequence[Sequence[Card]], sam
     return knock_risk(open_hands, samples=samples, opponent_model="uniform", seed=seed).p_lose
 
 
+TOLD_KINDS: tuple[FilterKind, ...] = (TIP_PLAY, STRONG_PLAY)
+"""The kinds of the study's model ``"told"``: the tip player exactly (the casual kind without
+its slip) and the strong kind (the expert has no exact kind: the strong kind chooses its
+cards as it does, with a slip, and knocks by its rule)."""
+TOLD_ODDS: dict[str, tuple[float, float]] = {"tip": (1.0, 0.0), "expert": (0.0, 1.0)}
+"""The model ``"told"``'s odds of :data:`TOLD_KINDS` for each player kind it can be told."""
+
+
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
-                   first_game: int = 0, given_hands: int = 0, table_model: bool = False) -> list[Knock]:
+                   first_game: int = 0, given_hands: int = 0, table_model: bool = False,
+                   told_model: bool = False) -> list[Knock]:
     """Play games ``first_game .. first_game + games - 1`` of the tournament with these
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
     tournament plays) and record every knock (see the module doc); with ``given_hands``
@@ -186,11 +198,19 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     adaptive model's prediction when the strong kind knocks by its measured chances rather
     than by the expert's rule at each opponent turn (``Observations.from_view(view,
     knock_rules=False)``: the model in play before the rule, and the expert's own picture of
-    its opponents), as the model ``"table"``."""
+    its opponents), as the model ``"table"``; with ``told_model`` also the model in play
+    *told who each opponent is* (:data:`TOLD_KINDS`, the model ``"told"``: a ``tip`` entrant
+    is pictured as exactly the tip player, :data:`~scatlab.analysis.hand_filter.TIP_PLAY`, an
+    ``expert`` one as the strong kind), a control that measures how much of the error comes
+    from not knowing the opponents' kinds (only for games of ``tip`` and ``expert`` players)."""
     ruleset = find_rules(rules)
     whole_number("given_hands", given_hands, 0, 100_000, error=PlayerError)
-    if not isinstance(table_model, bool):
-        raise PlayerError(f"table_model={shown(table_model)} is not allowed: use True or False")
+    for name, flag in (("table_model", table_model), ("told_model", told_model)):
+        if not isinstance(flag, bool):
+            raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
+    if told_model and not set(kinds) <= set(TOLD_ODDS):
+        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
+                          f"filter can be told), not {', '.join(kinds)}")
     players = [make_player(k) for k in kinds]
     out: list[Knock] = []
 
@@ -212,6 +232,12 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                                       opponent_model="adaptive",
                                       observations=plain)
                     predicted["table"] = float(risk.p_lose)
+                if told_model:
+                    told = replace(observations, kinds=TOLD_KINDS,
+                                   odds=tuple(TOLD_ODDS[kinds[seat_entrant[p]]] for p in view.opponents))
+                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
+                                      opponent_model="adaptive", observations=told)
+                    predicted["told"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
                 expected = shown_risk = None
