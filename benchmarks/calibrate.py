@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from scatlab.players.calibration import (
+    DEFAULT_EDGES,
     MAX_PLAYED,
     MAX_TOOK,
     HandPicture,
@@ -187,6 +188,29 @@ def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     return knocks
 
 
+def _told_beside_in_play(by_kind: dict[str, list[Knock]]) -> None:
+    """Print, per knocking kind and per bin of the model in play, the mean prediction in play
+    and told on the same knocks, the observed rate and (when recorded) the risk with the
+    hands shown."""
+    print("\nThe model told who each opponent is beside the model in play, on the same knocks, by the bin of "
+          "the model in play: mean prediction in play / told / observed (/ with the hands shown); bins under "
+          "200 knocks in brackets.")
+    for kind, mine in by_kind.items():
+        parts = []
+        for j, (low, high) in enumerate(zip(DEFAULT_EDGES, DEFAULT_EDGES[1:])):
+            last = j == len(DEFAULT_EDGES) - 2
+            group = [k for k in mine if low <= k.predicted["adaptive"] < high or (last and k.predicted["adaptive"] == high)]
+            if not group:
+                continue
+            n = len(group)
+            text = (f"{low:.1%}-{high:.1%}, {n:,} knocks: {sum(k.predicted['adaptive'] for k in group) / n:.2%} / "
+                    f"{sum(k.predicted['told'] for k in group) / n:.2%} / {sum(k.lost for k in group) / n:.2%}")
+            if all(k.shown is not None for k in group):
+                text += f" / {sum(k.shown or 0.0 for k in group) / n:.2%}"
+            parts.append(text if n >= 200 else f"({text})")
+        print(f"- knocks by {kind}: " + "; ".join(parts))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="expert,tip,tip")
@@ -268,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
                       f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
             tables[f"{kind}/{model}"] = r.to_json()
+    if "told" in models:
+        _told_beside_in_play(by_kind)
     against_chances = (
         ("expected", "\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
          "averaged out, the real players playing the last turns): the model's error without the draw's luck.",

@@ -741,6 +741,7 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     first = capsys.readouterr().out
     assert "## knocks by tip, adaptive model, given the real hands" in first
     assert "## knocks by tip, told model\n" in first and "## knocks by tip, told model, given the real hands" in first
+    assert "The model told who each opponent is beside the model in play" in first and "- knocks by tip: (" in first
     data = json.loads(saved.read_text())
     assert data["given_hands"] == 10 and all(0 <= k["expected"] <= 1 for k in data["knocks"])
     assert all(0 <= k["shown"] <= 1 for k in data["knocks"])
