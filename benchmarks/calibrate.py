@@ -19,6 +19,10 @@ before, and the expert's own picture of its opponents), as the model ``table``.
 slip; an ``expert`` one as the strong kind): a control, which shows how much of the error
 comes from not knowing the opponents' kinds.
 
+``--models uniform,adaptive`` reports and draws only those of the recorded models (how lesson
+3's diagram is drawn from the saved runs: ``--from-json c16.json c17.json c18.json c19.json
+--models uniform,adaptive --svg scatlab/course/figures/calibration-classic-3p.svg``).
+
 ``--given-hands N`` also records, at every knock, the knocker's chance of losing given the
 real hands (``expected_loss`` over N orders of the stock's top cards, the real players
 playing the last turns) and prints, per knocking kind, the adaptive model's predictions
@@ -229,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also predict with the model told who each opponent is (the model 'told': a tip "
                              "pictured as exactly the tip player, an expert as the strong kind; tip and expert "
                              "players only)")
+    parser.add_argument("--models", metavar="M1,M2",
+                        help="report and draw only these of the models recorded (default: every one recorded for "
+                             "every knock), e.g. uniform,adaptive for lesson 3's diagram")
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
     parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
@@ -281,6 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     data["tables"] = tables
     by_kind = {kind: mine for kind in dict.fromkeys(kinds) if (mine := [k for k in knocks if k.kind == kind])}
     models = [m for m in ("uniform", "adaptive", "table", "told") if knocks and all(m in k.predicted for k in knocks)]
+    if args.models:
+        chosen = args.models.split(",")
+        missing = [m for m in chosen if m not in models]
+        if missing or "adaptive" not in chosen:
+            parser.error(f"--models {args.models!r} is not allowed: a comma-separated choice of the models recorded "
+                         f"for every knock ({', '.join(models)}), with adaptive among them")
+        models = [m for m in models if m in chosen]
     for kind, mine in by_kind.items():
         for model in models:
             r = reliability(mine, model)
@@ -308,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(intro)
         for kind, mine in by_kind.items():
-            for model in models[1:]:
+            for model in [m for m in models if m != "uniform"]:
                 r = reliability(mine, model, outcome=outcome)
                 print(f"\n## knocks by {kind}, {model} model, {heading}\n{r.table()}")
                 tables[f"{kind}/{model}/{key}"] = r.to_json()
@@ -316,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nThe last-turn policy's part of the error, per bin: the chance given the real hands minus the risk "
               "with the hands shown, in points (bins under 200 knocks in brackets).")
         for kind, mine in by_kind.items():
-            for model in models[1:]:
+            for model in [m for m in models if m != "uniform"]:
                 given, open_hands = reliability(mine, model, outcome="expected"), reliability(mine, model, outcome="shown")
                 parts = [(b, (g.observed - b.observed) * 100) for g, b in zip(given.bins, open_hands.bins) if b.knocks]
                 shown_parts = [f"{b.low:.1%}-{b.high:.1%} {d:+.2f}" if b.knocks >= 200 else
@@ -324,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
                 big = [abs(d) for b, d in parts if b.knocks >= 200]
                 print(f"- knocks by {kind}, {model} model: " + ", ".join(shown_parts)
                       + (f"; at most {max(big):.2f} in bins of 200+" if big else ""))
-    for model in models[1:]:
+    for model in [m for m in models if m != "uniform"]:
         chance = criterion_chance(list(by_kind.values()), model)
         print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
               f"would be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes "

@@ -327,8 +327,12 @@ def test_calibration_statistics_on_a_hand_made_sample() -> None:
     assert low.knocks == 100 and low.observed == pytest.approx(0.01) and low.predicted == pytest.approx(0.01)
     assert r.observed == pytest.approx(2 / 102)
     assert r.brier == pytest.approx((99 * 0.01**2 + 0.99**2 + 0.6**2 + 0.4**2) / 102)
-    svg = reliability_svg([("m", r)], "test")
-    assert svg.count("<circle") == 2
+    svg = reliability_svg([("m", r)], "test", min_knocks=2)
+    assert svg.count("<circle") == 2 and "not drawn" not in svg
+    svg = reliability_svg([("m", r)], "test")  # the bin of 2 knocks (0.4) is below the default 20
+    assert svg.count("<circle") == 1 and "bins of fewer than 20 knocks are not drawn" in svg
+    with pytest.raises(PlayerError, match="min_knocks=0 is not allowed"):
+        reliability_svg([("m", r)], "test", min_knocks=0)
 
 
 def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_turns_played_and_cards_taken() -> None:
@@ -751,6 +755,13 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     pooled = capsys.readouterr().out
     assert f"{2 * len(data['knocks']):,} knocks pooled" in pooled and "given the real hands" in pooled
     assert "against the risk with the hands shown" in pooled
+    assert script.main(["--from-json", str(saved), "--models", "adaptive", "--svg", str(svg)]) == 0
+    only = capsys.readouterr().out
+    assert "## knocks by tip, adaptive model\n" in only and "uniform model" not in only and "told model" not in only
+    assert svg.read_text().count("tip, adaptive") == 1 and "tip, told" not in svg.read_text()
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--from-json", str(saved), "--models", "uniform,rule", "--svg", str(svg)])
+    assert stop.value.code == 2 and "--models 'uniform,rule' is not allowed" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         script.main(["--given-hands", "-1"])
     assert stop.value.code == 2 and "--given-hands must be 0 (off)" in capsys.readouterr().err

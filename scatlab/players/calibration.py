@@ -663,21 +663,31 @@ def criterion_chance(groups: Sequence[Sequence[Knock]], model: str, *, min_bin: 
     return passed / runs
 
 
-def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360) -> str:
+def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360,
+                    min_knocks: int = 20) -> str:
     """A reliability diagram as a standalone SVG: the diagonal (perfect calibration) and,
-    per curve, each non-empty bin's mean prediction against its observed rate, with ±2
-    standard errors; axes from 0 to the largest value shown.
+    per curve, each bin's mean prediction against its observed rate, with ±2 standard
+    errors; axes from 0 to the largest value shown. Bins of fewer than ``min_knocks``
+    knocks are not drawn (a note under the legend says so): a bin of one knock would show
+    0% or 100% with no bar at all.
 
-    >>> svg = reliability_svg([("adaptive", reliability([Knock("tip", 2, 3, {"a": 0.1}, True)], "a"))], "t")
-    >>> svg.startswith("<svg") and "adaptive" in svg
-    True
+    >>> one = reliability([Knock("tip", 2, 3, {"a": 0.1}, True)], "a")
+    >>> svg = reliability_svg([("adaptive", one)], "t", min_knocks=1)
+    >>> svg.startswith("<svg") and "adaptive" in svg, svg.count("<circle")
+    (True, 1)
+    >>> svg = reliability_svg([("adaptive", one)], "t")
+    >>> svg.count("<circle"), "bins of fewer than 20 knocks are not drawn" in svg
+    (0, True)
     """
+    whole_number("min_knocks", min_knocks, 1, 10**9, error=PlayerError)
     colours = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"]
     top = 0.1
+    left_out = False
     for _, r in curves:
         for b in r.bins:
-            if b.knocks:
+            if b.knocks >= min_knocks:
                 top = max(top, b.predicted, b.observed + 2 * b.std_error)
+            left_out = left_out or 0 < b.knocks < min_knocks
     top = min(1.0, math.ceil(top * 10) / 10)
     pad = 48
     plot = size - 2 * pad
@@ -688,7 +698,7 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
     def y(p: float) -> float:
         return size - pad - plot * p / top
 
-    height = size + 20 * len(curves)
+    height = size + 20 * len(curves) + (14 if left_out else 0)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" '
              f'font-family="sans-serif" font-size="11">',
              f'<rect width="100%" height="100%" fill="white"/>',
@@ -706,7 +716,7 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
                  'observed frequency</text>')
     for k, (label, r) in enumerate(curves):
         colour = colours[k % len(colours)]
-        pts = [b for b in r.bins if b.knocks]
+        pts = [b for b in r.bins if b.knocks >= min_knocks]
         path = " ".join(f"{x(b.predicted):.1f},{y(b.observed):.1f}" for b in pts)
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}"/>')
         for b in pts:
@@ -718,6 +728,9 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
                          f'fill="{colour}"/>')
         parts.append(f'<text x="{pad}" y="{size + 14 * (k + 1) - 4}" fill="{colour}">{_esc(label)}: '
                      f'{r.knocks:,} knocks, bias {round(r.bias * 100, 1) + 0.0:+.1f} points, Brier {r.brier:.3f}</text>')
+    if left_out:
+        parts.append(f'<text x="{pad}" y="{size + 14 * (len(curves) + 1) - 4}" fill="#555">'
+                     f'bins of fewer than {min_knocks} knocks are not drawn</text>')
     parts.append("</svg>")
     return "\n".join(parts)
 
