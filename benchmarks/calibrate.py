@@ -76,6 +76,7 @@ from scatlab.players.calibration import (
     kind_agreement,
     knock_chances,
     knock_table,
+    bin_indices,
     reliability,
     reliability_svg,
 )
@@ -201,9 +202,9 @@ def _told_beside_in_play(by_kind: dict[str, list[Knock]]) -> None:
           "200 knocks in brackets.")
     for kind, mine in by_kind.items():
         parts = []
-        for j, (low, high) in enumerate(zip(DEFAULT_EDGES, DEFAULT_EDGES[1:])):
-            last = j == len(DEFAULT_EDGES) - 2
-            group = [k for k in mine if low <= k.predicted["adaptive"] < high or (last and k.predicted["adaptive"] == high)]
+        for (low, high), idx in zip(zip(DEFAULT_EDGES, DEFAULT_EDGES[1:]),
+                                    bin_indices([k.predicted["adaptive"] for k in mine])):
+            group = [mine[i] for i in idx]
             if not group:
                 continue
             n = len(group)
@@ -295,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--models {args.models!r} is not allowed: a comma-separated choice of the models recorded "
                          f"for every knock ({', '.join(models)}), with adaptive among them")
         models = [m for m in models if m in chosen]
+    modelled = [m for m in models if m != "uniform"]  # the models with a picture of the hands
     for kind, mine in by_kind.items():
         for model in models:
             r = reliability(mine, model)
@@ -322,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(intro)
         for kind, mine in by_kind.items():
-            for model in [m for m in models if m != "uniform"]:
+            for model in modelled:
                 r = reliability(mine, model, outcome=outcome)
                 print(f"\n## knocks by {kind}, {model} model, {heading}\n{r.table()}")
                 tables[f"{kind}/{model}/{key}"] = r.to_json()
@@ -330,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nThe last-turn policy's part of the error, per bin: the chance given the real hands minus the risk "
               "with the hands shown, in points (bins under 200 knocks in brackets).")
         for kind, mine in by_kind.items():
-            for model in [m for m in models if m != "uniform"]:
+            for model in modelled:
                 given, open_hands = reliability(mine, model, outcome="expected"), reliability(mine, model, outcome="shown")
                 parts = [(b, (g.observed - b.observed) * 100) for g, b in zip(given.bins, open_hands.bins) if b.knocks]
                 shown_parts = [f"{b.low:.1%}-{b.high:.1%} {d:+.2f}" if b.knocks >= 200 else
@@ -338,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                 big = [abs(d) for b, d in parts if b.knocks >= 200]
                 print(f"- knocks by {kind}, {model} model: " + ", ".join(shown_parts)
                       + (f"; at most {max(big):.2f} in bins of 200+" if big else ""))
-    for model in [m for m in models if m != "uniform"]:
+    for model in modelled:
         chance = criterion_chance(list(by_kind.values()), model)
         print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
               f"would be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes "

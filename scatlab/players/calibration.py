@@ -67,7 +67,7 @@ from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
            "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
-           "DEFAULT_EDGES", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS"]
+           "DEFAULT_EDGES", "bin_indices", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -223,19 +223,20 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                 plain = Observations.from_view(view, knock_rules=False)  # the log read once
                 observations = with_knock_rules(view, plain)
                 predicted: dict[str, float] = {}
+                knock_seed = len(out) + len(pending) + 1000 * game  # every estimate at this knock alike
                 for model in models:
-                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
+                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
                                       opponent_model=model, observations=observations)
                     predicted[model] = float(risk.p_lose)
                 if table_model:
-                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
+                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
                                       opponent_model="adaptive",
                                       observations=plain)
                     predicted["table"] = float(risk.p_lose)
                 if told_model:
                     told = replace(observations, kinds=TOLD_KINDS,
                                    odds=tuple(TOLD_ODDS[kinds[seat_entrant[p]]] for p in view.opponents))
-                    risk = knock_risk(knowledge, samples=samples, seed=len(out) + len(pending) + 1000 * game,
+                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
                                       opponent_model="adaptive", observations=told)
                     predicted["told"] = float(risk.p_lose)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
@@ -244,9 +245,9 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                 if given_hands:
                     at_seat = [players[seat_entrant[s]] for s in range(after.num_players)]
                     expected = float(expected_loss(after, view.player, at_seat, given_hands,
-                                                   seed=len(out) + len(pending) + 1000 * game))
+                                                   seed=knock_seed))
                     shown_risk = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents],
-                                                             samples, seed=len(out) + len(pending) + 1000 * game))
+                                                             samples, seed=knock_seed))
                 pending.append((len(before.results), view.player,
                                 Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against, expected,
                                       shown_risk)))
@@ -581,6 +582,18 @@ class Reliability:
                           "observed": b.observed} for b in self.bins]}
 
 
+def bin_indices(predictions: Sequence[float], edges: Sequence[float] = DEFAULT_EDGES) -> list[list[int]]:
+    """For each bin ``[edges[j], edges[j+1])`` (the last one closed), the positions of the
+    predictions that fall in it: how :func:`reliability` bins the knocks.
+
+    >>> bin_indices([0.01, 0.3, 1.0, 0.12], (0.0, 0.1, 0.5, 1.0))
+    [[0], [1, 3], [2]]
+    """
+    last = len(edges) - 2
+    return [[i for i, p in enumerate(predictions) if lo <= p < hi or (j == last and p == hi)]
+            for j, (lo, hi) in enumerate(zip(edges, edges[1:]))]
+
+
 def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES,
                 outcome: str = "lost") -> Reliability:
     """Bin the knocks by ``model``'s prediction (bins ``[edges[j], edges[j+1])``, the last
@@ -612,10 +625,7 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
     else:
         raise PlayerError(f"outcome={outcome!r} is not allowed: 'lost', 'expected' or 'shown'")
     bins = []
-    for j in range(len(edges) - 1):
-        lo, hi = edges[j], edges[j + 1]
-        last = j == len(edges) - 2
-        idx = [i for i, p in enumerate(preds) if lo <= p < hi or (last and p == hi)]
+    for (lo, hi), idx in zip(zip(edges, edges[1:]), bin_indices(preds, edges)):
         m = len(idx)
         mean = sum(outcomes[i] for i in idx) / m if m else 0.0
         spread = math.sqrt(sum((outcomes[i] - mean) ** 2 for i in idx) / m) if m and outcome != "lost" else None
