@@ -47,7 +47,8 @@ and tip): ``python benchmarks/calibrate.py --agreement --games 300 --seed 12``.
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
 the opponent took a card from the pile (where the knock risk's errors come from):
 ``python benchmarks/calibrate.py --fidelity --games 2500 --seed 13 --jobs 2``; add ``--chain``
-to picture them as the model does without the order of the turns (typed-in observations).
+to picture them as the model does without the order of the turns (typed-in observations), or
+``--told-model`` to picture them as the model told who each opponent is.
 """
 
 from __future__ import annotations
@@ -152,17 +153,19 @@ def _count(cells: dict[KnockCell, tuple[int, int]], where: Callable[[KnockCell],
     return sum(k for k, _ in picked), sum(n for _, n in picked)
 
 
-def _pictures(args: tuple[list[str], str, int, int, int, bool]) -> list[HandPicture]:
-    kinds, rules, seed, first, games, chain = args
-    return hand_fidelity(kinds, games, rules=rules, seed=seed, first_game=first, chain=chain)
+def _pictures(args: tuple[list[str], str, int, int, int, bool, bool]) -> list[HandPicture]:
+    kinds, rules, seed, first, games, chain, told = args
+    return hand_fidelity(kinds, games, rules=rules, seed=seed, first_game=first, chain=chain, told_model=told)
 
 
 def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g), args.chain)
+    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g), args.chain, args.told_model)
             for g in range(0, args.games, args.chunk)]
     pictures = _in_chunks(_pictures, work, args.jobs)
-    how = "without the order of the turns (the chain)" if args.chain else "following each opponent's turns (the filter)"
+    how = ("without the order of the turns (the chain)" if args.chain else
+           "told who each opponent is (the model told)" if args.told_model else
+           "following each opponent's turns (the filter)")
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(pictures):,} opponent "
           f"hands at knocks, pictured by the knocker's adaptive model {how}, in {time.perf_counter() - start:.0f} s")
     high = pictures[0].high if pictures else 20
@@ -233,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--told-model", action="store_true",
                         help="also predict with the model told who each opponent is (the model 'told': a tip "
                              "pictured as exactly the tip player, an expert as the strong kind; tip and expert "
-                             "players only)")
+                             "players only); with --fidelity: picture the hands as that model does")
     parser.add_argument("--models", metavar="M1,M2",
                         help="report and draw only these of the models recorded (default: every one recorded for "
                              "every knock), e.g. uniform,adaptive for lesson 3's diagram")

@@ -10,6 +10,7 @@ numbers exactly; the calibration statistics are checked on small hand-made sampl
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
@@ -45,7 +46,7 @@ from scatlab.analysis.opponents import (
     turn_priors,
     with_knock_rules,
 )
-from scatlab.analysis.hand_filter import LogFilter
+from scatlab.analysis.hand_filter import STRONG_PLAY, TIP_PLAY, LogFilter
 from scatlab.analysis.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
@@ -66,7 +67,7 @@ from scatlab.players.calibration import (
     risk_with_hands_shown,
 )
 from scatlab.players.base import PlayerError, make_player
-from scatlab.players.tournament import play_out
+from scatlab.players.tournament import play_out, seating
 from scatlab.rules import GameState, deal_order, find_rules, value_of
 from scatlab.rules.actions import Action, ActionKind
 from scatlab.rules.view import PlayerView
@@ -676,6 +677,50 @@ def test_hand_fidelity_chain_pictures_the_same_knocks_without_the_log() -> None:
     for game in range(2):
         play_out(players, kinds, find_rules("classic"), 4, game, observe)
     assert [p.model_mean for p in chain] == pytest.approx(means, rel=1e-12)
+
+
+def test_hand_fidelity_told_model_pictures_each_tip_as_exactly_the_tip_player() -> None:
+    """``told_model=True`` pictures the same opponents at the same knocks with the filter told
+    who each one is (a tip as ``TIP_PLAY``, recounted here); it refuses players the filter
+    cannot be told, the chain beside it, and flags that are not booleans."""
+    kinds = ["expert", "tip", "tip"]
+    plain = hand_fidelity(kinds, games=2, seed=4)
+    told = hand_fidelity(kinds, games=2, seed=4, told_model=True)
+    assert [(p.kind, p.turns, p.took, p.real) for p in told] == [(p.kind, p.turns, p.took, p.real) for p in plain]
+    assert any(abs(a.model_mean - b.model_mean) > 1e-6 for a, b in zip(told, plain))
+    means: list[float] = []
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if action.kind is ActionKind.KNOCK:
+            knowledge = Knowledge.from_view(view)
+            filt = LogFilter.of(find_rules("classic"), (TIP_PLAY, STRONG_PLAY), heads_up=len(view.opponents) == 1)
+            obs = Observations.from_view(view, knock_rules=False)
+            for i, seat in enumerate(view.opponents):
+                if kinds[seat_entrant[seat]] != "tip":
+                    means.append(math.nan)
+                    continue
+                exact = filt.weights(obs.log[i], (1.0, 0.0))
+                avail = sum(1 << c for c in knowledge.unseen_index) | sum(1 << c.index for c in knowledge.holds_of(i))
+                held = sum(1 << c.index for c in knowledge.holds_of(i))
+                masks = tables.cards_mask
+                mask = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
+                e = np.where(mask, exact, 0.0)
+                means.append(float((e * tables.value2 / 2).sum() / e.sum()))
+
+    tables = tables_for(find_rules("classic"))
+    players = [make_player(kind) for kind in kinds]
+    for game in range(2):
+        seats, _ = seating(game, len(kinds))
+        seat_entrant = {s: i for i, s in enumerate(seats)}
+        play_out(players, kinds, find_rules("classic"), 4, game, observe)
+    tips = [(p.model_mean, m) for p, m in zip(told, means) if p.kind == "tip"]
+    assert tips and [a for a, _ in tips] == pytest.approx([b for _, b in tips], rel=1e-9)
+    with pytest.raises(PlayerError, match="told_model needs every player to be one of tip, expert"):
+        hand_fidelity(["expert", "simple"], games=1, told_model=True)
+    with pytest.raises(PlayerError, match="chain and told_model cannot go together"):
+        hand_fidelity(kinds, games=1, chain=True, told_model=True)
+    with pytest.raises(PlayerError, match="told_model='yes' is not allowed: use True or False"):
+        hand_fidelity(kinds, games=1, told_model="yes")  # type: ignore[arg-type]
 
 
 def test_fidelity_groups_by_kind_turns_and_taking_with_the_share_of_high_hands() -> None:

@@ -425,19 +425,34 @@ class HandPicture:
 
 
 def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  high: float = 20, first_game: int = 0, chain: bool = False) -> list[HandPicture]:
+                  high: float = 20, first_game: int = 0, chain: bool = False,
+                  told_model: bool = False) -> list[HandPicture]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays
     them), every opponent's hand as the knocker's adaptive model pictures it (the weights
     of :func:`scatlab.analysis.opponents.row_weights`, from the knocker's view) beside the
     real hand: where the knock risk's error comes from when the calibration is off.
     ``chain``: picture the hands as the model does without the order of the turns (the
     prior chain and the rejected cards, as for typed-in observations) instead of following
-    the log (the filter); the games played are the same.
+    the log (the filter); ``told_model``: picture them as the study's model ``"told"`` does
+    (the filter told who each opponent is, :data:`TOLD_KINDS`, as :func:`collect_knocks`
+    with ``told_model``; only for games of ``tip`` and ``expert`` players). The games played
+    are the same.
 
     >>> pictures = hand_fidelity(["tip", "tip"], games=2, seed=1)
     >>> all(0 <= p.model_high <= 1 and 0 < p.model_mean <= 31 for p in pictures)
     True
+    >>> told = hand_fidelity(["tip", "tip"], games=2, seed=1, told_model=True)
+    >>> [(p.turns, p.real) for p in told] == [(p.turns, p.real) for p in pictures]   # the same hands
+    True
     """
+    for name, flag in (("chain", chain), ("told_model", told_model)):
+        if not isinstance(flag, bool):
+            raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
+    if chain and told_model:
+        raise PlayerError("chain and told_model cannot go together: the model told follows the turns (the filter)")
+    if told_model and not set(kinds) <= set(TOLD_ODDS):
+        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
+                          f"filter can be told), not {', '.join(kinds)}")
     ruleset = find_rules(rules)
     tables = tables_for(ruleset)
     values = tables.value2 / 2
@@ -453,6 +468,9 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
             observations = Observations.from_view(view)
             if chain:
                 observations = replace(observations, log=None)
+            if told_model:
+                observations = replace(observations, kinds=TOLD_KINDS,
+                                       odds=tuple(TOLD_ODDS[kinds[seat_entrant[p]]] for p in view.opponents))
             for i, seat in enumerate(view.opponents):
                 w = row_weights(knowledge, observations, i)
                 w = w / w.sum()
