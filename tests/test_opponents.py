@@ -695,6 +695,7 @@ def test_hand_fidelity_told_model_pictures_each_tip_as_exactly_the_tip_player() 
             knowledge = Knowledge.from_view(view)
             filt = LogFilter.of(find_rules("classic"), (TIP_PLAY, STRONG_PLAY), heads_up=len(view.opponents) == 1)
             obs = Observations.from_view(view, knock_rules=False)
+            assert obs.log is not None
             for i, seat in enumerate(view.opponents):
                 if kinds[seat_entrant[seat]] != "tip":
                     means.append(math.nan)
