@@ -185,6 +185,23 @@ TOLD_ODDS: dict[str, tuple[float, float]] = {"tip": (1.0, 0.0), "expert": (0.0, 
 """The model ``"told"``'s odds of :data:`TOLD_KINDS` for each player kind it can be told."""
 
 
+def _check_flags(kinds: Sequence[str], **flags: object) -> None:
+    """Refuse a flag that is not a boolean, and ``told_model`` for players the filter cannot
+    be told (:data:`TOLD_ODDS`)."""
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
+    if flags.get("told_model") and not set(kinds) <= set(TOLD_ODDS):
+        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
+                          f"filter can be told), not {', '.join(kinds)}")
+
+
+def _told(observations: Observations, opponents: Sequence[str]) -> Observations:
+    """``observations`` for the model ``"told"``: the filter told that the opponents (in turn
+    order) are these player kinds (:data:`TOLD_KINDS` with :data:`TOLD_ODDS`)."""
+    return replace(observations, kinds=TOLD_KINDS, odds=tuple(TOLD_ODDS[kind] for kind in opponents))
+
+
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
                    first_game: int = 0, given_hands: int = 0, table_model: bool = False,
@@ -205,12 +222,7 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     from not knowing the opponents' kinds (only for games of ``tip`` and ``expert`` players)."""
     ruleset = find_rules(rules)
     whole_number("given_hands", given_hands, 0, 100_000, error=PlayerError)
-    for name, flag in (("table_model", table_model), ("told_model", told_model)):
-        if not isinstance(flag, bool):
-            raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
-    if told_model and not set(kinds) <= set(TOLD_ODDS):
-        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
-                          f"filter can be told), not {', '.join(kinds)}")
+    _check_flags(kinds, table_model=table_model, told_model=told_model)
     players = [make_player(k) for k in kinds]
     out: list[Knock] = []
 
@@ -234,8 +246,7 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                                       observations=plain)
                     predicted["table"] = float(risk.p_lose)
                 if told_model:
-                    told = replace(observations, kinds=TOLD_KINDS,
-                                   odds=tuple(TOLD_ODDS[kinds[seat_entrant[p]]] for p in view.opponents))
+                    told = _told(observations, [kinds[seat_entrant[p]] for p in view.opponents])
                     risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
                                       opponent_model="adaptive", observations=told)
                     predicted["told"] = float(risk.p_lose)
@@ -445,14 +456,9 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     >>> [(p.turns, p.real) for p in told] == [(p.turns, p.real) for p in pictures]   # the same hands
     True
     """
-    for name, flag in (("chain", chain), ("told_model", told_model)):
-        if not isinstance(flag, bool):
-            raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
+    _check_flags(kinds, chain=chain, told_model=told_model)
     if chain and told_model:
         raise PlayerError("chain and told_model cannot go together: the model told follows the turns (the filter)")
-    if told_model and not set(kinds) <= set(TOLD_ODDS):
-        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
-                          f"filter can be told), not {', '.join(kinds)}")
     ruleset = find_rules(rules)
     tables = tables_for(ruleset)
     values = tables.value2 / 2
@@ -469,8 +475,7 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
             if chain:
                 observations = replace(observations, log=None)
             if told_model:
-                observations = replace(observations, kinds=TOLD_KINDS,
-                                       odds=tuple(TOLD_ODDS[kinds[seat_entrant[p]]] for p in view.opponents))
+                observations = _told(observations, [kinds[seat_entrant[p]] for p in view.opponents])
             for i, seat in enumerate(view.opponents):
                 w = row_weights(knowledge, observations, i)
                 w = w / w.sum()
