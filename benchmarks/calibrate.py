@@ -43,6 +43,16 @@ and the chain's ``STRONG_KNOCKS`` are measured from):
 the filter (``kind_agreement``: how the strong and casual kinds are checked against the expert
 and tip): ``python benchmarks/calibrate.py --agreement --games 300 --seed 12``.
 
+``--posterior N`` instead checks the model's picture against the exact posterior of the
+hands: at every knock in a hand left to two whose opponent is a ``tip`` player that has played at
+most ``--posterior-turns`` turns (default 1) in the hand, it samples the hidden cards from the real
+deal N times, replays the hand with the real players and keeps the deals in which every
+opponent did what was seen (``posterior_risk``), and prints per knocking kind and model, per
+bin, the prediction against the knock risk under that posterior (the picture's error, with no
+luck in it) and the risk with the real hands shown against it (luck alone, with the standard
+error the posterior's own spread gives): ``python benchmarks/calibrate.py --posterior 10000
+--games 1500 --seed 23 --jobs 2 --told-model``.
+
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
 the opponent took a card from the pile (where the knock risk's errors come from):
@@ -69,6 +79,7 @@ from scatlab.players.calibration import (
     MAX_TOOK,
     HandPicture,
     Knock,
+    PosteriorCheck,
     KnockCell,
     collect_knocks,
     criterion_chance,
@@ -77,6 +88,8 @@ from scatlab.players.calibration import (
     kind_agreement,
     knock_chances,
     knock_table,
+    posterior_checks,
+    posterior_table,
     bin_indices,
     reliability,
     reliability_svg,
@@ -184,6 +197,47 @@ def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
                   f"| {f.model_high:.1%} | {f.real_high:.1%} | {100 * (f.real_high - f.model_high):+.1f} ({gap:+.1f}) |")
 
 
+def _checks(args: tuple[list[str], str, int, int, int, int, int, int, bool]) -> list[PosteriorCheck]:
+    kinds, rules, seed, samples, tries, turns, first, games, told = args
+    return posterior_checks(kinds, games, rules=rules, seed=seed, samples=samples, tries=tries, max_turns=turns,
+                            first_game=first, told_model=told)
+
+
+def _posterior(args: argparse.Namespace, kinds: list[str]) -> None:
+    start = time.perf_counter()
+    work = [(kinds, args.rules, args.seed, args.samples, args.posterior, args.posterior_turns, g,
+             min(args.chunk, args.games - g), args.told_model) for g in range(0, args.games, args.chunk)]
+    checks = _in_chunks(_checks, work, args.jobs)
+    kept = [c for c in checks if c.posterior.risk is not None]
+    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(checks):,} knocks "
+          f"in hands of two against a tip player who had played at most {args.posterior_turns} turn"
+          f"{'s' if args.posterior_turns != 1 else ''} in the hand, {args.posterior:,} deals tried at each "
+          f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept none and are "
+          f"left out), in {time.perf_counter() - start:.0f} s")
+    print("\nThe prediction against the knock risk under the exact posterior of the hands (the model's picture "
+          "against the hands as they could really be: no luck in the gap), and the risk with the real hands shown "
+          "against the posterior (luck alone: its standard error is what the posterior's own spread gives, if the "
+          "real hands are draws from it).")
+    for kind in dict.fromkeys(kinds):
+        mine = [c for c in kept if c.kind == kind]
+        if not mine:
+            continue
+        for model in [m for m in ("uniform", "adaptive", "told") if all(m in c.predicted for c in mine)]:
+            bins = posterior_table(mine, model)
+            n = len(mine)
+            gap = sum(c.predicted[model] - (c.posterior.risk or 0.0) for c in mine) / n
+            print(f"\n## knocks by {kind}, {model} model: {n:,} knocks, prediction minus posterior {gap * 100:+.2f} "
+                  "points\n")
+            print("| predicted risk | knocks | mean predicted | posterior (± s.e.) | predicted - posterior "
+                  "| real hands shown (± s.e. of luck) | shown - posterior (in s.e.) |")
+            print("|---|---:|---:|---:|---:|---:|---:|")
+            for b in bins:
+                z = (b.shown - b.posterior) / b.luck_error if b.luck_error else 0.0
+                print(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | {b.posterior:.2%} ± "
+                      f"{b.posterior_error:.2%} | {(b.predicted - b.posterior) * 100:+.2f} | {b.shown:.2%} ± "
+                      f"{b.luck_error:.2%} | {(b.shown - b.posterior) * 100:+.2f} ({z:+.1f}) |")
+
+
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
     work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands,
@@ -253,10 +307,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fidelity", action="store_true",
                         help="print how the adaptive model pictures the opponents' hands at knocks against the "
                              "real hands, and stop")
+    parser.add_argument("--posterior", type=int, default=0, metavar="N",
+                        help="check the models against the exact posterior of the hands (N deals tried per knock, "
+                             "at knocks against tip players early in a hand), and stop")
+    parser.add_argument("--posterior-turns", type=int, default=1, metavar="K",
+                        help="with --posterior: only knocks where each opponent has played at most K turns")
     args = parser.parse_args(argv)
     if args.given_hands < 0:
         parser.error(f"--given-hands must be 0 (off) or a number of stock orders, not {args.given_hands}")
+    if args.posterior < 0 or args.posterior_turns < 0:
+        parser.error(f"--posterior and --posterior-turns must be 0 or more, not {args.posterior} and "
+                     f"{args.posterior_turns}")
     kinds = args.players.split(",")
+    if args.posterior:
+        _posterior(args, kinds)
+        return 0
     if args.fidelity:
         _fidelity(args, kinds)
         return 0

@@ -67,7 +67,8 @@ from .tournament import play_out, seating
 
 __all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
            "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
-           "DEFAULT_EDGES", "bin_indices", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS"]
+           "DEFAULT_EDGES", "bin_indices", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS",
+           "PosteriorRisk", "posterior_risk", "PosteriorCheck", "posterior_checks", "PosteriorBin", "posterior_table"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -202,6 +203,24 @@ def _told(observations: Observations, opponents: Sequence[str]) -> Observations:
     return replace(observations, kinds=TOLD_KINDS, odds=tuple(TOLD_ODDS[kind] for kind in opponents))
 
 
+def _predict(view: PlayerView, opponents: Sequence[str], models: Sequence[OpponentModelName], samples: int, seed: int,
+             *, table_model: bool = False, told_model: bool = False) -> dict[str, float]:
+    """Each of the study's models' knock risk from ``view``: ``models``, then ``"table"``
+    and ``"told"`` (the opponents being these player kinds, in turn order) when asked,
+    every estimate with the same ``seed``."""
+    knowledge = Knowledge.from_view(view)
+    plain = Observations.from_view(view, knock_rules=False)  # the log read once
+    observations = with_knock_rules(view, plain)
+    chosen: dict[str, tuple[OpponentModelName, Observations]] = {model: (model, observations) for model in models}
+    if table_model:
+        chosen["table"] = ("adaptive", plain)
+    if told_model:
+        chosen["told"] = ("adaptive", _told(observations, opponents))
+    return {name: float(knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model,
+                                   observations=seen).p_lose)
+            for name, (model, seen) in chosen.items()}
+
+
 def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                    samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
                    first_game: int = 0, given_hands: int = 0, table_model: bool = False,
@@ -231,25 +250,10 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
 
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
             if action.kind is ActionKind.KNOCK:
-                knowledge = Knowledge.from_view(view)
-                plain = Observations.from_view(view, knock_rules=False)  # the log read once
-                observations = with_knock_rules(view, plain)
-                predicted: dict[str, float] = {}
                 knock_seed = len(out) + len(pending) + 1000 * game  # every estimate at this knock alike
-                for model in models:
-                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
-                                      opponent_model=model, observations=observations)
-                    predicted[model] = float(risk.p_lose)
-                if table_model:
-                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
-                                      opponent_model="adaptive",
-                                      observations=plain)
-                    predicted["table"] = float(risk.p_lose)
-                if told_model:
-                    told = _told(observations, [kinds[seat_entrant[p]] for p in view.opponents])
-                    risk = knock_risk(knowledge, samples=samples, seed=knock_seed,
-                                      opponent_model="adaptive", observations=told)
-                    predicted["told"] = float(risk.p_lose)
+                predicted = _predict(view, [kinds[seat_entrant[p]] for p in view.opponents], models, samples,
+                                     knock_seed, table_model=table_model, told_model=told_model)
+                knowledge = Knowledge.from_view(view)
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
                 expected = shown_risk = None
@@ -269,6 +273,214 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
         seats, _ = seating(game, len(kinds))
         seat_entrant = {s: i for i, s in enumerate(seats)}
         play_out(players, kinds, ruleset, seed, game, observe)
+    return out
+
+
+@dataclass(frozen=True)
+class PosteriorRisk:
+    """The knock risk under the exact posterior of the opponents' hands, as
+    :func:`posterior_risk` samples it: the mean over the kept deals of the knock risk with
+    their hands shown (``risk``, None when no deal was kept), the spread of that risk over
+    the kept deals (how far the real hands' risk may fall from ``risk``), the standard error
+    of ``risk`` (``spread`` over the square root of the deals kept), and how many deals were
+    kept of how many tried."""
+
+    risk: float | None
+    spread: float
+    std_error: float
+    accepted: int
+    tries: int
+
+
+def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 20_000, seed: int = 0,
+                   samples: int = 2_000) -> PosteriorRisk:
+    """The risk the player to move in ``state`` takes by knocking now, averaged over the
+    opponents' hands **as they could really be**: rejection sampling from the real deal.
+
+    The player's own dealt cards, the card turned up and every card it drew from the stock
+    stay where they were in the deck; every other card is shuffled (``tries`` times,
+    ``random.Random(seed)``); the hand is dealt again (:meth:`GameState.redeal`) and
+    replayed, the player's own actions as they were and every opponent's chosen afresh by
+    the real ``players`` (one per seat); a deal is kept only when every opponent did
+    exactly what was seen (its draws, takes, throws, and not knocking). The kept deals are
+    draws from the exact posterior of the hidden cards given all the player knows, with no
+    model of how opponents play but the players themselves, so their mean knock risk with
+    the hands shown (:func:`risk_with_hands_shown`: the stated last-turn policy, the stock
+    unknown) is what the adaptive model's knock risk should be if its picture of the hands
+    is right. Its cost is ``tries`` replays of the hand so far, and each opponent turn seen
+    keeps only a few deals in a hundred: practical while the opponents have played a turn
+    or two, and with players that choose fast (``tip``; an ``expert`` opponent takes
+    milliseconds a choice).
+
+    >>> from scatlab.rules import deal_order
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 5C", "2S 3S 9H"], up="QH"))
+    >>> s = s.apply("take").apply("discard 2S")      # seat 1, a tip, takes the QH for hearts
+    >>> p = posterior_risk(s, [make_player("tip"), make_player("tip")], tries=20_000)
+    >>> p.accepted, round(p.risk, 3), round(p.std_error, 3)
+    (160, 0.359, 0.028)
+    >>> view = s.view(0)                             # the model told it faces a tip agrees
+    >>> told = _told(Observations.from_view(view), ["tip"])
+    >>> round(float(knock_risk(Knowledge.from_view(view), observations=told).p_lose), 3)
+    0.35
+    """
+    if not isinstance(state, GameState):
+        raise PlayerError(f"posterior_risk needs a GameState at the start of a player's turn, not {shown(state)}")
+    if state.to_move is None or state.phase.value != "turn":
+        raise PlayerError(f"posterior_risk is for the start of a turn, where a knock is made instead of drawing (C6), "
+                          f"not the {state.phase.value!r} phase")
+    me = state.to_move
+    view = state.view(me)
+    if not isinstance(players, (list, tuple)) or len(players) != state.num_players or \
+            not all(isinstance(p, Player) for p in players):
+        raise PlayerError(f"posterior_risk needs one player per seat ({state.num_players}), not {shown(players)}")
+    whole_number("tries", tries, 1, 10_000_000, error=PlayerError)
+    deck = state.decks[-1]
+    events = state.events
+    seats = [state.next_seat(state.dealer)]
+    while len(seats) < len(state.active):
+        seats.append(state.next_seat(seats[-1]))
+    m = len(seats)
+    fixed = {i for i in range(3 * m) if seats[i % m] == me} | {3 * m}
+    draws = 0
+    for e in events:
+        if e.action.kind is ActionKind.DRAW:
+            if e.player == me:
+                fixed.add(3 * m + 1 + draws)
+            draws += 1
+    free = [i for i in range(len(deck)) if i not in fixed]
+    cards = [deck[i] for i in free]
+    rng = random.Random(seed)
+    risks: dict[tuple[int, ...], float] = {}
+    kept: list[float] = []
+    for _ in range(tries):
+        rng.shuffle(cards)
+        order = list(deck)
+        for i, c in zip(free, cards):
+            order[i] = c
+        s = state.redeal(order)
+        for e in events:
+            if s.to_move != e.player:
+                break
+            action = e.action if e.player == me else players[e.player].choose(s.view(e.player), rng)
+            if action != e.action:
+                break
+            s = s.apply(action)
+        else:
+            if s.to_move == me:
+                hands = [s.hands[p] for p in view.opponents]
+                key = tuple(sorted(c.index for h in hands for c in h))
+                if key not in risks:
+                    risks[key] = float(risk_with_hands_shown(view, hands, samples, seed))
+                kept.append(risks[key])
+    n = len(kept)
+    if not n:
+        return PosteriorRisk(None, 0.0, 0.0, 0, tries)
+    mean = sum(kept) / n
+    spread = math.sqrt(sum((r - mean) ** 2 for r in kept) / n)
+    return PosteriorRisk(mean, spread, spread / math.sqrt(n), n, tries)
+
+
+@dataclass(frozen=True)
+class PosteriorCheck:
+    """One real knock checked against the exact posterior: the knocker's kind, its
+    opponents' kinds, the most turns an opponent had played in the hand, each model's
+    prediction, the knock risk under the exact posterior (:func:`posterior_risk`) and the
+    knock risk with the real hands shown (:func:`risk_with_hands_shown`)."""
+
+    kind: str
+    against: tuple[str, ...]
+    opponent_turns: int
+    predicted: dict[str, float]
+    posterior: PosteriorRisk
+    shown: float
+
+
+def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
+                     samples: int = 2_000, tries: int = 20_000, max_turns: int = 1, against: Sequence[str] = ("tip",),
+                     max_opponents: int = 1, first_game: int = 0, told_model: bool = False) -> list[PosteriorCheck]:
+    """At every real knock of the tournament's games (as :func:`collect_knocks` plays and
+    predicts them) against at most ``max_opponents`` opponents (by default one: in a hand
+    left to two, where every risk is exact and quick), all of the kinds ``against``, who
+    have each played at most ``max_turns`` turns in the hand, the models' predictions beside the knock risk under
+    the exact posterior of the hands (:func:`posterior_risk` with ``tries`` deals, the real
+    players replaying the opponents' turns) and with the real hands shown. The model's
+    prediction minus the posterior risk is its picture's error with no luck in it; the real
+    hands' risk minus the posterior risk is luck alone, whose size the posterior's own spread
+    tells (:func:`posterior_table`). Opponents are limited to fast players (``tip`` by
+    default) because every deal tried replays their choices.
+
+    >>> checks = posterior_checks(["tip", "tip"], games=3, seed=1, tries=300, max_turns=2)
+    >>> len(checks) > 0 and all(c.posterior.tries == 300 and 0 <= c.shown <= 1 and c.opponent_turns <= 2
+    ...                         for c in checks)
+    True
+    """
+    ruleset = find_rules(rules)
+    whole_number("max_turns", max_turns, 0, 1_000, error=PlayerError)
+    whole_number("max_opponents", max_opponents, 1, 8, error=PlayerError)
+    _check_flags(kinds, told_model=told_model)
+    players = [make_player(k) for k in kinds]
+    out: list[PosteriorCheck] = []
+    for game in range(first_game, first_game + games):
+
+        def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+            if action.kind is not ActionKind.KNOCK:
+                return
+            foes = tuple(kinds[seat_entrant[p]] for p in view.opponents)
+            turns = max(sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
+                        for p in view.opponents)
+            if len(foes) > max_opponents or not set(foes) <= set(against) or turns > max_turns:
+                return
+            knock_seed = len(out) + 1000 * game
+            predicted = _predict(view, foes, ("uniform", "adaptive"), samples, knock_seed, told_model=told_model)
+            real = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents], samples, knock_seed))
+            fresh = [make_player(kinds[seat_entrant[s]]) for s in range(before.num_players)]
+            posterior = posterior_risk(before, fresh, tries=tries, seed=knock_seed, samples=samples)
+            out.append(PosteriorCheck(kinds[entrant], foes, turns, predicted, posterior, real))
+
+        seats, _ = seating(game, len(kinds))
+        seat_entrant = {s: i for i, s in enumerate(seats)}
+        play_out(players, kinds, ruleset, seed, game, observe)
+    return out
+
+
+@dataclass(frozen=True)
+class PosteriorBin:
+    """Checked knocks whose prediction fell in ``[low, high)``: how many had a posterior
+    (at least one deal kept), the mean prediction, the mean posterior risk and its sampling
+    standard error, the mean risk with the real hands shown, and the standard error that
+    mean has if the real hands are draws from the posterior (the posteriors' spreads)."""
+
+    low: float
+    high: float
+    knocks: int
+    predicted: float
+    posterior: float
+    posterior_error: float
+    shown: float
+    luck_error: float
+
+
+def posterior_table(checks: Sequence[PosteriorCheck], model: str,
+                    edges: Sequence[float] = DEFAULT_EDGES) -> list[PosteriorBin]:
+    """Bin the checks that have a posterior by ``model``'s prediction (as
+    :func:`reliability` bins knocks); empty bins are left out.
+
+    >>> c = PosteriorCheck("expert", ("tip",), 1, {"m": 0.12}, PosteriorRisk(0.1, 0.2, 0.01, 400, 9000), 0.3)
+    >>> [(b.knocks, b.predicted, b.posterior, b.shown, b.luck_error) for b in posterior_table([c, c], "m")]   # 0.2 / 2 * 2 ** 0.5
+    [(2, 0.12, 0.1, 0.3, 0.14142135623730953)]
+    """
+    kept = [c for c in checks if c.posterior.risk is not None]
+    out = []
+    for (low, high), idx in zip(zip(edges, edges[1:]), bin_indices([c.predicted[model] for c in kept], edges)):
+        if not idx:
+            continue
+        group = [kept[i] for i in idx]
+        n = len(group)
+        out.append(PosteriorBin(low, high, n, sum(c.predicted[model] for c in group) / n,
+                                sum(c.posterior.risk or 0.0 for c in group) / n,
+                                math.sqrt(sum(c.posterior.std_error ** 2 for c in group)) / n,
+                                sum(c.shown for c in group) / n,
+                                math.sqrt(sum(c.posterior.spread ** 2 for c in group)) / n))
     return out
 
 

@@ -372,6 +372,26 @@ class GameState:
         s._start_play()
         return s
 
+    def redeal(self, order: CardsLike) -> GameState:
+        """The hand in play dealt again from ``order`` (a whole deck, top first, as for
+        :meth:`deal`): the moment just after its deal, with the game's standings, dealer and
+        past hands as they are. For asking what the hand would have been with other cards
+        (:func:`scatlab.players.calibration.posterior_risk`); between hands and after the
+        game there is no hand in play to deal again.
+
+        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 5C", "2S 3S 9H"], up="QH"))
+        >>> again = s.apply("draw").redeal(s.decks[-1])
+        >>> again.hands == s.hands, again.stock == s.stock, again.to_move, again.hand_number, again.events
+        (True, True, 1, 1, ())
+        """
+        if self.phase in (Phase.DEAL, Phase.GAME_OVER):
+            raise IllegalActionError(f"cannot deal the hand again now: the game is in the {self.phase.value!r} "
+                                     "phase, and a hand must be in play")
+        s = self._copy()
+        GameState._clear_hand(s, Phase.DEAL)
+        object.__setattr__(s, "decks", self.decks[:-1])
+        return s.deal(order)
+
     def restock(self, order: CardsLike) -> GameState:
         """The same moment with the cards still in the stock in ``order`` (top first), which
         must be a reordering of them; the hand's recorded deck changes to match, as if it had
