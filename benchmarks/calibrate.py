@@ -197,21 +197,23 @@ def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
                   f"| {f.model_high:.1%} | {f.real_high:.1%} | {100 * (f.real_high - f.model_high):+.1f} ({gap:+.1f}) |")
 
 
-def _checks(args: tuple[list[str], str, int, int, int, int, int, int, bool]) -> list[PosteriorCheck]:
-    kinds, rules, seed, samples, tries, turns, first, games, told = args
+def _checks(args: tuple[list[str], str, int, int, int, int, float, int, int, bool]) -> list[PosteriorCheck]:
+    kinds, rules, seed, samples, tries, turns, least, first, games, told = args
     return posterior_checks(kinds, games, rules=rules, seed=seed, samples=samples, tries=tries, max_turns=turns,
-                            first_game=first, told_model=told)
+                            min_predicted=least, first_game=first, told_model=told)
 
 
 def _posterior(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, args.samples, args.posterior, args.posterior_turns, g,
-             min(args.chunk, args.games - g), args.told_model) for g in range(0, args.games, args.chunk)]
+    work = [(kinds, args.rules, args.seed, args.samples, args.posterior, args.posterior_turns, args.posterior_from,
+             g, min(args.chunk, args.games - g), args.told_model) for g in range(0, args.games, args.chunk)]
     checks = _in_chunks(_checks, work, args.jobs)
     kept = [c for c in checks if c.posterior.risk is not None]
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(checks):,} knocks "
           f"in hands of two against a tip player who had played at most {args.posterior_turns} turn"
-          f"{'s' if args.posterior_turns != 1 else ''} in the hand, {args.posterior:,} deals tried at each "
+          f"{'s' if args.posterior_turns != 1 else ''} in the hand"
+          + (f", predicted {args.posterior_from:.0%} or more by the model in play" if args.posterior_from else "")
+          + f", {args.posterior:,} deals tried at each "
           f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept none and are "
           f"left out), in {time.perf_counter() - start:.0f} s")
     print("\nThe prediction against the knock risk under the exact posterior of the hands (the model's picture "
@@ -312,12 +314,14 @@ def main(argv: list[str] | None = None) -> int:
                              "at knocks against tip players early in a hand), and stop")
     parser.add_argument("--posterior-turns", type=int, default=1, metavar="K",
                         help="with --posterior: only knocks where each opponent has played at most K turns")
+    parser.add_argument("--posterior-from", type=float, default=0.0, metavar="P",
+                        help="with --posterior: only knocks the model in play gave a risk of P (0 to 1) or more")
     args = parser.parse_args(argv)
     if args.given_hands < 0:
         parser.error(f"--given-hands must be 0 (off) or a number of stock orders, not {args.given_hands}")
-    if args.posterior < 0 or args.posterior_turns < 0:
-        parser.error(f"--posterior and --posterior-turns must be 0 or more, not {args.posterior} and "
-                     f"{args.posterior_turns}")
+    if args.posterior < 0 or args.posterior_turns < 0 or not 0 <= args.posterior_from <= 1:
+        parser.error(f"--posterior and --posterior-turns must be 0 or more and --posterior-from a chance from 0 to 1, "
+                     f"not {args.posterior}, {args.posterior_turns} and {args.posterior_from}")
     kinds = args.players.split(",")
     if args.posterior:
         _posterior(args, kinds)

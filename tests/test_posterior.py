@@ -152,8 +152,13 @@ def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_
     for c in checks:
         if c.posterior.risk is not None:
             assert 0 <= c.posterior.risk <= 1 and c.posterior.accepted <= 500
+    risky = posterior_checks(["expert", "tip", "tip"], games=6, seed=3, tries=500, samples=100, min_predicted=0.05,
+                             told_model=True)
+    assert [c.predicted for c in risky] == [c.predicted for c in checks if c.predicted["adaptive"] >= 0.05]
     with pytest.raises(PlayerError, match="max_opponents"):
         posterior_checks(["tip", "tip"], games=1, max_opponents=0)
+    with pytest.raises(PlayerError, match="min_predicted=1.5 is not allowed: a chance from 0 to 1"):
+        posterior_checks(["tip", "tip"], games=1, min_predicted=1.5)
 
 
 def test_calibrate_script_posterior_prints_the_picture_and_the_luck_per_bin(capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,3 +174,7 @@ def test_calibrate_script_posterior_prints_the_picture_and_the_luck_per_bin(caps
     with pytest.raises(SystemExit) as stop:
         script.main(["--posterior", "-1"])
     assert stop.value.code == 2 and "--posterior and --posterior-turns must be 0 or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--posterior", "10", "--posterior-from", "2"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "--posterior-from a chance from 0 to 1, not 10, 1 and 2.0" in err

@@ -397,7 +397,8 @@ class PosteriorCheck:
 
 def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
                      samples: int = 2_000, tries: int = 20_000, max_turns: int = 1, against: Sequence[str] = ("tip",),
-                     max_opponents: int = 1, first_game: int = 0, told_model: bool = False) -> list[PosteriorCheck]:
+                     max_opponents: int = 1, min_predicted: float = 0.0, first_game: int = 0,
+                     told_model: bool = False) -> list[PosteriorCheck]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays and
     predicts them) against at most ``max_opponents`` opponents (by default one: in a hand
     left to two, where every risk is exact and quick), all of the kinds ``against``, who
@@ -407,7 +408,9 @@ def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet =
     prediction minus the posterior risk is its picture's error with no luck in it; the real
     hands' risk minus the posterior risk is luck alone, whose size the posterior's own spread
     tells (:func:`posterior_table`). Opponents are limited to fast players (``tip`` by
-    default) because every deal tried replays their choices.
+    default) because every deal tried replays their choices; ``min_predicted`` leaves out
+    the knocks the model in play (``"adaptive"``) gave a smaller risk, to spend the samples
+    on the risky ones.
 
     >>> checks = posterior_checks(["tip", "tip"], games=3, seed=1, tries=300, max_turns=2)
     >>> len(checks) > 0 and all(c.posterior.tries == 300 and 0 <= c.shown <= 1 and c.opponent_turns <= 2
@@ -417,10 +420,13 @@ def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet =
     ruleset = find_rules(rules)
     whole_number("max_turns", max_turns, 0, 1_000, error=PlayerError)
     whole_number("max_opponents", max_opponents, 1, 8, error=PlayerError)
+    if not isinstance(min_predicted, (int, float)) or isinstance(min_predicted, bool) or not 0 <= min_predicted <= 1:
+        raise PlayerError(f"min_predicted={shown(min_predicted)} is not allowed: a chance from 0 to 1")
     _check_flags(kinds, told_model=told_model)
     players = [make_player(k) for k in kinds]
     out: list[PosteriorCheck] = []
     for game in range(first_game, first_game + games):
+        counter = itertools.count()
 
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
             if action.kind is not ActionKind.KNOCK:
@@ -430,8 +436,10 @@ def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet =
                         for p in view.opponents)
             if len(foes) > max_opponents or not set(foes) <= set(against) or turns > max_turns:
                 return
-            knock_seed = len(out) + 1000 * game
+            knock_seed = next(counter) + 1000 * game  # every knock looked at, kept or not
             predicted = _predict(view, foes, ("uniform", "adaptive"), samples, knock_seed, told_model=told_model)
+            if predicted["adaptive"] < min_predicted:
+                return
             real = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents], samples, knock_seed))
             fresh = [make_player(kinds[seat_entrant[s]]) for s in range(before.num_players)]
             posterior = posterior_risk(before, fresh, tries=tries, seed=knock_seed, samples=samples)
