@@ -129,8 +129,9 @@ def test_posterior_risk_refuses_what_it_cannot_read() -> None:
         posterior_risk(GameState.new("classic", 2), TIPS)
     with pytest.raises(PlayerError, match=r"needs one player per seat \(2\), not"):
         posterior_risk(s, TIPS[:1])
-    with pytest.raises(PlayerError, match="tries"):
-        posterior_risk(s, TIPS, tries=0)
+    for bad in ({"tries": 0}, {"samples": 0}, {"seed": 2 ** 70}, {"tries": True}):
+        with pytest.raises(PlayerError, match=f"{next(iter(bad))}="):
+            posterior_risk(s, TIPS, **bad)
 
 
 def test_posterior_table_bins_by_the_prediction_and_leaves_out_knocks_with_no_deal_kept() -> None:

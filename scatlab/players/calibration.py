@@ -57,7 +57,7 @@ from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
 from ..analysis.tables import tables_for
 from ..cards import Card
-from ..checks import shown, whole_number
+from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import GameState, HandResult
@@ -334,6 +334,8 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
             not all(isinstance(p, Player) for p in players):
         raise PlayerError(f"posterior_risk needs one player per seat ({state.num_players}), not {shown(players)}")
     whole_number("tries", tries, 1, 10_000_000, error=PlayerError)
+    whole_number("samples", samples, 1, MAX_SAMPLES, error=PlayerError)
+    whole_number("seed", seed, *SEED_RANGE, error=PlayerError)
     deck = state.decks[-1]
     events = state.events
     seats = [state.next_seat(state.dealer)]
