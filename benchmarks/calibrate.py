@@ -77,6 +77,7 @@ from scatlab.players.calibration import (
     DEFAULT_EDGES,
     MAX_PLAYED,
     MAX_TOOK,
+    MIN_KEPT,
     HandPicture,
     Knock,
     PosteriorCheck,
@@ -208,14 +209,14 @@ def _posterior(args: argparse.Namespace, kinds: list[str]) -> None:
     work = [(kinds, args.rules, args.seed, args.samples, args.posterior, args.posterior_turns, args.posterior_from,
              g, min(args.chunk, args.games - g), args.told_model) for g in range(0, args.games, args.chunk)]
     checks = _in_chunks(_checks, work, args.jobs)
-    kept = [c for c in checks if c.posterior.risk is not None]
+    kept = [c for c in checks if c.posterior.accepted >= MIN_KEPT]
     print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(checks):,} knocks "
           f"in hands of two against a tip player who had played at most {args.posterior_turns} turn"
           f"{'s' if args.posterior_turns != 1 else ''} in the hand"
           + (f", predicted {args.posterior_from:.0%} or more by the model in play" if args.posterior_from else "")
           + f", {args.posterior:,} deals tried at each "
-          f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept none and are "
-          f"left out), in {time.perf_counter() - start:.0f} s")
+          f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept fewer than "
+          f"{MIN_KEPT} and are left out), in {time.perf_counter() - start:.0f} s")
     print("\nThe prediction against the knock risk under the exact posterior of the hands (the model's picture "
           "against the hands as they could really be: no luck in the gap), and the risk with the real hands shown "
           "against the posterior (luck alone: its standard error is what the posterior's own spread gives, if the "

@@ -19,6 +19,7 @@ from scatlab.errors import IllegalActionError
 from scatlab.players import make_player
 from scatlab.players.base import PlayerError
 from scatlab.players.calibration import (
+    MIN_KEPT,
     PosteriorCheck,
     PosteriorRisk,
     _told,
@@ -88,7 +89,7 @@ def test_posterior_where_nothing_was_seen_is_the_uniform_model() -> None:
     uniform = float(knock_risk(Knowledge.from_view(s.view(1)), opponent_model="uniform").p_lose)
     assert p.tries == 3_000 and p.accepted >= 2_990
     assert p.risk is not None and abs(p.risk - uniform) < 4 * p.std_error
-    assert p.std_error == pytest.approx(p.spread / p.accepted ** 0.5)
+    assert p.std_error == pytest.approx(p.spread / (p.accepted - 1) ** 0.5)
 
 
 @pytest.mark.parametrize("moves, seed", [(("take", "discard 2S"), 1), (("draw", "discard 4D"), 2)])
@@ -134,11 +135,12 @@ def test_posterior_risk_refuses_what_it_cannot_read() -> None:
             posterior_risk(s, TIPS, **bad)
 
 
-def test_posterior_table_bins_by_the_prediction_and_leaves_out_knocks_with_no_deal_kept() -> None:
+def test_posterior_table_bins_by_the_prediction_and_leaves_out_knocks_with_too_few_deals_kept() -> None:
     kept = PosteriorCheck("expert", ("tip",), 1, {"m": 0.22}, PosteriorRisk(0.25, 0.3, 0.02, 225, 10_000), 0.0)
     low = PosteriorCheck("expert", ("tip",), 0, {"m": 0.01}, PosteriorRisk(0.02, 0.1, 0.01, 100, 10_000), 0.1)
     none = PosteriorCheck("expert", ("tip",), 1, {"m": 0.22}, PosteriorRisk(None, 0.0, 0.0, 0, 10_000), 1.0)
-    bins = posterior_table([kept, low, none, kept], "m")
+    rough = PosteriorCheck("expert", ("tip",), 2, {"m": 0.22}, PosteriorRisk(0.9, 0.0, 0.0, MIN_KEPT - 1, 10_000), 1.0)
+    bins = posterior_table([kept, low, none, rough, kept], "m")
     assert [(b.low, b.knocks) for b in bins] == [(0.0, 1), (0.2, 2)]
     b = bins[1]
     assert (b.predicted, b.posterior, b.shown) == pytest.approx((0.22, 0.25, 0.0))

@@ -68,7 +68,8 @@ from .tournament import play_out, seating
 __all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
            "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
            "DEFAULT_EDGES", "bin_indices", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS",
-           "PosteriorRisk", "posterior_risk", "PosteriorCheck", "posterior_checks", "PosteriorBin", "posterior_table"]
+           "PosteriorRisk", "posterior_risk", "PosteriorCheck", "posterior_checks", "PosteriorBin", "posterior_table",
+           "MIN_KEPT"]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -282,8 +283,8 @@ class PosteriorRisk:
     :func:`posterior_risk` samples it: the mean over the kept deals of the knock risk with
     their hands shown (``risk``, None when no deal was kept), the spread of that risk over
     the kept deals (how far the real hands' risk may fall from ``risk``), the standard error
-    of ``risk`` (``spread`` over the square root of the deals kept), and how many deals were
-    kept of how many tried."""
+    of ``risk`` (the sample's: infinite with fewer than two deals kept), and how many deals
+    were kept of how many tried."""
 
     risk: float | None
     spread: float
@@ -317,7 +318,7 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     >>> s = s.apply("take").apply("discard 2S")      # seat 1, a tip, takes the QH for hearts
     >>> p = posterior_risk(s, [make_player("tip"), make_player("tip")], tries=20_000)
     >>> p.accepted, round(p.risk, 3), round(p.std_error, 3)
-    (160, 0.359, 0.028)
+    (160, 0.359, 0.029)
     >>> view = s.view(0)                             # the model told it faces a tip agrees
     >>> told = _told(Observations.from_view(view), ["tip"])
     >>> round(float(knock_risk(Knowledge.from_view(view), observations=told).p_lose), 3)
@@ -378,8 +379,9 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     if not n:
         return PosteriorRisk(None, 0.0, 0.0, 0, tries)
     mean = sum(kept) / n
-    spread = math.sqrt(sum((r - mean) ** 2 for r in kept) / n)
-    return PosteriorRisk(mean, spread, spread / math.sqrt(n), n, tries)
+    squares = sum((r - mean) ** 2 for r in kept)
+    error = math.sqrt(squares / (n - 1) / n) if n > 1 else math.inf
+    return PosteriorRisk(mean, math.sqrt(squares / n), error, n, tries)
 
 
 @dataclass(frozen=True)
@@ -453,6 +455,11 @@ def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet =
     return out
 
 
+MIN_KEPT = 30
+"""A posterior from fewer kept deals is too rough to trust its own standard error:
+:func:`posterior_table` leaves such knocks out."""
+
+
 @dataclass(frozen=True)
 class PosteriorBin:
     """Checked knocks whose prediction fell in ``[low, high)``: how many had a posterior
@@ -470,16 +477,16 @@ class PosteriorBin:
     luck_error: float
 
 
-def posterior_table(checks: Sequence[PosteriorCheck], model: str,
-                    edges: Sequence[float] = DEFAULT_EDGES) -> list[PosteriorBin]:
-    """Bin the checks that have a posterior by ``model``'s prediction (as
-    :func:`reliability` bins knocks); empty bins are left out.
+def posterior_table(checks: Sequence[PosteriorCheck], model: str, edges: Sequence[float] = DEFAULT_EDGES,
+                    min_kept: int = MIN_KEPT) -> list[PosteriorBin]:
+    """Bin the checks whose posterior kept at least ``min_kept`` deals by ``model``'s
+    prediction (as :func:`reliability` bins knocks); empty bins are left out.
 
     >>> c = PosteriorCheck("expert", ("tip",), 1, {"m": 0.12}, PosteriorRisk(0.1, 0.2, 0.01, 400, 9000), 0.3)
     >>> [(b.knocks, b.predicted, b.posterior, b.shown, b.luck_error) for b in posterior_table([c, c], "m")]   # 0.2 / 2 * 2 ** 0.5
     [(2, 0.12, 0.1, 0.3, 0.14142135623730953)]
     """
-    kept = [c for c in checks if c.posterior.risk is not None]
+    kept = [c for c in checks if c.posterior.risk is not None and c.posterior.accepted >= min_kept]
     out = []
     for (low, high), idx in zip(zip(edges, edges[1:]), bin_indices([c.predicted[model] for c in kept], edges)):
         if not idx:
