@@ -181,3 +181,16 @@ def test_calibrate_script_posterior_prints_the_picture_and_the_luck_per_bin(caps
         script.main(["--posterior", "10", "--posterior-from", "2"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "--posterior-from a chance from 0 to 1, not 10, 1 and 2.0" in err
+
+
+def test_posterior_against_two_opponents_who_have_not_played_is_the_uniform_model() -> None:
+    """Three players, the knocker first to move: both opponents' hands are any two of the
+    unseen hands (each kept deal's risk counted with whose hand is whose)."""
+    s = GameState.new("classic", 3).deal(deal_order(["QS JS 9D", "AH KH 5C", "2D 3C 4S"], up="2C"))
+    assert s.to_move == 1
+    p = posterior_risk(s, [make_player("tip")] * 3, tries=400, seed=2, samples=300)
+    uniform = knock_risk(Knowledge.from_view(s.view(1)), opponent_model="uniform", seed=2)
+    u = float(uniform.p_lose)
+    u_error = (u * (1 - u) / (uniform.samples or 1)) ** 0.5  # a Monte Carlo estimate too
+    assert p.risk is not None and p.accepted >= 395
+    assert abs(p.risk - u) < 4 * (p.std_error ** 2 + u_error ** 2) ** 0.5

@@ -353,7 +353,7 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     free = [i for i in range(len(deck)) if i not in fixed]
     cards = [deck[i] for i in free]
     rng = random.Random(seed)
-    risks: dict[tuple[int, ...], float] = {}
+    risks: dict[tuple[tuple[int, ...], ...], float] = {}
     kept: list[float] = []
     for _ in range(tries):
         rng.shuffle(cards)
@@ -371,7 +371,7 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
         else:
             if s.to_move == me:
                 hands = [s.hands[p] for p in view.opponents]
-                key = tuple(sorted(c.index for h in hands for c in h))
+                key = tuple(tuple(sorted(c.index for c in h)) for h in hands)  # whose cards matters
                 if key not in risks:
                     risks[key] = float(risk_with_hands_shown(view, hands, samples, seed))
                 kept.append(risks[key])
