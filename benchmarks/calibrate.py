@@ -51,7 +51,7 @@ opponent did what was seen (``posterior_risk``), and prints per knocking kind an
 bin, the prediction against the knock risk under that posterior (the picture's error, with no
 luck in it) and the risk with the real hands shown against it (luck alone, with the standard
 error the posterior's own spread gives): ``python benchmarks/calibrate.py --posterior 10000
---games 1500 --seed 23 --jobs 2 --told-model``.
+--games 3000 --seed 23 --jobs 2 --told-model --samples 1000``.
 
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether

@@ -252,11 +252,10 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
             if action.kind is ActionKind.KNOCK:
                 knock_seed = len(out) + len(pending) + 1000 * game  # every estimate at this knock alike
-                predicted = _predict(view, [kinds[seat_entrant[p]] for p in view.opponents], models, samples,
-                                     knock_seed, table_model=table_model, told_model=told_model)
-                knowledge = Knowledge.from_view(view)
-                turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
+                predicted = _predict(view, against, models, samples, knock_seed, table_model=table_model,
+                                     told_model=told_model)
+                turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 expected = shown_risk = None
                 if given_hands:
                     at_seat = [players[seat_entrant[s]] for s in range(after.num_players)]
@@ -265,7 +264,7 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
                     shown_risk = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents],
                                                              samples, seed=knock_seed))
                 pending.append((len(before.results), view.player,
-                                Knock(kinds[entrant], knowledge.opponents, turn, predicted, False, against, expected,
+                                Knock(kinds[entrant], len(against), turn, predicted, False, against, expected,
                                       shown_risk)))
             while pending and len(after.results) > pending[0][0]:
                 number, seat, knock = pending.pop(0)
@@ -339,16 +338,14 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     whole_number("seed", seed, *SEED_RANGE, error=PlayerError)
     deck = state.decks[-1]
     events = state.events
-    seats = [state.next_seat(state.dealer)]
-    while len(seats) < len(state.active):
-        seats.append(state.next_seat(seats[-1]))
-    m = len(seats)
-    fixed = {i for i in range(3 * m) if seats[i % m] == me} | {3 * m}
+    up = len(deck) - len(state.stock) - 1  # the card turned up; the stock follows it
+    dealt = set(state.redeal(deck).hands[me])  # the player's cards as the deal gave them
+    fixed = {i for i in range(up) if deck[i] in dealt} | {up}
     draws = 0
     for e in events:
         if e.action.kind is ActionKind.DRAW:
             if e.player == me:
-                fixed.add(3 * m + 1 + draws)
+                fixed.add(up + 1 + draws)
             draws += 1
     free = [i for i in range(len(deck)) if i not in fixed]
     cards = [deck[i] for i in free]
