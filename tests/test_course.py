@@ -198,7 +198,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert all(t.session.hints for t in r.tables)
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
-    assert "0.24 lives" in html and "knocking with 28" in html
+    assert "0.26 lives" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html
 
 
 def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ from fractions import Fraction
 import pytest
 
 from scatlab.analysis import analyze, analyze_turn
-from scatlab.analysis.advice import advise, knock_threshold
 from scatlab.analysis.knock import KnockRisk, knock_refusal, knock_risk
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.errors import AnalysisError
@@ -59,22 +58,6 @@ def test_tip_knock_at_parameter_is_inclusive(knock_at: int, knocks: bool) -> Non
     state = _table(["2C 3D 5S", "KH QH 4C"], up="4D")  # 20
     assert (TipPlayer(knock_at).decide(state.view(1), RNG).action == Action.KNOCK) is knocks
     assert (make_player("greedy", knock_at=knock_at).choose(state.view(1), RNG) == Action.KNOCK) is knocks
-
-
-def _risk(knowledge: Knowledge, expected: Fraction) -> KnockRisk:
-    return KnockRisk(knowledge.value, knowledge.opponents, expected, F(0), True, True)
-
-
-@pytest.mark.parametrize("opponents", [1, 2, 3])
-def test_advice_knocks_exactly_at_the_limit_1_over_2_players_and_not_above(opponents: int) -> None:
-    k = Knowledge.of("AH KH 4C", "9S", opponents=opponents)
-    limit = knock_threshold(opponents)
-    assert limit == F(1, 2 * (opponents + 1))
-    turn = analyze_turn(k)
-    assert advise(turn, _risk(k, limit)).action == "knock"
-    assert advise(turn, _risk(k, limit + F(1, 10**9))).action != "knock"
-    refused = KnockRisk(k.value, opponents, F(0), F(0), True, False, "V4: a knock needs at least 25")
-    assert advise(turn, refused).action != "knock"  # a knock the rules forbid is never advised
 
 
 @pytest.mark.parametrize(("hand", "allowed"), [("KH QH 4C", True), ("KH 9H 4C", False)])
@@ -545,17 +528,3 @@ def test_V6_refuses_a_knock_only_in_the_first_round() -> None:
     assert state.to_move == 1 and Action.KNOCK in state.legal_actions()
     k = Knowledge.from_view(state.view(1))
     assert not k.first_round and knock_refusal(k) is None
-
-
-def test_advice_takes_when_taking_is_worth_at_least_the_expected_value_of_drawing_a_tie_included() -> None:
-    """README: "else takes the discard when that is worth at least the expected value of
-    drawing". Here both are exactly 19 (no unseen card is a heart)."""
-    hand, top, unseen = parse_cards("3C 10H 9H"), parse_cards("AD")[0], set(parse_cards("JS 10C AS 7S"))
-    from scatlab.cards import deck
-
-    dead = tuple(c for c in deck(52) if c not in unseen and c not in hand and c is not top)
-    k = Knowledge(hand=hand, top=top, dead=dead)
-    turn = analyze_turn(k)
-    assert turn.take is not None and turn.draw is not None
-    assert turn.take.best.value == turn.draw.expected_value == 19
-    assert advise(turn).action == "take"

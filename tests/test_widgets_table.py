@@ -135,7 +135,7 @@ def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
     while checked < 6 and not s.state.is_over:
         m = s.model()
         if m.hints is not None:
-            expected = analyze(s.state.view(s.seat))
+            expected = analyze(s.state.view(s.seat), knock=False)
             got = m.hints.analysis
             assert got.to_json() == expected.to_json() and got.advice == expected.advice
             assert got.knowledge == expected.knowledge
@@ -342,27 +342,25 @@ def test_model_json_is_plain_data() -> None:
     assert "analysis" not in json.loads(text)["hints"]
 
 
-def test_in_a_kernel_the_table_updates_first_and_the_complete_hints_follow() -> None:
-    """In an event loop (a kernel) a click first sets the table with the one-turn numbers
-    (knock risk pending), then the loop sets the complete ``analyze(view)``."""
+def test_in_a_kernel_a_click_sets_the_complete_hints_at_once() -> None:
+    """In an event loop (a kernel) a click sets the table with the complete hints: the
+    ranking (and with it the advice) answers in milliseconds, nothing is left pending."""
     import asyncio
 
-    async def run() -> tuple[dict[str, Any], dict[str, Any], Table]:
+    async def run() -> tuple[dict[str, Any], Table]:
         table = Table("classic", opponents=("tip", "tip"), seed=7, pace=0)
         table.handle({"type": "stock"})
         await asyncio.sleep(0)
         first = table.handle({"type": "card", "card": table.surface.state["discardable"][0]})
-        await asyncio.sleep(0)
-        return first, table.surface.state, table
+        return first, table
 
     # a thread of its own: another test's browser driver may hold this thread's event loop
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        first, final, table = pool.submit(asyncio.run, run()).result()
-    assert first["hints"]["pending"] and first["hints"]["rows"][-1][2] == "computing…"
-    assert not final["hints"]["pending"]
-    expected = analyze(table.session.view())
-    assert final["hints"]["advice_reason"] == expected.advice.reason
-    assert table.session.model(quick=False).hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
+        first, table = pool.submit(asyncio.run, run()).result()
+    expected = analyze(table.session.view(), knock=False)
+    assert "pending" not in first["hints"]
+    assert first["hints"]["advice_reason"] == expected.advice.reason
+    assert table.session.model().hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
 
 
 def test_analyze_this_position_opens_the_learners_view_in_an_analyzer() -> None:
@@ -480,18 +478,17 @@ def _state_before(record: GameRecord, hand: int, index: int) -> GameState:
     return replay(record_before(record, hand, index))
 
 
-def test_monte_carlo_knock_risk_shows_as_a_decimal_with_its_standard_error() -> None:
-    """Against two opponents the knock risk is a seeded estimate: the table shows it as a
-    decimal with its standard error, never as a fraction that looks exact (issue 7)."""
+def test_C6_the_knock_rows_are_the_rankings_exact_figures_beside_playing_on() -> None:
+    """The table shows the figures the advice compares, exact: the knock's chances and
+    expected lives, and playing on's expected lives (no Monte Carlo estimate, no "±")."""
     s = TableSession("classic", opponents=("tip", "tip"), seed=8)
     m = s.model()
-    assert m.hints is not None and m.hints.analysis.knock is not None
-    risk = m.hints.analysis.knock
-    assert not risk.exact and risk.std_error_one is not None
-    knock_rows = [r for r in m.hints.rows if r[0].startswith("knock:")]
-    assert [r[0].split(" (")[0] for r in knock_rows] == [
-        "knock: P(lose one life)", "knock: P(lose two lives)", "knock: expected lives lost"]
-    for label, exact, shown in knock_rows:
-        assert exact == "estimate" and "±" in shown and "/" not in shown
-    assert "Monte Carlo, 10,000 deals" in knock_rows[0][0]
-    assert knock_rows[0][2] == f"{float(risk.p_lose_one) * 100:.1f}% ± {risk.std_error_one * 100:.1f}%"
+    assert m.hints is not None and m.hints.analysis.ranking is not None
+    ranking = m.hints.analysis.ranking
+    knock = ranking.move("knock")
+    rows = {label: (exact, shown) for label, exact, shown in m.hints.rows}
+    assert rows["knock: P(lose one life)"] == (str(knock.p_one), f"{float(knock.p_one or 0) * 100:.1f}%")
+    assert rows["knock: P(lose two lives)"][0] == str(knock.p_two)
+    assert rows["knock: expected lives lost"] == (str(knock.lives), f"{float(knock.lives or 0):.3f}")
+    assert rows["playing on: expected lives lost"][0] == str(ranking.play_on_lives)
+    assert not any("±" in shown or "Monte Carlo" in label for label, _, shown in m.hints.rows)

@@ -13,11 +13,12 @@ imported with ``from scatlab.analysis.review import ...``.
 
 from __future__ import annotations
 
-from .advice import Advice, advise, knock_threshold
+from .advice import Advice, advise
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
 from .opponents import OPPONENT_MODELS, Observations
+from .ranking import KnockLine, Position, RankedMove, Ranking, knock_line, rank
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
 from .review import GameReview, ReviewedDecision, assess, review
@@ -25,7 +26,6 @@ from .review import GameReview, ReviewedDecision, assess, review
 __all__ = [
     "Advice",
     "advise",
-    "knock_threshold",
     "MAX_HORIZON",
     "horizon_values",
     "OPPONENT_POLICY",
@@ -41,6 +41,12 @@ __all__ = [
     "TurnAnalysis",
     "analyze_turn",
     "Analysis",
+    "KnockLine",
+    "Position",
+    "RankedMove",
+    "Ranking",
+    "knock_line",
+    "rank",
     "analyze",
     "GameReview",
     "ReviewedDecision",

@@ -1,22 +1,22 @@
 """Advice as data: the recommended action, the numbers behind it and a plain-language reason.
 
-**The rule the advice follows** (stated so lessons can teach it and tests can check it):
+**The advice is the first move of the one ranking** (:func:`scatlab.analysis.ranking.rank`,
+whose module doc states the rule and its model exactly): the table's hints and the game
+review read the same ranking, so the advice, the hints and the review's best move always
+agree. In short:
 
-0. A hand of three cards worth 31 (or a Grand Cadillac, V13) is **declared**, never knocked:
-   a 31 is shown at once and ends the hand (C8; a dealt 31, C9), and what it costs the
-   others depends on the rules (a life each; a letter each under GIN, V14; a point for the
-   declarer under French-Canadian, V16; the knocker two under V9). With manual declaring it
-   must be declared at once or it counts as 30 (C10). A 31 already passed (a game view at
-   the start of a turn, :attr:`Knowledge.undeclared_31`) can no longer be declared: the
-   advice then follows rules 2 and 3 and says the 31 counts as 30.
-1. With four cards (after drawing or taking): throw the card that leaves the strongest hand
-   (a 31 left is declared at once, C8).
-2. At the start of a turn, when the rules allow a knock: knock if the expected number of
-   lives lost by knocking now (``P(lose one) + 2 P(lose two)``, see
-   :mod:`scatlab.analysis.knock`) is at most ``1 / (2 × players)``, half a fair share.
-3. Otherwise take the discard if the hand it makes (with the best discard) is worth at
-   least the expected value of drawing, else draw; when drawing, the plan says which card
-   to throw for every card that may come.
+0. A hand of three cards worth 31 (or a Grand Cadillac, V13) is **declared**, never knocked,
+   and a move that makes a 31 for sure (taking the discard into it, keeping it with the
+   discard) comes before any other (C8, C9). A 31 already passed (C10,
+   :attr:`Knowledge.undeclared_31`) counts as 30 and can no longer be declared.
+1. A knock (C6; a hammer, V10; stopping the bus, V19) is advised when the lives it is
+   expected to cost are fewer than those of every way of playing on (drawing and taking):
+   there is no fixed knock line (:func:`~scatlab.analysis.ranking.knock_line` derives the
+   line the lessons teach from this comparison).
+2. Otherwise the move that leaves the best expected hand value
+   :data:`~scatlab.analysis.ranking.HORIZON` (5) turns ahead: draw or take at the start of a
+   turn (with the plan of which card to throw for every card that may come), the discard
+   with four cards; on a last turn and with the stock gone, the best hand now.
 
 Percentages and decimals in the reason are for reading only; the numbers are Fractions.
 """
@@ -28,14 +28,17 @@ from fractions import Fraction
 from typing import Literal
 
 from ..cards import Card, format_cards
+from ..errors import AnalysisError
+from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
-from ..rules.values import is_blitz
-from .knock import KnockRisk
 from .onestep import TurnAnalysis
+from .ranking import Position, Ranking, rank
 
-__all__ = ["Advice", "advise", "declare_advice", "knock_threshold"]
+__all__ = ["Advice", "advise", "declare_advice"]
 
-ActionName = Literal["declare", "knock", "take", "draw", "discard", "pass"]
+ActionName = Literal["declare", "knock", "hammer", "stop_bus", "take", "draw", "discard", "pass"]
+
+_ZERO = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -58,15 +61,22 @@ class Advice:
         data["rules"] = list(self.codes)
         return data
 
+    def as_action(self) -> Action:
+        """The engine action advised now (a take's card to throw comes after it).
+
+        >>> from scatlab.cards import parse_card
+        >>> Advice("take", "", parse_card("8H")).as_action(), Advice("discard", "", parse_card("8H")).as_action()
+        (Action(kind=<ActionKind.TAKE: 'take'>, card=None), Action(kind=<ActionKind.DISCARD: 'discard'>, card=Card('8H')))
+        """
+        if self.action == "discard":
+            assert self.discard is not None
+            return Action.discard(self.discard)
+        return Action(ActionKind(self.action))
+
     def __str__(self) -> str:
         what = f"{self.action} (throw {self.discard})" if self.discard is not None and self.action == "take" else (
             f"{self.action} {self.discard}" if self.discard is not None else self.action)
         return f"{what}: {self.reason}"
-
-
-def knock_threshold(opponents: int) -> Fraction:
-    """Knock when the expected lives lost by knocking is at most this: 1 / (2 × players)."""
-    return Fraction(1, 2 * (opponents + 1))
 
 
 def _pct(p: Fraction) -> str:
@@ -121,79 +131,139 @@ def declare_advice(value: Fraction, rules: RuleSet) -> Advice:
     return Advice("declare", reason, None, {"value": value}, tuple(codes))
 
 
-def advise(turn: TurnAnalysis, risk: KnockRisk | None = None) -> Advice:
-    """The advice for a one-turn analysis (and the knock risk, when one was computed)."""
+def advise(turn: TurnAnalysis, ranking: Ranking | None = None) -> Advice:
+    """The advice for a one-turn analysis: the first move of ``ranking`` (by default the
+    ranking of ``Position.of(turn.knowledge)``: opponents as just dealt, knocking allowed
+    where the rules allow it).
+
+    >>> from scatlab.analysis.knowledge import Knowledge
+    >>> from scatlab.analysis.onestep import analyze_turn
+    >>> a = advise(analyze_turn(Knowledge.of("10H 8H JH", discard="AH", opponents=2)))
+    >>> a.action, a.discard                  # take the A-heart and throw the 8: a sure 31
+    ('take', Card('8H'))
+    """
     k = turn.knowledge
-    if len(k.hand) == 3 and is_blitz(turn.value):
-        if not k.undeclared_31:
-            return declare_advice(turn.value, k.rules)
-        played = _advise_play(turn, risk)
+    if ranking is None:
+        ranking = rank(Position.of(k))
+    elif ranking.position.knowledge.hand != k.hand:
+        raise AnalysisError("the ranking is of another hand than the turn analysis")
+    best = ranking.best
+    if best.action.kind is ActionKind.DECLARE:
+        return declare_advice(turn.value, k.rules)
+    played = _advise_play(turn, ranking)
+    if len(k.hand) == 3 and k.undeclared_31:
         passed = "this 31 was not declared at once, so it counts as 30 and can no longer be declared (C10); "
         return replace(played, reason=passed + played.reason, codes=("C10", *played.codes))
-    return _advise_play(turn, risk)
+    return played
 
 
-def _advise_play(turn: TurnAnalysis, risk: KnockRisk | None) -> Advice:
+def _ahead(ranking: Ranking) -> str:
+    return "now" if ranking.horizon == 0 else f"{ranking.horizon} turns ahead"
+
+
+def _ending_note(ranking: Ranking, numbers: dict[str, Fraction]) -> str:
+    """The knock (hammer, bus stop) left alone, with its lives against playing on's."""
+    ends = [m for m in ranking.moves if m.ends_hand and m.lives is not None]
+    on = ranking.play_on_lives
+    if not ends or on is None:
+        return ""
+    m = min(ends, key=lambda e: e.lives or _ZERO)
+    assert m.lives is not None
+    numbers[f"{m.action.kind.value}_expected_loss"] = m.lives
+    numbers["play_on_expected_loss"] = on
+    unit = ranking.unit
+    return (f"; {_ENDING_WORDS[m.action.kind]} now would cost {_lives(m.lives)} {unit} expected, "
+            f"playing on {_lives(on)}")
+
+
+_ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
+                 ActionKind.STOP_BUS: "stopping the bus (V19)"}
+
+
+def _lives(x: Fraction) -> str:
+    return "0" if x == 0 else f"{float(x):.3f}"
+
+
+def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     k = turn.knowledge
-    if turn.discards:
-        best = turn.discards[0]
-        kept = format_cards((c for c in k.hand if c is not best.discard), pretty=True)
-        reason = f"throw the {best.discard.pretty}: keeping {kept} is worth {_num(best.value)}"
-        if len(turn.discards) > 1:
-            reason += f" (the next best discard keeps {_num(turn.discards[1].value)})"
+    best = ranking.best
+    kind = best.action.kind
+    numbers: dict[str, Fraction] = {"value": turn.value}
+    ahead = _ahead(ranking)
+    if best.ends_hand:
+        assert best.lives is not None and best.p_one is not None and best.p_two is not None
+        on = ranking.play_on_lives
+        numbers.update(p_lose_one=best.p_one, p_lose_two=best.p_two, expected_loss=best.lives)
+        if on is not None:
+            numbers["play_on_expected_loss"] = on
+        unit = ranking.unit
+        what = _ENDING_WORDS[kind]
+        value = turn.discards[0].value if turn.discards else turn.value
+        odds = (f"P(lose one) = {_pct(best.p_one)}" if k.rules.score_keeping in ("gin", "points")
+                else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
+        if k.rules.score_keeping == "points":
+            odds = f"P(not scoring the point) = {_pct(best.p_one)}"
+        reason = (f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}), fewer than "
+                  f"playing on: {_lives(on or _ZERO)} at best")
+        end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
+                     ActionKind.STOP_BUS: ("V19", "C7")}[kind]
+        action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",
+                              ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
+        return Advice(action, reason, None, numbers, end_codes)
+    if kind is ActionKind.DISCARD:
+        card = best.action.card
+        assert card is not None and best.value is not None
+        kept = format_cards((c for c in k.hand if c is not card), pretty=True)
+        reason = f"throw the {card.pretty}: keeping {kept} is worth {_num(best.value)} {ahead}"
+        others = [m for m in ranking.moves if m.action.kind is ActionKind.DISCARD and m is not best]
+        if others and others[0].value is not None:
+            reason += f" (the next best discard keeps {_num(others[0].value)})"
+        numbers["discard_value"] = best.value
         codes: tuple[str, ...] = ("C5",)
-        if is_blitz(best.value):
+        if best.sure_31:
             if k.rules.declare == "manual":
                 reason += ", to declare at once, or it counts as 30 (C8, C10)"
                 codes = ("C5", "C8", "C10")
             else:
                 reason += ", declared at once: the hand ends (C8)"
                 codes = ("C5", "C8")
-        return Advice("discard", reason, best.discard, {"value": best.value}, codes)
-    if turn.draw is None:  # C11: the stock is exhausted: take the discard or pass
-        take = turn.take
-        if take is not None and take.best.value > turn.value:
-            reason = (f"the stock is gone: taking the {take.card.pretty} and throwing the "
-                      f"{take.best.discard.pretty} raises the hand from {_num(turn.value)} to {_num(take.best.value)}")
-            return Advice("take", reason, take.best.discard, {"value": turn.value, "take_value": take.best.value},
-                          ("C11", "C5"))
-        reason = f"the stock is gone and the discard does not raise {_num(turn.value)}: pass, ending the hand"
-        return Advice("pass", reason, None, {"value": turn.value}, ("C11",))
+        reason += _ending_note(ranking, numbers)
+        return Advice("discard", reason, card, numbers, codes)
     draw = turn.draw
-    numbers: dict[str, Fraction] = {
-        "value": turn.value,
-        "draw_expected_value": draw.expected_value,
-        "p_31": draw.p_31,
-        "p_improve": draw.p_improve,
-    }
-    knock_note = ""
-    if risk is not None and risk.allowed:
-        threshold = knock_threshold(k.opponents)
-        numbers.update(p_lose_one=risk.p_lose_one, p_lose_two=risk.p_lose_two,
-                       expected_loss=risk.expected_loss, knock_threshold=threshold)
-        how = "exactly" if risk.exact else f"estimated over {risk.samples:,} deals"
-        if risk.expected_loss <= threshold:
-            reason = (
-                f"knocking with {_num(turn.value)} loses one life with P = {_pct(risk.p_lose_one)} and two with "
-                f"P = {_pct(risk.p_lose_two)} ({how}): {float(risk.expected_loss):.3f} lives expected, within the "
-                f"{float(threshold):.3f} a knock may risk against {k.opponents} opponent"
-                f"{'s' if k.opponents != 1 else ''}"
-            )
-            return Advice("knock", reason, None, numbers, ("C6", "C7"))
-        knock_note = (f"; knocking now would risk {float(risk.expected_loss):.3f} lives "
-                      f"(more than {float(threshold):.3f})")
+    take = ranking.move(Action.TAKE) if ActionKind.TAKE in ranking.position.kinds else None
+    if draw is not None:
+        numbers.update(draw_expected_value=draw.expected_value, p_31=draw.p_31, p_improve=draw.p_improve)
+    if ActionKind.DRAW in ranking.position.kinds:
+        numbers["draw_horizon_value"] = ranking.move(Action.DRAW).value or _ZERO
+    if take is not None and take.value is not None:
+        numbers["take_horizon_value"] = take.value
+    note = _ending_note(ranking, numbers)
+    if kind is ActionKind.PASS:
+        reason = f"the stock is gone and the discard does not raise {_num(turn.value)}: pass, ending the hand"
+        return Advice("pass", reason, None, numbers, ("C11",))
+    if kind is ActionKind.TAKE:
+        assert best.then is not None and best.value is not None and turn.take is not None
+        shown = turn.take.card.pretty
+        if best.sure_31:
+            end = (", to declare at once (C8, C10)" if k.rules.declare == "manual"
+                   else ", declared at once: the hand ends (C8)")
+            reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}" + note
+            return Advice("take", reason, best.then, numbers, ("C5", "C8"))
+        if draw is None:
+            reason = (f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
+                      f"{_num(best.value)} (passing ends the hand with {_num(turn.value)})")
+            return Advice("take", reason, best.then, numbers, ("C11", "C5"))
+        draw_move = ranking.move(Action.DRAW)
+        assert draw_move.value is not None
+        reason = (f"taking the {shown} (throwing the {best.then.pretty}) is worth {_num(best.value)} {ahead}, "
+                  f"drawing {_num(draw_move.value)}{note}")
+        return Advice("take", reason, best.then, numbers, ("C5",))
+    assert kind is ActionKind.DRAW and draw is not None and best.value is not None
     outs = f"{draw.count_31} of {draw.unseen} unseen cards make 31"
-    if turn.take is not None:
-        best = turn.take.best
-        numbers["take_value"] = best.value
-        take_text = f"{_num(best.value)} by taking the {turn.take.card.pretty} (throwing the {best.discard.pretty})"
-        if best.value >= 31 or best.value >= draw.expected_value:
-            reason = (f"taking the {turn.take.card.pretty} and throwing the {best.discard.pretty} makes "
-                      f"{_num(best.value)} for sure; drawing is worth {_num(draw.expected_value)} on average "
-                      f"({outs}){knock_note}")
-            return Advice("take", reason, best.discard, numbers, ("C5",))
-        reason = (f"{outs}; drawing is worth {_num(draw.expected_value)} on average against {take_text}"
-                  f"{knock_note}")
-        return Advice("draw", reason, None, numbers, ("C5",))
-    reason = f"{outs}; drawing is worth {_num(draw.expected_value)} on average{knock_note}"
+    if take is not None and take.value is not None and turn.take is not None:
+        assert take.then is not None
+        reason = (f"drawing is worth {_num(best.value)} {ahead} against {_num(take.value)} by taking the "
+                  f"{turn.take.card.pretty} (throwing the {take.then.pretty}); {outs}{note}")
+    else:
+        reason = f"drawing is worth {_num(best.value)} {ahead}; {outs}{note}"
     return Advice("draw", reason, None, numbers, ("C5",))

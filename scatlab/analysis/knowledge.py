@@ -252,16 +252,21 @@ class Knowledge:
         """The cards opponent ``opponent`` (0-based, in turn order) is known to hold."""
         return self._holds_padded()[opponent]
 
-    def describe(self) -> str:
-        """One line: hand, discard, and what else is known."""
-        parts = [f"hand {format_cards(self.hand)}"]
+    def describe(self, pretty: bool = False) -> str:
+        """One line: hand, discard, and what else is known (``pretty``: suit symbols, as
+        the table shows cards).
+
+        >>> Knowledge.of("AH KH 4C", "9S").describe(pretty=True)
+        'hand A♥ K♥ 4♣; discard 9♠; 1 opponent; 48 unseen'
+        """
+        parts = [f"hand {format_cards(self.hand, pretty=pretty)}"]
         if self.top is not None:
-            parts.append(f"discard {self.top}")
+            parts.append(f"discard {self.top.pretty if pretty else self.top}")
         if self.dead:
-            parts.append(f"dead {format_cards(self.dead)}")
+            parts.append(f"dead {format_cards(self.dead, pretty=pretty)}")
         for i, held in enumerate(self.opponent_holds):
             if held:
-                parts.append(f"opponent {i + 1} holds {format_cards(held)}")
+                parts.append(f"opponent {i + 1} holds {format_cards(held, pretty=pretty)}")
         parts.append(f"{self.opponents} opponent{'s' if self.opponents != 1 else ''}")
         parts.append(f"{len(self.unseen)} unseen")
         return "; ".join(parts)

@@ -6,7 +6,7 @@ and (in a notebook) a sympy-rendered derivation.
 >>> a.to_json()["draw"]["expected_value"], a.advice.action
 ('541/24', 'draw')
 >>> print(a.advice.reason)
-3 of 48 unseen cards make 31; drawing is worth 22.54 on average against 21 by taking the 9♠ (throwing the 4♣); knocking now would risk 0.340 lives (more than 0.250)
+drawing is worth 27.02 5 turns ahead against 26.40 by taking the 9♠ (throwing the 4♣); 3 of 48 unseen cards make 31; knocking now would cost 0.343 lives expected, playing on 0.227
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .knock import KnockRisk, knock_risk
 from .knowledge import Knowledge
 from .opponents import Observations, OpponentModelName, check_model
 from .onestep import TurnAnalysis, analyze_turn
+from .ranking import Position, Ranking, rank
 
 __all__ = ["Analysis", "analyze"]
 
@@ -42,6 +43,9 @@ class Analysis:
     advice: Advice
     observations: Observations | None = None
     """What was seen of the opponents (from a game view), used by the adaptive model."""
+    ranking: Ranking | None = None
+    """Every legal move ranked, best first: the advice is its first move
+    (:func:`scatlab.analysis.ranking.rank`)."""
 
     @property
     def value(self) -> Fraction:
@@ -119,12 +123,15 @@ def analyze(
     nothing observed it is the ``"uniform"`` model. Bad arguments raise
     :class:`~scatlab.errors.AnalysisError` or :class:`~scatlab.errors.CardError`.
     """
+    position: Position | None = None
     if isinstance(hand, Knowledge):
         knowledge = hand
     elif isinstance(hand, PlayerView):
         knowledge = Knowledge.from_view(hand)
-        if observations is None:  # the expert's rule at each opponent turn only matters to a knock risk
-            observations = Observations.from_view(hand, knock_rules=knock is True and len(knowledge.hand) == 3)
+        if hand.to_move == hand.player:
+            position = Position.from_view(hand)
+        if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
+            observations = Observations.from_view(hand, knock_rules=True)
     else:
         knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
                                  opponents=opponents, rules=rules)
@@ -134,11 +141,16 @@ def analyze(
     whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     turn = analyze_turn(knowledge)
     model = check_model(opponent_model)
+    if position is None:
+        turns = observations.turns if observations is not None and len(observations.turns) == knowledge.opponents \
+            else None
+        position = Position.of(knowledge, opponent_turns=turns)
+    ranking = rank(position)
     risk = None
     if knock and len(knowledge.hand) == 3:
         risk = knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model, observations=observations)
     values: tuple[Fraction, ...] = ()
     if horizon and len(knowledge.hand) == 3:
         values = tuple(horizon_values(knowledge.hand, horizon, knowledge.rules))
-    return Analysis(knowledge, turn, risk, values, advise(turn, risk), observations)
+    return Analysis(knowledge, turn, risk, values, advise(turn, ranking), observations, ranking)
 

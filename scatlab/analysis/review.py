@@ -9,35 +9,21 @@ than the preferred one, never negative. :func:`assess` does this for one positio
 receives nothing but the view, so no hidden card (another hand, the stock order) can
 enter a cost.
 
-**Two scales, kept apart.** They measure different things and are never added together:
+**The best move is the advice's.** Every position is ranked by
+:func:`scatlab.analysis.ranking.rank`, the one ranking the advice and the table's hints
+read, so the review's best move is always the move the hints advised (its module doc
+states the rule and the opponent model, exactly). A cost is on the scale of the question it
+answers, and the two scales are never added together:
 
-- ``value`` (unit ``"hand value"``, points of C4): draw, take, pass (C11), which card to
-  discard, declaring a 31 (C10). A choice is worth the exact expected value of the hand it
-  leaves, :data:`HORIZON` (5) own turns ahead (the horizon tables of
-  :mod:`scatlab.analysis.horizon`, the horizon the expert player uses); drawing is worth
-  the average over every card the player has not seen of the best hand it can keep;
-  taking, the best hand the discard makes. On a last turn (someone knocked or the player
-  stopped the bus, V19) and with the stock gone (C11) only the hand now counts (horizon
-  0). A 31 not declared at once counts 30 (C10): not declaring costs 1.
+- ``value`` (unit ``"hand value"``, points of C4): how to play on: draw, take, pass (C11),
+  which card to discard, declaring a 31 (C10, not declaring costs 1). A choice is worth the
+  exact expected value of the hand it leaves :data:`HORIZON` (5) own turns ahead; on a last
+  turn and with the stock gone only the hand now counts.
 - ``lives`` (unit ``"lives"``; ``"letters"`` under V14 GIN; ``"points"`` under V16, where it
-  is the chance of not scoring the point): knocking (C6), a hammer (V10) and stopping the
-  bus (V19), each against playing on. A decision is on this scale when the player knocked
-  (hammered, stopped the bus) or when the analysis prefers to; otherwise the knock was
-  rightly left alone and the rest of the choice is priced on the value scale.
-
-**The opponent model of the lives scale** (the turn model of the expert player's quick
-knock screen, computed exactly; the expert's knock itself uses the adaptive model of
-:mod:`scatlab.analysis.opponents` and values everyone's standing, not only its own lives). An
-opponent's hand is a dealt hand improved by as many turns as that opponent has completed in
-this hand, each turn drawing a uniformly random card of the other ``deck - 3`` and keeping
-the best three (a 31 stays); hands after more than :data:`TURN_CAP` (8) turns are taken as
-after 8. Opponents are independent. Knocking with value ``v`` gives each opponent one more
-turn (a hammer or a stopped bus none), then a showdown under the rule set's C7, V7, V8, V9,
-V14 or V16 rule: the knocker loses for being strictly lowest, for tying lowest (V7) or to an
-opponent's 31. Playing on is one more draw (keeping the best three), then a showdown the
-player did not call against opponents with two more turns, lost by being lowest (ties
-included) or to a 31. Cards known to be in an opponent's hand, the discard pile and V17's
-rank tie-break are not used by this model. All figures are exact fractions.
+  is the chance of not scoring the point): whether to end the hand, a knock (C6), a hammer
+  (V10) or a bus stop (V19), against playing on. A decision is on this scale when the
+  player ended the hand or the ranking prefers to; otherwise the knock was rightly left
+  alone and the rest of the choice is priced on the value scale.
 
 **Classes** (thresholds on the cost, in the decision's own unit):
 
@@ -68,26 +54,21 @@ Hands and action indexes are counted from 1 (the first action of a hand is actio
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
-import numpy as np
-
-from ..cards import Card, format_cards
+from ..cards import format_cards
 from ..errors import AnalysisError
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
 from ..rules.record import GameRecord, replay
-from ..rules.state import GameState, Phase
+from ..rules.state import GameState
 from ..rules.values import format_value
 from ..rules.view import PlayerView
-from .horizon import horizon_table
 from .knowledge import Knowledge
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
-from .valuation import opponent_turns
+from .ranking import HORIZON, TURN_CAP, Position, RankedMove, Ranking, Scale, knock_loss, lives_unit, play_on_loss, rank
 
 __all__ = [
     "HORIZON",
@@ -108,19 +89,12 @@ __all__ = [
     "review",
 ]
 
-HORIZON = 5
-"""Turns ahead a hand is valued on the value scale: the expert player's horizon."""
-TURN_CAP = 8
-"""Opponent hands after more turns than this are modelled as after this many."""
 VALUE_THRESHOLDS = (Fraction(1, 4), Fraction(1), Fraction(3))
 """Costs (hand value) from which a decision is an inaccuracy, a mistake, a blunder."""
 LIVES_THRESHOLDS = (Fraction(1, 20), Fraction(1, 5), Fraction(1, 2))
 """Costs (expected lives) from which a decision is an inaccuracy, a mistake, a blunder."""
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
 
-Scale = Literal["value", "lives"]
-
-_ONE = Fraction(1)
 _ZERO = Fraction(0)
 
 
@@ -140,132 +114,6 @@ def classify(cost: Fraction, scale: Scale) -> str:
     return label
 
 
-def lives_unit(rules: RuleSet) -> str:
-    """The unit of the lives scale under ``rules``: lives, letters (V14) or points (V16)."""
-    return {"gin": "letters", "points": "points"}.get(rules.score_keeping, "lives")
-
-
-# -- the exact opponent model ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Model:
-    tables: Tables
-    future: list[int]  # E_HORIZON per row, scaled by 2 * others**HORIZON
-    scale: int
-    gt: list[list[int]]  # gt[t][v2]: paths whose value2 after t turns is > v2
-    eq: list[list[int]]  # eq[t][v2]: paths whose value2 is == v2
-    blitz: list[int]  # paths at 31 or more after t turns
-    total: list[int]  # all paths after t turns: m * others**t
-
-
-@lru_cache(maxsize=8)
-def _model(scoring: RuleSet) -> _Model:
-    tables = tables_for(scoring)
-    future = [int(x) for x in horizon_table(tables, HORIZON)]
-    others = tables.deck_size - 3
-    rows = tables.rows
-    m = len(rows)
-    nxt, valid = tables.draw_moves()
-    blitz_rows = tables.value2 >= BLITZ2
-    nxt = np.where(blitz_rows[:, None], np.arange(m)[:, None], nxt)
-    flat_next = nxt[valid]
-    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    value2 = tables.value2
-    p = np.ones(m, dtype=np.int64)  # int64 holds m * 49**8 (< 2**63)
-    gt: list[list[int]] = []
-    eq: list[list[int]] = []
-    blitz: list[int] = []
-    total: list[int] = []
-    for _ in range(TURN_CAP + 1):
-        counts = np.zeros(max(int(value2.max()) + 1, BLITZ2 + 1), dtype=np.int64)
-        np.add.at(counts, value2, p)
-        by_value = [int(x) for x in counts]
-        above: list[int] = []
-        running = 0
-        for v in reversed(range(len(by_value))):
-            above.append(running)
-            running += by_value[v]
-        above.reverse()
-        gt.append(above)
-        eq.append(by_value)
-        blitz.append(sum(by_value[BLITZ2:]))
-        total.append(running)
-        nxt_p = np.zeros(m, dtype=np.int64)
-        np.add.at(nxt_p, flat_next, p[owner])
-        p = nxt_p
-    return _Model(tables, future, 2 * others**HORIZON, gt, eq, blitz, total)
-
-
-def _model_for(rules: RuleSet) -> _Model:
-    return _model(scoring_rules(rules))
-
-
-def _probs(model: _Model, t: int, v2: int) -> tuple[Fraction, Fraction, Fraction]:
-    """P(an opponent after t turns is above v2/2), P(equal), P(31 or more)."""
-    t = min(t, TURN_CAP)
-    n = model.total[t]
-    eq = model.eq[t][v2] if v2 < len(model.eq[t]) else 0
-    gt = model.gt[t][v2] if v2 < len(model.gt[t]) else 0
-    return Fraction(gt, n), Fraction(eq, n), Fraction(model.blitz[t], n)
-
-
-def knock_loss(view: PlayerView, value2: int, extra_turn: bool) -> Fraction:
-    """Expected lives (letters, points) lost by showing down now with a hand worth
-    ``value2 / 2`` (see the module doc's opponent model); ``extra_turn``: each opponent has
-    one more turn first (a knock), or none (a hammer, a stopped bus)."""
-    model = _model_for(view.rules)
-    rules = view.rules
-    all_above = all_at_least = no31 = all_at_most = _ONE
-    for played in opponent_turns(view):
-        p_gt, p_eq, p31 = _probs(model, played + (1 if extra_turn else 0), value2)
-        no31 *= _ONE - p31
-        above = max(p_gt - p31, _ZERO)
-        all_above *= above
-        all_at_least *= above + p_eq
-        all_at_most *= _ONE - p_gt
-    some31 = _ONE - no31
-    if rules.score_keeping == "gin":
-        return _ONE - all_at_most * no31
-    if rules.score_keeping == "points":
-        return _ONE - all_at_most
-    lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
-    tie = all_at_least - all_above
-    tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
-    return some31 * lose31 + all_above * rules.knocker_lowest_loses + tie * tie_loss
-
-
-def play_on_loss(view: PlayerView, row: int, unseen: Sequence[int], take: Card | None = None) -> Fraction:
-    """Expected lives lost by playing on from hand ``row``: one more draw (keeping the best
-    three), then a showdown against opponents with two more turns, lost by being lowest
-    (ties included) or to an opponent's 31. With ``take`` (the top discard, when it may be
-    taken) playing on is the better of that draw and taking the card."""
-    model = _model_for(view.rules)
-    after = model.tables.after_draw_row(row)
-    played = opponent_turns(view)
-    memo: dict[int, Fraction] = {}
-
-    def showdown(v2: int) -> Fraction:
-        if v2 not in memo:
-            if v2 >= BLITZ2:
-                memo[v2] = _ZERO
-            else:
-                low = no31 = _ONE
-                for turns in played:
-                    p_gt, p_eq, p31 = _probs(model, turns + 2, v2)
-                    no31 *= _ONE - p31
-                    low *= max(p_gt + p_eq - p31, _ZERO)
-                memo[v2] = (_ONE - no31) + no31 * low
-        return memo[v2]
-
-    options = []
-    if unseen:
-        options.append(sum((showdown(after[card] >> RANK_BITS) for card in unseen), _ZERO) / len(unseen))
-    if take is not None:
-        options.append(showdown(after[take.index] >> RANK_BITS))
-    return min(options) if options else showdown(model.tables.value2_of_cards(model.tables.rows[row].tolist()))
-
-
 # -- one position -----------------------------------------------------------------------------
 
 
@@ -274,7 +122,7 @@ class Assessment:
     """The analysis of one decision: the preferred move, the cost of the played one (in
     ``unit``, never negative), the class, and each option's figure (``figures``: expected
     hand value on the value scale, higher is better; expected loss on the lives scale,
-    lower is better)."""
+    lower is better, with ``"playing on"`` the fewest lives of the moves that go on)."""
 
     played: Action
     best: Action
@@ -291,9 +139,10 @@ def _show(x: Fraction) -> str:
 
 
 def assess(view: PlayerView, played: Action) -> Assessment | None:
-    """Price the action ``played`` in the position ``view`` (whose player is to move).
-    Returns None for a decision that is not reviewed: a forced action or the blind
-    throw-down choice (V11). Only the view is used, so no hidden card enters the result.
+    """Price the action ``played`` in the position ``view`` (whose player is to move) by
+    the one ranking of :func:`scatlab.analysis.ranking.rank` (the advice's). Returns None
+    for a decision that is not reviewed: a forced action or the blind throw-down choice
+    (V11). Only the view is used, so no hidden card enters the result.
 
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
@@ -301,192 +150,93 @@ def assess(view: PlayerView, played: Action) -> Assessment | None:
     >>> str(a.best), a.scale, a.cost, a.label
     ('take', 'value', Fraction(13807872985, 3389702988), 'blunder')
     """
+    if not isinstance(view, PlayerView):
+        raise AnalysisError(f"assess needs a PlayerView, not {type(view).__name__}")
     if view.to_move != view.player:
         raise AnalysisError(f"player {view.player} is not to move in this view (player {view.to_move} is)")
     legal = view.legal_actions
     if played not in legal:
         raise AnalysisError(f"{str(played)!r} is not a legal action here: legal are "
                             f"{', '.join(str(a) for a in legal)}")
-    if len(legal) < 2:
+    if len(legal) < 2 or any(a.kind is ActionKind.THROW_DOWN for a in legal):
         return None
-    kinds = {a.kind for a in legal}
-    if ActionKind.THROW_DOWN in kinds:
-        return None
-    if ActionKind.DECLARE in kinds:
-        return _assess_declare(view, played)
-    if view.phase is Phase.DISCARD:
-        return _assess_discard(view, played, kinds)
-    return _assess_turn(view, played, kinds)
+    return assessment(rank(Position.from_view(view)), played)
 
 
-def _value_result(played: Action, options: dict[Action, Fraction], labels: dict[Action, str],
-                  order: Sequence[Action], unit: str = "hand value", note: str = "") -> Assessment:
-    best = max(order, key=lambda a: options[a])  # first of the best, in ``order``
-    cost = options[best] - options[played]
-    figures = tuple((labels[a], options[a]) for a in order)
-    if played == best or cost == 0:
-        best = played
-        reason = f"{labels[played]}: worth {_show(options[played])}, as good as any choice{note}"
+def assessment(ranking: Ranking, played: Action) -> Assessment:
+    """The :class:`Assessment` of ``played`` (a legal move of the ranked position)."""
+    move = ranking.move(played)
+    best = ranking.best
+    scale = ranking.scale_of(played)
+    cost = ranking.cost(played)
+    unit = ranking.unit if scale == "lives" else "hand value"
+    horizon = "the hand now" if ranking.horizon == 0 else f"expected value {ranking.horizon} turns ahead"
+    if scale == "value":
+        figures = tuple((m.name, m.value) for m in ranking.moves if m.value is not None)
     else:
-        reason = (f"{labels[played]} is worth {_show(options[played])}; {labels[best]} is worth "
-                  f"{_show(options[best])}{note}")
-    return Assessment(played, best, cost, "value", unit, classify(cost, "value"), figures, reason)
-
-
-def _assess_declare(view: PlayerView, played: Action) -> Assessment:
-    value = view.value if view.value is not None else Fraction(31)
-    options = {Action.DECLARE: value, Action.PASS: Fraction(30)}
-    labels = {Action.DECLARE: "declare", Action.PASS: "not declaring (C10: the 31 counts 30)"}
-    return _value_result(played, options, labels, [Action.DECLARE, Action.PASS])
-
-
-def _final(view: PlayerView) -> bool:
-    """A last turn: someone knocked, or the player has just stopped the bus (V19)."""
-    if view.knocker is not None:
-        return True
-    return bool(view.history) and view.history[-1].player == view.player and \
-        view.history[-1].action.kind is ActionKind.STOP_BUS
-
-
-def _assess_discard(view: PlayerView, played: Action, kinds: set[ActionKind]) -> Assessment:
-    model = _model_for(view.rules)
-    tables = model.tables
-    final = _final(view)
-    idx = [c.index for c in view.hand]
-    options: dict[Action, Fraction] = {}
-    labels: dict[Action, str] = {}
-    rows: dict[Action, int] = {}
-    order: list[Action] = []
-    for i, out in enumerate(view.hand):
-        if out is view.taken:
-            continue
-        rest = sorted(idx[:i] + idx[i + 1:])
-        row = tables.row(rest)
-        act = Action.discard(out)
-        if final:
-            options[act] = Fraction(tables.strength_of(rest) >> RANK_BITS, 2)
+        figures = tuple((m.name, m.lives) for m in ranking.moves if m.lives is not None)
+        on = ranking.play_on_lives
+        if on is not None:
+            figures += (("playing on", on),)
+    shown_best = played if cost == 0 else best.action
+    what = _words(move, ranking)
+    if ActionKind.DECLARE in ranking.position.kinds:
+        note = ""
+    elif scale == "value":
+        note = f" ({horizon})"
+    else:
+        note = ""
+    if scale == "value":
+        assert move.value is not None and best.value is not None
+        if cost == 0:
+            reason = f"{what}: worth {_show(move.value)}, as good as any choice{note}"
         else:
-            options[act] = Fraction(model.future[row], model.scale)
-        labels[act] = f"discard {out}"
-        rows[act] = row
-        order.append(act)
-    horizon = "the hand now" if final else f"expected value {HORIZON} turns ahead"
-    value_choice = _value_result(played if played.kind is ActionKind.DISCARD else max(order, key=lambda a: options[a]),
-                                 options, labels, order, note=f" ({horizon})")
-    if ActionKind.STOP_BUS not in kinds:
-        return value_choice
-    # V19: stopping the bus keeps the best hand and shows down with no more turns.
-    best_discard = max(order, key=lambda a: options[a])
-    row = rows[best_discard]
-    value2 = tables.value2[row]
-    stop = knock_loss(view, int(value2), extra_turn=False)
-    unseen = Knowledge.from_view(view).unseen_index
-    on = play_on_loss(view, row, unseen)
-    if played.kind is not ActionKind.STOP_BUS and on <= stop:
-        return value_choice
-    unit = lives_unit(view.rules)
-    figures = (("stop the bus", stop), ("play on", on))
-    if played.kind is ActionKind.STOP_BUS:
-        cost = max(stop - on, _ZERO)
-        best = played if cost == 0 else value_choice.best
-        reason = (f"stopping the bus costs {_show(stop)} {unit} expected; playing on "
-                  f"{_show(on)} (V19)")
+            reason = f"{what} is worth {_show(move.value)}; {_words(best, ranking)} is worth {_show(best.value)}{note}"
     else:
-        cost = on - stop
-        best = Action.STOP_BUS
-        reason = (f"playing on costs {_show(on)} {unit} expected; stopping the bus with "
-                  f"{format_value(Fraction(int(value2), 2))} only {_show(stop)} (V19)")
-    return Assessment(played, best, cost, "lives", unit, classify(cost, "lives"), figures, reason)
+        assert move.lives is not None
+        unit_word = ranking.unit
+        if cost == 0:
+            reason = f"{what}: {_show(move.lives)} {unit_word} expected, as few as any choice"
+        elif move.ends_hand:
+            on = ranking.play_on_lives
+            other = best if best.sure_31 or on is None else None
+            if other is not None:
+                reason = f"{what} costs {_show(move.lives)} {unit_word} expected; {_words(other, ranking)} costs nothing"
+            else:
+                reason = (f"{what} costs {_show(move.lives)} {unit_word} expected; playing on only "
+                          f"{_show(on or _ZERO)}")
+        else:
+            assert best.lives is not None
+            reason = (f"{what} costs {_show(move.lives)} {unit_word} expected; {_words(best, ranking)} only "
+                      f"{_show(best.lives)}")
+    return Assessment(played, shown_best, cost, scale, unit, classify(cost, scale), figures, reason)
 
 
-def _assess_turn(view: PlayerView, played: Action, kinds: set[ActionKind]) -> Assessment:
-    model = _model_for(view.rules)
-    tables = model.tables
-    knowledge = Knowledge.from_view(view)
-    unseen = knowledge.unseen_index
-    hand = view.hand
-    idx = sorted(c.index for c in hand)
-    row = tables.row(idx)
-    final = view.knocker is not None or ActionKind.DRAW not in kinds
-    if final:
-        scores: Sequence[int] = _value2_list(tables)
-        scale = 2
-    else:
-        scores, scale = model.future, model.scale
-    rl = tables.row_list
-    options: dict[Action, Fraction] = {}
-    labels: dict[Action, str] = {}
-    order: list[Action] = []
-    top = view.top_discard
-    if ActionKind.DRAW in kinds and unseen:
-        a, b, c = idx
-        ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
-        keep = scores[row]
-        total = 0
-        for d in unseen:
-            top_score = keep
-            for base in (ab, ac, bc):
-                s = scores[rl[base + d]]
-                if s > top_score:
-                    top_score = s
-            total += top_score
-        options[Action.DRAW] = Fraction(total, len(unseen) * scale)
-        labels[Action.DRAW] = f"draw (average over {len(unseen)} unseen cards)"
-        order.append(Action.DRAW)
-    if ActionKind.TAKE in kinds and top is not None:
-        best_take, thrown = -1, hand[0]
-        for i, out in enumerate(hand):
-            rest = [c.index for c in hand if c is not out]
-            s = scores[tables.row(sorted(rest + [top.index]))]
-            if s > best_take:
-                best_take, thrown = s, out
-        options[Action.TAKE] = Fraction(best_take, scale)
-        labels[Action.TAKE] = f"take {top} (then discard {thrown})"
-        order.append(Action.TAKE)
-    if ActionKind.PASS in kinds:
-        options[Action.PASS] = Fraction(scores[row], scale)
-        labels[Action.PASS] = "pass (C11: the hand ends)"
-        order.append(Action.PASS)
-    horizon = "the hand now" if final else f"expected value {HORIZON} turns ahead"
-    knock_kinds = [k for k in (ActionKind.KNOCK, ActionKind.HAMMER) if k in kinds]
-    if not order:  # nothing but knocking: no real choice on the value scale
-        options[played] = _ZERO
-        labels[played] = str(played)
-        order.append(played)
-    value_played = played if played in options else max(order, key=lambda a: options[a])
-    value_choice = _value_result(value_played, options, labels, order, note=f" ({horizon})")
-    if not knock_kinds:
-        return value_choice
-    value2 = tables.value2_of_cards(idx)
-    losses = {Action(k): knock_loss(view, value2, extra_turn=k is ActionKind.KNOCK) for k in knock_kinds}
-    on = play_on_loss(view, row, unseen, top if ActionKind.TAKE in kinds else None)
-    best_knock = min(losses, key=lambda a: losses[a])
-    if played.kind not in knock_kinds and on <= losses[best_knock]:
-        return value_choice
-    unit = lives_unit(view.rules)
-    names = {Action.KNOCK: "knocking", Action.HAMMER: "a hammer (V10)"}
-    figures = tuple((names[a], losses[a]) for a in losses) + (("playing on", on),)
-    least = min(on, losses[best_knock])
-    best = best_knock if losses[best_knock] < on else value_choice.best
-    if played.kind in knock_kinds:
-        cost = losses[played] - least
-        reason = (f"{names[played]} with {format_value(Fraction(value2, 2))} costs {_show(losses[played])} "
-                  f"{unit} expected; playing on {_show(on)}")
-    else:
-        cost = on - least
-        reason = (f"playing on costs {_show(on)} {unit} expected; {names[best_knock]} with "
-                  f"{format_value(Fraction(value2, 2))} only {_show(losses[best_knock])}")
-    if cost == 0:
-        best = played
-    return Assessment(played, best, cost, "lives", unit, classify(cost, "lives"), figures, reason)
-
-
-def _value2_list(tables: Tables) -> list[int]:
-    cached: list[int] | None = getattr(tables, "_review_value2", None)
-    if cached is None:
-        cached = [int(x) for x in tables.value2]
-        tables._review_value2 = cached  # type: ignore[attr-defined]
-    return cached
+def _words(move: RankedMove, ranking: Ranking) -> str:
+    """A move in the review's words, cards with their suit symbols."""
+    kind = move.action.kind
+    held = format_value(ranking.position.knowledge.value) if len(ranking.position.knowledge.hand) == 3 else ""
+    if kind is ActionKind.KNOCK:
+        return f"knocking with {held}"
+    if kind is ActionKind.HAMMER:
+        return f"a hammer (V10) with {held}"
+    if kind is ActionKind.STOP_BUS:
+        return "stopping the bus (V19)"
+    if kind is ActionKind.DECLARE:
+        return "declaring"
+    if kind is ActionKind.PASS:
+        if ActionKind.DECLARE in ranking.position.kinds:
+            return "not declaring (C10: the 31 counts 30)"
+        return "passing (C11: the hand ends)"
+    if kind is ActionKind.TAKE:
+        top = ranking.position.knowledge.top
+        taken = f" the {top.pretty}" if top is not None else ""
+        made = " for 31" if move.sure_31 else ""
+        return f"taking{taken}" + (f" (then throwing the {move.then.pretty}){made}" if move.then is not None else made)
+    if kind is ActionKind.DRAW:
+        return "drawing"
+    assert move.action.card is not None
+    return f"throwing the {move.action.card.pretty}"
 
 
 # -- a whole record -------------------------------------------------------------------------
@@ -538,11 +288,12 @@ class ReviewedDecision:
         return self.assessment.label
 
     def position(self) -> str:
-        """The position in words: hand, discard, what the player tracked."""
+        """The position in words, cards with their suit symbols as the table shows them:
+        hand, discard, what the player tracked."""
         knowledge = self.knowledge
         if knowledge is None:
-            return f"hand {format_cards(self.view.hand)}"
-        return knowledge.describe()
+            return f"hand {format_cards(self.view.hand, pretty=True)}"
+        return knowledge.describe(pretty=True)
 
     def to_json(self) -> dict[str, Any]:
         a = self.assessment

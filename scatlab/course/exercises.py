@@ -260,16 +260,19 @@ def _knock_or_play(rng: random.Random, seed: int) -> Question:
             break
     rest = [c for c in full if c not in hand]
     up = rng.choice(rest)
-    a = analyze(hand, up, opponents=1)
-    risk = a.knock
-    assert risk is not None
+    a = analyze(hand, up, opponents=1, knock=False)
+    assert a.ranking is not None
+    knock_move = a.ranking.move("knock")
+    on = a.ranking.play_on_lives
+    assert knock_move.lives is not None and knock_move.p_one is not None and knock_move.p_two is not None
+    assert on is not None
     knock = a.advice.action == "knock"
     solution = "knock" if knock else "play on"
-    why = (f"with {show_value(hand_value(hand))} against one opponent, a knock (C6) loses a life with "
-           f"P = {float(risk.p_lose_one):.1%} and two lives (knocker strictly lowest, C7) with "
-           f"P = {float(risk.p_lose_two):.1%}: {float(risk.expected_loss):.3f} lives expected. "
-           f"The course's rule of thumb knocks when that is at most 1/(2 x players) = 0.250. "
-           f"The analysis says: {a.advice.action} - {a.advice.reason}.")
+    why = (f"with {show_value(hand_value(hand))} against one opponent just dealt, a knock (C6) loses a life with "
+           f"P = {float(knock_move.p_one):.1%} and two lives (knocker strictly lowest, C7) with "
+           f"P = {float(knock_move.p_two):.1%}: {float(knock_move.lives):.3f} lives expected. Playing on (one more "
+           f"draw or the take, then a showdown against a hand two turns better) costs {float(on):.3f}. "
+           f"Knock only when the knock costs fewer lives: {'it does' if knock else 'it does not'}.")
     return Question("knock-or-play", seed, "One opponent, your turn: knock now or play on?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
                     frozenset({solution}), why, ("C6", "C7"))

@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..course.data import PRESET_FIELDS, KnockRow, knock_risk_by_value, preset_rows, tournament_in_steps
+from ..course.data import PRESET_FIELDS, preset_rows, tournament_in_steps
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, find_rules
 from ..course.exercises import show_value
@@ -81,59 +81,67 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
                              f"under {escape(_rules_name(rules))}</p>")
 
 
-def knock_chart_svg(rows: list[KnockRow], opponents: int) -> str:
-    """Bars of the expected lives lost by knocking, per hand value, with the course's
-    knock line 1/(2 x players)."""
+def knock_chart_svg(line: Any) -> str:
+    """Bars of the expected lives a knock costs at the start of a turn, per hand value,
+    beside the expected lives playing on costs (a dot per value): green where knocking
+    costs fewer lives than playing on, the ranking's rule (``line`` is a
+    :class:`~scatlab.analysis.ranking.KnockLine`)."""
+    rows = [(float(v), float(k), float(on)) for v, k, on in line.rows if v >= 12]
     width, height, left, bottom = 640, 260, 48, 36
-    top = max(1.0, max(float(r.expected_loss) for r in rows))
+    top = max(1.0, max(max(k, on) for _, k, on in rows))
     bar = (width - left - 10) / len(rows)
-    from ..analysis.advice import knock_threshold
-
-    threshold = float(knock_threshold(opponents))
+    n = line.opponents
 
     def y(v: float) -> float:
         return height - bottom - (height - bottom - 14) * v / top
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="expected lives lost by knocking, by hand value, against {opponents} opponents">']
-    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+             f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
+             f'opponent{"s" if n != 1 else ""}">']
+    for tick in (0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0):
         if tick <= top:
             parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
                          f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>')
-    for i, r in enumerate(rows):
+    for i, (value, knock, on) in enumerate(rows):
         x = left + i * bar
-        loss = float(r.expected_loss)
-        two = float(2 * r.p_lose_two)
-        colour = "#1e7b34" if loss <= threshold else "#c0392b"
-        parts.append(f'<rect x="{x + 2:.1f}" y="{y(loss):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(loss):.1f}" '
-                     f'fill="{colour}" opacity="0.55"><title>{r.value} ({r.hand}): {loss:.3f} lives expected; '
-                     f'P(lose 1) {float(r.p_lose_one):.1%}, P(lose 2) {float(r.p_lose_two):.1%}</title></rect>')
-        parts.append(f'<rect x="{x + 2:.1f}" y="{y(two):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(two):.1f}" '
-                     f'fill="{colour}"/>')
-        parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle" font-size="11">{r.value}</text>')
-    parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(threshold):.1f}" y2="{y(threshold):.1f}" '
-                 f'stroke="#1a5fb4" stroke-dasharray="5,4" stroke-width="2"/>'
-                 f'<text x="{width - 12}" y="{y(threshold) - 5:.1f}" text-anchor="end" font-size="11" fill="#1a5fb4">'
-                 f'knock line 1/(2 x {opponents + 1} players) = {threshold:.3f}</text>'
+        colour = "#1e7b34" if knock < on else "#c0392b"
+        label = f"{value:g}"
+        parts.append(f'<rect x="{x + 2:.1f}" y="{y(knock):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(knock):.1f}" '
+                     f'fill="{colour}" opacity="0.7"><title>{label}: knocking costs {knock:.3f} lives expected, '
+                     f'playing on {on:.3f}</title></rect>')
+        parts.append(f'<circle cx="{x + bar / 2:.1f}" cy="{y(on):.1f}" r="4" fill="#1a5fb4"/>')
+        if value == int(value):
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle" '
+                         f'font-size="11">{label}</text>')
+    parts.append(f'<circle cx="{left + 10}" cy="14" r="4" fill="#1a5fb4"/>'
+                 f'<text x="{left + 18}" y="18" font-size="11">playing on</text>'
+                 f'<rect x="{left + 100}" y="9" width="10" height="10" fill="#1e7b34" opacity="0.7"/>'
+                 f'<text x="{left + 114}" y="18" font-size="11">knocking costs less</text>'
+                 f'<rect x="{left + 240}" y="9" width="10" height="10" fill="#c0392b" opacity="0.7"/>'
+                 f'<text x="{left + 254}" y="18" font-size="11">knocking costs more</text>'
                  f'<text x="{left + (width - left) / 2}" y="{height - 4}" text-anchor="middle" font-size="12">'
-                 f'hand value when knocking (dark: the part from losing two lives)</text></svg>')
+                 f'hand value at the start of your turn</text></svg>')
     return "".join(parts)
 
 
 class KnockChart(widgets.VBox):  # type: ignore[misc]
-    """The knock-risk chart with a choice of 1 to 3 opponents (1: exact; more: Monte Carlo)."""
+    """The knock line, derived: per hand value, the lives a knock costs against the lives
+    playing on costs (:func:`~scatlab.analysis.ranking.knock_line`, exact), with a choice
+    of 1 to 3 opponents and of the turns they have played."""
 
-    def __init__(self, opponents: int = 1, values: range = range(16, 31), *, defer: bool = True) -> None:
+    def __init__(self, opponents: int = 1, turns: int = 0, *, defer: bool = True) -> None:
         """``defer``: in a running kernel, draw the chart just after the page is shown (the
-        exact numbers take about a second), so the lesson's other widgets are usable at once."""
-        self.values = values
-        self.rows: list[KnockRow] = []
+        exact numbers take a moment), so the lesson's other widgets are usable at once."""
+        self.line: Any = None
         self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
                                                value=opponents, description="Against")
+        self.turns = widgets.ToggleButtons(options=[("just dealt", 0), ("1 turn in", 1), ("2 turns in", 2),
+                                                    ("4 turns in", 4)], value=turns, description="Opponents")
         self.chart = widgets.HTML()
         self.caption = widgets.HTML()
         self.opponents.observe(lambda _c: self._update(), "value")
-        super().__init__([self.opponents, self.chart, self.caption])
+        self.turns.observe(lambda _c: self._update(), "value")
+        super().__init__([self.opponents, self.turns, self.chart, self.caption])
         self.add_class("scatlab-knock-chart")
         if defer and _running_loop() is not None:
             import threading
@@ -145,16 +153,19 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
             self._update()
 
     def _update(self) -> None:
-        n = int(self.opponents.value)
-        rows = knock_risk_by_value(n, self.values, samples=1500)
-        self.rows = rows
-        self.chart.value = knock_chart_svg(rows, n)
-        how = "exact" if rows[0].exact else "estimated from 1,500 seeded deals per bar (about ±0.02)"
-        from ..analysis.advice import knock_threshold
+        from ..analysis.ranking import knock_line
 
-        first = next((r.value for r in rows if r.expected_loss <= knock_threshold(n)), None)
-        self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''} ({how}), knocking at the start of a "
-                              f"hand is within the knock line from <b>{first}</b> up. Hover a bar for its numbers.</p>")
+        n, t = int(self.opponents.value), int(self.turns.value)
+        line = knock_line("classic", opponents=n, turns=t)
+        self.line = line
+        self.chart.value = knock_chart_svg(line)
+        after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
+        if line.line is None:
+            verdict = "knocking never costs fewer lives than playing on"
+        else:
+            verdict = f"knocking costs fewer lives than playing on from <b>{show_value(line.line)}</b> up"
+        self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}: {verdict}. "
+                              "Hover a bar for its numbers.</p>")
 
 
 def _percent(p: Any) -> str:
@@ -222,8 +233,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
-        from ..analysis.advice import knock_threshold
         from ..analysis.knock import knock_risk
+        from ..analysis.ranking import Position, rank
 
         try:
             seen = self.observations()
@@ -250,13 +261,17 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
                        f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
                        for m, r in self.risks.items())
         body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
-        line = knock_threshold(self.knowledge.opponents)
+        on = rank(Position.of(self.knowledge, opponent_turns=(int(self.turns.value),))).play_on_lives
+        assert on is not None
+        self.play_on = on
+        body.append(f"<tr><td style='{cell}'>Playing on costs (the advice's turn model)</td>"
+                    f"<td style='{cell}' colspan='2' data-field='play_on'><b>{float(on):.3f}</b></td></tr>")
         verdicts = "".join(
             f"<td style='{cell}' data-model='{m}' data-field='verdict'>"
-            + ("<span style='color:#1e7b34'>within it: knock</span>" if r.expected_loss <= line
-               else "<span style='color:#c0392b'>above it: play on</span>") + "</td>"
+            + ("<span style='color:#1e7b34'>fewer lives than playing on: knock</span>" if r.expected_loss < on
+               else "<span style='color:#c0392b'>no fewer than playing on: play on</span>") + "</td>"
             for m, r in self.risks.items())
-        body.append(f"<tr><td style='{cell}'>The knock line, {line} of a life</td>{verdicts}</tr>")
+        body.append(f"<tr><td style='{cell}'>So</td>{verdicts}</tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
         seen_text = "nothing seen yet" if seen.empty else escape(seen.describe().replace("opponent 1: ", ""))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"

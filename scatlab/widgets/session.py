@@ -43,8 +43,7 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
-from ..analysis.hand_filter import LogFilter
-from ..analysis.valuation import turn_odds
+from ..analysis.ranking import prepare
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
@@ -123,8 +122,6 @@ class HintsModel:
     outs: tuple[str, ...]
     chart: str | None
     rule: RuleModel
-    pending: bool = False
-    """True while only the one-turn numbers are known (the knock risk and the advice follow)."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +204,6 @@ def _jsonable(value: Any) -> Any:
             "outs": list(value.outs),
             "chart": value.chart,
             "rule": _jsonable(value.rule),
-            "pending": value.pending,
         }
     if hasattr(value, "__dataclass_fields__"):
         return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
@@ -243,7 +239,6 @@ class TableSession:
     deal: CardsLike | None = None
     dealer: int | None = None
     auto_play: bool = True
-    quick_models: bool = False
     state: GameState = field(init=False)
     message: str = field(init=False, default="")
     notice: str = field(init=False, default="")
@@ -277,9 +272,8 @@ class TableSession:
             self.seed = random.SystemRandom().randrange(1, 1_000_000)
         elif not isinstance(self.seed, int) or isinstance(self.seed, bool) or self.seed < 0:
             raise RulesError(f"seed={self.seed!r} is not a seed: give a whole number 0 or more, or None")
-        if self.hints:  # the opponent model's tables (about 1 s) are built as the table opens, not on a click
-            LogFilter.of(self._ruleset, heads_up=n == 2, two_players=n == 2)
-            turn_odds(self._ruleset)  # the expert's knock valuation, by which the strong kind knocks
+        if self.hints:  # the ranking's exact tables (about 1 s) are built as the table opens, not on a click
+            prepare(self._ruleset)
         self._start(self.deal)
 
     # -- set-up --------------------------------------------------------------------------
@@ -500,27 +494,25 @@ class TableSession:
         hints = self._hints(self.view())
         return hints.analysis if hints is not None else None
 
-    def _hints(self, view: PlayerView, quick: bool = False) -> HintsModel | None:
+    def _hints(self, view: PlayerView) -> HintsModel | None:
+        """The hints of ``view``: ``analyze(view, knock=False)``, whose advice is the first
+        move of the one ranking (:func:`scatlab.analysis.ranking.rank`, exact, milliseconds)
+        and whose rows show the ranking's own figures."""
         if self._hint_cache is not None and self._hint_cache[0] == view:
             return self._hint_cache[1]
         hints = None
-        quick = quick and len(view.hand) == 3  # with four cards there is no knock risk to wait for
         if view.is_my_turn and view.phase in (Phase.TURN, Phase.DISCARD) and len(view.hand) in (3, 4):
             try:
-                # quick: the one-turn numbers only (milliseconds); the knock risk, and with
-                # it the advice, follow in the complete analyze(view)
-                analysis = analyze(view, knock=False) if quick else analyze(view)
+                analysis = analyze(view, knock=False)
             except AnalysisError:  # pragma: no cover - every game position analyses
                 analysis = None
             if analysis is not None:
-                hints = _hints_model(analysis, view, self.governing_rule(view, analysis), pending=quick)
+                hints = _hints_model(analysis, view, self.governing_rule(view, analysis))
                 hints = replace(  # the analysis's own texts (a knock refusal, the reason), in the learner's words
                     hints,
                     rows=tuple((self.words(label), exact, self.words(shown)) for label, exact, shown in hints.rows),
                     advice_reason=self.words(hints.advice_reason),
                 )
-        if quick and hints is not None:
-            return hints  # not cached: the complete hints replace it
         self._hint_cache = (view, hints)
         return hints
 
@@ -599,16 +591,9 @@ class TableSession:
         names = {s: self.seat_name(s) for s in range(self.num_players) if s != self.seat}
         return learner_words(text, self.seat, names)
 
-    def model(self, quick: bool | None = None) -> TableModel:
+    def model(self) -> TableModel:
         """Everything the table shows now, computed from the learner's view (and, after a
-        hand, the public result).
-
-        ``quick`` (what the widget asks first after a click) leaves out the knock risk and
-        the advice when they are not computed yet: ``hints.pending`` is then True and a
-        second ``model(quick=False)`` brings the complete ``analyze(view)``. The default is
-        :attr:`quick_models` (False unless the widget runs in an event loop)."""
-        if quick is None:
-            quick = self.quick_models
+        hand, the public result)."""
         state = self.state
         view = self.view()
         me = self.seat
@@ -642,7 +627,7 @@ class TableSession:
                 to_move=view.to_move == s,
                 knocker=view.knocker == s,
             ))
-        hints = self._hints(view, quick) if self.hints and my_turn else None
+        hints = self._hints(view) if self.hints and my_turn else None
         rule_code = hints.rule.code if hints is not None else self.governing_rule(view)
         events = view.history
         if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
@@ -774,30 +759,11 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), f"{float(p) * 100:.1f}%"
 
 
-def _estimate(value: Fraction, std_error: float | None, scale: int = 1, unit: str = "") -> tuple[str, str]:
-    """A Monte Carlo estimate for display: ``("estimate", "0.9% ± 0.1%")``.
-
-    >>> _estimate(Fraction(19, 2000), 0.00097, 100, "%")
-    ('estimate', '0.9% ± 0.1%')
-    """
-    digits = 1 if unit == "%" else 3
-    se = (std_error or 0.0) * scale
-    return "estimate", f"{float(value) * scale:.{digits}f}{unit} ± {se:.{digits}f}{unit}"
-
-
-def _loss_std_error(p_one: Fraction, p_two: Fraction, samples: int) -> float:
-    """The standard error of the mean lives lost (0, 1 or 2 a deal) over ``samples`` deals.
-
-    >>> round(_loss_std_error(Fraction(1, 2), Fraction(0), 100), 3)
-    0.05
-    """
-    one, two = float(p_one), float(p_two)
-    variance = one + 4 * two - (one + 2 * two) ** 2
-    return (max(variance, 0.0) / samples) ** 0.5 if samples else 0.0
-
-
-def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: bool = False) -> HintsModel:
-    """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged)."""
+def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
+    """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged): the
+    one-turn odds, then the ranking's figures the advice compares (hand value
+    ``horizon`` turns ahead for the ways of playing on, expected lives for a knock against
+    playing on)."""
     rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
     turn = analysis.turn
     for option in turn.discards:
@@ -805,28 +771,39 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: 
         rows.append((f"throw the {option.discard.pretty} (keep {kept})", *_num(option.value)))
     draw = turn.draw
     if draw is not None:
-        rows.append(("draw: expected value", *_num(draw.expected_value)))
+        rows.append(("draw: expected value after this draw", *_num(draw.expected_value)))
         rows.append((f"draw: P(31) ({draw.count_31} outs of {draw.unseen})", *_pct(draw.p_31)))
         rows.append(("draw: P(better hand)", *_pct(draw.p_improve)))
     if turn.take is not None:
         best = turn.take.best
         rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
-    risk = analysis.knock
-    if pending:
-        rows.append(("knock: risk", "…", "computing…"))
-    elif risk is not None:
-        if risk.allowed and risk.exact:
-            rows.append(("knock: P(lose one life) (exact)", *_pct(risk.p_lose_one)))
-            rows.append(("knock: P(lose two lives) (exact)", *_pct(risk.p_lose_two)))
-            rows.append(("knock: expected lives lost", str(risk.expected_loss), f"{float(risk.expected_loss):.3f}"))
-        elif risk.allowed:  # a Monte Carlo estimate: a decimal with its standard error, never a fraction
-            how = f"Monte Carlo, {risk.samples:,} deals"
-            rows.append((f"knock: P(lose one life) ({how})", *_estimate(risk.p_lose_one, risk.std_error_one, 100, "%")))
-            rows.append((f"knock: P(lose two lives) ({how})", *_estimate(risk.p_lose_two, risk.std_error_two, 100, "%")))
-            rows.append(("knock: expected lives lost",
-                         *_estimate(risk.expected_loss, _loss_std_error(risk.p_lose_one, risk.p_lose_two, risk.samples or 0))))
-        else:
-            rows.append(("knock", "not allowed", risk.refusal or "not allowed now"))
+    ranking = analysis.ranking
+    if ranking is not None:
+        ahead = "the hand now" if ranking.horizon == 0 else f"{ranking.horizon} turns ahead"
+        for move in ranking.moves:
+            if move.value is not None and len(ranking.moves) > 1 and move.action.kind is not ActionKind.DECLARE:
+                rows.append((f"{move.label()}: worth {ahead}", *_num(move.value)))
+        unit = ranking.unit
+        for move in ranking.moves:
+            if move.ends_hand and move.lives is not None and move.p_one is not None and move.p_two is not None:
+                name = move.label()
+                if unit == "points":
+                    rows.append((f"{name}: P(not scoring the point)", *_pct(move.p_one)))
+                else:
+                    one, two = ("a letter", "two letters") if unit == "letters" else ("one life", "two lives")
+                    rows.append((f"{name}: P(lose {one})", *_pct(move.p_one)))
+                    if unit != "letters":
+                        rows.append((f"{name}: P(lose {two})", *_pct(move.p_two)))
+                rows.append((f"{name}: expected {unit} lost", str(move.lives), f"{float(move.lives):.3f}"))
+        on = ranking.play_on_lives
+        if on is not None and any(m.ends_hand for m in ranking.moves):
+            rows.append((f"playing on: expected {unit} lost", str(on), f"{float(on):.3f}"))
+    if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
+        from ..analysis.knock import knock_refusal
+
+        refusal = knock_refusal(analysis.knowledge)
+        if refusal is not None and view.stock_size:
+            rows.append(("knock", "not allowed", refusal))
     advice = analysis.advice
     chart = None
     if draw is not None:
@@ -844,5 +821,4 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str, pending: 
         outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
         chart=chart,
         rule=RuleModel.of(rule_code),
-        pending=pending,
     )

@@ -116,7 +116,7 @@ function render({ model, el: host }) {
       return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
         s.rule ? ruleBox(s.rule, "The rule now") : null);
     }
-    const advice = h.pending ? "weighing the knock…" : h.advice_action + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
+    const advice = h.advice_action.replace("_", " ") + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
     const rows = el("table", { class: "scat-numbers" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
@@ -124,7 +124,7 @@ function render({ model, el: host }) {
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
-      h.pending ? null : el("p", { class: "scat-reason" }, h.advice_reason),
+      el("p", { class: "scat-reason" }, h.advice_reason),
       h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
       rows,
       h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,

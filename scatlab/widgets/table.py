@@ -139,7 +139,6 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         "seed": 12}`` or ``{"type": "load", "text": "<JSON record>"}``. Anything else is
         refused with a message on the table."""
         s = self.session
-        s.quick_models = _running_loop() is not None  # in a kernel: the table first, the knock risk next
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "key":
             kind = _KEYS.get(str(content.get("key", "")).lower())
@@ -205,24 +204,14 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             self._schedule()
         return self._refresh()
 
-    def _refresh(self, quick: bool = True) -> dict[str, Any]:
-        """Set the new table model. With an event loop (in a kernel) the table is updated
-        at once with the one-turn hints, and the complete hints (the knock risk and the
-        advice, ``analyze(view)``) follow as soon as they are computed; without one
-        (tests, scripts) the complete model is set directly."""
-        loop = _running_loop()
-        data = self.session.model(quick=quick and loop is not None).to_json()
-        hints = data.get("hints")
-        if loop is not None and hints is not None and hints.get("pending"):
-            loop.call_soon(self._complete_hints)
+    def _refresh(self) -> dict[str, Any]:
+        """Set the new table model (its hints complete: the ranking answers in milliseconds)."""
+        data = self.session.model().to_json()
         data["pace"] = self.pace
         data["can_analyze"] = analyzer_available()
         data["hints_on"] = self.session.hints
         self.surface.state = data
         return data
-
-    def _complete_hints(self) -> None:
-        self._refresh(quick=False)
 
     def _schedule(self) -> None:
         if not self.session.waiting or self._timer is not None:
