@@ -337,11 +337,11 @@ class Progress:
         with self._flock(exclusive=True, deadline=deadline) as locked:
             state, problem = self._inspect(deadline)
             if state == "damaged":
-                if not locked:
+                if not locked:  # never moved without the lock (a read-only folder could not take it anyway)
+                    why = self._why_read_only() or f"its lock file {str(self._lock_path)!r} cannot be locked"
                     raise ProgressError(
-                        f"the progress file {str(self.path)!r} cannot be used ({problem}), and it is not set aside "
-                        f"because its lock file {str(self._lock_path)!r} cannot be locked; move it yourself "
-                        "or set SCATLAB_HOME"
+                        f"the progress file {self._where()} cannot be used ({problem}) and cannot be set aside: "
+                        f"{why}; move it yourself or set SCATLAB_HOME"
                     )
                 self._move_aside(problem)
                 state = "new"
@@ -533,12 +533,12 @@ class Progress:
             except sqlite3.Error as exc:
                 if _busy(exc):
                     raise self._locked("it could not be opened") from None
-                if _damaged(exc):
-                    facts = _Facts(0, frozenset(), "", f"not a readable SQLite database: {exc}")
-                else:
+                if not _damaged(exc):
                     last = exc
                     continue
-            state, problem = self._judge(facts)
+                state, problem = "damaged", f"it is not a readable SQLite database ({exc})"
+            else:
+                state, problem = self._judge(facts)
             if state == "damaged":
                 raise ProgressError(
                     f"the progress file {self._where()} cannot be used ({problem}) and cannot be set aside: "
