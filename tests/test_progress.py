@@ -640,6 +640,13 @@ def test_lesson_8s_game_parameter_goes_through_the_same_check_and_shows_the_mess
     assert g.table.session.state.hand_number == 1  # a new game is on the table
 
 
+def test_lesson_8s_game_given_as_a_number_from_python_goes_to_load_game_as_it_is(tmp_path: Path) -> None:
+    from scatlab.widgets.lessonkit import GameWithHints
+
+    g = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=10**30, pace=0)
+    assert f"Cannot reopen game {10**30}: no saved game has id {10**30};" in html.unescape(g.status.value)
+
+
 # -- the widgets and the CLI when the file cannot be used ---------------------------------------
 
 

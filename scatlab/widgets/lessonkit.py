@@ -478,7 +478,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
     Hints button), saved to the learner's progress on request; ``?game=ID`` in the page's
     address reopens a saved game."""
 
-    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | None = None,
+    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | int | None = None,
                  pace: float = 0.5) -> None:
         from .course import open_progress
 
@@ -526,13 +526,13 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
                              "&rdquo;; the course index lists it.</p>")
         return gid
 
-    def reopen(self, game: str) -> None:
+    def reopen(self, game: str | int) -> None:
         """Reopen a saved game by its id (from the index's link, ``?game=3``); an id that is
         not a whole number, or that no saved game has, is said in :attr:`status`."""
         if self.progress is None:
             return
         try:
-            saved = self.progress.load_game(game_id_from_text(game))
+            saved = self.progress.load_game(game_id_from_text(game) if isinstance(game, str) else game)
         except ProgressError as exc:
             shown = str(game) if len(str(game)) <= 40 else str(game)[:37] + "..."
             self.status.value = (f"<p class='scatlab-reopen-error' style='color:#8a5a00'>Cannot reopen game "
