@@ -51,8 +51,10 @@ def _cmd_progress(args: argparse.Namespace) -> int:
     from .lessons import LESSONS
     from .progress import Progress
 
-    progress = Progress()
+    progress = Progress()  # a ProgressError (locked, not a file, ...) is one line and exit status 2
     out = sys.stdout
+    if args.reset and progress.read_only:
+        progress.reset()  # raises the read-only ProgressError: one line, nothing asked, nothing deleted
     if progress.notice:
         sys.stderr.write(progress.notice + "\n")
     if args.reset:

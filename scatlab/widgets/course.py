@@ -23,7 +23,7 @@ import ipywidgets as widgets
 
 from ..course.app import INDEX
 from ..course.lessons import LESSONS, lesson
-from ..course.progress import Progress, ProgressError
+from ..course.progress import LessonProgress, Progress, ProgressError, SavedGame
 from ..rules.rulebook import RULEBOOK, rule_entry
 
 __all__ = [
@@ -99,7 +99,12 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
     """A "finished" button (kept in the progress) and the same links as the header."""
     item = lesson(lesson_id)
     p, notice = (progress, "") if progress is not None else open_progress()
-    done = p is not None and item.id in p.finished_lessons()
+    done = False
+    if p is not None:
+        try:
+            done = item.id in p.finished_lessons()
+        except ProgressError as exc:
+            notice = f"Progress cannot be read: {exc}"
     button = widgets.Button(description="Finished ✓" if done else "Mark this lesson finished",
                             button_style="success" if done else "")
     status = widgets.Label(notice)
@@ -108,7 +113,11 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
         if p is None:
             status.value = notice or "Progress is not kept."
             return
-        p.finish_lesson(item.id)
+        try:
+            p.finish_lesson(item.id)
+        except ProgressError as exc:
+            status.value = f"Not kept: {exc}"
+            return
         button.description, button.button_style = "Finished ✓", "success"
         status.value = "Kept. The course index shows it."
 
@@ -119,7 +128,15 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
 
 
 def _index_html(progress: Progress | None, notice: str) -> str:
-    summary = progress.summary() if progress is not None else {}
+    summary: dict[str, LessonProgress] = {}
+    games: list[SavedGame] = []
+    unreadable = False
+    if progress is not None:
+        try:
+            summary, games = progress.summary(), progress.saved_games()
+        except ProgressError as exc:
+            unreadable = True
+            notice = f"{notice} Progress cannot be shown: {exc}".strip()
     rows = []
     for item in LESSONS:
         s = summary.get(item.id)
@@ -135,7 +152,6 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
              "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
              "<th style='text-align:left;padding:4px 10px'>Exercises</th><th></th></tr>" + "".join(rows) + "</table>")
-    games = progress.saved_games() if progress is not None else []
     if games:
         items = "".join(
             f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
@@ -143,6 +159,8 @@ def _index_html(progress: Progress | None, notice: str) -> str:
             for g in games[:20]
         )
         saved = f"<h4>Saved games</h4><ul class='scatlab-saved'>{items}</ul>"
+    elif unreadable:
+        saved = "<h4>Saved games</h4><p class='scatlab-saved'>They cannot be read now (see above).</p>"
     else:
         saved = "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
     note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""

@@ -123,8 +123,12 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
             self.right += int(verdict.correct)
             self.score.value = f"{self.right} of {self.answered} right"
             if self.progress is not None:
-                self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
-                                            correct=verdict.correct)
+                try:
+                    self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
+                                                correct=verdict.correct)
+                except ProgressError as exc:
+                    self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
+                                            f"not kept: {escape(str(exc))}</p>")
         for b in self.choices.children:
             b.disabled = True
         self.number.disabled = self.check_button.disabled = True

@@ -25,6 +25,7 @@ from ..course.data import PRESET_FIELDS, preset_rows, tournament_in_steps
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, find_rules
 from ..course.exercises import show_value
+from ..course.progress import ProgressError, game_id_from_text
 from ..rules.values import hand_value
 from .svg import card_svg
 
@@ -492,7 +493,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
     Hints button), saved to the learner's progress on request; ``?game=ID`` in the page's
     address reopens a saved game."""
 
-    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | None = None,
+    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | int | None = None,
                  pace: float = 0.5) -> None:
         from .course import open_progress
 
@@ -531,19 +532,26 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.status.value = "<p style='color:#8a5a00'>Progress is not kept, so games cannot be saved.</p>"
             return None
         name = self.save_name.value.strip() or f"game {self.seed}, hand {self.table.session.state.hand_number}"
-        gid = int(self.progress.save_game(name, self.table.session.record_json()))
+        try:
+            gid = int(self.progress.save_game(name, self.table.session.record_json()))
+        except ProgressError as exc:  # a name too long, a read-only or locked file: said, nothing saved
+            self.status.value = f"<p class='scatlab-save-error' style='color:#b00020'>Not saved: {escape(str(exc))}</p>"
+            return None
         self.status.value = (f"<p class='scatlab-saved-note' style='color:#1e7b34'>Saved as &ldquo;{escape(name)}"
                              "&rdquo;; the course index lists it.</p>")
         return gid
 
-    def reopen(self, game: str) -> None:
-        """Reopen a saved game by its id (from the index's link)."""
+    def reopen(self, game: str | int) -> None:
+        """Reopen a saved game by its id (from the index's link, ``?game=3``); an id that is
+        not a whole number, or that no saved game has, is said in :attr:`status`."""
         if self.progress is None:
             return
         try:
-            saved = self.progress.load_game(int(game))
-        except (ValueError, ScatlabError) as exc:
-            self.status.value = f"<p style='color:#8a5a00'>Cannot reopen game {escape(str(game))}: {escape(str(exc))}</p>"
+            saved = self.progress.load_game(game_id_from_text(game) if isinstance(game, str) else game)
+        except ProgressError as exc:
+            shown = str(game) if len(str(game)) <= 40 else str(game)[:37] + "..."
+            self.status.value = (f"<p class='scatlab-reopen-error' style='color:#8a5a00'>Cannot reopen game "
+                                 f"{escape(shown)}: {escape(str(exc))}</p>")
             return
         self.table.handle({"type": "load", "text": saved.record})
         self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"
