@@ -282,10 +282,10 @@ class TableSession:
     message: str = field(init=False, default="")
     notice: str = field(init=False, default="")
     practice: bool = field(init=False, default=False)
-    last_decision: tuple[int, Decision] | None = field(init=False, default=None)
+    last_decision: tuple[int, Decision] | None = field(init=False, default=None, repr=False)
     """The last computer move and the mover's own decision (its reason may name hidden cards:
-    the table shows it only as :attr:`TableModel.why` allows)."""
-    moves: tuple[ComputerMove, ...] = field(init=False, default=())
+    the table shows it only as :attr:`TableModel.why` allows; the repr leaves it out)."""
+    moves: tuple[ComputerMove, ...] = field(init=False, default=(), repr=False)
     """The computer moves of the current hand (the finished one until the next deal)."""
     _ruleset: RuleSet = field(init=False, repr=False)
     _players: dict[int, Player] = field(init=False, repr=False)
