@@ -57,10 +57,11 @@ def learner_text_problems(text: str, seat: int) -> list[str]:
 
 def shown_texts(m: TableModel) -> list[str]:
     """Every running text the table shows: the refusal, the notice, the status, the log,
-    the last computer move's why, the showdown's outcome and explanation, the hints."""
+    the last computer move's why, the showdown's outcome, explanation and the computer
+    players' reasons, the hints."""
     texts = [m.message, m.notice, m.status, *m.log, m.why or ""]
     if m.showdown is not None:
-        texts += [*m.showdown.outcome, m.showdown.explain]
+        texts += [*m.showdown.outcome, m.showdown.explain, *m.showdown.reasons]
     if m.hints is not None:
         texts += [m.hints.advice_reason, *(label for label, _, _ in m.hints.rows), *(v for _, _, v in m.hints.rows)]
     return texts

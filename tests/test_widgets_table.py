@@ -18,9 +18,10 @@ from test_tournament import public_cards, reachable
 
 from scatlab.analysis import analyze, review
 from scatlab.errors import AnalysisError
+from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
 from scatlab.rules.rulebook import cited_codes
-from scatlab.widgets.session import TableModel, TableSession
+from scatlab.widgets.session import ComputerMove, TableModel, TableSession
 from scatlab.widgets.review import record_before
 from scatlab.widgets.table import Table, enabled_controls
 
@@ -302,11 +303,46 @@ def test_opponents_step_one_move_at_a_time_and_why_explains_the_last() -> None:
     assert s.waiting and s.model().why is None
     refused = s.click_stock()
     assert "wait" in refused.message
+    seen = s.view()  # the learner's view as player 1 moves
     decision = s.step()
     assert decision is not None and s.last_decision == (1, decision)
     why = s.model().why
-    assert why is not None and why.startswith("player 1 (tip) chose to") and s.words(decision.reason) in why
+    public = make_player("tip").public_reason(decision.action, seen)  # from the learner's view only
+    assert why == f"player 1 (tip) chose to {s.words(str(decision.action))}: {s.words(public)}"
     assert s.run_opponents() >= 1 and not s.waiting
+
+
+def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_the_hands_are_shown() -> None:
+    """While the hand is live "Why?" is the mover's public reason; once the hand is over (every
+    hand face up) it is the mover's own, and the showdown lists every computer move of the hand
+    with its own reason. Undo brings back the moves of the position it returns to; the next
+    deal clears them."""
+    s = TableSession("classic", opponents=("expert",), seed=3, hints=False, auto_play=False)
+    me = make_player("tip")
+    rng = random.Random(3)
+    while s.state.phase is not Phase.DEAL:
+        if s.waiting:
+            s.step()
+            move, now = s.moves[-1], s.model()
+            if now.phase != "deal":
+                assert now.why == f"player 1 (expert) chose to {s.words(str(move.decision.action))}: " \
+                                  f"{s.words(move.public)}"
+        else:
+            s.play(me.decide(s.view(), rng).action)
+    m = s.model()
+    own = [f"player 1 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}"
+           for x in s.moves]
+    assert m.showdown is not None and list(m.showdown.reasons) == own and len(own) > 1
+    assert m.why == own[-1] and any("keeping" in line for line in own)  # the expert names what it kept
+    assert all(x.hand_number == 1 for x in s.moves)
+    after = s.next_hand()  # the new hand's cards are face down: nothing of hand 1 is told
+    assert len(s.moves) == 0 and after.why is None and after.showdown is None
+    s.step()
+    moves: tuple[ComputerMove, ...] = s.moves
+    assert [(x.hand_number, x.seat) for x in moves] == [(2, 1)] and s.model().why == (
+        f"player 1 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}")
+    back = s.undo()
+    assert back.phase == "deal" and back.why == own[-1] and back.showdown is not None and back.showdown.reasons == tuple(own)
 
 
 def test_table_arguments_are_checked() -> None:

@@ -2,8 +2,19 @@
 
 A player never receives the game state, only the view of one seat (what an honest client at
 the table may know) and an injected ``random.Random`` (OpenSpiel's bots work the same way).
-Every choice comes with a one-sentence reason, which the widget table shows when a learner
-asks "why did it do that?".
+
+Every choice comes with a one-sentence reason, :attr:`Decision.reason`. That reason is the
+**mover's own**: it is built from the mover's view and may name the cards in its hand ("throws
+the 2S, keeping 3C 7H 8H"), so it is for whoever may see that hand: a tournament or the CLI,
+where everything is known, or a table once the hand is over and every hand is face up.
+
+What another seat is told is :meth:`Player.public_reason`: built from that seat's own view of
+the moment before the move and the action (a :class:`~scatlab.players.public.PublicMove`),
+plus what may be inferred from how this kind of player plays ("takes the QH from the pile: a
+tip player takes a discard only of the suit it collects, so it collects H"). It never sees the
+mover's hand or its private reason, so it cannot name a card, a suit or a value the observer
+cannot see. The widget table shows it for every computer move while the hand is live, and the
+private reasons once the hand is over (:class:`~scatlab.widgets.session.TableSession`).
 
 >>> import random
 >>> from scatlab.rules import GameState, deal_order
@@ -12,6 +23,8 @@ asks "why did it do that?".
 >>> decision = player.decide(state.view(1), random.Random(1))
 >>> decision.action in state.legal_actions(), bool(decision.reason)
 (True, True)
+>>> player.public_reason(decision.action, state.view(0))   # what seat 0 is told
+'draws from the stock rather than take the QH: a random player picks any legal action at random'
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from ..rules.actions import Action, ActionKind
 from ..rules.record import Policy
 from ..rules.state import GameState
 from ..rules.view import PlayerView
+from .public import PublicMove
 
 __all__ = [
     "Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice", "seat_policy",
@@ -39,7 +53,11 @@ class PlayerError(ScatlabError):
 
 @dataclass(frozen=True)
 class Decision:
-    """An action and the one-sentence reason for it."""
+    """An action and the one-sentence reason for it.
+
+    ``reason`` is the mover's own: it may name the cards in the mover's hand, so it is shown
+    only where that hand may be seen (see the module doc); another seat is told
+    :meth:`Player.public_reason`."""
 
     action: Action
     reason: str
@@ -74,8 +92,23 @@ class Player:
         return self.decide(view, rng).action
 
     def explain(self, view: PlayerView, rng: random.Random | None = None) -> str:
-        """Why this player would take the action it takes in ``view``, in one sentence."""
+        """Why this player would take the action it takes in ``view``, in one sentence (the
+        mover's own reason: it may name the cards of ``view``'s hand)."""
         return self.decide(view, rng or random.Random(0)).reason
+
+    def public_reason(self, action: Action, seen: PlayerView) -> str:
+        """This player's ``action`` in words for an observer whose view ``seen`` is of the
+        moment just before it (``seen.to_move`` is this player's seat): the move's public facts
+        (:class:`~scatlab.players.public.PublicMove`) and what :meth:`inference` adds. Only
+        ``seen`` and ``action`` are read, never the mover's hand or its :class:`Decision`, so
+        the text names no card the observer cannot see."""
+        move = PublicMove.of(action, seen)
+        return move.describe(self.inference(move))
+
+    def inference(self, move: PublicMove) -> str | None:
+        """What an observer may infer from ``move`` knowing how this kind of player plays (its
+        policy is public), or None. It receives the public facts only."""
+        return None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -92,6 +125,9 @@ class RandomPlayer(Player):
             raise PlayerError(f"player {view.player} has no action to take now")
         action = legal[rng.randrange(len(legal))]
         return Decision(action, f"picked {action} at random among {len(legal)} legal actions")
+
+    def inference(self, move: PublicMove) -> str | None:
+        return "a random player picks any legal action at random"
 
 
 def _tip(**params: Any) -> Player:

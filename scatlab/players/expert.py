@@ -61,14 +61,18 @@ from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, final_value_distribution
 from ..analysis.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from ..analysis.valuation import KnockValuation, TurnOdds, turn_odds
-from ..cards import Card
+from ..cards import Card, Rank
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
+from ..rules.state import Phase
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
+from .public import PublicMove, suits_text
 from .tip import collected_suits
 
 __all__ = ["ExpertPlayer"]
+
+_RANK_PLURALS = {Rank.ACE: "aces", Rank.KING: "kings", Rank.QUEEN: "queens", Rank.JACK: "jacks"}
 
 @dataclass(frozen=True)
 class _Model:
@@ -274,6 +278,40 @@ class ExpertPlayer(Player):
             f"worth {choice[0] / self._scale(model):.2f} on average {self.horizon} turns ahead")
         return Decision(Action.discard(choice[2]), f"throws the {choice[2]}, keeping "
                         f"{' '.join(str(c) for c in kept)}, {what}{note}")
+
+    # -- what an observer is told ------------------------------------------------------
+
+    def inference(self, move: PublicMove) -> str | None:
+        """What the expert's way of playing (the module doc) lets an observer infer from
+        ``move``: it weighs every choice by its count of the unseen cards."""
+        kind, top = move.kind, move.top
+        ahead = "for the showdown" if move.last_turn else f"{self.horizon} turns ahead"
+        if kind is ActionKind.TAKE and top is not None:
+            if move.stock_gone:
+                return "with the stock gone it takes the discard only when that raises its hand"
+            why = (f"by its count of the unseen cards the {top} is worth more to its hand than a draw ({ahead}), "
+                   f"so it probably collects {top.suit.letter}")
+            if move.rules.three_of_a_kind is not None:
+                why += f" (or {_RANK_PLURALS.get(top.rank, top.rank.symbol + 's')}, three of a kind counting)"
+            return why
+        if kind is ActionKind.DRAW and top is not None:
+            return f"by its count of the unseen cards a draw is worth more to its hand than the {top} ({ahead})"
+        if kind is ActionKind.DISCARD:
+            why = f"it keeps the three cards worth most to it {ahead}"
+            card, nxt, feeds = move.action.card, move.next_player, move.next_collects
+            if card is not None and nxt is not None and feeds and card.suit not in feeds and not move.last_turn:
+                why += f", and it avoids feeding player {nxt}, known to collect {suits_text(feeds)}, when that costs little"
+            return why
+        if kind in (ActionKind.KNOCK, ActionKind.HAMMER):
+            verb = "knocks" if kind is ActionKind.KNOCK else "calls a hammer"
+            return (f"the expert {verb} only when its count says that raises its chance of winning the game, "
+                    "so its hand is probably strong or the others' look weak")
+        if kind is ActionKind.STOP_BUS:
+            return ("the expert stops the bus only when its count says that ending the hand now raises its chance "
+                    "of winning the game")
+        if kind is ActionKind.PASS and move.phase is Phase.TURN and top is not None:
+            return f"it takes the discard then only when that raises its hand, so the {top} would not"
+        return None
 
     # -- knocking: the valuation lives in the analysis (scatlab.analysis.valuation) -------
 

@@ -24,10 +24,11 @@ from fractions import Fraction
 from ..checks import whole_number
 from ..cards import Card
 from ..rules.actions import Action, ActionKind
-from ..rules.state import GameState
+from ..rules.state import GameState, Phase
 from ..rules.values import value_of
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError
+from .public import PublicMove
 
 __all__ = ["greedy_action", "greedy_policy", "GreedyPlayer"]
 
@@ -103,3 +104,18 @@ class GreedyPlayer(Player):
         else:
             reason = f"{action}: nothing better is possible"
         return Decision(action, reason)
+
+    def inference(self, move: PublicMove) -> str | None:
+        """What the greedy policy (the module doc) lets an observer infer from ``move``."""
+        kind, top, k = move.kind, move.top, self.knock_at
+        if kind is ActionKind.TAKE:
+            return "a greedy player takes the discard whenever it makes its hand better"
+        if kind is ActionKind.DRAW and top is not None:
+            return f"a greedy player takes the discard whenever it makes its hand better, so the {top} would not"
+        if kind is ActionKind.DISCARD:
+            return "a greedy player throws the card that leaves the best three"
+        if kind is ActionKind.KNOCK:
+            return f"a greedy player knocks with {k} or more, so its hand is worth at least {k}"
+        if kind is ActionKind.PASS and move.phase is Phase.TURN and top is not None:
+            return f"a greedy player takes the discard whenever it makes its hand better, so the {top} would not"
+        return None

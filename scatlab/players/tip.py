@@ -16,6 +16,12 @@
 >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
 >>> TipPlayer().decide(s.view(1), random.Random(0)).reason
 'takes the QH: it is a H, the suit being collected, and raises the hand from 9 to 19'
+
+That reason is the mover's own (it states its hand's value). Another seat is told what its
+own view shows and what the tips let it infer (:meth:`~scatlab.players.base.Player.public_reason`):
+
+>>> TipPlayer().public_reason(Action.TAKE, s.view(0))
+'takes the QH from the pile: a tip player takes a discard only of the suit it collects, so it collects H'
 """
 
 from __future__ import annotations
@@ -26,9 +32,11 @@ from collections.abc import Sequence
 from ..checks import whole_number
 from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
+from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
+from .public import PublicMove, suits_text
 
 __all__ = ["TipPlayer", "target_suit", "collected_suits"]
 
@@ -104,3 +112,28 @@ class TipPlayer(Player):
         if safe and safe[0] is not outside[0]:
             why += f" (not the {outside[0]}: player {nxt} collects {outside[0].suit.letter})"
         return Decision(Action.discard(card), why)
+
+    def inference(self, move: PublicMove) -> str | None:
+        """What the tips (the module doc) let an observer infer from ``move``."""
+        kind, top, k = move.kind, move.top, self.knock_at
+        if kind is ActionKind.TAKE and top is not None:
+            if move.stock_gone:
+                return "with the stock gone a tip player takes the discard only when it raises its hand"
+            return f"a tip player takes a discard only of the suit it collects, so it collects {top.suit.letter}"
+        if kind is ActionKind.DRAW and top is not None:
+            return "a tip player takes the discard only when it is of the suit it collects and raises its hand"
+        if kind is ActionKind.DISCARD and move.action.card is not None:
+            suit = move.action.card.suit
+            why = ("a tip player throws its lowest card outside the suit it collects, "
+                   f"so it probably does not collect {suit.letter}")
+            nxt, feeds = move.next_player, move.next_collects
+            if nxt is not None and feeds and suit not in feeds:
+                why += f", and it does not feed player {nxt}, known to collect {suits_text(feeds)}"
+            return why
+        if kind is ActionKind.KNOCK:
+            return f"a tip player knocks with {k} or more, so its hand is worth at least {k}"
+        if kind is ActionKind.HAMMER:
+            return f"a tip player calls one with {k} or more, so its hand is worth at least {k}"
+        if kind is ActionKind.PASS and move.phase is Phase.TURN and top is not None:
+            return f"a tip player takes the discard then only when it raises its hand, so the {top} would not"
+        return None

@@ -11,6 +11,17 @@ is refused with the engine's message and rule code, and nothing changes), the op
 exactly ``analyze(view)`` of the **learner's** :class:`~scatlab.rules.PlayerView` (never the
 state: the hints cannot reach a hidden card).
 
+Nothing the table shows names a card the learner cannot see, and that holds for the computer
+players' reasons too. A :class:`~scatlab.players.base.Decision`'s ``reason`` is the mover's
+own and may name the cards in its hand, so while a hand is live "Why?" shows the mover's
+:meth:`~scatlab.players.base.Player.public_reason` instead: built from the **learner's** view
+of the moment before the move and the action only (what the learner saw happen, and what the
+kind of player lets one infer), it cannot name a hidden card. Once the hand is over every
+hand is face up (the showdown): "Why?" then gives the last move's own reason, and the
+showdown lists every computer move of the hand with its own reason
+(:attr:`ShowdownModel.reasons`); each card they name was in a hand that is now shown or went
+to the discard pile. The next deal clears them.
+
 Determinism: the deck of hand ``h`` is shuffled by ``random.Random(f"{seed}:deck:{h}")`` and
 an opponent deciding at a moment uses ``random.Random(f"{seed}:{h}:{k}:{seat}")`` (``k`` the
 number of actions already in the hand), so a seed replays a game, undo replays the same
@@ -57,6 +68,7 @@ __all__ = [
     "HintsModel",
     "ShowdownModel",
     "RuleModel",
+    "ComputerMove",
     "MIN_SEATS",
     "MAX_SEATS",
 ]
@@ -137,6 +149,10 @@ class ShowdownModel:
     outcome: tuple[str, ...]
     explain: str
     rules: tuple[RuleModel, ...]
+    reasons: tuple[str, ...] = ()
+    """Every computer move of the hand with the mover's own reason, in order, in the learner's
+    words ("player 1 (expert) chose to discard 2♠: throws the 2♠, keeping …"): told once the
+    hands are face up."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +191,9 @@ class TableModel:
     """A note on what the last control did (an undo, a loaded game), or empty."""
     log: tuple[str, ...]
     why: str | None
+    """The last computer move of this hand and why, or None: while the hand is live its public
+    reason (:meth:`~scatlab.players.base.Player.public_reason` of the learner's view), once
+    the hand is over the mover's own reason."""
     hints: HintsModel | None
     rule: RuleModel | None
     showdown: ShowdownModel | None
@@ -212,10 +231,25 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True)
+class ComputerMove:
+    """One computer move at the table: the seat and the hand, the mover's own
+    :class:`~scatlab.players.base.Decision` (its ``reason`` may name the mover's hidden
+    cards: shown only once the hand is over) and ``public``, what the learner is told while
+    the hand is live (:meth:`~scatlab.players.base.Player.public_reason` of the learner's
+    view just before the move)."""
+
+    seat: int
+    hand_number: int
+    decision: Decision
+    public: str
+
+
 @dataclass
 class _Snapshot:
     state: GameState
     last_decision: tuple[int, Decision] | None
+    moves: tuple[ComputerMove, ...]
 
 
 @dataclass
@@ -243,7 +277,11 @@ class TableSession:
     message: str = field(init=False, default="")
     notice: str = field(init=False, default="")
     practice: bool = field(init=False, default=False)
-    last_decision: tuple[int, Decision] | None = field(init=False, default=None)
+    last_decision: tuple[int, Decision] | None = field(init=False, default=None, repr=False)
+    """The last computer move and the mover's own decision (its reason may name hidden cards:
+    the table shows it only as :attr:`TableModel.why` allows; the repr leaves it out)."""
+    moves: tuple[ComputerMove, ...] = field(init=False, default=(), repr=False)
+    """The computer moves of the current hand (the finished one until the next deal)."""
     _ruleset: RuleSet = field(init=False, repr=False)
     _players: dict[int, Player] = field(init=False, repr=False)
     _kinds: dict[int, str] = field(init=False, repr=False)
@@ -299,6 +337,7 @@ class TableSession:
         self.message = self.notice = ""
         self.practice = False
         self.last_decision = None
+        self.moves = ()
         self._history = []
         self._hint_cache = None
         if self.auto_play:
@@ -326,16 +365,21 @@ class TableSession:
         return mover is not None and mover != self.seat and self.state.phase not in (Phase.DEAL, Phase.GAME_OVER)
 
     def step(self) -> Decision | None:
-        """Let the opponent to move make one move (None when no opponent is to move)."""
+        """Let the opponent to move make one move (None when no opponent is to move). The
+        learner is told its public reason, worded from the learner's view before the move
+        (:class:`ComputerMove`)."""
         if not self.waiting:
             return None
-        mover = self.state.to_move
+        state = self.state
+        mover = state.to_move
         assert mover is not None
-        view = self.state.view(mover)
-        rng = random.Random(f"{self.seed}:{self.state.hand_number}:{len(self.state.events)}:{mover}")
-        decision = self._players[mover].decide(view, rng)
-        self.state = self.state.apply_for(mover, decision.action)
+        player = self._players[mover]
+        rng = random.Random(f"{self.seed}:{state.hand_number}:{len(state.events)}:{mover}")
+        decision = player.decide(state.view(mover), rng)
+        public = player.public_reason(decision.action, state.view(self.seat))
+        self.state = state.apply_for(mover, decision.action)
         self.last_decision = (mover, decision)
+        self.moves += (ComputerMove(mover, state.hand_number, decision, public),)
         return decision
 
     def run_opponents(self, limit: int = 10_000) -> int:
@@ -361,7 +405,7 @@ class TableSession:
         except ScatlabError as exc:
             self.message = str(exc)
             return self.model()
-        self._history.append(_Snapshot(self.state, self.last_decision))
+        self._history.append(_Snapshot(self.state, self.last_decision, self.moves))
         self.state = new
         self.message = self.notice = ""
         if self.auto_play:
@@ -395,8 +439,9 @@ class TableSession:
             what = "the game is over" if self.state.is_over else "the current hand is still being played"
             self.message = f"cannot deal the next hand now: {what}"
             return self.model()
-        self._history.append(_Snapshot(self.state, self.last_decision))
+        self._history.append(_Snapshot(self.state, self.last_decision, self.moves))
         self.state = self.state.deal(self._deck(self.state.hand_number + 1))
+        self.moves = ()  # the new hand's cards are face down again
         self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
@@ -411,6 +456,7 @@ class TableSession:
         snap = self._history.pop()
         self.state = snap.state
         self.last_decision = snap.last_decision
+        self.moves = snap.moves
         self.practice = True
         self.message = ""
         self.notice = "your last move was taken back: this game is now practice"
@@ -448,6 +494,7 @@ class TableSession:
         self.state = state
         self._history = []
         self.last_decision = None
+        self.moves = ()
         self._hint_cache = None
         self.practice = False
         self.message = ""
@@ -636,9 +683,9 @@ class TableSession:
             (a.kind.value, _BUTTON_LABELS[a.kind]) for a in legal if a.kind in _BUTTON_LABELS and a.kind is not ActionKind.KNOCK
         )
         why = None
-        if self.last_decision is not None:
-            who, decision = self.last_decision
-            why = f"{self.seat_name(who)} chose to {self.words(str(decision.action))}: {self.words(decision.reason)}"
+        if self.moves:  # this hand's last computer move: its public reason until the hands are shown
+            move = self.moves[-1]
+            why = self._told(move, own=state.phase in (Phase.DEAL, Phase.GAME_OVER))
         return TableModel(
             rules_name=self._ruleset.name,
             seed=int(self.seed or 0),
@@ -678,6 +725,12 @@ class TableSession:
             can_undo=bool(self._history),
             can_review=state.is_over,
         )
+
+    def _told(self, move: ComputerMove, own: bool) -> str:
+        """A computer move as the learner is told it: its public reason, or (``own``, once
+        the hand is over) the mover's own reason."""
+        reason = move.decision.reason if own else move.public
+        return f"{self.seat_name(move.seat)} chose to {self.words(str(move.decision.action))}: {self.words(reason)}"
 
     def _status(self, view: PlayerView, my_turn: bool, kinds: set[ActionKind]) -> str:
         state = self.state
@@ -746,6 +799,7 @@ class TableSession:
             outcome=tuple(outcome),
             explain=self.words(result.explain()),
             rules=tuple(RuleModel.of(c) for c in result.codes),
+            reasons=tuple(self._told(m, own=True) for m in self.moves if m.hand_number == result.number),
         )
 
 

@@ -150,6 +150,9 @@ function render({ model, el: host }) {
       hands,
       el("ul", { class: "scat-outcome" }, sd.outcome.map((line) => el("li", {}, line))),
       el("div", { class: "scat-explain" }, sd.explain.split("\n").map((line) => el("p", {}, line))),
+      sd.reasons && sd.reasons.length ? el("details", { class: "scat-sd-reasons" },
+        el("summary", {}, "The computer players' reasons, now that the cards are face up"),
+        el("ol", {}, sd.reasons.map((line) => el("li", {}, line)))) : null,
       sd.rules.map((r) => el("details", { class: "scat-rule-link" },
         el("summary", {}, `${r.code} ${r.title}`), el("p", {}, r.text))));
   }

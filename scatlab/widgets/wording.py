@@ -32,8 +32,9 @@ YOU = "you"
 
 _CARD = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AKQJ])([HDCS])(?![\w♣♦♥♠])")
 """A card code in letters (``10H``, ``QS``), standing alone."""
-_SUIT = re.compile(r"\b(a|outside|collects?) ([HDCS])(?![\w'])")
-"""A lone suit letter in the players' reasons ("outside H", "player 2 collects D")."""
+_SUIT = re.compile(r"\b(a|outside|collects?) ([HDCS](?: and [HDCS])*)(?![\w'])")
+"""A lone suit letter in the players' reasons ("outside H", "player 2 collects D"), or
+several ("collects D and H")."""
 _SEATS = re.compile(r"\bplayers (\d+(?:, \d+)+)\b(?! \()")
 """Several seats at once: ``players 0, 2``."""
 _SEAT = re.compile(r"\bplayer (\d+)\b('s)?(?! \()(?!\w)")
@@ -62,7 +63,11 @@ def _seat_name(seat: int, learner: int, names: Mapping[int, str]) -> str:
 
 def _cards(text: str) -> str:
     text = _CARD.sub(lambda m: parse_card(m.group(0)).pretty, text)
-    return _SUIT.sub(lambda m: f"{m.group(1)} {parse_card('A' + m.group(2)).suit.symbol}", text)
+    def suits(m: re.Match[str]) -> str:
+        shown = " and ".join(parse_card("A" + letter).suit.symbol for letter in m.group(2).split(" and "))
+        return f"{m.group(1)} {shown}"
+
+    return _SUIT.sub(suits, text)
 
 
 def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
@@ -79,6 +84,8 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
     'V11: you first decide whether to throw down'
     >>> learner_words("throws the 4C, the lowest card outside H (not the 2S: player 0 collects S)", 0, {})
     'throws the 4♣, the lowest card outside ♥ (not the 2♠: you collect ♠)'
+    >>> learner_words("takes the QH: it probably collects H; player 1 collects D and S", 0, {})
+    'takes the Q♥: it probably collects ♥; player 1 collects ♦ and ♠'
     >>> learner_words("player 1 has no lives left and plays on, on the county", 1, {})
     'you have no lives left and play on, on the county'
     """

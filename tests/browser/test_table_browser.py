@@ -1,6 +1,7 @@
 """The card table in a real browser (headless Chromium on a Voilà page): a whole hand with
 the mouse, another with the keyboard only (D, T, K, Tab, Enter), a refused move shown on
-the table, no console error beyond the known offline noise. Screenshots: tests/artifacts/.
+the table, the computer players' own reasons offered at the showdown, no console error beyond
+the known offline noise. Screenshots: tests/artifacts/.
 
 Rules cited: C5 (draw or take, then discard; a taken card is not thrown back), C6-C7 (a
 knock, one more turn each, the showdown)."""
@@ -67,6 +68,11 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     expect(page.locator(".scat-showdown")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(".scat-showdown .scat-explain")).to_contain_text(re.compile(r"[CV]\d+: "))
     expect(page.locator(".scat-showdown")).to_contain_text("how it ended")
+    # the hands are face up now: the computer players' own reasons are offered, one per move
+    reasons = page.locator(".scat-showdown .scat-sd-reasons")
+    expect(reasons).to_have_count(1)
+    reasons.locator("summary").click()
+    expect(reasons.locator("li").first).to_contain_text(re.compile(r"^player \d \(tip\) chose to "))
     shot("table-mouse-showdown")
     page.get_by_role("button", name="Next hand (N)").click()
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
