@@ -344,7 +344,7 @@ def test_C5_advice_for_worked_example_is_draw_citing_outs_and_expected_value() -
     advice = analyze(EXAMPLE_HAND, discard=EXAMPLE_UP).advice
     assert advice.action == "draw"
     assert "3 of 48 unseen cards make 31" in advice.reason
-    assert "drawing is worth 27.02 5 turns ahead against 26.40 by taking the 9♠" in advice.reason
+    assert "drawing is worth 27.02 five turns ahead against 26.40 by taking the 9♠" in advice.reason
     assert advice.numbers["draw_expected_value"] == Fraction(541, 24)
     assert advice.numbers["draw_horizon_value"] > advice.numbers["take_horizon_value"]
 

@@ -197,6 +197,28 @@ def test_typed_duplicates_and_overfull_zones_keep_the_text_with_the_message() ->
     assert "a hand has 3 cards" in html.unescape(a.field_errors["hand"].value)
 
 
+def test_a_field_in_error_is_read_again_when_another_field_fixes_it() -> None:
+    """Issue 39: the hand 7S 8S 9S typed beside the discard 9S is refused; changing the
+    discard to 10S makes it valid at once, with no need to type the hand again (and the
+    same through a click, a cleared zone and fewer opponents)."""
+    a = Analyzer(knock=False)
+    a.type("discard", "9S")
+    a.type("hand", "7S 8S 9S")
+    assert "9S is given twice" in html.unescape(a.field_errors["hand"].value) and a.advice.value == ""
+    a.type("discard", "10S")
+    assert a.field_errors["hand"].value == "" and a.model.cards["hand"] == parse_cards("7S 8S 9S")
+    assert "Advice:" in a.advice.value
+    m = AnalyzerModel(knock=False)
+    m.set_text("dead", "9S")
+    m.set_text("hand", "7S 8S 9S")
+    m.toggle("9S", "dead")  # a click takes the 9S out of the dead cards
+    assert m.errors["hand"] is None and m.ready
+    m.set_text("opponent 1", "2C")
+    m.set_text("hand", "2C 3C 4C")
+    m.clear("opponent 1")
+    assert m.errors["hand"] is None and m.cards["hand"] == parse_cards("2C 3C 4C")
+
+
 @settings(max_examples=60, derandomize=True, deadline=None)
 @given(st.text(alphabet="AKQJT1098765432HDCS♥♦♣♠xz ,", max_size=16))
 def test_any_typed_text_is_kept_and_either_accepted_or_explained(text: str) -> None:
@@ -488,5 +510,12 @@ def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[t
         for z in m.zones:
             if m.errors.get(z) is None:
                 assert parse_cards(m.texts[z]) == m.cards[z]
+            else:  # no stale error: the text is still refused against the position as it is now
+                probe = AnalyzerModel(knock=False)
+                probe.set_opponents(m.opponents)
+                probe.set_rules(m.rules)
+                probe._commit(dict(m.cards))
+                probe.set_text(z, m.texts[z])
+                assert probe.errors.get(z), (z, m.texts[z], m.errors[z])
         if m.ready:
             assert m.analysis().to_json() == analyze(m.knowledge(), knock=False).to_json()

@@ -363,6 +363,7 @@ def test_save_offers_the_record_as_a_download() -> None:
     assert download["name"] == "scatlab-game-seed-3-hand-1.json"
     assert GameRecord.loads(download["text"]) == GameRecord.from_state(table.session.state)
     table.handle({"type": "stock"})
+    assert table.surface.download == {}  # the record (the deck in it) left the browser with the next click
     card = table.surface.state["discardable"][0]
     table.handle({"type": "card", "card": card})
     assert GameRecord.from_state(table.session.state) != GameRecord.loads(download["text"])

@@ -158,7 +158,7 @@ def advise(turn: TurnAnalysis, ranking: Ranking | None = None) -> Advice:
 
 
 def _ahead(ranking: Ranking) -> str:
-    return "now" if ranking.horizon == 0 else f"{ranking.horizon} turns ahead"
+    return ranking.ahead
 
 
 def _ending_note(ranking: Ranking, numbers: dict[str, Fraction]) -> str:

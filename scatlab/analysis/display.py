@@ -18,7 +18,7 @@ number of unseen cards.
 >>> from scatlab.analysis import analyze
 >>> steps = derivation(analyze("AH KH 4C", discard="9S", knock=False))
 >>> print(steps[0].latex())
-P(31) = \\frac{\\left|\\{10\\heartsuit, J\\heartsuit, Q\\heartsuit\\}\\right|}{48} = \\frac{3}{48} = \\frac{1}{16} \\approx 0.0625
+P(31) = \\frac{\\left|\\{10\\text{♥}, J\\text{♥}, Q\\text{♥}\\}\\right|}{48} = \\frac{3}{48} = \\frac{1}{16} \\approx 0.0625
 >>> str(steps[1].value)
 '541/24'
 """
@@ -73,7 +73,8 @@ class Step:
         return text
 
 
-_SUIT_TEX = {"C": r"\clubsuit", "D": r"\diamondsuit", "H": r"\heartsuit", "S": r"\spadesuit"}
+_SUIT_TEX = {"C": r"\text{♣}", "D": r"\text{♦}", "H": r"\text{♥}", "S": r"\text{♠}"}
+"""The suits as the cards show them (♥ ♦, not LaTeX's white ♡ ♢), in text mode."""
 
 
 def _card(card: Card) -> str:

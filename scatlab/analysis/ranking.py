@@ -455,6 +455,8 @@ class RankedMove:
     """For a knock, a hammer or a bus stop: P(lose exactly one) (its ``lives`` is
     ``p_one + 2 * p_two``)."""
     p_two: Fraction | None = None
+    taken: Card | None = None
+    """For a take: the card taken from the pile."""
 
     @property
     def name(self) -> str:
@@ -470,7 +472,8 @@ class RankedMove:
         """The move in words, with suit symbols: ``"take the A♥ (throw the 8♥)"``."""
         kind = self.action.kind
         if kind is ActionKind.TAKE:
-            return "take" + (f" (throw the {self.then.pretty})" if self.then is not None else "")
+            taken = f" the {self.taken.pretty}" if self.taken is not None else ""
+            return f"take{taken}" + (f" (throw the {self.then.pretty})" if self.then is not None else "")
         if kind is ActionKind.DISCARD and self.action.card is not None:
             return f"throw the {self.action.card.pretty}"
         words = {ActionKind.HAMMER: "hammer (V10)", ActionKind.STOP_BUS: "stop the bus (V19)", ActionKind.PASS: "pass"}
@@ -487,6 +490,14 @@ class Ranking:
     """Turns ahead the value figures look (:data:`HORIZON`, or 0 on a last turn / with the stock gone)."""
     unit: str
     """The unit of the lives figures: lives, letters (V14) or points (V16)."""
+
+    @property
+    def ahead(self) -> str:
+        """When the value figures are counted, in words: ``"five turns ahead"`` or ``"now"``."""
+        if self.horizon == 0:
+            return "now"
+        words = ("", "one", "two", "three", "four", "five", "six", "seven", "eight")
+        return f"{words[self.horizon]} turn{'s' if self.horizon != 1 else ''} ahead"
 
     @property
     def best(self) -> RankedMove:
@@ -627,7 +638,8 @@ def _rank(position: Position) -> Ranking:
                 if scores[r] > best_take:
                     best_take, thrown, best_v2 = scores[r], out, model.value2[r]
             lives = play_on_loss(rules, turns, idx, unseen, take=t) if ending else None
-            moves.append(RankedMove(Action.TAKE, Fraction(best_take, scale), lives, best_v2 >= BLITZ2, thrown))
+            moves.append(RankedMove(Action.TAKE, Fraction(best_take, scale), lives, best_v2 >= BLITZ2, thrown,
+                                    taken=top))
         if ActionKind.PASS in kinds:
             moves.append(RankedMove(Action.PASS, Fraction(own2, 2) if final else Fraction(keep, scale), None))
         for kind in (ActionKind.KNOCK, ActionKind.HAMMER):

@@ -6,7 +6,7 @@ and (in a notebook) a sympy-rendered derivation.
 >>> a.to_json()["draw"]["expected_value"], a.advice.action
 ('541/24', 'draw')
 >>> print(a.advice.reason)
-drawing is worth 27.02 5 turns ahead against 26.40 by taking the 9♠ (throwing the 4♣); 3 of 48 unseen cards make 31; knocking now would cost 0.343 lives expected, playing on 0.227
+drawing is worth 27.02 five turns ahead against 26.40 by taking the 9♠ (throwing the 4♣); 3 of 48 unseen cards make 31; knocking now would cost 0.343 lives expected, playing on 0.227
 """
 
 from __future__ import annotations

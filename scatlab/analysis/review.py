@@ -170,7 +170,7 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
     scale = ranking.scale_of(played)
     cost = ranking.cost(played)
     unit = ranking.unit if scale == "lives" else "hand value"
-    horizon = "the hand now" if ranking.horizon == 0 else f"expected value {ranking.horizon} turns ahead"
+    horizon = "the hand now" if ranking.horizon == 0 else f"expected value {ranking.ahead}"
     if scale == "value":
         figures = tuple((m.name, m.value) for m in ranking.moves if m.value is not None)
     else:

@@ -34,6 +34,15 @@ def estimate(p: Fraction | float, std_error: float | None) -> str:
     return f"{float(p):.{places}f} ± {se:.{places}f}"
 
 
+def _short(v: Fraction) -> str:
+    return str(v) if v.denominator <= 2 and v.denominator == 1 else (f"{float(v):g}" if v.denominator == 2
+                                                                    else f"{float(v):.2f}")
+
+
+def _lives(x: Fraction) -> str:
+    return "0" if x == 0 else f"{float(x):.3f}"
+
+
 def _prob(p: Fraction) -> str:
     return f"{p} ({float(p) * 100:.1f}%)"
 
@@ -84,16 +93,32 @@ def render_text(a: Analysis) -> str:
         allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
         model = "" if r.model == "uniform" else ", opponents weighted by what they were seen to do"
         if r.exact:
-            lines.append(f"Knock now with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
+            lines.append(f"Knock risk with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
                          f"P(lose two) = {_prob(r.p_lose_two)} (exact{model}){allowed}")
         else:  # an estimate: a decimal with its standard error, never a fraction that looks exact
-            lines.append(f"Knock now with {r.value}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
+            lines.append(f"Knock risk with {r.value}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
                          f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
                          f"(Monte Carlo, {r.samples:,} deals{model}){allowed}")
     if len(a.horizon) > 1:
         lines.append("Horizon (drawing each turn): " + "; ".join(
             f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))
+    ranking = a.ranking
+    if ranking is not None and len(ranking.moves) > 1:
+        ahead = ranking.ahead
+        ranked = []
+        for i, m in enumerate(ranking.moves, start=1):
+            if m.ends_hand and m.lives is not None:
+                figure = f"{_lives(m.lives)} {ranking.unit} expected"
+            elif m.value is not None:
+                figure = "a sure 31" if m.sure_31 else f"worth {_short(m.value)} {ahead}"
+            else:
+                figure = ""
+            ranked.append(f"{i}. {m.label()} ({figure})" if figure else f"{i}. {m.label()}")
+        on = ranking.play_on_lives
+        tail = (f"; playing on costs {_lives(on)} {ranking.unit} expected"
+                if on is not None and any(m.ends_hand for m in ranking.moves) else "")
+        lines.append("Moves ranked: " + "; ".join(ranked) + tail)
     adv = a.advice
-    action = adv.action.upper() + (f" (throw {adv.discard.pretty})" if adv.discard is not None else "")
+    action = adv.action.upper().replace("_", " ") + (f" (throw {adv.discard.pretty})" if adv.discard is not None else "")
     lines.append(f"Advice: {action}: {adv.reason}")
     return "\n".join(lines)

@@ -425,7 +425,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.numbers.value = (f"<table class='scat-analyzer-numbers' aria-label='the numbers'>"
                               f"<tr><th>Number</th><th>Value (exact, ≈ decimal)</th></tr>{body}</table>")
         adv = a.advice
-        what = adv.action + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
+        what = adv.action.replace("_", " ") + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
         codes = ", ".join(adv.codes)
         self.advice.value = (f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
                              f"{html.escape(adv.reason)}{f' ({html.escape(codes)})' if codes else ''}</div>")

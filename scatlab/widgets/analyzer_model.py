@@ -100,7 +100,8 @@ def number_rows(a: Analysis) -> list[NumberRow]:
                               option.value, _exact(option.value)))
     draw = t.draw
     if draw is not None:
-        rows.append(NumberRow("draw_ev", "Expected value of drawing", draw.expected_value, _exact(draw.expected_value)))
+        rows.append(NumberRow("draw_ev", f"Expected value after this draw (over the {draw.unseen} unseen cards)",
+                              draw.expected_value, _exact(draw.expected_value)))
     if t.take is not None:
         best = t.take.best
         rows.append(NumberRow("take_value", f"Value of taking the {t.take.card.pretty} (throw the {best.discard.pretty})",
@@ -117,23 +118,41 @@ def number_rows(a: Analysis) -> list[NumberRow]:
         rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
         rows.append(NumberRow("outs_improve", "Outs that improve", Fraction(draw.count_improve),
                               f"{draw.count_improve} of {draw.unseen} unseen"))
+    ranking = a.ranking
+    if ranking is not None and len(ranking.moves) > 1:
+        ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
+        for i, move in enumerate(ranking.moves, start=1):
+            if move.value is not None:
+                rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
+                                      move.value, _exact(move.value)))
+            if move.lives is not None and move.ends_hand:
+                rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, "
+                                      f"expected {ranking.unit} lost", move.lives, _exact(move.lives)))
+        on = ranking.play_on_lives
+        if on is not None and any(m.ends_hand for m in ranking.moves):
+            rows.append(NumberRow("play_on_lives", f"Playing on: expected {ranking.unit} lost (the advice's turn model)",
+                                  on, _exact(on)))
     risk = a.knock
     if risk is not None:
-        for key, label, p, se in (("p_lose_one", "Knock now: P(lose one life)", risk.p_lose_one, risk.std_error_one),
-                                  ("p_lose_two", "Knock now: P(lose two lives)", risk.p_lose_two, risk.std_error_two)):
+        model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
+        for key, label, p, se in (("p_lose_one", f"Knock risk ({model}): P(lose one life)", risk.p_lose_one,
+                                   risk.std_error_one),
+                                  ("p_lose_two", f"Knock risk ({model}): P(lose two lives)", risk.p_lose_two,
+                                   risk.std_error_two)):
             if risk.exact:
                 text = _exact(p)
             else:
                 text = f"{float(p):.4f} ± {se or 0.0:.4f} (Monte Carlo, {risk.samples:,} deals)"
             rows.append(NumberRow(key, label, p, text))
         loss = risk.expected_loss
-        rows.append(NumberRow("expected_loss", "Knock now: expected lives lost", loss,
+        rows.append(NumberRow("expected_loss", f"Knock risk ({model}): expected lives lost", loss,
                               _exact(loss) if risk.exact else f"{float(loss):.4f} (Monte Carlo)"))
         if not risk.allowed:
             rows.append(NumberRow("knock_refusal", "Knock allowed now?", None, f"no: {risk.refusal}"))
     for k, value in enumerate(a.horizon):
         if k:
-            rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''}",
+            rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''} "
+                                  "(each draw from every card not in the hand: the discard pile is forgotten)",
                                   value, _exact(value)))
     return rows
 
@@ -278,6 +297,7 @@ class AnalyzerModel:
                                     f"{zone_title(other)} to take it out)")
             new = (c,) if zone == "discard" else current + (c,)  # a new top discard replaces the old
         self._commit({**self.cards, zone: new})
+        self._revalidate()
 
     @staticmethod
     def _claim(zone: str) -> str:
@@ -300,6 +320,28 @@ class AnalyzerModel:
             self.errors[zone] = str(err)
             return
         self.errors[zone] = None
+        self._revalidate()
+
+    def _revalidate(self) -> None:
+        """Read every field still in error again against the position as it is now: a
+        change elsewhere (the discard that clashed with the hand, fewer opponents, another
+        deck) may have made its text valid, or changed what is wrong with it. Repeated
+        until nothing changes, since one field's fix may fix another."""
+        changed = True
+        while changed:
+            changed = False
+            for zone in self.zones:
+                if not self.errors.get(zone):
+                    continue
+                text = self.texts.get(zone, "")
+                try:
+                    cards = parse_cards(text, deck_size=self.rules.deck_size, what=f"cards in {zone_title(zone)}")
+                    self._commit({**self.cards, zone: cards}, keep_text=zone)
+                except (CardError, AnalysisError) as err:
+                    self.errors[zone] = str(err)
+                else:
+                    self.errors[zone] = None
+                    changed = True
 
     def clear(self, zone: str | None = None) -> None:
         """Empty one zone (its text too), or every zone."""
@@ -310,6 +352,7 @@ class AnalyzerModel:
         self._commit({**self.cards, **{z: () for z in zones}})
         for z in zones:
             self.texts[z] = ""
+        self._revalidate()
 
     # -- settings -------------------------------------------------------------------------
 
@@ -339,6 +382,7 @@ class AnalyzerModel:
                 self.errors.pop(z, None)
         if self.zone not in self.zones:
             self.zone = "hand"
+        self._revalidate()
 
     def set_rules(self, rules: RuleSet | str) -> None:
         """Set the rule set (a preset name, an alias or a :class:`RuleSet`). A position
@@ -357,6 +401,7 @@ class AnalyzerModel:
         except (AnalysisError, CardError):
             self.rules = old
             raise
+        self._revalidate()
 
     def set_horizon(self, k: int) -> None:
         """Set the horizon: the expected value after 0 to 8 more own turns."""

@@ -833,7 +833,7 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
     ranking = analysis.ranking
     if ranking is not None:
-        ahead = "the hand now" if ranking.horizon == 0 else f"{ranking.horizon} turns ahead"
+        ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
         for move in ranking.moves:
             if move.value is not None and len(ranking.moves) > 1 and move.action.kind is not ActionKind.DECLARE:
                 rows.append((f"{move.label()}: worth {ahead}", *_num(move.value)))

@@ -142,6 +142,10 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "key":
             kind = _KEYS.get(str(content.get("key", "")).lower())
+        if kind != "save" and self.surface.download:
+            # the saved record holds the deck (to continue the hand): it reaches the browser
+            # only for the click that asked for it, never beside later moves
+            self.surface.download = {}
         if kind in ("new", "seed", "undo", "load"):
             self._cancel()
         if kind == "stock":

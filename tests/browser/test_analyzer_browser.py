@@ -84,3 +84,27 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     expect(analyzer.locator(".scat-field-dead input")).to_have_value("JH QC")
 
     shot("analyzer")
+
+
+def test_an_error_clears_when_another_field_fixes_it(page: Any, voila_url: str, console_errors: list[str]) -> None:
+    """Issue 39: the hand 7S 8S 9S typed beside the discard 9S is refused ("9S is given
+    twice"); changing the discard to 10S makes the hand valid, and the advice appears
+    without typing the hand again (every field is read again on every change)."""
+    page.set_viewport_size({"width": 1100, "height": 1500})
+    page.goto(voila_url + "/voila/render/analyzer_page.ipynb", timeout=60_000)
+    analyzer = page.locator(".scat-analyzer").first
+    expect(analyzer.locator(".scat-pick").first).to_be_visible(timeout=TIMEOUT)
+    discard = analyzer.locator(".scat-field-discard input")
+    discard.fill("9S")
+    discard.press("Enter")
+    hand = analyzer.locator(".scat-field-hand input")
+    hand.fill("7S 8S 9S")
+    hand.press("Enter")
+    expect(analyzer.locator(".scat-error-hand")).to_contain_text("9S is given twice", timeout=TIMEOUT)
+    expect(analyzer.locator(".scat-analyzer-advice")).to_have_count(0)
+    discard.fill("10S")
+    discard.press("Enter")
+    expect(analyzer.locator(".scat-error-hand")).to_have_text("", timeout=TIMEOUT)
+    expect(analyzer.locator(".scat-analyzer-advice")).to_contain_text("Advice:", timeout=TIMEOUT)
+    expect(hand).to_have_value("7S 8S 9S")
+    expect(analyzer.locator("tr[data-key='value'] td.num")).to_have_text("24")
