@@ -99,10 +99,21 @@ def my_value(cards: Sequence[Card], rules: RuleSet) -> Fraction:
 
 
 def my_key(cards: Sequence[Card], rules: RuleSet) -> Key:
-    """What decides a showdown: the value (and under V17 the rule engine's rank key)."""
+    """What decides a showdown: the value (and under V17 the rule engine's rank key,
+    remembered per set of cards: brute forces ask for the same hands many times)."""
     if rules.rank_tiebreak:
-        return tiebreak_key(cards, rules)
+        mask = 0
+        for c in cards:
+            mask |= 1 << c.index
+        key = (rules.hand_scoring, mask)
+        found = _KEY_CACHE.get(key)
+        if found is None:
+            found = _KEY_CACHE[key] = tiebreak_key(cards, rules)
+        return found
     return (my_value(cards, rules),)
+
+
+_KEY_CACHE: dict[tuple[object, int], Key] = {}
 
 
 def without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
