@@ -140,7 +140,7 @@ def test_cli_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["replay", "missing.json"], "scatlab replay: error: cannot read 'missing.json'"),
         (["demo", "--rules", "poker"], "scatlab demo: error: unknown rule set 'poker'"),
         (["demo", "--players", "12"], "players=12 is not allowed"),
-        (["demo", "--players", "x"], "argument --players: invalid int value: 'x'"),
+        (["demo", "--players", "x"], "argument --players: invalid whole number value: 'x'"),
         (["fly"], "invalid choice: 'fly'"),
     ],
 )

@@ -22,7 +22,7 @@ Seats are numbered 0..n-1 clockwise: player ``i + 1`` sits to the left of player
 >>> s2.apply("discard 8C")
 Traceback (most recent call last):
 ...
-scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn (8C); discard one of 2C 4C 6C
+scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn (8C); discard one of 2C 4C 6C (refused: 'discard 8C')
 >>> s.phase, s2.phase        # the original state is untouched
 (<Phase.TURN: 'turn'>, <Phase.DISCARD: 'discard'>)
 """
@@ -196,9 +196,9 @@ class GameState:
         """
         ruleset = find_rules(rules)
         if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError(f"players={players!r} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
+            raise RulesError(f"players={shown(players)} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-            raise RulesError(f"dealer={dealer!r} is not allowed: use a seat from 0 to {players - 1}")
+            raise RulesError(f"dealer={shown(dealer)} is not allowed: use a seat from 0 to {players - 1}")
         s = object.__new__(cls)
         init = object.__setattr__
         init(s, "rules", ruleset)
@@ -519,7 +519,13 @@ class GameState:
         act = action if isinstance(action, Action) else Action.parse(action)
         if act in self.legal_actions():
             return act
-        raise IllegalActionError(self._why_illegal(act))
+        raise IllegalActionError(self._refusal(action, act))
+
+    def _refusal(self, action: object, act: Action) -> str:
+        """Why ``act`` is illegal now; an action given as text is quoted as given (an
+        :class:`Action` is named by the reason itself)."""
+        reason = self._why_illegal(act)
+        return reason if isinstance(action, Action) else f"{reason} (refused: {shown(action)})"
 
     def _why_illegal(self, act: Action) -> str:
         phase = self.phase
@@ -586,7 +592,7 @@ class GameState:
         ``self`` never changes."""
         act = action if isinstance(action, Action) else Action.parse(action)
         if act not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(act))
+            raise IllegalActionError(self._refusal(action, act))
         return self._do(act)
 
     def apply_for(self, player: int, action: Action | str) -> GameState:
