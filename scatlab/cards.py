@@ -359,6 +359,8 @@ def parse_cards(
         items = [cards]
     elif isinstance(cards, str):
         items = list(notation_pieces(cards))
+    elif isinstance(cards, (bytes, bytearray, memoryview)):
+        raise CardError(f"{shown(cards)} is not cards: give a text such as 'AH KH 10C' (not bytes) or a list of cards")
     else:
         try:
             # More than 52 items always hold a duplicate or a bad one: 53 are enough to say so.

@@ -208,7 +208,8 @@ class RuleSet:
             )
         if self.score_keeping == "bus":
             if not self.bus_steps:
-                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS)")
+                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS), "
+                                 "but bus_steps=() names none")
             if self.lives != len(self.bus_steps):
                 raise RulesError(
                     f"lives={self.lives} contradicts bus_steps={shown(self.bus_steps)} ({len(self.bus_steps)} "

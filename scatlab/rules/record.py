@@ -125,9 +125,13 @@ class GameRecord:
         for h, hand in enumerate(data["hands"], start=1):
             _object(hand, f"hand {h}", _HAND_KEYS, _HAND_KEYS, "a hand has 'deck' and 'actions'")
             deck_cards = hand["deck"]
-            if not isinstance(deck_cards, list) or not all(isinstance(c, str) for c in deck_cards):
+            if not isinstance(deck_cards, list):
                 raise RecordError(f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
                                   "texts, e.g. [\"AH\", \"KH\", ...]")
+            for k, card in enumerate(deck_cards, start=1):
+                if not isinstance(card, str):
+                    raise RecordError(f"hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as "
+                                      "text such as \"AH\"")
             try:
                 cards = parse_cards(deck_cards, deck_size=rules.deck_size, what="cards in the deck")
             except ScatlabError as exc:
