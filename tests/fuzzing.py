@@ -7,7 +7,14 @@ Knobs for a hunting run (the default run is deterministic and stays the same):
   every ``@given`` test; ``--hypothesis-seed=N`` makes such a run repeatable.
 - ``SCATLAB_FUZZ_SEED=N``: the seed of the command-line mutator of tests/test_cli_fuzz.py
   (default 7) and of the other hand-rolled loops that use :func:`fuzz_rng`.
-- ``SCATLAB_FUZZ_SCALE=K``: K times as many command lines (and loop cases) as the default.
+- ``SCATLAB_FUZZ_SCALE=K``: K times as many cases as the default, for the hand-rolled loops
+  (command lines) and the ``max_examples`` of the fuzz tests of test_errors.py,
+  test_cards.py and test_properties.py (those that take ``cases(n)``).
+
+For example, a hunting run (then pin what it finds with ``@example``)::
+
+    HYPOTHESIS_PROFILE=explore SCATLAB_FUZZ_SCALE=10 SCATLAB_FUZZ_SEED=1234 \
+        .venv/bin/python -m pytest -p no:cacheprovider --hypothesis-seed=1234 tests/test_errors.py
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 import pytest
-from fuzzing import COUNTS, CONTROL, NORMALISING_CHARACTER, TRAP_TEXT, UNICODE_TRAPS
+from fuzzing import COUNTS, CONTROL, NORMALISING_CHARACTER, TRAP_TEXT, UNICODE_TRAPS, cases
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -99,7 +99,7 @@ def test_errors_are_value_errors_never_key_or_index_errors() -> None:
             pytest.fail(f"{bad!r} was accepted")
 
 
-@settings(max_examples=500)
+@settings(max_examples=cases(500))
 @given(st.one_of(st.text(max_size=12), TRAP_TEXT, st.text(st.characters(exclude_categories=()), max_size=8)))
 @example("\u212aH")  # the Kelvin sign: a KeyError from parse_card until the notation was normalised once
 @example("\u212a\u212a")
@@ -177,7 +177,7 @@ def test_notation_separators_are_whitespace_commas_semicolons_in_any_width() -> 
             assert notation_pieces(f"A{ch}B") == ["A", "B"], hex(code)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=cases(300), deadline=None)
 @given(text=st.text(st.one_of(st.sampled_from("AKQJT10987HDCS♥♦♣♠ "), NORMALISING_CHARACTER,
                               st.sampled_from(UNICODE_TRAPS + CONTROL)), max_size=8))
 @example(text="\u212aH")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fuzzing import COUNTS, JUNK, TEXT, VALUES_OF_EVERY_TYPE
+from fuzzing import COUNTS, JUNK, TEXT, VALUES_OF_EVERY_TYPE, cases
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -134,7 +134,7 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
 
 
 @pytest.mark.parametrize("name", list(ENTRY_POINTS))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=cases(40), deadline=None)
 @given(value=JUNK)
 @example(value=None)
 @example(value=10**400)
@@ -180,7 +180,7 @@ ENTRY_POINTS["GameRecord.from_json(rules)"] = lambda a: GameRecord.from_json({"r
 
 
 @pytest.mark.parametrize("name", QUOTING)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=cases(40), deadline=None)
 @given(value=JUNK)
 @example(value=b"AH")  # found: bytes were read as the numbers 65 and 72
 @example(value=["ah", "AH"])  # found: the duplicate was quoted as 'AH' twice
@@ -262,7 +262,7 @@ def test_hand_value_accepts_a_preset_name_and_checks_the_count() -> None:
 # -- notation ---------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=cases(300), deadline=None)
 @given(text=TEXT)
 @example(text="A\u0308H")
 @example(text="\udcff")
@@ -286,7 +286,7 @@ OPTION_VALUES = st.one_of(JUNK, st.sampled_from(VALUES_OF_EVERY_TYPE),
                                           "knocker_two", "cadillac", "points", "manual", ["a", "b"]]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=cases(300), deadline=None)
 @given(options=st.dictionaries(st.one_of(st.sampled_from([*option_names(), "preset", "name"]), TEXT),
                                OPTION_VALUES, max_size=5))
 @example(options={"min_knock": float("inf")})
@@ -449,7 +449,7 @@ def _mutate(data: dict[str, Any], rng: random.Random, steps: int) -> Any:
     return data
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=cases(250), deadline=None)
 @given(which=st.integers(0, len(REAL_RECORDS) - 1), seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 4),
        as_text=st.booleans())
 def test_mutated_records_replay_or_raise_a_record_error(which: int, seed: int, steps: int, as_text: bool) -> None:
@@ -472,7 +472,7 @@ _FIELD_TYPES: dict[str, dict[str, Callable[[Any], bool]]] = {
 }
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(200), deadline=None)
 @given(which=st.integers(0, len(REAL_RECORDS) - 1), level=st.sampled_from(list(_FIELD_TYPES)),
        seed=st.integers(0, 2**32 - 1), extra=st.booleans(), key=TEXT, value=st.sampled_from(VALUES_OF_EVERY_TYPE))
 @example(which=0, level="record", seed=0, extra=True, key="extra", value=1)  # found: an unknown key was ignored
@@ -510,7 +510,7 @@ def test_odd_fields_anywhere_in_a_record_are_refused_quoting_them(
     assert quoted in str(info.value) and one_line(info.value) == str(info.value), str(info.value)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=cases(100), deadline=None)
 @given(data=st.binary(max_size=200))
 def test_record_bytes_read_or_raise_a_record_error(data: bytes) -> None:
     COUNTS["record bytes"] += 1
@@ -526,7 +526,7 @@ CARD_TEXT = st.sampled_from(["AH", "KH", "4C", "9S", "2H", "10S", "QH", "7D", "J
 CARDS = st.lists(CARD_TEXT, max_size=4).map(" ".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(200), deadline=None)
 @given(hand=st.one_of(CARDS, JUNK), discard=st.one_of(st.none(), CARD_TEXT, JUNK),
        holds=st.one_of(st.lists(CARDS, max_size=3), JUNK), opponents=st.one_of(st.none(), st.integers(0, 9), JUNK),
        rules=st.sampled_from(["classic", "eenendertigen", "gin", "french-canadian", "cadillac", "quick", "bad"]),

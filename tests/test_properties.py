@@ -20,7 +20,7 @@ import random
 from collections import Counter
 
 import pytest
-from fuzzing import COUNTS, TRAP_TEXT
+from fuzzing import COUNTS, TRAP_TEXT, cases
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -134,7 +134,7 @@ def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: i
     assert result_json(again) == result_json(state)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=cases(30), deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
        where=st.sampled_from(["record", "hand", "action"]), key=st.text(min_size=1, max_size=8))
 def test_a_record_reads_back_the_same_and_refuses_any_key_the_format_lacks(
@@ -157,7 +157,7 @@ _SUIT_SPELLINGS = {"H": ["H", "h", "♥", "♡", "♥\ufe0f", "Ｈ"], "D": ["D",
                    "C": ["C", "c", "♣", "♧", "Ｃ", "Ⅽ"], "S": ["S", "s", "ſ", "♠", "♤", "Ｓ"]}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(200), deadline=None)
 @given(card=st.sampled_from(ALL_CARDS), data=st.data())
 def test_every_spelling_of_every_card_reads_as_that_card(card: Card, data: st.DataObject) -> None:
     rank = card.rank.symbol
@@ -170,7 +170,7 @@ def test_every_spelling_of_every_card_reads_as_that_card(card: Card, data: st.Da
     assert parse_cards(f"{rank_text}{suit_text}，{other}") == (card, other)  # a fullwidth comma separates
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(200), deadline=None)
 @given(text=TRAP_TEXT)
 @example(text="\u212aH")
 @example(text="Aſ")
