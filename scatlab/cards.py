@@ -358,7 +358,8 @@ def parse_cards(
     if type(cards) is Card:
         items = [cards]
     elif isinstance(cards, str):
-        items = list(notation_pieces(cards))
+        # A piece that normalises to nothing (a lone presentation selector) is no card.
+        items = [piece for piece in notation_pieces(cards) if notation(piece).strip()]
     elif isinstance(cards, (bytes, bytearray, memoryview)):
         raise CardError(f"{shown(cards)} is not cards: give a text such as 'AH KH 10C' (not bytes) or a list of cards")
     else:

@@ -183,6 +183,8 @@ def test_notation_separators_are_whitespace_commas_semicolons_in_any_width() -> 
 @example(text="\u212aH")
 @example(text="Aſ")
 @example(text="TⅭ")
+@example(text="\ufe0e")  # explore run, seed 101: a lone presentation selector was refused, '' read as no cards
+@example(text="AH \ufe0f KH")
 def test_a_text_reads_as_its_normalised_form_reads(text: str) -> None:
     """One rule, applied once: parse_cards(text) and parse_cards(notation(text)) agree (the
     same cards, or both refused); the message quotes the piece as given."""

@@ -189,6 +189,7 @@ ENTRY_POINTS["GameRecord.from_json(rules)"] = lambda a: GameRecord.from_json({"r
 @example(value="discard 4C")  # found: an illegal action given as text was not quoted
 @example(value="knock 4C")  # found: only '4C' was quoted, not the action
 @example(value=5)  # found: quoted as the text '5'
+@example(value="\u212aH")  # explore run, seed 101: deal_order(up=) quoted the duplicate as 'KH' in the whole deck
 def test_messages_quote_the_bad_value(name: str, value: Any) -> None:
     COUNTS["API messages quoting"] += 1
     try:
@@ -297,6 +298,7 @@ OPTION_VALUES = st.one_of(JUNK, st.sampled_from(VALUES_OF_EVERY_TYPE),
 @example(options={"knocker_lowest_loses": 1.0})  # found: accepted
 @example(options={"three_of_a_kind": 30.2})  # found: accepted and rounded to 30
 @example(options={"preset": ""})  # found: ignored, the classic rules used
+@example(options={"bus_steps": []})  # explore run, seed 101: the oracle forgot that [] (no bus) is the default
 def test_rule_options_build_a_rule_set_or_raise_a_rules_error(options: dict[str, Any]) -> None:
     COUNTS["rule options"] += 1
     try:
@@ -328,8 +330,8 @@ _OPTION_TYPES: dict[str, Callable[[Any], bool]] = {
     "thirty_one_after_knock": lambda v: type(v) is str and v in ("classic", "knocker_two"),
     "score_keeping": lambda v: type(v) is str and v in ("lives", "gin", "bus", "points"),
     "declare": lambda v: type(v) is str and v in ("auto", "manual"),
-    "bus_steps": lambda v: type(v) in (list, tuple) and 0 < len(v) <= 99
-    and all(type(s) is str and s and s.isprintable() for s in v),
+    "bus_steps": lambda v: type(v) in (list, tuple) and len(v) <= 99
+    and all(type(s) is str and s and s.isprintable() for s in v),  # empty: no bus (to_dict writes [])
 }
 
 
@@ -356,14 +358,15 @@ def test_every_rule_option_takes_exactly_its_type() -> None:
     for name in option_names():
         for value in VALUES_OF_EVERY_TYPE:
             options = {**_context(name, value), name: value}
+            expected = _type_ok(name, value) and not (name == "bus_steps" and len(value) == 0)  # V15 needs steps
             try:
                 rules = RuleSet.from_dict(options)
             except RulesError as exc:
-                assert not _type_ok(name, value), (name, value, str(exc))
+                assert not expected, (name, value, str(exc))
                 given = shown(tuple(value)) if type(value) is list and name == "bus_steps" else shown(value)
                 assert f"{name}={given}" in str(exc), (name, value, str(exc))
             else:
-                assert _type_ok(name, value), (name, value)
+                assert expected, (name, value)
                 assert RuleSet.from_dict(rules.to_dict()) == rules
             checked += 1
     COUNTS["rule options"] += checked

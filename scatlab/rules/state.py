@@ -905,6 +905,17 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
         raise RulesError(f"{len(hands)} hands given: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
     whole_number("dealer", dealer, 0, len(hands) - 1, error=RulesError)
     seats = [None if h is None else parse_cards(h, count=3, what="cards in a hand") for h in hands]
+    up_card = parse_cards(up, count=1, what="up card")
+    on_stock = parse_cards(stock)
+    parts = [(f"hand of seat {i}", h, c) for i, (h, c) in enumerate(zip(hands, seats)) if c is not None]
+    first: dict[Card, tuple[str, object]] = {}
+    for where, given, cards in [*parts, ("up card", up, up_card), ("stock", stock, on_stock)]:
+        for card in cards:
+            if card in first:
+                other, other_given = first[card]
+                raise CardError(f"{card} is given twice, in the {other} ({shown(other_given)}) and in the {where} "
+                                f"({shown(given)}): each card of the deck exists once")
+            first[card] = (where, given)
     n = len(seats)
     order: list[Card] = []
     for round_ in range(3):
@@ -912,8 +923,8 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
             seat = seats[(dealer + k) % n]
             if seat is not None:
                 order.append(seat[round_])
-    order.extend(parse_cards(up, count=1, what="up card"))
-    order.extend(parse_cards(stock))
+    order.extend(up_card)
+    order.extend(on_stock)
     used = set(order)
     order.extend(c for c in deck(ruleset.deck_size) if c not in used)
     return parse_cards(order, deck_size=ruleset.deck_size)
