@@ -116,7 +116,7 @@ ODD_FIELDS: list[tuple[Any, str]] = [
     (lambda d: d.update(rules={"lives": True}), "rules: lives=True is not allowed"),
     (lambda d: d.update(hands={}), "'hands' must be a list of hands, not {}"),
     (lambda d: d["hands"][0].update(note="x"), "unknown key 'note' in hand 1"),
-    (lambda d: d["hands"][0].pop("actions"), "hand 1 has no 'actions'"),
+    (lambda d: d["hands"][0].pop("deck"), "hand 1 has no 'deck'"),
     (lambda d: d["hands"][0].update(deck=" ".join(d["hands"][0]["deck"])), "hand 1, deck: 'AH 5D 2S KH"),
     (lambda d: d["hands"][0]["deck"].__setitem__(3, 5), "hand 1, deck: card 4 is 5, not a text"),
     (lambda d: d["hands"][0].update(actions={}), "hand 1: 'actions' must be a list, not {}"),

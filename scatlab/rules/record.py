@@ -99,8 +99,9 @@ class GameRecord:
         """Read a record from JSON data; bad data raises :class:`RecordError` naming the
         field (and the hand and action, counted from 1) and quoting the bad value.
 
-        Records are read strictly: an object has exactly the keys of the format (``dealer``
-        may be left out: 0), ``rules`` is a preset name or an object of options, seats and
+        Records are read strictly: an object has only the keys of the format (``dealer`` may
+        be left out: 0; a hand's ``actions``: none yet), ``rules`` is a preset name or an
+        object of options, seats and
         counts are whole numbers (not true/false), ``deck`` is a list of card texts, and an
         action has ``player``, ``action`` and, for a discard only, ``card``.
 
@@ -123,7 +124,7 @@ class GameRecord:
             raise RecordError(f"'hands' must be a list of hands, not {_short(data['hands'])}")
         hands = []
         for h, hand in enumerate(data["hands"], start=1):
-            _object(hand, f"hand {h}", _HAND_KEYS, _HAND_KEYS, "a hand has 'deck' and 'actions'")
+            _object(hand, f"hand {h}", _HAND_KEYS, ("deck",), "a hand has 'deck' and 'actions'")
             deck_cards = hand["deck"]
             if not isinstance(deck_cards, list):
                 raise RecordError(f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
@@ -137,7 +138,7 @@ class GameRecord:
             except ScatlabError as exc:
                 raise RecordError(f"hand {h}, deck: {exc}") from None
             actions = []
-            raw_actions = hand["actions"]
+            raw_actions = hand.get("actions", [])
             if not isinstance(raw_actions, list):
                 raise RecordError(f"hand {h}: 'actions' must be a list, not {_short(raw_actions)}")
             for i, raw in enumerate(raw_actions, start=1):
