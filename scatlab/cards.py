@@ -11,8 +11,8 @@ commas or semicolons):
 The one normalisation rule (:func:`scatlab.checks.notation`): the text is NFKC-normalised
 and case-folded (and the presentation selectors U+FE0E/U+FE0F some keyboards append to a
 suit symbol are dropped); after that only the ASCII ranks and suit letters above and the
-eight suit symbols are accepted. So fullwidth ``ＡＨ``, the Kelvin sign in ``\u212aH``
-(NFKC: ``K``) and the long s in ``Aſ`` (NFKC: ``s``) read as ``AH``, ``KH`` and ``AS``;
+eight suit symbols are accepted. So fullwidth ``ＡＨ``, the Kelvin sign U+212A before an
+``H`` (NFKC: ``K``) and the long s in ``Aſ`` (NFKC: ``s``) read as ``AH``, ``KH`` and ``AS``;
 any other character (``Ä``, ``ß``, a ligature, a combining mark, a zero-width space, a
 control character) is refused with a :class:`~scatlab.errors.CardError`.
 
