@@ -2,10 +2,19 @@
 
 Rules cited: C1 (the 52-card deck and card values), V18 (the 32-card deck, 7 and higher).
 
-Notation accepted by :func:`parse_cards` (case-insensitive, comma or space separated):
+Notation accepted by :func:`parse_cards` (case-insensitive; cards separated by spaces,
+commas or semicolons):
 
 - ranks ``A K Q J 10 9 8 7 6 5 4 3 2`` (``T`` also means 10);
 - suits ``H D C S`` or the symbols ``♥ ♦ ♣ ♠`` (and the hollow ``♡ ♢ ♧ ♤``).
+
+The one normalisation rule (:func:`scatlab.checks.notation`): the text is NFKC-normalised
+and case-folded (and the presentation selectors U+FE0E/U+FE0F some keyboards append to a
+suit symbol are dropped); after that only the ASCII ranks and suit letters above and the
+eight suit symbols are accepted. So fullwidth ``ＡＨ``, the Kelvin sign U+212A before an
+``H`` (NFKC: ``K``) and the long s in ``Aſ`` (NFKC: ``s``) read as ``AH``, ``KH`` and ``AS``;
+any other character (``Ä``, ``ß``, a ligature, a combining mark, a zero-width space, a
+control character) is refused with a :class:`~scatlab.errors.CardError`.
 
 Cards always print in one canonical form: rank then suit letter, ``10`` for ten
 (``AH KH 10C``).
@@ -25,10 +34,12 @@ the analysis use for fast tables.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Union
 
+from .checks import notation, notation_pieces, shown
 from .errors import CardError
 
 __all__ = [
@@ -119,13 +130,12 @@ _SUIT_SYMBOLS = {
 }
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 
-_RANK_BY_TEXT: dict[str, Rank] = {s: r for r, s in _RANK_SYMBOLS.items()}
-_RANK_BY_TEXT["T"] = Rank.TEN
-_SUIT_BY_TEXT: dict[str, Suit] = {s.value: s for s in Suit}
+# Spellings after normalisation (scatlab.checks.notation: NFKC, then case folding).
+_RANK_BY_TEXT: dict[str, Rank] = {s.casefold(): r for r, s in _RANK_SYMBOLS.items()}
+_RANK_BY_TEXT["t"] = Rank.TEN
+_SUIT_BY_TEXT: dict[str, Suit] = {s.value.casefold(): s for s in Suit}
 _SUIT_BY_TEXT.update({s.symbol: s for s in Suit})
 _SUIT_BY_TEXT.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
-# Emoji presentation selector that some keyboards append to suit symbols.
-_VARIATION_SELECTOR = "\ufe0f"
 
 RANK_HELP = "a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10)"
 SUIT_HELP = "a suit H D C S or ♥ ♦ ♣ ♠"
@@ -156,7 +166,7 @@ class Card:
         except (KeyError, TypeError):
             pass
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
-            raise CardError(f"not a card: rank {_short(rank)}, suit {_short(suit)}; use Rank and Suit members "
+            raise CardError(f"not a card: rank {shown(rank, 40)}, suit {shown(suit, 40)}; use Rank and Suit members "
                             "(or parse_card('AH'))")
         raise AssertionError("unreachable: every (Rank, Suit) pair is interned")  # pragma: no cover
 
@@ -225,62 +235,81 @@ def deck(size: int = 52) -> tuple[Card, ...]:
 
     >>> len(deck(52)), len(deck(32)), min(c.rank for c in deck(32)).symbol
     (52, 32, '7')
+    >>> deck(52.0)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: no deck of 52.0 cards: a deck has 52 cards (C1) or 32 cards (V18), a whole number
     """
-    if size == 52:
-        return ALL_CARDS
-    if size == 32:
-        return _DECK32
-    raise CardError(f"no deck of {size!r} cards: a deck has 52 cards (C1) or 32 cards (V18)")
+    if type(size) is int:
+        if size == 52:
+            return ALL_CARDS
+        if size == 32:
+            return _DECK32
+    raise CardError(f"no deck of {shown(size)} cards: a deck has 52 cards (C1) or 32 cards (V18), a whole number")
 
 
 _DECK32: tuple[Card, ...] = tuple(c for c in ALL_CARDS if c.rank >= Rank.SEVEN)
 
-_TOKEN = re.compile(r"^(10|[2-9AKQJT])(.)$", re.IGNORECASE)
-_SPLIT = re.compile(r"[\s,;]+")
-
+# Every accepted token once normalised (checks.notation), and its card.
+_CARD_BY_TOKEN: dict[str, Card] = {
+    rank_text + suit_text: Card(rank, suit)
+    for rank_text, rank in _RANK_BY_TEXT.items()
+    for suit_text, suit in _SUIT_BY_TEXT.items()
+}
+_PARSED: dict[str, Card] = {}
+"""Texts read before (as given), for speed; bounded by :data:`_PARSED_MOST`."""
+_PARSED_MOST = 4096
 
 def parse_card(text: str | Card) -> Card:
-    """Parse one card in any accepted notation.
+    """Parse one card in any accepted notation (see the module doc): the text is
+    NFKC-normalised and case-folded (:func:`scatlab.checks.notation`), then only the ASCII
+    ranks ``A K Q J 10 9 … 2`` (``T`` for 10) and suit letters ``H D C S``, and the suit
+    symbols ``♥ ♦ ♣ ♠ ♡ ♢ ♧ ♤``, are accepted. Anything else, of any kind, raises
+    :class:`~scatlab.errors.CardError` quoting the text.
 
-    >>> parse_card("10h"), parse_card("T♠"), parse_card(" qd ")
-    (Card('10H'), Card('10S'), Card('QD'))
+    >>> parse_card("10h"), parse_card("T♠"), parse_card(" qd "), parse_card("ＡＨ"), parse_card("\u212a♥")
+    (Card('10H'), Card('10S'), Card('QD'), Card('AH'), Card('KH'))
     >>> parse_card("1H")
     Traceback (most recent call last):
     ...
     scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
     """
-    if isinstance(text, Card):
+    if type(text) is Card:
         return text
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card: expected text such as 'AH' or '10♣'")
-    token = text.strip().replace(_VARIATION_SELECTOR, "")
-    if token in _PARSED:
-        return _PARSED[token]
-    match = _TOKEN.match(token)
-    if match is None or match.group(2).upper() not in _SUIT_BY_TEXT:
-        raise CardError(f"{text!r} is not a card: {_diagnose(token)}; {_HELP}")
-    card = Card(_RANK_BY_TEXT[match.group(1).upper()], _SUIT_BY_TEXT[match.group(2).upper()])
-    _PARSED[token] = card
+        raise CardError(f"{shown(text)} is not a card: expected text such as 'AH' or '10♣'")
+    card = _PARSED.get(text)
+    if card is not None:
+        return card
+    card = _CARD_BY_TOKEN.get(notation(text).strip())
+    if card is None:
+        raise CardError(f"{shown(text)} is not a card: {_diagnose(text)}; {_HELP}")
+    if len(_PARSED) < _PARSED_MOST:
+        _PARSED[text] = card
     return card
 
 
 _HELP = f"a card is {RANK_HELP} then {SUIT_HELP}, e.g. 'AH' or '10♣'"
-_PARSED: dict[str, Card] = {}
+_DIGITS = re.compile(r"\d+", re.ASCII)
 
 
-def _diagnose(token: str) -> str:
-    """Say which part of a bad card token is wrong."""
-    if not token:
+def _diagnose(text: str) -> str:
+    """Say which part of a bad card token is wrong, quoting that part as given."""
+    raw = text.strip()
+    if not notation(raw).strip():
         return "it is empty"
-    rank_match = re.match(r"^(10|[2-9AKQJT])", token, re.IGNORECASE)
-    if rank_match is None:
-        rank_text = re.match(r"^\d+|^.", token)
-        assert rank_text is not None
-        return f"{rank_text.group(0)!r} is not a rank"
-    rest = token[rank_match.end():]
-    if not rest:
+    for k in (3, 2, 1):  # the longest start that reads as a rank: '10', '１０', '⑩', 'A'
+        if notation(raw[:k]) in _RANK_BY_TEXT:
+            rest = raw[k:]
+            break
+    else:
+        digits = _DIGITS.match(raw)
+        return f"{shown(digits.group(0) if digits else raw[0])} is not a rank"
+    if not notation(rest).strip():
         return "the suit is missing"
-    return f"{rest!r} is not a suit"
+    if notation(rest) in _SUIT_BY_TEXT:  # pragma: no cover - only if normalising the parts differs from the whole
+        return f"it reads as {notation(raw)!r} once normalised (NFKC, case folded), which is not a card"
+    return f"{shown(rest)} is not a suit"
 
 
 CardsLike = Union[str, Card, Iterable[Union[str, Card]]]
@@ -297,8 +326,10 @@ def parse_cards(
 ) -> tuple[Card, ...]:
     """Normalise cards-like input to a tuple of cards, in the order given.
 
-    ``count`` demands an exact number of cards; ``deck_size=32`` refuses cards outside
-    the 32-card deck (V18). Duplicates are always refused.
+    A string is split at whitespace, commas and semicolons, and each piece read by
+    :func:`parse_card`. ``count`` demands an exact number of cards; ``deck_size=32``
+    refuses cards outside the 32-card deck (V18). Duplicates are always refused. Every
+    error quotes the piece as given.
 
     >>> parse_cards("AH KH 10C", count=3)
     (Card('AH'), Card('KH'), Card('10C'))
@@ -308,41 +339,61 @@ def parse_cards(
     Traceback (most recent call last):
     ...
     scatlab.errors.CardError: 'AH' appears twice in 'AH KH AH': each card of the deck exists once
-    >>> parse_cards("AH 6H 10C", deck_size=32)
+    >>> parse_cards("ah A♥")
     Traceback (most recent call last):
     ...
-    scatlab.errors.CardError: '6H' is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A
+    scatlab.errors.CardError: 'ah' and 'A♥' are both AH in 'ah A♥': each card of the deck exists once
+    >>> parse_cards("AH 6♥ 10C", deck_size=32)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.CardError: '6♥' (6H) is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A
     """
-    if isinstance(cards, Card):
-        items: list[str | Card] = [cards]
+    if count is not None and (type(count) is not int or count < 0):
+        raise CardError(f"count={shown(count)} is not allowed: use None or a whole number of cards")
+    if deck_size is not None:
+        deck(deck_size)  # refuses sizes other than 52 and 32
+    if not isinstance(what, str):
+        raise CardError(f"what={shown(what)} is not allowed: use a text such as 'cards'")
+    items: list[object]
+    if type(cards) is Card:
+        items = [cards]
     elif isinstance(cards, str):
-        items = [t for t in _SPLIT.split(cards.strip()) if t]
+        # A piece that normalises to nothing (a lone presentation selector) is no card.
+        items = [piece for piece in notation_pieces(cards) if notation(piece).strip()]
+    elif isinstance(cards, (bytes, bytearray, memoryview)):
+        raise CardError(f"{shown(cards)} is not cards: give a text such as 'AH KH 10C' (not bytes) or a list of cards")
     else:
         try:
-            items = list(cards)
+            # More than 52 items always hold a duplicate or a bad one: 53 are enough to say so.
+            items = list(itertools.islice(iter(cards), 53))  # type: ignore[arg-type]
         except TypeError:
-            raise CardError(f"{cards!r} is not cards: give a string such as 'AH KH 10C' or a list of cards") from None
+            raise CardError(f"{shown(cards)} is not cards: give a string such as 'AH KH 10C' or a list of cards") from None
 
-    def shown() -> str:
-        return cards if isinstance(cards, str) else " ".join(str(c) for c in items)
-
-    result = tuple(item if type(item) is Card else parse_card(item) for item in items)
+    result = tuple(item if type(item) is Card else parse_card(item) for item in items)  # type: ignore[arg-type]
     if len(set(result)) != len(result):
-        seen: set[Card] = set()
-        for card in result:
-            if card in seen:
-                raise CardError(f"{str(card)!r} appears twice in {shown()!r}: each card of the deck exists once")
-            seen.add(card)
-    if deck_size is not None and deck_size != 52:
-        deck(deck_size)  # refuses sizes other than 52 and 32
-        for card in result:
+        first: dict[Card, object] = {}
+        for item, card in zip(items, result):
+            if card in first:
+                other = first[card]
+                if other == item:
+                    raise CardError(f"{_quoted(item)} appears twice in {shown(cards, 80)}: each card of the deck "
+                                    "exists once")
+                raise CardError(f"{_quoted(other)} and {_quoted(item)} are both {card} in {shown(cards, 80)}: each "
+                                "card of the deck exists once")
+            first[card] = item
+    if deck_size == 32:
+        for item, card in zip(items, result):
             if card.rank < Rank.SEVEN:
-                raise CardError(
-                    f"{str(card)!r} is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A"
-                )
+                raise CardError(f"{_quoted(item)}{'' if item == str(card) else f' ({card})'} is not in the "
+                                "32-card deck (V18): it holds only 7 8 9 10 J Q K A")
     if count is not None and len(result) != count:
-        raise CardError(f"expected {count} {what}, got {len(result)}: {shown()!r}")
+        raise CardError(f"expected {count} {what}, got {len(result)}: {shown(cards, 80)}")
     return result
+
+
+def _quoted(item: object) -> str:
+    """A piece of cards-like input as given: a string quoted, a Card as its notation."""
+    return repr(str(item)) if type(item) is Card else shown(item)
 
 
 def format_cards(cards: CardsLike, *, pretty: bool = False) -> str:
@@ -356,15 +407,10 @@ def format_cards(cards: CardsLike, *, pretty: bool = False) -> str:
     if not isinstance(cards, (tuple, list)) or not all(type(c) is Card for c in cards):
         cards = parse_cards(cards, what="cards to format")
     if not isinstance(pretty, bool):
-        raise CardError(f"pretty={_short(pretty)} is not allowed: use True or False")
+        raise CardError(f"pretty={shown(pretty, 40)} is not allowed: use True or False")
     if pretty:
         return " ".join(c.pretty for c in cards)
     return " ".join(str(c) for c in cards)
-
-
-def _short(value: object) -> str:
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**50 else "a huge number"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def sort_cards(cards: CardsLike) -> tuple[Card, ...]:

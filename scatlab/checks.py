@@ -20,6 +20,8 @@ scatlab.errors.ScatlabError: seed=2.5 is not allowed: use a whole number
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +33,9 @@ __all__ = [
     "flag",
     "sequence",
     "shown",
+    "notation",
+    "notation_pieces",
+    "one_line",
     "MAX_GAMES",
     "MAX_SAMPLES",
     "MAX_JOBS",
@@ -64,6 +69,62 @@ def shown(value: object, limit: int = 60) -> str:
     except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_PRESENTATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"))
+
+
+def notation(text: str) -> str:
+    r"""Text typed as notation (cards, preset names, rule codes, action names), normalised
+    by the one rule every reader applies: **NFKC normalisation, then case folding**; the
+    two presentation selectors (U+FE0E text, U+FE0F emoji, which some keyboards append to
+    a suit symbol) are then dropped. Readers accept only their ASCII spellings after that
+    (and, for cards, the suit symbols), so a compatibility form of an accepted letter reads
+    as that letter (fullwidth ``Ａ``, the Kelvin sign ``\u212a``, the long s ``ſ``) and any
+    other character is refused.
+
+    >>> notation("Ａ♥\ufe0f"), notation("\u212aS"), notation("Aſ"), notation("Ride The Bus")
+    ('a♥', 'ks', 'as', 'ride the bus')
+    """
+    return unicodedata.normalize("NFKC", text).casefold().translate(_PRESENTATION_SELECTORS)
+
+
+# Pieces of notation are separated by whitespace, commas and semicolons, and by the
+# characters NFKC turns into a comma or semicolon (fullwidth, small and vertical forms; the
+# Greek question mark is a semicolon); tests/test_cards.py checks this list against unicodedata.
+_SEPARATORS = re.compile("[\\s,;\u037e\ufe10\ufe14\ufe50\ufe54\uff0c\uff1b]+")
+
+
+def notation_pieces(text: str) -> list[str]:
+    """``text`` split at whitespace, commas and semicolons (in any width), the pieces as
+    given (not yet normalised), empty ones dropped.
+
+    >>> notation_pieces(" AH,KH；４Ｃ ")
+    ['AH', 'KH', '４Ｃ']
+    """
+    return [piece for piece in _SEPARATORS.split(text) if piece]
+
+
+def one_line(text: object) -> str:
+    r"""``text`` as one printable line for an error message: surrounding whitespace
+    dropped, and every character that is not printable (newline, tab, escape and the other
+    control and format characters, line separators, lone surrogates) written as its Python
+    escape, as ``repr`` writes it.
+
+    >>> print(one_line("bad 'x\ny'\n"))
+    bad 'x\ny'
+    >>> print(one_line("\x1b[31mred\u2028 tab\tend"))
+    \x1b[31mred\u2028 tab\tend
+    >>> one_line("  ")
+    '(no message)'
+    """
+    try:
+        line = str(text).strip()
+    except Exception:  # noqa: BLE001 - a hostile __str__ must not hide the real error
+        line = f"<{type(text).__name__} object>"
+    if not line.isprintable():
+        line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line)
+    return line or "(no message)"
 
 
 def whole_number(name: str, value: object, low: int | None = None, high: int | None = None,

@@ -19,7 +19,12 @@
   ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`).
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
-with status 2; anything unexpected prints one line and exits with status 1. Output goes
+with status 2; anything unexpected prints one line and exits with status 1. The line is one
+line whatever the input holds: a newline, tab, escape or other unprintable character quoted
+from the input is written as its escape (``\\n``, ``\\x1b``; :func:`scatlab.checks.one_line`),
+for argparse's own errors too. An option that takes one value may be given once (``--discard
+9S --discard 7S`` is refused, not read as the last). Whole numbers are ASCII digits once
+normalised (:func:`scatlab.checks.notation`: ``３`` is 3, ``٣`` is refused). Output goes
 through whatever encoding the terminal has: where the suit symbols cannot be written
 (``PYTHONIOENCODING=ascii``), they become the letters H D C S.
 """
@@ -30,21 +35,65 @@ import argparse
 import io
 import json
 import random
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
-from .checks import MAX_GAMES, MAX_JOBS, MAX_SAMPLES, SEED_RANGE, whole_number
+from .checks import MAX_GAMES, MAX_JOBS, MAX_SAMPLES, SEED_RANGE, notation, one_line, shown
 from .errors import ScatlabError
 
 __all__ = ["main"]
 
 
+class _StoreOnce(argparse._StoreAction):
+    """An option that takes one value (or one list): given twice, it is refused rather
+    than read as the last one given."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given: set[str] = vars(namespace).setdefault("_options_given", set())
+        if self.dest in given:
+            raise argparse.ArgumentError(
+                self, f"given twice ({shown(getattr(namespace, self.dest, None))}, then {shown(values)}): give it once"
+            )
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit status 2."""
+    """An argument parser whose errors are one line (:func:`scatlab.checks.one_line`) and
+    exit status 2, whose one-value options may be given once, and whose subcommands all
+    have a description."""
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if args and str(args[0]).startswith("-") and kwargs.get("action", "store") == "store":
+            kwargs["action"] = _StoreOnce
+        if kwargs.get("type") is int:  # every command's whole numbers, the course's too
+            kwargs["type"] = _whole_number
+        return super().add_argument(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._print_message(one_line(message) + "\n", sys.stderr)
+        sys.exit(status)
+
+
+def _whole_number(text: str) -> int:
+    """A whole number on the command line: ASCII digits (with a sign) once normalised as
+    notation (fullwidth ``１２`` is 12; other scripts' digits, ``1_000`` and ``1e3`` are
+    refused)."""
+    digits = notation(text).strip()
+    if not _DIGITS.fullmatch(digits):
+        raise ValueError(text)
+    return int(digits)
+
+
+_whole_number.__name__ = "whole number"  # argparse: "invalid whole number value: 'x'"
+_DIGITS = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 def _build_parser() -> _Parser:
@@ -53,10 +102,10 @@ def _build_parser() -> _Parser:
     sub.required = True
 
     def game_options(p: argparse.ArgumentParser, seed: int) -> None:
-        p.add_argument("--seed", type=int, default=seed, help=f"random seed (default {seed})")
-        p.add_argument("--players", type=int, default=3, help="number of players, 2 to 9 (default 3)")
+        p.add_argument("--seed", type=_whole_number, default=seed, help=f"random seed (default {seed})")
+        p.add_argument("--players", type=_whole_number, default=3, help="number of players, 2 to 9 (default 3)")
         p.add_argument("--rules", default="classic", help="rule preset (default classic; see 'scatlab rules')")
-        p.add_argument("--dealer", type=int, default=0, help="seat of the first dealer (default 0)")
+        p.add_argument("--dealer", type=_whole_number, default=0, help="seat of the first dealer (default 0)")
         p.add_argument("--policy", choices=("greedy", "random"), default="greedy",
                        help="how the computer players choose (default greedy)")
 
@@ -74,7 +123,7 @@ def _build_parser() -> _Parser:
 
     review = sub.add_parser("review", help="review a JSON game record: the cost of every decision")
     review.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
-    review.add_argument("--player", type=int, default=None, help="review only this seat (default: every seat)")
+    review.add_argument("--player", type=_whole_number, default=None, help="review only this seat (default: every seat)")
     review.add_argument("--json", action="store_true", help="JSON instead of the readable report")
 
     analyze = sub.add_parser(
@@ -89,18 +138,18 @@ def _build_parser() -> _Parser:
                          help="cards buried in the discard pile (out of play)")
     analyze.add_argument("--opponent-holds", nargs="+", action="append", default=[], metavar="CARDS",
                          help="cards one opponent is known to hold; repeat once per opponent, in turn order")
-    analyze.add_argument("--opponents", type=int, help="number of opponents (default 1, or one per --opponent-holds)")
+    analyze.add_argument("--opponents", type=_whole_number, help="number of opponents (default 1, or one per --opponent-holds)")
     analyze.add_argument("--rules", default="classic", help="rule preset or alias (default classic)")
-    analyze.add_argument("--horizon", type=int, default=0, metavar="K",
+    analyze.add_argument("--horizon", type=_whole_number, default=0, metavar="K",
                          help="also the expected value after 1..K more turns (K at most 8)")
-    analyze.add_argument("--samples", type=int, default=10_000,
+    analyze.add_argument("--samples", type=_whole_number, default=10_000,
                          help="Monte Carlo deals for the knock risk against 2+ opponents (default 10000)")
-    analyze.add_argument("--seed", type=int, default=0, help="seed of that Monte Carlo (default 0)")
+    analyze.add_argument("--seed", type=_whole_number, default=0, help="seed of that Monte Carlo (default 0)")
     analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
     analyze.add_argument("--opponent-model", choices=("adaptive", "uniform"), default="adaptive",
                          help="how opponents' hands are weighted: adaptive (by --turns and --rejected; the "
                          "default) or uniform (as if just dealt)")
-    analyze.add_argument("--turns", nargs="+", type=int, default=[], metavar="T",
+    analyze.add_argument("--turns", nargs="+", type=_whole_number, default=[], metavar="T",
                          help="turns each opponent has played in this hand, in turn order (adaptive model)")
     analyze.add_argument("--rejected", nargs="+", action="append", default=[], metavar="CARDS",
                          help="cards one opponent threw or passed over for the stock, counted as rejected in "
@@ -119,10 +168,10 @@ def _build_parser() -> _Parser:
     )
     tournament.add_argument("--players", default="expert,tip,tip",
                             help="comma-separated player kinds, one per entrant (default expert,tip,tip)")
-    tournament.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    tournament.add_argument("--games", type=_whole_number, default=1000, help="number of games (default 1000)")
     tournament.add_argument("--rules", default="classic", help="rule preset or alias (default classic)")
-    tournament.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    tournament.add_argument("--jobs", type=int, default=1,
+    tournament.add_argument("--seed", type=_whole_number, default=0, help="random seed (default 0)")
+    tournament.add_argument("--jobs", type=_whole_number, default=1,
                             help="worker processes (default 1; 0 means one per core)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
@@ -130,6 +179,11 @@ def _build_parser() -> _Parser:
     from .course.commands import add_commands
 
     add_commands(sub)  # serve, lab, progress
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, command in sub.choices.items():
+        if command.description is None and helps.get(name):
+            text = str(helps[name])
+            command.description = text[:1].upper() + text[1:] + "."
     return parser
 
 
@@ -203,38 +257,28 @@ def _cmd_record(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
-    from .rules.record import GameRecord, replay, replay_file, result_json
+def _record(file: str) -> Any:
+    """The record named on the command line (``-``: standard input), read with the bound
+    of :func:`scatlab.rules.record.read_record` (replay and review alike)."""
+    from .rules.record import read_record
 
-    if args.file == "-":
-        stdin = getattr(sys.stdin, "buffer", None)
-        try:
-            data: str | bytes = stdin.read(MAX_RECORD_BYTES + 1) if stdin is not None else sys.stdin.read()
-        except (OSError, ValueError) as exc:
-            raise ScatlabError(f"cannot read the record from standard input: {exc}") from None
-        result = result_json(replay(GameRecord.loads(data)))
-    else:
-        result = replay_file(args.file)
+    if file == "-":
+        return read_record(sys.stdin, "standard input")
+    return read_record(file)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .rules.record import replay, result_json
+
+    result = result_json(replay(_record(args.file)))
     sys.stdout.write(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False) + "\n")
     return 0
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
     from .analysis.review import review
-    from .errors import RecordError
-    from .rules.record import GameRecord
 
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise RecordError(f"cannot read {args.file!r}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"cannot read {args.file!r}: it is not UTF-8 text") from None
-    result = review(GameRecord.loads(text), args.player)
+    result = review(_record(args.file), args.player)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     else:
@@ -248,9 +292,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     _bounded("--samples", args.samples, 1, MAX_SAMPLES)
     _bounded("--seed", args.seed, *SEED_RANGE)
     observations = None
+    if (args.turns or args.rejected) and args.opponent_model == "uniform":
+        given = [o for o, v in (("--turns", args.turns), ("--rejected", args.rejected)) if v]
+        raise ScatlabError(f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} read only by the adaptive "
+                           f"opponent model, not by --opponent-model uniform: leave out one or the other")
     if args.turns or args.rejected:
         from .analysis.opponents import Observations
         from .cards import parse_cards
+        from .rules.options import find_rules
 
         n = args.opponents if args.opponents is not None else max(
             1, len(args.opponent_holds), len(args.turns), len(args.rejected))
@@ -258,7 +307,16 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         if len(args.turns) > n or len(args.rejected) > n:
             raise ScatlabError(f"--turns/--rejected are given for more opponents than the {n} there are")
         turns = tuple(args.turns) + (0,) * (n - len(args.turns))
-        rejected = tuple(parse_cards(" ".join(r)) for r in args.rejected) + ((),) * (n - len(args.rejected))
+        deck_size = find_rules(args.rules).deck_size
+        rejected = tuple(parse_cards(" ".join(r), deck_size=deck_size, what="rejected cards")
+                         for r in args.rejected) + ((),) * (n - len(args.rejected))
+        for i, (t, cards) in enumerate(zip(turns, rejected), start=1):
+            if len(cards) > 2 * max(t, 0):
+                raise ScatlabError(
+                    f"--rejected {shown(' '.join(args.rejected[i - 1]))}: opponent {i} rejected {len(cards)} "
+                    f"card{'s' if len(cards) != 1 else ''} in {t} turn{'s' if t != 1 else ''} (--turns): an "
+                    "opponent rejects at most 2 cards a turn (the discard passed over and the card thrown)"
+                )
         observations = Observations(turns, rejected)
         args.opponents = n
     result = analyze(
@@ -333,11 +391,6 @@ _COMMANDS = {
 }
 
 
-MAX_RECORD_BYTES = 4 * 10_000_000
-"""Bytes read from standard input for ``scatlab replay -``; the record's own bound (in
-characters) is checked by :meth:`GameRecord.loads`."""
-
-
 def _bounded(option: str, value: int, low: int, high: int, note: str = "") -> None:
     if not low <= value <= high:
         raise ScatlabError(f"{option} {value:,} is not allowed: use {low:,} to {high:,}{note}")
@@ -380,8 +433,9 @@ class _SafeText(io.TextIOBase):
         return self.encoding_name
 
 
-def _one_line(text: object) -> str:
-    return " ".join(str(text).split()) or "(no message)"
+def _say(line: str) -> None:
+    """Write one line to standard error (escaped by :func:`scatlab.checks.one_line`)."""
+    sys.stderr.write(one_line(line) + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -401,22 +455,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return {**_COMMANDS, **course_commands}[command](args)
     except ScatlabError as exc:
-        sys.stderr.write(f"scatlab {command}: error: {_one_line(exc)}\n")
+        _say(f"scatlab {command}: error: {one_line(exc)}")
         return 2
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
     except KeyboardInterrupt:  # pragma: no cover - interactive
-        sys.stderr.write(f"scatlab {command}: interrupted\n")
+        _say(f"scatlab {command}: interrupted")
         return 130
     except RecursionError:
-        sys.stderr.write(f"scatlab {command}: error: the input is nested too deeply to read\n")
+        _say(f"scatlab {command}: error: the input is nested too deeply to read")
         return 2
     except MemoryError:
-        sys.stderr.write(f"scatlab {command}: error: out of memory; use smaller inputs\n")
+        _say(f"scatlab {command}: error: out of memory; use smaller inputs")
         return 1
     except Exception as exc:  # noqa: BLE001 - the contract: one line, never a traceback
-        sys.stderr.write(f"scatlab {command}: internal error: {type(exc).__name__}: {_one_line(exc)[:300]} "
-                         "(please report this)\n")
+        _say(f"scatlab {command}: internal error: {type(exc).__name__}: {one_line(exc)[:300]} (please report this)")
         return 1
     finally:
         try:

@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .checks import notation, notation_pieces, shown
 from .errors import ScatlabError
 
 __all__ = [
@@ -88,12 +89,15 @@ _RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7")
 _SUITS = ("C", "S", "H", "D")
 _SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
 _SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
+# Spellings once normalised (checks.notation: NFKC, then case folding).
+_SKAT_SUITS = {**{s.lower(): s for s in _SUITS}, **_SYMBOLS}
+_SKAT_RANKS = {**{r.lower(): r for r in _RANKS}, "t": "10"}
 
 
 def _contract(contract: str) -> str:
-    name = contract.strip().lower() if isinstance(contract, str) else contract
+    name = notation(contract).strip() if isinstance(contract, str) else None
     if name not in CONTRACTS:
-        raise SkatError(f"{contract!r} is not a Skat contract; use one of {', '.join(CONTRACTS)}")
+        raise SkatError(f"{shown(contract)} is not a Skat contract; use one of {', '.join(CONTRACTS)}")
     return str(name)
 
 
@@ -101,7 +105,9 @@ def parse_skat_cards(text: str) -> tuple[str, ...]:
     """Parse Skat cards ("JC 10H AS", "J♣ T♥") into canonical strings such as ``'10H'``.
 
     The Skat deck has 32 cards: A 10 K Q J 9 8 7 (T for 10) in clubs, spades, hearts and
-    diamonds (C S H D or ♣ ♠ ♥ ♦). Duplicates are refused.
+    diamonds (C S H D or ♣ ♠ ♥ ♦). Duplicates are refused. The text is read as 31's card
+    notation is (:func:`scatlab.checks.notation`: NFKC-normalised and case-folded, then
+    only these ASCII spellings and symbols).
 
     >>> parse_skat_cards("jc, T♥ as")
     ('JC', '10H', 'AS')
@@ -110,19 +116,21 @@ def parse_skat_cards(text: str) -> tuple[str, ...]:
     ...
     scatlab.skat.SkatError: '6H' is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) then a suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'
     """
+    if not isinstance(text, str):
+        raise SkatError(f"{shown(text)} is not Skat cards: give a text such as 'JC 10H AS'")
     cards: list[str] = []
-    for token in text.replace(",", " ").split():
-        raw = token.upper()
-        suit = _SYMBOLS.get(raw[-1:], raw[-1:])
-        rank = raw[:-1].replace("T", "10")
-        if suit not in _SUITS or rank not in _RANKS:
+    for token in notation_pieces(text):
+        raw = notation(token).strip()
+        suit = _SKAT_SUITS.get(raw[-1:], "")
+        rank = _SKAT_RANKS.get(raw[:-1], "")
+        if not suit or not rank:
             raise SkatError(
-                f"{token!r} is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) "
+                f"{shown(token)} is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) "
                 "then a suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'"
             )
         card = rank + suit
         if card in cards:
-            raise SkatError(f"{token!r} appears twice in {text!r}; a Skat deck has each card once")
+            raise SkatError(f"{shown(token)} appears twice in {shown(text, 80)}; a Skat deck has each card once")
         cards.append(card)
     return tuple(cards)
 
@@ -160,7 +168,7 @@ def count_matadors(cards: str, contract: str) -> tuple[Literal["with", "without"
     held = set(parse_skat_cards(cards))
     if len(held) != 12:
         raise SkatError(
-            f"{cards!r} has {len(held)} cards; matadors are counted over 12 (the ten dealt plus the skat)"
+            f"{shown(cards, 80)} has {len(held)} cards; matadors are counted over 12 (the ten dealt plus the skat)"
         )
     trumps = _trumps(name)
     first = trumps[0] in held
@@ -251,7 +259,7 @@ def game_value(
         return GameValue(label, 0, (), value)
     most = 4 if name == "grand" else 11
     if isinstance(matadors, bool) or not isinstance(matadors, int) or not 1 <= matadors <= most:
-        raise SkatError(f"matadors={matadors!r} is impossible in a {name}: with or without 1 to {most}")
+        raise SkatError(f"matadors={shown(matadors)} is impossible in a {name}: with or without 1 to {most}")
     schwarz_announced = schwarz_announced or ouvert
     schneider_announced = schneider_announced or schwarz_announced
     schneider = schneider or schwarz
@@ -293,7 +301,7 @@ def settle(value: GameValue, *, won: bool, bid: int = 18) -> int:
     -46
     """
     if isinstance(bid, bool) or not isinstance(bid, int) or bid < 18:
-        raise SkatError(f"bid={bid!r} is not a Skat bid: bids are whole numbers from 18 up")
+        raise SkatError(f"bid={shown(bid)} is not a Skat bid: bids are whole numbers from 18 up")
     if value.value >= bid:
         return value.value if won else -2 * value.value
     if value.base == 0:

@@ -7,7 +7,11 @@
 - ``legal_actions()`` never offers an action that then fails, and an applied action
   leaves the state it was applied to untouched;
 - a view never shows another player's hand or stock draw;
-- replaying a game's record, also through its JSON text, reproduces it exactly.
+- replaying a game's record, also through its JSON text, reproduces it exactly, and the
+  record read back refuses any key the format does not have;
+- every spelling of every card that the notation rule accepts (case, width, the suit
+  symbols, T for 10, the Kelvin sign and long s, presentation selectors) reads as that
+  card, and any text reads as its normalised form reads.
 """
 
 from __future__ import annotations
@@ -15,10 +19,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+from fuzzing import COUNTS, TRAP_TEXT, cases
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scatlab.cards import deck
+from scatlab.cards import ALL_CARDS, Card, deck, parse_card, parse_cards
+from scatlab.checks import notation
+from scatlab.errors import CardError, RecordError
 from scatlab.players.simple import greedy_policy
 from scatlab.rules import (
     PRESETS,
@@ -124,6 +132,57 @@ def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: i
     assert again.results == state.results
     assert (again.lives, again.out, again.points, again.winner) == (state.lives, state.out, state.points, state.winner)
     assert result_json(again) == result_json(state)
+
+
+@settings(max_examples=cases(30), deadline=None)
+@given(rules=st.sampled_from(RULE_SETS), players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
+       where=st.sampled_from(["record", "hand", "action"]), key=st.text(min_size=1, max_size=8))
+def test_a_record_reads_back_the_same_and_refuses_any_key_the_format_lacks(
+    rules: RuleSet, players: int, seed: int, where: str, key: str
+) -> None:
+    data = GameRecord.from_state(play_random_game(rules, players, seed)).to_json()
+    assert GameRecord.from_json(data) == GameRecord.from_json(GameRecord.loads(GameRecord.from_json(data).dumps())
+                                                                .to_json())
+    target = {"record": data, "hand": data["hands"][-1], "action": (data["hands"][-1]["actions"] or [{}])[-1]}[where]
+    if not target or key in ("rules", "players", "dealer", "hands", "deck", "actions", "player", "action", "card"):
+        return
+    target[key] = 0
+    with pytest.raises(RecordError, match="unknown key"):
+        GameRecord.from_json(data)
+
+
+_RANK_SPELLINGS = {"10": ["10", "T", "t", "１０", "Ｔ", "⑩"], "K": ["K", "k", "\u212a", "Ｋ", "𝐊"],
+                   "A": ["A", "a", "Ａ", "ａ"], "Q": ["Q", "q", "Ｑ"], "J": ["J", "j", "Ｊ"]}
+_SUIT_SPELLINGS = {"H": ["H", "h", "♥", "♡", "♥\ufe0f", "Ｈ"], "D": ["D", "d", "♦", "♢", "Ｄ"],
+                   "C": ["C", "c", "♣", "♧", "Ｃ", "Ⅽ"], "S": ["S", "s", "ſ", "♠", "♤", "Ｓ"]}
+
+
+@settings(max_examples=cases(200), deadline=None)
+@given(card=st.sampled_from(ALL_CARDS), data=st.data())
+def test_every_spelling_of_every_card_reads_as_that_card(card: Card, data: st.DataObject) -> None:
+    rank = card.rank.symbol
+    spellings = _RANK_SPELLINGS[rank] if rank in _RANK_SPELLINGS else [rank, chr(ord(rank) - ord("0") + ord("０"))]
+    rank_text = data.draw(st.sampled_from(spellings))
+    suit_text = data.draw(st.sampled_from(_SUIT_SPELLINGS[card.suit.value]))
+    pad = data.draw(st.sampled_from(["", " ", "\u3000", "\t"]))
+    assert parse_card(pad + rank_text + suit_text + pad) is card
+    other = parse_card("3D" if card is parse_card("2C") else "2C")
+    assert parse_cards(f"{rank_text}{suit_text}，{other}") == (card, other)  # a fullwidth comma separates
+
+
+@settings(max_examples=cases(200), deadline=None)
+@given(text=TRAP_TEXT)
+@example(text="\u212aH")
+@example(text="Aſ")
+def test_any_text_reads_as_its_normalised_form_reads(text: str) -> None:
+    COUNTS["notation"] += 1
+    try:
+        cards = parse_cards(text)
+    except CardError:
+        with pytest.raises(CardError):
+            parse_cards(notation(text))
+        return
+    assert parse_cards(notation(text)) == cards
 
 
 def test_thousands_of_seeded_games_end_with_all_cards_accounted_for() -> None:

@@ -97,6 +97,56 @@ def test_bad_records_name_the_hand_and_action_counted_from_1_and_the_reason(muta
     assert message in str(info.value)
 
 
+def _action(d: dict[str, Any], i: int) -> dict[str, Any]:
+    action: dict[str, Any] = d["hands"][0]["actions"][i]
+    return action
+
+
+ODD_FIELDS: list[tuple[Any, str]] = [
+    (lambda d: d.update(comment="saved by hand"), "unknown key 'comment' in the record"),
+    (lambda d: d.update(players=True), "'players' must be a whole number (the number of players), not True"),
+    (lambda d: d.update(players=3.0), "'players' must be a whole number (the number of players), not 3.0"),
+    (lambda d: d.update(players="3"), "'players' must be a whole number (the number of players), not '3'"),
+    (lambda d: d.update(dealer=False), "'dealer' must be a whole number (the first dealer's seat), not False"),
+    (lambda d: d.update(dealer=0.0), "'dealer' must be a whole number (the first dealer's seat), not 0.0"),
+    (lambda d: d.update(rules=None), "'rules' must be a preset name or an object of options, not None"),
+    (lambda d: d.update(rules=["classic"]), "'rules' must be a preset name or an object of options, not ['classic']"),
+    (lambda d: d.update(rules={"hammer": 1}), "rules: hammer=1 is not allowed"),
+    (lambda d: d.update(rules={"deck_size": 52.0}), "rules: deck_size=52.0 is not allowed"),
+    (lambda d: d.update(rules={"lives": True}), "rules: lives=True is not allowed"),
+    (lambda d: d.update(hands={}), "'hands' must be a list of hands, not {}"),
+    (lambda d: d["hands"][0].update(note="x"), "unknown key 'note' in hand 1"),
+    (lambda d: d["hands"][0].pop("deck"), "hand 1 has no 'deck'"),
+    (lambda d: d["hands"][0].update(deck=" ".join(d["hands"][0]["deck"])), "hand 1, deck: 'AH 5D 2S KH"),
+    (lambda d: d["hands"][0]["deck"].__setitem__(3, 5), "hand 1, deck: card 4 is 5, not a text"),
+    (lambda d: d["hands"][0].update(actions={}), "hand 1: 'actions' must be a list, not {}"),
+    (lambda d: _action(d, 0).update(extra=1), "hand 1, action 1: unknown key 'extra' in the action"),
+    (lambda d: _action(d, 0).update(player=True), "hand 1, action 1: 'player' must be a whole number (a seat), not True"),
+    (lambda d: _action(d, 0).update(player=1.0), "hand 1, action 1: 'player' must be a whole number (a seat), not 1.0"),
+    (lambda d: _action(d, 0).update(player="1"), "hand 1, action 1: 'player' must be a whole number (a seat), not '1'"),
+    (lambda d: _action(d, 0).pop("player"), "hand 1, action 1: the action has no 'player'"),
+    (lambda d: _action(d, 0).update(card=None), "hand 1, action 1: 'card' must be a card as text"),
+    (lambda d: _action(d, 0).update(card="4C"), "hand 1, action 1: 'take' takes no card, but '4C' was given"),
+    (lambda d: _action(d, 0).update(action=["take"]), "hand 1, action 1: 'action' must be a text"),
+    (lambda d: _action(d, 1).update(card=["4C"]), "hand 1, action 2: 'card' must be a card as text"),
+    (lambda d: d["hands"][0]["actions"].__setitem__(0, "take"), "hand 1, action 1: the action must be a JSON object"),
+    (lambda d: d["hands"].__setitem__(0, []), "hand 1 must be a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "message"), ODD_FIELDS)
+def test_records_are_read_strictly_odd_fields_refused_quoting_the_key_or_value(mutate: Any, message: str) -> None:
+    """Issue: records with unknown keys, bools or floats for seats, a deck as one string,
+    extra fields in actions were accepted. Each is a RecordError naming where and quoting
+    the key or value."""
+    data = _record_31_hand()
+    assert replay(GameRecord.from_json(data)).results  # the record itself is good
+    mutate(data)
+    with pytest.raises(RecordError) as info:
+        GameRecord.from_json(data)
+    assert message in str(info.value), str(info.value)
+
+
 def test_record_round_trip_through_json_reproduces_the_game() -> None:
     state = play_random_game("cadillac", players=4, seed=5)
     text = GameRecord.from_state(state).dumps()
@@ -140,7 +190,7 @@ def test_cli_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (["replay", "missing.json"], "scatlab replay: error: cannot read 'missing.json'"),
         (["demo", "--rules", "poker"], "scatlab demo: error: unknown rule set 'poker'"),
         (["demo", "--players", "12"], "players=12 is not allowed"),
-        (["demo", "--players", "x"], "argument --players: invalid int value: 'x'"),
+        (["demo", "--players", "x"], "argument --players: invalid whole number value: 'x'"),
         (["fly"], "invalid choice: 'fly'"),
     ],
 )

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from scatlab.rules import PRESETS, GameState, Phase, deal_order, find_rules
+from scatlab.rules import PRESETS, Action, GameState, Phase, deal_order, find_rules
 from scatlab.widgets.session import TableModel, TableSession
 from scatlab.widgets.table import Table
 from scatlab.widgets.wording import learner_words
@@ -247,7 +247,7 @@ def test_C5_the_engine_keeps_its_own_words_and_the_table_rewords_them() -> None:
     from scatlab.errors import IllegalActionError
 
     with pytest.raises(IllegalActionError) as exc:
-        s.state.apply_for(0, "draw")
+        s.state.apply_for(0, Action.DRAW)  # as the table passes it (an action given as text is also quoted)
     engine = str(exc.value)
     assert engine.startswith("C5: player 0 has drawn") and LETTER_CARD.search(engine)
     assert s.click_stock().message == learner_words(engine, 0, {1: "player 1 (tip)"})

@@ -402,14 +402,15 @@ def test_cli_tournament_table() -> None:
         (["--players", "tip"], "1 entrant given"),
         (["--players", "tip,,tip"], "player kind ''"),
         (["--games", "0"], "--games 0"),
-        (["--games", "many"], "invalid int value"),
+        (["--games", "many"], "invalid whole number value"),
         (["--rules", "poker"], "unknown rule set 'poker'"),
         (["--jobs", "-1"], "--jobs -1"),
     ],
 )
 def test_cli_tournament_bad_input_is_one_line_exit_2(args: list[str], needle: str) -> None:
-    # argparse keeps the last of a repeated option, so ``args`` overrides these defaults
-    proc = run_cli("tournament", "--players", "tip,tip", "--games", "2", *args, "--no-progress")
+    # ``args`` overrides these defaults (an option given twice is refused)
+    options = {"--players": "tip,tip", "--games": "2", **dict(zip(args[::2], args[1::2]))}
+    proc = run_cli("tournament", *[word for pair in options.items() for word in pair], "--no-progress")
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and needle in proc.stderr, proc.stderr

@@ -110,7 +110,7 @@ class Knowledge:
             raise AnalysisError(f"a hand has 3 cards (4 just after drawing), not {len(self.hand)}: "
                                 f"{format_cards(self.hand)!r}")
         if not isinstance(self.opponents, int) or isinstance(self.opponents, bool) or not 1 <= self.opponents <= 8:
-            raise AnalysisError(f"opponents={self.opponents!r} is not allowed: 31 has 1 to 8 opponents (C2)")
+            raise AnalysisError(f"opponents={shown(self.opponents)} is not allowed: 31 has 1 to 8 opponents (C2)")
         if len(self.opponent_holds) > self.opponents:
             raise AnalysisError(
                 f"cards are known for {len(self.opponent_holds)} opponents, but there are only {self.opponents}"

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..cards import ALL_CARDS, Card, parse_card
-from ..checks import shown
-from ..errors import IllegalActionError
+from ..checks import notation, shown
+from ..errors import IllegalActionError, ScatlabError
 
 __all__ = ["ActionKind", "Action"]
 
@@ -75,7 +75,7 @@ class Action:
         kind = self.kind
         if type(kind) is not ActionKind:
             try:
-                kind = ActionKind(kind.strip().lower() if isinstance(kind, str) else kind)
+                kind = _kind(kind)
             except (ValueError, TypeError):
                 raise IllegalActionError(f"{shown(kind)} is not an action: {_KINDS_HELP}") from None
             object.__setattr__(self, "kind", kind)
@@ -116,17 +116,32 @@ class Action:
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """Read ``"draw"``, ``"discard 4C"``…"""
-        parts = str(text).split()
+        """Read ``"draw"``, ``"discard 4C"``… (the kind is read as notation: case and
+        width do not matter, see :func:`scatlab.checks.notation`).
+
+        >>> Action.parse("knock 4C")
+        Traceback (most recent call last):
+        ...
+        scatlab.errors.IllegalActionError: 'knock 4C' is not an action: 'knock' takes no card, but '4C' was given
+        """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"{shown(text)} is not an action: give an Action or a text such as 'draw' "
+                                     "or 'discard 4C'")
+        parts = text.split()
         if not parts or len(parts) > 2:
             raise IllegalActionError(f"{shown(text)} is not an action: {_KINDS_HELP}")
-        return cls.make(parts[0], parts[1] if len(parts) == 2 else None)
+        try:
+            return cls.make(parts[0], parts[1] if len(parts) == 2 else None)
+        except ScatlabError as exc:
+            if len(parts) == 1:
+                raise
+            raise type(exc)(f"{shown(text)} is not an action: {exc}") from None
 
     @classmethod
     def make(cls, kind: str | ActionKind, card: Card | str | None = None) -> Action:
         """The action of this kind (and card), validated."""
         try:
-            kind = ActionKind(kind.strip().lower() if isinstance(kind, str) else kind)
+            kind = _kind(kind)
         except (ValueError, TypeError):
             raise IllegalActionError(f"{shown(kind)} is not an action: {_KINDS_HELP}") from None
         if kind is ActionKind.DISCARD:
@@ -136,6 +151,16 @@ class Action:
         if card is not None:
             raise IllegalActionError(f"{kind.value!r} takes no card, but {shown(card)} was given")
         return _SIMPLE[kind]
+
+
+def _kind(kind: object) -> ActionKind:
+    """The kind named by ``kind`` (an ActionKind, or its name as notation); ValueError or
+    TypeError if none."""
+    if isinstance(kind, ActionKind):
+        return kind
+    if not isinstance(kind, str):
+        raise TypeError(kind)
+    return ActionKind(notation(kind).strip())
 
 
 _KINDS_HELP = "use one of " + ", ".join(k.value for k in ActionKind) + " (discard needs a card)"

@@ -54,12 +54,13 @@ option                     meaning                                             r
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
-from ..checks import shown
+from ..checks import notation, shown
 from ..errors import RulesError
 from .rulebook import RULEBOOK, RuleEntry
 
@@ -125,11 +126,11 @@ class RuleSet:
     hand_scoring: tuple[Fraction | None, bool, bool] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.three_of_a_kind is not None and not isinstance(self.three_of_a_kind, Fraction):
-            object.__setattr__(self, "three_of_a_kind", _fraction(self.three_of_a_kind, "three_of_a_kind"))
-        if isinstance(self.bus_steps, list):
-            object.__setattr__(self, "bus_steps", tuple(self.bus_steps))
-        if not isinstance(self.bus_steps, tuple):
+        object.__setattr__(self, "three_of_a_kind", _three_of_a_kind(self.three_of_a_kind))
+        steps: object = self.bus_steps
+        if type(steps) is list:
+            object.__setattr__(self, "bus_steps", tuple(steps))
+        if type(self.bus_steps) is not tuple:
             raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of non-empty names")
         self._validate()
         object.__setattr__(
@@ -141,10 +142,11 @@ class RuleSet:
     def _validate(self) -> None:
         def choice(name: str, allowed: tuple[Any, ...]) -> None:
             value = getattr(self, name)
-            # True == 1, so a bool is accepted only where the choices are bools.
-            if value not in allowed or (type(value) is bool and not all(type(a) is bool for a in allowed)):
-                listed = ", ".join("None" if a is None else str(a) for a in allowed)
-                raise RulesError(f"{name}={shown(value)} is not allowed: choose one of {listed}")
+            # Each option has one type: 52.0, True (== 1) or a str subclass is not a choice.
+            if type(value) is not type(allowed[0]) or value not in allowed:
+                listed = ", ".join(str(a) for a in allowed)
+                what = "a whole number" if type(allowed[0]) is int else "a text"
+                raise RulesError(f"{name}={shown(value)} is not allowed: choose one of {listed} ({what})")
 
         for name in (
             "straight_flush",
@@ -161,22 +163,20 @@ class RuleSet:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name}={shown(getattr(self, name))} is not allowed: use true or false")
         choice("deck_size", (52, 32))
-        choice("three_of_a_kind", _THREE_OF_A_KIND_VALUES)
         choice("knocker_tie", get_args(KnockerTie))
         choice("knocker_lowest_loses", (1, 2))
         choice("thirty_one_after_knock", get_args(ThirtyOneAfterKnock))
         choice("score_keeping", get_args(ScoreKeeping))
         choice("declare", get_args(Declare))
-        if self.min_knock is not None and (
-            not isinstance(self.min_knock, int) or isinstance(self.min_knock, bool) or not 0 <= self.min_knock <= 31
-        ):
+        if self.min_knock is not None and (type(self.min_knock) is not int or not 0 <= self.min_knock <= 31):
             raise RulesError(f"min_knock={shown(self.min_knock)} is not allowed: use None or a whole number 0 to 31 (V4)")
-        if not isinstance(self.lives, int) or isinstance(self.lives, bool) or not 1 <= self.lives <= 99:
+        if type(self.lives) is not int or not 1 <= self.lives <= 99:
             raise RulesError(f"lives={shown(self.lives)} is not allowed: use a whole number 1 to 99 (C13)")
-        if not isinstance(self.points_target, int) or isinstance(self.points_target, bool) or not 1 <= self.points_target <= 999:
+        if type(self.points_target) is not int or not 1 <= self.points_target <= 999:
             raise RulesError(f"points_target={shown(self.points_target)} is not allowed: use a whole number 1 to 999 (V16)")
-        if not isinstance(self.name, str) or not self.name:
-            raise RulesError(f"name={shown(self.name)} is not allowed: use a non-empty text")
+        if type(self.name) is not str or not self.name or not self.name.isprintable():
+            raise RulesError(f"name={shown(self.name)} is not allowed: use a non-empty text on one line, "
+                             "without control characters")
 
         # Contradictions between options.
         if self.hammer and self.no_knock_first_round:
@@ -208,10 +208,12 @@ class RuleSet:
             )
         if self.score_keeping == "bus":
             if not self.bus_steps:
-                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS)")
+                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS), "
+                                 "but bus_steps=() names none")
             if self.lives != len(self.bus_steps):
                 raise RulesError(
-                    f"lives={self.lives} contradicts bus_steps ({len(self.bus_steps)} positions): in Ride the "
+                    f"lives={self.lives} contradicts bus_steps={shown(self.bus_steps)} ({len(self.bus_steps)} "
+                    "positions): in Ride the "
                     "Bus (V15) each position is one life; make lives equal to the number of bus_steps"
                 )
         elif self.bus_steps:
@@ -219,8 +221,9 @@ class RuleSet:
                 f"bus_steps={shown(self.bus_steps)} contradicts score_keeping={self.score_keeping!r}: "
                 "bus positions belong to Ride the Bus (V15); set score_keeping='bus'"
             )
-        if len(self.bus_steps) > 99 or not all(isinstance(s, str) and s for s in self.bus_steps):
-            raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of non-empty names")
+        if len(self.bus_steps) > 99 or not all(type(s) is str and s and s.isprintable() for s in self.bus_steps):
+            raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of at most 99 "
+                             "non-empty names, each on one line without control characters")
 
     # -- derived views ---------------------------------------------------------------
 
@@ -317,7 +320,7 @@ class RuleSet:
         for raw in codes:
             if not isinstance(raw, str):
                 raise RulesError(f"{shown(raw)} is not a variant code: known codes are {', '.join(VARIANT_CODES)}")
-            code = raw.strip().upper()
+            code = notation(raw).strip().upper()
             if code in _VALUED_CODES:
                 option = _VALUED_CODES[code]
                 if option not in options:
@@ -368,21 +371,25 @@ class RuleSet:
         if not isinstance(data, Mapping):
             raise RulesError(f"rules {shown(data)} are not allowed: give a preset name or an object of options")
         options = dict(data)
-        strange = [k for k in options if not isinstance(k, str)]
+        strange = [k for k in options if type(k) is not str]
         if strange:
-            raise RulesError(_unknown_options_message([shown(k) for k in strange]))
-        base_name = options.pop("preset", None) or options.pop("base", None)
-        if base_name is not None and not isinstance(base_name, (str, RuleSet)):
-            raise RulesError(f"preset={shown(base_name)} is not allowed: give the name of a preset "
+            raise RulesError(_unknown_options_message(strange))
+        if "preset" in options and "base" in options:
+            raise RulesError(f"preset={shown(options['preset'])} and base={shown(options['base'])} are both "
+                             "given: name the preset to start from once")
+        has_base = "preset" in options or "base" in options
+        key = "preset" if "preset" in options else "base"
+        base_name = options.pop(key, None)
+        if has_base and not isinstance(base_name, (str, RuleSet)):
+            raise RulesError(f"{key}={shown(base_name)} is not allowed: give the name of a preset "
                              f"({', '.join(PRESETS)})")
-        base = find_rules(base_name) if base_name is not None else CLASSIC
-        if "three_of_a_kind" in options and options["three_of_a_kind"] is not None:
-            options["three_of_a_kind"] = _fraction(options["three_of_a_kind"], "three_of_a_kind")
+        base = find_rules(base_name) if has_base else CLASSIC
+        has_name = "name" in options
         name = options.pop("name", None)
         result = base.replace(**options)
-        if name is not None:
+        if has_name:
             result = dataclasses.replace(result, name=name)
-        elif not options and base_name is not None:
+        elif not options and has_base:
             result = base
         return result
 
@@ -400,17 +407,23 @@ def _show(value: object) -> str:
     return str(value)
 
 
-def _fraction(value: object, name: str) -> Fraction:
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        if isinstance(value, float):
-            result = Fraction(value).limit_denominator(2)
-        else:
-            result = Fraction(value)  # type: ignore[call-overload]
-    except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-        raise RulesError(f"{name}={shown(value)} is not allowed: choose one of None, 30, 61/2") from None
-    return result
+def _three_of_a_kind(value: object) -> Fraction | None:
+    """The value of three of a kind (V1, V2) as given in Python or JSON: None, a number
+    that is exactly 30 or 61/2 (an int, a Fraction or a float such as 30.5; not a bool), or
+    the text ``"30"``, ``"61/2"`` or ``"30.5"`` (what :meth:`RuleSet.to_dict` writes)."""
+    if value is None:
+        return None
+    number: Fraction | None = None
+    if isinstance(value, (int, Fraction)) and type(value) in (int, Fraction):
+        number = Fraction(value)
+    elif type(value) is float and math.isfinite(value):
+        number = Fraction(value)
+    elif type(value) is str and value in ("30", "61/2", "30.5"):
+        number = Fraction(value)
+    if number is None or number not in _THREE_OF_A_KIND_VALUES:
+        raise RulesError(f"three_of_a_kind={shown(value)} is not allowed: choose one of None, 30, 61/2 "
+                         "(a number, or the text '30' or '61/2')")
+    return number
 
 
 def option_names() -> tuple[str, ...]:
@@ -428,7 +441,7 @@ def _guard_init() -> None:
         if len(args) > len(names):
             raise RulesError(f"RuleSet takes at most {len(names)} options ({', '.join(names)}), "
                              f"but {len(args)} were given by position")
-        unknown = sorted(k if isinstance(k, str) else shown(k) for k in set(options) - set(names))
+        unknown = sorted(set(options) - set(names), key=str)
         if unknown:
             raise RulesError(_unknown_options_message(unknown))
         doubled = sorted(set(names[: len(args)]) & set(options))
@@ -440,9 +453,9 @@ def _guard_init() -> None:
     setattr(RuleSet, "__init__", __init__)
 
 
-def _unknown_options_message(unknown: list[str]) -> str:
+def _unknown_options_message(unknown: list[Any]) -> str:
     return (
-        f"unknown rule option{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)}: "
+        f"unknown rule option{'s' if len(unknown) > 1 else ''} {', '.join(shown(u) for u in unknown)}: "
         f"known options are {', '.join(option_names())}"
     )
 
@@ -518,7 +531,7 @@ def find_rules(name: str | RuleSet | Mapping[str, Any]) -> RuleSet:
         return RuleSet.from_dict(name)
     if not isinstance(name, str):
         raise RulesError(f"rules {shown(name)} are not allowed: give a preset name or an object of options")
-    key = "-".join(name.strip().lower().replace("_", " ").split())
+    key = "-".join(notation(name).replace("_", " ").split())
     key = ALIASES.get(key, key)
     try:
         return PRESETS[key]

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..cards import Card, deck, parse_cards
 from ..checks import MAX_NESTING, MAX_RECORD_CHARS, shown
@@ -40,6 +40,7 @@ __all__ = [
     "GameRecord",
     "replay",
     "replay_file",
+    "read_record",
     "result_json",
     "shuffled_deck",
     "play_random_game",
@@ -95,40 +96,64 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
-        """Read a record from JSON data; bad data raises :class:`RecordError`."""
-        if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object with rules, players, dealer and hands, not {_short(data)}")
-        for key in ("rules", "players", "hands"):
-            if key not in data:
-                raise RecordError(f"the record has no {key!r}: a record needs rules, players, dealer and hands")
+        """Read a record from JSON data; bad data raises :class:`RecordError` naming the
+        field (and the hand and action, counted from 1) and quoting the bad value.
+
+        Records are read strictly: an object has only the keys of the format (``dealer`` may
+        be left out: 0; a hand's ``actions``: none yet), ``rules`` is a preset name or an
+        object of options, seats and
+        counts are whole numbers (not true/false), ``deck`` is a list of card texts, and an
+        action has ``player``, ``action`` and, for a discard only, ``card``.
+
+        >>> GameRecord.from_json({"rules": "classic", "players": 2, "hands": [], "comment": "x"})
+        Traceback (most recent call last):
+        ...
+        scatlab.errors.RecordError: unknown key 'comment' in the record: a record has rules, players, dealer and hands
+        """
+        _object(data, "the record", _RECORD_KEYS, ("rules", "players", "hands"),
+                "a record has rules, players, dealer and hands")
+        if not isinstance(data["rules"], (str, dict)):
+            raise RecordError(f"'rules' must be a preset name or an object of options, not {_short(data['rules'])}")
         try:
             rules = find_rules(data["rules"])
         except ScatlabError as exc:
             raise RecordError(f"rules: {exc}") from None
-        players = data["players"]
-        dealer = data.get("dealer", 0)
+        players = _whole(data["players"], "'players'", "the number of players")
+        dealer = _whole(data.get("dealer", 0), "'dealer'", "the first dealer's seat")
         if not isinstance(data["hands"], list):
             raise RecordError(f"'hands' must be a list of hands, not {_short(data['hands'])}")
         hands = []
         for h, hand in enumerate(data["hands"], start=1):
-            if not isinstance(hand, dict) or "deck" not in hand:
-                raise RecordError(f"hand {h}: a hand is an object with 'deck' and 'actions'")
+            _object(hand, f"hand {h}", _HAND_KEYS, ("deck",), "a hand has 'deck' and 'actions'")
+            deck_cards = hand["deck"]
+            if not isinstance(deck_cards, list):
+                raise RecordError(f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
+                                  "texts, e.g. [\"AH\", \"KH\", ...]")
+            for k, card in enumerate(deck_cards, start=1):
+                if not isinstance(card, str):
+                    raise RecordError(f"hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as "
+                                      "text such as \"AH\"")
             try:
-                cards = parse_cards(hand["deck"], deck_size=rules.deck_size, what="cards in the deck")
+                cards = parse_cards(deck_cards, deck_size=rules.deck_size, what="cards in the deck")
             except ScatlabError as exc:
                 raise RecordError(f"hand {h}, deck: {exc}") from None
             actions = []
             raw_actions = hand.get("actions", [])
             if not isinstance(raw_actions, list):
-                raise RecordError(f"hand {h}: 'actions' must be a list")
+                raise RecordError(f"hand {h}: 'actions' must be a list, not {_short(raw_actions)}")
             for i, raw in enumerate(raw_actions, start=1):
+                where = f"hand {h}, action {i}"
                 try:
+                    _object(raw, "the action", _ACTION_KEYS, ("player", "action"),
+                            "an action has player, action and, for a discard, card")
+                    player = _whole(raw["player"], "'player'", "a seat")
+                    if not isinstance(raw["action"], str):
+                        raise RecordError(f"'action' must be a text such as \"draw\", not {_short(raw['action'])}")
+                    if "card" in raw and not isinstance(raw["card"], str):
+                        raise RecordError(f"'card' must be a card as text such as \"4C\", not {_short(raw['card'])}")
                     act = Action.from_json(raw)
-                    player = raw.get("player")
-                    if not isinstance(player, int) or isinstance(player, bool):
-                        raise RecordError(f"'player' must be a seat number, not {player!r}")
                 except ScatlabError as exc:
-                    raise RecordError(f"hand {h}, action {i}: {exc}") from None
+                    raise RecordError(f"{where}: {exc}") from None
                 actions.append((player, act))
             hands.append(HandRecord(cards, tuple(actions)))
         return cls(rules, players, dealer, tuple(hands))
@@ -169,6 +194,29 @@ class GameRecord:
                 raise
             raise RecordError(f"not a readable record: {str(exc).splitlines()[0][:100]}") from None
         return cls.from_json(data)
+
+
+_RECORD_KEYS = ("rules", "players", "dealer", "hands")
+_HAND_KEYS = ("deck", "actions")
+_ACTION_KEYS = ("player", "action", "card")
+
+
+def _object(data: Any, what: str, keys: tuple[str, ...], needed: tuple[str, ...], shape: str) -> None:
+    """Refuse ``data`` unless it is a JSON object with only ``keys``, ``needed`` among them."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{what} must be a JSON object, not {_short(data)}: {shape}")
+    for key in data:
+        if key not in keys:
+            raise RecordError(f"unknown key {_short(key)} in {what}: {shape}")
+    for key in needed:
+        if key not in data:
+            raise RecordError(f"{what} has no {key!r}: {shape}")
+
+
+def _whole(value: Any, name: str, what: str) -> int:
+    if type(value) is not int:
+        raise RecordError(f"{name} must be a whole number ({what}), not {_short(value)}")
+    return value
 
 
 def _no_constant(name: str) -> Any:
@@ -230,19 +278,60 @@ def replay(record: GameRecord) -> GameState:
     return state
 
 
+def read_record(source: str | Path | IO[Any] | None, name: str | None = None) -> GameRecord:
+    """Read a record from a file path or an open file (binary or text, e.g. standard input),
+    reading no more than the bound (:data:`~scatlab.checks.MAX_RECORD_CHARS` characters, at
+    most four bytes each): an endless file such as ``/dev/zero`` is refused once past it.
+    A file that cannot be read (missing, a directory, closed, not UTF-8) raises
+    :class:`RecordError`, as does a bad record. ``name`` names the source in messages.
+
+    >>> import io
+    >>> read_record(io.BytesIO(b"\\xff\\xfe{"), "standard input")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.RecordError: the record is not UTF-8 text: byte 0xff at offset 0 cannot be decoded
+    """
+    if source is None or getattr(source, "closed", False):
+        raise RecordError(f"cannot read the record from {name or 'the file'}: it is closed")
+    data: str | bytes
+    if isinstance(source, (str, Path)):
+        shown_name = name or shown(str(source))
+        try:
+            with open(source, "rb") as fh:
+                data = fh.read(_MAX_RECORD_BYTES + 1)
+        except (OSError, ValueError) as exc:  # ValueError: a path with a NUL character
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RecordError(f"cannot read {shown_name}: {reason}") from None
+    else:
+        shown_name = name or "the file"
+        stream = getattr(source, "buffer", source)  # the bytes under a text stream: decoded by loads
+        read = getattr(stream, "read", None)
+        if not callable(read):
+            raise RecordError(f"a record source is a path or an open file, not {shown(source)}")
+        try:
+            data = read(_MAX_RECORD_BYTES + 1)
+        except UnicodeDecodeError:
+            raise RecordError(f"cannot read the record from {shown_name}: it is not UTF-8 text") from None
+        except (OSError, ValueError) as exc:  # ValueError: a closed file
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise RecordError(f"cannot read the record from {shown_name}: {reason}") from None
+        if not isinstance(data, (str, bytes)):
+            raise RecordError(f"cannot read the record from {shown_name}: it gave {shown(data)}, not text")
+    if len(data) > (_MAX_RECORD_BYTES if isinstance(data, bytes) else MAX_RECORD_CHARS):
+        raise RecordError(f"{shown_name} is too big for a record: at most {MAX_RECORD_CHARS:,} characters")
+    return GameRecord.loads(data)
+
+
+_MAX_RECORD_BYTES = MAX_RECORD_CHARS * 4
+"""The most bytes read for a record (UTF-8 takes at most four bytes a character)."""
+
+
 def replay_file(path: str | Path) -> dict[str, Any]:
-    """Read a JSON record file, replay it and return :func:`result_json` of the end."""
+    """Read a JSON record file (:func:`read_record`), replay it and return
+    :func:`result_json` of the end."""
     if not isinstance(path, (str, Path)):
         raise RecordError(f"a record file is a path, not {shown(path)}")
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_RECORD_CHARS * 4 + 1)
-    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL character
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RecordError(f"cannot read {shown(str(path))}: {reason}") from None
-    if len(data) > MAX_RECORD_CHARS * 4:
-        raise RecordError(f"{shown(str(path))} is too big for a record: at most {MAX_RECORD_CHARS:,} characters")
-    return result_json(replay(GameRecord.loads(data)))
+    return result_json(replay(read_record(path)))
 
 
 def _hand_json(state: GameState, r: HandResult) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..checks import notation, shown
 from ..errors import RulesError
 
 __all__ = ["RuleEntry", "RULEBOOK", "rule_entry", "cited_codes"]
@@ -308,7 +309,8 @@ RULEBOOK: Mapping[str, RuleEntry] = MappingProxyType({entry.code: entry for entr
 _PARTS: dict[str, str] = {"V7": "abcd"}
 """Codes with lettered parts, cited as ``V7(d)`` or ``V7d``; the part names the entry."""
 
-_CODE_RE = re.compile(r"^\s*([CV])\s*(\d{1,3})\s*(?:\(\s*([a-z])\s*\)|([a-z]))?\s*$", re.IGNORECASE)
+# Matched against the code once normalised (checks.notation: NFKC, then case folding).
+_CODE_RE = re.compile(r"^\s*([cv])\s*(\d{1,3})\s*(?:\(\s*([a-z])\s*\)|([a-z]))?\s*$", re.ASCII)
 _CITED_RE = re.compile(r"(?<![A-Za-z0-9_])([CV])(\d{1,2})(?:\(([a-d])\)|([a-d]))?(?![A-Za-z0-9_]|[.,]\d)")
 
 
@@ -325,11 +327,11 @@ def rule_entry(code: str) -> RuleEntry:
     """
     if not isinstance(code, str):
         raise RulesError(_unknown(code))
-    match = _CODE_RE.match(code)
+    match = _CODE_RE.match(notation(code).strip())
     if match is None:
         raise RulesError(_unknown(code))
     key = f"{match.group(1).upper()}{int(match.group(2))}"
-    part = (match.group(3) or match.group(4) or "").lower()
+    part = match.group(3) or match.group(4) or ""
     if key not in RULEBOOK or match.group(2).startswith("0") or (part and part not in _PARTS.get(key, "")):
         raise RulesError(_unknown(code))
     return RULEBOOK[key]
@@ -337,7 +339,7 @@ def rule_entry(code: str) -> RuleEntry:
 
 def _unknown(code: object) -> str:
     return (
-        f"unknown rule code {code!r}: accepted codes are C1-C14 and V1-V19 "
+        f"unknown rule code {shown(code)}: accepted codes are C1-C14 and V1-V19 "
         "(lettered parts: V7(a) to V7(d), also written V7a)"
     )
 
@@ -353,7 +355,7 @@ def cited_codes(text: str) -> tuple[str, ...]:
     ('V14', 'C7')
     """
     if not isinstance(text, str):
-        raise RulesError(f"cannot look for rule codes in {text!r}: give a text")
+        raise RulesError(f"cannot look for rule codes in {shown(text)}: give a text")
     found: list[str] = []
     for match in _CITED_RE.finditer(text):
         if match.group(2).startswith("0"):

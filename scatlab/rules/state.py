@@ -22,7 +22,7 @@ Seats are numbered 0..n-1 clockwise: player ``i + 1`` sits to the left of player
 >>> s2.apply("discard 8C")
 Traceback (most recent call last):
 ...
-scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn (8C); discard one of 2C 4C 6C
+scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn (8C); discard one of 2C 4C 6C (refused: 'discard 8C')
 >>> s.phase, s2.phase        # the original state is untouched
 (<Phase.TURN: 'turn'>, <Phase.DISCARD: 'discard'>)
 """
@@ -196,9 +196,9 @@ class GameState:
         """
         ruleset = find_rules(rules)
         if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError(f"players={players!r} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
+            raise RulesError(f"players={shown(players)} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
-            raise RulesError(f"dealer={dealer!r} is not allowed: use a seat from 0 to {players - 1}")
+            raise RulesError(f"dealer={shown(dealer)} is not allowed: use a seat from 0 to {players - 1}")
         s = object.__new__(cls)
         init = object.__setattr__
         init(s, "rules", ruleset)
@@ -519,7 +519,13 @@ class GameState:
         act = action if isinstance(action, Action) else Action.parse(action)
         if act in self.legal_actions():
             return act
-        raise IllegalActionError(self._why_illegal(act))
+        raise IllegalActionError(self._refusal(action, act))
+
+    def _refusal(self, action: object, act: Action) -> str:
+        """Why ``act`` is illegal now; an action given as text is quoted as given (an
+        :class:`Action` is named by the reason itself)."""
+        reason = self._why_illegal(act)
+        return reason if isinstance(action, Action) else f"{reason} (refused: {shown(action)})"
 
     def _why_illegal(self, act: Action) -> str:
         phase = self.phase
@@ -586,7 +592,7 @@ class GameState:
         ``self`` never changes."""
         act = action if isinstance(action, Action) else Action.parse(action)
         if act not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(act))
+            raise IllegalActionError(self._refusal(action, act))
         return self._do(act)
 
     def apply_for(self, player: int, action: Action | str) -> GameState:
@@ -899,6 +905,17 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
         raise RulesError(f"{len(hands)} hands given: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
     whole_number("dealer", dealer, 0, len(hands) - 1, error=RulesError)
     seats = [None if h is None else parse_cards(h, count=3, what="cards in a hand") for h in hands]
+    up_card = parse_cards(up, count=1, what="up card")
+    on_stock = parse_cards(stock)
+    parts = [(f"hand of seat {i}", h, c) for i, (h, c) in enumerate(zip(hands, seats)) if c is not None]
+    first: dict[Card, tuple[str, object]] = {}
+    for where, given, cards in [*parts, ("up card", up, up_card), ("stock", stock, on_stock)]:
+        for card in cards:
+            if card in first:
+                other, other_given = first[card]
+                raise CardError(f"{card} is given twice, in the {other} ({shown(other_given)}) and in the {where} "
+                                f"({shown(given)}): each card of the deck exists once")
+            first[card] = (where, given)
     n = len(seats)
     order: list[Card] = []
     for round_ in range(3):
@@ -906,8 +923,8 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
             seat = seats[(dealer + k) % n]
             if seat is not None:
                 order.append(seat[round_])
-    order.extend(parse_cards(up, count=1, what="up card"))
-    order.extend(parse_cards(stock))
+    order.extend(up_card)
+    order.extend(on_stock)
     used = set(order)
     order.extend(c for c in deck(ruleset.deck_size) if c not in used)
     return parse_cards(order, deck_size=ruleset.deck_size)
