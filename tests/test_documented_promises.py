@@ -495,14 +495,14 @@ def test_records_nested_at_the_limit_are_read_and_one_deeper_refused() -> None:
 
 def test_monte_carlo_numbers_print_as_decimals_with_their_standard_error_exact_ones_as_fractions() -> None:
     estimate = analyze("AH KH 4C", "9S", opponents=2, samples=2000)
-    line = next(x for x in estimate.table().splitlines() if x.startswith("Knock now"))
+    line = next(x for x in estimate.table().splitlines() if x.startswith("Knock risk"))
     assert "±" in line and "(Monte Carlo, 2,000 deals)" in line and "/" not in line.split("(Monte")[0], line
     data = estimate.to_json()["knock"]
     assert data["exact"] is False and "/" not in data["p_lose_one"] and "." in data["p_lose_one"]
     assert abs(Fraction(data["p_lose_one"]) - estimate.knock.p_lose_one) < F(1, 10**4)  # type: ignore[union-attr]
     assert r"\pm" in estimate._repr_latex_()
     exact = analyze("AH KH 4C", "9S")
-    line = next(x for x in exact.table().splitlines() if x.startswith("Knock now"))
+    line = next(x for x in exact.table().splitlines() if x.startswith("Knock risk"))
     assert "(exact)" in line and "±" not in line and "/" in line
     assert exact.to_json()["knock"]["p_lose_one"] == str(exact.knock.p_lose_one)  # type: ignore[union-attr]
 
