@@ -468,6 +468,19 @@ class RankedMove:
         """A knock, a hammer (V10) or a bus stop (V19): the player ends the hand by choice."""
         return self.action.kind in _ENDING
 
+    def to_json(self) -> dict[str, object]:
+        """The move and its exact figures as JSON-ready data (fractions as strings)."""
+        data: dict[str, object] = {"move": self.name}
+        if self.then is not None:
+            data["then_throw"] = str(self.then)
+        if self.value is not None:
+            data["value"] = str(self.value)
+        if self.lives is not None:
+            data["expected_loss"] = str(self.lives)
+        if self.sure_31:
+            data["sure_31"] = True
+        return data
+
     def label(self) -> str:
         """The move in words, with suit symbols: ``"take the A♥ (throw the 8♥)"``."""
         kind = self.action.kind
@@ -509,6 +522,21 @@ class Ranking:
         where no lives were computed)."""
         lives = [m.lives for m in self.moves if not m.ends_hand and m.lives is not None]
         return min(lives) if lives else None
+
+    def to_json(self) -> dict[str, object]:
+        """The ranking as JSON-ready data: the moves best first, the horizon of their values
+        and the unit of their expected losses.
+
+        >>> from scatlab.analysis.knowledge import Knowledge
+        >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]
+        {'move': 'take', 'then_throw': '8H', 'value': '31', 'expected_loss': '0', 'sure_31': True}
+        """
+        data: dict[str, object] = {"horizon": self.horizon, "unit": self.unit,
+                                   "moves": [m.to_json() for m in self.moves]}
+        on = self.play_on_lives
+        if on is not None:
+            data["play_on_expected_loss"] = str(on)
+        return data
 
     def move(self, action: Action | str) -> RankedMove:
         """The ranked move of ``action`` (a take matches whatever it then throws)."""

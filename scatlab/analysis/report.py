@@ -73,6 +73,8 @@ class Analysis:
             data["knock"] = self.knock.to_json()
         if len(self.horizon) > 1:
             data["horizon"] = {str(i): str(v) for i, v in enumerate(self.horizon) if i > 0}
+        if self.ranking is not None:
+            data["ranking"] = self.ranking.to_json()
         data["advice"] = self.advice.to_json()
         return data
 
