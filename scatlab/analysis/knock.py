@@ -86,6 +86,9 @@ class KnockRisk:
     policy: str = OPPONENT_POLICY
     model: OpponentModelName = "uniform"
     """The opponent model the risk was computed under (``"uniform"`` when nothing was observed)."""
+    effective_samples: float | None = None
+    """For the adaptive model's weighted deals (sequential importance sampling, two or more
+    opponents): the effective sample size ``(sum w)^2 / sum w^2``, at most ``samples``."""
 
     @property
     def p_lose(self) -> Fraction:
@@ -112,6 +115,8 @@ class KnockRisk:
             data["refusal"] = self.refusal
         if not self.exact:
             data["samples"] = self.samples
+            if self.effective_samples is not None:
+                data["effective_samples"] = round(self.effective_samples, 1)
             data["std_error_one"] = self.std_error_one
             data["std_error_two"] = self.std_error_two
         return data
@@ -210,9 +215,12 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
                          policy=policy, model=used)
     if weighted:
         assert observations is not None
-        one, two = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
-    else:
-        one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
+        q1, q2, se1, se2, ess = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
+        return KnockRisk(
+            value, knowledge.opponents, Fraction(q1).limit_denominator(10**9), Fraction(q2).limit_denominator(10**9),
+            False, refusal is None, refusal, samples, se1, se2, policy=policy, model=used, effective_samples=ess,
+        )
+    one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
     p1, p2 = Fraction(one, samples), Fraction(two, samples)
     return KnockRisk(
         value, knowledge.opponents, p1, p2, False, refusal is None, refusal, samples,
@@ -351,34 +359,87 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
 
 
 def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes,
-                          samples: int, seed: int) -> tuple[int, int]:
-    """Monte Carlo under the adaptive model: each opponent's hand is drawn from its weights
-    (hands that share a card are redrawn: the joint weight is the product of the weights
-    over hands with no card in common), then the stock from the remaining unseen cards."""
-    rng = random.Random(seed)
+                          samples: int, seed: int) -> tuple[float, float, float, float, float]:
+    """Monte Carlo under the adaptive model by **sequential importance sampling**: the
+    opponents' hands are dealt one after another, each from its weights restricted to the
+    hands that share no card with those dealt before it, and every deal is weighted by the
+    product of the restricted totals (``Z_i / total_i``), which makes the weighted deals
+    follow the joint weight (the product of the weights over hands with no card in
+    common) exactly, at a cost linear in the number of opponents (no deal is thrown away).
+    ``Z_i`` is counted by inclusion-exclusion over the cards already dealt (per card and
+    per pair of cards, sums of the weights built once). Then the stock from the remaining
+    unseen cards, and the deal is played out.
+
+    Returns P(lose one), P(lose two), their standard errors (the ratio estimator's, delta
+    method) and the effective sample size ``(sum w)^2 / sum w^2``."""
+    rng = np.random.default_rng(seed)
     n = knowledge.opponents
-    rows_by: list[list[int]] = []
-    cums: list[list[float]] = []
+    rows = tables.rows
+    m = len(rows)
+    row_of = tables.row_of
+    used = np.full((samples, 3 * n), -1, dtype=np.int64)
+    taken = np.zeros((samples, 52), dtype=np.bool_)
+    log_weight = np.zeros(samples)
+    alive = np.ones(samples, dtype=np.bool_)
     for i in range(n):
         w = row_weights(knowledge, observations, i)
-        nz = np.flatnonzero(w)
-        if len(nz) == 0:
+        total = float(w.sum())
+        if not total > 0:
             raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
-        rows_by.append(nz.tolist())
-        cums.append(np.cumsum(w[nz]).tolist())
-    rows = tables.rows.tolist()
-    free = list(knowledge.unseen_index)
+        if i > 0:  # Z_i: the weight of the hands that share no card with the hands dealt before
+            single = np.zeros(52)
+            np.add.at(single, rows.ravel(), np.repeat(w, 3))
+            pair = np.zeros((52, 52))
+            for a, b in ((0, 1), (0, 2), (1, 2)):
+                np.add.at(pair, (rows[:, a], rows[:, b]), w)
+            pair = pair + pair.T
+            u = used[:, :3 * i]
+            z = total - single[u].sum(axis=1)
+            if u.shape[1] >= 2:
+                ia, ib = np.triu_indices(u.shape[1], 1)
+                z += pair[u[:, ia], u[:, ib]].sum(axis=1)
+            if u.shape[1] >= 3:
+                ja, jb, jc = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(u.shape[1]), 3)))
+                for lo in range(0, samples, 1024):  # in blocks, so the index arrays stay small
+                    block = u[lo:lo + 1024]
+                    z[lo:lo + 1024] -= w[row_of[block[:, ja], block[:, jb], block[:, jc]]].sum(axis=1)
+            z = np.maximum(z, 0.0)
+            alive &= z > total * 1e-12
+            log_weight += np.log(np.where(alive, z / total, 1.0))
+        cum = np.cumsum(w)
+        pending = np.flatnonzero(alive)
+        for _ in range(10_000):  # each opponent's hand: drawn from its weights until it fits
+            if len(pending) == 0:
+                break
+            r = np.minimum(np.searchsorted(cum, rng.random(len(pending)) * cum[-1], side="right"), m - 1)
+            cards = rows[r]
+            fits = ~(taken[pending[:, None], cards].any(axis=1))
+            ok = pending[fits]
+            used[ok, 3 * i:3 * i + 3] = cards[fits]
+            taken[ok[:, None], cards[fits]] = True
+            pending = pending[~fits]
+        alive[pending] = False  # (only a deal with no hand left that fits, whose weight is 0)
+    weight = np.where(alive, np.exp(log_weight - log_weight[alive].max()) if alive.any() else 0.0, 0.0)
+    free = np.array(knowledge.unseen_index, dtype=np.int64)
     unknown_total = sum(3 - len(knowledge.holds_of(i)) for i in range(n))
     stock = min(n, len(free) - unknown_total)
     first_top = knowledge.top.index if knowledge.top is not None else None
-    losses: Counter[int] = Counter()
-    for _ in range(samples):
-        while True:
-            hands = [rows[rng.choices(rows_by[i], cum_weights=cums[i])[0]] for i in range(n)]
-            used = {c for h in hands for c in h}
-            if len(used) == 3 * n:
-                break
-        rest = [c for c in free if c not in used]
-        pick = rng.sample(rest, stock) if stock > 0 else []
-        losses[_play_out(hands, pick, first_top, tables, outcomes)] += 1
-    return losses[1], losses[2]
+    losses = np.zeros(samples, dtype=np.int64)
+    # the stock: for every deal at once, ``stock`` cards in random order from the unseen cards no hand holds
+    keys = np.where(taken[:, free], np.inf, rng.random((samples, len(free))))
+    stocks = free[np.argsort(keys, axis=1)[:, :stock]].tolist() if stock > 0 else [[] for _ in range(samples)]
+    hands_list = used.tolist()
+    for s_ in np.flatnonzero(alive).tolist():
+        h = hands_list[s_]
+        losses[s_] = _play_out([h[3 * j:3 * j + 3] for j in range(n)], stocks[s_], first_top, tables, outcomes)
+    total_w = float(weight.sum())
+    if not total_w > 0:
+        raise AnalysisError("no opponent hands are possible together under the adaptive model with what was observed")
+    out: list[float] = []
+    for k in (1, 2):
+        x = (losses == k).astype(np.float64)
+        p = float((weight * x).sum()) / total_w
+        out.append(p)
+        out.append(math.sqrt(float((weight ** 2 * (x - p) ** 2).sum())) / total_w)
+    ess = total_w ** 2 / float((weight ** 2).sum())
+    return out[0], out[2], out[1], out[3], ess
