@@ -70,7 +70,7 @@ import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -91,6 +91,8 @@ KnockChance = float | tuple[float, ...]
 before this one (0, 1, 2, ...), the last for every later turn."""
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+ThrowArray = npt.NDArray[np.signedinteger[Any]]
+"""A ``[row, card]`` table of thrown cards (int8 when built from a ranking)."""
 BoolArray = npt.NDArray[np.bool_]
 
 
@@ -346,7 +348,7 @@ class _DrawMoves:
     """For one thrown card ``x``: each (hand with ``x``, drawn card) pair and the hand kept
     when ``x`` goes; and the hands without ``x`` that could draw it and throw it back."""
 
-    source: IntArray
+    source: IntArray  # int64: numpy indexes with it without a conversion (int16 was 2x slower)
     drawn: IntArray
     dest: IntArray
     back: IntArray
@@ -395,13 +397,12 @@ class LogFilter:
         self._throw_keys: tuple[_ThrowKey, ...] = tuple(
             ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
             ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
-        self._throw_tables: dict[tuple[_ThrowKey, int, bool], IntArray] = {}
         for key in dict.fromkeys(self._throw_keys):  # every ranking a log may need, built now, not mid-game
             for way in ((key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,)):
                 if way[0] != "now":
                     for taken in (False, True):
                         _ranks_for(self.scoring, way, taken)
-        self.throws: tuple[IntArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
+        self.throws: tuple[ThrowArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
         """Per kind, ``[row, card]``: the card it throws after drawing ``card`` to hand ``row``
         (no suit to avoid; :meth:`throw_table` for the others)."""
         self.has = [np.flatnonzero((rows == x).any(axis=1)) for x in range(52)]
@@ -429,8 +430,8 @@ class LogFilter:
             for k in kinds)
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
-        self._moves: dict[int, _DrawMoves] = {}
-        self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[BoolArray, BoolArray]] = OrderedDict()
+        self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]] = \
+            OrderedDict()
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
@@ -446,7 +447,7 @@ class LogFilter:
     # -- one turn -------------------------------------------------------------------------
 
     def throw_table(self, k: int, avoid: frozenset[Suit] = frozenset(), taken: bool = False,
-                    last: bool = False) -> IntArray:
+                    last: bool = False) -> ThrowArray:
         """``[row, card]``: the card kind ``k`` throws after adding ``card`` to hand ``row``
         (-1 where it cannot be added), when the next player has taken the suits ``avoid``
         from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
@@ -471,11 +472,7 @@ class LogFilter:
         key, mask = self._throw_key(k, last, avoid)
         if key[0] == "now":
             return self.discard
-        table = self._throw_tables.get((key, mask, taken))
-        if table is None:
-            table = _ranks_for(self.scoring, key, taken).choose(mask)
-            self._throw_tables[(key, mask, taken)] = table
-        return table
+        return _choice(self.scoring, key, taken, mask)
 
     def _throw_key(self, k: int, last: bool, avoid: frozenset[Suit]) -> tuple[_ThrowKey, int]:
         """How kind ``k`` throws (``("now", ...)``: by value now, the drawn card back on a
@@ -586,33 +583,24 @@ class LogFilter:
 
     def _draw_moves(self, x: int) -> _DrawMoves:
         """Every way a turn drawing from the stock can end with ``x`` thrown (cached)."""
-        moves = self._moves.get(x)
-        if moves is None:
-            tables = self.tables
-            rows, pair = self.has[x], self.pair[x]
-            ok = self.valid[rows] & (np.arange(52)[None, :] != x)
-            i, d = np.nonzero(ok)
-            lacks = self.lacks[x]
-            back = lacks[self.valid[lacks, x]]
-            moves = _DrawMoves(rows[i], d, tables.row_of[pair[i, 0], pair[i, 1], d], back)
-            self._moves[x] = moves
-        return moves
+        return _draw_moves(self.scoring, x)
 
     def _best_throws(self, k: int, x: int, avoid: frozenset[Suit], last: bool) -> tuple[BoolArray, BoolArray]:
         """For :meth:`_draw_moves` of ``x``: whether kind ``k`` throws ``x`` in each move and
         in each throw back (cached; kinds that throw alike share it)."""
         key, mask = self._throw_key(k, last, avoid)
-        found = self._best.get((key, mask, x))
-        if found is not None:
-            self._best.move_to_end((key, mask, x))
-            return found
         moves = self._draw_moves(x)
-        throws = self.throw_table(k, avoid, last=last)
-        found = (throws[moves.source, moves.drawn] == x, throws[moves.back, x] == x)
-        self._best[(key, mask, x)] = found
-        if len(self._best) > _BEST_SIZE:
-            self._best.popitem(last=False)
-        return found
+        packed = self._best.get((key, mask, x))
+        if packed is not None:
+            self._best.move_to_end((key, mask, x))
+        else:  # kept as bits (a byte per eight moves)
+            throws = self.throw_table(k, avoid, last=last)
+            packed = (np.packbits(throws[moves.source, moves.drawn] == x), np.packbits(throws[moves.back, x] == x))
+            self._best[(key, mask, x)] = packed
+            if len(self._best) > _BEST_SIZE:
+                self._best.popitem(last=False)
+        return (np.unpackbits(packed[0], count=len(moves.source)).view(np.bool_),
+                np.unpackbits(packed[1], count=len(moves.back)).view(np.bool_))
 
     # -- a whole log ----------------------------------------------------------------------
 
@@ -743,34 +731,35 @@ class _Ranks:
     """How a player throws from every hand ``row`` plus card ``d``, whatever suits it avoids:
     ``cards[j, row, d]``, the four cards in its order of preference (``j`` = 0 first);
     ``eligible[j, row, d]``, whether that card may be thrown instead of the first when the
-    first is of a suit to avoid; ``bits[j, row, d]``, its suit's bit (:data:`_SUIT_ORDER`);
-    ``valid[row, d]``, whether ``d`` can be added."""
+    first is of a suit to avoid; ``valid[row, d]``, whether ``d`` can be added. (A card's
+    suit bit in :data:`_SUIT_ORDER` is ``1 << card // 13``: worked out when choosing.)"""
 
     cards: npt.NDArray[np.int8]
     eligible: BoolArray
-    bits: npt.NDArray[np.uint8]
     valid: BoolArray
 
     @staticmethod
     def of(ranked: npt.NDArray[np.int8], eligible: BoolArray, valid: BoolArray) -> _Ranks:
         """From ``[row, d, j]`` arrays (the first always eligible)."""
-        cards = np.ascontiguousarray(np.moveaxis(ranked, 2, 0))
-        return _Ranks(cards, np.ascontiguousarray(np.moveaxis(eligible, 2, 0)),
-                      (np.uint8(1) << (cards // 13).astype(np.uint8)).astype(np.uint8), valid)
+        return _Ranks(np.ascontiguousarray(np.moveaxis(ranked, 2, 0)),
+                      np.ascontiguousarray(np.moveaxis(eligible, 2, 0)), valid)
 
-    def choose(self, avoid: int) -> IntArray:
+    def _avoided(self, j: int, mask: int) -> BoolArray:
+        """Whether option ``j``'s card is of a suit in ``mask``."""
+        return np.asarray((np.left_shift(1, self.cards[j] // 13, dtype=np.int16) & mask) != 0)
+
+    def choose(self, avoid: int) -> npt.NDArray[np.int8]:
         """``[row, d]``: the card thrown when the suits ``avoid`` (a bit per suit in
         :data:`_SUIT_ORDER`) are avoided: the first eligible card of another suit, else the
         first card (-1 where ``d`` cannot be added)."""
         pick = self.cards[0].copy()
         if avoid:
-            mask = np.uint8(avoid)
-            decided = (self.bits[0] & mask) == 0
+            decided = ~self._avoided(0, avoid)
             for j in (1, 2, 3):
-                ok = ~decided & self.eligible[j] & ((self.bits[j] & mask) == 0)
+                ok = ~decided & self.eligible[j] & ~self._avoided(j, avoid)
                 pick = np.where(ok, self.cards[j], pick)
                 decided |= ok
-        return np.asarray(np.where(self.valid, pick, -1), dtype=np.int64)
+        return np.asarray(np.where(self.valid, pick, -1), dtype=np.int8)
 
 
 def _options(tables: Tables, start: int, part: IntArray) -> tuple[IntArray, IntArray]:
@@ -874,6 +863,31 @@ def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
         return _expert_ranks(tables, tables.strength, 0.0, taken)
     worth = horizon_table(tables, horizon)
     return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken)
+
+
+@lru_cache(maxsize=2 * 52)
+def _draw_moves(scoring: RuleSet, x: int) -> _DrawMoves:
+    """Every way a turn drawing from the stock can end with card ``x`` thrown, under the
+    scoring rules ``scoring`` (shared by every filter of those rules, 1.5 MB per card)."""
+    tables = tables_for(scoring)
+    rows_all = tables.rows
+    holds = (rows_all == x).any(axis=1)
+    rows = np.flatnonzero(holds)
+    pair = rows_all[rows][rows_all[rows] != x].reshape(-1, 2)
+    valid = tables.discard >= 0
+    ok = valid[rows] & (np.arange(52)[None, :] != x)
+    i, d = np.nonzero(ok)
+    lacks = np.flatnonzero(~holds)
+    back = lacks[valid[lacks, x]]
+    return _DrawMoves(rows[i], d.astype(np.int64), tables.row_of[pair[i, 0], pair[i, 1], d], back)
+
+
+@lru_cache(maxsize=32)
+def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.NDArray[np.int8]:
+    """``[row, card]``: the card thrown by one way of throwing with the suits ``avoid``
+    avoided (:meth:`_Ranks.choose`), int8 (1.1 MB for 52 cards), shared by every filter of
+    the same scoring rules; the 32 latest are kept."""
+    return _ranks_for(scoring, key, taken).choose(avoid)
 
 
 @lru_cache(maxsize=8)
