@@ -40,7 +40,7 @@ demo: install
 
 test: install-test
 	$(VENV_PY) -m mypy
-	$(VENV_PY) -m pytest -n 2 --dist loadfile
+	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15
 
 bench: install
 	$(VENV_PY) benchmarks/bench_engine.py
