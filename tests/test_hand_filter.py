@@ -45,6 +45,7 @@ class Reference:
         self.cards = deck(rules.deck_size)  # type: ignore[attr-defined]
         self._values: dict[tuple[int, ...], Fraction] = {}
         self._ahead: list[dict[tuple[int, ...], int]] = []
+        self._draws: dict[tuple[int, ...], tuple[int, Fraction]] = {}
 
     def value(self, hand: tuple[int, ...]) -> Fraction:
         key = tuple(sorted(hand))
@@ -124,6 +125,18 @@ class Reference:
                     return z
         return options[0]
 
+    def _draws_now(self, hand: tuple[int, ...]) -> tuple[int, Fraction]:
+        """How many cards ``hand`` may draw and the sum of the best value now kept after each
+        (remembered per hand: every card added to the hand asks again)."""
+        key = tuple(sorted(hand))
+        found = self._draws.get(key)
+        if found is None:
+            idx = [c.index for c in self.cards if c.index not in hand]
+            drawn = [max([self.value(hand)] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand])
+                     for d in idx]
+            found = self._draws[key] = (len(drawn), sum(drawn, Fraction(0)))
+        return found
+
     def target(self, hand: tuple[int, ...]) -> int:
         totals = {s: (sum(ALL_CARDS[z].value for z in hand if z // 13 == s), sum(1 for z in hand if z // 13 == s))
                   for s in {z // 13 for z in hand}}
@@ -131,10 +144,8 @@ class Reference:
 
     def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int, last: bool = False) -> float:
         if kind.takes == "horizon" and last:  # the best three with the card at least a draw's mean value now
-            idx = [c.index for c in self.cards if c.index not in hand]
-            drawn = [max([self.value(hand)] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand])
-                     for d in idx]
-            helps = max(self.value(tuple(y for y in hand if y != z) + (card,)) for z in hand) * len(drawn) >= sum(drawn)
+            count, total = self._draws_now(hand)
+            helps = max(self.value(tuple(y for y in hand if y != z) + (card,)) for z in hand) * count >= total
             return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
         if kind.takes == "horizon":  # the best three kept with the card beat drawing (one turn further)
             worth, drawing = self.worth(kind, 0), self.worth(kind, 1)
@@ -542,7 +553,7 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
                 continue
             plain = ref.best_throw(STRONG_PLAY, h, d)
             for i, (avoid, taken, last) in enumerate(ways):
-                thrown = ref.best_throw(STRONG_PLAY, h, d, avoid, taken, last)
+                thrown = plain if i == 0 else ref.best_throw(STRONG_PLAY, h, d, avoid, taken, last)
                 assert f.throw_table(strong, avoid, taken, last)[row, d] == thrown
                 fed[i] += bool(avoid) and ALL_CARDS[plain].suit in avoid and thrown != plain and not taken
             assert f.throws[strong][row, d] == plain

@@ -2,7 +2,7 @@
 review: each part of its rule at its boundary, and the decision oracle over seeded whole
 games under every preset.
 
-The oracle plays ``SCATLAB_ORACLE_GAMES`` seeded games per preset (unset: 30, and 5 under
+The oracle plays ``SCATLAB_ORACLE_GAMES`` seeded games per preset (unset: 20, and 3 under
 french-canadian, whose race to 31 points makes games of a thousand decisions) between
 random and tip players (random players reach odd positions a learner reaches: passed 31s,
 late knocks, an empty stock) and checks **every** decision of every seat. For the figure
@@ -191,7 +191,7 @@ def test_the_horizon_is_the_reviews_and_the_experts() -> None:
 # -- the decision oracle -----------------------------------------------------------------------
 
 ORACLE_GAMES = os.environ.get("SCATLAB_ORACLE_GAMES")
-"""Games per preset when set (every preset alike); unset: 30, and 5 under french-canadian."""
+"""Games per preset when set (every preset alike); unset: 20, and 3 under french-canadian."""
 _SEATS = (("random", "tip"), ("tip", "random", "random"), ("random", "random", "tip", "random"))
 
 
@@ -271,7 +271,7 @@ def test_decision_oracle_advice_equals_the_reviews_best_move_at_every_decision(n
     if ORACLE_GAMES is not None:
         games = int(ORACLE_GAMES)
     else:
-        games = 5 if name == "french-canadian" else 30  # a race to 31 points: games of a thousand decisions
+        games = 3 if name == "french-canadian" else 20  # a race to 31 points: games of a thousand decisions
     for g in range(games):
         kinds = _SEATS[g % len(_SEATS)]
         play_out([make_player(k) for k in kinds], list(kinds), rules, 2039, g, observe)
