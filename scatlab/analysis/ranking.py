@@ -72,6 +72,7 @@ from ..rules.view import PlayerView
 from .horizon import horizon_table
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .valuation import opponent_turns
 
 __all__ = [
     "HORIZON",
@@ -382,18 +383,11 @@ class Position:
         if view.phase is Phase.THROW_DOWN:
             raise AnalysisError("the throw-down choice (V11) is made before looking at the cards: there is "
                                 "nothing to rank")
-        turns = {p: 0 for p in view.opponents}
-        for e in view.history:
-            if e.player in turns and e.action.kind is ActionKind.DISCARD:
-                turns[e.player] += 1
         final = view.knocker is not None or (
             bool(view.history) and view.history[-1].player == view.player
             and view.history[-1].action.kind is ActionKind.STOP_BUS)
-        if view.phase is Phase.DECLARE:
-            k = Knowledge.of(view.hand, None, opponents=max(1, len(view.opponents)), rules=view.rules)
-        else:
-            k = Knowledge.from_view(view)
-        return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(turns.values()), final)
+        k = Knowledge.from_view(view)
+        return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(opponent_turns(view)), final)
 
     @classmethod
     def of(cls, knowledge: Knowledge, *, opponent_turns: Sequence[int] | None = None, final: bool = False) -> Position:

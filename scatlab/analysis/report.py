@@ -129,9 +129,11 @@ def analyze(
     if isinstance(hand, Knowledge):
         knowledge = hand
     elif isinstance(hand, PlayerView):
-        knowledge = Knowledge.from_view(hand)
         if hand.to_move == hand.player:
             position = Position.from_view(hand)
+            knowledge = position.knowledge
+        else:
+            knowledge = Knowledge.from_view(hand)
         if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
             observations = Observations.from_view(hand, knock_rules=True)
     else:

@@ -828,14 +828,19 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         rows.append(("draw: expected value after this draw", *_num(draw.expected_value)))
         rows.append((f"draw: P(31) ({draw.count_31} outs of {draw.unseen})", *_pct(draw.p_31)))
         rows.append(("draw: P(better hand)", *_pct(draw.p_improve)))
-    if turn.take is not None:
-        best = turn.take.best
-        rows.append((f"take the {turn.take.card.pretty}, throw the {best.discard.pretty}", *_num(best.value)))
     ranking = analysis.ranking
+    taken_now: Fraction | None = None
+    if turn.take is not None:  # the hand now after the take the ranking plays (its throw, not another)
+        then = ranking.move(Action.TAKE).then if ranking is not None and ActionKind.TAKE in ranking.position.kinds \
+            else None
+        option = next((o for o in turn.take.options if o.discard == then), turn.take.best)
+        taken_now = option.value
+        rows.append((f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: the hand now",
+                     *_num(option.value)))
     if ranking is not None:
         ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
-        for move in ranking.moves:
-            if move.value is not None and len(ranking.moves) > 1 and move.action.kind is not ActionKind.DECLARE:
+        for move in ranking.moves:  # the ways of playing on (a discard's own row shows it now; the reason, ahead)
+            if move.value is not None and move.action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS):
                 rows.append((f"{move.label()}: worth {ahead}", *_num(move.value)))
         unit = ranking.unit
         for move in ranking.moves:
@@ -861,10 +866,10 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
     advice = analysis.advice
     chart = None
     if draw is not None:
-        highlight = turn.take.best.value if turn.take is not None else None
+        highlight = taken_now
         title = "After drawing"
-        if turn.take is not None:
-            title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(turn.take.best.value)})"
+        if turn.take is not None and taken_now is not None:
+            title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(taken_now)})"
         chart = distribution_svg(draw.distribution, highlight=highlight, title=title)
     return HintsModel(
         analysis=analysis,

@@ -116,11 +116,16 @@ function render({ model, el: host }) {
       return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
         s.rule ? ruleBox(s.rule, "The rule now") : null);
     }
+    // a long fraction does not fit beside the label: the cell says "exact" and holds it as
+    // its title (hover) and spoken label; short ones (21, 1/16) are shown as they are
+    const exactCell = (exact) => exact.length > 9
+      ? el("td", { class: "scat-exact scat-exact-long", title: exact, "aria-label": `exactly ${exact}` }, "exact fraction")
+      : el("td", { class: "scat-exact" }, exact);
     const advice = h.advice_action.replace("_", " ") + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
     const rows = el("table", { class: "scat-numbers" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
-        el("tr", {}, el("th", { scope: "row" }, label), el("td", { class: "scat-exact" }, exact), el("td", {}, shown)))));
+        el("tr", {}, el("th", { scope: "row" }, label), exactCell(exact), el("td", {}, shown)))));
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
