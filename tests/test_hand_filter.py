@@ -556,7 +556,7 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
                 thrown = plain if i == 0 else ref.best_throw(STRONG_PLAY, h, d, avoid, taken, last)
                 assert f.throw_table(strong, avoid, taken, last)[row, d] == thrown
                 fed[i] += bool(avoid) and ALL_CARDS[plain].suit in avoid and thrown != plain and not taken
-            assert f.throws[strong][row, d] == plain
+            assert f.throw_table(strong)[row, d] == plain
             differ += plain != ref.best_throw(CASUAL_PLAY, h, d)
             take = ref.take_chance(STRONG_PLAY, h, d) > STRONG_PLAY.slip
             assert f.take_masks[strong][d, row] == take
@@ -587,7 +587,7 @@ def test_casual_kind_throws_as_the_tip_player_does() -> None:
             for avoid, taken, last in ways:
                 thrown = ref.best_throw(CASUAL_PLAY, h, d, avoid, taken, last)
                 assert f.throw_table(casual, avoid, taken, last)[row, d] == thrown
-            differ += f.throws[casual][row, d] != f.discard[row, d]
+            differ += f.throw_table(casual)[row, d] != f.discard[row, d]
     assert differ > 1000  # not the strongest three now
 
 
@@ -943,3 +943,26 @@ def test_observations_kinds_picture_the_opponents_as_the_kinds_given() -> None:
         Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY,), odds=((1.0, 0.0),))
     assert Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY, STRONG_PLAY),
                         odds=((1.0, 0.0),)).odds == ((1.0, 0.0),)
+
+
+@pytest.mark.parametrize("rules", [RULES_32, find_rules("classic"), find_rules("quick")], ids=lambda r: r.name)
+def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None:
+    """A draw step reads each kind's throw from one ranking per set of four cards (not per
+    hand and card drawn): for every hand and every card it can draw, every way of throwing
+    the step uses (tip's, the expert's five turns ahead with its feed rule, the expert's on a
+    last turn), with no suit avoided and with suits avoided, picks the same card from the
+    set as from the full ranking of that hand and card."""
+    from scatlab.analysis import hand_filter as hf
+
+    f = LogFilter.of(rules)  # type: ignore[arg-type]
+    tables = f.tables
+    m = len(tables.rows)
+    hands, drawn = np.repeat(np.arange(m), 52), np.tile(np.arange(52), m)
+    ok = tables.discard[hands, drawn] >= 0
+    hands, drawn = hands[ok], drawn[ok]
+    quads = hf._quad_ids(f.scoring, np.sort(np.concatenate([tables.rows[hands], drawn[:, None]], axis=1), axis=1))
+    assert len(set(quads.tolist())) == math.comb(rules.deck_size, 4)  # type: ignore[attr-defined]
+    for key in (("suit", 0, 0.0), ("horizon", 5, 2.0), ("last", 0, 0.0)):
+        for avoid in (0, 0b0001, 0b0110, 0b1011):
+            full = hf._choice(f.scoring, key, False, avoid)[hands, drawn]
+            assert np.array_equal(hf._quad_choice(f.scoring, key, avoid)[quads], full), (key, avoid)

@@ -337,7 +337,6 @@ game's first hand and odds learned from the hands shown after it."""
 
 _CACHE_SIZE = 96
 _ThrowKey = tuple[str, int, float]
-_BEST_SIZE = 520
 _SUIT_ORDER = tuple(Suit)  # a card's suit is index // 13 in this order
 _CARD_VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
 _EVIDENCE_SIZE = 4096
@@ -345,13 +344,23 @@ _EVIDENCE_SIZE = 4096
 
 @dataclass(frozen=True)
 class _DrawMoves:
-    """For one thrown card ``x``: each (hand with ``x``, drawn card) pair and the hand kept
-    when ``x`` goes; and the hands without ``x`` that could draw it and throw it back."""
+    """For one thrown card ``x``, every hand kept after a turn that drew from the stock and
+    threw ``x``: ``dest``, the rows without ``x``; ``src[j, i]``, the hand held before the turn
+    when the card drawn was ``dest``'s ``j``-th card (that card's place taken by ``x``); the
+    fourth way to keep ``dest`` is to draw ``x`` and throw it back. ``quad[i]``: the id of
+    the four cards ``dest[i]`` plus ``x`` (:func:`_quads`), whose ranking says which card goes."""
 
-    source: IntArray  # int64: numpy indexes with it without a conversion (int16 was 2x slower)
-    drawn: IntArray
-    dest: IntArray
-    back: IntArray
+    dest: IntArray  # int64: numpy indexes with it without a conversion (int16 was 2x slower)
+    src: IntArray
+    quad: npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class _Holding:
+    """For one card ``x``: the rows holding it (``rows``) and each one's two other cards (``pair``)."""
+
+    rows: IntArray
+    pair: IntArray
 
 
 class LogFilter:
@@ -397,17 +406,10 @@ class LogFilter:
         self._throw_keys: tuple[_ThrowKey, ...] = tuple(
             ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
             ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
-        for key in dict.fromkeys(self._throw_keys):  # every ranking a log may need, built now, not mid-game
+        for key in dict.fromkeys(self._throw_keys):  # every ranking a draw may need, built now, not mid-game
             for way in ((key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,)):
                 if way[0] != "now":
-                    for taken in (False, True):
-                        _ranks_for(self.scoring, way, taken)
-        self.throws: tuple[ThrowArray, ...] = tuple(self.throw_table(k) for k in range(len(kinds)))
-        """Per kind, ``[row, card]``: the card it throws after drawing ``card`` to hand ``row``
-        (no suit to avoid; :meth:`throw_table` for the others)."""
-        self.has = [np.flatnonzero((rows == x).any(axis=1)) for x in range(52)]
-        self.lacks = [np.flatnonzero(~(rows == x).any(axis=1)) for x in range(52)]
-        self.pair = [rows[r][rows[r] != x].reshape(-1, 2) for x, r in enumerate(self.has)]
+                    _quad_ranks(self.scoring, way)
         v2 = tables.value2
         allowed = ~self.blitz
         if rules.min_knock is not None:
@@ -430,8 +432,6 @@ class LogFilter:
             for k in kinds)
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
-        self._best: OrderedDict[tuple[_ThrowKey, int, int], tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]] = \
-            OrderedDict()
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
@@ -452,8 +452,9 @@ class LogFilter:
         (-1 where it cannot be added), when the next player has taken the suits ``avoid``
         from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
         with ``last`` on a last turn after a knock: picked from the kind's ranking of the
-        cards (built with the filter, shared by every filter of the same scoring rules) per
-        suits to avoid, in a few milliseconds.
+        cards (built on first use, about 0.3 s, shared by every filter of the same scoring
+        rules) per suits to avoid, in a few milliseconds. (The filter itself ranks only the
+        hands a turn can reach, :meth:`step`.)
 
         >>> from scatlab.rules import find_rules
         >>> from scatlab.cards import Suit, parse_card, parse_cards
@@ -485,15 +486,6 @@ class LogFilter:
         if key[0] == "now":
             return key, 0
         return key, sum(1 << _SUIT_ORDER.index(s) for s in avoid)
-
-    def _throw(self, k: int, hands: IntArray, added: IntArray, thrown: int, taken: bool,
-               avoid: frozenset[Suit] = frozenset(), last: bool = False) -> FloatArray:
-        """The chance that kind ``k`` throws ``thrown`` from hand row ``hands`` plus card ``added``."""
-        slip = self.kinds[k].slip
-        best = self.throw_table(k, avoid, taken, last)[hands, added]
-        if taken:  # a taken card is never thrown: a slip is one of the two other cards
-            return np.where(best == added, 1.0 / 3.0, np.where(best == thrown, 1.0 - slip, slip / 2.0))
-        return np.where(best == thrown, 1.0 - slip, slip / 3.0)
 
     def take_mask(self, k: int, last: bool = False) -> BoolArray:
         """``[card, row]``: whether kind ``k`` would take ``card`` into hand ``row`` (on a
@@ -527,29 +519,32 @@ class LogFilter:
         x = turn.thrown.index
         if turn.action == "take":
             assert card is not None
-            rows = self.has[x]
-            pair = self.pair[x]
-            ok = ~(tables.rows[rows] == card).any(axis=1)
-            rows, pair = rows[ok], pair[ok]
-            chance = w[rows] * self._take_chance(k, rows, card, turn.last) * self._throw(
-                k, rows, np.full(len(rows), card), x, True, turn.next_took, turn.last)
-            new = tables.row_of[pair[:, 0], pair[:, 1], card]
+            key, mask = self._throw_key(k, turn.last, turn.next_took)
+            rows, new, best = _take_moves(self.scoring, key, mask, x, card)
+            slip = kind.slip  # a taken card is never thrown: a slip is one of the two other cards
+            thrown = np.where(best == card, 1.0 / 3.0, np.where(best == x, 1.0 - slip, slip / 2.0))
+            chance = w[rows] * self._take_chance(k, rows, card, turn.last) * thrown
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
         if card is not None:  # passed over the top discard to draw
             w = w * (1.0 - self._take_chance(k, slice(None), card, turn.last))
-            w[self.has[card]] = 0.0
+            w[_holding(self.scoring, card).rows] = 0.0
         others = self.deck_size - 3 - (card is not None)
-        moves = self._draw_moves(x)
-        best, back_best = self._best_throws(k, x, turn.next_took, turn.last)
-        # the drawn card d stays and x, a card of the hand, goes (hands with x) ...
-        chance = w[moves.source] * np.where(best, 1.0 - kind.slip, kind.slip / 3.0)
-        if card is not None:
-            chance = chance * (moves.drawn != card)
-        out: FloatArray = np.asarray(np.bincount(moves.dest, weights=chance, minlength=self.m), dtype=np.float64)
-        # ... or the drawn card was x and went back (hands without x keep their cards)
-        back = moves.back
-        out[back] += w[back] * np.where(back_best, 1.0 - kind.slip, kind.slip / 3.0)
-        return np.asarray(out / others, dtype=np.float64)
+        moves = _draw_moves(self.scoring, x)
+        dest, src = moves.dest, moves.src
+        keep, slip = 1.0 - kind.slip, kind.slip / 3.0
+        key, mask = self._throw_key(k, turn.last, turn.next_took)
+        if key[0] == "now":  # the drawn card goes back on a tie: which card was drawn matters
+            drawn = tables.rows[dest].T
+            chance = np.where(self.discard[src, drawn] == x, keep, slip)
+            total = (w[src] * chance).sum(axis=0) + w[dest] * np.where(self.discard[dest, x] == x, keep, slip)
+        else:  # the card thrown depends only on the four cards: one chance per hand kept
+            throws_x = _quad_choice(self.scoring, key, mask)[moves.quad] == x
+            total = np.where(throws_x, keep, slip) * (w[src[0]] + w[src[1]] + w[src[2]] + w[dest])
+        out = np.zeros(self.m)
+        out[dest] = total / others
+        if card is not None:  # a hand kept with the card passed over drew it: it cannot have
+            out[_holding(self.scoring, card).rows] = 0.0
+        return out
 
     def rule_knocks(self, rule: KnockRule, slip: float) -> FloatArray:
         """Per row: the chance of knocking by ``rule`` (:class:`KnockRule`) with ``slip``
@@ -580,27 +575,6 @@ class LogFilter:
         out = np.zeros(self.m)
         out[rows] = np.where(knocks, 1.0 - slip, slip)
         return out
-
-    def _draw_moves(self, x: int) -> _DrawMoves:
-        """Every way a turn drawing from the stock can end with ``x`` thrown (cached)."""
-        return _draw_moves(self.scoring, x)
-
-    def _best_throws(self, k: int, x: int, avoid: frozenset[Suit], last: bool) -> tuple[BoolArray, BoolArray]:
-        """For :meth:`_draw_moves` of ``x``: whether kind ``k`` throws ``x`` in each move and
-        in each throw back (cached; kinds that throw alike share it)."""
-        key, mask = self._throw_key(k, last, avoid)
-        moves = self._draw_moves(x)
-        packed = self._best.get((key, mask, x))
-        if packed is not None:
-            self._best.move_to_end((key, mask, x))
-        else:  # kept as bits (a byte per eight moves)
-            throws = self.throw_table(k, avoid, last=last)
-            packed = (np.packbits(throws[moves.source, moves.drawn] == x), np.packbits(throws[moves.back, x] == x))
-            self._best[(key, mask, x)] = packed
-            if len(self._best) > _BEST_SIZE:
-                self._best.popitem(last=False)
-        return (np.unpackbits(packed[0], count=len(moves.source)).view(np.bool_),
-                np.unpackbits(packed[1], count=len(moves.back)).view(np.bool_))
 
     # -- a whole log ----------------------------------------------------------------------
 
@@ -728,10 +702,10 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
 
 @dataclass(frozen=True)
 class _Ranks:
-    """How a player throws from every hand ``row`` plus card ``d``, whatever suits it avoids:
-    ``cards[j, row, d]``, the four cards in its order of preference (``j`` = 0 first);
-    ``eligible[j, row, d]``, whether that card may be thrown instead of the first when the
-    first is of a suit to avoid; ``valid[row, d]``, whether ``d`` can be added. (A card's
+    """How a player throws from some hands plus a card, whatever suits it avoids:
+    ``cards[j, ...]``, the four cards in its order of preference (``j`` = 0 first);
+    ``eligible[j, ...]``, whether that card may be thrown instead of the first when the
+    first is of a suit to avoid; ``valid[...]``, whether the card can be added. (A card's
     suit bit in :data:`_SUIT_ORDER` is ``1 << card // 13``: worked out when choosing.)"""
 
     cards: npt.NDArray[np.int8]
@@ -740,18 +714,18 @@ class _Ranks:
 
     @staticmethod
     def of(ranked: npt.NDArray[np.int8], eligible: BoolArray, valid: BoolArray) -> _Ranks:
-        """From ``[row, d, j]`` arrays (the first always eligible)."""
-        return _Ranks(np.ascontiguousarray(np.moveaxis(ranked, 2, 0)),
-                      np.ascontiguousarray(np.moveaxis(eligible, 2, 0)), valid)
+        """From ``[..., j]`` arrays (the first always eligible)."""
+        return _Ranks(np.ascontiguousarray(np.moveaxis(ranked, -1, 0)),
+                      np.ascontiguousarray(np.moveaxis(eligible, -1, 0)), valid)
 
     def _avoided(self, j: int, mask: int) -> BoolArray:
         """Whether option ``j``'s card is of a suit in ``mask``."""
         return np.asarray((np.left_shift(1, self.cards[j] // 13, dtype=np.int16) & mask) != 0)
 
     def choose(self, avoid: int) -> npt.NDArray[np.int8]:
-        """``[row, d]``: the card thrown when the suits ``avoid`` (a bit per suit in
-        :data:`_SUIT_ORDER`) are avoided: the first eligible card of another suit, else the
-        first card (-1 where ``d`` cannot be added)."""
+        """The card thrown when the suits ``avoid`` (a bit per suit in :data:`_SUIT_ORDER`)
+        are avoided: the first eligible card of another suit, else the first card (-1 where
+        the card cannot be added)."""
         pick = self.cards[0].copy()
         if avoid:
             decided = ~self._avoided(0, avoid)
@@ -762,132 +736,195 @@ class _Ranks:
         return np.asarray(np.where(self.valid, pick, -1), dtype=np.int8)
 
 
-def _options(tables: Tables, start: int, part: IntArray) -> tuple[IntArray, IntArray]:
-    """For hands ``part`` (rows ``start`` on) plus every card ``d``: the four cards that may
-    be thrown (option ``j`` < 3 the hand's ``j``-th card, option 3 ``d``) and the row kept
-    (-1 where ``d`` cannot be added)."""
-    n = len(part)
-    d = np.arange(52)[None, :]
-    cards = np.empty((n, 52, 4), dtype=np.int64)
-    kept = np.empty((n, 52, 4), dtype=np.int64)
+def _options(tables: Tables, hands: IntArray, drawn: IntArray) -> tuple[IntArray, IntArray]:
+    """For hand rows ``hands`` plus the cards ``drawn`` (one each): the four cards that may
+    be thrown (option ``j`` < 3 the hand's ``j``-th card, option 3 the card drawn) and the
+    row kept (-1 where the card cannot be added)."""
+    part = tables.rows[hands]
+    cards = np.empty((len(hands), 4), dtype=np.int64)
+    kept = np.empty((len(hands), 4), dtype=np.int64)
+    cards[:, :3] = part
+    cards[:, 3] = drawn
     for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
-        cards[:, :, j] = part[:, j:j + 1]
-        kept[:, :, j] = tables.row_of[part[:, a:a + 1], part[:, b:b + 1], d]
-    cards[:, :, 3] = d
-    kept[:, :, 3] = np.arange(start, start + n)[:, None]
+        kept[:, j] = tables.row_of[part[:, a], part[:, b], drawn]
+    kept[:, 3] = hands
     return cards, kept
 
 
-def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool) -> _Ranks:
-    """How the ``expert`` throws, valuing hand ``r`` at ``worth[r]``: the card whose loss
-    keeps the three worth most; on a tie the one keeping the strongest hand now, then the
-    lowest-valued card, then the lowest index (clubs before diamonds, hearts, spades). If
-    that card's suit is to be avoided (suits the next player took from the pile), the best
-    card of another suit by the same order instead, if it keeps three worth at most
-    ``margin`` (in ``worth``'s units) less. With ``taken``, ``d`` was taken and is never
-    thrown (C5)."""
-    rows = tables.rows
-    m = len(rows)
-    ranked = np.zeros((m, 52, 4), dtype=np.int8)
-    eligible = np.zeros((m, 52, 4), dtype=np.bool_)
-    valid = np.zeros((m, 52), dtype=np.bool_)
-    for start in range(0, m, 4096):
-        part = rows[start:start + 4096]
-        cards, kept = _options(tables, start, part)
-        valid[start:start + len(part)] = (kept[:, :, :3] >= 0).all(axis=2)
-        kept = np.maximum(kept, 0)
-        score = worth[kept]
-        second = tables.strength[kept] * 1024 + (15 - _CARD_VALUES[cards]) * 64 + (63 - cards)
-        if taken:  # never the card taken: last, and never eligible
-            score[:, :, 3] = -1
-        order = np.lexsort((-second, -score), axis=-1)
-        score = np.take_along_axis(score, order, axis=2)
-        ranked[start:start + len(part)] = np.take_along_axis(cards, order, axis=2)
-        ok = (score >= score[:, :, :1] - margin) & (score >= 0)
-        ok[:, :, 0] = True
-        eligible[start:start + len(part)] = ok
-    return _Ranks.of(ranked, eligible, valid)
+def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool, hands: IntArray,
+                  drawn: IntArray) -> _Ranks:
+    """How the ``expert`` throws from hands ``hands`` plus ``drawn``, valuing hand ``r`` at
+    ``worth[r]``: the card whose loss keeps the three worth most; on a tie the one keeping the
+    strongest hand now, then the lowest-valued card, then the lowest index (clubs before
+    diamonds, hearts, spades). If that card's suit is to be avoided (suits the next player
+    took from the pile), the best card of another suit by the same order instead, if it
+    keeps three worth at most ``margin`` (in ``worth``'s units) less. With ``taken``, the
+    card was taken and is never thrown (C5). (Without ``taken`` the order depends only on
+    the four cards, not on which was drawn.)"""
+    cards, kept = _options(tables, hands, drawn)
+    valid = (kept[:, :3] >= 0).all(axis=1)
+    kept = np.maximum(kept, 0)
+    score = worth[kept]
+    second = tables.strength[kept] * 1024 + (15 - _CARD_VALUES[cards]) * 64 + (63 - cards)
+    if taken:  # never the card taken: last, and never eligible
+        score[:, 3] = -1
+    order = np.lexsort((-second, -score), axis=-1)
+    score = np.take_along_axis(score, order, axis=1)
+    ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
+    ok = (score >= score[:, :1] - margin) & (score >= 0)
+    ok[:, 0] = True
+    return _Ranks.of(ranked, ok, valid)
 
 
-def _tip_ranks(tables: Tables, taken: bool) -> _Ranks:
-    """How the ``tip`` player throws: a card whose loss leaves 31 if there is one; else the
-    lowest card (by value, then index) outside the suit worth most among the four (ties:
-    more cards, then clubs, diamonds, hearts, spades), all four of it: the lowest card;
-    never ``d`` when it was ``taken`` (C5); and, when there is such a card, not one of a
-    suit to avoid."""
-    rows = tables.rows
-    m = len(rows)
-    ranked = np.zeros((m, 52, 4), dtype=np.int8)
-    eligible = np.zeros((m, 52, 4), dtype=np.bool_)
+def _tip_ranks(tables: Tables, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
+    """How the ``tip`` player throws from hands ``hands`` plus ``drawn``: a card whose loss
+    leaves 31 if there is one; else the lowest card (by value, then index) outside the suit
+    worth most among the four (ties: more cards, then clubs, diamonds, hearts, spades), all
+    four of it: the lowest card; never the card drawn when it was ``taken`` (C5); and, when
+    there is such a card, not one of a suit to avoid. (Without ``taken`` the order depends
+    only on the four cards.)"""
+    n = len(hands)
+    cards, kept = _options(tables, hands, drawn)
+    suit = cards // 13
+    value = _CARD_VALUES[cards]
     # the suit worth most among the four: per suit, 64 * total + 8 * cards + the suit order's tie-break
-    worth = np.zeros((m, 4), dtype=np.int64)
-    for j in range(3):
-        np.add.at(worth, (np.arange(m), rows[:, j] // 13), _CARD_VALUES[rows[:, j]] * 64 + 8)
+    worth = np.zeros((n, 4), dtype=np.int64)
+    for j in range(4):
+        worth[np.arange(n), suit[:, j]] += value[:, j] * 64 + 8
     worth += 3 - np.arange(4)[None, :]
-    with_d = np.repeat(worth[:, None, :], 52, axis=1)
-    with_d[:, np.arange(52), np.arange(52) // 13] += _CARD_VALUES * 64 + 8
-    targets = with_d.argmax(axis=2)
-    del with_d
-    for start in range(0, m, 4096):
-        part = rows[start:start + 4096]
-        n = len(part)
-        cards, kept = _options(tables, start, part)
-        suit = cards // 13
-        value = _CARD_VALUES[cards]
-        target = targets[start:start + n]
-        allowed = np.ones((n, 52, 4), dtype=np.bool_)
-        if taken:
-            allowed[:, :, 3] = False
-        outside = allowed & (suit != target[:, :, None])
-        pick = np.where(outside.any(axis=2, keepdims=True), outside, allowed)
-        blitz = allowed & (kept >= 0) & (tables.value2[np.maximum(kept, 0)] >= BLITZ2)
-        has_blitz = blitz.any(axis=2, keepdims=True)
-        pick = np.where(has_blitz, blitz, pick)
-        order = np.argsort(np.where(pick, 0, 1 << 12) + value * 64 + cards, axis=2, kind="stable")
-        ranked[start:start + n] = np.take_along_axis(cards, order, axis=2)
-        ok = np.take_along_axis(pick, order, axis=2) & ~has_blitz  # a 31 is thrown for, whatever the suit
-        ok[:, :, 0] = True
-        eligible[start:start + n] = ok
-    return _Ranks.of(ranked, eligible, tables.discard >= 0)
+    target = worth.argmax(axis=1)
+    allowed = np.ones((n, 4), dtype=np.bool_)
+    if taken:
+        allowed[:, 3] = False
+    outside = allowed & (suit != target[:, None])
+    pick = np.where(outside.any(axis=1, keepdims=True), outside, allowed)
+    blitz = allowed & (kept >= 0) & (tables.value2[np.maximum(kept, 0)] >= BLITZ2)
+    has_blitz = blitz.any(axis=1, keepdims=True)
+    pick = np.where(has_blitz, blitz, pick)
+    order = np.argsort(np.where(pick, 0, 1 << 12) + value * 64 + cards, axis=1, kind="stable")
+    ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
+    ok = np.take_along_axis(pick, order, axis=1) & ~has_blitz  # a 31 is thrown for, whatever the suit
+    ok[:, 0] = True
+    return _Ranks.of(ranked, ok, tables.discard[hands, drawn] >= 0)
 
 
-@lru_cache(maxsize=32)
-def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
-    """The ranking of one way of throwing (see :meth:`LogFilter._throw_key`) under the
-    scoring rules ``scoring``, shared by every filter of those rules (about 0.2 s each)."""
+def _pair_ranks(scoring: RuleSet, key: _ThrowKey, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
+    """The ranking of one way of throwing (see :meth:`LogFilter._throw_key`, not ``"now"``)
+    for hand rows ``hands`` plus the cards ``drawn``, under the scoring rules ``scoring``."""
     tables = tables_for(scoring)
     way, horizon, margin = key
     if way == "suit":
-        return _tip_ranks(tables, taken)
+        return _tip_ranks(tables, taken, hands, drawn)
     if way == "last":  # the hand now
-        return _expert_ranks(tables, tables.strength, 0.0, taken)
+        return _expert_ranks(tables, tables.strength, 0.0, taken, hands, drawn)
     worth = horizon_table(tables, horizon)
-    return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken)
+    return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken, hands, drawn)
+
+
+@lru_cache(maxsize=4)
+def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
+    """The ranking for every hand row plus every card (``[j, row, card]``), for
+    :meth:`LogFilter.throw_table` (about 0.3 s; the filter's steps do not need it)."""
+    tables = tables_for(scoring)
+    m = len(tables.rows)
+    hands = np.repeat(np.arange(m), 52)
+    drawn = np.tile(np.arange(52), m)
+    ranks = _pair_ranks(scoring, key, taken, hands, drawn)
+    return _Ranks(ranks.cards.reshape(4, m, 52), ranks.eligible.reshape(4, m, 52), ranks.valid.reshape(m, 52))
+
+
+@lru_cache(maxsize=8)
+def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.NDArray[np.int8]:
+    """``[row, card]``: the card thrown by one way of throwing with the suits ``avoid``
+    avoided (:meth:`_Ranks.choose`), int8 (1.1 MB for 52 cards)."""
+    return _ranks_for(scoring, key, taken).choose(avoid)
+
+
+_BINOM = np.array([[math.comb(n, k) for n in range(53)] for k in range(5)], dtype=np.int64)
+"""``_BINOM[k, n]``: n choose k."""
+
+
+@lru_cache(maxsize=8)
+def _deck_places(scoring: RuleSet) -> IntArray:
+    """Each card's place among the deck's cards in index order (-1 when not in the deck)."""
+    tables = tables_for(scoring)
+    places = np.full(52, -1, dtype=np.int64)
+    places[tables.in_deck] = np.arange(int(tables.in_deck.sum()))
+    return places
+
+
+def _quad_ids(scoring: RuleSet, quads: IntArray) -> npt.NDArray[np.int32]:
+    """The id of each set of four cards (rows of sorted card indices): its rank among the
+    deck's 4-card sets in colexicographic order, from 0 to (deck choose 4) - 1."""
+    p = _deck_places(scoring)[quads]
+    return np.asarray(_BINOM[1, p[:, 0]] + _BINOM[2, p[:, 1]] + _BINOM[3, p[:, 2]] + _BINOM[4, p[:, 3]],
+                      dtype=np.int32)
+
+
+@lru_cache(maxsize=16)
+def _quad_ranks(scoring: RuleSet, key: _ThrowKey) -> _Ranks:
+    """The ranking of one way of throwing (not taken) for every set of four cards of the
+    deck, by id (:func:`_quad_ids`): 270,725 sets for 52 cards, 2.2 MB, about 0.05 s. The
+    order depends only on the four cards (not on which was drawn), so the set's first
+    three as the hand and its last as the card drawn stand for every way to hold it."""
+    tables = tables_for(scoring)
+    rows = tables.rows
+    deck_cards = np.flatnonzero(tables.in_deck)
+    i, j = np.nonzero(rows[:, 2:3] < deck_cards[None, :])
+    quads = np.concatenate([rows[i], deck_cards[j, None]], axis=1)
+    ranks = _pair_ranks(scoring, key, False, i, deck_cards[j])
+    order = np.empty(len(quads), dtype=np.int64)
+    order[_quad_ids(scoring, quads)] = np.arange(len(quads))
+    return _Ranks(np.ascontiguousarray(ranks.cards[:, order]), np.ascontiguousarray(ranks.eligible[:, order]),
+                  ranks.valid[order])
+
+
+@lru_cache(maxsize=64)
+def _quad_choice(scoring: RuleSet, key: _ThrowKey, avoid: int) -> npt.NDArray[np.int8]:
+    """Per set of four cards (by id): the card thrown by one way of throwing with the suits
+    ``avoid`` avoided (270 KB for 52 cards), shared by every filter of the same scoring
+    rules; the 64 latest are kept."""
+    return _quad_ranks(scoring, key).choose(avoid)
 
 
 @lru_cache(maxsize=2 * 52)
 def _draw_moves(scoring: RuleSet, x: int) -> _DrawMoves:
     """Every way a turn drawing from the stock can end with card ``x`` thrown, under the
-    scoring rules ``scoring`` (shared by every filter of those rules, 1.5 MB per card)."""
+    scoring rules ``scoring`` (shared by every filter of those rules, 0.75 MB per card)."""
     tables = tables_for(scoring)
-    rows_all = tables.rows
-    holds = (rows_all == x).any(axis=1)
-    rows = np.flatnonzero(holds)
-    pair = rows_all[rows][rows_all[rows] != x].reshape(-1, 2)
-    valid = tables.discard >= 0
-    ok = valid[rows] & (np.arange(52)[None, :] != x)
-    i, d = np.nonzero(ok)
-    lacks = np.flatnonzero(~holds)
-    back = lacks[valid[lacks, x]]
-    return _DrawMoves(rows[i], d.astype(np.int64), tables.row_of[pair[i, 0], pair[i, 1], d], back)
+    rows = tables.rows
+    dest = np.flatnonzero(~(rows == x).any(axis=1))
+    kept = rows[dest]
+    src = np.stack([tables.row_of[kept[:, a], kept[:, b], x] for a, b in ((1, 2), (0, 2), (0, 1))])
+    quads = np.sort(np.concatenate([kept, np.full((len(dest), 1), x)], axis=1), axis=1)
+    return _DrawMoves(dest, np.ascontiguousarray(src), _quad_ids(scoring, quads))
 
 
-@lru_cache(maxsize=32)
-def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.NDArray[np.int8]:
-    """``[row, card]``: the card thrown by one way of throwing with the suits ``avoid``
-    avoided (:meth:`_Ranks.choose`), int8 (1.1 MB for 52 cards), shared by every filter of
-    the same scoring rules; the 32 latest are kept."""
-    return _ranks_for(scoring, key, taken).choose(avoid)
+@lru_cache(maxsize=512)
+def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int) -> tuple[IntArray, IntArray,
+                                                                                          npt.NDArray[np.int8]]:
+    """A turn that took ``card`` and threw ``x``: the hands it may have started from (holding
+    ``x``, not ``card``), the hand each keeps, and the card one way of throwing (see
+    :meth:`LogFilter._throw_key`) throws from each plus ``card`` with the suits ``avoid``
+    avoided (the 512 latest kept, about 20 KB each)."""
+    tables = tables_for(scoring)
+    holding = _holding(scoring, x)
+    ok = (holding.pair[:, 0] != card) & (holding.pair[:, 1] != card)
+    rows, pair = holding.rows[ok], holding.pair[ok]
+    if key[0] == "now":
+        best = np.asarray(tables.discard[rows, card], dtype=np.int8)
+    else:
+        best = _pair_ranks(scoring, key, True, rows, np.full(len(rows), card)).choose(avoid)
+    return rows, tables.row_of[pair[:, 0], pair[:, 1], card], best
+
+
+@lru_cache(maxsize=2 * 52)
+def _holding(scoring: RuleSet, x: int) -> _Holding:
+    """The rows holding card ``x`` and their two other cards (shared by every filter of the
+    scoring rules ``scoring``)."""
+    rows = tables_for(scoring).rows
+    has = np.flatnonzero((rows == x).any(axis=1))
+    return _Holding(has, rows[has][rows[has] != x].reshape(-1, 2))
 
 
 @lru_cache(maxsize=8)

@@ -707,11 +707,6 @@ class _Chain:
     kinds: tuple[PlayerKind, ...]
     kind_priors: FloatArray  # (kinds, MAX_TURNS + 1, rows): each kind's weight (times its share) after t turns
     improves: npt.NDArray[np.bool_]  # (rows, 52): card d would make the hand strictly stronger
-    av_rows: IntArray  # sparse table of the value after one draw from the rest of the deck: hand row,
-    av_v2: IntArray  # value2 reached,
-    av_share: FloatArray  # and the share of the draws that reach it
-    pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
-    av_start: IntArray  # (rows + 1,): where each hand's entries start in the sparse table
     improve_bits: IntArray  # (rows,): bit mask of the cards that would make the hand strictly stronger
 
     @property
@@ -759,20 +754,34 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
             kind_priors[k, t] = p
             p = step(p * goes_on, shares)
     kind_priors[:, :, blitz] = 0.0
-    # After one draw: per hand, each value it can reach and the share of draws reaching it
-    # (a sparse table: rows, values, shares).
-    after_v2 = np.where(valid, tables.after_draw >> RANK_BITS, -1)
-    key = np.arange(m)[:, None] * 128 + after_v2
-    uniq, counts = np.unique(key[valid], return_counts=True)
-    av_rows = uniq // 128
-    av_v2 = uniq % 128
-    av_share = counts / others
-    av_start = np.searchsorted(av_rows, np.arange(m + 1))
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
+    return _Chain(tables, kinds, kind_priors, improves, improve_bits)
+
+
+@dataclass(frozen=True)
+class _LastTurn:
+    rows: IntArray  # a sparse table of the value after one draw from the rest of the deck, by value: hand row,
+    share: FloatArray  # the share of its draws that keep the value,
+    values: IntArray  # the values (value2) in the table, in order,
+    starts: IntArray  # and where each one's entries start
+    pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
+
+
+@lru_cache(maxsize=8)
+def _last_turn(scoring: RuleSet) -> _LastTurn:
+    """What :func:`value_after_last_turn` reads, per scoring configuration (4 MB for 52
+    cards, about 0.05 s)."""
+    tables = tables_for(scoring)
+    rows = tables.rows
+    m = len(rows)
+    valid = tables.discard >= 0
+    key = (tables.after_draw >> RANK_BITS) * m + np.arange(m)[:, None]  # by value, then row
+    uniq, counts = np.unique(key[valid], return_counts=True)
+    v2 = uniq // m
+    values, starts = np.unique(v2, return_index=True)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _Chain(tables, kinds, kind_priors, improves, av_rows, av_v2, av_share, pair_base,
-                  av_start, improve_bits)
+    return _LastTurn(uniq % m, counts / (tables.deck_size - 3), values, starts, pair_base)
 
 
 def _chain_for(rules: RuleSet) -> _Chain:
@@ -879,8 +888,7 @@ def final_value_distribution(knowledge: Knowledge, observations: Observations, o
     approximation for the ``expert``: the drawn card is any card not in the hand (as the
     horizon tables assume), and every opponent sees the same top discard. Returns 67
     floats summing to 1."""
-    chain = _chain_for(knowledge.rules)
-    tables = chain.tables
+    tables = tables_for(knowledge.rules)
     obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
     w = row_weights(knowledge, obs, opponent)
     if model == "uniform" or obs.empty:
@@ -907,25 +915,20 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> Fl
     >>> round(float(d.sum()), 9), int(d.argmax()) / 2, round(float(d[2 * 18]) * 49, 6)  # the ace of clubs makes 18
     (1.0, 9.0, 1.0)
     """
-    chain = _chain_for(rules)
-    tables = chain.tables
+    tables = tables_for(rules)
+    last = _last_turn(scoring_rules(rules))
     if top is not None:
         t = top.index
         tl = tables.triple.ravel()
-        take = np.maximum(np.maximum(tl[chain.pair_base[0] + t], tl[chain.pair_base[1] + t]), tl[chain.pair_base[2] + t])
+        base = last.pair_base
+        take = np.maximum(np.maximum(tl[base[0] + t], tl[base[1] + t]), tl[base[2] + t])
         takes = take > tables.strength
         draw_w = np.where(takes, 0.0, w)
     else:
         takes = None
         draw_w = w
-    # only the hands that carry weight (a share of at least 1e-9 of the largest) are stepped
-    live = np.flatnonzero(draw_w > draw_w.max() * 1e-9)
-    starts = chain.av_start[live]
-    lens = chain.av_start[live + 1] - starts
-    ends = np.cumsum(lens)
-    idx = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lens), lens)
-    dist = np.bincount(chain.av_v2[idx], weights=np.repeat(draw_w[live], lens) * chain.av_share[idx],
-                       minlength=67)[:67]
+    dist = np.zeros(67)  # each hand's draws by the value they keep: a sparse matrix-vector product
+    dist[last.values] = np.add.reduceat(draw_w[last.rows] * last.share, last.starts)
     if takes is not None:
         dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
                                   minlength=67)[:67]
