@@ -773,7 +773,7 @@ def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool, h
     ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
     ok = (score >= score[:, :1] - margin) & (score >= 0)
     ok[:, 0] = True
-    return _Ranks.of(ranked, ok, valid)
+    return _Ranks.of(ranked, ok, np.asarray(valid, dtype=np.bool_))
 
 
 def _tip_ranks(tables: Tables, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
@@ -805,7 +805,7 @@ def _tip_ranks(tables: Tables, taken: bool, hands: IntArray, drawn: IntArray) ->
     ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
     ok = np.take_along_axis(pick, order, axis=1) & ~has_blitz  # a 31 is thrown for, whatever the suit
     ok[:, 0] = True
-    return _Ranks.of(ranked, ok, tables.discard[hands, drawn] >= 0)
+    return _Ranks.of(ranked, ok, np.asarray(tables.discard[hands, drawn] >= 0, dtype=np.bool_))
 
 
 def _pair_ranks(scoring: RuleSet, key: _ThrowKey, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
