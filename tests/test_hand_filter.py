@@ -951,7 +951,8 @@ def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None
     hand and card drawn): for every hand and every card it can draw, every way of throwing
     the step uses (tip's, the expert's five turns ahead with its feed rule, the expert's on a
     last turn), with no suit avoided and with suits avoided, picks the same card from the
-    set as from the full ranking of that hand and card."""
+    set as from the full ranking of that hand and card; and after a take (no suit avoided),
+    the set's first card other than the one taken is the card the full ranking throws."""
     from scatlab.analysis import hand_filter as hf
 
     f = LogFilter.of(rules)  # type: ignore[arg-type]
@@ -962,7 +963,17 @@ def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None
     hands, drawn = hands[ok], drawn[ok]
     quads = hf._quad_ids(f.scoring, np.sort(np.concatenate([tables.rows[hands], drawn[:, None]], axis=1), axis=1))
     assert len(set(quads.tolist())) == math.comb(rules.deck_size, 4)  # type: ignore[attr-defined]
+    live = tables.value2[hands] < 62  # a hand of 31 was declared: it never takes
     for key in (("suit", 0, 0.0), ("horizon", 5, 2.0), ("last", 0, 0.0)):
         for avoid in (0, 0b0001, 0b0110, 0b1011):
             full = hf._choice(f.scoring, key, False, avoid)[hands, drawn]
             assert np.array_equal(hf._quad_choice(f.scoring, key, avoid)[quads], full), (key, avoid)
+        # a take (the card taken never goes back, C5): the first of the set's order that was not taken
+        taken = hf._choice(f.scoring, key, True, 0)[hands, drawn]
+        first, second = hf._quad_ranks(f.scoring, key).cards[:2, quads]
+        assert np.array_equal(np.where(first == drawn, second, first)[live], taken[live]), key
+        for x in (0, 17, 51):
+            for card in (5, 30):
+                if tables.in_deck[[x, card]].all():
+                    rows, _, best = hf._take_moves(f.scoring, key, 0, x, card)
+                    assert np.array_equal(best, hf._choice(f.scoring, key, True, 0)[rows, card])

@@ -79,6 +79,7 @@ from ..cards import ALL_CARDS, Card, Suit
 from ..checks import shown, whole_number
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
+from . import kernels
 from .horizon import MAX_HORIZON, horizon_table
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
@@ -343,19 +344,6 @@ _EVIDENCE_SIZE = 4096
 
 
 @dataclass(frozen=True)
-class _DrawMoves:
-    """For one thrown card ``x``, every hand kept after a turn that drew from the stock and
-    threw ``x``: ``dest``, the rows without ``x``; ``src[j, i]``, the hand held before the turn
-    when the card drawn was ``dest``'s ``j``-th card (that card's place taken by ``x``); the
-    fourth way to keep ``dest`` is to draw ``x`` and throw it back. ``quad[i]``: the id of
-    the four cards ``dest[i]`` plus ``x`` (:func:`_quads`), whose ranking says which card goes."""
-
-    dest: IntArray  # int64: numpy indexes with it without a conversion (int16 was 2x slower)
-    src: IntArray
-    quad: npt.NDArray[np.int32]
-
-
-@dataclass(frozen=True)
 class _Holding:
     """For one card ``x``: the rows holding it (``rows``) and each one's two other cards (``pair``)."""
 
@@ -432,6 +420,7 @@ class LogFilter:
             for k in kinds)
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
+        self._ones = np.ones(m)
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
@@ -503,6 +492,7 @@ class LogFilter:
         whole_number("played", played, 0, error=AnalysisError)  # turns played before this one
         kind = self.kinds[k]
         tables = self.tables
+        factor: FloatArray | None = None  # each hand's chance of playing this turn on as seen
         if turn.may_knock:
             if kind.rule_slip is not None and turn.knock_rule is not None:
                 knock = self.rule_knocks(turn.knock_rule, kind.rule_slip)
@@ -511,37 +501,40 @@ class LogFilter:
                 knock = knocks[min(played, len(knocks) - 1)]
             if turn.action == "knock":
                 return np.asarray(w * np.maximum(knock, 0.01), dtype=np.float64)
-            w = w * (1.0 - knock)
+            factor = 1.0 - knock
         elif turn.action == "knock":
             return w
         card = turn.card.index if turn.card is not None else None
         assert turn.thrown is not None
         x = turn.thrown.index
+        key, mask = self._throw_key(k, turn.last, turn.next_took)
         if turn.action == "take":
             assert card is not None
-            key, mask = self._throw_key(k, turn.last, turn.next_took)
             rows, new, best = _take_moves(self.scoring, key, mask, x, card)
             slip = kind.slip  # a taken card is never thrown: a slip is one of the two other cards
             thrown = np.where(best == card, 1.0 / 3.0, np.where(best == x, 1.0 - slip, slip / 2.0))
             chance = w[rows] * self._take_chance(k, rows, card, turn.last) * thrown
+            if factor is not None:
+                chance *= factor[rows]
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
         if card is not None:  # passed over the top discard to draw
-            w = w * (1.0 - self._take_chance(k, slice(None), card, turn.last))
-            w[_holding(self.scoring, card).rows] = 0.0
+            passes = 1.0 - self._take_chance(k, slice(None), card, turn.last)
+            factor = passes if factor is None else factor * passes
+            factor[_holding(self.scoring, card).rows] = 0.0
         others = self.deck_size - 3 - (card is not None)
-        moves = _draw_moves(self.scoring, x)
-        dest, src = moves.dest, moves.src
-        keep, slip = 1.0 - kind.slip, kind.slip / 3.0
-        key, mask = self._throw_key(k, turn.last, turn.next_took)
+        layout = _layout(self.scoring)
+        place = int(_deck_places(self.scoring)[x])
+        keep, slip = (1.0 - kind.slip) / others, kind.slip / 3.0 / others
         if key[0] == "now":  # the drawn card goes back on a tie: which card was drawn matters
+            dest, src, _ = layout.moves(place)
+            v = w if factor is None else w * factor
             drawn = tables.rows[dest].T
             chance = np.where(self.discard[src, drawn] == x, keep, slip)
-            total = (w[src] * chance).sum(axis=0) + w[dest] * np.where(self.discard[dest, x] == x, keep, slip)
+            out = np.zeros(self.m)
+            out[dest] = (v[src] * chance).sum(axis=0) + v[dest] * np.where(self.discard[dest, x] == x, keep, slip)
         else:  # the card thrown depends only on the four cards: one chance per hand kept
-            throws_x = _quad_choice(self.scoring, key, mask)[moves.quad] == x
-            total = np.where(throws_x, keep, slip) * (w[src[0]] + w[src[1]] + w[src[2]] + w[dest])
-        out = np.zeros(self.m)
-        out[dest] = total / others
+            out = kernels.draw_step(w, self._ones if factor is None else factor, x, place, layout,
+                                    _quad_choice(self.scoring, key, mask), keep, slip)
         if card is not None:  # a hand kept with the card passed over drew it: it cannot have
             out[_holding(self.scoring, card).rows] = 0.0
         return out
@@ -840,10 +833,6 @@ def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.ND
     return _ranks_for(scoring, key, taken).choose(avoid)
 
 
-_BINOM = np.array([[math.comb(n, k) for n in range(53)] for k in range(5)], dtype=np.int64)
-"""``_BINOM[k, n]``: n choose k."""
-
-
 @lru_cache(maxsize=8)
 def _deck_places(scoring: RuleSet) -> IntArray:
     """Each card's place among the deck's cards in index order (-1 when not in the deck)."""
@@ -853,12 +842,16 @@ def _deck_places(scoring: RuleSet) -> IntArray:
     return places
 
 
+@lru_cache(maxsize=8)
+def _layout(scoring: RuleSet) -> kernels.Layout:
+    """How the rows and the sets of four of the deck are numbered (:class:`kernels.Layout`)."""
+    return kernels.Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
+
+
 def _quad_ids(scoring: RuleSet, quads: IntArray) -> npt.NDArray[np.int32]:
     """The id of each set of four cards (rows of sorted card indices): its rank among the
     deck's 4-card sets in colexicographic order, from 0 to (deck choose 4) - 1."""
-    p = _deck_places(scoring)[quads]
-    return np.asarray(_BINOM[1, p[:, 0]] + _BINOM[2, p[:, 1]] + _BINOM[3, p[:, 2]] + _BINOM[4, p[:, 3]],
-                      dtype=np.int32)
+    return _layout(scoring).quad(_deck_places(scoring)[quads])
 
 
 @lru_cache(maxsize=16)
@@ -887,32 +880,27 @@ def _quad_choice(scoring: RuleSet, key: _ThrowKey, avoid: int) -> npt.NDArray[np
     return _quad_ranks(scoring, key).choose(avoid)
 
 
-@lru_cache(maxsize=2 * 52)
-def _draw_moves(scoring: RuleSet, x: int) -> _DrawMoves:
-    """Every way a turn drawing from the stock can end with card ``x`` thrown, under the
-    scoring rules ``scoring`` (shared by every filter of those rules, 0.75 MB per card)."""
-    tables = tables_for(scoring)
-    rows = tables.rows
-    dest = np.flatnonzero(~(rows == x).any(axis=1))
-    kept = rows[dest]
-    src = np.stack([tables.row_of[kept[:, a], kept[:, b], x] for a, b in ((1, 2), (0, 2), (0, 1))])
-    quads = np.sort(np.concatenate([kept, np.full((len(dest), 1), x)], axis=1), axis=1)
-    return _DrawMoves(dest, np.ascontiguousarray(src), _quad_ids(scoring, quads))
-
-
 @lru_cache(maxsize=512)
 def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int) -> tuple[IntArray, IntArray,
                                                                                           npt.NDArray[np.int8]]:
     """A turn that took ``card`` and threw ``x``: the hands it may have started from (holding
     ``x``, not ``card``), the hand each keeps, and the card one way of throwing (see
     :meth:`LogFilter._throw_key`) throws from each plus ``card`` with the suits ``avoid``
-    avoided (the 512 latest kept, about 20 KB each)."""
+    avoided (the 512 latest kept, about 20 KB each). With no suit to avoid, that is the first
+    card of the four's ranking (:func:`_quad_ranks`) other than ``card``: taking a card away
+    from the choice leaves the others' order as it was."""
     tables = tables_for(scoring)
     holding = _holding(scoring, x)
     ok = (holding.pair[:, 0] != card) & (holding.pair[:, 1] != card)
     rows, pair = holding.rows[ok], holding.pair[ok]
     if key[0] == "now":
         best = np.asarray(tables.discard[rows, card], dtype=np.int8)
+    elif avoid == 0:  # the set's first card in its order that was not taken (tested for every hand and card)
+        ranks = _quad_ranks(scoring, key)
+        quads = _quad_ids(scoring, np.sort(np.concatenate([tables.rows[rows], np.full((len(rows), 1), card)], axis=1),
+                                           axis=1))
+        first, second = ranks.cards[0][quads], ranks.cards[1][quads]
+        best = np.asarray(np.where(first == card, second, first), dtype=np.int8)
     else:
         best = _pair_ranks(scoring, key, True, rows, np.full(len(rows), card)).choose(avoid)
     return rows, tables.row_of[pair[:, 0], pair[:, 1], card], best
