@@ -79,9 +79,10 @@ from ..cards import ALL_CARDS, Card, Suit
 from ..checks import shown, whole_number
 from ..errors import AnalysisError
 from ..rules.options import RuleSet
-from . import kernels
+from .kernels import Layout, draw_step
 from .horizon import MAX_HORIZON, horizon_table
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .store import cached
+from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 
 __all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
            "LOG_KINDS", "LogFilter"]
@@ -533,7 +534,7 @@ class LogFilter:
             out = np.zeros(self.m)
             out[dest] = (v[src] * chance).sum(axis=0) + v[dest] * np.where(self.discard[dest, x] == x, keep, slip)
         else:  # the card thrown depends only on the four cards: one chance per hand kept
-            out = kernels.draw_step(w, self._ones if factor is None else factor, x, place, layout,
+            out = draw_step(w, self._ones if factor is None else factor, x, place, layout,
                                     _quad_choice(self.scoring, key, mask), keep, slip)
         if card is not None:  # a hand kept with the card passed over drew it: it cannot have
             out[_holding(self.scoring, card).rows] = 0.0
@@ -843,9 +844,9 @@ def _deck_places(scoring: RuleSet) -> IntArray:
 
 
 @lru_cache(maxsize=8)
-def _layout(scoring: RuleSet) -> kernels.Layout:
-    """How the rows and the sets of four of the deck are numbered (:class:`kernels.Layout`)."""
-    return kernels.Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
+def _layout(scoring: RuleSet) -> Layout:
+    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.kernels.Layout`)."""
+    return Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
 
 
 def _quad_ids(scoring: RuleSet, quads: IntArray) -> npt.NDArray[np.int32]:
@@ -861,15 +862,20 @@ def _quad_ranks(scoring: RuleSet, key: _ThrowKey) -> _Ranks:
     order depends only on the four cards (not on which was drawn), so the set's first
     three as the hand and its last as the card drawn stand for every way to hold it."""
     tables = tables_for(scoring)
-    rows = tables.rows
-    deck_cards = np.flatnonzero(tables.in_deck)
-    i, j = np.nonzero(rows[:, 2:3] < deck_cards[None, :])
-    quads = np.concatenate([rows[i], deck_cards[j, None]], axis=1)
-    ranks = _pair_ranks(scoring, key, False, i, deck_cards[j])
-    order = np.empty(len(quads), dtype=np.int64)
-    order[_quad_ids(scoring, quads)] = np.arange(len(quads))
-    return _Ranks(np.ascontiguousarray(ranks.cards[:, order]), np.ascontiguousarray(ranks.eligible[:, order]),
-                  ranks.valid[order])
+
+    def build() -> dict[str, npt.NDArray[Any]]:
+        rows = tables.rows
+        deck_cards = np.flatnonzero(tables.in_deck)
+        i, j = np.nonzero(rows[:, 2:3] < deck_cards[None, :])
+        quads = np.concatenate([rows[i], deck_cards[j, None]], axis=1)
+        ranks = _pair_ranks(scoring, key, False, i, deck_cards[j])
+        order = np.empty(len(quads), dtype=np.int64)
+        order[_quad_ids(scoring, quads)] = np.arange(len(quads))
+        return {"cards": ranks.cards[:, order], "eligible": ranks.eligible[:, order], "valid": ranks.valid[order]}
+
+    stored = cached("quad-ranks", (tables.key, key), build, sources=(__file__, TABLES_SOURCE))
+    return _Ranks(np.ascontiguousarray(stored["cards"]), np.ascontiguousarray(stored["eligible"]),
+                  np.ascontiguousarray(stored["valid"]))
 
 
 @lru_cache(maxsize=64)

@@ -34,7 +34,8 @@ from ..cards import CardsLike, format_cards, parse_cards
 from ..checks import whole_number
 from ..errors import AnalysisError
 from ..rules.options import RuleSet, find_rules
-from .tables import BLITZ2, Tables, tables_for
+from .store import cached
+from .tables import BLITZ2, SOURCE as TABLES_SOURCE, Tables, tables_for
 
 __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
 
@@ -59,10 +60,22 @@ def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
     if not 0 <= k <= MAX_HORIZON:
         raise AnalysisError(f"horizon {k!r} is not allowed: use 0 to {MAX_HORIZON} turns")
     levels = tables.horizon_levels  # kept on the tables, so it goes when they go
-    if not levels:
-        levels.append(tables.value2.astype(np.int64))
     if len(levels) > k:
         return levels[k]
+    top = max(k, _STORED)
+    stored = cached("horizon", (tables.key, top), lambda: {"levels": np.stack(_levels(tables, top))},
+                    sources=(__file__, TABLES_SOURCE))["levels"]
+    levels[:] = [np.ascontiguousarray(level) for level in stored]
+    return levels[k]
+
+
+_STORED = 6
+"""Levels built (and kept on disk, :mod:`scatlab.analysis.store`) at least up to this one:
+the expert and the filter use 5 and 6."""
+
+
+def _levels(tables: Tables, k: int) -> list[npt.NDArray[np.int64]]:
+    levels = [tables.value2.astype(np.int64)]
     r_ab, r_ac, r_bc, valid = _subrows(tables)
     others = tables.deck_size - 3
     blitz = tables.value2 >= BLITZ2
@@ -72,7 +85,7 @@ def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
         best = np.maximum(np.maximum(keep, prev[r_ab]), np.maximum(prev[r_ac], prev[r_bc]))
         total = np.where(valid, best, 0).sum(axis=1)
         levels.append(np.where(blitz, prev * others, total))
-    return levels[k]
+    return levels
 
 
 def horizon_values(hand: CardsLike, k: int, rules: RuleSet | str | Mapping[str, Any] = "classic") -> list[Fraction]:

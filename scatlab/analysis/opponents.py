@@ -154,10 +154,11 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
-from . import kernels
+from .kernels import sparse_dot
 from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .store import cached
+from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 from .valuation import KnockValuation
 
 __all__ = [
@@ -719,6 +720,16 @@ class _Chain:
 @lru_cache(maxsize=8)
 def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
     tables = tables_for(scoring)
+    valid = tables.discard >= 0
+    improves = valid & (tables.after_draw > tables.strength[:, None])
+    kind_priors = cached("prior-chain", (tables.key, kinds), lambda: {"priors": _kind_priors(tables, kinds, improves)},
+                         sources=(__file__, TABLES_SOURCE))["priors"]
+    kind_priors = np.asarray(kind_priors, dtype=np.float64)
+    improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
+    return _Chain(tables, kinds, kind_priors, improves, improve_bits)
+
+
+def _kind_priors(tables: Tables, kinds: tuple[PlayerKind, ...], improves: npt.NDArray[np.bool_]) -> FloatArray:
     rows = tables.rows
     m = len(rows)
     nxt, valid = tables.draw_moves()
@@ -727,7 +738,6 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
     owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
     kind_priors = np.zeros((len(kinds), MAX_TURNS + 1, m))
     blitz = tables.value2 >= BLITZ2
-    improves = valid & (tables.after_draw > tables.strength[:, None])
     helps = improves[valid]  # per (hand, card) move: the card makes the hand stronger
     unhelped = 1.0 - improves.sum(axis=1) / others  # the share of face-up cards that would not help
 
@@ -755,8 +765,7 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> _Chain:
             kind_priors[k, t] = p
             p = step(p * goes_on, shares)
     kind_priors[:, :, blitz] = 0.0
-    improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
-    return _Chain(tables, kinds, kind_priors, improves, improve_bits)
+    return kind_priors
 
 
 @dataclass(frozen=True)
@@ -935,7 +944,7 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> Fl
         takes = None
         draw_w = w
     # each hand's draws by the value they keep: a sparse matrix-vector product
-    dist = kernels.sparse_dot(draw_w, last.rows, last.counts, last.values, last.starts, 67) / (tables.deck_size - 3)
+    dist = sparse_dot(draw_w, last.rows, last.counts, last.values, last.starts, 67) / (tables.deck_size - 3)
     if takes is not None:
         dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
                                   minlength=67)[:67]

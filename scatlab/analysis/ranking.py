@@ -71,7 +71,8 @@ from ..rules.values import blitz_of
 from ..rules.view import PlayerView
 from .horizon import horizon_table
 from .knowledge import Knowledge
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .store import cached
+from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 from .valuation import opponent_turns
 
 __all__ = [
@@ -135,28 +136,14 @@ def _model(scoring: RuleSet) -> _Model:
     tables = tables_for(scoring)
     future = [int(x) for x in horizon_table(tables, HORIZON)]
     others = tables.deck_size - 3
-    m = len(tables.rows)
-    nxt, valid = tables.draw_moves()
-    blitz_rows = tables.value2 >= BLITZ2
-    nxt = np.where(blitz_rows[:, None], np.arange(m)[:, None], nxt)
-    flat_next = nxt[valid]
-    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    order = np.argsort(flat_next, kind="stable")  # the moves by the hand they reach, summed exactly in int64
-    owner_by_next = owner[order]
-    reached, starts = np.unique(flat_next[order], return_index=True)
+    stored = cached("turn-paths", tables.key, lambda: _paths(tables), sources=(__file__, TABLES_SOURCE))
+    paths = [np.ascontiguousarray(p) for p in stored["paths"]]
     value2 = tables.value2
-    p = np.ones(m, dtype=np.int64)  # int64 holds m * 49**8 (< 2**63)
     gt: list[list[int]] = []
     eq: list[list[int]] = []
     blitz: list[int] = []
     total: list[int] = []
-    size = max(int(value2.max()) + 1, BLITZ2 + 1)
-    paths: list[npt.NDArray[np.int64]] = []
-    for _ in range(TURN_CAP + 1):
-        paths.append(p)
-        counts = np.zeros(size, dtype=np.int64)
-        np.add.at(counts, value2, p)  # 22,100 numbers: quick
-        by_value = [int(x) for x in counts]
+    for by_value in stored["counts"].tolist():
         above: list[int] = []
         running = 0
         for v in reversed(range(len(by_value))):
@@ -167,10 +154,35 @@ def _model(scoring: RuleSet) -> _Model:
         eq.append(by_value)
         blitz.append(sum(by_value[BLITZ2:]))
         total.append(running)
+    return _Model(tables, future, 2 * others**HORIZON, [int(x) for x in value2], gt, eq, blitz, total, paths)
+
+
+def _paths(tables: Tables) -> dict[str, npt.NDArray[np.int64]]:
+    """``paths[t, row]``: the draw paths of t turns from a uniformly dealt hand that hold
+    ``row`` (a hand of 31 stays), t = 0 to TURN_CAP; ``counts[t, v2]``: those paths by the
+    value kept (all exact in int64: below m * 49**8 < 2**63)."""
+    m = len(tables.rows)
+    nxt, valid = tables.draw_moves()
+    blitz_rows = tables.value2 >= BLITZ2
+    nxt = np.where(blitz_rows[:, None], np.arange(m)[:, None], nxt)
+    flat_next = nxt[valid]
+    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
+    order = np.argsort(flat_next, kind="stable")  # the moves by the hand they reach, summed exactly in int64
+    owner_by_next = owner[order]
+    reached, starts = np.unique(flat_next[order], return_index=True)
+    value2 = tables.value2
+    size = max(int(value2.max()) + 1, BLITZ2 + 1)
+    p = np.ones(m, dtype=np.int64)
+    paths, counts = [], []
+    for _ in range(TURN_CAP + 1):
+        paths.append(p)
+        by_value = np.zeros(size, dtype=np.int64)
+        np.add.at(by_value, value2, p)  # 22,100 numbers: quick
+        counts.append(by_value)
         nxt_p = np.zeros(m, dtype=np.int64)
         nxt_p[reached] = np.add.reduceat(p[owner_by_next], starts)
         p = nxt_p
-    return _Model(tables, future, 2 * others**HORIZON, [int(x) for x in value2], gt, eq, blitz, total, paths)
+    return {"paths": np.stack(paths), "counts": np.stack(counts)}
 
 
 def _model_for(rules: RuleSet) -> _Model:

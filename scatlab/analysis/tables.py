@@ -50,6 +50,10 @@ BLITZ2 = 62
 
 IntArray = npt.NDArray[np.int64]
 
+SOURCE = __file__
+"""This module's file: the code that builds the tables (part of the name of files that
+keep tables built from them, :mod:`scatlab.analysis.store`)."""
+
 _VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
 _SUITS = np.array([c.index // 13 for c in ALL_CARDS], dtype=np.int64)
 _RANKS = np.array([int(c.rank) for c in ALL_CARDS], dtype=np.int64)
@@ -60,6 +64,9 @@ class Tables:
 
     def __init__(self, rules: RuleSet) -> None:
         self.deck_size = rules.deck_size
+        self.key = (str(rules.three_of_a_kind), rules.straight_flush, rules.grand_cadillac, rules.rank_tiebreak,
+                    rules.deck_size)
+        """What the tables depend on (names their files in :mod:`scatlab.analysis.store`)."""
         self.cards = deck(rules.deck_size)
         self.in_deck = np.zeros(52, dtype=bool)
         self.in_deck[[c.index for c in self.cards]] = True

@@ -1,0 +1,91 @@
+"""Tables kept on disk between processes (scatlab.analysis.store): a cache changes speed,
+never a number."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scatlab.analysis import store
+from scatlab.analysis.tables import Tables, scoring_rules
+from scatlab.rules import find_rules
+
+
+def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every stored table (horizon levels, the ranking's path counts, the prior chain, the
+    filter's rankings of the sets of four) is the same written as read back, and equals a
+    fresh build, for a 52-card and a 32-card deck."""
+    from scatlab.analysis import hand_filter, horizon, opponents, ranking
+
+    monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
+    try:
+        for name in ("classic", "eenendertigen"):
+            scoring = scoring_rules(find_rules(name))
+            fresh = Tables(scoring)  # a new object: nothing kept on it
+            levels = np.stack(horizon._levels(fresh, 6))
+            paths = ranking._paths(fresh)["paths"]
+            improves = (fresh.discard >= 0) & (fresh.after_draw > fresh.strength[:, None])
+            priors = opponents._kind_priors(fresh, opponents.PLAYER_KINDS, improves)
+            quads = []
+            for round_ in ("written", "read"):
+                assert np.array_equal(horizon.horizon_table(Tables(scoring), 6), levels[6]), round_
+                ranking._model.cache_clear()
+                assert np.array_equal(np.stack(ranking._model(scoring).paths), paths), round_
+                opponents._chain.cache_clear()
+                assert np.array_equal(opponents._chain(scoring, opponents.PLAYER_KINDS).kind_priors, priors), round_
+                hand_filter._quad_ranks.cache_clear()
+                quads.append(hand_filter._quad_ranks(scoring, ("horizon", 5, 2.0)))
+            assert np.array_equal(quads[0].cards, quads[1].cards)
+            assert np.array_equal(quads[0].eligible, quads[1].eligible)
+        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"horizon", "turn", "prior", "quad"}
+    finally:
+        hand_filter._quad_ranks.cache_clear()
+        ranking._model.cache_clear()
+        opponents._chain.cache_clear()
+
+
+def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file that cannot be read is built again (and replaced); a folder that cannot be
+    written costs only the time to build; SCATLAB_CACHE=off writes nothing."""
+    monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
+    calls = []
+
+    def build() -> dict[str, np.ndarray]:
+        calls.append(1)
+        return {"x": np.arange(4)}
+
+    assert store.cached("t", ("k", 1), build)["x"].tolist() == [0, 1, 2, 3]
+    assert store.cached("t", ("k", 1), build)["x"].tolist() == [0, 1, 2, 3]
+    assert len(calls) == 1  # the second came from the file
+    (path,) = tmp_path.glob("t-*.npz")
+    path.write_bytes(b"not a table")
+    assert store.cached("t", ("k", 1), build)["x"].tolist() == [0, 1, 2, 3] and len(calls) == 2
+    assert store.cached("t", ("k", 1), build)["x"].tolist() == [0, 1, 2, 3] and len(calls) == 2  # replaced
+    assert store.cached("t", ("k", 2), build) and len(calls) == 3  # another key, another file
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder should be")
+    monkeypatch.setenv("SCATLAB_CACHE", str(blocked / "sub"))
+    assert store.cached("t", ("k", 1), build)["x"].tolist() == [0, 1, 2, 3] and len(calls) == 4
+    monkeypatch.setenv("SCATLAB_CACHE", "off")
+    before = sorted(os.listdir(tmp_path))
+    assert store.cache_dir() is None
+    assert store.cached("u", ("k", 1), build) and len(calls) == 5
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_cache_file_names_change_with_the_code_that_builds_them(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The file's name carries a digest of the building modules' source: a changed program
+    never reads an old table."""
+    monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
+    source = tmp_path / "builder.py"
+    source.write_text("version = 1\n")
+    store.cached("v", "key", lambda: {"x": np.zeros(1)}, sources=(str(source),))
+    source.write_text("version = 2\n")
+    store._source_digest.cache_clear()
+    store.cached("v", "key", lambda: {"x": np.ones(1)}, sources=(str(source),))
+    assert len(list(tmp_path.glob("v-*.npz"))) == 2
