@@ -98,7 +98,10 @@ def main() -> None:
         mem: dict[str, list[float]] = {n: [] for n, _ in trees}
         for _ in range(rounds):
             for name, tree in trees:
-                c, _, m, _ = measured(tree, cmd)
+                c, _, m, out = measured(tree, cmd, check=False)
+                if not out and "--opponent-model" in cmd:  # an older tree had the uniform model only
+                    i = cmd.index("--opponent-model")
+                    c, _, m, out = measured(tree, cmd[:i] + cmd[i + 2:])
                 cpu[name].append(c)
                 mem[name].append(m)
         line = f"{title}: " + "; ".join(f"{n} CPU {median(cpu[n]):.2f} s, peak {median(mem[n]):.0f} MiB"
