@@ -886,15 +886,14 @@ def _quad_choice(scoring: RuleSet, key: _ThrowKey, avoid: int) -> npt.NDArray[np
     return _quad_ranks(scoring, key).choose(avoid)
 
 
-@lru_cache(maxsize=512)
 def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int) -> tuple[IntArray, IntArray,
                                                                                           npt.NDArray[np.int8]]:
     """A turn that took ``card`` and threw ``x``: the hands it may have started from (holding
     ``x``, not ``card``), the hand each keeps, and the card one way of throwing (see
     :meth:`LogFilter._throw_key`) throws from each plus ``card`` with the suits ``avoid``
-    avoided (the 512 latest kept, about 20 KB each). With no suit to avoid, that is the first
-    card of the four's ranking (:func:`_quad_ranks`) other than ``card``: taking a card away
-    from the choice leaves the others' order as it was."""
+    avoided. With no suit to avoid, that is the first card of the four's ranking
+    (:func:`_quad_ranks`) other than ``card``: taking a card away from the choice leaves the
+    others' order as it was."""
     tables = tables_for(scoring)
     holding = _holding(scoring, x)
     ok = (holding.pair[:, 0] != card) & (holding.pair[:, 1] != card)
@@ -902,10 +901,9 @@ def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int)
     if key[0] == "now":
         best = np.asarray(tables.discard[rows, card], dtype=np.int8)
     elif avoid == 0:  # the set's first card in its order that was not taken (tested for every hand and card)
-        ranks = _quad_ranks(scoring, key)
-        quads = _quad_ids(scoring, np.sort(np.concatenate([tables.rows[rows], np.full((len(rows), 1), card)], axis=1),
-                                           axis=1))
-        first, second = ranks.cards[0][quads], ranks.cards[1][quads]
+        cards = _quad_ranks(scoring, key).cards
+        quads = _layout(scoring).quads_by_place()[_deck_places(scoring)[card], rows]
+        first, second = cards[0][quads], cards[1][quads]
         best = np.asarray(np.where(first == card, second, first), dtype=np.int8)
     else:
         best = _pair_ranks(scoring, key, True, rows, np.full(len(rows), card)).choose(avoid)
