@@ -40,7 +40,7 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                 quads.append(hand_filter._quad_ranks(scoring, ("horizon", 5, 2.0)))
             assert np.array_equal(quads[0].cards, quads[1].cards)
             assert np.array_equal(quads[0].eligible, quads[1].eligible)
-        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} == {"horizon", "turn", "prior", "quad"}
+        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "turn", "prior", "quad"}
     finally:
         hand_filter._quad_ranks.cache_clear()
         ranking._model.cache_clear()
@@ -89,3 +89,40 @@ def test_cache_file_names_change_with_the_code_that_builds_them(tmp_path: Path,
     store._source_digest.cache_clear()
     store.cached("v", "key", lambda: {"x": np.ones(1)}, sources=(str(source),))
     assert len(list(tmp_path.glob("v-*.npz"))) == 2
+
+
+def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
+    """Issue 35: every in-process cache has a bound (functools caches a maxsize; the filter's
+    weights and evidence, the evidence of finished hands, the layouts' tables per card), so
+    a long tournament or a classroom server cannot grow without limit."""
+    import importlib
+    import pkgutil
+
+    import scatlab.analysis
+    import scatlab.players
+    from scatlab.analysis import hand_filter, kernels, opponents
+    from scatlab.cards import parse_card
+
+    unbounded = []
+    for package in (scatlab.analysis, scatlab.players):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for name, value in vars(module).items():
+                params = getattr(value, "cache_parameters", None)
+                if callable(params) and getattr(value, "__module__", None) == module.__name__ \
+                        and params()["maxsize"] is None:
+                    unbounded.append(f"{module.__name__}.{name}")
+    assert unbounded == []
+    f = hand_filter.LogFilter(find_rules("classic"), hand_filter.LOG_KINDS)
+    thrown = [parse_card(c) for c in ("2C", "3D", "4H", "5S", "6C", "7D", "8H", "9S", "10C", "JD", "QH", "KS")]
+    for i in range(60):  # many different logs, each a few turns long
+        log = tuple(hand_filter.Turn("draw", None, thrown[(i + j) % 12]) for j in range(1 + i % 3))
+        f.weights(log)
+        f.evidence(log, (20, 30, 40))
+    assert len(f._cache) <= hand_filter._CACHE_SIZE and len(f._evidence) <= hand_filter._EVIDENCE_SIZE
+    assert opponents._EVIDENCE_CACHE_SIZE == 1024
+    layout = kernels.Layout.of(np.arange(8))
+    for place in range(8):
+        layout.moves(place)
+        layout.holding(place)
+    assert len(layout._moves) <= 104 and len(layout._memo) <= 8 + 2

@@ -815,7 +815,7 @@ def _pair_ranks(scoring: RuleSet, key: _ThrowKey, taken: bool, hands: IntArray, 
     return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken, hands, drawn)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
     """The ranking for every hand row plus every card (``[j, row, card]``), for
     :meth:`LogFilter.throw_table` (about 0.3 s; the filter's steps do not need it)."""
@@ -827,7 +827,7 @@ def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
     return _Ranks(ranks.cards.reshape(4, m, 52), ranks.eligible.reshape(4, m, 52), ranks.valid.reshape(m, 52))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)
 def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.NDArray[np.int8]:
     """``[row, card]``: the card thrown by one way of throwing with the suits ``avoid``
     avoided (:meth:`_Ranks.choose`), int8 (1.1 MB for 52 cards)."""

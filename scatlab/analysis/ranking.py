@@ -210,14 +210,19 @@ def _draw_counts(scoring: RuleSet) -> tuple[npt.NDArray[np.int16], npt.NDArray[n
     into hand ``row`` (the best three); ``above[row, v]``: how many cards ``d`` that could be
     drawn (in the deck, not in the hand) leave a value of at least ``v / 2``."""
     tables = tables_for(scoring)
-    after2 = (tables.after_draw >> RANK_BITS).astype(np.int16)
-    drawable = tables.discard >= 0
-    m = len(tables.rows)
-    rows = np.broadcast_to(np.arange(m)[:, None], after2.shape)
-    counts = np.bincount(rows[drawable] * 68 + after2[drawable].astype(np.int64),
-                         minlength=m * 68).reshape(m, 68).astype(np.int16)
-    above = np.cumsum(counts[:, ::-1], axis=1, dtype=np.int16)[:, ::-1]  # above[:, v] = sum of counts[:, v:]
-    return after2, np.ascontiguousarray(above)
+
+    def build() -> dict[str, npt.NDArray[np.int16]]:
+        after2 = (tables.after_draw >> RANK_BITS).astype(np.int16)
+        drawable = tables.discard >= 0
+        m = len(tables.rows)
+        rows = np.broadcast_to(np.arange(m)[:, None], after2.shape)
+        counts = np.bincount(rows[drawable] * 68 + after2[drawable].astype(np.int64),
+                             minlength=m * 68).reshape(m, 68).astype(np.int16)
+        above = np.cumsum(counts[:, ::-1], axis=1, dtype=np.int16)[:, ::-1]  # above[:, v] = sum of counts[:, v:]
+        return {"after2": after2, "above": np.ascontiguousarray(above)}
+
+    stored = cached("draw-counts", tables.key, build, sources=(__file__, TABLES_SOURCE))
+    return np.asarray(stored["after2"], dtype=np.int16), np.asarray(stored["above"], dtype=np.int16)
 
 
 def _exact_dot(weights: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> int:
