@@ -48,7 +48,8 @@ def test_lower_layers_never_import_higher_layers() -> None:
 def test_import_scatlab_is_light() -> None:
     code = (
         "import sys, scatlab, scatlab.rules, scatlab.cli; "
-        "heavy = [m for m in ('ipywidgets', 'sympy', 'numpy', 'IPython', 'jupyter_core', 'scatlab.players') "
+        "heavy = [m for m in ('ipywidgets', 'sympy', 'numpy', 'IPython', 'jupyter_core', 'scatlab.players', "
+        "'scatlab.analysis.opponents', 'scatlab.analysis.hand_filter', 'scatlab.analysis.review') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
