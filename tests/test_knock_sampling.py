@@ -9,6 +9,7 @@ import statistics
 from fractions import Fraction
 from itertools import permutations
 
+import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge, Observations, knock_risk
@@ -107,3 +108,40 @@ def test_exact_counts_are_not_sampled() -> None:
     k = Knowledge.of("AH KH 4C", "9S", opponents=1)
     risk = knock_risk(k, observations=Observations((2,), ((),)))
     assert risk.exact and risk.effective_samples is None
+
+
+@pytest.mark.parametrize("rules_name", ["classic", "gin", "quick", "ride-the-bus", "eenendertigen"])
+def test_last_turns_played_together_match_the_one_deal_reference(rules_name: str) -> None:
+    """The Monte Carlo plays every deal's last turns as arrays (``_play_out_all``): for
+    seeded random deals of 1 to 8 opponents, with and without a top discard and with a
+    short stock, each deal's loss is the one-deal reference's (``_play_out``): the same
+    takes (C5), draws, passes with the stock gone (C11) and 31s that end the hand (C8)."""
+    import random as _random
+
+    from scatlab.analysis.knock import _Outcomes, _play_out, _play_out_all
+    from scatlab.analysis.tables import tables_for as _tables_for
+
+    rules = find_rules(rules_name)
+    tables = _tables_for(rules)
+    cards = [c.index for c in deck(rules.deck_size)]
+    rng = _random.Random(7)
+    for n in range(1, 9):
+        for top in (None, 0):
+            for depth in (n, max(0, n - 2)):
+                if 3 * n + depth + 4 > len(cards):  # a 32-card deck holds fewer opponents
+                    continue
+                hands, stocks, tops = [], [], []
+                for _ in range(60):
+                    pick = rng.sample(cards, 3 * n + depth + 4)
+                    hands.append(pick[:3 * n])
+                    stocks.append(pick[3 * n:3 * n + depth])
+                    tops.append(None if top is None else pick[-1])
+                for first in set(tops):
+                    idx = [i for i, t in enumerate(tops) if t == first]
+                    outcomes = _Outcomes(rules, tables.strength_of(sorted(cards[:3])))
+                    together = _play_out_all(np.array([hands[i] for i in idx], dtype=np.int64).reshape(len(idx), 3 * n),
+                                             np.array([stocks[i] for i in idx], dtype=np.int64).reshape(len(idx), depth),
+                                             first, tables, outcomes)
+                    for j, i in enumerate(idx):
+                        one = _play_out([hands[i][3 * k:3 * k + 3] for k in range(n)], stocks[i], first, tables, outcomes)
+                        assert together[j] == one, (rules_name, n, hands[i], stocks[i], first)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -335,6 +334,50 @@ def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | N
     return outcomes.loss(finals, blitzer)
 
 
+def _play_out_all(hands: npt.NDArray[np.int64], stocks: npt.NDArray[np.int64], top: int | None,
+                  tables: Tables, outcomes: _Outcomes) -> npt.NDArray[np.int64]:
+    """:func:`_play_out` for many deals at once: ``hands[s]``, the opponents' hands of deal
+    ``s`` in turn order (3 cards each), ``stocks[s]`` its stock cards in order. The last
+    turns are played as arrays, opponent after opponent; each deal's loss is then read
+    from the memoised showdown. Returns the lives lost per deal."""
+    deals, n = hands.shape[0], hands.shape[1] // 3
+    triple = tables.triple
+    finals = np.full((deals, n), -1, dtype=np.int64)
+    blitzer = np.full(deals, -1, dtype=np.int64)
+    tops = np.full(deals, -1 if top is None else top, dtype=np.int64)
+    drawn = np.zeros(deals, dtype=np.int64)
+    playing = np.ones(deals, dtype=np.bool_)
+    depth = stocks.shape[1]
+    every = np.arange(deals)
+    for i in range(n):
+        a, b, c = hands[:, 3 * i], hands[:, 3 * i + 1], hands[:, 3 * i + 2]
+        best = triple[a, b, c]
+        thrown = np.full(deals, -1, dtype=np.int64)
+        has_top = tops >= 0
+        t = np.maximum(tops, 0)
+        for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):  # as _play_out: the first strict gain
+            s = np.where(has_top, triple[keep1, keep2, t], -1)
+            better = s > best
+            best = np.where(better, s, best)
+            thrown = np.where(better, out, thrown)
+        draws = (thrown < 0) & (drawn < depth)  # no improving take: draw the next stock card
+        if depth > 0:
+            card = stocks[every, np.minimum(drawn, depth - 1)]
+            row = tables.row_of[a, b, c]
+            best = np.where(draws, tables.after_draw[row, card], best)
+            thrown = np.where(draws, tables.discard[row, card], thrown)
+        drawn += draws
+        finals[:, i] = np.where(playing, best, -1)
+        tops = np.where(playing & (thrown >= 0), thrown, tops)
+        blitz = playing & ((best >> RANK_BITS) >= BLITZ2)
+        blitzer[blitz] = i
+        playing &= ~blitz
+    losses = np.zeros(deals, dtype=np.int64)
+    for s_, (row_, who) in enumerate(zip(finals.tolist(), blitzer.tolist())):
+        losses[s_] = outcomes.loss(row_[:who + 1] if who >= 0 else row_, who if who >= 0 else None)
+    return losses
+
+
 def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samples: int, seed: int) -> tuple[int, int]:
     """Monte Carlo under the uniform model: the opponents' unknown cards, then the stock,
     drawn together from the unseen cards."""
@@ -346,16 +389,19 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
     dealt = sum(missing)
     stock = min(n, len(free) - dealt)  # stock cards the opponents can draw (at least one)
     first_top = knowledge.top.index if knowledge.top is not None else None
-    losses: Counter[int] = Counter()
-    for _ in range(samples):
+    all_hands = np.zeros((samples, 3 * n), dtype=np.int64)
+    stocks = np.zeros((samples, stock), dtype=np.int64)
+    for d in range(samples):
         pick = rng.sample(free, dealt + stock)
-        hands: list[list[int]] = []
+        hand: list[int] = []
         pos = 0
         for i in range(n):
-            hands.append(holds[i] + pick[pos:pos + missing[i]])
+            hand += holds[i] + pick[pos:pos + missing[i]]
             pos += missing[i]
-        losses[_play_out(hands, pick[dealt:], first_top, tables, outcomes)] += 1
-    return losses[1], losses[2]
+        all_hands[d] = hand
+        stocks[d] = pick[dealt:]
+    losses = _play_out_all(all_hands, stocks, first_top, tables, outcomes)
+    return int((losses == 1).sum()), int((losses == 2).sum())
 
 
 def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes,
@@ -400,9 +446,11 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
                 z += pair[u[:, ia], u[:, ib]].sum(axis=1)
             if u.shape[1] >= 3:
                 ja, jb, jc = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(u.shape[1]), 3)))
+                cube = np.where(row_of >= 0, w[np.maximum(row_of, 0)], 0.0).ravel()  # w by (a, b, c)
+                flat = u * 2704, u * 52
                 for lo in range(0, samples, 1024):  # in blocks, so the index arrays stay small
-                    block = u[lo:lo + 1024]
-                    z[lo:lo + 1024] -= w[row_of[block[:, ja], block[:, jb], block[:, jc]]].sum(axis=1)
+                    hi = lo + 1024
+                    z[lo:hi] -= cube[flat[0][lo:hi, ja] + flat[1][lo:hi, jb] + u[lo:hi, jc]].sum(axis=1)
             z = np.maximum(z, 0.0)
             alive &= z > total * 1e-12
             log_weight += np.log(np.where(alive, z / total, 1.0))
@@ -427,11 +475,9 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     losses = np.zeros(samples, dtype=np.int64)
     # the stock: for every deal at once, ``stock`` cards in random order from the unseen cards no hand holds
     keys = np.where(taken[:, free], np.inf, rng.random((samples, len(free))))
-    stocks = free[np.argsort(keys, axis=1)[:, :stock]].tolist() if stock > 0 else [[] for _ in range(samples)]
-    hands_list = used.tolist()
-    for s_ in np.flatnonzero(alive).tolist():
-        h = hands_list[s_]
-        losses[s_] = _play_out([h[3 * j:3 * j + 3] for j in range(n)], stocks[s_], first_top, tables, outcomes)
+    stocks = free[np.argsort(keys, axis=1)[:, :stock]] if stock > 0 else np.zeros((samples, 0), dtype=np.int64)
+    live = np.flatnonzero(alive)
+    losses[live] = _play_out_all(used[live], stocks[live], first_top, tables, outcomes)
     total_w = float(weight.sum())
     if not total_w > 0:
         raise AnalysisError("no opponent hands are possible together under the adaptive model with what was observed")
