@@ -15,9 +15,10 @@ from scatlab.rules import find_rules
 
 
 def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every stored table (horizon levels, the ranking's path counts, the prior chain, the
-    filter's rankings of the sets of four) is the same written as read back, and equals a
-    fresh build, for a 52-card and a 32-card deck."""
+    """Every stored table (the after-draw tables, horizon levels, the filter's take masks,
+    the ranking's path counts, the prior chain, the filter's rankings of the sets of four)
+    is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
+    deck."""
     from scatlab.analysis import hand_filter, horizon, opponents, ranking
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
@@ -25,13 +26,18 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
         for name in ("classic", "eenendertigen"):
             scoring = scoring_rules(find_rules(name))
             fresh = Tables(scoring)  # a new object: nothing kept on it
+            best, discard = fresh._after_draw(fresh.rows, fresh.strength, fresh.triple)
             levels = np.stack(horizon._levels(fresh, 6))
             paths = ranking._paths(fresh)["paths"]
             improves = (fresh.discard >= 0) & (fresh.after_draw > fresh.strength[:, None])
             priors = opponents._kind_priors(fresh, opponents.PLAYER_KINDS, improves)
             quads = []
             for round_ in ("written", "read"):
+                again = Tables(scoring)
+                assert np.array_equal(again.after_draw, best) and np.array_equal(again.discard, discard), round_
                 assert np.array_equal(horizon.horizon_table(Tables(scoring), 6), levels[6]), round_
+                assert np.array_equal(hand_filter._horizon_takes(Tables(scoring), 5),
+                                      hand_filter._horizon_takes(fresh, 5)), round_
                 ranking._model.cache_clear()
                 assert np.array_equal(np.stack(ranking._model(scoring).paths), paths), round_
                 opponents._chain.cache_clear()

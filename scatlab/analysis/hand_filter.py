@@ -535,7 +535,7 @@ class LogFilter:
             out[dest] = (v[src] * chance).sum(axis=0) + v[dest] * np.where(self.discard[dest, x] == x, keep, slip)
         else:  # the card thrown depends only on the four cards: one chance per hand kept
             out = draw_step(w, self._ones if factor is None else factor, x, place, layout,
-                            _thrown_by_place(self.scoring, key, mask)[place], keep, slip)
+                            _thrown_by_place(self.scoring, key, mask, place), keep, slip)
         if card is not None:  # a hand kept with the card passed over drew it: it cannot have
             out[_holding(self.scoring, card).rows] = 0.0
         return out
@@ -688,10 +688,18 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
     best three it can keep with ``d`` are worth more than drawing, whose worth is the hand's
     value one turn further ahead. (Drawing is worth at least keeping the hand, so the three
     that beat it keep ``d``, as a taken card must, C5.)"""
-    best, _ = tables.after_draw_by(horizon_table(tables, horizon))
-    further = horizon_table(tables, horizon + 1)
-    # E_h is scaled by 2 * (n-3)**h, E_(h+1) by 2 * (n-3)**(h+1)
-    return np.asarray((best >= 0) & (best * (tables.deck_size - 3) > further[:, None]), dtype=np.bool_)
+    def build() -> dict[str, BoolArray]:
+        best, _ = tables.after_draw_by(horizon_table(tables, horizon))
+        further = horizon_table(tables, horizon + 1)
+        # E_h is scaled by 2 * (n-3)**h, E_(h+1) by 2 * (n-3)**(h+1)
+        return {"takes": np.asarray((best >= 0) & (best * (tables.deck_size - 3) > further[:, None]), dtype=np.bool_)}
+
+    found = tables.horizon_takes.get(horizon)
+    if found is None:  # kept on the tables (every filter of the scoring rules) and on disk
+        found = np.asarray(cached("horizon-takes", (tables.key, horizon), build,
+                                  sources=(__file__, TABLES_SOURCE))["takes"], dtype=np.bool_)
+        tables.horizon_takes[horizon] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -910,12 +918,12 @@ def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int)
     return rows, tables.row_of[pair[:, 0], pair[:, 1], card], best
 
 
-@lru_cache(maxsize=16)
-def _thrown_by_place(scoring: RuleSet, key: _ThrowKey, avoid: int) -> npt.NDArray[np.int8]:
-    """``[place, row]``: the card one way of throwing throws from hand ``row`` plus the card
-    at deck ``place``, with the suits ``avoid`` avoided (:func:`_quad_choice` laid out by
-    hand, 1.1 MB for 52 cards; the 16 latest kept)."""
-    return _quad_choice(scoring, key, avoid)[_layout(scoring).quads_by_place()]
+@lru_cache(maxsize=1024)
+def _thrown_by_place(scoring: RuleSet, key: _ThrowKey, avoid: int, place: int) -> npt.NDArray[np.int8]:
+    """Per hand row: the card one way of throwing throws from it plus the card at deck
+    ``place``, with the suits ``avoid`` avoided (:func:`_quad_choice` laid out by hand,
+    22 KB for 52 cards; the 1,024 latest kept)."""
+    return np.asarray(_quad_choice(scoring, key, avoid)[_layout(scoring).quads_by_place()[place]], dtype=np.int8)
 
 
 @lru_cache(maxsize=2 * 52)

@@ -82,6 +82,8 @@ class Tables:
             self.row_of[x, y, z] = np.arange(m)
             self.triple[x, y, z] = self.strength
         self._full: tuple[IntArray, IntArray] | None = None
+        self.horizon_takes: dict[int, npt.NDArray[np.bool_]] = {}
+        """Cache of the filter's take masks by horizon (:mod:`scatlab.analysis.hand_filter`)."""
         self.horizon_levels: list[IntArray] = []
         """Cache of :func:`scatlab.analysis.horizon.horizon_table`: E_0, E_1, … scaled."""
         self._best_rows: dict[int, list[int]] = {}
@@ -129,8 +131,15 @@ class Tables:
         return nxt, valid
 
     def _full_tables(self) -> tuple[IntArray, IntArray]:
-        if self._full is None:
-            self._full = self._after_draw(self.rows, self.strength, self.triple)
+        if self._full is None:  # kept on disk between processes (scatlab.analysis.store)
+            from .store import cached
+
+            def build() -> dict[str, npt.NDArray[np.generic]]:
+                best, discard = self._after_draw(self.rows, self.strength, self.triple)
+                return {"best": best.astype(np.int32), "discard": discard.astype(np.int8)}
+
+            stored = cached("after-draw", self.key, build, sources=(__file__,))
+            self._full = (stored["best"].astype(np.int64), stored["discard"].astype(np.int64))
         return self._full
 
     def after_draw_by(self, worth: IntArray) -> tuple[IntArray, IntArray]:
