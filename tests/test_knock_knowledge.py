@@ -77,8 +77,11 @@ def test_C10_an_undeclared_31_knocks_as_30_exactly(preset: str) -> None:
     three of a kind (30.5, V3) or a 31 on the opponent's last turn beats it; exact against
     brute force."""
     rules = find_rules({**find_rules(preset).to_dict(), "declare": "manual", "name": "manual"})
-    k = Knowledge(hand=parse_cards("AH KH QH"), top=parse_cards("QS")[0], dead=parse_cards("2C 3C 4C 5C 6C"),
-                  rules=rules, undeclared_31=True)
+    # 20 low cards dead (the brute force walks every opponent hand and draw: 28 unseen cards,
+    # not 44, keeps it to seconds); tens to aces of every suit stay, so a three of a kind
+    # and a 31 on the last turn are still there to beat the 30 the 31 counts as
+    dead = parse_cards("2C 3C 4C 5C 6C 7C 8C 9C 2D 3D 4D 5D 6D 7D 8D 9D 2S 3S 4S 5S")
+    k = Knowledge(hand=parse_cards("AH KH QH"), top=parse_cards("QS")[0], dead=dead, rules=rules, undeclared_31=True)
     risk = knock_risk(k)
     assert risk.value == 30
     assert (risk.p_lose_one, risk.p_lose_two) == brute_one(rules, k)

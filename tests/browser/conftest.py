@@ -19,6 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
+
+# A page's kernel answers each click or key after the analysis runs; on a loaded machine
+# (CI, two test workers, a Voilà server each) that took more than Playwright's default 5 s
+# for an assertion: every expectation waits up to 15 s unless it says otherwise.
+expect.set_options(timeout=15_000)
 
 HERE = Path(__file__).parent
 ARTIFACTS = HERE.parent / "artifacts"
