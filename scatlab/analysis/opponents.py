@@ -873,8 +873,7 @@ def hand_weights(knowledge: Knowledge, observations: Observations | None, oppone
     known = [c.index for c in knowledge.holds_of(opponent)]
     free = np.array(knowledge.unseen_index, dtype=np.int64)
     r = 3 - len(known)
-    combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
-    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+    parts = _combinations(len(free), r)  # one empty combination when all 3 are known
     m = len(parts)
     hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
     if model == "uniform" or observations is None or observations.empty:
@@ -882,6 +881,16 @@ def hand_weights(knowledge: Knowledge, observations: Observations | None, oppone
     tables = tables_for(knowledge.rules)
     w = row_weights(knowledge, observations, opponent)[tables.row_of[hands[:, 0], hands[:, 1], hands[:, 2]]]
     return HandWeights(hands, integer_weights(w), parts)
+
+
+@lru_cache(maxsize=32)
+def _combinations(n: int, r: int) -> IntArray:
+    """Every ``r``-subset of ``range(n)`` in lexicographic order, one per row (read-only,
+    shared)."""
+    combos = list(combinations(range(n), r))
+    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+    parts.flags.writeable = False
+    return parts
 
 
 def integer_weights(w: FloatArray) -> IntArray:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -94,13 +94,21 @@ class Tables:
         """Each row's cards from the lowest value up (the order ties are thrown in)."""
         self.deck_indices: list[int] = [c.index for c in self.cards]
         self.outside_deck: tuple[int, ...] = tuple(i for i in range(52) if not self.in_deck[i])
-        self.triple_list: list[int] = self.triple.ravel().tolist()
         self.pair_rows: IntArray = self.triple.reshape(52 * 52, 52)
         """``pair_rows[a * 52 + b, d]`` is ``triple[a, b, d]``: the hand {a, b, d} for every d."""
-        """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups."""
-        self.row_list: list[int] = self.row_of.ravel().tolist()
         self.cards_mask: IntArray = (np.int64(1) << self.rows).sum(axis=1)
         """``cards_mask[row]``: the bit mask of the hand's card indices."""
+
+    @cached_property
+    def triple_list(self) -> list[int]:
+        """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups
+        (built on first use: 140,608 numbers)."""
+        return list(self.triple.ravel().tolist())
+
+    @cached_property
+    def row_list(self) -> list[int]:
+        """``row_of`` flattened (index ``a * 2704 + b * 52 + c``), built on first use."""
+        return list(self.row_of.ravel().tolist())
 
     @property
     def after_draw(self) -> IntArray:
