@@ -58,8 +58,8 @@ print(t1 - t0, t2 - t1)
 def measured(tree: Path, args: list[str], code: str | None = None, check: bool = True) \
         -> tuple[float, float, float, str]:
     """Run ``python -m scatlab args`` (or ``python -c code``) on ``tree``: (CPU s, wall s,
-    peak MiB, stdout), the CPU and memory read by ``wait4``; None figures' text "" when the
-    run fails and ``check`` is off."""
+    peak MiB, stdout), the CPU and memory read by ``wait4``. A failed run stops the script,
+    or, with ``check`` off, gives zeros and an empty stdout."""
     env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
     cmd = [sys.executable, "-c", code] if code is not None else [sys.executable, "-m", "scatlab", *args]
     out_path = Path("/tmp") / f"bench_speed_{os.getpid()}.out"

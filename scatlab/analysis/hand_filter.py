@@ -932,7 +932,7 @@ def _holding(scoring: RuleSet, x: int) -> _Holding:
     """The rows holding card ``x`` and their two other cards (shared by every filter of the
     scoring rules ``scoring``)."""
     rows = tables_for(scoring).rows
-    has = np.flatnonzero((rows == x).any(axis=1))
+    has, _ = _layout(scoring).holding(int(_deck_places(scoring)[x]))
     return _Holding(has, rows[has][rows[has] != x].reshape(-1, 2))
 
 

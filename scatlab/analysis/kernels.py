@@ -10,9 +10,8 @@ A tournament or a study asks the adaptive opponent model (:mod:`scatlab.analysis
   come from, times the chance the card was thrown;
 - :func:`sparse_dot`: the value after a last turn, a sparse matrix-vector product.
 
-Both are bound by memory, not arithmetic: compiled with numba (a loop each) they ran 1.2x
-to 1.7x faster inside a tournament, for 0.6 s of import, a compile on first use and 150 MB
-more memory, so they stay numpy (the design notes in the README say more).
+Both are bound by memory, not arithmetic, so they stay numpy: compiled with numba they ran
+little faster inside a tournament, for a costly import and more memory (``docs/speed.md``).
 
 >>> lay = Layout.of(np.arange(5))         # a deck of 5 cards: 10 hands
 >>> [int(lay.row(np.array([[0, 1, 2]]))[0]), int(lay.row(np.array([[2, 3, 4]]))[0])]
