@@ -56,7 +56,7 @@ def test_every_rule_code_is_taught_and_linked_to_its_rulebook_entry() -> None:
 
 
 def test_the_rulebook_page_anchors_every_code() -> None:
-    from scatlab.widgets.course import rulebook_html
+    from scatlab.course.widgets.course import rulebook_html
 
     html = rulebook_html()
     for code in ALL_CODES:
@@ -76,7 +76,7 @@ def test_notebooks_hold_no_game_logic() -> None:
 
 
 def test_previous_and_next_links_follow_the_course_order() -> None:
-    from scatlab.widgets.course import lesson_header
+    from scatlab.course.widgets.course import lesson_header
 
     for item in LESSONS:
         html = lesson_header(item.id).value
@@ -104,7 +104,7 @@ def test_lesson_4_covers_every_showdown_and_31_case() -> None:
 
 
 def test_exercise_widget_keeps_answers_in_the_progress(tmp_path: Path) -> None:
-    from scatlab.widgets.exercises import ExerciseWidget
+    from scatlab.course.widgets.exercises import ExerciseWidget
 
     p = Progress(tmp_path / "p.sqlite3")
     w = ExerciseWidget("take-or-draw", progress=p)
@@ -122,7 +122,7 @@ def test_exercise_widget_keeps_answers_in_the_progress(tmp_path: Path) -> None:
 
 
 def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
-    from scatlab.widgets.course import course_index, lesson_footer
+    from scatlab.course.widgets.course import course_index, lesson_footer
 
     p = Progress(tmp_path / "p.sqlite3")
     footer = lesson_footer("03-knocking", progress=p)
@@ -136,7 +136,7 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
 
 
 def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
-    from scatlab.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.lessonkit import GameWithHints
 
     p = Progress(tmp_path / "p.sqlite3")
     g = GameWithHints(progress=p, pace=0)
@@ -184,7 +184,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     """Issue 10: the stand-in game ends, its review lists the two costliest decisions (a
     blunder in hand value, a mistake in lives: both scales) with their reasons and rule
     links, and each "Try it yourself" table starts at that very position."""
-    from scatlab.widgets.lessonkit import ReviewAndReplay, stand_in_game
+    from scatlab.course.widgets.lessonkit import ReviewAndReplay, stand_in_game
 
     stand_in = stand_in_game("quick", seed=16)
     assert stand_in.session.state.is_over
@@ -202,7 +202,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
 
 
 def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path) -> None:
-    from scatlab.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
 
     game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), pace=0)
     r = ReviewAndReplay(stand_in_game(), learner=game)
@@ -221,7 +221,7 @@ def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path)
 
 def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:
     from scatlab.errors import ScatlabError
-    from scatlab.widgets.lessonkit import play_to_the_end
+    from scatlab.course.widgets.lessonkit import play_to_the_end
     from scatlab.widgets.table import Table
 
     table = Table("classic", seed=1, hints=False, pace=0)

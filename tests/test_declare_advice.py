@@ -22,7 +22,7 @@ from scatlab.errors import AnalysisError
 from scatlab.rules import PRESETS, find_rules
 from scatlab.rules.values import value_of
 from scatlab.widgets.analyzer import Analyzer
-from scatlab.widgets.session import TableSession
+from scatlab.session import TableSession
 from scatlab.rules import deal_order
 
 PRESET_NAMES = list(PRESETS)

@@ -13,7 +13,10 @@ import scatlab
 
 PACKAGE = Path(scatlab.__file__).parent
 ROOT = PACKAGE.parent
-LAYERS = {"errors": 0, "checks": 0, "cards": 0, "rules": 1, "analysis": 2, "players": 3, "widgets": 4, "cli": 4, "course": 4, "skat": 0, "__main__": 5}
+LAYERS = {"errors": 0, "checks": 0, "cards": 0, "skat": 0, "rules": 1, "analysis": 2, "players": 3, "session": 4,
+          "widgets": 5, "course": 6, "cli": 7, "__main__": 8}
+"""One layer per folder, lowest first (the README's and the design notes' diagram): a module
+may import its own layer and those below, never one above."""
 
 
 def _layer(module: str) -> int:
@@ -21,18 +24,96 @@ def _layer(module: str) -> int:
     return LAYERS.get(top, 0 if top == "__init__" else 99)
 
 
-def _imports(path: Path) -> set[str]:
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The nodes under ``if TYPE_CHECKING:`` (imports for annotations only, never run)."""
+    return {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)}
+
+
+def _imports(path: Path, *, names: bool = False) -> set[str]:
+    """Every module of the package that ``path`` imports, at any depth (inside functions
+    too), leaving out imports for type checking only. With ``names``, ``from .x import y``
+    also gives ``x.y`` (y may be a submodule)."""
     rel = path.relative_to(PACKAGE).with_suffix("")
     package = list(rel.parts[:-1])
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        target = None
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
-            target = ".".join(base + ([node.module] if node.module else []))
-            found.add(target or "__init__")
+            target = ".".join(base + ([node.module] if node.module else [])) or "__init__"
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scatlab."):
-            found.add(node.module.removeprefix("scatlab."))
+            target = node.module.removeprefix("scatlab.")
+        elif isinstance(node, ast.Import):
+            found.update(a.name.removeprefix("scatlab.") for a in node.names if a.name.startswith("scatlab."))
+        if target is not None and isinstance(node, ast.ImportFrom):
+            found.add(target)
+            if names:
+                found.update(f"{target}.{a.name}" if target != "__init__" else a.name for a in node.names)
     return found
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts) or "__init__"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (at any depth, type checking aside)."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: {t for t in _imports(path, names=True) if t in modules and t != name}
+            for name, path in modules.items()}
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_import_circles_finds_a_circle_through_a_function_level_import() -> None:
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_counting_imports_inside_functions() -> None:
+    """No module reaches itself through the package's imports, including those inside
+    functions (a registry finds its subclasses by name with importlib, not by import)."""
+    assert import_circles(import_graph()) == []
 
 
 def test_lower_layers_never_import_higher_layers() -> None:
@@ -79,7 +160,7 @@ def test_import_scatlab_never_loads_the_widgets_and_the_session_loads_no_widget_
     (tested without a browser); only ``scatlab.widgets.Table`` loads ipywidgets/anywidget."""
     code = (
         "import sys, scatlab; a = [m for m in ('scatlab.widgets', 'ipywidgets', 'anywidget') if m in sys.modules]; "
-        "import scatlab.widgets, scatlab.widgets.session, scatlab.widgets.svg, scatlab.widgets.chart; "
+        "import scatlab.widgets, scatlab.session.table, scatlab.widgets.svg, scatlab.widgets.chart; "
         "b = [m for m in ('ipywidgets', 'anywidget', 'traitlets') if m in sys.modules]; "
         "scatlab.widgets.Table; c = [m for m in ('ipywidgets', 'anywidget') if m in sys.modules]; print(a, b, c)"
     )

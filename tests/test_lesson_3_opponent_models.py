@@ -20,7 +20,7 @@ from scatlab.analysis.knock import knock_risk
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.cards import parse_cards
 from scatlab.course.app import lessons_dir
-from scatlab.widgets.lessonkit import (CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure,
+from scatlab.course.widgets.lessonkit import (CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure,
                                        calibration_svg)
 
 ROOT = Path(__file__).resolve().parents[1]

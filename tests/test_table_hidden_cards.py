@@ -1,7 +1,7 @@
 """The README's promise that the other players' cards are face down: nothing the table shows
 the learner, and nothing it sends to the browser, names a card the learner cannot see.
 
-Whole seeded games are played through :class:`~scatlab.widgets.session.TableSession` under
+Whole seeded games are played through :class:`~scatlab.session.TableSession` under
 every preset, 2 to 4 players, against expert, tip, greedy and random opponents, the learner's
 seat played by a tip or a random player through the table's own controls (the stock, the
 discard pile, a hand card, Knock, the buttons, Next hand, Undo, and now and then a click while
@@ -30,7 +30,7 @@ from scatlab.players import make_player
 from scatlab.players.base import Player
 from scatlab.rules import PRESETS, Phase, RuleSet
 from scatlab.rules.actions import ActionKind
-from scatlab.widgets.session import TableSession
+from scatlab.session import TableSession
 from scatlab.widgets.table import Table, enabled_controls
 
 GAMES: dict[str, list[tuple[tuple[str, ...], str]]] = {

@@ -443,7 +443,7 @@ def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet)
     reachable from them, every card they reach is public or one of the analysis' unseen
     cards, and dealing the hidden cards differently changes neither the hints nor the
     table model (opponents' cards appear only once a showdown turns them up)."""
-    from scatlab.widgets.session import TableSession
+    from scatlab.session import TableSession
 
     session = TableSession(rules, opponents=("tip", "random"), seed=5)
     rng = random.Random(rules.describe())

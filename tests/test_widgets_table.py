@@ -21,7 +21,8 @@ from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
 from scatlab.rules.rulebook import cited_codes
-from scatlab.widgets.session import ComputerMove, TableModel, TableSession
+from scatlab.session import ComputerMove, TableModel, TableSession
+from scatlab.widgets.chart import distribution_svg
 from scatlab.widgets.review import record_before
 from scatlab.widgets.table import Table, enabled_controls
 
@@ -145,7 +146,8 @@ def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
             assert (str(expected.value), ) == (m.hints.rows[0][1],)
             if expected.turn.draw is not None:
                 assert m.hints.outs == tuple(str(c) for c in expected.turn.draw.outs_31)
-                assert m.hints.chart is not None and "<desc>" in m.hints.chart
+                assert m.hints.chart is not None and m.hints.chart.distribution == expected.turn.draw.distribution
+                assert "<desc>" in distribution_svg(m.hints.chart.distribution, highlight=m.hints.chart.highlight)
             checked += 1
         if m.can_next_hand:
             s.next_hand()

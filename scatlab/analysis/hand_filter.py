@@ -84,7 +84,7 @@ from .horizon import MAX_HORIZON, horizon_table
 from .store import cached
 from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 
-__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
+__all__ = ["throw_choice", "ThrowChoice", "TIP_THROW", "LAST_THROW", "expert_throw", "TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
            "LOG_KINDS", "LogFilter"]
 
 TurnAction = Literal["draw", "take", "knock"]
@@ -822,6 +822,56 @@ def _pair_ranks(scoring: RuleSet, key: _ThrowKey, taken: bool, hands: IntArray, 
         return _expert_ranks(tables, tables.strength, 0.0, taken, hands, drawn)
     worth = horizon_table(tables, horizon)
     return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken, hands, drawn)
+
+
+TIP_THROW: _ThrowKey = ("suit", 0, 0.0)
+"""How the ``tip`` player throws (:func:`throw_choice`)."""
+LAST_THROW: _ThrowKey = ("last", 0, 0.0)
+"""How the ``expert`` throws on its last turn (after a knock): for the hand now."""
+
+
+def expert_throw(horizon: int, feed_margin: float) -> _ThrowKey:
+    """How the ``expert`` throws before a knock: for the hand's worth ``horizon`` turns
+    ahead, giving up at most ``feed_margin`` points of it not to feed the next player."""
+    return ("horizon", horizon, float(feed_margin))
+
+
+@dataclass(frozen=True)
+class ThrowChoice:
+    """A player's throw from four cards: ``card`` thrown, and ``first``, the card it would
+    throw if no suit were to be avoided (``card`` differs only to avoid feeding the next
+    player)."""
+
+    card: Card
+    first: Card
+
+
+def throw_choice(rules: RuleSet, way: _ThrowKey, hand: tuple[Card, Card, Card], drawn: Card, *,
+                 taken: bool = False, avoid: frozenset[Suit] = frozenset()) -> ThrowChoice:
+    """The one way the ``tip`` and ``expert`` players choose a throw, used by the players
+    themselves and by the opponent model (which reads the same rankings for every hand at
+    once): ``hand`` the three cards held, ``drawn`` the card drawn or, with ``taken``,
+    taken from the pile (never thrown back, C5), ``avoid`` the suits the next player has
+    taken from the pile. ``way`` is :data:`TIP_THROW`, :data:`LAST_THROW` or
+    :func:`expert_throw`.
+
+    >>> from scatlab.cards import parse_cards
+    >>> from scatlab.rules import find_rules
+    >>> h = tuple(parse_cards("AH KH 7C"))
+    >>> throw_choice(find_rules("classic"), TIP_THROW, h, parse_cards("8D")[0]).card  # the lowest outside hearts
+    Card('7C')
+    >>> throw_choice(find_rules("classic"), TIP_THROW, h, parse_cards("8D")[0], avoid=frozenset({Suit.CLUBS}))
+    ThrowChoice(card=Card('8D'), first=Card('7C'))
+    """
+    scoring = scoring_rules(rules)
+    tables = tables_for(scoring)
+    row = tables.row(sorted(c.index for c in hand))
+    ranks = _pair_ranks(scoring, way, taken, np.array([row], dtype=np.int64), np.array([drawn.index], dtype=np.int64))
+    bits = sum(1 << _SUIT_ORDER.index(s) for s in avoid)
+    card = int(ranks.choose(bits)[0])
+    if card < 0:
+        raise AnalysisError(f"cannot add {drawn} to {' '.join(map(str, hand))}: {shown(drawn)} is already held")
+    return ThrowChoice(ALL_CARDS[card], ALL_CARDS[int(ranks.cards[0][0])])
 
 
 @lru_cache(maxsize=8)

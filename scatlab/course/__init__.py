@@ -1,7 +1,7 @@
 """The course: the lessons' catalogue, exercises, the learner's progress and the app.
 
-Layer: top (beside the CLI and the widgets). ``import scatlab.course`` is light; the
-ipywidgets wrappers live in :mod:`scatlab.widgets.exercises` and Voilà is only started by
+Layer 6, above the generic widgets and below the CLI. ``import scatlab.course`` is light;
+the course's ipywidgets live in :mod:`scatlab.course.widgets` and Voilà is only started by
 :mod:`scatlab.course.app`.
 """
 

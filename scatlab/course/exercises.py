@@ -3,7 +3,7 @@
 An exercise makes a :class:`Question` from a seed (the same seed, the same question) and
 checks an answer with the engine and the analysis, never with a stored answer key; the
 :class:`Verdict` says whether the answer is right and *why*, citing the rule codes. The
-ipywidgets wrapper (:mod:`scatlab.widgets.exercises`) only shows questions and forwards
+ipywidgets wrapper (:mod:`scatlab.course.widgets.exercises`) only shows questions and forwards
 answers; everything here is tested without a browser.
 
 >>> ex = EXERCISES["hand-value"]

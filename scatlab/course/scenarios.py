@@ -6,7 +6,7 @@ learner in seat 0 plays first (seat 2 deals), two ``tip`` players sit in seats 1
 ``moves`` is what the learner is asked to do (``"knock"``, ``"stock"``, ``"discard"`` or
 ``"card XX"``); the rest follows from the deck (the stock's top cards are fixed) and the
 tip players' choices. :func:`play_out` plays a scenario through
-:class:`~scatlab.widgets.session.TableSession`, the table's own engine, and the tests check
+:class:`~scatlab.session.TableSession`, the table's own engine, and the tests check
 that every scenario ends as its ``expect`` says (lives lost per seat).
 
 >>> s = SCENARIOS[0]
@@ -121,7 +121,7 @@ def scenario(key: str) -> Scenario:
 def play_out(s: Scenario, seed: int = 4) -> tuple[int, int, int]:
     """Play ``s`` on the table's engine with the learner's moves; the lives lost per seat
     in the first hand (``(0, 0, 0)`` if it has not ended)."""
-    from ..widgets.session import TableSession
+    from ..session import TableSession
 
     session = TableSession(s.rules, ("tip", "tip"), seat=0, seed=seed, deal=s.deck(), dealer=2)
     for move in s.moves:

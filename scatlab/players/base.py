@@ -14,7 +14,7 @@ plus what may be inferred from how this kind of player plays ("takes the QH from
 tip player takes a discard only of the suit it collects, so it collects H"). It never sees the
 mover's hand or its private reason, so it cannot name a card, a suit or a value the observer
 cannot see. The widget table shows it for every computer move while the hand is live, and the
-private reasons once the hand is over (:class:`~scatlab.widgets.session.TableSession`).
+private reasons once the hand is over (:class:`~scatlab.session.TableSession`).
 
 >>> import random
 >>> from scatlab.rules import GameState, deal_order
@@ -29,6 +29,7 @@ private reasons once the hand is over (:class:`~scatlab.widgets.session.TableSes
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -130,29 +131,23 @@ class RandomPlayer(Player):
         return "a random player picks any legal action at random"
 
 
-def _tip(**params: Any) -> Player:
-    from .tip import TipPlayer
+def _loaded(module: str, name: str) -> Callable[..., Player]:
+    """A player class found by name on first use: the registry imports no subclass (they
+    import this module), and ``import scatlab.players`` stays free of the analysis tables
+    the expert needs."""
 
-    return TipPlayer(**params)
+    def make(**params: Any) -> Player:
+        cls: Callable[..., Player] = getattr(importlib.import_module(module, __package__), name)
+        return cls(**params)
 
-
-def _expert(**params: Any) -> Player:
-    from .expert import ExpertPlayer
-
-    return ExpertPlayer(**params)
-
-
-def _greedy(**params: Any) -> Player:
-    from .simple import GreedyPlayer
-
-    return GreedyPlayer(**params)
+    return make
 
 
 PLAYER_KINDS: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
-    "tip": _tip,
-    "expert": _expert,
-    "greedy": _greedy,
+    "tip": _loaded(".tip", "TipPlayer"),
+    "expert": _loaded(".expert", "ExpertPlayer"),
+    "greedy": _loaded(".simple", "GreedyPlayer"),
 }
 
 

@@ -56,6 +56,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..checks import real_number, whole_number
+from ..analysis.hand_filter import LAST_THROW, expert_throw, throw_choice
 from ..analysis.horizon import horizon_table
 from ..analysis.knowledge import Knowledge
 from ..analysis.opponents import Observations, final_value_distribution
@@ -237,47 +238,39 @@ class ExpertPlayer(Player):
     def _discard(self, view: PlayerView, model: _Model, kinds: set[ActionKind]) -> Decision:
         tables = model.tables
         hand = view.hand
-        idx = [c.index for c in hand]
         final = view.knocker is not None
-        options: list[tuple[int, int, Card]] = []  # (score, strength, card)
-        for i, out in enumerate(hand):
-            if out is view.taken:
-                continue
-            rest = idx[:i] + idx[i + 1:]
-            strength = tables.strength_of(sorted(rest))
-            if strength >> RANK_BITS >= BLITZ2:
-                return Decision(Action.discard(out), f"throws the {out}: the other three make 31")
-            row = tables.row(rest)
-            score = strength if final else model.future[row]
-            options.append((score, strength, out))
-        options.sort(key=lambda o: (-o[0], -o[1], o[2].value, o[2].index))
-        best = options[0]
-        if ActionKind.STOP_BUS in kinds:
-            kept_cards = [c for c in hand if c is not best[2]]
-            kept_idx = [c.index for c in kept_cards]
-            knowledge = Knowledge.from_view(view)
-            why = self._should_knock(view, knowledge, model, best[1], tables.row(kept_idx), extra_turn=False,
-                                     hand=tuple(kept_cards))
-            if why is not None:
-                return Decision(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best[1] >> RANK_BITS, 2)}: "
-                                f"{why} (V19)")
-        choice = best
-        note = ""
+        drawn = view.taken if view.taken is not None else hand[-1]
+        held = tuple(c for c in hand if c is not drawn)
         nxt = view.opponents[0] if view.opponents else None
-        if nxt is not None and not final:
-            collects = collected_suits(view, nxt)
-            if best[2].suit in collects:
-                margin = self.feed_margin * self._scale(model)
-                for alt in options[1:]:
-                    if alt[2].suit not in collects and best[0] - alt[0] <= margin:
-                        choice = alt
-                        note = f" (not the {best[2]}: player {nxt} collects {best[2].suit.letter})"
-                        break
-        kept = [c for c in hand if c is not choice[2]]
-        what = f"worth {Fraction(choice[1] >> RANK_BITS, 2)} now" if final else (
-            f"worth {choice[0] / self._scale(model):.2f} on average {self.horizon} turns ahead")
-        return Decision(Action.discard(choice[2]), f"throws the {choice[2]}, keeping "
-                        f"{' '.join(str(c) for c in kept)}, {what}{note}")
+        avoid = frozenset(collected_suits(view, nxt)) if nxt is not None and not final else frozenset()
+        way = LAST_THROW if final else expert_throw(self.horizon, self.feed_margin)
+        throw = throw_choice(view.rules, way, (held[0], held[1], held[2]), drawn, taken=view.taken is not None,
+                             avoid=avoid)
+
+        def kept(out: Card) -> tuple[list[Card], int, int]:  # the three kept, their strength now and their worth
+            cards = [c for c in hand if c is not out]
+            idx = sorted(c.index for c in cards)
+            strength = tables.strength_of(idx)
+            return cards, strength, strength if final else model.future[tables.row(idx)]
+
+        best_cards, best_strength, _ = kept(throw.first)
+        if best_strength >> RANK_BITS >= BLITZ2:
+            return Decision(Action.discard(throw.first), f"throws the {throw.first}: the other three make 31")
+        if ActionKind.STOP_BUS in kinds:
+            knowledge = Knowledge.from_view(view)
+            why = self._should_knock(view, knowledge, model, best_strength,
+                                     tables.row(sorted(c.index for c in best_cards)), extra_turn=False,
+                                     hand=tuple(best_cards))
+            if why is not None:
+                return Decision(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best_strength >> RANK_BITS, 2)}: "
+                                f"{why} (V19)")
+        card = throw.card
+        note = f" (not the {throw.first}: player {nxt} collects {throw.first.suit.letter})" if card is not throw.first else ""
+        cards, strength, worth = kept(card)
+        what = f"worth {Fraction(strength >> RANK_BITS, 2)} now" if final else (
+            f"worth {worth / self._scale(model):.2f} on average {self.horizon} turns ahead")
+        return Decision(Action.discard(card), f"throws the {card}, keeping "
+                        f"{' '.join(str(c) for c in cards)}, {what}{note}")
 
     # -- what an observer is told ------------------------------------------------------
 

@@ -95,22 +95,23 @@ class TipPlayer(Player):
         return Decision(legal[0], f"{legal[0]}: the only sensible action left")
 
     def _discard(self, view: PlayerView) -> Decision:
+        from ..analysis.hand_filter import TIP_THROW, throw_choice  # numpy: loaded at the first throw
+
         hand = view.hand
-        allowed = [c for c in hand if c is not view.taken]
-        for card in allowed:  # a 31 is never missed
-            rest = [c for c in hand if c is not card]
-            if blitz_of(rest, view.rules):
-                return Decision(Action.discard(card), f"throws the {card}: the other three make 31")
-        suit = target_suit(hand)
-        outside = [c for c in allowed if c.suit is not suit] or allowed
-        outside.sort(key=lambda c: (c.value, c.index))
+        drawn = view.taken if view.taken is not None else hand[-1]
+        held = tuple(c for c in hand if c is not drawn)
         nxt = view.opponents[0] if view.opponents else None
-        avoid = collected_suits(view, nxt) if nxt is not None else set()
-        safe = [c for c in outside if c.suit not in avoid]
-        card = (safe or outside)[0]
-        why = f"throws the {card}, the lowest card outside {suit.letter}, the suit being collected"
-        if safe and safe[0] is not outside[0]:
-            why += f" (not the {outside[0]}: player {nxt} collects {outside[0].suit.letter})"
+        avoid = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
+        throw = throw_choice(view.rules, TIP_THROW, (held[0], held[1], held[2]), drawn,
+                             taken=view.taken is not None, avoid=avoid)
+        card = throw.card
+        if blitz_of([c for c in hand if c is not card], view.rules):
+            return Decision(Action.discard(card), f"throws the {card}: the other three make 31")
+        suit = target_suit(hand)
+        where = "outside" if card.suit is not suit else "of"
+        why = f"throws the {card}, the lowest card {where} {suit.letter}, the suit being collected"
+        if throw.first is not card:
+            why += f" (not the {throw.first}: player {nxt} collects {throw.first.suit.letter})"
         return Decision(Action.discard(card), why)
 
     def inference(self, move: PublicMove) -> str | None:

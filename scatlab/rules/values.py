@@ -32,6 +32,7 @@ __all__ = [
     "is_blitz",
     "blitz_of",
     "is_flush",
+    "pretty_value",
     "format_value",
     "BLITZ",
 ]
@@ -173,6 +174,20 @@ def _counted_ranks(cards: Sequence[Card], value: Fraction, rules: RuleSet) -> li
     if not best:  # a special value (three of a kind): every card counts
         best = sorted((int(c.rank) for c in cards), reverse=True)
     return best
+
+
+def pretty_value(value: Fraction) -> str:
+    """A hand value as the table and charts show it: whole numbers as they are, 30.5 (V2)
+    as ``30½``, anything else to two places.
+
+    >>> pretty_value(Fraction(61, 2)), pretty_value(Fraction(21))
+    ('30½', '21')
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        return f"{value.numerator // 2}½"
+    return f"{float(value):.2f}"
 
 
 def format_value(value: Fraction | None) -> str:

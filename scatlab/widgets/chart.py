@@ -18,8 +18,9 @@ from fractions import Fraction
 from html import escape
 
 from ..errors import AnalysisError
+from ..rules.values import pretty_value
 
-__all__ = ["distribution_svg", "format_value"]
+__all__ = ["distribution_svg"]
 
 _WIDTH = 380
 _HEIGHT = 190
@@ -27,19 +28,6 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 34, 10, 30, 34
 _BAR = "#5b8fc9"
 _HIGHLIGHT = "#d4a017"
 _THIRTY_ONE = "#1e7b34"
-
-
-def format_value(value: Fraction) -> str:
-    """A hand value for display: whole numbers as they are, 30.5 (V2) as ``30½``.
-
-    >>> format_value(Fraction(61, 2)), format_value(Fraction(21))
-    ('30½', '21')
-    """
-    if value.denominator == 1:
-        return str(value.numerator)
-    if value.denominator == 2:
-        return f"{value.numerator // 2}½"
-    return f"{float(value):.2f}"
 
 
 def _percent(p: Fraction) -> str:
@@ -87,7 +75,7 @@ def distribution_svg(
     bar_w = max(2.0, step * 0.78)
     every = 1 if len(items) <= 16 else 2
     label = title or "distribution of the hand value"
-    desc = "; ".join(f"{format_value(v)}: {p}" for v, p in items)
+    desc = "; ".join(f"{pretty_value(v)}: {p}" for v, p in items)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" width="{_WIDTH}" '
         f'height="{_HEIGHT}" role="img" aria-label="{escape(label)}" class="scat-chart">',
@@ -114,12 +102,12 @@ def distribution_svg(
         colour = _HIGHLIGHT if highlight is not None and value == highlight else (_THIRTY_ONE if value >= 31 else _BAR)
         parts.append(
             f'<rect x="{x:.1f}" y="{base - h:.1f}" width="{bar_w:.1f}" height="{h:.1f}" fill="{colour}">'
-            f"<title>{format_value(value)}: {p} ({_percent(p)})</title></rect>"
+            f"<title>{pretty_value(value)}: {p} ({_percent(p)})</title></rect>"
         )
         if i % every == 0 or value == highlight or value >= 31:
             parts.append(
                 f'<text x="{x + bar_w / 2:.1f}" y="{base + 13}" text-anchor="middle" font-family="sans-serif" '
-                f'font-size="10" fill="#333">{format_value(value)}</text>'
+                f'font-size="10" fill="#333">{pretty_value(value)}</text>'
             )
     parts.append(
         f'<line x1="{_LEFT}" y1="{base}" x2="{_WIDTH - _RIGHT}" y2="{base}" stroke="#444" stroke-width="1"/>'

@@ -4,8 +4,8 @@ Notebook 7 or a Voilà page.
 ``Table`` is an ipywidgets ``VBox`` around one anywidget card surface (the ES module
 ``table.js`` and ``table.css`` beside this file, shipped as package data: nothing comes from
 a CDN). Python owns all state: the browser sends each click or key with ``model.send``, the
-:class:`~scatlab.widgets.session.TableSession` plays it, and the surface redraws the new
-:meth:`~scatlab.widgets.session.TableSession.model` (a synced ``state`` dict).
+:class:`~scatlab.session.TableSession` plays it, and the surface redraws the new
+:meth:`~scatlab.session.TableSession.model` (a synced ``state`` dict).
 
 Controls (RULES.md, the browser version's): click the stock (D) to draw or the discard pile
 (T) to take, then click a hand card (Tab to it, Enter) to discard it; Knock (K) at the start
@@ -37,7 +37,8 @@ from ..cards import CardsLike, deck
 from ..errors import ScatlabError
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
-from .session import TableSession
+from ..session import TableSession
+from .chart import distribution_svg
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["Table", "TableSurface", "enabled_controls"]
@@ -210,7 +211,11 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
 
     def _refresh(self) -> dict[str, Any]:
         """Set the new table model (its hints complete: the ranking answers in milliseconds)."""
-        data = self.session.model().to_json()
+        model = self.session.model()
+        data = model.to_json()
+        if model.hints is not None and model.hints.chart is not None:  # the session describes the chart; drawn here
+            c = model.hints.chart
+            data["hints"]["chart"] = distribution_svg(c.distribution, highlight=c.highlight, title=c.title)
         data["pace"] = self.pace
         data["can_analyze"] = analyzer_available()
         data["hints_on"] = self.session.hints

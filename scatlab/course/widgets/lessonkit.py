@@ -21,13 +21,13 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..course.data import PRESET_FIELDS, preset_rows, tournament_in_steps
-from ..errors import ScatlabError
-from ..rules.options import PRESETS, find_rules
-from ..course.exercises import show_value
-from ..course.progress import ProgressError, game_id_from_text
-from ..rules.values import hand_value
-from .svg import card_svg
+from ..data import PRESET_FIELDS, preset_rows, tournament_in_steps
+from ...errors import ScatlabError
+from ...rules.options import PRESETS, find_rules
+from ..exercises import show_value
+from ..progress import ProgressError, game_id_from_text
+from ...rules.values import hand_value
+from ...widgets.svg import card_svg
 
 __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
            "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
@@ -68,7 +68,7 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
         self._update()
 
     def _update(self) -> None:
-        from ..cards import format_cards, parse_cards
+        from ...cards import format_cards, parse_cards
 
         rules = find_rules(self.preset.value)
         try:
@@ -154,7 +154,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
             self._update()
 
     def _update(self) -> None:
-        from ..analysis.ranking import knock_line
+        from ...analysis.ranking import knock_line
 
         n, t = int(self.opponents.value), int(self.turns.value)
         line = knock_line("classic", opponents=n, turns=t)
@@ -198,7 +198,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "",
                  max_turns: int = 8) -> None:
-        from ..analysis.knowledge import Knowledge
+        from ...analysis.knowledge import Knowledge
 
         self.knowledge = Knowledge.of(hand, discard, opponents=1)
         self.risks: dict[str, Any] = {}
@@ -221,8 +221,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         """The :class:`Observations` the controls give; a :class:`ScatlabError` quoting the
         field when the rejected cards are not cards or are more than the turns allow (at most
         two a turn: the discard passed over and the card thrown)."""
-        from ..analysis.opponents import Observations
-        from ..cards import parse_cards
+        from ...analysis.opponents import Observations
+        from ...cards import parse_cards
 
         text = str(self.rejected.value)
         cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
@@ -234,8 +234,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
-        from ..analysis.knock import knock_risk
-        from ..analysis.ranking import Position, rank
+        from ...analysis.knock import knock_risk
+        from ...analysis.ranking import Position, rank
 
         try:
             seen = self.observations()
@@ -395,7 +395,7 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
     """A Skat game-value calculator (:mod:`scatlab.skat`): contract, matadors, levels."""
 
     def __init__(self) -> None:
-        from ..skat import CONTRACTS
+        from ...skat import CONTRACTS
 
         self.contract = widgets.Dropdown(options=list(CONTRACTS), value="clubs", description="Contract")
         self.matadors = widgets.IntSlider(value=1, min=1, max=11, description="Matadors")
@@ -414,7 +414,7 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
         self._update()
 
     def _update(self) -> None:
-        from ..skat import game_value
+        from ...skat import game_value
 
         self.matadors.max = 4 if self.contract.value == "grand" else 11
         options = {k: bool(w.value) for k, w in self.flags.items()}
@@ -435,7 +435,7 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
     play it out on the card table (:mod:`scatlab.course.scenarios`)."""
 
     def __init__(self, key: str = "lowest", pace: float = 0.4) -> None:
-        from ..course.scenarios import SCENARIOS
+        from ..scenarios import SCENARIOS
 
         self.pace = pace
         self.picker = widgets.Dropdown(options=[(f"{s.code}: {s.title}", s.key) for s in SCENARIOS], value=key,
@@ -452,9 +452,9 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
         self._deal()
 
     def _deal(self) -> None:
-        from ..course.scenarios import scenario
+        from ..scenarios import scenario
         from .course import rule_link
-        from .table import Table
+        from ...widgets.table import Table
 
         s = scenario(str(self.picker.value))
         self.scenario = s
@@ -480,7 +480,7 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
         self._deal()
 
     def _deal(self) -> None:
-        from .table import Table
+        from ...widgets.table import Table
 
         rules = find_rules(self.preset.value)
         self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False)
@@ -517,7 +517,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
 
     def new_game(self, seed: int | None = None) -> None:
         """Deal a new game (the next seed unless one is given)."""
-        from .table import Table
+        from ...widgets.table import Table
 
         if seed is None:
             self.seed += 1
@@ -572,7 +572,7 @@ def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int =
     """
     import random
 
-    from ..players import make_player
+    from ...players import make_player
 
     stand_in, rng = make_player(player), random.Random(seed)
     for _ in range(limit):
@@ -598,7 +598,7 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     >>> g.session.state.is_over, g.session.model().status.startswith("Game over")
     (True, True)
     """
-    from .table import Table
+    from ...widgets.table import Table
 
     return play_to_the_end(Table(rules, opponents=opponents, seed=seed, hints=False, pace=0), player, seed)
 
@@ -621,7 +621,7 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
     "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     """
     from .course import rule_link
-    from .review import CLASS_COLOURS
+    from ...widgets.review import CLASS_COLOURS
 
     items = []
     for rank, d in enumerate(decisions, 1):
@@ -687,7 +687,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
     def show(self, table: Any, source: str) -> None:
         """Review ``table``'s finished game (its "Review this game", :meth:`Table.review_game`)
         and refill the boxes."""
-        from .review import costliest, try_table
+        from ...widgets.review import costliest, try_table
 
         self.table = table
         self.source = source

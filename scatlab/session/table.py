@@ -40,7 +40,7 @@ future, and a loaded record continues with the same opponents' choices.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -58,7 +58,7 @@ from ..analysis.ranking import prepare
 from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review
 from ..players.base import Decision, Player, make_player
-from .chart import distribution_svg, format_value
+from ..rules.values import pretty_value
 from .wording import learner_words
 
 __all__ = [
@@ -66,6 +66,7 @@ __all__ = [
     "TableModel",
     "SeatModel",
     "HintsModel",
+    "DrawChart",
     "ShowdownModel",
     "RuleModel",
     "ComputerMove",
@@ -120,11 +121,31 @@ class SeatModel:
 
 
 @dataclass(frozen=True)
+class DrawChart:
+    """What the hints' chart shows: P(value) after drawing, the value to pick out in gold
+    (taking the top discard, or the hand now) and the chart's title. The session only
+    describes it; the table widget draws it."""
+
+    distribution: Mapping[Fraction, Fraction]
+    highlight: Fraction | None
+    title: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Exact values as strings: ``{"title", "highlight", "distribution": [[value, p], ...]}``."""
+        return {
+            "title": self.title,
+            "highlight": None if self.highlight is None else str(self.highlight),
+            "distribution": [[str(v), str(p)] for v, p in sorted(self.distribution.items())],
+        }
+
+
+@dataclass(frozen=True)
 class HintsModel:
     """Advice for the learner's decision, all from ``analysis = analyze(view)``.
 
-    ``rows`` are (label, exact value, display value) triples; ``chart`` is the SVG of the
-    value distribution after drawing (None when no draw is possible)."""
+    ``rows`` are (label, exact value, display value) triples; ``chart`` is the value
+    distribution after drawing (None when no draw is possible), which the table widget
+    draws (:func:`scatlab.widgets.chart.distribution_svg`)."""
 
     analysis: Analysis
     rows: tuple[tuple[str, str, str], ...]
@@ -132,7 +153,7 @@ class HintsModel:
     advice_discard: str | None
     advice_reason: str
     outs: tuple[str, ...]
-    chart: str | None
+    chart: DrawChart | None
     rule: RuleModel
 
 
@@ -221,7 +242,7 @@ def _jsonable(value: Any) -> Any:
             "advice_discard": value.advice_discard,
             "advice_reason": value.advice_reason,
             "outs": list(value.outs),
-            "chart": value.chart,
+            "chart": value.chart.to_json() if value.chart is not None else None,
             "rule": _jsonable(value.rule),
         }
     if hasattr(value, "__dataclass_fields__"):
@@ -624,7 +645,7 @@ class TableSession:
 
     def words(self, text: str) -> str:
         """An engine text (a refusal, a showdown note, a log line, a computer player's reason)
-        as the table shows it to the learner (:func:`~scatlab.widgets.wording.learner_words`):
+        as the table shows it to the learner (:func:`~scatlab.session.wording.learner_words`):
         the learner's seat is "you", the others are named as their seats are shown, cards
         are in symbols, and a rule code stays at the front. Every engine text the table
         shows goes through it.
@@ -654,7 +675,7 @@ class TableSession:
             if s == me:
                 cards: tuple[str | None, ...] = tuple(str(c) for c in view.hand) if view.hand else (
                     (None,) * view.hand_sizes[s])
-                value = format_value(view.value) if view.value is not None else None
+                value = pretty_value(view.value) if view.value is not None else None
             elif s in final:
                 cards = final[s]
                 value = next((v for q, _, v in showdown.hands if q == s), None) if showdown else None
@@ -694,7 +715,7 @@ class TableSession:
             seat=me,
             seats=tuple(seats),
             hand=tuple(str(c) for c in view.hand),
-            hand_value=format_value(view.value) if view.value is not None else None,
+            hand_value=pretty_value(view.value) if view.value is not None else None,
             drawn=str(view.drawn) if view.drawn is not None else None,
             taken=str(view.taken) if view.taken is not None and view.is_my_turn else None,
             stock_size=view.stock_size,
@@ -769,7 +790,7 @@ class TableSession:
     def _showdown(self) -> ShowdownModel:
         result: HandResult = self.state.results[-1]
         hands = tuple(
-            (s, tuple(str(c) for c in result.final[s]), format_value(v) if v is not None else None)
+            (s, tuple(str(c) for c in result.final[s]), pretty_value(v) if v is not None else None)
             for s, v in enumerate(result.values)
             if result.final[s]
         )
@@ -805,7 +826,7 @@ class TableSession:
 
 def _num(value: Fraction) -> tuple[str, str]:
     exact = str(value)
-    shown = format_value(value) if value.denominator in (1, 2) else f"{float(value):.2f}"
+    shown = pretty_value(value) if value.denominator in (1, 2) else f"{float(value):.2f}"
     return exact, shown
 
 
@@ -869,8 +890,8 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         highlight = taken_now
         title = "After drawing"
         if turn.take is not None and taken_now is not None:
-            title += f" (gold: taking the {turn.take.card.pretty} gives {format_value(taken_now)})"
-        chart = distribution_svg(draw.distribution, highlight=highlight, title=title)
+            title += f" (gold: taking the {turn.take.card.pretty} gives {pretty_value(taken_now)})"
+        chart = DrawChart(draw.distribution, highlight, title)
     return HintsModel(
         analysis=analysis,
         rows=tuple(rows),

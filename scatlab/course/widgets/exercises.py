@@ -20,9 +20,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..course.exercises import EXERCISES, Exercise, ExerciseError, Question, Verdict
-from ..course.progress import Progress, ProgressError
-from .svg import card_svg
+from ..exercises import EXERCISES, Exercise, ExerciseError, Question, Verdict
+from ..progress import Progress, ProgressError
+from ...widgets.svg import card_svg
 
 __all__ = ["ExerciseWidget", "question_html"]
 

@@ -21,10 +21,10 @@ from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
-from ..course.app import INDEX
-from ..course.lessons import LESSONS, lesson
-from ..course.progress import LessonProgress, Progress, ProgressError, SavedGame
-from ..rules.rulebook import RULEBOOK, rule_entry
+from ..app import INDEX
+from ..lessons import LESSONS, lesson
+from ..progress import LessonProgress, Progress, ProgressError, SavedGame
+from ...rules.rulebook import RULEBOOK, rule_entry
 
 __all__ = [
     "RULEBOOK_PAGE",

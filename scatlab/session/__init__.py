@@ -1,0 +1,22 @@
+"""The card table's session, as plain Python (layer 4: above the players, below the widgets).
+
+:class:`TableSession` plays a whole game against computer players for one learner's seat
+and describes what the table shows as a plain :class:`TableModel`; :func:`learner_words`
+rewords the engine's messages for that seat ("you", suit symbols). Nothing here imports a
+widget library: the :class:`scatlab.widgets.Table` widget draws the model and forwards
+clicks, and tests drive the session directly.
+
+>>> from scatlab.session import TableSession
+>>> s = TableSession("classic", opponents=("tip", "tip"), seed=7)
+>>> s.model().hand_number, len(s.model().hand)
+(1, 3)
+"""
+
+from __future__ import annotations
+
+from .table import (MAX_SEATS, MIN_SEATS, ComputerMove, DrawChart, HintsModel, RuleModel, SeatModel, ShowdownModel,
+                    TableModel, TableSession)
+from .wording import YOU, learner_words
+
+__all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "DrawChart", "ShowdownModel", "RuleModel",
+           "ComputerMove", "MIN_SEATS", "MAX_SEATS", "learner_words", "YOU"]
