@@ -13,6 +13,8 @@ Every Voilà setting the app uses is in :func:`voila_options` (one place; there 
 - **Kernels of closed pages are culled** (``cull_interval`` 10 s, ``cull_idle_timeout``
   30 s; open, connected pages are never culled). Kernels are *not* preheated: preheating
   and culling together break pages ("Kernel does not exist").
+- **The address is the course**: ``/`` redirects to the index; pages fetch nothing from
+  outside the server; the log is quiet unless ``--debug`` (:mod:`scatlab.course.server`).
 - **Bound to 127.0.0.1** unless ``--host`` is given; then the console says who can reach
   it. A port in use is one clear line and exit status 2.
 
@@ -23,7 +25,7 @@ course you read and change in the repository.
 
 >>> cmd = voila_command(Path("/x/lessons"), port=8866, host="127.0.0.1")
 >>> cmd[1:4]
-['-m', 'voila', '/x/lessons']
+['-m', 'scatlab.course.server', '/x/lessons']
 >>> "--Voila.ip=127.0.0.1" in cmd and "--VoilaConfiguration.preheat_kernel=False" in cmd
 True
 """
@@ -84,9 +86,11 @@ def lessons_dir() -> Path:
     return folder
 
 
-def voila_options(port: int, host: str) -> list[str]:
-    """Every Voilà option of the app, as command-line flags."""
+def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
+    """Every Voilà option of the app, as command-line flags (``debug``: every log line)."""
     return [
+        "--debug" if debug else "--Voila.log_level=WARN",
+        "--VoilaConfiguration.template=scatlab",
         f"--port={port}",
         "--Voila.port_retries=0",
         f"--Voila.ip={host}",
@@ -96,6 +100,7 @@ def voila_options(port: int, host: str) -> list[str]:
         "--VoilaConfiguration.theme=light",
         "--VoilaConfiguration.preheat_kernel=False",
         r"--VoilaConfiguration.file_allowlist=.*\.(png|jpg|jpeg|gif|svg)",
+        "--KernelManager.transport_encryption=auto",  # CurveZMQ keys between the server and its kernels
         "--MappingKernelManager.cull_interval=10",
         "--MappingKernelManager.cull_idle_timeout=30",
         "--MappingKernelManager.cull_connected=False",
@@ -103,9 +108,10 @@ def voila_options(port: int, host: str) -> list[str]:
     ]
 
 
-def voila_command(lessons: Path, *, port: int, host: str) -> list[str]:
-    """The command that serves ``lessons`` (run with this Python)."""
-    return [sys.executable, "-m", "voila", str(lessons), *voila_options(port, host)]
+def voila_command(lessons: Path, *, port: int, host: str, debug: bool = False) -> list[str]:
+    """The command that serves ``lessons`` (run with this Python): Voilà with the course's
+    additions (:mod:`scatlab.course.server`)."""
+    return [sys.executable, "-m", "scatlab.course.server", str(lessons), *voila_options(port, host, debug=debug)]
 
 
 def _is_loopback(host: str) -> bool:
@@ -175,7 +181,7 @@ def reach_message(host: str, port: int) -> str:
     )
 
 
-def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = True) -> int:
+def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = True, debug: bool = False) -> int:
     """Run the app until interrupted; returns Voilà's exit status."""
     address = check_host(host)
     check_port(address, port)
@@ -191,7 +197,7 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     print(f"scatlab course: {url}", flush=True)
     print(reach_message(address, port), flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    proc = subprocess.Popen(voila_command(lessons, port=port, host=address), cwd=lessons)
+    proc = subprocess.Popen(voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons)
 
     def stop(signum: int, _frame: object) -> None:  # `kill` of scatlab serve stops Voilà too
         proc.send_signal(signum)

@@ -25,6 +25,7 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--port", type=int, default=8866, help="port (default 8866)")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other machines in)")
     serve.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    serve.add_argument("--debug", action="store_true", help="log everything Voilà does (default: warnings only)")
 
     lab = sub.add_parser("lab", help="open JupyterLab on the lessons (127.0.0.1 only)")
     lab.add_argument("--port", type=int, default=8888, help="port (default 8888)")
@@ -38,7 +39,7 @@ def add_commands(sub: Any) -> None:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .app import serve
 
-    return serve(port=args.port, host=args.host, open_browser=not args.no_browser)
+    return serve(port=args.port, host=args.host, open_browser=not args.no_browser, debug=args.debug)
 
 
 def _cmd_lab(args: argparse.Namespace) -> int:

@@ -21,6 +21,8 @@ import urllib.request
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
@@ -31,7 +33,9 @@ from scatlab.course.lessons import LESSONS
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "course"
 CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
-KNOWN_NOISE = ("ERR_NAME_NOT_RESOLVED", "Unsatisfied version", "font-awesome", "Failed to load resource")
+KNOWN_NOISE = ("Unsatisfied version",)
+"""Console messages that are not the app's: the warnings of Voilà's bundled JupyterLab core.
+Anything else logged as an error fails the test, a failed request (403, 404) included."""
 PAGES = ["00-index", "rulebook", *(lesson.id for lesson in LESSONS)]
 
 
@@ -115,8 +119,14 @@ def course_page(chromium: Browser) -> Iterator[Page]:
         if msg.type == "error" and not any(n in msg.text for n in KNOWN_NOISE):
             errors.append(msg.text)
 
+    def on_request(request: Any) -> None:  # nothing may leave the machine (a classroom may be offline)
+        host = urlsplit(request.url).hostname
+        if request.url.startswith(("http:", "https:", "ws:", "wss:")) and host != "127.0.0.1":
+            errors.append(f"request outside 127.0.0.1: {request.url}")
+
     pg.on("console", on_console)
     pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.on("request", on_request)
     pg.console_errors = errors  # type: ignore[attr-defined]
     try:
         yield pg
@@ -138,6 +148,16 @@ def _no_trouble(page: Page) -> None:
 def _shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_the_address_is_the_course_index(course_page: Page, server: Server) -> None:
+    """``/`` (and Voilà's file list) land on the course index, with nothing fetched from
+    outside the machine and no console error."""
+    for path in ("/", "/voila/tree"):
+        course_page.goto(server.url + path, wait_until="domcontentloaded")
+        expect(course_page.locator(".scatlab-course-index")).to_be_visible(timeout=30_000)
+        assert course_page.url == server.page_url("00-index")
+    _no_trouble(course_page)
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -166,6 +186,8 @@ def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) 
     _open(course_page, server, "00-index")
     course_page.locator(".scatlab-course-index a", has_text="Knocking").click()
     course_page.wait_for_url("**/03-knocking.ipynb")
+    expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
+    _no_trouble(course_page)
 
 
 def test_an_exercise_explains_a_right_and_a_wrong_answer_and_progress_is_kept(course_page: Page, server: Server) -> None:
@@ -442,3 +464,13 @@ def test_lesson_3_compares_the_two_opponent_models_and_shows_the_reliability_dia
     expect(section.locator(".scatlab-field-error")).to_contain_text("'1X' is not a card", timeout=10_000)
     course_page.screenshot(path=str(ARTIFACTS / "03-rejected-error.png"))
     _no_trouble(course_page)
+
+
+def test_the_console_shows_one_url_and_a_quiet_log(server: Server) -> None:
+    """``scatlab serve`` prints the course's URL once; what every page load repeated
+    (untrusted notebook, unencrypted kernel transport, a refused kernel shutdown when a page
+    closes) is not logged. (Last in this file: the pages above have been opened and left.)"""
+    log = (server.home / "serve.log").read_text()
+    assert log.count("http://") == 1 and server.page_url("00-index") in log, log
+    for noise in ("is not trusted", "without encryption", "Kernel started", "POST /voila/api/shutdown", "Culling"):
+        assert noise not in log, log
