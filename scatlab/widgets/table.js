@@ -38,6 +38,8 @@ function render({ model, el: host }) {
   host.append(root);
   let showWhy = false;
   let lastDownload = null;
+  let focusAfter = null;  // a key's target to keep focus on after the redraw
+  let firstDraw = true;
 
   const send = (msg) => model.send(msg);
 
@@ -61,6 +63,18 @@ function render({ model, el: host }) {
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     const key = (event.key || "").toLowerCase();
+    if (/^[1-9]$/.test(key)) {  // the hand's n-th card: throw it (the engine refuses what is not allowed)
+      const s = model.get("state") || {};
+      const me = s.seats ? s.seats[s.seat] : null;
+      const code = me && me.cards ? me.cards[Number(key) - 1] : null;
+      if (code) {
+        event.preventDefault();
+        event.stopPropagation();
+        focusAfter = "card:" + code;
+        send({ type: "card", card: code });
+      }
+      return;
+    }
     if (KEYS[key]) {
       event.preventDefault();
       event.stopPropagation();
@@ -185,29 +199,34 @@ function render({ model, el: host }) {
       const href = "data:application/json;charset=utf-8," + encodeURIComponent(dl.text);
       link = el("a", { class: "scat-download", href, download: dl.name, "data-focus": "download" }, `Download ${dl.name}`);
     }
-    root.append(el("div", { class: "scat-bar" },
-      el("span", { class: "scat-title" }, `31 · ${s.rules_name} · hand ${s.hand_number} · seed ${s.seed}`),
+    const full = s.controls !== "beginner";
+    const bar = el("div", { class: "scat-bar" },
+      el("span", { class: "scat-title" }, full ? `31 · ${s.rules_name} · hand ${s.hand_number} · seed ${s.seed}`
+        : `31 · ${s.rules_name} · hand ${s.hand_number}`),
       s.practice ? el("span", { class: "scat-badge scat-practice" }, "practice") : null,
       el("span", { class: "scat-spacer" }),
       button("Undo (U)", { type: "undo" }, s.can_undo, "undo"),
       button("New game", { type: "new" }, true, "new"),
-      el("label", { class: "scat-seed" }, "seed ", seedInput),
-      el("button", { class: "scat-btn", type: "button", "data-focus": "seed",
-        onclick: (e) => { e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); } }, "Play seed"),
+      full ? el("label", { class: "scat-seed" }, "seed ", seedInput) : null,
+      full ? el("button", { class: "scat-btn", type: "button", "data-focus": "seed",
+        onclick: (e) => { e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); } }, "Play seed") : null,
       button(s.hints_on ? "Hints: on" : "Hints: off", { type: "hints", on: !s.hints_on }, true, "hints"),
-      button("Save", { type: "save" }, true, "save"),
-      el("label", { class: "scat-load" }, "Load ", fileInput),
-      s.can_analyze ? button("Analyze this position", { type: "analyze" }, true, "analyze") : null));
+      full ? button("Save", { type: "save" }, true, "save") : null,
+      full ? el("label", { class: "scat-load" }, "Load ", fileInput) : null,
+      full && s.can_analyze ? button("Analyze this position", { type: "analyze" }, true, "analyze") : null);
     seedInput.addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); }
       else e.stopPropagation();
     });
-    if (link) root.append(el("div", { class: "scat-dl-row" }, link));
+    const downloadRow = link ? el("div", { class: "scat-dl-row" }, link) : null;
 
     // -- the felt ---------------------------------------------------------------------
+    // In the page's order (what Tab and a screen reader follow): your hand, the piles, the
+    // other seats, the side panels, then the controls; CSS shows the seats on top and the
+    // controls above the table.
     const felt = el("div", { class: "scat-felt" });
     const others = s.seats.filter((seat) => !seat.is_learner);
-    felt.append(el("div", { class: "scat-opponents" }, others.map((seat) => seatBox(seat, s))));
+    const opponents = el("div", { class: "scat-opponents" }, others.map((seat) => seatBox(seat, s)));
 
     const between = s.phase === "deal" || s.phase === "game_over";
     const stock = between ? null : el("div", { class: "scat-pile" + (s.can_draw ? " scat-live" : ""), role: "button", tabindex: "0",
@@ -221,7 +240,7 @@ function render({ model, el: host }) {
       onclick: (e) => { e.stopPropagation(); send({ type: "discard" }); } },
       s.top_discard ? face(s.top_discard) : face("empty"),
       el("div", { class: "scat-pile-label" }, s.top_discard ? `Discard: ${pretty(s.top_discard)}` : "Discard: empty"));
-    felt.append(el("div", { class: "scat-center" }, stock, discard,
+    const center = (el("div", { class: "scat-center" }, stock, discard,
       el("div", { class: "scat-status", role: "status", "aria-live": "polite" }, s.status),
       s.message ? el("div", { class: "scat-message", role: "alert" }, s.message) : null,
       s.notice ? el("div", { class: "scat-notice", role: "status" }, s.notice) : null));
@@ -237,7 +256,7 @@ function render({ model, el: host }) {
         s.hints && s.hints.advice_discard === code && s.hints.advice_action === "discard" ? "scat-advised" : ""].join(" ");
       const holder = el("div", { class: "scat-hand-card " + (can ? "scat-live " : "") + extra, role: "button", tabindex: "0",
         "data-card": code, "data-focus": "card:" + code, "aria-disabled": can ? "false" : "true",
-        "aria-label": spoken(code) + (can ? ": discard (Enter)" : "") + (code === s.drawn ? ", just drawn" : "") + (code === s.taken ? ", just taken" : ""),
+        "aria-label": `${cards.indexOf(code) + 1}: ` + spoken(code) + (can ? `: discard (Enter or ${cards.indexOf(code) + 1})` : "") + (code === s.drawn ? ", just drawn" : "") + (code === s.taken ? ", just taken" : ""),
         onclick: (e) => { e.stopPropagation(); send({ type: "card", card: code }); } }, face(code));
       hand.append(holder);
     }
@@ -253,7 +272,7 @@ function render({ model, el: host }) {
         el("span", { class: "scat-standing" }, me.standing)),
       hand,
       el("div", { class: "scat-value scat-my-value" }, s.hand_value !== null ? `Your hand: ${s.hand_value}` : (s.hand.length === 4 ? "Your hand: 4 cards, discard one" : "Your hand")),
-      actions));
+      actions), center, opponents);
 
     // -- side panels ------------------------------------------------------------------
     const side = el("div", { class: "scat-side" });
@@ -269,14 +288,34 @@ function render({ model, el: host }) {
       el("h3", {}, `Hand ${s.hand_number} so far`),
       s.log.length ? el("ol", {}, s.log.map((line) => el("li", {}, line))) : el("p", { class: "scat-muted" }, "No moves yet.")));
 
-    root.append(el("div", { class: "scat-main" }, felt, side));
+    root.append(el("div", { class: "scat-main" }, felt, side), bar, downloadRow);
     root.append(el("p", { class: "scat-keys" },
-      "Keys (click the table first): D draw · T take · K knock · Tab to a card, Enter to discard it · N next hand · U undo"));
+      "Keys: 1-4 throw that card · D draw · T take · K knock · N next hand · U undo · Tab reaches your cards first"));
 
-    if (hadFocus) {
-      let target = focused ? root.querySelector(`[data-focus="${CSS.escape(focused)}"]`) : null;
+    if (firstDraw) {  // the page's only table takes the keys at once (in Voilà, not in JupyterLab)
+      firstDraw = false;
+      const voila = document.body && document.body.dataset && document.body.dataset.voila === "voila";
+      if (voila) {
+        // Voilà shows the page once every cell has run: wait until the table is visible, and
+        // leave the focus alone if the learner has put it somewhere already
+        const started = Date.now();
+        const settle = () => {
+          if (!root.isConnected || Date.now() - started > 20000) return;
+          if (root.offsetParent === null) { setTimeout(settle, 100); return; }
+          const active = document.activeElement;
+          if (document.querySelectorAll(".scat-table").length === 1 && (!active || active === document.body)) {
+            root.focus({ preventScroll: true });
+          }
+        };
+        setTimeout(settle, 0);
+      }
+    }
+    if (hadFocus || focusAfter) {
+      const wanted = focusAfter || focused;
+      focusAfter = null;
+      let target = wanted ? root.querySelector(`[data-focus="${CSS.escape(wanted)}"]`) : null;
       if (target && target.disabled) target = null;
-      if (!target && focused && focused.startsWith("card:")) target = root.querySelector(".scat-hand-card");
+      if (!target && wanted && wanted.startsWith("card:")) target = root.querySelector(".scat-hand-card");
       (target || root).focus({ preventScroll: true });
     }
   }

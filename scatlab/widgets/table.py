@@ -41,7 +41,11 @@ from ..session import TableSession
 from .chart import distribution_svg
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["Table", "TableSurface", "enabled_controls"]
+__all__ = ["Table", "TableSurface", "enabled_controls", "CONTROLS"]
+
+CONTROLS = ("full", "beginner")
+"""The table's control sets: ``full`` (undo, new game, seed, hints, save, load, analyze) and
+``beginner`` (undo, new game, hints)."""
 
 _HERE = Path(__file__).parent
 _KEYS = {"d": "stock", "t": "discard", "k": "knock", "n": "next", "u": "undo"}
@@ -92,7 +96,13 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
     one per other seat (1 to 5); ``seed`` replays a game (None picks one, shown on the
     table); ``hints`` shows the exact analysis of the learner's decision; ``pace`` is the
     pause in seconds between two opponent moves (0 plays them at once); ``deal`` starts from
-    a given deck order (:func:`scatlab.rules.deal_order`).
+    a given deck order (:func:`scatlab.rules.deal_order`); ``controls`` is ``"full"`` (seed,
+    save, load and the analyzer too) or ``"beginner"`` (undo, new game and hints only, for
+    a lesson's step).
+
+    Keys, once the table has focus (it takes it when it is the page's only table): 1-4
+    throw that card of the hand, D draw, T take, K knock, N next hand, U undo; Tab reaches
+    the hand's cards first.
     """
 
     children: tuple[Any, ...]  # the card surface, then an Analyzer or ReviewWidget opened below it
@@ -107,7 +117,11 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         pace: float = 0.6,
         deal: CardsLike | None = None,
         dealer: int | None = None,
+        controls: str = "full",
     ) -> None:
+        if controls not in CONTROLS:
+            raise ScatlabError(f"controls={controls!r} is not a choice: use one of {', '.join(CONTROLS)}")
+        self.controls = controls
         if isinstance(pace, bool) or not isinstance(pace, (int, float)) or not 0 <= pace <= 10:
             raise ScatlabError(f"pace={pace!r} is not a pause: give seconds from 0 to 10 between opponent moves")
         self.session = TableSession(rules, opponents, seat, seed, hints, deal, dealer, auto_play=pace == 0)
@@ -217,6 +231,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             c = model.hints.chart
             data["hints"]["chart"] = distribution_svg(c.distribution, highlight=c.highlight, title=c.title)
         data["pace"] = self.pace
+        data["controls"] = self.controls
         data["can_analyze"] = analyzer_available()
         data["hints_on"] = self.session.hints
         self.surface.state = data

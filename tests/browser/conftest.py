@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import urlsplit
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ FLAGS = [
 ]
 # Offline, Voilà's icon CSS comes from a CDN that cannot be reached, and the bundled
 # JupyterLab core warns about versions: known noise (JUPYTER-NOTES.md). Anything else fails.
-KNOWN_NOISE = ("ERR_NAME_NOT_RESOLVED", "Unsatisfied version")
+KNOWN_NOISE = ("Unsatisfied version",)
 
 
 def _free_port() -> int:
@@ -64,8 +65,11 @@ def voila_url() -> Iterator[str]:
     with log.open("w") as out:
         proc = subprocess.Popen(
             [
-                sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                "--show_tracebacks=True",
+                # the course's Voilà (scatlab.course.server): its page template fetches nothing
+                # from outside the machine, as in the app
+                sys.executable, "-m", "scatlab.course.server", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+                "--show_tracebacks=True", "--VoilaConfiguration.template=scatlab",
+                "--KernelManager.transport_encryption=auto",
                 "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_idle_timeout=20",
                 str(HERE),
             ],
@@ -112,8 +116,14 @@ def console_errors(page: Any) -> Iterator[list[str]]:
     """Console errors and page errors seen during a test, beyond the known offline noise;
     the test fails if any remain."""
     errors: list[str] = []
+
+    def on_request(request: Any) -> None:  # nothing may leave the machine
+        if request.url.startswith(("http:", "https:", "ws:", "wss:")) and urlsplit(request.url).hostname != "127.0.0.1":
+            errors.append(f"request outside 127.0.0.1: {request.url}")
+
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("request", on_request)
     yield errors
     real = [e for e in errors if not any(noise in e for noise in KNOWN_NOISE)]
     assert real == [], f"console errors: {real}"

@@ -158,3 +158,69 @@ def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url:
     expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
     expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
     expect(page.locator(".scat-log li")).to_have_count(6)  # two moves each
+
+
+def _seat_boxes_inside(page: Any) -> list[str]:
+    """The seats, hand cards, piles and status whose box leaves the viewport (none should)."""
+    return page.evaluate("""() => {
+        const w = window.innerWidth, out = [];
+        for (const n of document.querySelectorAll('.scat-seat, .scat-me, .scat-hand-card, .scat-pile, .scat-status, .scat-hints, .scat-btn')) {
+            const r = n.getBoundingClientRect();
+            if (r.width && (r.left < -1 || r.right > w + 1)) out.push(`${n.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
+        }
+        return out;
+    }""")
+
+
+def test_a_whole_hand_by_number_keys_with_focus_on_the_table_from_the_start(
+    page: Any, voila_url: str, console_errors: list[str], shot: Any
+) -> None:
+    """The page's only table takes focus: D draws, 1-4 throw that card of the hand (a taken
+    card refused with C5, nothing changed), K knocks; the first Tab stop is the hand."""
+    open_table(page, voila_url)
+    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('scat-table')",
+                           timeout=TIMEOUT)
+    cards = page.locator(".scat-hand-card")
+    page.keyboard.press("d")
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    thrown = cards.nth(3).get_attribute("data-card")
+    page.keyboard.press("4")  # the fourth card: the one just drawn
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    expect(page.locator(".scat-center [data-pile=discard]")).to_have_attribute("aria-label", re.compile("on top"))
+    assert page.evaluate("() => !!document.activeElement.closest('.scat-table')")
+    wait_my_turn(page)
+    if not hand_over(page):
+        page.keyboard.press("t")  # take: the taken card is the fourth and may not be thrown back (C5)
+        expect(cards).to_have_count(4, timeout=TIMEOUT)
+        page.keyboard.press("4")
+        expect(page.locator(".scat-message")).to_contain_text("C5", timeout=TIMEOUT)
+        expect(cards).to_have_count(4)
+        page.keyboard.press("1")
+        expect(cards).to_have_count(3, timeout=TIMEOUT)
+        wait_my_turn(page)
+    # one Tab from the table reaches the hand before any control
+    page.locator(".scat-table").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('scat-hand-card')")
+    if not hand_over(page):
+        page.keyboard.press("k")
+    expect(page.locator(".scat-showdown")).to_be_visible(timeout=TIMEOUT)
+    assert thrown
+    shot("table-number-keys")
+
+
+def test_the_table_fits_a_phone(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+    """At 390 x 844 every seat, card, pile, button and the hints stay inside the viewport and
+    the page does not scroll sideways; the hints come after the table."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_url + "/voila/render/table_page.ipynb", timeout=60_000)
+    expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+    assert _seat_boxes_inside(page) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    felt = page.locator(".scat-felt").bounding_box()
+    hints = page.locator(".scat-hints").bounding_box()
+    assert felt and hints and hints["y"] >= felt["y"] + felt["height"] - 1
+    page.locator("[data-pile=stock]").click()
+    expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
+    assert _seat_boxes_inside(page) == []
+    shot("table-phone")

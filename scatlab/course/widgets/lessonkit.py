@@ -459,7 +459,7 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
         s = scenario(str(self.picker.value))
         self.scenario = s
         self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace,
-                           hints=False)
+                           hints=False, controls="beginner")
         self.table_box.children = (self.table,)
         self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
         self.explanation.value = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
@@ -483,7 +483,8 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
         from ...widgets.table import Table
 
         rules = find_rules(self.preset.value)
-        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False)
+        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False,
+                           controls="beginner")
         self.table_box.children = (self.table,)
         self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"
 
@@ -523,7 +524,8 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.seed += 1
         else:
             self.seed = seed
-        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace)
+        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace,
+                           controls="beginner")
         self.table_box.children = (self.table,)
 
     def save(self) -> int | None:
