@@ -31,7 +31,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.review import GameReview, ReviewedDecision, costliest, review
+from ..analysis.review import GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError
 from ..rules.record import GameRecord, HandRecord
 from ..rules.values import format_value
@@ -94,9 +94,9 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     hands, if the learner plays on, are dealt from seed ``decision.hand``.
 
     >>> from scatlab.rules import GameRecord, play_random_game
-    >>> from scatlab.analysis.review import review
+    >>> from scatlab.analysis.review import review_game
     >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
-    >>> d = review(record, player=0).decisions[3]
+    >>> d = review_game(record, player=0).decisions[3]
     >>> try_table(record, d).view() == d.view
     True
     """
@@ -115,7 +115,7 @@ class ReviewSteps:
     def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
                  title: str | None = None) -> None:
         self.record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
-        self.result: GameReview = review(self.record, player)
+        self.result: GameReview = review_game(self.record, player)
         self.step = 0
         seats = "player " + str(player) if player is not None else "every player"
         self.title = title if title is not None else f"Game review: the decisions of {seats}"
@@ -315,7 +315,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
 
     @property
     def result(self) -> GameReview:
-        """The review shown (:func:`scatlab.analysis.review`)."""
+        """The review shown (:func:`scatlab.analysis.review_game`)."""
         return self.steps.result
 
     def costliest(self, n: int = 2) -> tuple[ReviewedDecision, ...]:
