@@ -108,3 +108,24 @@ def test_no_package_name_hides_one_of_its_modules() -> None:
             assert sub.name not in getattr(package, "__all__", ()), f"{name}.__all__ lists its module {sub.name}"
             checked += 1
     assert checked > 50 and "scatlab.analysis" in packages and "scatlab.widgets" in packages
+
+
+def test_the_widgets_import_no_circle() -> None:
+    """Issue 37: the table and the review widget imported each other (inside functions).
+    Counting imports inside functions too, no widgets module reaches itself again: the
+    review widget is handed the table (``table_at``), :mod:`scatlab.widgets.review` wires
+    the two together."""
+    graph: dict[str, set[str]] = {}
+    for path in (PACKAGE / "widgets").glob("*.py"):
+        own = f"widgets.{path.stem}"
+        graph[own] = {t for t in _imports(path) if t.startswith("widgets.") and t != own}
+    assert {"widgets.table", "widgets.review", "widgets.review_widget"} <= set(graph)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, set()) - seen:
+            seen.add(nxt)
+            if nxt == goal or reaches(nxt, goal, seen):
+                return True
+        return False
+
+    assert [m for m in sorted(graph) if reaches(m, m, set())] == []
