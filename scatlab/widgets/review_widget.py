@@ -10,8 +10,9 @@ at that very position (the state just before the decision), with hints, so the l
 play it again.
 
 The pages are rendered in Python (:func:`decision_html`, :class:`ReviewSteps`, pure Python
-and tested without a browser); the anywidget surface only shows them and sends clicks and
-keys back, like the card table.
+and tested without a browser); the anywidget surface (``review_widget.js`` and
+``review_widget.css`` beside this file) only shows them and sends clicks and keys back, like
+the card table.
 
 Import it from :mod:`scatlab.widgets.review`, which gives it the card table its **Try it
 yourself** opens (:func:`scatlab.widgets.table.try_table`). This module does not import the
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from html import escape
+from pathlib import Path
 from typing import Any, ClassVar
 
 import anywidget
@@ -45,6 +47,8 @@ from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
            "record_before"]
+
+_HERE = Path(__file__).parent
 
 TableAt = Callable[[GameRecord, ReviewedDecision, str | Sequence[str]], Any]
 """What **Try it yourself** calls: ``table_at(record, decision, opponents)`` returns a card
@@ -157,102 +161,11 @@ class ReviewSteps:
                            "again at a table."}
 
 
-_ESM = """
-function render({ model, el }) {
-  const root = document.createElement("div");
-  root.className = "scat-review";
-  root.tabIndex = 0;
-  el.append(root);
-  const send = (msg) => model.send(msg);
-  root.addEventListener("keydown", (e) => {
-    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-    if (keys[e.key]) { e.preventDefault(); send({ type: keys[e.key] }); }
-  });
-  function draw() {
-    const s = model.get("state") || {};
-    root.replaceChildren();
-    const bar = document.createElement("div");
-    bar.className = "scat-review-bar";
-    const button = (label, type, title) => {
-      const b = document.createElement("button");
-      b.textContent = label; b.title = title; b.setAttribute("aria-label", title);
-      b.addEventListener("click", () => send({ type }));
-      return b;
-    };
-    const title = document.createElement("h3");
-    title.className = "scat-review-title";
-    title.textContent = s.title || "Game review";
-    bar.append(button("\\u25C0", "prev", "previous decision"));
-    const where = document.createElement("span");
-    where.textContent = ` ${s.count ? s.step + 1 : 0} / ${s.count || 0} `;
-    bar.append(where, button("\\u25B6", "next", "next decision"),
-               button("Try it yourself", "try", "play this position again at the table"));
-    const line = document.createElement("div");
-    line.className = "scat-review-timeline";
-    line.setAttribute("role", "list");
-    for (const m of s.marks || []) {
-      const b = document.createElement("button");
-      b.className = "scat-review-mark" + (m.step === s.step ? " current" : "");
-      b.style.background = (s.colours || {})[m.class] || "#888";
-      b.title = m.title; b.setAttribute("aria-label", m.title); b.dataset.class = m.class;
-      b.addEventListener("click", () => send({ type: "goto", step: m.step }));
-      line.append(b);
-    }
-    const legend = document.createElement("div");
-    legend.className = "scat-review-legend";
-    for (const [name, colour] of Object.entries(s.colours || {})) {
-      const key = document.createElement("span");
-      const swatch = document.createElement("span");
-      swatch.className = "scat-review-swatch"; swatch.style.background = colour;
-      key.append(swatch, " " + name);
-      legend.append(key);
-    }
-    const page = document.createElement("div");
-    page.innerHTML = s.html || "";
-    const summary = document.createElement("p");
-    summary.className = "scat-review-summary";
-    summary.textContent = s.summary || "";
-    root.append(title, summary, bar, line, legend, page);
-    if (s.trying) {
-      const trying = document.createElement("p");
-      trying.className = "scat-review-trying";
-      trying.setAttribute("role", "status");
-      trying.textContent = s.trying;
-      root.append(trying);
-    }
-  }
-  model.on("change:state", draw);
-  draw();
-}
-export default { render };
-"""
-
-_CSS = """
-.scat-review { font-family: sans-serif; outline: none; margin-top: 12px; padding: 8px 10px;
-  border: 1px solid #c9c9c9; border-radius: 6px; background: #fbfbf8; color: #1b1b1b; }
-.scat-review-title { margin: 0 0 4px 0; font-size: 17px; }
-.scat-review-summary { margin: 0 0 6px 0; font-size: 13px; color: #444; }
-.scat-review-legend { display: flex; gap: 12px; font-size: 12px; color: #333; margin-bottom: 6px; }
-.scat-review-swatch { display: inline-block; width: 10px; height: 10px; border: 1px solid #444; vertical-align: middle; }
-.scat-review-pile { display: inline-flex; flex-direction: column; align-items: center; }
-.scat-review-caption { font-size: 11px; color: #444; line-height: 1.4; }
-.scat-review-trying { margin: 8px 0 0 0; font-weight: 600; }
-.scat-review-bar button { margin-right: 4px; }
-.scat-review-timeline { display: flex; flex-wrap: wrap; gap: 2px; margin: 6px 0; }
-.scat-review-mark { width: 14px; height: 22px; border: 1px solid #444; padding: 0; cursor: pointer; }
-.scat-review-mark[data-class="best"] { height: 12px; align-self: flex-end; }
-.scat-review-mark.current { outline: 2px solid #1b1b1b; }
-.scat-review-cards { display: flex; gap: 4px; align-items: flex-start; }
-.scat-review-pile { margin-left: 18px; }
-.scat-review table td { padding: 0 8px; }
-"""
-
-
 class ReviewSurface(anywidget.AnyWidget):
     """Draws ``state`` (:meth:`ReviewSteps.state`) and sends clicks and keys back."""
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = (_HERE / "review_widget.js").read_text(encoding="utf-8")
+    _css = (_HERE / "review_widget.css").read_text(encoding="utf-8")
     state = traitlets.Dict().tag(sync=True)
 
 
