@@ -1,4 +1,4 @@
-"""Benchmark the game review (:func:`scatlab.analysis.review`): time per reviewed decision
+"""Benchmark the game review (:func:`scatlab.analysis.review_game`): time per reviewed decision
 and per whole 3-player game. Target: a whole game in <= 2 s on one core.
 
 Games: seeded 3-player classic games between a random, a tip and an expert player (seats
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from review_study import game_set, play_record, reviewed_games, seats_for
 
-from scatlab.analysis.review import review
+from scatlab.analysis.review import review_game
 
 TARGET_SECONDS = 2.0
 
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.games} games of {rules.name} (random, tip, expert), seed {args.seed}")
     warmup = play_record(seats_for(0), rules, args.seed * 1_000_003 + 10**6)
     t0 = time.perf_counter()
-    cold = review(warmup)
+    cold = review_game(warmup)
     cold_secs = time.perf_counter() - t0
     print(f"first review in this process (the players had built the lookup tables): {cold_secs:.2f} s "
           f"for a game of {len(cold.decisions)} decisions")

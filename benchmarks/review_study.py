@@ -1,5 +1,5 @@
 """The review study: over many seeded games between the random, tip and expert players,
-the average cost per decision that :func:`scatlab.analysis.review` finds for each.
+the average cost per decision that :func:`scatlab.analysis.review_game` finds for each.
 
 If the review measures anything, the order must be random > tip > expert on both scales
 (hand value for draw/take/discard, expected lives for knocks); the script says whether it is.
@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scatlab.analysis.review import CLASSES, GameReview, review
+from scatlab.analysis.review import CLASSES, GameReview, review_game
 from scatlab.players import make_player, seat_policy
 from scatlab.rules import GameRecord, RuleSet, find_rules, play_random_game
 
@@ -67,7 +67,7 @@ def reviewed_games(rules: RuleSet, seed: int, games: int) -> Iterator[ReviewedGa
         kinds = seats_for(game)
         record = play_record(kinds, rules, seed * 1_000_003 + game)
         t0 = time.perf_counter()
-        result = review(record)
+        result = review_game(record)
         yield ReviewedGame(kinds, result, time.perf_counter() - t0)
 
 

@@ -276,9 +276,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from .analysis.review import review
+    from .analysis.review import review_game
 
-    result = review(_record(args.file), args.player)
+    result = review_game(_record(args.file), args.player)
     if args.json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     else:

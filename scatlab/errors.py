@@ -17,6 +17,11 @@ __all__ = [
     "IllegalActionError",
     "RecordError",
     "AnalysisError",
+    "PlayerError",
+    "ExerciseError",
+    "ProgressError",
+    "ServeError",
+    "SkatError",
 ]
 
 
@@ -48,3 +53,27 @@ class RecordError(ScatlabError):
 class AnalysisError(ScatlabError):
     """Inputs to an analysis that do not describe a possible situation: a discard that is
     also in the hand, a card known twice, more opponents than the unseen cards allow."""
+
+
+class PlayerError(ScatlabError):
+    """An unknown player kind, or a bad player parameter."""
+
+
+class ExerciseError(ScatlabError):
+    """An answer that cannot be read (e.g. a word where a number is asked) or an unknown
+    exercise or choice."""
+
+
+class ProgressError(ScatlabError):
+    """The progress database cannot be used: its folder cannot be written, it is locked,
+    read-only or not a file, or a saved game, lesson name or game id is not acceptable."""
+
+
+class ServeError(ScatlabError):
+    """The app cannot be served as asked: a port in use, a host that is not an address of
+    this machine, no lessons folder, or Voilà / JupyterLab not installed."""
+
+
+class SkatError(ScatlabError):
+    """Bad input to the Skat calculator: an unknown contract, a card outside the 32-card
+    Skat deck, an impossible number of matadors or an announcement the rules do not allow."""

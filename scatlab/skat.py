@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .checks import notation, notation_pieces, shown
-from .errors import ScatlabError
+from .errors import SkatError
 
 __all__ = [
     "SkatError",
@@ -63,11 +63,6 @@ __all__ = [
     "game_value",
     "settle",
 ]
-
-
-class SkatError(ScatlabError):
-    """Bad input to the Skat calculator: an unknown contract, a card outside the 32-card
-    Skat deck, an impossible number of matadors or an announcement the rules do not allow."""
 
 
 Contract = Literal["diamonds", "hearts", "spades", "clubs", "grand", "null"]
@@ -114,7 +109,7 @@ def parse_skat_cards(text: str) -> tuple[str, ...]:
     >>> parse_skat_cards("6H")
     Traceback (most recent call last):
     ...
-    scatlab.skat.SkatError: '6H' is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) then a suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'
+    scatlab.errors.SkatError: '6H' is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) then a suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'
     """
     if not isinstance(text, str):
         raise SkatError(f"{shown(text)} is not Skat cards: give a text such as 'JC 10H AS'")
@@ -157,7 +152,7 @@ def count_matadors(cards: str, contract: str) -> tuple[Literal["with", "without"
     >>> count_matadors("JC JS", "null")
     Traceback (most recent call last):
     ...
-    scatlab.skat.SkatError: a null game has no trumps and so no matadors; matadors count in diamonds, hearts, spades, clubs or grand
+    scatlab.errors.SkatError: a null game has no trumps and so no matadors; matadors count in diamonds, hearts, spades, clubs or grand
     """
     name = _contract(contract)
     if name == "null":
@@ -246,11 +241,11 @@ def game_value(
     >>> game_value("grand", matadors=5)
     Traceback (most recent call last):
     ...
-    scatlab.skat.SkatError: matadors=5 is impossible in a grand: with or without 1 to 4
+    scatlab.errors.SkatError: matadors=5 is impossible in a grand: with or without 1 to 4
     >>> game_value("clubs", schneider_announced=True)
     Traceback (most recent call last):
     ...
-    scatlab.skat.SkatError: schneider announced needs a hand game (hand=True): announcements are made only when the skat is not picked up
+    scatlab.errors.SkatError: schneider announced needs a hand game (hand=True): announcements are made only when the skat is not picked up
     """
     name = _contract(contract)
     if name == "null":

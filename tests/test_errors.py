@@ -10,11 +10,14 @@ the end of the run ("fuzz inputs tried", see conftest.py).
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import random
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +26,7 @@ from fuzzing import COUNTS, JUNK, TEXT, VALUES_OF_EVERY_TYPE, cases
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+import scatlab.errors
 from scatlab import find_rules, hand_value, parse_cards
 from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
 from scatlab.cards import Card, format_cards, sort_cards
@@ -554,3 +558,37 @@ def test_knowledge_checks_reach_every_error_class() -> None:
         Knowledge.of("AH KH 4C", "9S", opponents=9)
     with pytest.raises(AnalysisError, match="given twice"):
         Knowledge.of("AH KH 4C", "9S", dead="AH")
+
+
+def _exception_classes(path: Path) -> list[str]:
+    """The classes ``path`` defines whose name or a base's name ends with Error or Exception."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and any(
+            name.endswith(("Error", "Exception"))
+            for name in [node.name] + [ast.unparse(base).split(".")[-1] for base in node.bases]
+        ):
+            found.append(node.name)
+    return found
+
+
+def test_every_exception_class_is_defined_in_scatlab_errors() -> None:
+    """One place lists every error scatlab raises (issue 37): no module under scatlab/
+    defines an exception class but scatlab/errors.py, and errors.py lists each in __all__."""
+    package = Path(scatlab.errors.__file__).parent
+    elsewhere = {str(path.relative_to(package)): names for path in sorted(package.rglob("*.py"))
+                 if path != package / "errors.py" and (names := _exception_classes(path))}
+    assert elsewhere == {}
+    assert sorted(_exception_classes(package / "errors.py")) == sorted(scatlab.errors.__all__)
+    for name in scatlab.errors.__all__:
+        cls = getattr(scatlab.errors, name)
+        assert issubclass(cls, ScatlabError) and issubclass(cls, ValueError) and cls.__doc__, name
+
+
+@pytest.mark.parametrize("module, name", [
+    ("scatlab.players", "PlayerError"), ("scatlab.players.base", "PlayerError"),
+    ("scatlab.course.exercises", "ExerciseError"), ("scatlab.course.progress", "ProgressError"),
+    ("scatlab.course.app", "ServeError"), ("scatlab.skat", "SkatError"),
+])
+def test_the_old_import_paths_of_the_moved_errors_still_work(module: str, name: str) -> None:
+    assert getattr(importlib.import_module(module), name) is getattr(scatlab.errors, name)

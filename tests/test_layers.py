@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import ast
 import doctest
+import importlib
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import scatlab
 
@@ -166,3 +169,44 @@ def test_import_scatlab_never_loads_the_widgets_and_the_session_loads_no_widget_
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[] [] ['ipywidgets', 'anywidget']"
+
+
+def test_no_package_name_hides_one_of_its_modules() -> None:
+    """Issue 37: ``scatlab.analysis`` exported the function ``review``, so ``import
+    scatlab.analysis.review as r`` gave the function, not the module. For every package of
+    scatlab and every module in it, the package's attribute of that name is the module
+    (nothing in an ``__init__`` rebinds it) and no ``__all__`` lists the name."""
+    packages = ["scatlab"] + [m.name for m in pkgutil.walk_packages(scatlab.__path__, "scatlab.") if m.ispkg]
+    checked = 0
+    for name in packages:
+        package = importlib.import_module(name)
+        for sub in pkgutil.iter_modules(package.__path__):
+            if sub.name == "__main__":  # running it is the CLI
+                continue
+            module = importlib.import_module(f"{name}.{sub.name}")
+            assert isinstance(module, ModuleType)
+            assert getattr(package, sub.name) is module, f"{name}.{sub.name} is rebound in {name}/__init__.py"
+            assert sub.name not in getattr(package, "__all__", ()), f"{name}.__all__ lists its module {sub.name}"
+            checked += 1
+    assert checked > 50 and "scatlab.analysis" in packages and "scatlab.widgets" in packages
+
+
+def test_the_widgets_import_no_circle() -> None:
+    """Issue 37: the table and the review widget imported each other (inside functions).
+    Counting imports inside functions too, no widgets module reaches itself again: the
+    review widget is handed the table (``table_at``), :mod:`scatlab.widgets.review` wires
+    the two together."""
+    graph: dict[str, set[str]] = {}
+    for path in (PACKAGE / "widgets").glob("*.py"):
+        own = f"widgets.{path.stem}"
+        graph[own] = {t for t in _imports(path) if t.startswith("widgets.") and t != own}
+    assert {"widgets.table", "widgets.review", "widgets.review_widget"} <= set(graph)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, set()) - seen:
+            seen.add(nxt)
+            if nxt == goal or reaches(nxt, goal, seen):
+                return True
+        return False
+
+    assert [m for m in sorted(graph) if reaches(m, m, set())] == []

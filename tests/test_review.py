@@ -25,7 +25,7 @@ from scatlab.analysis.review import (
     classify,
     knock_loss,
     play_on_loss,
-    review,
+    review_game,
 )
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.analysis.tables import tables_for
@@ -111,7 +111,7 @@ def test_throwing_the_card_that_made_31_is_a_blunder_with_the_exact_cost() -> No
     # Player 1 holds AH KH 4C and takes the QH (C5): throwing the 4C makes 31; they throw the AH.
     record = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
                      [(1, "take"), (1, "discard AH")])
-    take, discard = review(record, player=1).decisions
+    take, discard = review_game(record, player=1).decisions
     assert (take.hand, take.index, take.played, take.label) == (1, 1, "take", "best")
     assert (discard.hand, discard.index) == (1, 2)
     kept = horizon_values(parse_cards("KH QH 4C"), HORIZON, find_rules("classic"))[HORIZON]
@@ -141,7 +141,7 @@ def _knock_with_12_record() -> GameRecord:
 
 def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder() -> None:
     record = _knock_with_12_record()
-    result = review(record, player=0)
+    result = review_game(record, player=0)
     knock = result.decisions[-1]
     assert knock.played == "knock" and knock.index == 29
     assert knock.scale == "lives" and knock.unit == "lives"
@@ -211,7 +211,7 @@ def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int)
     mistakes and 3 blunders among the expert's decisions in 1,000 classic games, 3,332 of
     them knock decisions)."""
     expert = ExpertPlayer()
-    result = review(_game(["expert"] * 3, rules, seed, max_hands=6))
+    result = review_game(_game(["expert"] * 3, rules, seed, max_hands=6))
     assert len(result.decisions) > 30
     lives_bound = LIVES_THRESHOLDS[-1] if find_rules(rules).score_keeping == "gin" else LIVES_THRESHOLDS[-2]
     for d in result.decisions:
@@ -227,7 +227,7 @@ def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int)
 @pytest.mark.parametrize("rules", ["classic", "quick", "gin", "ride-the-bus"])
 def test_a_review_reaches_no_hidden_card(rules: str) -> None:
     record = _game(["tip", "random", "expert"], rules, 5, max_hands=3)
-    result = review(record)
+    result = review_game(record)
     checked = 0
     for d in result.decisions[::2]:
         state = _state_at(record, d.hand, d.index)
@@ -252,7 +252,7 @@ def test_hidden_cards_do_not_change_an_assessment() -> None:
         record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
             {"deck": [str(c) for c in deck], "actions": [{"player": 1, "action": "draw"},
                                                          {"player": 1, "action": "discard", "card": "4C"}]}]})
-        results.append([d.to_json() for d in review(record, player=1).decisions])
+        results.append([d.to_json() for d in review_game(record, player=1).decisions])
     assert results[0] == results[1] and len(results[0]) == 2
 
 
@@ -263,7 +263,7 @@ def test_hidden_cards_do_not_change_an_assessment() -> None:
 def test_every_preset_random_game_reviews(preset: str) -> None:
     full = GameRecord.from_state(play_random_game(preset, 3, seed=2))
     record = GameRecord(full.rules, full.players, full.dealer, full.hands[:6])  # keep it fast
-    result = review(record)
+    result = review_game(record)
     assert result.decisions
     units = {"value": "hand value", "lives": {"gin": "letters", "points": "points"}.get(
         PRESETS[preset].score_keeping, "lives")}
@@ -289,7 +289,7 @@ OPTION_SETS = [
 def test_option_sets_review_hammer_knocks_and_bus_stops(rules: RuleSet, seen: str) -> None:
     kinds: set[str] = set()
     for seed in range(6):
-        result = review(GameRecord.from_state(play_random_game(rules, 3, seed=seed)))
+        result = review_game(GameRecord.from_state(play_random_game(rules, 3, seed=seed)))
         for d in result.decisions:
             assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
             assert d.assessment.played.kind is not ActionKind.THROW_DOWN  # blind: not reviewed
@@ -300,7 +300,7 @@ def test_option_sets_review_hammer_knocks_and_bus_stops(rules: RuleSet, seen: st
 
 
 def test_summary_keeps_the_two_scales_apart() -> None:
-    result = review(_game(["random", "tip", "expert"], "classic", 9, max_hands=4))
+    result = review_game(_game(["random", "tip", "expert"], "classic", 9, max_hands=4))
     for p in range(3):
         s = result.summary(p)
         mine = [d for d in result.decisions if d.player == p]
@@ -309,20 +309,20 @@ def test_summary_keeps_the_two_scales_apart() -> None:
         assert s.value_decisions + s.lives_decisions == s.decisions == len(mine)
         assert sum(n for _, n in s.classes) == s.decisions
     with pytest.raises(AnalysisError, match="7"):
-        review(_game(["random", "tip"], "classic", 1, max_hands=1), player=1).summary(7)
+        review_game(_game(["random", "tip"], "classic", 1, max_hands=1), player=1).summary(7)
 
 
 def test_review_refuses_a_seat_outside_the_game() -> None:
     record = _game(["random", "tip"], "classic", 1, max_hands=1)
     for bad in (2, -1, True):
         with pytest.raises(AnalysisError, match=repr(bad)):
-            review(record, player=bad)
+            review_game(record, player=bad)
 
 
 def test_bad_records_fail_as_replay_does() -> None:
     data = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "", [(1, "take"), (1, "discard QH")]).to_json()
     with pytest.raises(RecordError) as review_err:
-        review(data)
+        review_game(data)
     from scatlab.rules import replay
     with pytest.raises(RecordError) as replay_err:
         replay(GameRecord.from_json(data))
@@ -391,7 +391,7 @@ def test_cli_review_missing_file_and_bad_seat(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_review_result_is_a_scatlab_value() -> None:
-    result = review(_game(["tip", "tip"], "classic", 3, max_hands=1))
+    result = review_game(_game(["tip", "tip"], "classic", 3, max_hands=1))
     assert isinstance(result, GameReview)
     assert json.loads(result.dumps())["rules"] == "classic"
     assert issubclass(AnalysisError, ScatlabError)
@@ -405,8 +405,8 @@ def test_review_result_is_a_scatlab_value() -> None:
 def test_reviewing_one_seat_is_that_seat_s_part_of_the_whole_review(preset: str, seed: int, seat: int) -> None:
     full = GameRecord.from_state(play_random_game(preset, 3, seed=seed))
     record = GameRecord(full.rules, full.players, full.dealer, full.hands[:3])
-    whole = review(record)
-    mine = review(record, player=seat)
+    whole = review_game(record)
+    mine = review_game(record, player=seat)
     assert [d.to_json() for d in mine.decisions] == [d.to_json() for d in whole.decisions if d.player == seat]
     assert all(d.cost >= 0 and d.label == classify(d.cost, d.scale) for d in whole.decisions)
     assert [(d.hand, d.index) for d in whole.decisions] == sorted((d.hand, d.index) for d in whole.decisions)

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.review import CLASSES, LIVES_THRESHOLDS, VALUE_THRESHOLDS, ReviewedDecision, review
+from scatlab.analysis.review import CLASSES, LIVES_THRESHOLDS, VALUE_THRESHOLDS, ReviewedDecision, review_game
 from scatlab.cards import deck
 from scatlab.errors import AnalysisError
 from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay
@@ -95,7 +95,7 @@ def _rank(d: ReviewedDecision) -> tuple[int, Fraction]:
 
 @pytest.mark.parametrize(("preset", "seed"), [("classic", 1), ("quick", 2), ("gin", 3)])
 def test_costliest_lists_the_worst_decisions_by_class_then_cost_on_its_own_scale(preset: str, seed: int) -> None:
-    result = review(GameRecord.from_state(play_random_game(preset, 3, seed=seed)))
+    result = review_game(GameRecord.from_state(play_random_game(preset, 3, seed=seed)))
     costly = [d for d in result.decisions if d.cost > 0]
     top = costliest(result, n=len(costly) + 5)
     assert sorted(top, key=lambda d: (d.hand, d.index)) == sorted(costly, key=lambda d: (d.hand, d.index))
@@ -109,7 +109,7 @@ def test_costliest_lists_the_worst_decisions_by_class_then_cost_on_its_own_scale
 def test_costliest_ranks_a_lives_blunder_of_one_life_before_four_points() -> None:
     """The two scales are never added: a knock costing 1 life is two blunder thresholds
     (1/2 life each), four points of hand value are 4/3 of one (3 points)."""
-    result = review(GameRecord.from_state(play_random_game("classic", 3, seed=1)))
+    result = review_game(GameRecord.from_state(play_random_game("classic", 3, seed=1)))
     value = next(d for d in result.decisions if d.scale == "value")
     lives = next(d for d in result.decisions if d.scale == "lives")
     fake_value = replace(value, assessment=replace(value.assessment, cost=Fraction(4), label="blunder"))
@@ -120,7 +120,7 @@ def test_costliest_ranks_a_lives_blunder_of_one_life_before_four_points() -> Non
 
 
 def test_costliest_refuses_a_bad_count_or_an_unreviewed_seat() -> None:
-    result = review(_blunder_record(), player=1)
+    result = review_game(_blunder_record(), player=1)
     with pytest.raises(AnalysisError, match="n=-1 is not a number of decisions"):
         costliest(result, -1)
     with pytest.raises(AnalysisError, match="player 2 was not reviewed"):
@@ -138,6 +138,6 @@ def test_try_it_at_a_chosen_decision_steps_there_and_opens_its_position() -> Non
         assert widget.children[-1] is table and table.session.seat == 0
         assert table.session.state.view(0) == d.view
         assert table.session.opponents == ["expert", "tip"]
-    other = review(record, player=1).decisions[0]
+    other = review_game(record, player=1).decisions[0]
     with pytest.raises(AnalysisError, match="is not a decision of this review"):
         widget.show(other)

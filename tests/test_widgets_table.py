@@ -16,7 +16,7 @@ import pytest
 
 from test_tournament import public_cards, reachable
 
-from scatlab.analysis import analyze, review
+from scatlab.analysis import analyze, review_game
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
@@ -479,7 +479,7 @@ def test_review_before_the_end_is_refused_and_opens_nothing() -> None:
 
 @pytest.mark.parametrize(("seat", "seed"), [(0, 3), (1, 8), (2, 12)])
 def test_the_review_covers_the_learners_decisions_from_the_learners_view(seat: int, seed: int) -> None:
-    """The review of a finished table game is exactly ``review(record, player=seat)``:
+    """The review of a finished table game is exactly ``review_game(record, player=seat)``:
     every decision is the learner's, taken in the learner's view of the real position, and
     nothing reachable from it is a card the learner could not see (the reachability walk
     of the player tests)."""
@@ -487,7 +487,7 @@ def test_the_review_covers_the_learners_decisions_from_the_learners_view(seat: i
     _finish_by_clicks(table, f"review-{seat}")
     record = table.session.record()
     result = table.session.review()
-    assert [d.to_json() for d in result.decisions] == [d.to_json() for d in review(record, player=seat).decisions]
+    assert [d.to_json() for d in result.decisions] == [d.to_json() for d in review_game(record, player=seat).decisions]
     learner_moves = [(h, i) for h, hand in enumerate(record.hands, 1) for i, (p, a) in enumerate(hand.actions, 1)
                      if p == seat and len(_state_before(record, h, i).legal_actions()) > 1]
     assert [(d.hand, d.index) for d in result.decisions] == learner_moves

@@ -6,9 +6,10 @@
 >>> a.turn.draw.expected_value, a.turn.draw.p_31
 (Fraction(541, 24), Fraction(1, 16))
 
-``scatlab.analysis.review`` is the game-review *function* (``review(record, player=None)``);
-the module's other names (thresholds, :func:`~scatlab.analysis.review.knock_loss`, ...) are
-imported with ``from scatlab.analysis.review import ...``.
+The game review is the function ``review_game(record, player=None)``, exported here;
+``scatlab.analysis.review`` is its module (thresholds, :func:`~scatlab.analysis.review.costliest`,
+:func:`~scatlab.analysis.review.knock_loss`, ...): no name exported by a package of scatlab is
+also the name of one of its modules, so ``import scatlab.analysis.review`` always gives the module.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .opponents import OPPONENT_MODELS, Observations
 from .ranking import KnockLine, Position, RankedMove, Ranking, knock_line, rank
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
-from .review import GameReview, ReviewedDecision, assess, review
+from .review import GameReview, ReviewedDecision, assess, review_game
 
 __all__ = [
     "Advice",
@@ -51,5 +52,5 @@ __all__ = [
     "GameReview",
     "ReviewedDecision",
     "assess",
-    "review",
+    "review_game",
 ]

@@ -1,7 +1,7 @@
 """Game review: walk a game record and price every decision of the reviewed seat(s).
 
 For each action a reviewed player took with a real choice (more than one legal action),
-:func:`review` rebuilds the position **as that player saw it** (their
+:func:`review_game` rebuilds the position **as that player saw it** (their
 :class:`~scatlab.rules.view.PlayerView` and the card tracking of
 :meth:`Knowledge.from_view <scatlab.analysis.knowledge.Knowledge.from_view>`), works out
 the move the analysis prefers, and the **cost** of the move played: how much worse it is
@@ -46,7 +46,7 @@ Hands and action indexes are counted from 1 (the first action of a hand is actio
 >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
 ...     {"deck": [str(c) for c in deck],
 ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]},)
->>> d = review(record, player=1).decisions[-1]
+>>> d = review_game(record, player=1).decisions[-1]
 >>> d.played, d.best, d.cost > 3, d.label
 ('discard AH', 'discard 4C', True, 'blunder')
 """
@@ -86,7 +86,7 @@ __all__ = [
     "knock_loss",
     "lives_unit",
     "play_on_loss",
-    "review",
+    "review_game",
 ]
 
 VALUE_THRESHOLDS = (Fraction(1, 4), Fraction(1), Fraction(3))
@@ -407,7 +407,7 @@ class GameReview:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
 
-def review(record: GameRecord | Mapping[str, Any], player: int | None = None) -> GameReview:
+def review_game(record: GameRecord | Mapping[str, Any], player: int | None = None) -> GameReview:
     """Review every decision of ``player`` (every seat when None) in a game record.
 
     The record is first replayed as :func:`scatlab.rules.replay` does, so a bad record fails
@@ -454,7 +454,7 @@ def costliest(result: GameReview, n: int = 2, player: int | None = None) -> tupl
     >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
     ...     {"deck": [str(c) for c in deck],
     ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
-    >>> [(d.played, d.label) for d in costliest(review(record, player=1))]
+    >>> [(d.played, d.label) for d in costliest(review_game(record, player=1))]
     [('discard AH', 'blunder')]
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:

@@ -42,7 +42,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..errors import ScatlabError
+from ..errors import ServeError
 
 __all__ = [
     "ServeError",
@@ -63,11 +63,6 @@ INDEX = "00-index.ipynb"
 
 ALLOWED_MESSAGE_TYPES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
 """What a browser may send to a lesson's kernel: widget messages, never code."""
-
-
-class ServeError(ScatlabError):
-    """The app cannot be served as asked: a port in use, a host that is not an address of
-    this machine, no lessons folder, or Voilà / JupyterLab not installed."""
 
 
 def lessons_dir() -> Path:
@@ -131,7 +126,7 @@ def check_host(host: str | None) -> str:
     >>> check_host("not an address")
     Traceback (most recent call last):
     ...
-    scatlab.course.app.ServeError: --host 'not an address' is not an IP address; give one of this machine's addresses, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)
+    scatlab.errors.ServeError: --host 'not an address' is not an IP address; give one of this machine's addresses, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)
     """
     if host is None:
         return "127.0.0.1"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..cards import Card, Suit, deck, format_cards
-from ..errors import ScatlabError
+from ..errors import ExerciseError
 from ..rules.options import find_rules
 from ..rules.scoring import settle
 from ..rules.values import hand_value, tiebreak_key
@@ -43,11 +43,6 @@ __all__ = [
     "read_number",
     "show_value",
 ]
-
-
-class ExerciseError(ScatlabError):
-    """An answer that cannot be read (e.g. a word where a number is asked) or an unknown
-    exercise or choice."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +105,7 @@ def read_number(text: str) -> Fraction:
     >>> read_number("lots")
     Traceback (most recent call last):
     ...
-    scatlab.course.exercises.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
+    scatlab.errors.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
     """
     cleaned = str(text).strip().replace(",", ".")
     try:

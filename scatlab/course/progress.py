@@ -55,7 +55,7 @@ Promises, each tested:
 >>> p.load_game(10**23)
 Traceback (most recent call last):
 ...
-scatlab.course.progress.ProgressError: no saved game has id 100000000000000000000000; see Progress.saved_games()
+scatlab.errors.ProgressError: no saved game has id 100000000000000000000000; see Progress.saved_games()
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..errors import ScatlabError
+from ..errors import ProgressError, ScatlabError
 
 if sys.platform != "win32":
     import fcntl
@@ -133,11 +133,6 @@ _READONLY_RECOVERY = _READONLY | (1 << 8)
 _T = TypeVar("_T")
 
 
-class ProgressError(ScatlabError):
-    """The progress database cannot be used: its folder cannot be written, it is locked,
-    read-only or not a file, or a saved game, lesson name or game id is not acceptable."""
-
-
 def data_home() -> Path:
     """The folder that holds scatlab's data (see the module docstring).
 
@@ -176,7 +171,7 @@ def game_id_from_text(text: str) -> int:
     >>> game_id_from_text("x")
     Traceback (most recent call last):
     ...
-    scatlab.course.progress.ProgressError: 'x' is not a saved game's id: give a whole number such as 3
+    scatlab.errors.ProgressError: 'x' is not a saved game's id: give a whole number such as 3
     """
     if not isinstance(text, str):
         raise ProgressError(f"{_quote_id(text)} is not a saved game's id: give a whole number such as 3")

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..checks import shown
-from ..errors import ScatlabError
+from ..errors import PlayerError
 from ..rules.actions import Action, ActionKind
 from ..rules.record import Policy
 from ..rules.state import GameState
@@ -46,10 +46,6 @@ from .public import PublicMove
 __all__ = [
     "Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice", "seat_policy",
 ]
-
-
-class PlayerError(ScatlabError):
-    """An unknown player kind, or a bad player parameter."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +153,7 @@ def make_player(kind: str, **params: Any) -> Player:
     >>> make_player("champion")
     Traceback (most recent call last):
     ...
-    scatlab.players.base.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy
+    scatlab.errors.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy
     """
     key = kind.strip().lower() if isinstance(kind, str) else None
     if key not in PLAYER_KINDS:

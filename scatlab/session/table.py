@@ -56,7 +56,7 @@ from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 from ..analysis.ranking import prepare
 from ..analysis.report import Analysis, analyze
-from ..analysis.review import GameReview, review
+from ..analysis.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from ..rules.values import pretty_value
 from .wording import learner_words
@@ -530,7 +530,7 @@ class TableSession:
 
     def review(self) -> GameReview:
         """The review of the finished game, of the learner's seat only
-        (:func:`scatlab.analysis.review` of :meth:`record` with ``player=seat``): every
+        (:func:`scatlab.analysis.review_game` of :meth:`record` with ``player=seat``): every
         decision of the learner priced from the learner's own view, so no hidden card enters
         it. Offered once the game is over (``can_review``); before that it is refused with
         an :class:`~scatlab.errors.AnalysisError`.
@@ -548,7 +548,7 @@ class TableSession:
         if not self.state.is_over:
             where = "between hands" if self.state.phase is Phase.DEAL else f"in hand {self.state.hand_number}"
             raise AnalysisError(f"the game is not over ({where}): a game is reviewed once it has ended")
-        return review(self.record(), player=self.seat)
+        return review_game(self.record(), player=self.seat)
 
     # -- what to show --------------------------------------------------------------------
 

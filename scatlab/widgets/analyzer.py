@@ -17,7 +17,8 @@ the whole analysis beside it (issue 8).
   LaTeX (:mod:`scatlab.analysis.display`).
 
 Python owns the state (an :class:`.analyzer_model.AnalyzerModel`): the picker's JavaScript
-only reports clicks (``model.send``) and draws what its traitlets say. Every number shown
+(``analyzer.js`` and ``analyzer.css`` beside this file; ``analyzer_panel.css`` styles the
+numbers and the advice) only reports clicks (``model.send``) and draws what its traitlets say. Every number shown
 is :func:`scatlab.analysis.analyze` of the position, formatted; the widget computes nothing.
 
 >>> a = Analyzer("AH KH 4C", discard="9S", knock=False)
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -50,107 +52,14 @@ __all__ = ["Analyzer", "CardPicker", "ZONE_BADGES"]
 ZONE_BADGES = {"hand": "hand", "discard": "top", "dead": "dead"}
 """The badge a card in each zone carries on the picker (``opp 2`` for opponent 2)."""
 
-_ESM = r"""
-function render({ model, el }) {
-  const root = document.createElement("div");
-  root.className = "scat-picker";
-  root.tabIndex = -1;
-  root.setAttribute("role", "group");
-  root.setAttribute("aria-label", "card picker");
-  el.appendChild(root);
-  function pick(id, event) {
-    if (event) { event.preventDefault(); event.stopPropagation(); }
-    model.send({ kind: "pick", card: id });
-  }
-  function draw() {
-    const active = document.activeElement;
-    const focusId = active && root.contains(active) ? active.dataset.card : null;
-    root.replaceChildren();
-    for (const row of model.get("rows")) {
-      const line = document.createElement("div");
-      line.className = "scat-picker-row";
-      line.setAttribute("role", "group");
-      line.setAttribute("aria-label", row.label);
-      for (const c of row.cards) {
-        const b = document.createElement("div");
-        b.className = "scat-pick" + (c.zone ? " scat-in-zone" : "") + (c.out ? " scat-out" : "");
-        b.tabIndex = 0;
-        b.dataset.card = c.id;
-        b.setAttribute("role", "button");
-        b.setAttribute("aria-label", c.label);
-        b.setAttribute("aria-pressed", c.zone ? "true" : "false");
-        b.title = c.label;
-        b.innerHTML = c.svg;
-        if (c.tag) {
-          const tag = document.createElement("span");
-          tag.className = "scat-pick-tag" + (c.out ? " scat-pick-tag-out" : "");
-          tag.textContent = c.tag;
-          tag.setAttribute("aria-hidden", "true");
-          b.appendChild(tag);
-        }
-        b.addEventListener("click", (e) => pick(c.id, e));
-        b.addEventListener("keydown", (e) => {
-          if (e.key === "Enter" || e.key === " ") pick(c.id, e);
-        });
-        line.appendChild(b);
-      }
-      root.appendChild(line);
-    }
-    if (focusId) {
-      const again = root.querySelector(`[data-card="${focusId}"]`);
-      if (again) again.focus();
-    }
-  }
-  // Arrow keys move between cards (Left/Right in a suit, Up/Down across suits). Every key
-  // pressed inside the picker stops here, so JupyterLab's command-mode shortcuts ('d','d'
-  // deletes a cell) never see it; Tab and Shift+Tab keep moving the focus as usual.
-  root.addEventListener("keydown", (e) => {
-    if (e.key === "Tab") return;
-    e.stopPropagation();
-    const card = e.target.closest ? e.target.closest(".scat-pick") : null;
-    if (!card) return;
-    const line = card.parentElement;
-    const cards = Array.from(line.children);
-    const lines = Array.from(root.children);
-    const i = cards.indexOf(card), r = lines.indexOf(line);
-    let next = null;
-    if (e.key === "ArrowRight") next = cards[i + 1];
-    else if (e.key === "ArrowLeft") next = cards[i - 1];
-    else if (e.key === "ArrowDown" && lines[r + 1]) next = lines[r + 1].children[i];
-    else if (e.key === "ArrowUp" && lines[r - 1]) next = lines[r - 1].children[i];
-    if (next) { e.preventDefault(); next.focus(); }
-  });
-  model.on("change:rows", draw);
-  draw();
-}
-export default { render };
-"""
-
-_CSS = """
-.scat-picker { display: flex; flex-direction: column; gap: 4px; padding: 4px; outline: none; }
-.scat-picker-row { display: flex; flex-wrap: wrap; gap: 3px; }
-.scat-pick { cursor: pointer; border-radius: 6px; line-height: 0; border: 2px solid transparent; position: relative; }
-.scat-pick-tag { position: absolute; left: 50%; bottom: 3px; transform: translateX(-50%); line-height: 1.2;
-  font: bold 11px sans-serif; padding: 1px 5px; border-radius: 8px; background: #7a5c00; color: #fff;
-  white-space: nowrap; pointer-events: none; }
-.scat-pick-tag.scat-pick-tag-out { background: #1e7b34; }
-.scat-pick:hover { transform: translateY(-2px); }
-.scat-pick:focus-visible, .scat-pick:focus { outline: 3px solid #1a5fb4; outline-offset: 1px; }
-.scat-pick.scat-in-zone { background: #fff4cc; }
-.scat-pick.scat-out { border-color: #1e7b34; }
-"""
-
-_STYLE = """<style>
-.scat-analyzer-numbers { border-collapse: collapse; font-size: 14px; margin: 4px 0; }
-.scat-analyzer-numbers td, .scat-analyzer-numbers th { padding: 3px 10px; border-bottom: 1px solid #ddd;
-  text-align: left; vertical-align: top; }
-.scat-analyzer-numbers td.num { font-family: monospace; font-size: 14px; }
-.scat-analyzer-numbers td:first-child { white-space: nowrap; }
-.scat-analyzer .widget-htmlmath { overflow-x: auto; max-width: 100%; }
-.scat-analyzer-error { color: #a40000; font-size: 13px; }
-.scat-analyzer-advice { font-size: 15px; padding: 6px 10px; border-left: 5px solid #1e7b34; background: #f1f8f2; }
-.scat-analyzer-advice b { text-transform: uppercase; }
-</style>"""
+_HERE = Path(__file__).parent
+_ESM = (_HERE / "analyzer.js").read_text(encoding="utf-8")
+"""The card picker's ES module (anywidget), ``analyzer.js`` beside this file."""
+_CSS = (_HERE / "analyzer.css").read_text(encoding="utf-8")
+"""The card picker's style, ``analyzer.css``."""
+_STYLE = "<style>" + (_HERE / "analyzer_panel.css").read_text(encoding="utf-8") + "</style>"
+"""The style of the analyzer's ipywidgets parts (the numbers, the advice, the errors),
+``analyzer_panel.css``, shown in a ``<style>`` element with the title."""
 
 
 class CardPicker(anywidget.AnyWidget):

@@ -12,7 +12,8 @@ Controls (RULES.md, the browser version's): click the stock (D) to draw or the d
 of a turn; pass, hammer, throw-down, stop-the-bus and declare buttons appear only when the
 rules make them legal; N deals the next hand, U undoes. When the game is over, **Review
 this game** opens a :class:`~scatlab.widgets.review.ReviewWidget` of the learner's
-decisions below the table.
+decisions below the table, whose **Try it yourself** opens a :func:`try_table` (the review
+is handed that function: :mod:`.review_widget` never imports this module).
 
 >>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
 >>> t.session.model().my_turn
@@ -33,15 +34,18 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from ..analysis.review import ReviewedDecision
 from ..cards import CardsLike, deck
 from ..errors import ScatlabError
 from ..rules.options import RuleSet
+from ..rules.record import GameRecord
 from ..rules.view import PlayerView
 from ..session import TableSession
 from .chart import distribution_svg
+from .review_widget import ReviewWidget, record_before
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["Table", "TableSurface", "enabled_controls", "CONTROLS"]
+__all__ = ["Table", "TableSurface", "enabled_controls", "try_table", "CONTROLS"]
 
 CONTROLS = ("full", "beginner")
 """The table's control sets: ``full`` (undo, new game, seed, hints, save, load, analyze) and
@@ -293,13 +297,33 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         if not s.state.is_over:
             s.message = "cannot review yet: a game is reviewed once it is over (Review this game appears then)"
             return None
-        from .review import ReviewWidget
-
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
         widget = ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                              title=f"Review of this game: your decisions (player {s.seat})")
+                              title=f"Review of this game: your decisions (player {s.seat})", table_at=try_table)
         self.children = (self.surface, widget)
         return widget
+
+
+def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip") -> Table:
+    """A card :class:`Table` at ``decision`` of ``record`` (the state just before it,
+    :func:`~scatlab.widgets.review_widget.record_before`), the learner in the deciding
+    player's seat with hints on, against ``opponents`` (one kind for every other seat, or one
+    kind per seat clockwise from the seat after the learner's), who answer at once
+    (``pace=0``). Later hands, if the learner plays on, are dealt from seed ``decision.hand``.
+    What a review's **Try it yourself** opens (also importable from :mod:`scatlab.widgets.review`).
+
+    >>> from scatlab.rules import GameRecord, play_random_game
+    >>> from scatlab.analysis.review import review_game
+    >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
+    >>> d = review_game(record, player=0).decisions[3]
+    >>> try_table(record, d).view() == d.view
+    True
+    """
+    n = record.players
+    kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+    table = Table(record.rules, opponents=kinds, seat=decision.player, seed=decision.hand, pace=0)
+    table.handle({"type": "load", "text": record_before(record, decision.hand, decision.index).dumps()})
+    return table
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

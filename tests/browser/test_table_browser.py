@@ -162,7 +162,7 @@ def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url:
 
 def _seat_boxes_inside(page: Any) -> list[str]:
     """The seats, hand cards, piles and status whose box leaves the viewport (none should)."""
-    return page.evaluate("""() => {
+    found: list[str] = page.evaluate("""() => {
         const w = window.innerWidth, out = [];
         for (const n of document.querySelectorAll('.scat-seat, .scat-me, .scat-hand-card, .scat-pile, .scat-status, .scat-hints, .scat-btn')) {
             const r = n.getBoundingClientRect();
@@ -170,6 +170,7 @@ def _seat_boxes_inside(page: Any) -> list[str]:
         }
         return out;
     }""")
+    return found
 
 
 def test_a_whole_hand_by_number_keys_with_focus_on_the_table_from_the_start(

@@ -1,0 +1,68 @@
+
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "scat-review";
+  root.tabIndex = 0;
+  el.append(root);
+  const send = (msg) => model.send(msg);
+  root.addEventListener("keydown", (e) => {
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    if (keys[e.key]) { e.preventDefault(); send({ type: keys[e.key] }); }
+  });
+  function draw() {
+    const s = model.get("state") || {};
+    root.replaceChildren();
+    const bar = document.createElement("div");
+    bar.className = "scat-review-bar";
+    const button = (label, type, title) => {
+      const b = document.createElement("button");
+      b.textContent = label; b.title = title; b.setAttribute("aria-label", title);
+      b.addEventListener("click", () => send({ type }));
+      return b;
+    };
+    const title = document.createElement("h3");
+    title.className = "scat-review-title";
+    title.textContent = s.title || "Game review";
+    bar.append(button("\u25C0", "prev", "previous decision"));
+    const where = document.createElement("span");
+    where.textContent = ` ${s.count ? s.step + 1 : 0} / ${s.count || 0} `;
+    bar.append(where, button("\u25B6", "next", "next decision"),
+               button("Try it yourself", "try", "play this position again at the table"));
+    const line = document.createElement("div");
+    line.className = "scat-review-timeline";
+    line.setAttribute("role", "list");
+    for (const m of s.marks || []) {
+      const b = document.createElement("button");
+      b.className = "scat-review-mark" + (m.step === s.step ? " current" : "");
+      b.style.background = (s.colours || {})[m.class] || "#888";
+      b.title = m.title; b.setAttribute("aria-label", m.title); b.dataset.class = m.class;
+      b.addEventListener("click", () => send({ type: "goto", step: m.step }));
+      line.append(b);
+    }
+    const legend = document.createElement("div");
+    legend.className = "scat-review-legend";
+    for (const [name, colour] of Object.entries(s.colours || {})) {
+      const key = document.createElement("span");
+      const swatch = document.createElement("span");
+      swatch.className = "scat-review-swatch"; swatch.style.background = colour;
+      key.append(swatch, " " + name);
+      legend.append(key);
+    }
+    const page = document.createElement("div");
+    page.innerHTML = s.html || "";
+    const summary = document.createElement("p");
+    summary.className = "scat-review-summary";
+    summary.textContent = s.summary || "";
+    root.append(title, summary, bar, line, legend, page);
+    if (s.trying) {
+      const trying = document.createElement("p");
+      trying.className = "scat-review-trying";
+      trying.setAttribute("role", "status");
+      trying.textContent = s.trying;
+      root.append(trying);
+    }
+  }
+  model.on("change:state", draw);
+  draw();
+}
+export default { render };
