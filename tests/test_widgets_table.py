@@ -54,8 +54,12 @@ def check_model_matches_state(table: Table) -> None:
             assert seat_model.cards == (None,) * len(state.hands[q])  # opponents face down
     events = state.events or (state.logs[-1] if state.logs and state.phase in (Phase.DEAL, Phase.GAME_OVER) else ())
     assert m.log == tuple(s.words(e.public(seat).describe(pretty=True)) for e in events)
-    assert table.surface.state == {**m.to_json(), "pace": 0.0, "can_analyze": table.surface.state["can_analyze"],
-                                   "hints_on": s.hints}
+    expected = m.to_json()
+    if m.hints is not None and m.hints.chart is not None:  # the widget draws the chart the session describes
+        c = m.hints.chart
+        expected["hints"]["chart"] = distribution_svg(c.distribution, highlight=c.highlight, title=c.title)
+    assert table.surface.state == {**expected, "pace": 0.0, "can_analyze": table.surface.state["can_analyze"],
+                                   "hints_on": s.hints, "controls": table.controls}
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -531,3 +535,16 @@ def test_C6_the_knock_rows_are_the_rankings_exact_figures_beside_playing_on() ->
     assert rows["knock: expected lives lost"] == (str(knock.lives), f"{float(knock.lives or 0):.3f}")
     assert rows["playing on: expected lives lost"][0] == str(ranking.play_on_lives)
     assert not any("±" in shown or "Monte Carlo" in label for label, _, shown in m.hints.rows)
+
+
+def test_a_table_offers_the_controls_asked_for_and_refuses_an_unknown_set() -> None:
+    """``controls="beginner"`` tells the browser to show undo, new game and hints only;
+    an unknown set is refused with the choices named."""
+    from scatlab.errors import ScatlabError
+    from scatlab.widgets.table import CONTROLS, Table
+
+    assert Table("classic", seed=3, pace=0, controls="beginner").surface.state["controls"] == "beginner"
+    assert Table("classic", seed=3, pace=0).surface.state["controls"] == "full"
+    with pytest.raises(ScatlabError, match="'expert' is not a choice: use one of full, beginner"):
+        Table("classic", seed=3, pace=0, controls="expert")
+    assert CONTROLS == ("full", "beginner")
