@@ -32,7 +32,7 @@ install-test: venv
 
 install-docs: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install --quiet -e '.[notebook,docs]'
+	$(VENV_PY) -m pip install --quiet -e '.[docs]'
 
 PORT ?= 8866
 
