@@ -864,14 +864,32 @@ def throw_choice(rules: RuleSet, way: _ThrowKey, hand: tuple[Card, Card, Card], 
     ThrowChoice(card=Card('8D'), first=Card('7C'))
     """
     scoring = scoring_rules(rules)
-    tables = tables_for(scoring)
-    row = tables.row(sorted(c.index for c in hand))
-    ranks = _pair_ranks(scoring, way, taken, np.array([row], dtype=np.int64), np.array([drawn.index], dtype=np.int64))
+    places = _place_list(scoring)
+    four = sorted(places[c.index] for c in (*hand, drawn))
+    if four[0] < 0 or len(set(four)) < 4:
+        raise AnalysisError(f"cannot throw from {' '.join(map(str, (*hand, drawn)))}: four different cards "
+                            f"of the deck are needed")
+    quad = math.comb(four[0], 1) + math.comb(four[1], 2) + math.comb(four[2], 3) + math.comb(four[3], 4)
     bits = sum(1 << _SUIT_ORDER.index(s) for s in avoid)
-    card = int(ranks.choose(bits)[0])
-    if card < 0:
-        raise AnalysisError(f"cannot add {drawn} to {' '.join(map(str, hand))}: {shown(drawn)} is already held")
-    return ThrowChoice(ALL_CARDS[card], ALL_CARDS[int(ranks.cards[0][0])])
+    ranks = _quad_ranks(scoring, way)  # the set's order of preference (the opponent model's table)
+    first, second = int(ranks.cards[0][quad]), int(ranks.cards[1][quad])
+    if taken:  # the first card other than the one taken (tested for every hand and card)
+        first = second if first == drawn.index else first
+        if bits:
+            tables = tables_for(scoring)
+            row = np.array([tables.row(sorted(c.index for c in hand))], dtype=np.int64)
+            card = int(_pair_ranks(scoring, way, True, row, np.array([drawn.index])).choose(bits)[0])
+        else:
+            card = first
+    else:
+        card = int(_quad_choice(scoring, way, bits)[quad]) if bits else first
+    return ThrowChoice(ALL_CARDS[card], ALL_CARDS[first])
+
+
+@lru_cache(maxsize=8)
+def _place_list(scoring: RuleSet) -> list[int]:
+    """:func:`_deck_places` as a Python list (one position at a time reads it faster)."""
+    return [int(p) for p in _deck_places(scoring)]
 
 
 @lru_cache(maxsize=8)

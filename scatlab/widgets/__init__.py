@@ -1,9 +1,10 @@
-"""The top layer for notebooks: the card table and the hand analyzer (STYLE.md layer 4).
+"""The generic widgets for notebooks: the card table, the hand analyzer and the game review
+(layer 5: above :mod:`scatlab.session`, below :mod:`scatlab.course`).
 
 ``import scatlab`` never imports this package; ``import scatlab.widgets`` may load
 ipywidgets and anywidget (install them with ``pip install 'scatlab[notebook]'``).
-The pure-Python parts (:mod:`.svg`, :mod:`.chart`, :mod:`.session`) import no widget
-library and are tested without a browser.
+The pure-Python parts (:mod:`.svg`, :mod:`.chart`) import no widget library and are tested
+without a browser; the table's game is :class:`scatlab.session.TableSession`.
 
 ``Table`` and ``Analyzer`` are loaded on first use, so ``from scatlab.widgets import
 card_svg`` works even where ipywidgets is not installed.
