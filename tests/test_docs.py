@@ -26,6 +26,7 @@ from sphinx.util.inventory import InventoryFile
 import scatlab
 from scatlab.cli import main
 from scatlab.rules import RULEBOOK
+from test_layers import LAYERS
 
 ROOT = Path(scatlab.__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -153,6 +154,20 @@ def test_the_rules_page_explains_every_rule_code() -> None:
     page = (DOCS / "guide" / "rules.md").read_text(encoding="utf-8")
     for code, entry in RULEBOOK.items():
         assert f"**{code} {entry.title}.**" in page
+
+
+def test_the_layer_diagrams_follow_the_layers_tests_check() -> None:
+    """The design notes' diagram (top layer first) and the README's list (lowest first) name
+    the layers in the order tests/test_layers.py enforces."""
+    beside = {"errors", "checks", "skat", "__main__"}  # drawn beside cards, or no layer of their own
+    layers = sorted((n for n in LAYERS if n not in beside), key=LAYERS.__getitem__)
+    page = (DOCS / "design" / "architecture.md").read_text(encoding="utf-8")
+    diagram = re.findall(r"^  (\w+) +scatlab\.(\w+) ", page, flags=re.M)
+    assert [layer for layer, module in diagram if layer == module][::-1] == layers
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = [n for n in re.findall(r"`(\w+)`", readme.split("## Where the code is")[1]) if n in LAYERS]
+    assert [n for n in listed if n in layers] == layers
+    assert [LAYERS[n] for n in listed] == sorted(LAYERS[n] for n in listed)
 
 
 def test_the_pages_examples_run() -> None:
