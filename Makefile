@@ -1,6 +1,7 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install scatlab and serve the course (lessons/) as a web app on 127.0.0.1
 #   make test    install scatlab with its test tools and run every check (mypy + pytest)
+#   make docs    install the documentation tools and build the site into docs/_build/html
 # Each creates the virtual environment .venv when no virtual environment is active.
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ else
 VENV_PY := .venv/bin/python
 endif
 
-.PHONY: serve demo test install install-test bench clean venv
+.PHONY: serve demo test docs install install-test install-docs bench clean venv
 
 .venv/bin/python:
 	$(PYTHON) -m venv .venv
@@ -29,6 +30,10 @@ install-test: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	$(VENV_PY) -m pip install --quiet -e '.[test]'
 
+install-docs: venv
+	$(VENV_PY) -m pip install --quiet --upgrade pip
+	$(VENV_PY) -m pip install --quiet -e '.[docs]'
+
 PORT ?= 8866
 
 serve: install
@@ -42,10 +47,14 @@ test: install-test
 	$(VENV_PY) -m mypy
 	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15
 
+# sphinx-build, warnings as errors; open docs/_build/html/index.html
+docs: install-docs
+	$(VENV_PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+
 bench: install
 	$(VENV_PY) benchmarks/bench_engine.py
 	$(VENV_PY) benchmarks/bench_analysis.py
 	$(VENV_PY) benchmarks/bench_tournament.py
 
 clean:
-	rm -rf .venv build *.egg-info .pytest_cache .mypy_cache .hypothesis
+	rm -rf .venv build *.egg-info .pytest_cache .mypy_cache .hypothesis docs/_build
