@@ -9,7 +9,8 @@ with the game number (game g puts kind (i + g) mod 3 in seat i), and game g's ca
 random choices come from ``random.Random(seed * 1_000_003 + g)``. Every decision of every
 seat is reviewed.
 
-Run: ``nice -n 10 python benchmarks/review_study.py [--games 1000] [--seed 0] [--rules classic]``
+Run from the repository's root: ``nice -n 10 python -m research.review.run [--games 1000] [--seed 0]
+[--rules classic]``
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def seats_for(game: int) -> tuple[str, ...]:
 def game_set(argv: Sequence[str] | None, description: str, games: int) -> tuple[argparse.Namespace, RuleSet]:
     """The command line of a study over seeded games: ``--games`` (default ``games``),
     ``--seed`` and ``--rules``; returns the arguments and the rules."""
-    parser = argparse.ArgumentParser(description=description)
+    parser = argparse.ArgumentParser(prog="python -m research.review.run", description=description)
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rules", default="classic")
