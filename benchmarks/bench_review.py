@@ -2,7 +2,7 @@
 and per whole 3-player game. Target: a whole game in <= 2 s on one core.
 
 Games: seeded 3-player classic games between a random, a tip and an expert player (seats
-rotating, as in ``review_study.py``), every seat reviewed. The first review of the process
+rotating, the same games as the review study's, ``research/review``), every seat reviewed. The first review of the process
 also builds the lookup tables, the horizon table and the opponent model; that cold run is
 reported on its own (on a separate game), then every game is timed warm.
 
@@ -11,6 +11,7 @@ Run: ``python benchmarks/bench_review.py [--games 20] [--seed 0] [--rules classi
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import statistics
@@ -18,13 +19,57 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
-from review_study import game_set, play_record, reviewed_games, seats_for
-
-from scatlab.analysis.review import review_game
+from scatlab.analysis.review import GameReview, review_game
+from scatlab.players import make_player, seat_policy
+from scatlab.rules import GameRecord, RuleSet, find_rules, play_random_game
 
 TARGET_SECONDS = 2.0
+KINDS = ("random", "tip", "expert")
+
+
+def play_record(kinds: Sequence[str], rules: RuleSet | str, seed: int) -> GameRecord:
+    """The record of one whole seeded game between players of ``kinds`` (seat order)."""
+    players = seat_policy([make_player(k) for k in kinds])
+    return GameRecord.from_state(play_random_game(rules, len(kinds), seed, policy=players))
+
+
+def seats_for(game: int) -> tuple[str, ...]:
+    """The kinds in seat order for game ``game`` (rotating)."""
+    return tuple(KINDS[(i + game) % 3] for i in range(3))
+
+
+def game_set(argv: Sequence[str] | None, description: str, games: int) -> tuple[argparse.Namespace, RuleSet]:
+    """The command line of a run over seeded games: ``--games`` (default ``games``),
+    ``--seed`` and ``--rules``; returns the arguments and the rules."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rules", default="classic")
+    args = parser.parse_args(argv)
+    return args, find_rules(args.rules)
+
+
+@dataclass(frozen=True)
+class ReviewedGame:
+    """One game: the kinds in seat order, its review and the seconds the review took."""
+
+    kinds: tuple[str, ...]
+    review: GameReview
+    seconds: float
+
+
+def reviewed_games(rules: RuleSet, seed: int, games: int) -> Iterator[ReviewedGame]:
+    """Games ``0 .. games - 1`` (seats rotating, game ``g`` from ``seed * 1_000_003 + g``),
+    each reviewed for every seat; only the review is timed."""
+    for game in range(games):
+        kinds = seats_for(game)
+        record = play_record(kinds, rules, seed * 1_000_003 + game)
+        t0 = time.perf_counter()
+        result = review_game(record)
+        yield ReviewedGame(kinds, result, time.perf_counter() - t0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -591,22 +591,6 @@ def test_casual_kind_throws_as_the_tip_player_does() -> None:
     assert differ > 1000  # not the strongest three now
 
 
-def test_kinds_agree_with_the_players_they_stand_for() -> None:
-    """``kind_agreement`` over seeded games: tip takes and throws exactly as the casual kind
-    (classic and quick), the expert throws exactly as the strong kind and takes what it would
-    take nearly always (the 2% slip covers the rest); the other pairs differ."""
-    from scatlab.players.calibration import kind_agreement
-
-    for rules_name in ("classic", "quick"):
-        found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 3, rules=rules_name, seed=4)}
-        tip, expert = found[("tip", "casual")], found[("expert", "strong")]
-        assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
-        assert tip.throws[0] == tip.throws[1] > 100
-        assert expert.throws[0] == expert.throws[1] > 50
-        assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.02 * expert.takes_other[1]
-        assert found[("tip", "strong")].throws[0] < tip.throws[0] and found[("expert", "casual")].throws[0] < expert.throws[0]
-
-
 def test_strong_kind_throws_the_card_the_expert_throws() -> None:
     """In seeded games, every card the expert throws is the one the strong kind's table
     gives for its hand, the card it drew or took and the suits its next player had taken

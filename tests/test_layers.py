@@ -129,6 +129,42 @@ def test_lower_layers_never_import_higher_layers() -> None:
             assert _layer(target) <= _layer(own), f"{rel} (layer {_layer(own)}) imports {target}"
 
 
+def _absolute_imports(path: Path) -> set[str]:
+    """Every module an absolute import in ``path`` names, at any depth (inside functions and
+    classes too), with the modules given by name to ``importlib.import_module`` or
+    ``__import__``."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("import_module", "__import__"):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_the_package_never_imports_research(tmp_path: Path) -> None:
+    """``research/`` (the studies) sits outside the package and imports scatlab as a user
+    does; nothing under ``scatlab/`` imports it, at any depth (the check itself finds an
+    import inside a method or by name)."""
+    assert (ROOT / "research").is_dir() and not (PACKAGE / "research").exists()
+    nested = tmp_path / "nested.py"
+    nested.write_text("class A:\n    def f(self):\n        import research.calibration.study\n"
+                      "        from research import review\n"
+                      "        return importlib.import_module('research.review.run')\n", encoding="utf-8")
+    assert _absolute_imports(nested) == {"research.calibration.study", "research", "research.review.run"}
+    checked = 0
+    for path in PACKAGE.rglob("*.py"):
+        for module in _absolute_imports(path):
+            assert module.split(".")[0] != "research", f"{path.relative_to(ROOT)} imports {module}"
+        checked += 1
+    assert checked > 50
+
+
 def test_import_scatlab_is_light() -> None:
     code = (
         "import sys, scatlab, scatlab.rules, scatlab.cli; "

@@ -12,7 +12,7 @@ import pytest
 
 from scatlab.cards import format_cards
 from scatlab.cli import main
-from scatlab.errors import IllegalActionError, RecordError
+from scatlab.errors import RecordError
 from scatlab.rules import GameRecord, GameState, deal_order, play_random_game, replay, result_json
 from scatlab.rules.record import replay_file
 
@@ -233,36 +233,3 @@ def test_cli_rules_lists_presets(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[0] == "classic: classic rules" and len(lines) == 7
     assert main(["rules", "blitz"]) == 0
     assert '"lives": 3' in capsys.readouterr().out
-
-
-def test_restock_reorders_the_undrawn_stock_and_the_record_replays_the_new_order() -> None:
-    """``GameState.restock`` (C3: after the deal the rest of the deck is the stock, top
-    first): the cards not yet drawn in a new order, the cards drawn kept; the saved deck
-    changes to match, so the record replays to the same moment; anything but a reordering of
-    the undrawn cards is refused with a RulesError quoting it (a card twice: CardError), and
-    the state is untouched; between hands and after the game there is nothing to reorder."""
-    from scatlab.errors import CardError, RulesError
-
-    s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QS", stock="5D 6D 7D"))
-    s = s.apply("draw").apply("discard 2S")  # player 1 draws the 5D; player 0 is to move
-    left = list(s.stock[s.stock_pos:])
-    assert format_cards(left[:2]) == "6D 7D"
-    r = s.restock([left[1], left[0], *left[2:]])
-    assert format_cards(r.stock[r.stock_pos:r.stock_pos + 2]) == "7D 6D" and r.stock[:r.stock_pos] == s.stock[:1]
-    assert r.hands == s.hands and r.discards == s.discards and r.to_move == s.to_move
-    after = r.apply("draw")
-    assert format_cards(after.hands[0])[-2:] == "7D"
-    record = GameRecord.from_state(after)
-    assert format_cards(record.to_json()["hands"][0]["deck"][8:10]) == "7D 6D"
-    again = replay(GameRecord.loads(record.dumps()))
-    assert again.hands == after.hands and again.stock == after.stock
-    with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, not 43 cards"):
-        s.restock(left[:-1])
-    with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, 5D is not in it"):
-        s.restock([*left[1:], s.stock[0]])
-    with pytest.raises(CardError, match="'6D' appears twice"):
-        s.restock([*left[:-1], left[0]])
-    assert s.stock[s.stock_pos:] == tuple(left)
-    for idle in (GameState.new("classic", 2), play_random_game("classic", players=2, seed=1)):
-        with pytest.raises(IllegalActionError, match="restock needs a hand in play: the game is in the"):
-            idle.restock([])

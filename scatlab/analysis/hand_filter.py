@@ -1,7 +1,7 @@
 """Following an opponent's hand turn by turn: the adaptive model's filter over a game's log.
 
 When the whole log of the current hand is known (in play: the knock risk from a player's
-view, the ``expert``, the review, the calibration study), the adaptive opponent model
+view, the ``expert``, the review), the adaptive opponent model
 (:mod:`scatlab.analysis.opponents`) follows each opponent through every turn they played,
 as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each kind of
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
@@ -289,7 +289,7 @@ def _valid_knocks(table: object) -> bool:
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 """Knocks at 26 or more; collects one suit, taking a discard of it whenever it raises the
 hand and throwing the lowest card outside it: the ``tip`` player's tips (it takes and throws
-exactly as tip does, :func:`scatlab.players.calibration.kind_agreement`)."""
+exactly as tip does, as the calibration study in research/calibration checks)."""
 STRONG_PLAY = FilterKind(
     "strong", 0.5,
     ((26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
@@ -308,27 +308,25 @@ STRONG_PLAY = FilterKind(
                 (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
                 (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97))))
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
-more than drawing always taken (the expert took 97% of them in seed 12's games), the card
-thrown by the expert's order and feed rule (the same card as the expert at every turn
-before a knock in the tests' games); knocks with the expert's measured chances, by the
-hand's value (26 to 30) and the turns it has played in the hand (0 to 7 or more): the
-expert knocks early with hands it holds back later (against two opponents a 26 at 85% at
-its first turn and 28% after seven; heads-up it hardly ever knocks a 26 or 27 after seven
-turns). Measured with ``benchmarks/calibrate.py --knock-chances --games 6000 --seed 12
---jobs 2`` (3-player classic; the heads-up chances from the hands left to two players) and,
-in a game dealt to two players, ``--players expert,tip --games 4000``; each cell is the share
-of knocks shrunk toward the value's share over all turns as if 20 more turns had been seen
-there, at most 99% so that no hand is ruled out
-(:func:`scatlab.players.calibration.knock_table`). At a turn that carries a
+more than drawing always taken, the card thrown by the expert's order and feed rule (the
+same card as the expert at every turn before a knock in the tests' games); knocks with the
+expert's measured chances, by the hand's value (26 to 30) and the turns it has played in
+the hand (0 to 7 or more): the expert knocks early with hands it holds back later (against
+two opponents a 26 at 85% at its first turn and 28% after seven; heads-up it hardly ever
+knocks a 26 or 27 after seven turns). The chances were measured by the calibration study
+(research/calibration) in 3-player classic games (the heads-up chances from the hands left
+to two players) and in games dealt to two; each cell is the share of knocks shrunk toward
+the value's share over all turns as if 20 more turns had been seen there, at most 99% so
+that no hand is ruled out. At a turn that carries a
 :class:`KnockRule` it knocks by that rule instead, with a 2% slip (``rule_slip``): in the
 tests' games of two the rule read at the expert's real hand knocked exactly when the expert
 did."""
 TIP_PLAY = FilterKind("tip", 0.5, ((26, 1.0),), "suit", 1.0, slip=0.0)
 """The ``tip`` player exactly: the casual kind without its slip (it never throws, takes or
 passes against its tips). Not in :data:`LOG_KINDS`: the model in play is not told who its
-opponents are; the calibration study's model ``"told"`` uses it for the ``tip`` players
-(:func:`scatlab.players.calibration.collect_knocks`), to tell the picture's error that comes
-from not knowing the kind (and the slip) from the rest.
+opponents are; the calibration study (research/calibration) uses it for the ``tip`` players
+in its model ``"told"``, to tell the picture's error that comes from not knowing the kind
+(and the slip) from the rest.
 
 >>> TIP_PLAY.slip, TIP_PLAY.knock_chance(26), TIP_PLAY.knock_chance(25.5)
 (0.0, 1.0, 0.0)

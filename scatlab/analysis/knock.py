@@ -14,13 +14,13 @@ points, where "losing" means not scoring the point).
 each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
 not exclude hands that hold 31 (those would have been declared), nor make opponents who
 have been collecting a suit hold better hands, so late in a hand it underestimates the risk
-(the README's calibration study measures by how much). Under ``"adaptive"`` (the default)
-each candidate hand is weighted by the chance of reaching it in the turns that opponent has
-played and by what they were seen to take, throw or pass over (``observations``: with the
-game's log, turn by turn, read by :meth:`Observations.from_view`, where a strong opponent
-knocks by the expert's own rule at each of its turns); the exact count is then a weighted count, and the Monte
-Carlo draws the opponents' hands from those weights. With nothing observed the two models
-agree.
+(the calibration study in research/calibration measures by how much). Under
+``"adaptive"`` (the default) each candidate hand is weighted by the chance of reaching it in
+the turns that opponent has played and by what they were seen to take, throw or pass over
+(``observations``: with the game's log, turn by turn, read by
+:meth:`Observations.from_view`, where a strong opponent knocks by the expert's own rule at
+each of its turns); the exact count is then a weighted count, and the Monte Carlo draws the
+opponents' hands from those weights. With nothing observed the two models agree.
 
 Against one opponent the risk is **exact**: every opponent hand and every stock card is
 counted. Against more, it is a seeded Monte Carlo estimate whose standard error is reported

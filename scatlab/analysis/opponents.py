@@ -1,137 +1,45 @@
 """What an opponent probably holds: an opponent model that learns from the hand so far.
 
-The knock risk (:mod:`scatlab.analysis.knock`), the advice and the ``expert`` player ask one
-question: how likely is each 3-card hand to be an opponent's hand now? Two models answer.
+The knock risk (:mod:`scatlab.analysis.knock`), the advice and the ``expert`` player weigh
+every 3-card hand an opponent may hold now. Its unknown cards are unseen cards (not in your
+hand, not face up, not thrown, not known to be another's); the cards it took from the pile
+and still holds are in every candidate hand; the opponents' hands are independent apart from
+not sharing cards; a hand worth 31 has been declared (C8) and weighs nothing; the model is
+never told who the opponents really are. Under ``"uniform"`` (the simple case, for teaching)
+the unknown cards are a uniformly random set of the unseen cards, as if just dealt. Under
+``"adaptive"`` (the default) each opponent is dealt at random and is, for the whole hand,
+one of two kinds of player: *casual*, the ``tip`` player (collects the suit worth most,
+takes a discard of it that raises the hand, throws the lowest card outside it, knocks at 26
+or more), or *strong*, the ``expert`` (values hands five turns ahead, takes a discard when
+the three it keeps with it are worth more than drawing, does not feed the next player, and
+knocks by the expert's own rule read from public facts, :func:`with_knock_rules`, or with
+``knock_rules=False`` by the expert's measured chances for the hand's value and the turns
+played). Evidence multiplies each hand's weight by the chance of what was seen. With the
+game's log (:meth:`Observations.from_view`: in play and in the review) every turn is
+followed in order (not knocking where allowed, the card taken or passed over, the card
+thrown; each kind slips against its way 2% of the time) by the filter of
+:mod:`scatlab.analysis.hand_filter`, and the kinds' odds, even in a game's first hand, are
+learned from the hands shown at earlier showdowns (C7), one hand counting at most
+:data:`KIND_EVIDENCE_CAP` (e**4) for a kind. From typed-in observations (turns played and
+cards rejected, without their order: the analyzer, ``scatlab analyze``) a prior chain plays
+those turns of the stated policy (:data:`ADAPTIVE_POLICY`: the casual kind knocks at 26 and
+draws, the strong one knocks by :data:`STRONG_KNOCKS` and on half of its turns takes a
+random face-up card that helps; a draw is any card not in the hand nor face up; both keep
+the strongest three; a hand that knocked drops out), and each rejected card that would have
+improved a hand multiplies its weight by 1/4 for a casual player, by 1/8 for a strong one
+when just rejected and less for older rejections (:class:`PlayerKind`). With nothing
+observed the adaptive model is the uniform one. Weights for exact counting are integers
+(multiples of 2**-24 of the largest, at least 1 when positive), so a count weighted by them
+is exact for those weights.
 
-``"uniform"`` (the simple case, for teaching): an opponent's unknown cards are a uniformly
-random set of the unseen cards, as if just dealt.
-
-``"adaptive"`` (the default): a Bayesian weight for every candidate hand of each opponent,
-built from what that opponent was seen to do in this hand (:class:`Observations`). It is
-computed one of two ways, by what is known:
-
-**With the game's log** (:meth:`Observations.from_view`: the knock risk in play, the
-advice at the table, the ``expert``, the review and the calibration study) the model
-follows each opponent through every turn they played, in order: a Bayesian filter over all
-3-card hands (:mod:`scatlab.analysis.hand_filter`). The opponent is, for the whole hand, one
-of two kinds (``LOG_KINDS``), dealt a uniformly random hand:
-
-- ``casual`` collects one suit (the suit worth most in the hand): takes the top discard
-  when it is of that suit and raises the hand, else draws; throws the lowest card outside
-  that suit, not one of a suit the next player has taken from the pile if it can; knocks
-  at 26 or more (the ``tip`` player's tips);
-- ``strong`` plays as the ``expert`` chooses its cards: it values a hand by its expected
-  value five turns ahead (:mod:`scatlab.analysis.horizon`), so it collects towards hands
-  with a future; it takes the top discard when the best three it can keep with it are worth
-  more than drawing, else draws, and throws the card that keeps the three worth most, by
-  the expert's order on ties, and not a card of a suit the next player has taken from the
-  pile when another keeps at most 2 points less (the expert's feed rule); on a last turn
-  after a knock it plays for the hand now; it **knocks by the expert's own rule** at that
-  turn (:func:`with_knock_rules`, the model in play): the expert's valuation
-  (:mod:`scatlab.analysis.valuation`) of a knock with each value against the other players'
-  hands as the adaptive model pictured them from their turns before it, the standings and
-  the turns played, read from public facts only, with a 2% slip either way. So it holds
-  back where the others look strong and knocks where they look weak, as the expert does.
-  Where no rule is attached (``Observations.from_view(view, knock_rules=False)``: the
-  ``expert``'s own picture of its opponents, which is cheaper, and the study's ``table``
-  model) it knocks with the expert's measured chances by the hand's value and the turns it
-  has played in the hand (``STRONG_PLAY.knocks``): against two opponents a 26 at 85% at
-  its first turn and 28% after seven, a 30 at 95% and 80%; in a hand of two players, and in
-  a game dealt to two, chances measured there (a 26 or 27 almost never after seven turns);
-
-each has a 2% chance of throwing another card (and of taking a card against its rule); a 31 has been declared (C8). Each turn seen
-(not knocking where allowed, the card taken or passed over, the card thrown) multiplies
-every hand by the chance of that turn and moves it to the hand kept, so a hand's weight is
-the chance that the opponent, dealt at random, played exactly those turns and now holds it;
-the kinds are summed by how well each explains the turns. The odds of the two kinds before
-the hand are even in a game's first hand; after it they are **learned from the hands shown
-at the showdowns** (C7) earlier in the game: for every finished hand the opponent played
-turns in, each kind's chance of those turns and of ending with the hand shown (the same
-filter, read at that hand), each hand counting at most ``KIND_EVIDENCE_CAP`` (e**4) for one
-kind against the other. An opponent who held 27 without knocking where it could is not
-casual; one who always knocks at 26 and takes only cards of its suit soon counts as casual.
-The strong kind's knock chances are the expert's, measured in seed 12's 3-player classic
-games and games of two (``benchmarks/calibrate.py --knock-chances``), not fitted to the
-knock risk: with the expert's way of choosing cards the filter needs nothing else. They
-depend on the turns played because the expert's do: it knocks early with hands it holds
-back later, when its opponents have had turns to improve (a chance by value alone made
-an expert that did not knock late look weaker than it was). (The earlier strong kinds had
-to be given too few knocks, or fell short where the expert kept strong hands: keeping the
-strongest three *now*, or throwing without the expert's feed rule and tie order, put the
-expert's real hand down to the 2% slip at about one draw from the stock in seven.)
-
-**From typed-in observations** (turns played and cards rejected, without their order: the
-analyzer's controls, ``scatlab analyze``) the weights approximate the same idea with a prior
-chain and a factor per rejected card, summed over the kinds ``k`` of ``PLAYER_KINDS``::
-
-    w_i(H) = sum over k of prior_k,t(H) * product over rejected cards x that improve H of f_k(age of x)
-    f_k(a) = 1 - (1 - lam_k) * decay_k ** a
-
-- **the prior after t turns**, ``t`` = the turns opponent ``i`` has played in this hand
-  (their discards): the opponent is dealt a uniformly random hand and plays ``t`` turns of
-  the **stated policy**. The opponent is, for the whole hand and with even odds, one of two
-  kinds (:class:`PlayerKind`):
-
-  - ``CASUAL``: knocks at the start of a turn with 26 or more (``CASUAL_KNOCKS``, like the
-    ``tip`` player); each turn draws a card uniformly from the cards not in the hand.
-  - ``STRONG``: knocks with 25% of its 26s, 40% of its 27s, 55%, 75% and 95% of its 28s to
-    30s (``STRONG_KNOCKS``: the ``expert``'s measured 27%, 42%, 54%, 74%, 95% in 1,000
-    3-player classic games, rounded to 5%; ``benchmarks/calibrate.py --knock-chances``; the
-    expert of today, with its five-turn horizon and the filter, knocks with 31%, 49%, 59%,
-    81% and 93%, and heads-up with 6%, 30%, 38%, 69% and 99%). On half of its turns
-    (``take``) it is offered a uniformly random face-up card and takes it when it makes the
-    hand stronger; otherwise it draws.
-
-  Either way it keeps the strongest three (the drawn card back on a tie, else the lowest);
-  a 31 has been declared (C8), and a hand that knocked drops out (the hand would have
-  ended). Each kind is a Markov chain over every 3-card hand (22,100 for 52 cards),
-  computed once per scoring configuration: a hand's chance of being dealt, played on at
-  every turn and reached, times the kind's share (so after many turns without a knock the
-  strong kind counts for more). A hand worth 31 now has weight 0 (it would have been
-  declared, C8).
-- **the likelihood of what was seen**: each card the opponent *rejected* — threw, or
-  passed over on the discard pile to draw from the stock — was not worth keeping to them,
-  so a hand that the card would have made strictly stronger (keeping it in place of one of
-  the hand's cards) is less likely. How much less depends on the kind and on how many of
-  the opponent's turns ago the card was rejected (``age``, 0 for their last turn):
-
-  - a casual player commits to one suit early, so every rejection counts fully, however
-    old: ``1/4`` (``CASUAL.lam``, ``decay`` 1);
-  - a strong player changes its plans (the ``expert`` keeps cards to avoid feeding the next
-    player and values hands turns ahead), so a card it rejected just now makes a hand
-    ``1/8`` as likely (``STRONG.lam``), and older rejections tell less about the hand it
-    holds now: ``1 - 7/8 * 0.7 ** age`` (``STRONG.decay``).
-
-  Cards the opponent took from the pile and still holds are in every candidate hand (card
-  tracking, as before), and the prior weighs how the other two cards fit them.
-- every candidate hand holds only unseen cards (plus the cards known to be there).
-
-With nothing observed (no turns, nothing rejected: an :func:`analyze` call from plain
-arguments) the adaptive model *is* the uniform one, so the simple case's numbers do not
-change. The kinds' parameters were fitted by the calibration study on 3-player classic
-games between the ``expert`` and ``tip`` players, seed 12 (``benchmarks/calibrate.py``, the
-tables in docs/calibration.md): the age-aware likelihood and the strong kind's taking fixed the knocks
-the old model (one factor, 1/4, for every kind and age, no taking) called too risky
-late in long hands. Without the order of the turns this chain does not tell an opponent
-who took cards from one who only drew (in play the first holds a stronger hand than it
-pictures, the second a weaker one); the filter does, which is why play uses it
-(``benchmarks/calibrate.py --fidelity`` measures both; the tables in docs/calibration.md).
-
-Both ways, the model is not told who the opponents really are (with the log it learns it
-from the hands they showed), treats the opponents' hands as independent apart from not
-sharing cards, and draws a stock card as any card not
-in the hand (nor face up), not only the unseen ones.
-
-The chain runs in floating point; the weights used for exact counting are integers: each
-weight rounded to a multiple of 2**-24 of the largest weight (and at least 1 when the weight
-is positive), so a count weighted by them is exact for those stated weights.
-
->>> from scatlab.analysis.knowledge import Knowledge
->>> k = Knowledge.of("AH KH QS", discard="2C")
->>> obs = Observations(turns=(3,), rejected=((),))
->>> w = hand_weights(k, obs, 0)
->>> len(w.hands) == len(k.unseen) * (len(k.unseen) - 1) * (len(k.unseen) - 2) // 6, w.weights.dtype.name
-(True, 'int64')
+>>> from scatlab.analysis import Knowledge, knock_risk
+>>> k = Knowledge.of("AH KH QS", discard="2C")                # knocking 21 against one opponent
+>>> uniform = knock_risk(k, opponent_model="uniform").p_lose
+>>> knock_risk(k, observations=Observations.nothing(1)).p_lose == uniform     # nothing seen
+True
+>>> seen = Observations(turns=(3,), rejected=((),))            # it has played three turns
+>>> uniform, round(float(knock_risk(k, observations=seen).p_lose), 3)
+(Fraction(15397, 155664), 0.412)
 """
 
 from __future__ import annotations
@@ -193,10 +101,8 @@ of a turn a hand worth at least ``value`` (and less than the next step's) knocks
 chance; below the first step it never knocks (a 31 has always been declared, C8). The
 ``tip`` player: always at 26 or more."""
 STRONG_KNOCKS: tuple[tuple[int, float], ...] = ((26, 0.25), (27, 0.4), (28, 0.55), (29, 0.75), (30, 0.95))
-"""A strong player's knock, measured: the ``expert`` of the first adaptive version knocked
-with 27% of its 26s, 42% of its 27s, 54%, 74% and 95% of its 28s to 30s (1,000 3-player
-classic games, seed 77), rounded to 5% (today's expert, playing with the filter: 31%, 49%,
-59%, 81%, 93%)."""
+"""A strong player's knock in the prior chain: the chance at each value, the ``expert``'s
+measured chances (of the first adaptive version) rounded to 5%."""
 
 
 @dataclass(frozen=True)
@@ -336,8 +242,9 @@ class Observations:
     strong kind knocks with the chances measured in games of two. Used with the log only."""
     kinds: tuple[FilterKind, ...] | None = None
     """The kinds of player the filter pictures every opponent as (None: :data:`LOG_KINDS`,
-    the model in play), with ``odds`` one chance per kind. The calibration study's model
-    ``"told"`` sets it to tell the model who each opponent is. Used with the log only."""
+    the model in play), with ``odds`` one chance per kind: the calibration study (in
+    research/calibration) sets it to tell the model who each opponent is. Used with the log
+    only."""
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):

@@ -372,61 +372,6 @@ class GameState:
         s._start_play()
         return s
 
-    def redeal(self, order: CardsLike) -> GameState:
-        """The hand in play dealt again from ``order`` (a whole deck, top first, as for
-        :meth:`deal`): the moment just after its deal, with the game's standings, dealer and
-        past hands as they are. For asking what the hand would have been with other cards
-        (:func:`scatlab.players.calibration.posterior_risk`); between hands and after the
-        game there is no hand in play to deal again.
-
-        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 5C", "2S 3S 9H"], up="QH"))
-        >>> again = s.apply("draw").redeal(s.decks[-1])
-        >>> again.hands == s.hands, again.stock == s.stock, again.to_move, again.hand_number, again.events
-        (True, True, 1, 1, ())
-        """
-        if self.phase in (Phase.DEAL, Phase.GAME_OVER):
-            raise IllegalActionError(f"cannot deal the hand again now: the game is in the {self.phase.value!r} "
-                                     "phase, and a hand must be in play")
-        s = self._copy()
-        GameState._clear_hand(s, Phase.DEAL)
-        object.__setattr__(s, "decks", self.decks[:-1])
-        return s.deal(order)
-
-    def restock(self, order: CardsLike) -> GameState:
-        """The same moment with the cards still in the stock in ``order`` (top first), which
-        must be a reordering of them; the hand's recorded deck changes to match, as if it had
-        been dealt that way (no card of the stock has been seen, so the play so far fits it).
-        Between hands and after the game there is no stock to reorder (IllegalActionError).
-        For studies that average over the stock's unknown order
-        (:func:`scatlab.players.calibration.collect_knocks`).
-
-        >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH", stock="5D 6D"))
-        >>> r = s.restock([*reversed(s.stock[:2]), *s.stock[2:]])
-        >>> format_cards(r.stock[:2]), format_cards(r.decks[-1][7:9]), format_cards(s.stock[:2])
-        ('6D 5D', '6D 5D', '5D 6D')
-        >>> s.restock("6D 5D")
-        Traceback (most recent call last):
-        ...
-        scatlab.errors.RulesError: restock needs the 45 cards still in the stock in a new order, not 2 cards: '6D 5D'
-        """
-        if self.phase in (Phase.DEAL, Phase.GAME_OVER):
-            raise IllegalActionError(f"restock needs a hand in play: the game is in the {self.phase.value!r} phase")
-        left = self.stock[self.stock_pos:]
-        cards = parse_cards(order, deck_size=self.rules.deck_size, what="cards of the stock")
-        in_stock = set(left)
-        if len(cards) != len(left) or set(cards) != in_stock:
-            stranger = [c for c in cards if c not in in_stock]
-            why = (f"{format_cards(stranger)} {'is' if len(stranger) == 1 else 'are'} not in it" if stranger else
-                   f"not {len(cards)} card{'' if len(cards) == 1 else 's'}")
-            raise RulesError(f"restock needs the {len(left)} cards still in the stock in a new order, "
-                             f"{why}: {shown(order)}")
-        s = self._copy()
-        stock = self.stock[:self.stock_pos] + tuple(cards)
-        dealt = self.decks[-1][:len(self.decks[-1]) - len(self.stock)]
-        object.__setattr__(s, "stock", stock)
-        object.__setattr__(s, "decks", self.decks[:-1] + (dealt + stock,))
-        return s
-
     def _start_play(self) -> None:
         first = self._next_seat(self.dealer)
         object.__setattr__(self, "to_move", first)

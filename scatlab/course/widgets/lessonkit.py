@@ -282,7 +282,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
 CALIBRATION_FIGURE = "calibration-classic-3p.svg"
 """The reliability diagram of the calibration study (3 players, classic), kept as package
-data in ``scatlab/course/figures`` (written by ``benchmarks/calibrate.py``)."""
+data in ``scatlab/course/figures`` (drawn by the study's command in research/calibration)."""
 
 
 def calibration_svg(name: str = CALIBRATION_FIGURE) -> str:

@@ -9,66 +9,26 @@ with the game number (game g puts kind (i + g) mod 3 in seat i), and game g's ca
 random choices come from ``random.Random(seed * 1_000_003 + g)``. Every decision of every
 seat is reviewed.
 
-Run: ``nice -n 10 python benchmarks/review_study.py [--games 1000] [--seed 0] [--rules classic]``
+Run from the repository's root: ``nice -n 10 python -m research.review.run [--games 1000] [--seed 0]
+[--rules classic]``
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 
-from scatlab.analysis.review import CLASSES, GameReview, review_game
-from scatlab.players import make_player, seat_policy
-from scatlab.rules import GameRecord, RuleSet, find_rules, play_random_game
+from scatlab.analysis.review import CLASSES
 
-KINDS = ("random", "tip", "expert")
+# The seeded game set and its timed reviews are the review benchmark's (one definition of
+# the games both use); benchmarks/ is a folder of scripts, put on the path here.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from bench_review import KINDS, ReviewedGame, game_set, play_record, reviewed_games, seats_for  # noqa: E402
 
-
-def play_record(kinds: Sequence[str], rules: RuleSet | str, seed: int) -> GameRecord:
-    """The record of one whole seeded game between players of ``kinds`` (seat order)."""
-    players = seat_policy([make_player(k) for k in kinds])
-    return GameRecord.from_state(play_random_game(rules, len(kinds), seed, policy=players))
-
-
-def seats_for(game: int) -> tuple[str, ...]:
-    """The kinds in seat order for game ``game`` (rotating)."""
-    return tuple(KINDS[(i + game) % 3] for i in range(3))
-
-
-def game_set(argv: Sequence[str] | None, description: str, games: int) -> tuple[argparse.Namespace, RuleSet]:
-    """The command line of a study over seeded games: ``--games`` (default ``games``),
-    ``--seed`` and ``--rules``; returns the arguments and the rules."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--games", type=int, default=games)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rules", default="classic")
-    args = parser.parse_args(argv)
-    return args, find_rules(args.rules)
-
-
-@dataclass(frozen=True)
-class ReviewedGame:
-    """One game of the study: the kinds in seat order, its review and the seconds the
-    review took."""
-
-    kinds: tuple[str, ...]
-    review: GameReview
-    seconds: float
-
-
-def reviewed_games(rules: RuleSet, seed: int, games: int) -> Iterator[ReviewedGame]:
-    """Games ``0 .. games - 1`` of the study (seats rotating, game ``g`` from
-    ``seed * 1_000_003 + g``), each reviewed for every seat; only the review is timed."""
-    for game in range(games):
-        kinds = seats_for(game)
-        record = play_record(kinds, rules, seed * 1_000_003 + game)
-        t0 = time.perf_counter()
-        result = review_game(record)
-        yield ReviewedGame(kinds, result, time.perf_counter() - t0)
+__all__ = ["KINDS", "ReviewedGame", "game_set", "play_record", "reviewed_games", "seats_for", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,10 +5,11 @@ records the knock risk that ``knock_risk`` reports from the knocker's view under
 ``uniform`` (before) and ``adaptive`` (after) opponent models, then whether the knocker
 lost. Prints, per knocking player kind and per model, the bias, the Brier score and the
 predicted against observed table per bin, and writes a reliability diagram (SVG) under
-``benchmarks/out/`` (ignored by git).
+``research/calibration/out/`` (ignored by git).
 
-Run: ``python benchmarks/calibrate.py --players expert,tip,tip --games 6000 --rules classic
---seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per prediction against 2+ opponents).
+Run from the repository's root: ``python -m research.calibration.run --players expert,tip,tip
+--games 6000 --rules classic --seed 11 --jobs 2`` (``--samples`` Monte Carlo deals per
+prediction against 2+ opponents).
 
 The ``adaptive`` model is the one in play: the filter's strong kind knocks by the expert's rule
 at each opponent turn (``Observations.from_view``). ``--table-model`` also records the
@@ -36,12 +37,12 @@ alone, so what is left given the real hands is the last-turn policy's.
 played in the hand and (summed over the turns) by the cards the others had taken from the
 pile, and the knock table the filter's kinds take from it (what the filter's strong kind
 and the chain's ``STRONG_KNOCKS`` are measured from):
-``python benchmarks/calibrate.py --knock-chances --games 6000 --seed 12 --jobs 2`` (and
+``python -m research.calibration.run --knock-chances --games 6000 --seed 12 --jobs 2`` (and
 ``--players expert,tip --games 4000`` for games dealt to two).
 
 ``--agreement`` instead prints how each player kind's takes and throws agree with each kind of
 the filter (``kind_agreement``: how the strong and casual kinds are checked against the expert
-and tip): ``python benchmarks/calibrate.py --agreement --games 300 --seed 12``.
+and tip): ``python -m research.calibration.run --agreement --games 300 --seed 12``.
 
 ``--posterior N`` instead checks the model's picture against the exact posterior of the
 hands: at every knock in a hand left to two whose opponent is a ``tip`` player that has played at
@@ -50,13 +51,13 @@ deal N times, replays the hand with the real players and keeps the deals in whic
 opponent did what was seen (``posterior_risk``), and prints per knocking kind and model, per
 bin, the prediction against the knock risk under that posterior (the picture's error, with no
 luck in it) and the risk with the real hands shown against it (luck alone, with the standard
-error the posterior's own spread gives): ``python benchmarks/calibrate.py --posterior 10000
+error the posterior's own spread gives): ``python -m research.calibration.run --posterior 10000
 --games 3000 --seed 23 --jobs 2 --told-model --samples 1000``.
 
 ``--fidelity`` instead compares, at every knock, each opponent's hand as the knocker's
 adaptive model pictures it with the real hand, by opponent kind, turns played and whether
 the opponent took a card from the pile (where the knock risk's errors come from):
-``python benchmarks/calibrate.py --fidelity --games 2500 --seed 13 --jobs 2``; add ``--chain``
+``python -m research.calibration.run --fidelity --games 2500 --seed 13 --jobs 2``; add ``--chain``
 to picture them as the model does without the order of the turns (typed-in observations), or
 ``--told-model`` to picture them as the model told who each opponent is.
 """
@@ -73,7 +74,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from scatlab.players.calibration import (
+from research.calibration.study import (
     DEFAULT_EDGES,
     MAX_PLAYED,
     MAX_TOOK,
@@ -97,6 +98,7 @@ from scatlab.players.calibration import (
 )
 
 OUT = Path(__file__).resolve().parent / "out"
+"""Where the reliability diagram goes without ``--svg`` (ignored by git)."""
 FIDELITY_TURNS = 6
 """--fidelity groups opponents who played this many turns or more together."""
 T = TypeVar("T")
@@ -277,7 +279,7 @@ def _told_beside_in_play(by_kind: dict[str, list[Knock]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m research.calibration.run", description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="expert,tip,tip")
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--rules", default="classic")
@@ -298,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="report and draw only these of the models recorded (default: every one recorded for "
                              "every knock), e.g. uniform,adaptive for lesson 3's diagram")
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
-    parser.add_argument("--svg", help="the reliability diagram's file (default benchmarks/out/calibration-....svg)")
+    parser.add_argument("--svg", help="the reliability diagram's file (default "
+                                      "research/calibration/out/calibration-....svg)")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
                         help="no games: report on the knocks saved by earlier runs' --json (pooled)")
     parser.add_argument("--knock-chances", action="store_true",

@@ -51,19 +51,21 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
-from ..analysis.knock import knock_risk
-from ..analysis.knowledge import Knowledge
-from ..analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
-from ..analysis.tables import tables_for
-from ..cards import Card
-from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
-from ..rules.actions import Action, ActionKind
-from ..rules.options import RuleSet, find_rules
-from ..rules.state import GameState, HandResult
-from ..rules.view import PlayerView
-from .base import Player, PlayerError, make_player
-from .tournament import play_out, seating
+from scatlab.analysis.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
+from scatlab.analysis.knock import knock_risk
+from scatlab.analysis.knowledge import Knowledge
+from scatlab.analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
+from scatlab.analysis.tables import tables_for
+from scatlab.cards import Card
+from scatlab.checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
+from scatlab.players.base import Player, PlayerError, make_player
+from scatlab.players.tournament import play_out, seating
+from scatlab.rules.actions import Action, ActionKind
+from scatlab.rules.options import RuleSet, find_rules
+from scatlab.rules.state import GameState, HandResult
+from scatlab.rules.view import PlayerView
+
+from .deals import hand_start, replay_hand, restocked_deck
 
 __all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
            "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
@@ -139,11 +141,12 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
             chosen[tuple(rng.sample(left, k))] = None
         heads = list(chosen)
     number = len(after.results)
+    start = hand_start(after)  # the hand replayed from here on each restocked deck (deals.restock)
     lost = 0
     for head in heads:
         tail = [c for c in left if c not in head]
         rng.shuffle(tail)  # only matters where a turn can draw more than one card
-        state = after.restock([*head, *tail])
+        state = replay_hand(start, restocked_deck(after, [*head, *tail]), after)
         while len(state.results) == number:
             seat = state.to_move
             assert seat is not None
@@ -299,7 +302,7 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
 
     The player's own dealt cards, the card turned up and every card it drew from the stock
     stay where they were in the deck; every other card is shuffled (``tries`` times,
-    ``random.Random(seed)``); the hand is dealt again (:meth:`GameState.redeal`) and
+    ``random.Random(seed)``); the hand is dealt again (:func:`~research.calibration.deals.redeal`) and
     replayed, the player's own actions as they were and every opponent's chosen afresh by
     the real ``players`` (one per seat); a deal is kept only when every opponent did
     exactly what was seen (its draws, takes, throws, and not knocking). The kept deals are
@@ -339,7 +342,8 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     deck = state.decks[-1]
     events = state.events
     up = len(deck) - len(state.stock) - 1  # the card turned up; the stock follows it
-    dealt = set(state.redeal(deck).hands[me])  # the player's cards as the deal gave them
+    start = hand_start(state)  # every deck is dealt from here (deals.redeal)
+    dealt = set(start.deal(deck).hands[me])  # the player's cards as the deal gave them
     fixed = {i for i in range(up) if deck[i] in dealt} | {up}
     draws = 0
     for e in events:
@@ -357,7 +361,7 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
         order = list(deck)
         for i, c in zip(free, cards):
             order[i] = c
-        s = state.redeal(order)
+        s = start.deal(order)
         for e in events:
             if s.to_move != e.player:
                 break
@@ -604,8 +608,8 @@ def kind_agreement(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     >>> tip.takes_worth[0] == tip.takes_worth[1] and tip.takes_other[0] == 0   # tip takes as the casual kind
     True
     """
-    from ..analysis.hand_filter import LOG_KINDS, LogFilter
-    from .tip import collected_suits
+    from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter
+    from scatlab.players.tip import collected_suits
 
     ruleset = find_rules(rules)
     players = [make_player(k) for k in kinds]

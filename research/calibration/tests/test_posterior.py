@@ -1,5 +1,5 @@
-"""The exact posterior of the opponents' hands (scatlab.players.calibration.posterior_risk),
-by rejection sampling from the real deal, and ``GameState.redeal`` that it rests on.
+"""The exact posterior of the opponents' hands (research.calibration.study.posterior_risk),
+by rejection sampling from the real deal (the hand dealt again, research.calibration.deals).
 
 The posterior is the yardstick for the adaptive model's picture of the hands with no model
 of how opponents play but the players themselves: where nothing was seen it must agree with
@@ -8,17 +8,10 @@ opponent is a tip (the filter's ``TIP_PLAY``), whose every factor is the tip's o
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-from scatlab.analysis import Knowledge, knock_risk
-from scatlab.analysis.opponents import Observations
-from scatlab.errors import IllegalActionError
-from scatlab.players import make_player
-from scatlab.players.base import PlayerError
-from scatlab.players.calibration import (
+from research.calibration import run
+from research.calibration.study import (
     MIN_KEPT,
     PosteriorCheck,
     PosteriorRisk,
@@ -27,9 +20,11 @@ from scatlab.players.calibration import (
     posterior_risk,
     posterior_table,
 )
-from scatlab.players.tournament import play_out
-from scatlab.rules import GameState, deal_order, find_rules
-from scatlab.rules.state import Phase
+from scatlab.analysis import Knowledge, knock_risk
+from scatlab.analysis.opponents import Observations
+from scatlab.players import make_player
+from scatlab.players.base import PlayerError
+from scatlab.rules import GameState, deal_order
 
 TIPS = [make_player("tip"), make_player("tip")]
 
@@ -38,47 +33,6 @@ def _told_risk(state: GameState) -> float:
     view = state.view(state.to_move if state.to_move is not None else 0)
     told = _told(Observations.from_view(view), ["tip"] * len(view.opponents))
     return float(knock_risk(Knowledge.from_view(view), observations=told).p_lose)
-
-
-def test_C3_redeal_deals_the_hand_in_play_again_from_another_deck() -> None:
-    """The same deck gives the same moment just after the deal; another deck is dealt one
-    card at a time from the dealer's left (C3); the standings stay as they are."""
-    deck = deal_order(["AH KH 5C", "2S 3S 9H", "QD JD 4C"], up="7S", stock="8H")
-    s = GameState.new("classic", 3).deal(deck)
-    later = s.apply("draw").apply("discard 2S")
-    again = later.redeal(deck)
-    assert (again.hands, again.discards, again.stock, again.to_move) == (s.hands, s.discards, s.stock, s.to_move)
-    assert again.events == () and again.hand_number == 1 and again.lives == s.lives
-    other = later.redeal(tuple(reversed(deck)))
-    top = tuple(reversed(deck))
-    assert other.hands[1] == (top[0], top[3], top[6]) and other.discards == (top[9],)
-
-
-def test_C13_redeal_keeps_the_standings_and_deals_only_to_the_players_still_in() -> None:
-    """In a hand left to two of a 3-player game the hand dealt again goes to those two, with
-    the lives, the dealer and the finished hands as they were."""
-    seen: list[GameState] = []
-
-    def observe(before: GameState, entrant: int, view: object, action: object, after: GameState) -> None:
-        if len(before.active) == 2 and not seen:
-            seen.append(before)
-
-    play_out([make_player("tip")] * 3, ["tip"] * 3, find_rules("classic"), 5, 0, observe)
-    state = seen[0]
-    again = state.redeal(state.decks[-1])
-    out = [p for p in range(3) if state.out[p]]
-    assert len(out) == 1 and again.hands[out[0]] == ()
-    assert again.lives == state.lives and again.dealer == state.dealer and again.results == state.results
-    assert again.hand_number == state.hand_number and again.past == state.past
-    dealt = [len(h) for h in again.hands]
-    assert sorted(dealt) == [0, 3, 3]
-
-
-def test_redeal_is_refused_between_hands_and_after_the_game() -> None:
-    s = GameState.new("classic", 2)
-    with pytest.raises(IllegalActionError, match="cannot deal the hand again now: the game is in the 'deal' phase"):
-        s.redeal(deal_order(["AH KH 5C", "2S 3S 9H"], up="QH"))
-    assert s.phase is Phase.DEAL and s.hand_number == 0  # untouched
 
 
 def test_posterior_where_nothing_was_seen_is_the_uniform_model() -> None:
@@ -165,20 +119,16 @@ def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_
 
 
 def test_calibrate_script_posterior_prints_the_picture_and_the_luck_per_bin(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("calibrate", Path(__file__).parent.parent / "benchmarks" / "calibrate.py")
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    assert script.main(["--posterior", "1000", "--players", "tip,tip", "--games", "8", "--seed", "2",
+    assert run.main(["--posterior", "1000", "--players", "tip,tip", "--games", "8", "--seed", "2",
                         "--samples", "50", "--posterior-turns", "2"]) == 0
     out = capsys.readouterr().out
     assert "in hands of two against a tip player who had played at most 2 turns" in out
     assert "## knocks by tip, adaptive model:" in out and "| shown - posterior (in s.e.) |" in out
     with pytest.raises(SystemExit) as stop:
-        script.main(["--posterior", "-1"])
+        run.main(["--posterior", "-1"])
     assert stop.value.code == 2 and "--posterior and --posterior-turns must be 0 or more" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
-        script.main(["--posterior", "10", "--posterior-from", "2"])
+        run.main(["--posterior", "10", "--posterior-from", "2"])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "--posterior-from a chance from 0 to 1, not 10, 1 and 2.0" in err
 
