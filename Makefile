@@ -24,21 +24,20 @@ endif
 
 install: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install --quiet -e '.[notebook]'
+	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[notebook]'
 
 install-test: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install --quiet -e '.[test]'
+	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[test]'
 
 install-docs: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
-	$(VENV_PY) -m pip install --quiet -e '.[docs]'
+	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[docs]'
 
 PORT ?= 8866
 
 serve: install
-	@echo "Serving the course at http://127.0.0.1:$(PORT)/voila/render/00-index.ipynb (Ctrl+C stops it)"
-	$(VENV_PY) -m scatlab serve --port $(PORT)
+	@$(VENV_PY) -m scatlab serve --port $(PORT)
 
 demo: install
 	$(VENV_PY) -m scatlab demo

@@ -1,8 +1,8 @@
 """Argument checks shared by every public entry point, and the bounds on work.
 
-The error contract (README, "Errors"): for a bad argument the Python API raises only a
-:class:`~scatlab.errors.ScatlabError` subclass, whose message quotes the bad value and says
-what is accepted. These helpers are the one place where numbers, flags and lists coming
+The error contract (the docs' CLI guide, "Errors and exit status"): for a bad argument the
+Python API raises only a :class:`~scatlab.errors.ScatlabError` subclass, whose message
+quotes the bad value and says what is accepted. These helpers are the one place where numbers, flags and lists coming
 from a caller are checked, so each entry point states its bounds in one line.
 
 >>> whole_number("games", 10, 1, MAX_GAMES)

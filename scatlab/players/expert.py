@@ -38,8 +38,8 @@ What it uses, all from its own :class:`PlayerView`:
 
 The horizon (5) and ``feed_margin`` (2) were fitted on seed 101 against tip players, heads-up
 and under every preset: against the previous 3 and 1/2 they won more often heads-up and under
-every preset but eenendertigen, where they made no difference (the README's strength table
-is measured on another seed).
+every preset but eenendertigen, where they made no difference (the strength table in the
+players guide, docs/guide/players.md, is measured on another seed).
 
 >>> import random
 >>> from scatlab.rules import GameState, deal_order

@@ -15,7 +15,7 @@ True
 >>> card_label(Card.parse("10C"))
 'ten of clubs'
 
-This module is pure Python (no ipywidgets): the widgets, the README and the tests all draw
+This module is pure Python (no ipywidgets): the widgets, the docs and the tests all draw
 cards with it.
 """
 
