@@ -228,3 +228,25 @@ def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:
     with pytest.raises(ScatlabError, match="limit=3"):
         play_to_the_end(table, limit=3)
     assert not table.session.state.is_over
+
+
+def test_lesson_8_has_one_review_that_follows_the_learners_game(tmp_path: Path) -> None:
+    """The section's review switches to the learner's game when it ends, without a click;
+    the table's own "Review this game" shows it there (never a second review below the
+    table); a new game is followed too."""
+    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+
+    game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), pace=0)
+    r = ReviewAndReplay(stand_in_game(), learner=game)
+    first = game.table
+    play_to_the_end(first, seed=8)  # through the session; a click's answer then redraws the table:
+    assert r.source == "stand-in"
+    first._refresh()
+    assert r.source == "your game" and r.table is first
+    first.handle({"type": "review"})
+    assert first.children == (first.surface,) and r.table is first
+    game.new_game()
+    assert game.table is not first and game.table.on_review is not None
+    play_to_the_end(game.table, seed=9)
+    game.table._refresh()
+    assert r.table is game.table and r.source == "your game"

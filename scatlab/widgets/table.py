@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,9 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
             raise ScatlabError(f"pace={pace!r} is not a pause: give seconds from 0 to 10 between opponent moves")
         self.session = TableSession(rules, opponents, seat, seed, hints, deal, dealer, auto_play=pace == 0)
         self.pace = float(pace)
+        self.on_review: Callable[[], object] | None = None
+        """Called by "Review this game" instead of opening a review below the table (a
+        lesson whose page already shows one)."""
         self._timer: asyncio.TimerHandle | None = None
         self.surface = TableSurface()
         self.surface.faces = self._faces()
@@ -199,7 +202,10 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         elif kind == "analyze":
             self.analyze_position()
         elif kind == "review":
-            self.review_game()
+            if self.on_review is not None:  # a page with its own review of this game shows it there
+                self.on_review()
+            else:
+                self.review_game()
         else:
             s.message = f"{content!r} is not a table control: click a card, the stock or the discard pile, or a button"
         return self._after_move()

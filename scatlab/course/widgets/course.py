@@ -106,7 +106,7 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
         except ProgressError as exc:
             notice = f"Progress cannot be read: {exc}"
     button = widgets.Button(description="Finished ✓" if done else "Mark this lesson finished",
-                            button_style="success" if done else "")
+                            button_style="success" if done else "", layout=widgets.Layout(width="auto"))
     status = widgets.Label(notice)
 
     def finish(_b: Any) -> None:
@@ -173,7 +173,7 @@ def course_index(progress: Any = None) -> widgets.VBox:
     p, notice = (progress, "") if progress is not None else open_progress()
     body = widgets.HTML(_index_html(p, notice))
     body.add_class("scatlab-course-index")
-    refresh = widgets.Button(description="Refresh progress")
+    refresh = widgets.Button(description="Refresh progress", layout=widgets.Layout(width="auto"))
 
     def update(_b: Any) -> None:
         body.value = _index_html(p, notice)

@@ -72,11 +72,11 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.prompt = widgets.HTML()
         self.choices = widgets.HBox()
         self.number = widgets.Text(placeholder="your answer", layout=widgets.Layout(width="9em"))
-        self.check_button = widgets.Button(description="Check", button_style="primary")
+        self.check_button = widgets.Button(description="Check", button_style="primary", layout=widgets.Layout(width="auto"))
         self.number_box = widgets.HBox([self.number, self.check_button])
         self.feedback = widgets.HTML()
         self.score = widgets.Label("no answers yet")
-        self.new_button = widgets.Button(description="New question")
+        self.new_button = widgets.Button(description="New question", layout=widgets.Layout(width="auto"))
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.number.continuous_update = False
         self.new_button.on_click(lambda _b: self.new_question())
@@ -95,7 +95,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.prompt.value = question_html(q)
         buttons = []
         for choice in q.choices:
-            b = widgets.Button(description=choice)
+            b = widgets.Button(description=choice, layout=widgets.Layout(width="auto"))
             b.add_class("scatlab-choice")
             b.on_click(lambda _b, c=choice: self.answer(c))
             buttons.append(b)

@@ -360,7 +360,7 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
         self.games = widgets.IntSlider(value=games, min=9, max=180, step=9, description="Games")
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="Seed",
                                            layout=widgets.Layout(width="12em"))
-        self.run_button = widgets.Button(description="Run the tournament", button_style="primary")
+        self.run_button = widgets.Button(description="Run the tournament", button_style="primary", layout=widgets.Layout(width="auto"))
         self.bar = widgets.IntProgress(value=0, min=0, max=games, description="Games")
         self.chart = widgets.HTML()
         self.table = widgets.HTML()
@@ -444,7 +444,7 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
         self.explanation = widgets.HTML()
         self.table_box = widgets.VBox()
         self.picker.observe(lambda _c: self._deal(), "value")
-        self.again = widgets.Button(description="Deal it again")
+        self.again = widgets.Button(description="Deal it again", layout=widgets.Layout(width="auto"))
         self.again.on_click(lambda _b: self._deal())
         super().__init__([widgets.HBox([self.picker, self.again]), self.instructions, self.table_box,
                           self.explanation])
@@ -505,7 +505,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         self.pace = pace
         self.hints_on = hints
         self.save_name = widgets.Text(placeholder="a name for this game", layout=widgets.Layout(width="16em"))
-        self.save_button = widgets.Button(description="Save to my progress")
+        self.save_button = widgets.Button(description="Save to my progress", layout=widgets.Layout(width="auto"))
         self.status = widgets.HTML(f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else "")
         self.table_box = widgets.VBox()
         self.seed = seed
@@ -646,9 +646,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
     on a "Try it yourself" table (hints on, the opponents answering at once).
 
     It starts with ``stand_in`` (a finished :class:`~scatlab.widgets.table.Table`, e.g.
-    :func:`stand_in_game`), so the page always has a review to show; **Review my game**
-    switches to the learner's game (``learner``: a :class:`GameWithHints` or a table) once it
-    is over, and says so when it is not yet. The parts are kept in boxes
+    :func:`stand_in_game`), so the page always has a review to show, and follows the
+    learner's game (``learner``: a :class:`GameWithHints` or a table): when it is over, this
+    one review switches to it (the table's own "Review this game" shows it here too).
+    **Review my game** does the same by hand, and says so when the game is not over yet. The parts are kept in boxes
     (:attr:`review_box`, :attr:`listing`, :attr:`try_boxes`) that a lesson shows in its own
     cells; they are refilled in place.
 
@@ -662,7 +663,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.learner = learner
         self.n = n
         self.button = widgets.Button(description="Review my game", button_style="primary",
-                                     tooltip="review the game you played above, once it is over")
+                                     tooltip="review the game you played above, once it is over", layout=widgets.Layout(width="auto"))
         self.button.on_click(lambda _b: self.review_learner())
         self.status = widgets.HTML()
         self.review_box = widgets.VBox()
@@ -671,6 +672,24 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         super().__init__([widgets.HBox([self.button]), self.status])
         self.add_class("scatlab-review-replay")
         self.show(stand_in, "stand-in")
+        self._followed: Any = None
+        self._follow()
+        box = getattr(learner, "table_box", None)
+        if box is not None:  # a GameWithHints deals a new table for a new game: follow that one
+            box.observe(lambda _change: self._follow(), "children")
+
+    def _follow(self) -> None:
+        table = self.learner_table()
+        if table is None or table is self._followed or not hasattr(table, "surface"):
+            return
+        self._followed = table
+        table.on_review = self.review_learner
+        table.surface.observe(self._on_learner_state, "state")
+
+    def _on_learner_state(self, change: Any) -> None:
+        table = self.learner_table()
+        if change["new"].get("game_over") and table is self._followed and self.table is not table:
+            self.review_learner()
 
     def learner_table(self) -> Any:
         """The learner's current table (a :class:`GameWithHints` deals new ones), or None."""
