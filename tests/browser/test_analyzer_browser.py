@@ -108,3 +108,31 @@ def test_an_error_clears_when_another_field_fixes_it(page: Any, voila_url: str, 
     expect(analyzer.locator(".scat-analyzer-advice")).to_contain_text("Advice:", timeout=TIMEOUT)
     expect(hand).to_have_value("7S 8S 9S")
     expect(analyzer.locator("tr[data-key='value'] td.num")).to_have_text("24")
+
+
+def test_the_analyzer_fits_a_phone(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+    """At 390 x 844 the card picker, the fields and the numbers stay inside the viewport (a
+    wide table may scroll inside its own box) and the page does not scroll sideways."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_url + "/voila/render/analyzer_page.ipynb", timeout=60_000)
+    analyzer = page.locator(".scat-analyzer").first
+    expect(analyzer.locator(".scat-pick").first).to_be_visible(timeout=TIMEOUT)
+    hand = analyzer.locator(".scat-field-hand input")
+    hand.fill("ah kh 4c")
+    hand.press("Enter")
+    expect(analyzer.locator("tr[data-key='p_31'] td.num")).to_have_text("1/16 ≈ 0.0625", timeout=TIMEOUT)
+    wide = page.evaluate("""() => {
+        const w = window.innerWidth;
+        const inScroller = (n) => {
+            for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
+                const o = getComputedStyle(a).overflowX;
+                if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= w + 1) return true;
+            }
+            return false;
+        };
+        return [...document.querySelectorAll('.scat-analyzer *')]
+            .filter(n => { const r = n.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !inScroller(n); })
+            .slice(0, 8).map(n => `${n.tagName}.${n.className} ${Math.round(n.getBoundingClientRect().right)}`);
+    }""")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390 and wide == [], wide
+    shot("analyzer-phone")
