@@ -95,7 +95,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2, help="loads per lesson (default 2)")
     parser.add_argument("--pages", type=int, default=10, help="pages at once in the load test (default 10)")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load average before the run {os.getloadavg()[0]:.1f} (1 min)", flush=True)
     home = tempfile.mkdtemp(prefix="scatlab-bench-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -112,11 +113,12 @@ def main() -> None:
                 if time.perf_counter() - t0 > 60 or proc.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-        print(f"server ready in {time.perf_counter() - t0:.1f} s")
+        print(f"server ready in {time.perf_counter() - t0:.1f} s", flush=True)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
             run(browser, base, proc.pid, args.runs, args.pages)
             browser.close()
+        print(f"load average after the run {os.getloadavg()[0]:.1f} (1 min)")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
