@@ -176,6 +176,10 @@ def test_every_page_renders_its_widgets_without_errors(course_page: Page, server
         expect(course_page.locator("svg[aria-label^='expected lives lost by knocking']")).to_be_visible(timeout=30_000)
     course_page.wait_for_timeout(300)
     _no_trouble(course_page)
+    # every button shows its whole label (no "Mark this lesson fini...")
+    clipped = course_page.evaluate("""() => [...document.querySelectorAll('.widget-button, .widget-toggle-button')]
+        .filter(b => b.offsetWidth > 0 && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
+    assert clipped == [], clipped
     _shot(course_page, name)
 
 
