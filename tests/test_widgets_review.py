@@ -3,6 +3,8 @@ reviewed player's view, navigation, the timeline, and "try it yourself" at the t
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from fractions import Fraction
 
@@ -31,9 +33,12 @@ def test_a_page_shows_the_player_s_cards_the_moves_and_the_class() -> None:
         assert f'aria-label="{card_label(card)}"' in page
     assert f'aria-label="{card_label(first.view.top_discard)}"' in page
     page = decision_html(second)
-    assert "Played <b>discard AH</b>; the analysis prefers <b>discard 4C</b>" in page
+    # the learner reads suit symbols, never card codes; the exact fractions sit behind a click
+    assert "Played <b>discard A♥</b>; the analysis prefers <b>discard 4♣</b>" in page
+    assert re.search(r"\b(10|[2-9AKQJ])[HDCS]\b", re.sub(r"<[^>]*>", "", page)) is None
     assert 'data-class="blunder"' in page and ">blunder<" in page
-    assert f"exactly {second.cost}" in page
+    exact = page.index('<details class="scat-review-exact">')
+    assert page.index(f"exactly {second.cost}") > exact and "exactly" not in page[:exact]
 
 
 def test_a_page_draws_no_card_the_player_could_not_see() -> None:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 from ..cards import parse_card
 
-__all__ = ["learner_words", "YOU"]
+__all__ = ["learner_words", "card_words", "YOU"]
 
 YOU = "you"
 """How the table names the learner's seat in running text."""
@@ -59,6 +59,16 @@ def _seat_name(seat: int, learner: int, names: Mapping[int, str]) -> str:
     if seat == learner:
         return YOU
     return names.get(seat, f"player {seat}")
+
+
+def card_words(text: str) -> str:
+    """``text`` with every card code in symbols and the players' lone suit letters as suit
+    symbols (what a learner reads: no ``AC``).
+
+    >>> card_words("discard AC, keeping 10H QH")
+    'discard A♣, keeping 10♥ Q♥'
+    """
+    return _cards(text)
 
 
 def _cards(text: str) -> str:

@@ -43,6 +43,7 @@ from ..analysis.review import GameReview, ReviewedDecision, costliest, review_ga
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
 from ..rules.values import format_value
+from ..session.wording import card_words
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
@@ -73,7 +74,7 @@ def decision_html(d: ReviewedDecision) -> str:
     caption = ("no discard pile" if top is None else "top discard" if len(view.hand) == 3
                else "top discard (not yours to take now)")
     a = d.assessment
-    rows = "".join(f"<tr><td>{escape(name)}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
+    rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
     what = "expected hand value (higher is better)" if a.scale == "value" else f"expected {a.unit} lost (lower is better)"
     colour = CLASS_COLOURS[a.label]
     return (
@@ -83,11 +84,15 @@ def decision_html(d: ReviewedDecision) -> str:
         f'<div class="scat-review-cards"><span aria-label="hand">{hand}</span>'
         f'<span class="scat-review-pile" aria-label="top discard">{pile}'
         f'<span class="scat-review-caption" aria-hidden="true">{caption}</span></span></div>'
-        f"<p>Played <b>{escape(d.played)}</b>; the analysis prefers <b>{escape(d.best)}</b>. "
-        f'Cost <b>{_num(a.cost)}</b> {escape(a.unit)} (exactly {a.cost}): '
+        f"<p>Played <b>{escape(card_words(d.played))}</b>; the analysis prefers "
+        f"<b>{escape(card_words(d.best))}</b>. Cost <b>{_num(a.cost)}</b> {escape(a.unit)}: "
         f'<span class="scat-review-class" style="color:{colour}">{a.label}</span></p>'
         f"<table><caption>{escape(what)}</caption>{rows}</table>"
-        f"<p>{escape(a.reason)}</p></div>"
+        f"<p>{escape(card_words(a.reason))}</p>"
+        f'<details class="scat-review-exact"><summary>Exact numbers</summary>'
+        f"<p>Cost exactly {a.cost} {escape(a.unit)}; "
+        + "; ".join(f"{escape(card_words(name))} exactly {x}" for name, x in a.figures)
+        + "</p></details></div>"
     )
 
 
