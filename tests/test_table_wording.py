@@ -307,3 +307,24 @@ def test_GameState_messages_are_unchanged_by_the_table() -> None:
     s = s.apply("draw")
     with pytest.raises(ValueError, match=r"^C5: player 0 has drawn and must now discard \(discard 2C"):
         s.apply("draw")
+
+
+def test_chances_are_worded_for_a_learner_at_each_boundary() -> None:
+    """Hints give a whole percentage, "1 in n" below one in five (exact for 1/n, "about"
+    when rounded), "under 1%" and "over 99%" at the ends, and refuse what is not a chance."""
+    import pytest
+    from fractions import Fraction
+
+    from scatlab.session import chance_words
+
+    assert chance_words(Fraction(1, 5)) == "20%"  # one in five: a percentage only
+    assert chance_words(Fraction(1, 6)) == "17% (1 in 6)"
+    assert chance_words(Fraction(1, 100)) == "1% (1 in 100)"  # one percent is not "under 1%"
+    assert chance_words(Fraction(99, 10000)) == "under 1% (about 1 in 101)"
+    assert chance_words(Fraction(99, 100)) == "99%" and chance_words(Fraction(991, 1000)) == "over 99%"
+    assert chance_words(Fraction(1, 2)) == "50%" and chance_words(Fraction(0)) == "0% (never)"
+    from scatlab.errors import AnalysisError
+
+    for bad in (Fraction(3, 2), -1, 0.5, "1/2", True):
+        with pytest.raises(AnalysisError, match="is not a probability"):
+            chance_words(bad)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ throw-down, bus stop: their buttons appear only when legal)."""
 from __future__ import annotations
 
 import concurrent.futures
+from fractions import Fraction
 import functools
 import random
 from typing import Any
@@ -21,7 +22,7 @@ from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
 from scatlab.rules.rulebook import cited_codes
-from scatlab.session import ComputerMove, TableModel, TableSession
+from scatlab.session import ComputerMove, TableModel, TableSession, chance_words
 from scatlab.widgets.chart import distribution_svg
 from scatlab.widgets.review import record_before
 from scatlab.widgets.table import Table, enabled_controls
@@ -530,7 +531,7 @@ def test_C6_the_knock_rows_are_the_rankings_exact_figures_beside_playing_on() ->
     ranking = m.hints.analysis.ranking
     knock = ranking.move("knock")
     rows = {label: (exact, shown) for label, exact, shown in m.hints.rows}
-    assert rows["knock: P(lose one life)"] == (str(knock.p_one), f"{float(knock.p_one or 0) * 100:.1f}%")
+    assert rows["knock: P(lose one life)"] == (str(knock.p_one), chance_words(knock.p_one or Fraction(0)))
     assert rows["knock: P(lose two lives)"][0] == str(knock.p_two)
     assert rows["knock: expected lives lost"] == (str(knock.lives), f"{float(knock.lives or 0):.3f}")
     assert rows["playing on: expected lives lost"][0] == str(ranking.play_on_lives)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .table import (MAX_SEATS, MIN_SEATS, ComputerMove, DrawChart, HintsModel, RuleModel, SeatModel, ShowdownModel,
                     TableModel, TableSession)
-from .wording import YOU, card_words, learner_words
+from .wording import YOU, card_words, chance_words, learner_words
 
 __all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "DrawChart", "ShowdownModel", "RuleModel",
-           "ComputerMove", "MIN_SEATS", "MAX_SEATS", "learner_words", "card_words", "YOU"]
+           "ComputerMove", "MIN_SEATS", "MAX_SEATS", "learner_words", "card_words", "chance_words", "YOU"]

@@ -59,7 +59,7 @@ from ..analysis.report import Analysis, analyze
 from ..analysis.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from ..rules.values import pretty_value
-from .wording import learner_words
+from .wording import chance_words, learner_words
 
 __all__ = [
     "TableSession",
@@ -831,7 +831,7 @@ def _num(value: Fraction) -> tuple[str, str]:
 
 
 def _pct(p: Fraction) -> tuple[str, str]:
-    return str(p), f"{float(p) * 100:.1f}%"
+    return str(p), chance_words(p)
 
 
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:

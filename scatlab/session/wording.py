@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 
 from ..cards import parse_card
+from ..errors import AnalysisError
 
-__all__ = ["learner_words", "card_words", "YOU"]
+__all__ = ["learner_words", "card_words", "chance_words", "YOU"]
 
 YOU = "you"
 """How the table names the learner's seat in running text."""
@@ -59,6 +61,32 @@ def _seat_name(seat: int, learner: int, names: Mapping[int, str]) -> str:
     if seat == learner:
         return YOU
     return names.get(seat, f"player {seat}")
+
+
+def chance_words(p: Fraction) -> str:
+    """A probability as a learner reads it at the table: a whole percentage, and below one
+    in five also "1 in n" (exact when it is one, "about" when rounded); the exact fraction
+    is the table's to show on request.
+
+    >>> [chance_words(Fraction(x)) for x in ("0", "1", "1/16", "1/80", "1/5", "43/100")]
+    ['0% (never)', '100% (certain)', '6% (1 in 16)', '1% (1 in 80)', '20%', '43%']
+    >>> chance_words(Fraction(9, 1000)), chance_words(Fraction(999, 1000)), chance_words(Fraction(3, 47))
+    ('under 1% (about 1 in 111)', 'over 99%', '6% (about 1 in 16)')
+    """
+    if isinstance(p, bool) or not isinstance(p, (Fraction, int)) or not 0 <= p <= 1:
+        raise AnalysisError(f"{p!r} is not a probability: give an exact fraction from 0 to 1")
+    p = Fraction(p)
+    if p == 0:
+        return "0% (never)"
+    if p == 1:
+        return "100% (certain)"
+    pct = p * 100
+    shown = "under 1%" if pct < 1 else "over 99%" if pct > 99 else f"{int(pct + Fraction(1, 2))}%"
+    if p >= Fraction(1, 5):
+        return shown
+    if p.numerator == 1:
+        return f"{shown} (1 in {p.denominator:,})"
+    return f"{shown} (about 1 in {int(1 / p + Fraction(1, 2)):,})"
 
 
 def card_words(text: str) -> str:

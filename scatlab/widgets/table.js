@@ -37,6 +37,7 @@ function render({ model, el: host }) {
   const root = el("div", { class: "scat-table", tabindex: "-1" });
   host.append(root);
   let showWhy = false;
+  let showExact = false;
   let lastDownload = null;
   let focusAfter = null;  // a key's target to keep focus on after the redraw
   let firstDraw = true;
@@ -136,16 +137,23 @@ function render({ model, el: host }) {
       ? el("td", { class: "scat-exact scat-exact-long", title: exact, "aria-label": `exactly ${exact}` }, "exact fraction")
       : el("td", { class: "scat-exact" }, exact);
     const advice = h.advice_action.replace("_", " ") + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
+    // the figures as a learner reads them; the exact fractions behind a click
     const rows = el("table", { class: "scat-numbers" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "exact"), el("th", { scope: "col" }, "≈"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "about"),
+        showExact ? el("th", { scope: "col" }, "exact") : null)),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
-        el("tr", {}, el("th", { scope: "row" }, label), exactCell(exact), el("td", {}, shown)))));
+        el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, shown), showExact ? exactCell(exact) : null))));
+    const exactToggle = el("button", { class: "scat-btn scat-exact-toggle", type: "button", "data-focus": "exact",
+      "aria-expanded": showExact ? "true" : "false",
+      onclick: (e) => { e.stopPropagation(); showExact = !showExact; draw(); } },
+      showExact ? "Hide the exact fractions" : "Show the exact fractions");
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
       el("p", { class: "scat-reason" }, h.advice_reason),
       h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
       rows,
+      exactToggle,
       h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,
       ruleBox(h.rule, "The rule now"));
   }

@@ -39,6 +39,14 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     expect(page.get_by_role("img", name="face-down card").first).to_be_visible()
     expect(page.locator(".scat-hints")).to_contain_text("Advice")
     expect(page.locator(".scat-chart-box svg")).to_be_visible()
+    # chances in a learner's words ("6% (1 in 16)"); the exact fractions behind a click
+    hints = page.locator(".scat-hints")
+    expect(hints.locator("thead")).not_to_contain_text("exact")
+    expect(hints).to_contain_text(re.compile(r"\d+% \((about )?1 in \d+\)"))
+    hints.get_by_role("button", name="Show the exact fractions").click()
+    expect(hints.locator("thead")).to_contain_text("exact")
+    hints.get_by_role("button", name="Hide the exact fractions").click()
+    expect(hints.locator("thead")).not_to_contain_text("exact")
     shot("table-mouse-start")
     # turn 1 (C5): click the stock, then a card of the hand
     page.locator("[data-pile=stock]").click()
