@@ -140,3 +140,34 @@ def shot(page: Any) -> Any:
         return path
 
     return take
+
+
+PAST_THE_RIGHT_EDGE = """(selector) => {
+    const w = window.innerWidth;
+    const inScroller = (n) => {  // a wide table may scroll inside its own box
+        for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
+            const o = getComputedStyle(a).overflowX;
+            if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= w + 1) return true;
+        }
+        return false;
+    };
+    return [...document.querySelectorAll(selector)]
+        .filter(n => { const r = n.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !inScroller(n); })
+        .slice(0, 8).map(n => `${n.tagName}.${n.className} ${Math.round(n.getBoundingClientRect().right)}`);
+}"""
+
+
+@pytest.fixture(scope="session")
+def past_the_right_edge() -> Any:
+    """``check(page, selector)``: the elements matching ``selector`` that reach past the
+    viewport's right edge, outside a box that scrolls sideways (at most 8, described), and
+    that the page itself does not scroll sideways: a phone-width test expects ``[]``."""
+
+    def check(page: Any, selector: str) -> list[str]:
+        found: list[str] = page.evaluate(PAST_THE_RIGHT_EDGE, selector)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        inner = page.evaluate("() => window.innerWidth")
+        return found + ([f"the page scrolls sideways: {width} px wide in {inner}"] if width > inner else [])
+
+    return check
+

@@ -16,13 +16,19 @@ from playwright.sync_api import expect
 TIMEOUT = 30_000
 
 
-def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_keyboard(
-    page: Any, voila_url: str, console_errors: list[str], shot: Any
-) -> None:
-    page.set_viewport_size({"width": 1100, "height": 1500})
+def open_analyzer(page: Any, voila_url: str, width: int = 1100, height: int = 1500) -> Any:
+    """The analyzer page at ``width`` x ``height``, its card picker drawn."""
+    page.set_viewport_size({"width": width, "height": height})
     page.goto(voila_url + "/voila/render/analyzer_page.ipynb", timeout=60_000)
     analyzer = page.locator(".scat-analyzer").first
     expect(analyzer.locator(".scat-pick").first).to_be_visible(timeout=TIMEOUT)
+    return analyzer
+
+
+def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_keyboard(
+    page: Any, voila_url: str, console_errors: list[str], shot: Any
+) -> None:
+    analyzer = open_analyzer(page, voila_url)
     assert analyzer.locator(".scat-pick").count() == 52
 
     # type a hand (the top discard 9♠ is already there) and press Enter
@@ -90,10 +96,7 @@ def test_an_error_clears_when_another_field_fixes_it(page: Any, voila_url: str, 
     """Issue 39: the hand 7S 8S 9S typed beside the discard 9S is refused ("9S is given
     twice"); changing the discard to 10S makes the hand valid, and the advice appears
     without typing the hand again (every field is read again on every change)."""
-    page.set_viewport_size({"width": 1100, "height": 1500})
-    page.goto(voila_url + "/voila/render/analyzer_page.ipynb", timeout=60_000)
-    analyzer = page.locator(".scat-analyzer").first
-    expect(analyzer.locator(".scat-pick").first).to_be_visible(timeout=TIMEOUT)
+    analyzer = open_analyzer(page, voila_url)
     discard = analyzer.locator(".scat-field-discard input")
     discard.fill("9S")
     discard.press("Enter")
@@ -110,29 +113,15 @@ def test_an_error_clears_when_another_field_fixes_it(page: Any, voila_url: str, 
     expect(analyzer.locator("tr[data-key='value'] td.num")).to_have_text("24")
 
 
-def test_the_analyzer_fits_a_phone(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
+def test_the_analyzer_fits_a_phone(
+    page: Any, voila_url: str, console_errors: list[str], shot: Any, past_the_right_edge: Any
+) -> None:
     """At 390 x 844 the card picker, the fields and the numbers stay inside the viewport (a
     wide table may scroll inside its own box) and the page does not scroll sideways."""
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(voila_url + "/voila/render/analyzer_page.ipynb", timeout=60_000)
-    analyzer = page.locator(".scat-analyzer").first
-    expect(analyzer.locator(".scat-pick").first).to_be_visible(timeout=TIMEOUT)
+    analyzer = open_analyzer(page, voila_url, 390, 844)
     hand = analyzer.locator(".scat-field-hand input")
     hand.fill("ah kh 4c")
     hand.press("Enter")
     expect(analyzer.locator("tr[data-key='p_31'] td.num")).to_have_text("1/16 ≈ 0.0625", timeout=TIMEOUT)
-    wide = page.evaluate("""() => {
-        const w = window.innerWidth;
-        const inScroller = (n) => {
-            for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
-                const o = getComputedStyle(a).overflowX;
-                if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= w + 1) return true;
-            }
-            return false;
-        };
-        return [...document.querySelectorAll('.scat-analyzer *')]
-            .filter(n => { const r = n.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !inScroller(n); })
-            .slice(0, 8).map(n => `${n.tagName}.${n.className} ${Math.round(n.getBoundingClientRect().right)}`);
-    }""")
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390 and wide == [], wide
+    assert past_the_right_edge(page, ".scat-analyzer *") == []
     shot("analyzer-phone")

@@ -184,39 +184,15 @@ def test_every_page_renders_its_widgets_without_errors(course_page: Page, server
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_every_page_fits_a_phone(chromium: Browser, server: Server, name: str) -> None:
-    """At 390 x 844 every page renders with no console error, no sideways scroll and nothing
-    cut off at the right edge: its widgets wrap or shrink to the width."""
-    context = chromium.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" and not any(
-        n in msg.text for n in KNOWN_NOISE) else None)
-    try:
-        page.goto(server.page_url(name), wait_until="domcontentloaded")
-        expect(page.locator(".widget-html, .widget-button").first).to_be_visible(timeout=30_000)
-        page.wait_for_timeout(500)
-        # past the right edge and not inside a box that scrolls sideways (a wide table may)
-        wide = page.evaluate("""() => {
-            const w = window.innerWidth;
-            const inScroller = (n) => {
-                for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
-                    const o = getComputedStyle(a).overflowX;
-                    if ((o === 'auto' || o === 'scroll') && a.getBoundingClientRect().right <= w + 1) return true;
-                }
-                return false;
-            };
-            return [...document.querySelectorAll('#rendered_cells *')]
-                .filter(n => { const r = n.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && !inScroller(n); })
-                .slice(0, 8).map(n => `${n.tagName}.${n.className} ${Math.round(n.getBoundingClientRect().right)}`);
-        }""")
-        width = page.evaluate("() => document.documentElement.scrollWidth")
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-390.png"), full_page=True)
-        assert width <= 390 and wide == [], (width, wide)
-        assert errors == [], errors
-    finally:
-        context.close()
+def test_every_page_fits_a_phone(course_page: Page, server: Server, name: str, past_the_right_edge: Any) -> None:
+    """At 390 x 844 every page renders with no console error, nothing fetched from outside,
+    no sideways scroll and nothing cut off at the right edge: its widgets wrap or shrink."""
+    course_page.set_viewport_size({"width": 390, "height": 844})
+    _open(course_page, server, name)
+    course_page.wait_for_timeout(500)
+    _shot(course_page, f"{name}-390")
+    assert past_the_right_edge(course_page, "#rendered_cells *") == []
+    _no_trouble(course_page)
 
 
 def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) -> None:
