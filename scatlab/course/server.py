@@ -32,7 +32,7 @@ SHARE = Path(__file__).parent / "share"
 """The Jupyter data folder holding the ``scatlab`` Voilà template."""
 
 QUIET = ("is not trusted", "running over TCP without encryption", "Voilà is running at", "Voila is running at",
-         "Culling 'idle' kernel")
+         "Culling 'idle' kernel", "websocket_ping_timeout")
 """Log lines left out at the default level (each page load repeated them)."""
 
 

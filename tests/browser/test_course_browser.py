@@ -308,6 +308,20 @@ def _get(port: int, path: str) -> tuple[int, str]:
     return r.status, text
 
 
+def test_only_the_page_itself_may_shut_its_kernel_down(server: Server) -> None:
+    """The shutdown a closing page sends carries no XSRF token, so that one endpoint checks
+    the request's origin: another site's page is refused (403) and the kernel lives on."""
+    def post(origin: str) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conn.request("POST", f"/voila/api/shutdown/{uuid.uuid4()}", headers={"Origin": origin})
+        status = conn.getresponse().status
+        conn.close()
+        return status
+
+    assert post("http://evil.example") == 403
+    assert post(server.url) != 403  # the page's own origin passes the check (no such kernel here)
+
+
 def test_a_page_cannot_run_code_in_its_kernel(course_page: Page, server: Server) -> None:
     """An execute_request sent by hand over the kernel websocket is dropped: only widget
     messages reach a lesson's kernel."""
@@ -487,6 +501,9 @@ def test_the_console_shows_one_url_and_a_quiet_log(server: Server) -> None:
     (untrusted notebook, unencrypted kernel transport, a refused kernel shutdown when a page
     closes) is not logged. (Last in this file: the pages above have been opened and left.)"""
     log = (server.home / "serve.log").read_text()
-    assert log.count("http://") == 1 and server.page_url("00-index") in log, log
-    for noise in ("is not trusted", "without encryption", "Kernel started", "POST /voila/api/shutdown", "Culling"):
+    addresses = [line for line in log.splitlines() if "http://" in line and "Origin:" not in line
+                 and "POST /voila/api/shutdown" not in line]  # the origin test above sends one from elsewhere
+    assert addresses == [f"scatlab course: {server.page_url('00-index')}"], log
+    for noise in ("is not trusted", "without encryption", "Kernel started", "'_xsrf' argument missing", "Culling",
+                  "websocket_ping"):
         assert noise not in log, log
