@@ -74,21 +74,15 @@ def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p)
-    app = _course_app()
-    if not debug:
+    instance = _course_app().instance()
+    instance.initialize(args)
+    if not debug:  # on the app's logger, tornado's and every handler they write through
         quiet = _Quiet()
-        for name in ("Voila", "tornado.application", "tornado.general", ""):
-            logger = logging.getLogger(name)
+        loggers = [instance.log, *(logging.getLogger(n) for n in ("tornado.application", "tornado.general", ""))]
+        for logger in loggers:
             logger.addFilter(quiet)
             for handler in logger.handlers:
                 handler.addFilter(quiet)
-    instance = app.instance()
-    instance.initialize(args)
-    if not debug:
-        quiet = _Quiet()
-        for handler in [*instance.log.handlers, *logging.getLogger().handlers]:
-            handler.addFilter(quiet)
-        instance.log.addFilter(quiet)
     instance.start()
 
 

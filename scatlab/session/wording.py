@@ -96,10 +96,6 @@ def card_words(text: str) -> str:
     >>> card_words("discard AC, keeping 10H QH")
     'discard A♣, keeping 10♥ Q♥'
     """
-    return _cards(text)
-
-
-def _cards(text: str) -> str:
     text = _CARD.sub(lambda m: parse_card(m.group(0)).pretty, text)
     def suits(m: re.Match[str]) -> str:
         shown = " and ".join(parse_card("A" + letter).suit.symbol for letter in m.group(2).split(" and "))
@@ -145,4 +141,4 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
     out = _YOU_VERB.sub(lambda m: f"you {m.group(1)}{_SECOND_PERSON.get(m.group(2), m.group(2))}", out)
     for pattern, replacement in _AFTER_YOU:
         out = pattern.sub(replacement, out)
-    return _cards(out)
+    return card_words(out)

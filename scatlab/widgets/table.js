@@ -296,7 +296,8 @@ function render({ model, el: host }) {
       el("h3", {}, `Hand ${s.hand_number} so far`),
       s.log.length ? el("ol", {}, s.log.map((line) => el("li", {}, line))) : el("p", { class: "scat-muted" }, "No moves yet.")));
 
-    root.append(el("div", { class: "scat-main" }, felt, side), bar, downloadRow);
+    root.append(el("div", { class: "scat-main" }, felt, side), bar);
+    if (downloadRow) root.append(downloadRow);  // DOM append would write a null as the text "null"
     root.append(el("p", { class: "scat-keys" },
       "Keys: 1-4 throw that card · D draw · T take · K knock · N next hand · U undo · Tab reaches your cards first"));
 
