@@ -760,3 +760,89 @@ class Progress:
         with self._write("nothing was deleted") as conn:
             for table in ("answers", "lessons", "games"):
                 conn.execute(f"DELETE FROM {table}")
+            self._reset_practice(conn)
+
+    # -- practice puzzles and the learner's rating (issue 36) ------------------------------
+    # The ``practice`` table is made by the first practice answer (CREATE TABLE IF NOT
+    # EXISTS inside that write), so a database from before it keeps working untouched:
+    # reads of a database without it give no answers and the starting rating.
+
+    def record_practice(self, puzzle_id: str, theme: str, level: int, correct: bool) -> int:
+        """Keep one answer to a practice puzzle and update the learner's rating (Elo,
+        :mod:`scatlab.course.rating`) in the same transaction; returns the new rating."""
+        from .rating import update
+
+        puzzle_id = self._name(puzzle_id, "puzzle id")
+        theme = self._name(theme, "puzzle theme")
+        if type(level) is not int or level not in (1, 2, 3) or type(correct) is not bool:
+            raise ProgressError(f"level={level!r} and correct={correct!r} are not accepted: give a puzzle level "
+                                "(1, 2 or 3) and True or False")
+        with self._write() as conn:
+            conn.execute(_PRACTICE_TABLE)
+            before = _last_rating(conn)
+            after = update(before, level, correct)
+            conn.execute(
+                "INSERT INTO practice (puzzle, theme, level, correct, rating_before, rating_after, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (puzzle_id, theme, level, int(correct), before, after, time.time()),
+            )
+        return after
+
+    def practice_rating(self) -> int:
+        """The learner's practice rating (:data:`scatlab.course.rating.START` before any answer)."""
+        with self._read() as conn:
+            return _last_rating(conn) if _has_practice(conn) else _start_rating()
+
+    def practice_answers(self) -> list[PracticeAnswer]:
+        """Every practice answer kept, oldest first (none on a database without the table)."""
+        with self._read() as conn:
+            if not _has_practice(conn):
+                return []
+            rows = conn.execute("SELECT puzzle, theme, level, correct, rating_before, rating_after, at "
+                                "FROM practice ORDER BY id").fetchall()
+        return [PracticeAnswer(r[0], r[1], int(r[2]), bool(r[3]), int(r[4]), int(r[5]), r[6]) for r in rows]
+
+    def _reset_practice(self, conn: sqlite3.Connection) -> None:
+        if _has_practice(conn):
+            conn.execute("DELETE FROM practice")
+
+
+_PRACTICE_TABLE = """
+CREATE TABLE IF NOT EXISTS practice (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    puzzle TEXT NOT NULL,
+    theme TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    correct INTEGER NOT NULL,
+    rating_before INTEGER NOT NULL,
+    rating_after INTEGER NOT NULL,
+    at REAL NOT NULL
+)"""
+
+
+@dataclass(frozen=True)
+class PracticeAnswer:
+    """One answer to a practice puzzle, with the rating before and after it."""
+
+    puzzle: str
+    theme: str
+    level: int
+    correct: bool
+    rating_before: int
+    rating_after: int
+    at: float
+
+
+def _start_rating() -> int:
+    from .rating import START
+
+    return START
+
+
+def _has_practice(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='practice'").fetchone() is not None
+
+
+def _last_rating(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT rating_after FROM practice ORDER BY id DESC LIMIT 1").fetchone()
+    return int(row[0]) if row is not None else _start_rating()
