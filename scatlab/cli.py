@@ -15,6 +15,9 @@
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
   [--jobs N] [--json] [--no-progress]``: many seeded games between computer players, with
   fair seating and win rates with confidence intervals (a progress bar on standard error).
+- ``scatlab puzzles --theme THEME [--count N] [--seed S] [--level L] [--json]``: a
+  reproducible set of practice puzzles from real games (:mod:`scatlab.course.puzzles`):
+  the position, the choices, the answer and why; ``--json`` prints a JSON list.
 - ``scatlab serve [--port P] [--host H] [--no-browser]``, ``scatlab lab``,
   ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`).
 
@@ -175,6 +178,19 @@ def _build_parser() -> _Parser:
                             help="worker processes (default 1; 0 means one per core)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+
+    puzzles = sub.add_parser(
+        "puzzles",
+        help="practice puzzles from real games: the position, the choices, the answer and why",
+        description="A reproducible set of practice puzzles from seeded games between computer players; each has "
+        "one clearly best move by the analysis' ranking (the same seed, the same puzzles).",
+    )
+    puzzles.add_argument("--theme", required=True, help="take-or-draw, throw, knock or chase-31")
+    puzzles.add_argument("--count", type=_whole_number, default=5, help="number of puzzles, 1 to 200 (default 5)")
+    puzzles.add_argument("--seed", type=_whole_number, default=0, help="random seed (default 0)")
+    puzzles.add_argument("--level", type=_whole_number, default=None,
+                         help="only puzzles of this level: 1 easy, 2 medium, 3 hard (default any)")
+    puzzles.add_argument("--json", action="store_true", help="print a JSON list")
 
     from .course.commands import add_commands
 
@@ -380,6 +396,22 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_puzzles(args: argparse.Namespace) -> int:
+    from .course.puzzles import LEVELS, MAX_COUNT, generate
+
+    _bounded("--count", args.count, 1, MAX_COUNT)
+    _bounded("--seed", args.seed, *SEED_RANGE)
+    if args.level is not None:
+        _bounded("--level", args.level, LEVELS[0], LEVELS[-1], " (1 easy, 3 hard)")
+    found = generate(args.theme.strip(), args.count, args.seed, args.level)
+    if args.json:
+        sys.stdout.write(json.dumps([p.to_json() for p in found], ensure_ascii=False) + "\n")
+        return 0
+    for i, p in enumerate(found, start=1):
+        sys.stdout.write(f"{i}. {p.theme}, level {p.level} ({p.id})\n{p.text()}\n\n")
+    return 0
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "record": _cmd_record,
@@ -388,6 +420,7 @@ _COMMANDS = {
     "analyze": _cmd_analyze,
     "rules": _cmd_rules,
     "tournament": _cmd_tournament,
+    "puzzles": _cmd_puzzles,
 }
 
 
