@@ -14,6 +14,7 @@ from scatlab.course.app import INDEX, ServeError, check_host, check_port, lesson
 from scatlab.course.lessons import ALL_CODES, LESSONS, lesson
 from scatlab.course.progress import Progress
 from scatlab.course.scenarios import SCENARIOS, play_out
+from scatlab.course.widgets.course import PRACTICE_PAGE
 from scatlab.rules import RULEBOOK, GameRecord, play_random_game
 
 LESSONS_DIR = lessons_dir()
@@ -31,7 +32,7 @@ def _source(cell: dict[str, object]) -> str:
 
 def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
     names = sorted(p.name for p in LESSONS_DIR.glob("*.ipynb"))
-    assert names == sorted([INDEX, "rulebook.ipynb", *(lesson.filename for lesson in LESSONS)])
+    assert names == sorted([INDEX, "rulebook.ipynb", PRACTICE_PAGE, *(lesson.filename for lesson in LESSONS)])
     assert [lesson.number for lesson in LESSONS] == list(range(1, 9))
     for item in LESSONS:
         assert _source(_cells(item.filename)[0]).startswith(f"# {item.number}. {item.title}")

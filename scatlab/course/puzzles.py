@@ -71,8 +71,11 @@ __all__ = [
     "MEDIUM",
     "CHASE_OUTS",
     "MAX_COUNT",
+    "POOL_SIZE",
+    "POOL_SEED",
     "Puzzle",
     "generate",
+    "pool",
 ]
 
 THEMES: tuple[str, ...] = ("take-or-draw", "throw", "knock", "chase-31")
@@ -613,3 +616,20 @@ def generate(theme: str, count: int, seed: int, level: int | None = None) -> lis
         game += 1
     return found
 
+
+
+POOL_SIZE = 24
+"""Puzzles per theme in the practice page's pool."""
+POOL_SEED = 0
+"""The seed of the practice page's pools."""
+
+
+@lru_cache(maxsize=len(THEMES))
+def pool(theme: str) -> tuple[Puzzle, ...]:
+    """The practice page's puzzles of ``theme``: :data:`POOL_SIZE` puzzles of every level
+    from :data:`POOL_SEED`, made on first use and kept for the process.
+
+    >>> pool("knock") == tuple(generate("knock", POOL_SIZE, POOL_SEED))
+    True
+    """
+    return tuple(generate(theme, POOL_SIZE, POOL_SEED))

@@ -28,6 +28,7 @@ from ...rules.rulebook import RULEBOOK, rule_entry
 
 __all__ = [
     "RULEBOOK_PAGE",
+    "PRACTICE_PAGE",
     "rule_link",
     "rules_box",
     "lesson_header",
@@ -41,6 +42,9 @@ __all__ = [
 
 RULEBOOK_PAGE = "rulebook.ipynb"
 """The notebook that shows every rule; lessons link to ``rulebook.ipynb#CODE``."""
+
+PRACTICE_PAGE = "practice.ipynb"
+"""The practice page: puzzles from real games and the learner's rating (the index links it)."""
 
 _LINK = "color:#1a5fb4;text-decoration:underline"
 
@@ -165,7 +169,10 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         saved = "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
     note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""
     where = f"<p style='color:#555'>Progress is kept in {escape(str(progress.path))}.</p>" if progress else ""
-    return note + table + saved + where + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>"
+    practice = (f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
+                "puzzles from real games, each with one clearly best move, and your rating</p>")
+    return (note + table + practice + saved + where
+            + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>")
 
 
 def course_index(progress: Any = None) -> widgets.VBox:

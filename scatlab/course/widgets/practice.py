@@ -1,0 +1,184 @@
+"""The practice page: puzzles from real games, one at a time, with the learner's rating.
+
+A thin ipywidgets wrapper around :mod:`scatlab.course.puzzles` (the puzzles, their answers
+and reasons) and :mod:`scatlab.course.rating` (the Elo rating): a theme and a level to
+choose, the position drawn with the project's SVG cards, a button per choice, the verdict
+with its reason, "Next puzzle", and the rating, kept with every answer in the learner's
+progress (``progress=None`` keeps nothing: tests, docs). Each theme's puzzles come from a
+fixed pool made on first use (:func:`scatlab.course.puzzles.pool`).
+
+>>> page = PracticePage(progress=None)
+>>> p = page.puzzle
+>>> page.answer(p.answer).correct, page.rating == update(START, p.level, True) > START
+(True, True)
+>>> "scatlab-right" in page.feedback.value
+True
+>>> page.next_puzzle() == page.puzzle != p
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..app import INDEX
+from ..exercises import ExerciseError, Verdict
+from ..progress import Progress, ProgressError
+from ..puzzles import LEVELS, THEMES, Puzzle, pool
+from ..rating import START, update
+from ...widgets.svg import card_svg
+from .course import RULEBOOK_PAGE, open_progress
+
+__all__ = ["PracticePage", "puzzle_html", "THEME_LABELS"]
+
+THEME_LABELS: dict[str, str] = {
+    "take-or-draw": "Take or draw",
+    "throw": "Which card to throw",
+    "knock": "Knock or play on",
+    "chase-31": "Chasing 31",
+}
+"""The themes as the page's dropdown names them."""
+_LEVEL_LABELS = (("Any level", 0), ("1 (easy)", 1), ("2", 2), ("3 (hard)", 3))
+_LINK = "color:#1a5fb4;text-decoration:underline"
+_DEFAULT: Any = object()
+
+
+def puzzle_html(puzzle: Puzzle, *, width: int = 56) -> str:
+    """The puzzle's question, the table around it and its cards as HTML (SVG cards, as
+    :func:`scatlab.course.widgets.exercises.question_html` draws them)."""
+    rows = []
+    for label, cards in puzzle.shown():
+        svgs = "".join(f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
+                       for c in cards.split())
+        rows.append(f'<div style="margin:4px 0"><b>{escape(label)}:</b><br>{svgs}</div>')
+    level = f"level {puzzle.level}"
+    return (f'<div class="scatlab-puzzle" data-puzzle="{escape(puzzle.id)}">'
+            f'<p style="font-size:1.05em">{escape(puzzle.prompt)}</p>'
+            f'<p style="color:#555;margin:2px 0">{escape(puzzle.situation)} &middot; {level}</p>{"".join(rows)}</div>')
+
+
+class PracticePage(widgets.VBox):  # type: ignore[misc]
+    """The practice page: ``PracticePage()`` in ``lessons/practice.ipynb``.
+
+    ``theme`` and ``level`` (None: any) pick the first puzzles; ``progress`` is where
+    answers and the rating are kept: by default the learner's :class:`Progress`; None
+    keeps them for this page only.
+    """
+
+    def __init__(self, theme: str = THEMES[0], level: int | None = None, *, progress: Any = _DEFAULT) -> None:
+        if theme not in THEMES:
+            raise ExerciseError(f"{theme!r} is not a puzzle theme: choose one of {', '.join(THEMES)}")
+        if level is not None and level not in LEVELS:
+            raise ExerciseError(f"level={level!r} is not allowed: use 1 (easy), 2 or 3 (hard), or None for any")
+        self.notice = ""
+        self.progress: Progress | None
+        if progress is _DEFAULT:
+            self.progress, self.notice = open_progress()
+        else:
+            self.progress = progress
+        self.rating = START
+        if self.progress is not None:
+            try:
+                self.rating = self.progress.practice_rating()
+            except ProgressError as exc:
+                self.notice = f"Your rating cannot be read: {exc}"
+        self.right = self.answered = 0
+        self._next: dict[tuple[str, int | None], int] = {}
+        self._scored = False
+        header = widgets.HTML(
+            "<div style='color:#555'>scatlab course &middot; practice</div>"
+            f'<nav class="scatlab-nav" style="display:flex;gap:1.5em;margin:6px 0">'
+            f'<a href="{INDEX}" style="{_LINK}">Course index</a>'
+            f'<a href="{RULEBOOK_PAGE}" style="{_LINK}">The rulebook</a></nav>')
+        header.add_class("scatlab-header")
+        self.theme = widgets.Dropdown(options=[(THEME_LABELS[t], t) for t in THEMES], value=theme,
+                                      description="Theme", layout=widgets.Layout(width="auto"))
+        self.level = widgets.Dropdown(options=list(_LEVEL_LABELS), value=level or 0, description="Level",
+                                      layout=widgets.Layout(width="auto"))
+        self.theme.add_class("scatlab-practice-theme")
+        self.level.add_class("scatlab-practice-level")
+        self.board = widgets.HTML()
+        self.choices = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.feedback = widgets.HTML()
+        self.score = widgets.HTML()
+        self.score.add_class("scatlab-rating")
+        self.next_button = widgets.Button(description="Next puzzle", layout=widgets.Layout(width="auto"))
+        self.next_button.on_click(lambda _b: self.next_puzzle())
+        self.theme.observe(lambda _c: self.next_puzzle(), names="value")
+        self.level.observe(lambda _c: self.next_puzzle(), names="value")
+        box = widgets.VBox([widgets.HBox([self.theme, self.level], layout=widgets.Layout(flex_flow="row wrap")),
+                            self.board, self.choices, self.feedback,
+                            widgets.HBox([self.next_button, self.score], layout=widgets.Layout(flex_flow="row wrap"))],
+                           layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"))
+        box.add_class("scatlab-practice")
+        super().__init__([header, box])
+        self.puzzle: Puzzle = self.next_puzzle()
+        self._show_score()
+        if self.notice:
+            self.feedback.value = f"<p style='color:#8a5a00'>{escape(self.notice)}</p>"
+
+    # -- the puzzles ----------------------------------------------------------------------
+
+    def _candidates(self) -> list[Puzzle]:
+        level = self.level.value or None
+        return [p for p in pool(self.theme.value) if level is None or p.level == level]
+
+    def next_puzzle(self) -> Puzzle:
+        """Show the next puzzle of the chosen theme and level (the pool starts over at its end)."""
+        found = self._candidates()
+        key = (str(self.theme.value), self.level.value or None)
+        if not found:  # pragma: no cover - every pool holds every level (tests/test_puzzles.py)
+            self.board.value = "<p>No puzzle of this level in this theme yet: choose another level.</p>"
+            self.choices.children = ()
+            return self.puzzle
+        i = self._next.get(key, 0) % len(found)
+        self._next[key] = i + 1
+        self.puzzle = found[i]
+        self._scored = False
+        self.board.value = puzzle_html(self.puzzle)
+        buttons = []
+        for choice in self.puzzle.choices:
+            b = widgets.Button(description=choice, layout=widgets.Layout(width="auto"))
+            b.add_class("scatlab-choice")
+            b.on_click(lambda _b, c=choice: self.answer(c))
+            buttons.append(b)
+        self.choices.children = tuple(buttons)
+        self.feedback.value = ""
+        return self.puzzle
+
+    def answer(self, text: str) -> Verdict | None:
+        """Check an answer to the current puzzle, show why, update the rating and keep it
+        (a puzzle is scored once; answering again only shows the verdict)."""
+        try:
+            verdict = self.puzzle.check(text)
+        except ExerciseError as exc:
+            self.feedback.value = f"<p class='scatlab-unreadable' style='color:#8a5a00'>{escape(str(exc))}</p>"
+            return None
+        colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
+        self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
+        if not self._scored:
+            self._scored = True
+            self.answered += 1
+            self.right += int(verdict.correct)
+            p = self.puzzle
+            if self.progress is not None:
+                try:
+                    self.rating = self.progress.record_practice(p.id, p.theme, p.level, verdict.correct)
+                except ProgressError as exc:
+                    self.rating = update(self.rating, p.level, verdict.correct)
+                    self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
+                                            f"not kept: {escape(str(exc))}</p>")
+            else:
+                self.rating = update(self.rating, p.level, verdict.correct)
+            self._show_score()
+        for b in self.choices.children:
+            b.disabled = True
+        return verdict
+
+    def _show_score(self) -> None:
+        done = f" &middot; {self.right} of {self.answered} right on this page" if self.answered else ""
+        self.score.value = (f"<span style='margin-left:1em'>Your rating: <b class='scatlab-rating-value'>"
+                            f"{self.rating}</b>{done}</span>")
