@@ -405,6 +405,8 @@ def _why_value(r: Ranking, k: Knowledge, choices: Sequence[tuple[str, RankedMove
     text = f"{_ahead(r).capitalize()}: " + "; ".join(parts) + "."
     if best.action.kind is ActionKind.TAKE and r.horizon:
         text += " A card taken from the pile cannot be thrown back this turn (C5)."
+    elif any(m.action.kind is ActionKind.DRAW for _, m in choices):
+        text += " Either way you then throw one card (C5)."
     return text
 
 

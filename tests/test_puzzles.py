@@ -1,0 +1,306 @@
+"""Practice puzzles (issue 36, part 2): every puzzle's answer is the ranking's best move and
+every other choice costs at least the stated margin, re-created from the puzzle's own
+fields; the same arguments give the same puzzles; JSON round-trips; answers are checked
+with a reason; the Elo rating at its boundaries; the practice table on an older database;
+the ``scatlab puzzles`` command; the practice page without a browser."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scatlab.analysis.ranking import rank
+from scatlab.cards import Card
+from scatlab.cli import main
+from scatlab.course import puzzles as pz
+from scatlab.course.progress import Progress
+from scatlab.course.puzzles import LIVES_MARGIN, THEMES, VALUE_MARGIN, Puzzle, generate, pool
+from scatlab.course.rating import K, LEVEL_RATING, START, expected, update
+from scatlab.errors import ExerciseError
+
+SEEDS = (0, 7, 123)
+COUNT = 6
+
+
+def _all() -> list[Puzzle]:
+    return [p for theme in THEMES for seed in SEEDS for p in generate(theme, COUNT, seed)]
+
+
+# -- the criterion, checked against rank() from the stored fields ---------------------------
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_answer_is_the_rankings_best_move_and_every_other_choice_costs_the_margin(theme: str, seed: int) -> None:
+    found = generate(theme, COUNT, seed)
+    assert len(found) == COUNT and {p.theme for p in found} == {theme}
+    for p in found:
+        r = rank(p.position())  # re-created from the puzzle's fields, no game
+        answer = p.moves[p.choices.index(p.answer)]
+        assert r.best.name == answer, p.id
+        ratios = []
+        for choice, move, cost, scale in zip(p.choices, p.moves, p.costs, p.scales):
+            if choice == p.answer:
+                assert cost == 0
+                continue
+            assert r.cost(move) == cost and r.scale_of(move) == scale, (p.id, choice)
+            margin = VALUE_MARGIN if scale == "value" else LIVES_MARGIN
+            assert cost >= margin, (p.id, choice, cost)
+            ratios.append(cost / margin)
+        assert p.margin / (VALUE_MARGIN if p.margin_scale == "value" else LIVES_MARGIN) == min(ratios)
+        assert p.level == (1 if min(ratios) >= pz.EASY else 2 if min(ratios) >= pz.MEDIUM else 3)
+
+
+def test_each_theme_asks_its_own_question() -> None:
+    for p in generate("take-or-draw", COUNT, 0):
+        assert p.phase == "turn" and p.choices[1] == "draw" and p.choices[0].startswith("take ")
+        assert not any(m.sure_31 for m in rank(p.position()).moves)
+    for p in generate("throw", COUNT, 0):
+        assert p.phase == "discard" and all(c.startswith("throw ") for c in p.choices) and len(p.choices) in (3, 4)
+        assert p.taken is None or f"throw {p.taken.pretty}" not in p.choices  # C5
+    for p in generate("knock", COUNT, 0):
+        assert p.choices == ("knock", "play on")
+    for p in generate("chase-31", COUNT, 0):
+        best = rank(p.position()).best
+        assert best.sure_31 or pz._outs(p.hand if p.phase == "turn" else pz._kept(p.hand, best.action.card),  # type: ignore[arg-type]
+                                        p.knowledge().unseen) >= pz.CHASE_OUTS
+
+
+def test_both_knock_answers_occur_and_every_pool_holds_every_level() -> None:
+    assert {p.answer for p in pool("knock")} == {"knock", "play on"}
+    for theme in THEMES:
+        assert {p.level for p in pool(theme)} == {1, 2, 3}, theme
+
+
+def test_the_learners_words_have_no_plus_minus_monte_carlo_seed_or_card_letters() -> None:
+    for p in _all():
+        text = p.why + p.prompt + p.situation + " ".join(p.choices)
+        assert "±" not in text and "Monte Carlo" not in text and "seed" not in text.lower()
+        assert not any(f" {c} " in f" {text} " for c in ("AH", "10S", "KD", "9C")), p.id
+        assert any(code in p.why for code in ("C4", "C5", "C6", "C7", "C8")), p.id
+
+
+# -- reproducible, JSON, answers ---------------------------------------------------------------
+
+def test_the_same_arguments_give_the_same_puzzles() -> None:
+    first = generate("throw", 5, 42)
+    pz._game_puzzles.cache_clear()  # played again from scratch
+    assert generate("throw", 5, 42) == first
+    assert generate("throw", 3, 42) == first[:3]
+    assert generate("throw", 5, 43) != first
+    assert [p.level for p in generate("throw", 4, 42, level=2)] == [2, 2, 2, 2]
+
+
+def test_json_round_trips_every_puzzle() -> None:
+    for p in _all():
+        data = json.loads(json.dumps(p.to_json()))
+        assert Puzzle.from_json(data) == p
+
+
+def test_json_that_is_not_a_puzzle_is_refused_plainly() -> None:
+    data = generate("knock", 1, 0)[0].to_json()
+    with pytest.raises(ExerciseError, match="missing \\['why'\\]"):
+        Puzzle.from_json({k: v for k, v in data.items() if k != "why"})
+    with pytest.raises(ExerciseError, match="not a puzzle: .*'ZZ'"):
+        Puzzle.from_json({**data, "hand": ["ZZ"]})
+    with pytest.raises(ExerciseError, match="do not fit"):
+        Puzzle.from_json({**data, "answer": "fold"})
+    with pytest.raises(ExerciseError, match="is not a whole number"):
+        Puzzle.from_json({**data, "level": "1"})
+
+
+def test_check_says_why_right_and_wrong_and_refuses_an_unknown_answer() -> None:
+    p = generate("throw", 1, 0)[0]
+    right = p.check(p.answer)
+    assert right.correct and right.message == f"Right: {p.why}"
+    wrong = next(c for c in p.choices if c != p.answer)
+    v = p.check(wrong.upper())
+    assert not v.correct and v.answer == wrong
+    assert v.message.startswith(f"Not quite: you chose {wrong}, the best is {p.answer}; yours costs about ")
+    assert v.message.endswith(p.why)
+    card = p.moves[p.choices.index(p.answer)].split()[1]  # "discard 4C": the card in letters
+    assert p.check(f"throw {card.lower()}").correct  # letters are read as symbols
+    with pytest.raises(ExerciseError) as err:
+        p.check("throw the joker")
+    assert str(err.value) == f"'throw the joker' is not one of the choices: {', '.join(p.choices)}"
+    assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("bluff", 1, 0), "'bluff' is not a puzzle theme: choose one of take-or-draw, throw, knock, chase-31"),
+    (("knock", 0, 0), "count=0 is not allowed: use a whole number from 1 to 200"),
+    (("knock", True, 0), "count=True is not allowed"),
+    (("knock", 1, 2.5), "seed=2.5 is not allowed: use a whole number"),
+    (("knock", 1, 2**63), "seed=9223372036854775808 is not allowed"),
+])
+def test_bad_theme_count_or_seed_is_refused_with_what_is_accepted(args: tuple[object, ...], words: str) -> None:
+    with pytest.raises(ExerciseError) as err:
+        generate(*args)  # type: ignore[arg-type]
+    assert str(err.value).startswith(words)
+
+
+def test_a_bad_level_is_refused() -> None:
+    with pytest.raises(ExerciseError, match="level=4 is not allowed: use 1 \\(easy\\), 2 or 3 \\(hard\\)"):
+        generate("knock", 1, 0, level=4)
+
+
+@settings(max_examples=6, deadline=None)
+@given(theme=st.sampled_from(THEMES), seed=st.integers(0, 10**6))
+def test_any_seed_gives_puzzles_whose_answer_is_the_rankings_best(theme: str, seed: int) -> None:
+    p = generate(theme, 1, seed)[0]
+    assert rank(p.position()).best.name == p.moves[p.choices.index(p.answer)]
+    assert Puzzle.from_json(p.to_json()) == p and p.check(p.answer).correct
+
+
+# -- the rating --------------------------------------------------------------------------------
+
+def test_elo_a_win_raises_a_loss_lowers_with_exact_figures() -> None:
+    assert (K, START, LEVEL_RATING) == (32, 1000, {1: 1000, 2: 1200, 3: 1400})
+    assert expected(1000, 1) == 0.5
+    assert update(1000, 1, True) == 1016 and update(1000, 1, False) == 984  # 32 * 0.5
+    assert update(1000, 2, True) == 1024 and update(1000, 2, False) == 992  # expected 0.2403: +24.3, -7.7
+    assert update(1000, 3, True) == 1029 and update(1000, 3, False) == 997  # expected 0.0909: +29.1, -2.9
+    assert update(1400, 1, False) == 1371  # expected 0.9091: -29.1
+
+
+def test_elo_moves_at_least_one_point_even_when_the_result_was_certain() -> None:
+    assert update(3000, 1, True) == 3001  # expected ~1: the change rounds to 0, kept at +1
+    assert update(0, 3, False) == -1
+    assert update(1000, 1, True) - 1000 <= K
+
+
+def test_elo_refuses_a_level_that_is_not_one() -> None:
+    with pytest.raises(ExerciseError, match="level=4 is not a puzzle level"):
+        update(1000, 4, True)
+    with pytest.raises(ExerciseError, match="correct=1 is not allowed"):
+        update(1000, 1, 1)  # type: ignore[arg-type]
+
+
+# -- the progress store ------------------------------------------------------------------------
+
+def _tables(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        conn.close()
+
+
+def test_the_practice_table_is_made_on_an_older_database_by_the_first_answer(tmp_path: Path) -> None:
+    path = tmp_path / "progress.sqlite3"
+    old = Progress(path)
+    old.record_answer("01-the-game", "hand-value", "AH KH 4C", "21", correct=True)
+    assert "practice" not in _tables(path)  # a database as older versions made it
+    assert old.practice_rating() == START and old.practice_answers() == []  # read: no table, defaults
+    assert "practice" not in _tables(path)  # reading does not make it
+    assert old.record_practice("knock/0/0/0", "knock", 1, True) == 1016
+    assert "practice" in _tables(path)
+    again = Progress(path)  # the extra table does not make the file suspect
+    assert again.notice is None and again.practice_rating() == 1016
+    assert again.record_practice("throw/0/1/2", "throw", 3, False) == 1013  # 1016 against 1400: -2.8
+    answers = again.practice_answers()
+    assert [(a.puzzle, a.level, a.correct, a.rating_before, a.rating_after) for a in answers] == [
+        ("knock/0/0/0", 1, True, 1000, 1016), ("throw/0/1/2", 3, False, 1016, 1013)]
+    assert len(again.answers()) == 1
+    again.reset()
+    assert again.practice_rating() == START and again.practice_answers() == [] and again.answers() == []
+
+
+def test_a_bad_practice_answer_is_refused_and_keeps_nothing(tmp_path: Path) -> None:
+    from scatlab.errors import ProgressError
+
+    p = Progress(tmp_path / "progress.sqlite3")
+    with pytest.raises(ProgressError, match="level=7"):
+        p.record_practice("x", "knock", 7, True)
+    with pytest.raises(ProgressError, match="puzzle id ''"):
+        p.record_practice("", "knock", 1, True)
+    assert p.practice_answers() == []
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def test_cli_puzzles_lists_the_same_puzzles_as_generate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "--theme", "knock", "--count", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    for i, p in enumerate(generate("knock", 2, 3), start=1):
+        assert f"{i}. knock, level {p.level} ({p.id})" in out and p.why in out
+    assert "♥" in out or "♠" in out or "♦" in out or "♣" in out
+
+
+def test_cli_puzzles_json_parses_back_into_the_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "--theme", "chase-31", "--count", "3", "--seed", "1", "--level", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [Puzzle.from_json(d) for d in data] == generate("chase-31", 3, 1, level=3)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["puzzles", "--theme", "bluff"], "scatlab puzzles: error: 'bluff' is not a puzzle theme"),
+    (["puzzles", "--theme", "knock", "--count", "0"], "scatlab puzzles: error: --count 0 is not allowed: use 1 to 200"),
+    (["puzzles", "--theme", "knock", "--level", "4"], "scatlab puzzles: error: --level 4 is not allowed: use 1 to 3"),
+    (["puzzles", "--theme", "knock", "--seed", "x"], "scatlab puzzles: error: argument --seed: invalid whole number"),
+    (["puzzles"], "scatlab puzzles: error: the following arguments are required: --theme"),
+    (["puzzles", "--theme", "knock", "--theme", "throw"], "scatlab puzzles: error: argument --theme: given twice"),
+])
+def test_cli_puzzles_bad_input_is_one_line_and_status_2(argv: list[str], words: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(words) and "Traceback" not in err
+
+
+def test_cli_puzzles_falls_back_to_letters_on_an_ascii_terminal(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "scatlab", "puzzles", "--theme", "throw", "--count", "1"],
+                         capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    text = run.stdout.decode("ascii")
+    p = generate("throw", 1, 0)[0]
+    assert f"Your hand: {' '.join(str(c) for c in p.hand)}" in text
+
+
+# -- the practice page, without a browser -------------------------------------------------------
+
+def test_the_practice_page_scores_once_and_moves_the_rating(tmp_path: Path) -> None:
+    from scatlab.course.widgets.practice import PracticePage
+
+    progress = Progress(tmp_path / "progress.sqlite3")
+    page = PracticePage("knock", progress=progress)
+    first = page.puzzle
+    assert first == pool("knock")[0] and page.rating == START
+    assert "Your rating: <b class='scatlab-rating-value'>1000</b>" in page.score.value
+    assert [b.description for b in page.choices.children] == list(first.choices)
+    page.answer(first.answer)
+    after = update(START, first.level, True)
+    assert page.rating == after == progress.practice_rating() and "scatlab-right" in page.feedback.value
+    page.answer(first.answer)  # scored once
+    assert len(progress.practice_answers()) == 1
+    second = page.next_puzzle()
+    assert second == pool("knock")[1]
+    wrong = next(c for c in second.choices if c != second.answer)
+    page.choices.children[second.choices.index(wrong)].click()
+    assert page.rating == update(after, second.level, False) < after
+    assert "scatlab-wrong" in page.feedback.value and "Not quite" in page.feedback.value
+    page.level.value = 3
+    assert page.puzzle.level == 3 and page.puzzle.theme == "knock"
+    page.theme.value = "throw"
+    assert page.puzzle.theme == "throw" and page.puzzle.level == 3
+    assert PracticePage(progress=progress).rating == page.rating  # kept
+
+
+def test_the_course_index_links_the_practice_page() -> None:
+    from scatlab.course.widgets.course import PRACTICE_PAGE, _index_html
+
+    assert f"href='{PRACTICE_PAGE}'" in _index_html(None, "")
+
+
+def test_puzzle_cards_are_cards() -> None:
+    p = generate("take-or-draw", 1, 0)[0]
+    assert all(type(c) is Card for c in p.hand) and isinstance(p.margin, Fraction)
