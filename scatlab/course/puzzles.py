@@ -449,9 +449,9 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
     elif best.action.kind is ActionKind.DRAW or any(m.action.kind is ActionKind.DRAW for _, m in labelled):
         lead = f"If you draw, {_out_words(_outs(k.hand, k.unseen), unseen)}. "
     text = lead + _why_value(r, k, labelled, best)
-    knock = next((m for _, m in labelled if m.ends_hand), None)
-    if knock is not None and knock.lives is not None:
-        text += f" Knocking now would lose {_num(knock.lives, 2)} lives on average (C6, C7)."
+    ender = next((m for _, m in labelled if m.ends_hand), None)
+    if ender is not None and ender.lives is not None:
+        text += f" Knocking now would lose {_num(ender.lives, 2)} lives on average (C6, C7)."
     if theme == "throw" or (theme == "chase-31" and k.hand and len(k.hand) == 4):
         text += " Only the best suit of the three cards you keep counts (C4)."
     return text

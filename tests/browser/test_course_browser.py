@@ -36,7 +36,7 @@ CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
 KNOWN_NOISE = ("Unsatisfied version",)
 """Console messages that are not the app's: the warnings of Voilà's bundled JupyterLab core.
 Anything else logged as an error fails the test, a failed request (403, 404) included."""
-PAGES = ["00-index", "rulebook", *(lesson.id for lesson in LESSONS)]
+PAGES = ["00-index", "rulebook", "practice", *(lesson.id for lesson in LESSONS)]
 
 
 def _free_port() -> int:
@@ -165,6 +165,10 @@ def test_every_page_renders_its_widgets_without_errors(course_page: Page, server
     _open(course_page, server, name)
     if name in ("00-index", "rulebook"):
         expect(course_page.locator(".scatlab-course-index, .scatlab-rulebook").first).to_be_visible()
+    elif name == "practice":  # not a lesson: the header's links, the puzzle and its choices
+        expect(course_page.locator(".scatlab-header nav a").filter(has_text="Course index")).to_be_visible()
+        expect(course_page.locator(".scatlab-practice .scatlab-puzzle svg").first).to_be_visible()
+        assert course_page.locator(".scatlab-practice .scatlab-choice").count() >= 2
     else:
         nav = course_page.locator(".scatlab-header nav a")
         expect(nav.filter(has_text="Course index")).to_be_visible()
@@ -239,6 +243,36 @@ def test_an_exercise_explains_a_right_and_a_wrong_answer_and_progress_is_kept(co
     expect(course_page.locator(".scatlab-course-index")).to_contain_text("finished ✓")
     expect(course_page.locator(".scatlab-course-index")).to_contain_text("0 of 1 right")
     _shot(course_page, "00-index-with-progress")
+
+
+def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(course_page: Page, server: Server) -> None:
+    """The practice page (issue 36): choose a theme, answer its first puzzle right (the
+    answer read from the generator's pool) and see the rating rise by Elo's figure; then
+    answer the next one wrong and read the reason, the rating lower."""
+    from scatlab.course.puzzles import pool
+    from scatlab.course.rating import START, update
+
+    first, second = pool("throw")[:2]
+    _open(course_page, server, "00-index")
+    course_page.locator(".scatlab-practice-link a", has_text="Practice").click()
+    course_page.wait_for_url("**/practice.ipynb")
+    box = course_page.locator(".scatlab-practice")
+    expect(box.locator(".scatlab-rating-value")).to_have_text(str(START), timeout=30_000)
+    box.locator(".scatlab-practice-theme select").select_option(label="Which card to throw")
+    expect(box.locator(f".scatlab-puzzle[data-puzzle='{first.id}']")).to_be_visible()
+    box.get_by_role("button", name=first.answer, exact=True).click()
+    expect(box.locator(".scatlab-right")).to_contain_text("Right:")
+    rating = update(START, first.level, True)
+    expect(box.locator(".scatlab-rating-value")).to_have_text(str(rating))
+    box.get_by_role("button", name="Next puzzle").click()
+    expect(box.locator(f".scatlab-puzzle[data-puzzle='{second.id}']")).to_be_visible()
+    wrong = next(c for c in second.choices if c != second.answer)
+    box.get_by_role("button", name=wrong, exact=True).click()
+    expect(box.locator(".scatlab-wrong")).to_contain_text(f"Not quite: you chose {wrong}, the best is {second.answer}")
+    expect(box.locator(".scatlab-wrong")).to_contain_text(second.why)
+    expect(box.locator(".scatlab-rating-value")).to_have_text(str(update(rating, second.level, False)))
+    _shot(course_page, "practice-answered")
+    _no_trouble(course_page)
 
 
 def test_the_server_listens_on_loopback_only(server: Server) -> None:
