@@ -1,5 +1,6 @@
 """The course: lessons exist in order, link their neighbours and the rulebook, teach every rule
-code, hold no game logic; lesson 4's deals end as promised; the widgets work without a browser."""
+code, hold no game logic; the optional appendices are linked from their lessons and never
+counted; lesson 4's deals end as promised; the widgets work without a browser."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from scatlab.course.app import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
-from scatlab.course.lessons import ALL_CODES, LESSONS, lesson
+from scatlab.course.exercises import exercises_of
+from scatlab.course.lessons import ALL_CODES, APPENDICES, LESSONS, lesson
 from scatlab.course.progress import Progress
 from scatlab.course.scenarios import SCENARIOS, play_out
 from scatlab.course.widgets.course import PRACTICE_PAGE
@@ -19,6 +21,9 @@ from scatlab.rules import RULEBOOK, GameRecord, play_random_game
 
 LESSONS_DIR = lessons_dir()
 LINK = re.compile(r"\]\(rulebook\.ipynb#([CV]\d+)\)")
+READING_ONLY = {"07-not-this-game": "appendix-skat"}
+"""Lessons that are reading pages: their widget and exercise moved to the appendix named
+(issue 36, part 4), so the lesson has neither."""
 
 
 def _cells(name: str) -> list[dict[str, object]]:
@@ -32,18 +37,53 @@ def _source(cell: dict[str, object]) -> str:
 
 def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
     names = sorted(p.name for p in LESSONS_DIR.glob("*.ipynb"))
-    assert names == sorted([INDEX, "rulebook.ipynb", PRACTICE_PAGE, *(lesson.filename for lesson in LESSONS)])
+    assert names == sorted([INDEX, "rulebook.ipynb", PRACTICE_PAGE, *(lesson.filename for lesson in LESSONS),
+                            *(extra.filename for extra in APPENDICES)])
     assert [lesson.number for lesson in LESSONS] == list(range(1, 9))
     for item in LESSONS:
         assert _source(_cells(item.filename)[0]).startswith(f"# {item.number}. {item.title}")
+    for extra in APPENDICES:
+        assert extra.id.startswith("appendix-") and extra.lesson in {item.id for item in LESSONS}
+        assert _source(_cells(extra.filename)[0]).startswith(f"# Appendix: {extra.title}")
 
 
 def test_each_lesson_has_its_header_footer_a_live_widget_and_an_exercise_or_table() -> None:
     for item in LESSONS:
         code = "\n".join(_source(c) for c in _cells(item.filename) if c["cell_type"] == "code")
         assert f"lesson_header({item.id!r})" in code and f"lesson_footer({item.id!r})" in code
+        if item.id in READING_ONLY:
+            assert "ExerciseWidget(" not in code and exercises_of(item.id) == [], item.id
+            continue
         assert "ExerciseWidget(" in code, item.id
         assert re.search(r"(Explorer|Chart|Lab|Calculator|Analyzer|ScenarioTable|GameWithHints)\(", code), item.id
+
+
+def test_each_appendix_is_optional_and_linked_from_its_lesson() -> None:
+    """An appendix has the appendix header and footer (no "finished" button), its answers are
+    kept under its own id, and the lesson it extends links to it as optional."""
+    for extra in APPENDICES:
+        cells = _cells(extra.filename)
+        code = "\n".join(_source(c) for c in cells if c["cell_type"] == "code")
+        assert f"appendix_header({extra.id!r})" in code and f"appendix_footer({extra.id!r})" in code
+        assert "lesson_footer(" not in code and "lesson_header(" not in code
+        for exercise in re.findall(r"ExerciseWidget\((.*)\)", code):
+            assert f"lesson={extra.id!r}" in exercise, exercise
+        prose = "\n".join(_source(c) for c in _cells(lesson(extra.lesson).filename) if c["cell_type"] == "markdown")
+        link = re.search(rf"^Optional\b.*\]\({re.escape(extra.filename)}\)", prose, re.MULTILINE)
+        assert link, f"{extra.lesson} does not link {extra.filename} as optional"
+    for lesson_id, extra_id in READING_ONLY.items():
+        assert any(a.id == extra_id and a.lesson == lesson_id for a in APPENDICES)
+    assert [e.id for e in exercises_of("appendix-skat")] == ["skat-value"]
+
+
+def test_an_appendix_footer_keeps_nothing_and_links_back(tmp_path: Path) -> None:
+    from scatlab.course.widgets.course import appendix_footer, appendix_header
+
+    for extra in APPENDICES:
+        back = lesson(extra.lesson).filename
+        for widget in (appendix_header(extra.id), appendix_footer(extra.id)):
+            assert back in widget.value and INDEX in widget.value
+        assert "does not count toward your progress" in appendix_footer(extra.id).value
 
 
 def test_every_rule_code_is_taught_and_linked_to_its_rulebook_entry() -> None:
@@ -134,6 +174,15 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
     html = course_index(progress=p).children[0].value
     assert "1 of 1 right" in html and "finished ✓" in html
     assert "08-play-a-game.ipynb?game=1" in html and "evening game" in html
+    # the appendices are listed apart, as optional, after the lessons' table
+    lessons_table, rest = html.split("</table>", 1)
+    for extra in APPENDICES:
+        assert extra.filename not in lessons_table and f"href='{extra.filename}'" in rest
+    assert "Optional pages" in rest and "do not count toward your progress" in rest
+    p.record_answer("appendix-skat", "skat-value", "q", "36", correct=True)
+    html = course_index(progress=p).children[0].value
+    assert html.split("</table>", 1)[0].count("1 of 1 right") == 1  # lesson 3's, not the appendix's
+    assert "scatlab-appendices" in html and html.split("scatlab-appendices", 1)[1].count("1 of 1 right") == 1
 
 
 def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:

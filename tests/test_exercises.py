@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scatlab.course.exercises import EXERCISES, ExerciseError, exercises_of, read_number
-from scatlab.course.lessons import LESSONS
+from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.rules import hand_value, find_rules
 from scatlab.skat import game_value
 
@@ -89,8 +89,8 @@ def test_numbers_are_read_exactly_and_bad_answers_refused() -> None:
         ex.question(-1)
 
 
-def test_every_lesson_with_exercises_is_a_lesson() -> None:
-    ids = {lesson.id for lesson in LESSONS}
+def test_every_lesson_with_exercises_is_a_lesson_or_an_appendix() -> None:
+    ids = {lesson.id for lesson in LESSONS} | {extra.id for extra in APPENDICES}
     assert {e.lesson for e in EXERCISES.values()} <= ids
     assert [e.id for e in exercises_of("01-the-game")] == ["hand-value"]
 

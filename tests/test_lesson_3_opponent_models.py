@@ -1,4 +1,5 @@
-"""Lesson 3, "Can you trust the number? Later in a hand" (issue 11): the explorer shows the
+"""The opponent models of lesson 3's knock risk, shown since issue 36 (part 4) on the optional
+page "How we know the numbers" (``appendix-how-we-know``; issue 11): the explorer shows the
 knock risk (C6, C7) of one fixed hand under both opponent models exactly as
 :func:`knock_risk` gives it; bad rejected-card text is answered beside the field; the
 calibration study's reliability diagram ships as package data."""
@@ -101,13 +102,16 @@ def test_the_reliability_diagram_is_package_data() -> None:
     assert f"](../scatlab/course/figures/{CALIBRATION_FIGURE})" in studies
 
 
-def test_lesson_3_shows_the_explorer_and_the_diagram_after_the_knock_chart() -> None:
-    cells = json.loads((lessons_dir() / "03-knocking.ipynb").read_text(encoding="utf-8"))["cells"]
-    sources = ["".join(c["source"]) for c in cells]
-    chart = next(i for i, s in enumerate(sources) if "KnockChart()" in s)
-    section = next(i for i, s in enumerate(sources) if s.startswith("## Can you trust the number? Later in a hand"))
-    explorer = next(i for i, s in enumerate(sources) if "OpponentModelExplorer(" in s)
-    figure = next(i for i, s in enumerate(sources) if "calibration_figure()" in s)
-    assert chart < section < explorer < figure
-    for code in ("C6", "C7"):
-        assert f"[{code}](rulebook.ipynb#{code})" in sources[section]
+def test_the_appendix_shows_the_explorer_then_the_diagram_and_lesson_3_keeps_only_the_chart() -> None:
+    def sources(name: str) -> list[str]:
+        cells = json.loads((lessons_dir() / name).read_text(encoding="utf-8"))["cells"]
+        return ["".join(c["source"]) for c in cells]
+
+    appendix = sources("appendix-how-we-know.ipynb")
+    section = next(i for i, s in enumerate(appendix) if s.startswith("## Later in a hand"))
+    explorer = next(i for i, s in enumerate(appendix) if "OpponentModelExplorer(" in s)
+    figure = next(i for i, s in enumerate(appendix) if "calibration_figure()" in s)
+    assert section < explorer < figure
+    lesson = "\n".join(sources("03-knocking.ipynb"))
+    assert "KnockChart()" in lesson
+    assert "OpponentModelExplorer(" not in lesson and "calibration_figure(" not in lesson

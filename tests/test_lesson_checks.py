@@ -5,10 +5,13 @@ lesson and the rule it teaches."""
 from __future__ import annotations
 
 import json
+import re
+from fractions import Fraction
 from pathlib import Path
 
 from scatlab import find_rules, hand_value
 from scatlab.analysis import Observations, analyze
+from scatlab.analysis.ranking import knock_line, knock_odds
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps
@@ -50,7 +53,81 @@ def test_lesson_3_C6_higher_hands_risk_less_exactly_against_one_opponent() -> No
     assert low.exact and high.exact
 
 
-def test_lesson_3_the_model_follows_what_the_opponents_did() -> None:
+def test_lesson_3_C6_C7_C8_the_worked_example_knocks_with_21_against_one_opponent_just_dealt() -> None:
+    """The example's every number: 0.4% (an opponent's 31, C8), 9.6% (knocker lowest on
+    their own, C7), 1 x 0.004 + 2 x 0.096 = 0.196 lives for the knock, 0.230 (about 23 in 100)
+    for playing on, so knock."""
+    one, two = knock_odds(find_rules("classic"), [0], 42)
+    assert f"{float(one):.1%}" == "0.4%" and f"{float(two):.1%}" == "9.6%"
+    assert round(float(one), 3) == 0.004 and round(float(two), 3) == 0.096
+    assert 1 * Fraction("0.004") + 2 * Fraction("0.096") == Fraction("0.196")
+    rows = {value: (knock, on) for value, knock, on in knock_line("classic", opponents=1, turns=0).rows}
+    knock, on = rows[Fraction(21)]
+    assert knock == one + 2 * two  # the lesson's sum is the chart's bar
+    assert f"{float(knock):.3f}" == "0.196" and f"{float(on):.3f}" == "0.230" and round(float(on) * 100) == 23
+    assert knock < on
+
+
+def test_lesson_3_C6_the_knock_line_moves_down_with_opponents_and_up_with_turns() -> None:
+    """20 against one opponent just dealt, 17 against two, 15 against three; 26 after one
+    turn each against one opponent."""
+    assert knock_line("classic", opponents=1, turns=0).line == 20
+    assert knock_line("classic", opponents=2, turns=0).line == 17
+    assert knock_line("classic", opponents=3, turns=0).line == 15
+    assert knock_line("classic", opponents=1, turns=1).line == 26
+
+
+def test_lesson_3_C7_the_rough_rule_is_within_a_point_of_the_chart_for_opponents_just_dealt() -> None:
+    """Knock when P(lowest on your own) is below 1 in (2 x players) (1 in 6 with three
+    players); for opponents just dealt its line is within a point of the chart's."""
+    rules = find_rules("classic")
+    for opponents in (1, 2, 3):
+        chart = knock_line(rules, opponents=opponents, turns=0)
+        rough = None
+        for value, _knock, _on in reversed(chart.rows):
+            _one, two = knock_odds(rules, [0] * opponents, int(value * 2))
+            if two >= Fraction(1, 2 * (opponents + 1)):
+                break
+            rough = value
+        assert chart.line is not None and rough is not None
+        assert abs(rough - chart.line) <= 1, (opponents, rough, chart.line)
+
+
+def test_lesson_3_C13_on_the_county_losing_two_is_losing_one_so_the_line_moves_down() -> None:
+    """Out either way (C13): a knock then costs P(lose one) + P(lose two), and the lowest value
+    from which a knock costs less than playing on is lower than the chart's line."""
+    rules = find_rules("classic")
+    chart = knock_line(rules, opponents=1, turns=0)
+    county = None
+    for value, _knock, on in reversed(chart.rows):
+        one, two = knock_odds(rules, [0], int(value * 2))
+        if one + two >= on:
+            break
+        county = value
+    assert chart.line is not None and county is not None and county < chart.line
+
+
+def test_lesson_3_links_its_optional_appendix_and_states_no_study_figures() -> None:
+    prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
+        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    assert "](appendix-how-we-know.ipynb)" in prose
+    for stated in ("0.4%", "9.6%", "0.196", "0.230", "23 times in 100", "from 20 up", "17 against two",
+                   "15 against three", "from 20 to 26", "1 in 6"):
+        assert stated in prose, stated
+
+
+def test_appendix_how_we_know_the_adaptive_model_is_close_and_the_uniform_too_rosy_for_tip() -> None:
+    """What the appendix reads from the diagram's legend: the adaptive model's bias is under a
+    point for both kinds of knocker; the uniform model's is negative (too rosy) for tip."""
+    from scatlab.course.widgets.lessonkit import calibration_svg
+
+    legend = dict(re.findall(r"(\w+, \w+): [\d,]+ knocks, bias ([+-][\d.]+) points", calibration_svg()))
+    assert set(legend) == {"expert, uniform", "expert, adaptive", "tip, uniform", "tip, adaptive"}
+    assert abs(float(legend["expert, adaptive"])) < 1 and abs(float(legend["tip, adaptive"])) < 1
+    assert float(legend["tip, uniform"]) < -1
+
+
+def test_appendix_how_we_know_the_model_follows_what_the_opponents_did() -> None:
     start = analyze("AH KH QS", discard="2C").knock
     later = analyze("AH KH QS", discard="2C", observations=Observations((4,), (parse_cards("8S 2D"),))).knock
     assert start is not None and later is not None
@@ -78,7 +155,7 @@ def test_lesson_6_lab_progress_bar_counts_the_default_games() -> None:
     assert TournamentLab().bar.max == 36
 
 
-def test_lesson_7_skat_game_values() -> None:
+def test_appendix_skat_game_values() -> None:
     assert game_value("clubs", matadors=2).value == 36 and game_value("null", hand=True).value == 35
 
 

@@ -180,6 +180,18 @@ def test_cli_progress_shows_the_progress(
     assert "1. The game in five minutes" in out and " finished " in out and "1 of 1 right" in out
 
 
+def test_cli_progress_shows_an_appendixs_answers_as_optional(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An appendix never counts as a lesson: its answers get an "optional" line of their own."""
+    monkeypatch.setenv("SCATLAB_HOME", str(tmp_path))
+    Progress().record_answer("appendix-skat", "skat-value", "q", "36", correct=False)
+    assert main(["progress"]) == 0
+    out = capsys.readouterr().out
+    assert "  optional: Skat" in out and "0 of 1 right" in out and "appendix-skat" not in out
+    assert "7. Not this game" in out and out.count("no answers yet") == 8
+
+
 def _run(args: list[str], home: Path, stdin: str | None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SCATLAB_HOME": str(home)}
     return subprocess.run(

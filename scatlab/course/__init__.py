@@ -7,6 +7,6 @@ the course's ipywidgets live in :mod:`scatlab.course.widgets` and Voilà is only
 
 from __future__ import annotations
 
-from .lessons import LESSONS, Lesson, lesson
+from .lessons import APPENDICES, LESSONS, Appendix, Lesson, appendix, lesson
 
-__all__ = ["LESSONS", "Lesson", "lesson"]
+__all__ = ["LESSONS", "Lesson", "lesson", "APPENDICES", "Appendix", "appendix"]

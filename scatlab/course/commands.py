@@ -49,7 +49,7 @@ def _cmd_lab(args: argparse.Namespace) -> int:
 
 
 def _cmd_progress(args: argparse.Namespace) -> int:
-    from .lessons import LESSONS
+    from .lessons import APPENDICES, LESSONS
     from .progress import Progress
 
     progress = Progress()  # a ProgressError (locked, not a file, ...) is one line and exit status 2
@@ -76,7 +76,11 @@ def _cmd_progress(args: argparse.Namespace) -> int:
         done = "finished" if s and s.finished else "not finished"
         right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
         out.write(f"  {item.number}. {item.title:<28} {done:<13} {right}\n")
-    known = {item.id for item in LESSONS}
+    for extra in APPENDICES:  # optional pages: their answers are shown, never counted as a lesson
+        s = summary.get(extra.id)
+        if s and s.answered:
+            out.write(f"  optional: {extra.title:<18} {s.correct} of {s.answered} right\n")
+    known = {item.id for item in LESSONS} | {extra.id for extra in APPENDICES}
     for name, s in sorted(summary.items()):
         if name not in known:
             out.write(f"  {name}: {'finished' if s.finished else 'not finished'}, {s.correct} of {s.answered} right\n")

@@ -399,7 +399,7 @@ EXERCISES: dict[str, Exercise] = {
         Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
         Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),
         Exercise("best-discard", "06-strategy-lab", "Which card to throw?", _best_discard),
-        Exercise("skat-value", "07-not-this-game", "A Skat game's value", _skat_value),
+        Exercise("skat-value", "appendix-skat", "A Skat game's value", _skat_value),
     )
 }
 """Every exercise by id."""

@@ -4,12 +4,20 @@ The notebooks themselves are in ``lessons/`` (see :func:`scatlab.course.app.less
 tests check that every lesson listed here exists, links to its neighbours and teaches the
 codes it claims, and that every code C1-C14 and V1-V19 is taught somewhere.
 
+The optional appendices (:data:`APPENDICES`) are side pages for the curious: research and
+side topics kept out of the main path. They are listed apart on the index, linked from the
+lesson they extend, and never counted in the learner's progress.
+
 >>> [l.number for l in LESSONS]
 [1, 2, 3, 4, 5, 6, 7, 8]
 >>> lesson(3).title
 'Knocking'
 >>> lesson("04-showdown").next.number
 5
+>>> [(a.id, a.lesson) for a in APPENDICES]
+[('appendix-how-we-know', '03-knocking'), ('appendix-skat', '07-not-this-game')]
+>>> appendix("appendix-skat").filename
+'appendix-skat.ipynb'
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from dataclasses import dataclass
 
 from ..errors import ScatlabError
 
-__all__ = ["Lesson", "LESSONS", "lesson", "ALL_CODES"]
+__all__ = ["Lesson", "LESSONS", "lesson", "ALL_CODES", "Appendix", "APPENDICES", "appendix"]
 
 ALL_CODES: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 15)) + tuple(f"V{i}" for i in range(1, 20))
 """Every rule code of the catalogue (RULES.md)."""
@@ -49,6 +57,22 @@ class Lesson:
         return LESSONS[self.number] if self.number < len(LESSONS) else None
 
 
+@dataclass(frozen=True)
+class Appendix:
+    """An optional page: its id (the notebook's name without ``.ipynb``, always starting
+    ``appendix-``), title, blurb, and the id of the lesson it extends (which links to it)."""
+
+    id: str
+    title: str
+    blurb: str
+    lesson: str
+
+    @property
+    def filename(self) -> str:
+        """The notebook's file name in ``lessons/``."""
+        return self.id + ".ipynb"
+
+
 LESSONS: tuple[Lesson, ...] = (
     Lesson(1, "01-the-game", "The game in five minutes",
            "Cards, the deal, a turn and what a hand is worth."),
@@ -63,11 +87,36 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(6, "06-strategy-lab", "Strategy lab",
            "The computer players in small tournaments, with win rates and their intervals."),
     Lesson(7, "07-not-this-game", "Not this game",
-           "Skat, Schwimmen and the other games called 31 or Blitz; a Skat value calculator."),
+           "Skat, Schwimmen and the other games called 31 or Blitz, told apart."),
     Lesson(8, "08-play-a-game", "Play a whole game",
            "A game with hints, then one without, against the tip player; then review it and replay "
            "your two costliest decisions."),
 )
+
+
+APPENDICES: tuple[Appendix, ...] = (
+    Appendix("appendix-how-we-know", "How we know the numbers",
+             "How the knock risk was checked against real play, and what opponents' turns tell the analysis.",
+             "03-knocking"),
+    Appendix("appendix-skat", "Skat",
+             "The German game Skat: how it values a game, with a calculator and an exercise.",
+             "07-not-this-game"),
+)
+"""The optional appendices, in course order; none counts toward the learner's progress."""
+
+
+def appendix(key: str) -> Appendix:
+    """An appendix by id (``"appendix-skat"``).
+
+    >>> appendix("03-knocking")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.ScatlabError: '03-knocking' is not an appendix: give an id such as 'appendix-how-we-know'
+    """
+    for item in APPENDICES:
+        if key == item.id:
+            return item
+    raise ScatlabError(f"{key!r} is not an appendix: give an id such as {APPENDICES[0].id!r}")
 
 
 def lesson(key: int | str) -> Lesson:

@@ -1,7 +1,7 @@
 """The course app in a real browser: ``scatlab serve`` in headless Chromium.
 
 Starts ``scatlab serve --no-browser`` on a free port with a temporary ``SCATLAB_HOME``,
-opens the index, the rulebook and every lesson, answers exercises right and wrong, and
+opens the index, the rulebook, every lesson and every optional appendix, answers exercises right and wrong, and
 checks that the progress survives a reload; also that the server is bound to loopback,
 refuses a taken port, serves nothing outside ``lessons/`` and drops code sent to a kernel.
 Screenshots go to ``tests/artifacts/course/`` (ignored by git). These tests fail (never
@@ -28,7 +28,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from scatlab.course.exercises import EXERCISES
-from scatlab.course.lessons import LESSONS
+from scatlab.course.lessons import APPENDICES, LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "course"
@@ -36,7 +36,9 @@ CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
 KNOWN_NOISE = ("Unsatisfied version",)
 """Console messages that are not the app's: the warnings of Voilà's bundled JupyterLab core.
 Anything else logged as an error fails the test, a failed request (403, 404) included."""
-PAGES = ["00-index", "rulebook", "practice", *(lesson.id for lesson in LESSONS)]
+PAGES = ["00-index", "rulebook", "practice", *(lesson.id for lesson in LESSONS), *(extra.id for extra in APPENDICES)]
+READING_ONLY = {"07-not-this-game"}
+"""Lessons with no widget of their own (their calculator and exercise are in an appendix)."""
 
 
 def _free_port() -> int:
@@ -172,9 +174,16 @@ def test_every_page_renders_its_widgets_without_errors(course_page: Page, server
     else:
         nav = course_page.locator(".scatlab-header nav a")
         expect(nav.filter(has_text="Course index")).to_be_visible()
-        expect(course_page.locator(".scatlab-footer .widget-button")).to_be_visible()
-        # at least one live widget beyond the furniture, and no source code shown
-        assert course_page.locator(".widget-button, .widget-text, .widget-dropdown, .widget-toggle-buttons").count() >= 2
+        # at least one live widget beyond the furniture (an appendix's footer has no button)
+        live = course_page.locator(".widget-button, .widget-text, .widget-dropdown, .widget-toggle-buttons")
+        if name.startswith("appendix-"):
+            expect(nav.filter(has_text="back to")).to_be_visible()
+            expect(course_page.locator(".scatlab-footer")).to_contain_text("does not count toward your progress")
+            assert course_page.locator(".scatlab-footer .widget-button").count() == 0
+            assert live.count() >= 1
+        else:
+            expect(course_page.locator(".scatlab-footer .widget-button")).to_be_visible()
+            assert live.count() >= (1 if name in READING_ONLY else 2)
         assert course_page.locator(".jp-InputArea-editor, .CodeMirror, .cm-editor").count() == 0
     if name == "03-knocking":  # the chart is drawn once its exact numbers are ready
         expect(course_page.locator("svg[aria-label^='expected lives lost by knocking']")).to_be_visible(timeout=30_000)
@@ -206,6 +215,15 @@ def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) 
     _open(course_page, server, "00-index")
     course_page.locator(".scatlab-course-index a", has_text="Knocking").click()
     course_page.wait_for_url("**/03-knocking.ipynb")
+    expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
+    # lesson 3 links its optional appendix, which links back
+    course_page.locator("a", has_text="How we know the numbers").click()
+    course_page.wait_for_url("**/appendix-how-we-know.ipynb")
+    course_page.locator(".scatlab-header nav a", has_text="back to 3. Knocking").click()
+    course_page.wait_for_url("**/03-knocking.ipynb")
+    _open(course_page, server, "00-index")
+    course_page.locator(".scatlab-appendices a", has_text="Skat").click()
+    course_page.wait_for_url("**/appendix-skat.ipynb")
     expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
     _no_trouble(course_page)
 
@@ -487,12 +505,12 @@ def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
         _stop(proc)
 
 
-def test_lesson_3_compares_the_two_opponent_models_and_shows_the_reliability_diagram(
+def test_the_appendix_compares_the_two_opponent_models_and_shows_the_reliability_diagram(
         course_page: Page, server: Server) -> None:
-    """Issue 11 in lesson 3: the turns slider and the rejected-cards field change the
-    adaptive model's knock risk (C6, C7), not the uniform one's; bad cards are answered beside
-    the field; the calibration study's diagram is drawn."""
-    _open(course_page, server, "03-knocking")
+    """Issue 11, on lesson 3's optional page "How we know the numbers": the turns slider and
+    the rejected-cards field change the adaptive model's knock risk (C6, C7), not the uniform
+    one's; bad cards are answered beside the field; the calibration study's diagram is drawn."""
+    _open(course_page, server, "appendix-how-we-know")
     section = course_page.locator(".scatlab-opponent-models")
     expect(section).to_be_visible(timeout=30_000)
     uniform = section.locator("td[data-model='uniform'][data-field='p_lose'] b")
@@ -512,9 +530,9 @@ def test_lesson_3_compares_the_two_opponent_models_and_shows_the_reliability_dia
     assert adaptive.inner_text() != start
     figure = course_page.locator(".scatlab-calibration svg")
     expect(figure).to_be_visible()
-    expect(course_page.get_by_role("heading", name="Can you trust the number? Later in a hand")).to_be_visible()
+    expect(course_page.get_by_role("heading", name="Later in a hand")).to_be_visible()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    course_page.get_by_role("heading", name="Can you trust the number? Later in a hand").scroll_into_view_if_needed()
+    course_page.get_by_role("heading", name="Later in a hand").scroll_into_view_if_needed()
     course_page.wait_for_timeout(300)
     course_page.screenshot(path=str(ARTIFACTS / "03-later-in-a-hand.png"))
     section.scroll_into_view_if_needed()

@@ -1,5 +1,6 @@
 """The course's page furniture: lesson headers with previous/next links, the "finished"
-button, the index with progress and saved games, and the rulebook page.
+button, the index with progress and saved games, the optional appendices' header and
+footer (no "finished" button: they never count toward progress), and the rulebook page.
 
 Links are relative notebook names (``03-knocking.ipynb``), so they work in VoilÃ 
 (``/voila/render/...``) and in JupyterLab alike. Rule codes link to the rulebook page
@@ -8,6 +9,8 @@ Links are relative notebook names (``03-knocking.ipynb``), so they work in VoilÃ
 >>> "02-draw-or-take.ipynb" in lesson_header("03-knocking").value
 True
 >>> "id='C7'" in rulebook_html()
+True
+>>> "03-knocking.ipynb" in appendix_header("appendix-how-we-know").value
 True
 """
 
@@ -22,7 +25,7 @@ from urllib.parse import parse_qs
 import ipywidgets as widgets
 
 from ..app import INDEX
-from ..lessons import LESSONS, lesson
+from ..lessons import APPENDICES, LESSONS, appendix, lesson
 from ..progress import LessonProgress, Progress, ProgressError, SavedGame
 from ...rules.rulebook import RULEBOOK, rule_entry
 
@@ -33,6 +36,8 @@ __all__ = [
     "rules_box",
     "lesson_header",
     "lesson_footer",
+    "appendix_header",
+    "appendix_footer",
     "course_index",
     "rulebook_html",
     "rulebook_page",
@@ -131,6 +136,45 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
     return footer
 
 
+def _appendix_nav(appendix_id: str) -> str:
+    item = appendix(appendix_id)
+    back = lesson(item.lesson)
+    return ('<nav class="scatlab-nav" style="display:flex;flex-wrap:wrap;gap:1.5em;margin:6px 0">'
+            f'<a href="{back.filename}" style="{_LINK}">&larr; back to {back.number}. {escape(back.title)}</a>'
+            f'<a href="{INDEX}" style="{_LINK}">Course index</a></nav>')
+
+
+def appendix_header(appendix_id: str) -> widgets.HTML:
+    """"Optional page" with links back to the lesson it extends and to the index."""
+    item = appendix(appendix_id)
+    back = lesson(item.lesson)
+    html = (f"<div style='color:#555'>scatlab course &middot; optional page, beside lesson {back.number}: "
+            "you may skip it</div>" + _appendix_nav(appendix_id))
+    w = widgets.HTML(html)
+    w.add_class("scatlab-header")
+    return w
+
+
+def appendix_footer(appendix_id: str) -> widgets.HTML:
+    """The same links as the header, and a word that this page does not count toward progress."""
+    w = widgets.HTML("<p style='color:#555'>An optional page: it does not count toward your progress.</p>"
+                     + _appendix_nav(appendix_id))
+    w.add_class("scatlab-footer")
+    return w
+
+
+def _appendices_html(summary: dict[str, LessonProgress]) -> str:
+    items = []
+    for a in APPENDICES:
+        s = summary.get(a.id)
+        right = f" <span class='scatlab-answers'>{s.correct} of {s.answered} right</span>" if s and s.answered else ""
+        items.append(f"<li><a href='{a.filename}' style='{_LINK}'>{escape(a.title)}</a> "
+                     f"<span style='color:#555'>(beside lesson {lesson(a.lesson).number}): {escape(a.blurb)}</span>"
+                     f"{right}</li>")
+    return ("<h4>Optional pages</h4><p style='color:#555'>Side topics for the curious; they do not count "
+            f"toward your progress.</p><ul class='scatlab-appendices'>{''.join(items)}</ul>")
+
+
 def _index_html(progress: Progress | None, notice: str) -> str:
     summary: dict[str, LessonProgress] = {}
     games: list[SavedGame] = []
@@ -171,12 +215,13 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     where = f"<p style='color:#555'>Progress is kept in {escape(str(progress.path))}.</p>" if progress else ""
     practice = (f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
                 "puzzles from real games, each with one clearly best move, and your rating</p>")
-    return (note + table + practice + saved + where
+    return (note + table + practice + _appendices_html(summary) + saved + where
             + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>")
 
 
 def course_index(progress: Any = None) -> widgets.VBox:
-    """The course index: each lesson with its progress, and the saved games to reopen."""
+    """The course index: each lesson with its progress, the optional pages apart, and the
+    saved games to reopen."""
     p, notice = (progress, "") if progress is not None else open_progress()
     body = widgets.HTML(_index_html(p, notice))
     body.add_class("scatlab-course-index")

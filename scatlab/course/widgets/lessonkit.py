@@ -174,10 +174,10 @@ def _percent(p: Any) -> str:
 
 
 class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
-    """Lesson 3, later in a hand: one fixed hand and discard against one opponent, a slider
-    for the turns that opponent has played and a field for the cards they rejected (threw,
-    or passed over on the discard pile); the knock risk (C6, C7) under the two opponent
-    models side by side, exact.
+    """Later in a hand (lesson 3's optional page, ``appendix-how-we-know``): one fixed hand
+    and discard against one opponent, a slider for the turns that opponent has played and a
+    field for the cards they rejected (threw, or passed over on the discard pile); the knock
+    risk (C6, C7) under the two opponent models side by side, exact.
 
     The numbers are :func:`~scatlab.analysis.knock.knock_risk`'s, called with
     ``opponent_model="uniform"`` and ``"adaptive"`` and the :class:`Observations` the
