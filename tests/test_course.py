@@ -47,14 +47,14 @@ def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
         assert _source(_cells(extra.filename)[0]).startswith(f"# Appendix: {extra.title}")
 
 
-def test_each_lesson_has_its_header_footer_a_live_widget_and_an_exercise_or_table() -> None:
+def test_each_lesson_has_its_header_footer_a_live_widget_and_its_steps_or_an_exercise() -> None:
     for item in LESSONS:
         code = "\n".join(_source(c) for c in _cells(item.filename) if c["cell_type"] == "code")
         assert f"lesson_header({item.id!r})" in code and f"lesson_footer({item.id!r})" in code
         if item.id in READING_ONLY:
-            assert "ExerciseWidget(" not in code and exercises_of(item.id) == [], item.id
+            assert "ExerciseWidget(" not in code and "StepWidget(" not in code and exercises_of(item.id) == [], item.id
             continue
-        assert "ExerciseWidget(" in code, item.id
+        assert "ExerciseWidget(" in code or "StepWidget(" in code, item.id
         assert re.search(r"(Explorer|Chart|Lab|Calculator|Analyzer|ScenarioTable|GameWithHints)\(", code), item.id
 
 

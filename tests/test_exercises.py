@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scatlab.course.exercises import EXERCISES, ExerciseError, exercises_of, read_number
+from typing import Any
+
+from scatlab.course.exercises import EXERCISES, ExerciseError, Question, exercises_of, read_number, tenths
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.rules import hand_value, find_rules
 from scatlab.skat import game_value
@@ -97,3 +99,112 @@ def test_every_lesson_with_exercises_is_a_lesson_or_an_appendix() -> None:
 
 def test_skat_values_in_the_exercise_match_game_value() -> None:
     assert game_value("grand", matadors=4).value == 120
+
+
+# -- the steps' new exercises (issue 36): each answer checked against the analysis ---------------
+
+def _turn(q: Question) -> Any:  # the one-turn analysis of the question's position
+    from scatlab.analysis.knowledge import Knowledge
+    from scatlab.analysis.onestep import analyze_turn
+
+    hand, up = q.position[:2]
+    return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
+
+
+def test_draw_chance_C5_is_outs_over_unseen_and_any_equal_fraction_is_right() -> None:
+    from fractions import Fraction
+
+    ex = EXERCISES["draw-chance"]
+    for seed in SEEDS:
+        q = ex.question(seed)
+        draw = _turn(q).draw
+        assert q.solution == f"{len(draw.outs_31)}/{draw.unseen}" and Fraction(q.solution) == draw.p_31
+        assert ex.check(q, str(draw.p_31)).correct  # reduced, e.g. 1/16 for 3/48
+        assert f"about {2 * len(draw.outs_31)}%" in q.why  # the rule of thumb: 2% an out
+        assert not ex.check(q, f"{len(draw.outs_31) + 1}/{draw.unseen}").correct
+
+
+def test_ev_sum_C5_weighs_each_outcome_by_its_cards() -> None:
+    from fractions import Fraction
+
+    ex = EXERCISES["ev-sum"]
+    for seed in SEEDS:
+        q = ex.question(seed)
+        draw = _turn(q).draw
+        assert q.solution == tenths(draw.expected_value)
+        naive = sum(draw.distribution, Fraction(0)) / len(draw.distribution)
+        assert set(q.choices) == {tenths(x) for x in (draw.expected_value, naive, draw.current)}
+        assert len(q.choices) == 3
+        total = draw.expected_value * draw.unseen
+        assert f"= {total}/{draw.unseen}" in q.why or f"= {total.numerator}/{draw.unseen}" in q.why
+        assert str(draw.expected_value.numerator) in ex.working(q)  # the sympy sum, reduced
+
+
+def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two() -> None:
+    from scatlab.analysis import analyze
+
+    ex = EXERCISES["knock-cost"]
+    for seed in SEEDS:
+        q = ex.question(seed)
+        hand, up = q.position[:2]
+        ranking = analyze(hand, up, opponents=1, knock=False).ranking
+        assert ranking is not None
+        move, on = ranking.move("knock"), ranking.play_on_lives
+        assert move.p_one is not None and move.p_two is not None and on is not None
+        knock = move.p_one + 2 * move.p_two
+        assert q.solution == ("knock" if knock < on else "play on")
+        assert abs(knock - on) >= 0.02  # never a coin toss
+        r1, r2 = round(float(move.p_one) * 100), round(float(move.p_two) * 100)
+        assert f"lose one life with chance {r1}% and two lives with chance {r2}%" in q.prompt
+        assert "1 \\cdot" in ex.working(q) and "2 \\cdot" in ex.working(q)
+
+
+def test_knock_early_C6_follows_the_knock_line_of_its_opponents_and_turns() -> None:
+    import re
+
+    from scatlab.analysis.ranking import knock_line
+
+    ex = EXERCISES["knock-early"]
+    seen_turns = set()
+    for seed in range(24):
+        q = ex.question(seed)
+        m = re.match(r"Your (?:(\d) )?opponents? ha(?:s|ve each) played (\d) turns?", q.prompt)
+        assert m, q.prompt
+        opponents, turns = int(m.group(1) or 1), int(m.group(2))
+        seen_turns.add(turns)
+        rows = {v: (k, o) for v, k, o in knock_line("classic", opponents, turns).rows}
+        knock, on = rows[hand_value(q.shown[0][1].replace("♥", "H").replace("♦", "D").replace("♣", "C")
+                                    .replace("♠", "S"))]
+        assert q.solution == ("knock" if knock < on else "play on")
+    assert len(seen_turns) >= 3
+
+
+def test_feed_next_C5_throws_the_equal_card_the_next_player_does_not_collect() -> None:
+    from scatlab.cards import parse_cards
+
+    ex = EXERCISES["feed-next"]
+    for seed in SEEDS:
+        q = ex.question(seed)
+        hand = parse_cards(q.shown[0][1])
+        taken = parse_cards(q.prompt.split("took the ")[1].split(" ")[0])[0]
+        kept = {c: hand_value([h for h in hand if h != c]) for c in hand}
+        best = max(kept.values())
+        answer = parse_cards(q.solution)[0]
+        assert kept[answer] == best and answer.suit != taken.suit
+        rivals = [c for c in hand if kept[c] == best and c != answer]
+        assert len(rivals) == 1 and rivals[0].suit == taken.suit  # the tempting throw feeds them
+
+
+def test_the_working_waits_for_an_answer_and_then_shows_the_sum() -> None:
+    from scatlab.course.widgets.exercises import ExerciseWidget
+
+    w = ExerciseWidget("ev-sum", progress=None)
+    assert w.show_working() == "" and w.working_button.layout.display == "none"
+    w.answer(w.question.solution)
+    assert w.working_button.layout.display == "flex"
+    assert "E[\\text{value}]" in w.show_working() and "$$" in w.working.value
+    w.new_question()
+    assert w.working.value == "" and w.working_button.layout.display == "none"
+    plain = ExerciseWidget("hand-value", progress=None)
+    plain.answer(plain.question.solution)
+    assert plain.working_button.layout.display == "none"  # nothing to work out beyond the reason

@@ -174,3 +174,26 @@ def test_lesson_8_starts_a_game_with_hints_and_a_stand_in_review_of_both_scales(
 
 def test_rulebook_has_every_rule() -> None:
     assert len(RULEBOOK) == 33
+
+
+def test_lesson_2_steps_C5_the_sum_for_AH_KH_4C_with_9S_on_the_pile() -> None:
+    from fractions import Fraction
+
+    from scatlab.analysis.knowledge import Knowledge
+    from scatlab.analysis.onestep import analyze_turn
+
+    turn = analyze_turn(Knowledge.of("AH KH 4C", discard="9S", opponents=1))
+    draw = turn.draw
+    assert draw is not None and turn.take is not None
+    counts = {v: p * draw.unseen for v, p in draw.distribution.items()}
+    assert counts == {31: 3, 30: 1, 29: 1, 28: 1, 27: 1, 26: 1, 25: 1, 24: 1, 23: 1, 21: 37}
+    assert 3 * 31 + 30 + 29 + 28 + 27 + 26 + 25 + 24 + 23 + 37 * 21 == 1082
+    assert draw.expected_value == Fraction(1082, 48) and round(float(draw.expected_value), 1) == 22.5
+    assert draw.p_31 == Fraction(3, 48) and round(float(draw.p_31) * 100) == 6  # "about 6%", 2% an out
+    assert turn.take.best.value == 21  # taking the 9S leaves A-K of hearts at 21
+
+
+def test_lesson_6_step_6_3_C6_the_knock_line_climbs_20_26_27_against_one_opponent() -> None:
+    from scatlab.analysis.ranking import knock_line
+
+    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2)] == [20, 26, 27]

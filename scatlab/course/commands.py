@@ -32,7 +32,7 @@ def add_commands(sub: Any) -> None:
     lab.add_argument("--no-browser", action="store_true", help="do not open a browser")
 
     progress = sub.add_parser("progress", help="show the course progress kept for you (or --reset it)")
-    progress.add_argument("--reset", action="store_true", help="delete every answer, finished lesson and saved game")
+    progress.add_argument("--reset", action="store_true", help="delete every answer, finished lesson, saved game, star and practice rating")
     progress.add_argument("--yes", action="store_true", help="with --reset: do not ask")
 
 
@@ -60,7 +60,7 @@ def _cmd_progress(args: argparse.Namespace) -> int:
         sys.stderr.write(progress.notice + "\n")
     if args.reset:
         if not args.yes:
-            out.write(f"Delete every answer, finished lesson and saved game in {progress.path}? [y/N] ")
+            out.write(f"Delete every answer, finished lesson, saved game, star and practice rating in {progress.path}? [y/N] ")
             out.flush()
             reply = sys.stdin.readline() if sys.stdin is not None else ""
             if reply.strip().lower() not in ("y", "yes"):

@@ -26,12 +26,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..cards import Card, Suit, deck, format_cards
 from ..errors import ExerciseError
 from ..rules.options import find_rules
 from ..rules.scoring import settle
 from ..rules.values import hand_value, tiebreak_key
+
+if TYPE_CHECKING:
+    from ..analysis.onestep import TurnAnalysis
 
 __all__ = [
     "ExerciseError",
@@ -42,6 +46,7 @@ __all__ = [
     "exercises_of",
     "read_number",
     "show_value",
+    "tenths",
 ]
 
 
@@ -64,6 +69,9 @@ class Question:
     accepted: frozenset[str]
     why: str
     codes: tuple[str, ...] = ()
+    position: tuple[str, ...] = ()
+    """The position the question is about, in card notation (hand, then the discard; empty
+    when there is none): what "Show the working" analyses again."""
 
     @property
     def kind(self) -> str:
@@ -122,6 +130,19 @@ class Exercise:
     lesson: str
     title: str
     make: Callable[[random.Random, int], Question] = field(repr=False)
+    explain: Callable[[Question], str] | None = field(default=None, repr=False)
+    """The working behind the answer as LaTeX lines (sympy renders them; imported only when
+    asked), or None when the reason says it all."""
+
+    def working(self, question: Question) -> str:
+        """The worked derivation of ``question``'s answer as LaTeX ("" when there is none).
+
+        >>> print(EXERCISES["draw-chance"].working(EXERCISES["draw-chance"].question(0)))
+        P(31) = \\frac{\\left|\\{A\\text{♠}\\}\\right|}{48} = \\frac{1}{48} \\approx 0.02083
+        """
+        if question.exercise != self.id:
+            raise ExerciseError(f"that question belongs to {question.exercise!r}, not to {self.id!r}")
+        return self.explain(question) if self.explain is not None else ""
 
     def question(self, seed: int) -> Question:
         """The question of ``seed`` (a whole number; the same seed, the same question)."""
@@ -181,6 +202,14 @@ def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: b
     return first + [rng.choice(rest)]
 
 
+def _turn(hand: Sequence[Card], up: Card) -> TurnAnalysis:
+    """Taking and drawing, exactly, one opponent (one turn only: cheap)."""
+    from ..analysis.knowledge import Knowledge
+    from ..analysis.onestep import analyze_turn
+
+    return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
+
+
 # -- 1. the game: what is a hand worth -------------------------------------------------------
 
 def _hand_value(rng: random.Random, seed: int) -> Question:
@@ -202,35 +231,31 @@ def _hand_value(rng: random.Random, seed: int) -> Question:
 # -- 2. draw or take --------------------------------------------------------------------------
 
 def _count_outs(rng: random.Random, seed: int) -> Question:
-    from ..analysis.report import analyze
-
     full = deck(52)
     hand = _hand_with_a_pair_of_suit(rng, full, high=True)
     rest = [c for c in full if c not in hand]
     up = rng.choice(rest)
-    a = analyze(hand, up, opponents=1, knock=False)
-    assert a.turn.draw is not None
-    outs = a.turn.draw.outs_31
+    a = _turn(hand, up)
+    assert a.draw is not None
+    outs = a.draw.outs_31
     n = len(outs)
-    unseen = a.turn.draw.unseen
+    unseen = a.draw.unseen
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     why = (f"31 needs an Ace and two ten-cards of one suit (C4). Drawn from the stock, these make 31: {listed} - "
            f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
            f"{n}/{unseen} (C5: you draw, then throw one card).")
     return Question("count-outs", seed, "How many unseen cards would give you 31 if you drew them from the stock?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), str(n), frozenset({str(n)}),
-                    why, ("C4", "C5"))
+                    why, ("C4", "C5"), (format_cards(hand), str(up)))
 
 
 def _take_or_draw(rng: random.Random, seed: int) -> Question:
-    from ..analysis.report import analyze
-
     full = deck(52)
     hand = _hand_with_a_pair_of_suit(rng, full) if rng.random() < 0.7 else rng.sample(full, 3)
     rest = [c for c in full if c not in hand]
     up = rng.choice([c for c in rest if c.suit in {h.suit for h in hand}] or rest)
-    a = analyze(hand, up, opponents=1, knock=False)
-    take, draw = a.turn.take, a.turn.draw
+    a = _turn(hand, up)
+    take, draw = a.take, a.draw
     assert take is not None and draw is not None
     tv, dv = take.best.value, draw.expected_value
     solution = "take" if tv >= dv else "draw"
@@ -240,7 +265,7 @@ def _take_or_draw(rng: random.Random, seed: int) -> Question:
            f"(C5: a taken card may not be thrown back). {'Taking' if tv >= dv else 'Drawing'} is worth more.")
     return Question("take-or-draw", seed, f"Which is worth more now: taking the {up.pretty} or drawing from the stock?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("take", "draw"), solution,
-                    frozenset(accepted), why, ("C5",))
+                    frozenset(accepted), why, ("C5",), (format_cards(hand), str(up)))
 
 
 # -- 3. knocking ------------------------------------------------------------------------------
@@ -389,16 +414,227 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
                     str(v.value), frozenset({str(v.value)}), why, ())
 
 
+# -- the working behind an answer (sympy, only when a learner asks) --------------------------
+
+def _derivation_lines(question: Question, names: tuple[str, ...]) -> str:
+    from ..analysis.display import derivation
+    from ..analysis.report import analyze
+
+    hand, up = question.position
+    steps = derivation(analyze(hand, up, opponents=1, knock=False))
+    return "\n".join(step.latex() for step in steps if step.name in names)
+
+
+def _working_p31(question: Question) -> str:
+    return _derivation_lines(question, ("P(31)",))
+
+
+def _working_ev(question: Question) -> str:
+    return _derivation_lines(question, (r"E[\text{value}]",))
+
+
+def _working_take_or_draw(question: Question) -> str:
+    from ..analysis.report import analyze
+
+    hand, up = question.position
+    a = analyze(hand, up, opponents=1, knock=False)
+    assert a.turn.take is not None
+    v = a.turn.take.best.value
+    take = rf"\text{{take}} = {v.numerator if v.denominator == 1 else float(v)}"
+    return take + "\n" + _working_ev(question)
+
+
+def _working_knock_cost(question: Question) -> str:
+    import sympy
+
+    one, two, on = (Fraction(x) for x in question.position[2:5])
+    r1, r2, ro = (sympy.Rational(x.numerator, x.denominator) for x in (one, two, on))
+    knock = one + 2 * two
+    lines = [
+        rf"E[\text{{lives, knock}}] = 1 \cdot {sympy.latex(r1)} + 2 \cdot {sympy.latex(r2)} = "
+        rf"{sympy.latex(r1 + 2 * r2)} \approx {float(knock):.3f}",
+        rf"E[\text{{lives, play on}}] = {sympy.latex(ro)} \approx {float(on):.3f}",
+    ]
+    return "\n".join(lines)
+
+
+# -- 2. the one-draw chance and the expected value ----------------------------------------------
+
+def tenths(value: Fraction) -> str:
+    """A value to one decimal, halves rounded up as a learner rounds (``28.25`` is ``28.3``).
+
+    >>> tenths(Fraction(113, 4)), tenths(Fraction(28)), tenths(Fraction(541, 24))
+    ('28.3', '28.0', '22.5')
+    """
+    tens = (value * 10 + Fraction(1, 2)).__floor__()
+    return f"{tens // 10}.{tens % 10}"
+
+
+def _pct(p: Fraction) -> str:
+    return f"{int(p * 100 + Fraction(1, 2))}%"
+
+
+def _draw_chance(rng: random.Random, seed: int) -> Question:
+    full = deck(52)
+    hand = _hand_with_a_pair_of_suit(rng, full, high=True)
+    rest = [c for c in full if c not in hand]
+    up = rng.choice(rest)
+    a = _turn(hand, up)
+    assert a.draw is not None
+    outs, unseen = a.draw.outs_31, a.draw.unseen
+    n = len(outs)
+    listed = ", ".join(c.pretty for c in outs) if outs else "none"
+    exact = Fraction(n, unseen)
+    why = (f"{n} of the {unseen} cards you have not seen make 31 ({listed}), each as likely as any other, so the "
+           f"chance is {n}/{unseen}{f' = {exact.numerator}/{exact.denominator}' if exact.denominator != unseen else ''}"
+           f", about {_pct(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
+           f"{'s are' if n != 1 else ' is'} about {2 * n}%.")
+    accepted = frozenset({f"{n}/{unseen}", f"{exact.numerator}/{exact.denominator}"})
+    return Question("draw-chance", seed, "You draw from the stock. What is the chance the card makes 31? "
+                    "Type it as a fraction, such as 3/48.",
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), f"{n}/{unseen}", accepted,
+                    why, ("C4", "C5"), (format_cards(hand), str(up)))
+
+
+def _ev_sum(rng: random.Random, seed: int) -> Question:
+    full = deck(52)
+    while True:  # three cards of one suit: few outcomes, a sum a learner can work out
+        suit = rng.choice(list(Suit))
+        hand = rng.sample([c for c in full if c.suit is suit], 3)
+        if not 18 <= hand_value(hand) <= 29:
+            continue
+        rest = [c for c in full if c not in hand]
+        up = rng.choice(rest)
+        draw = _turn(hand, up).draw
+        assert draw is not None
+        dist = draw.distribution
+        if len(dist) > 5:
+            continue
+        u = draw.unseen
+        ev = draw.expected_value
+        naive = sum(dist, Fraction(0)) / len(dist)
+        now = draw.current
+        shown = [tenths(x) for x in (ev, naive, now)]
+        if len(set(shown)) == 3 and min(abs(ev - naive), abs(ev - now)) >= Fraction(1, 5):
+            break
+    counts = sorted(((v, p * u) for v, p in dist.items()), key=lambda vc: -vc[0])
+    groups = "; ".join(f"{int(n)} card{'s' if n != 1 else ''} leave{'s' if n == 1 else ''} you {show_value(v)}"
+                       for v, n in counts)
+    terms = " + ".join(f"{int(n)} × {show_value(v)}" for v, n in counts)
+    total = sum((v * n for v, n in counts), Fraction(0))
+    choices = sorted(shown, key=Fraction)
+    why = (f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}, about "
+           f"{shown[0]}. The plain average of the outcomes ({shown[1]}) forgets that some come from many cards "
+           f"and some from one; {shown[2]} is what you hold now (C5).")
+    return Question("ev-sum", seed, f"Of the {u} cards you could draw (keeping your best three): {groups}. "
+                    "What is drawing worth on average?",
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), tuple(choices), shown[0],
+                    frozenset({shown[0]}), why, ("C4", "C5"), (format_cards(hand), str(up)))
+
+
+# -- 3. what a knock costs, and knocking early --------------------------------------------------
+
+def _knock_cost(rng: random.Random, seed: int) -> Question:
+    from ..analysis.report import analyze
+
+    full = deck(52)
+    while True:  # a position whose rounded figures give the exact answer, never a coin toss
+        hand = _hand_with_a_pair_of_suit(rng, full)
+        if not 17 <= hand_value(hand) <= 30:
+            continue
+        rest = [c for c in full if c not in hand]
+        up = rng.choice(rest)
+        a = analyze(hand, up, opponents=1, knock=False)
+        assert a.ranking is not None
+        move = a.ranking.move("knock")
+        on = a.ranking.play_on_lives
+        assert move.p_one is not None and move.p_two is not None and on is not None
+        one, two, on_lives = move.p_one, move.p_two, on
+        # what the learner computes from the rounded figures agrees with the exact ones
+        r1, r2, ro = (round(float(x) * 100) for x in (one, two, on))
+        if abs((one + 2 * two) - on) >= Fraction(2, 100) and (r1 + 2 * r2 < ro) == (one + 2 * two < on):
+            break
+    knock = one + 2 * two < on_lives
+    solution = "knock" if knock else "play on"
+    why = (f"a knock costs 1 × {r1}% + 2 × {r2}% = {r1 + 2 * r2}% of a life, about {(r1 + 2 * r2) / 100:.2f} lives "
+           f"(two when you are lowest on your own, C7); playing on costs about {ro / 100:.2f}. "
+           f"{'The knock costs less: knock.' if knock else 'Playing on costs less: play on.'}")
+    return Question("knock-cost", seed, f"One opponent. If you knock now you lose one life with chance {r1}% and two "
+                    f"lives with chance {r2}%. Playing on costs {ro / 100:.2f} lives on average. Knock or play on?",
+                    (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
+                    ("C6", "C7"), (format_cards(hand), str(up), str(one), str(two), str(on_lives)))
+
+
+def _knock_early(rng: random.Random, seed: int) -> Question:
+    from ..analysis.ranking import knock_line
+
+    full = deck(52)
+    opponents = rng.choice((1, 1, 2, 3))
+    turns = rng.choice((0, 1, 2, 3, 4))
+    line = knock_line("classic", opponents=opponents, turns=turns)
+    rows: dict[Fraction, tuple[Fraction, Fraction]] = {value: (k, o) for value, k, o in line.rows}
+    while True:
+        hand = _hand_with_a_pair_of_suit(rng, full)
+        value = hand_value(hand)
+        if 15 <= value <= 30 and value in rows and abs(rows[value][0] - rows[value][1]) >= Fraction(1, 100):
+            break
+    k, o = rows[value]
+    knock = k < o
+    solution = "knock" if knock else "play on"
+    they = "your opponent has" if opponents == 1 else f"your {opponents} opponents have each"
+    line_text = (f"from {show_value(line.line)} up a knock pays" if line.line is not None
+                 else "no hand below 31 pays a knock")
+    why = (f"after {turns} turn{'s' if turns != 1 else ''} each, {line_text} against {opponents} "
+           f"opponent{'s' if opponents != 1 else ''}. With {show_value(value)} a knock costs {float(k):.2f} lives, "
+           f"playing on {float(o):.2f}. Every turn the others play improves their hands, so the line climbs: "
+           f"knock early (C6, C7).")
+    return Question("knock-early", seed, f"{they.capitalize()} played {turns} turn{'s' if turns != 1 else ''} "
+                    f"this hand. Knock or play on?",
+                    (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
+                    ("C6", "C7"))
+
+
+# -- 6. strategy: what your discard gives the next player -------------------------------------
+
+def _feed_next(rng: random.Random, seed: int) -> Question:
+    full = deck(52)
+    while True:
+        keep_suit, their_suit, other_suit = rng.sample(list(Suit), 3)
+        pair = rng.sample([c for c in full if c.suit is keep_suit], 2)
+        theirs = rng.choice([c for c in full if c.suit is their_suit])
+        other = rng.choice([c for c in full if c.suit is other_suit])
+        hand = pair + [theirs, other]
+        kept = {c: hand_value([h for h in hand if h is not c]) for c in hand}
+        best = max(kept.values())
+        if kept[theirs] == kept[other] == best and all(kept[c] < best for c in pair):
+            break
+    taken = rng.choice([c for c in full if c.suit is their_suit and c not in hand])
+    rng.shuffle(hand)
+    suit = their_suit.symbol
+    why = (f"throwing the {theirs.pretty} or the {other.pretty} keeps {show_value(best)} either way (C4), but the "
+           f"next player took the {taken.pretty}: they collect {suit}. The {theirs.pretty} on the pile is theirs to "
+           f"take (C5); the {other.pretty} helps nobody you know of. Throw the {other.pretty}.")
+    return Question("feed-next", seed, f"You drew a card. Last turn the next player took the {taken.pretty} from the "
+                    "pile. Which card do you throw?",
+                    (("Your four cards", _cards(hand)),), tuple(c.pretty for c in hand), other.pretty,
+                    frozenset({other.pretty}), why, ("C4", "C5"))
+
+
 EXERCISES: dict[str, Exercise] = {
     e.id: e
     for e in (
         Exercise("hand-value", "01-the-game", "What is the hand worth?", _hand_value),
-        Exercise("count-outs", "02-draw-or-take", "Count the outs to 31", _count_outs),
-        Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw),
+        Exercise("count-outs", "02-draw-or-take", "Count the outs to 31", _count_outs, _working_p31),
+        Exercise("draw-chance", "02-draw-or-take", "The chance of 31 in one draw", _draw_chance, _working_p31),
+        Exercise("ev-sum", "02-draw-or-take", "What is a draw worth?", _ev_sum, _working_ev),
+        Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw, _working_take_or_draw),
+        Exercise("knock-cost", "03-knocking", "What a knock costs", _knock_cost, _working_knock_cost),
         Exercise("knock-or-play", "03-knocking", "Knock or play on?", _knock_or_play),
         Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
         Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),
         Exercise("best-discard", "06-strategy-lab", "Which card to throw?", _best_discard),
+        Exercise("feed-next", "06-strategy-lab", "Don't feed the next player", _feed_next),
+        Exercise("knock-early", "06-strategy-lab", "Knock early", _knock_early),
         Exercise("skat-value", "appendix-skat", "A Skat game's value", _skat_value),
     )
 }
@@ -409,7 +645,7 @@ def exercises_of(lesson: str) -> list[Exercise]:
     """The exercises of one lesson id, in course order.
 
     >>> [e.id for e in exercises_of("02-draw-or-take")]
-    ['count-outs', 'take-or-draw']
+    ['count-outs', 'draw-chance', 'ev-sum', 'take-or-draw']
     """
     return [e for e in EXERCISES.values() if e.lesson == lesson]
 

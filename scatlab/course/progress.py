@@ -756,11 +756,44 @@ class Progress:
     # -- reset -----------------------------------------------------------------------------
 
     def reset(self) -> None:
-        """Delete every answer, finished lesson and saved game (the file stays)."""
+        """Delete every answer, finished lesson, saved game, practice answer and step's stars
+        (the file stays)."""
         with self._write("nothing was deleted") as conn:
             for table in ("answers", "lessons", "games"):
                 conn.execute(f"DELETE FROM {table}")
             self._reset_practice(conn)
+            if _has_table(conn, "steps"):
+                conn.execute("DELETE FROM steps")
+
+    # -- the stars of the lessons' steps (issue 36) -------------------------------------------
+    # Like ``practice``, the ``steps`` table is made by the first stars kept.
+
+    def record_stars(self, lesson: str, step: str, stars: int) -> int:
+        """Keep the stars of a step played to its end; returns the learner's best for it
+        (a worse attempt never lowers the best)."""
+        lesson = self._name(lesson, "lesson")
+        step = self._name(step, "step")
+        if type(stars) is not int or stars not in (1, 2, 3):
+            raise ProgressError(f"stars={stars!r} is not accepted: a finished step earns 1, 2 or 3 stars")
+        with self._write() as conn:
+            conn.execute(_STEPS_TABLE)
+            conn.execute(
+                "INSERT INTO steps (lesson, step, stars, at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (lesson, step) DO UPDATE SET stars = MAX(stars, excluded.stars), at = excluded.at",
+                (lesson, step, stars, time.time()),
+            )
+            row = conn.execute("SELECT stars FROM steps WHERE lesson = ? AND step = ?", (lesson, step)).fetchone()
+        return int(row[0])
+
+    def step_stars(self, lesson: str | None = None) -> dict[str, int]:
+        """The best stars of each step played to its end (of one lesson when given), by step id."""
+        with self._read() as conn:
+            if not _has_table(conn, "steps"):
+                return {}
+            query, params = "SELECT step, stars FROM steps", tuple[str, ...]()
+            if lesson is not None:
+                query, params = query + " WHERE lesson = ?", (lesson,)
+            return {str(r[0]): int(r[1]) for r in conn.execute(query, params)}
 
     # -- practice puzzles and the learner's rating (issue 36) ------------------------------
     # The ``practice`` table is made by the first practice answer (CREATE TABLE IF NOT
@@ -839,8 +872,22 @@ def _start_rating() -> int:
     return START
 
 
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() is not None
+
+
 def _has_practice(conn: sqlite3.Connection) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='practice'").fetchone() is not None
+    return _has_table(conn, "practice")
+
+
+_STEPS_TABLE = """
+CREATE TABLE IF NOT EXISTS steps (
+    lesson TEXT NOT NULL,
+    step TEXT NOT NULL,
+    stars INTEGER NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (lesson, step)
+)"""
 
 
 def _last_rating(conn: sqlite3.Connection) -> int:

@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from scatlab.course.exercises import EXERCISES
 from scatlab.course.lessons import APPENDICES, LESSONS
+from scatlab.course.steps import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts" / "course"
@@ -228,39 +229,62 @@ def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) 
     _no_trouble(course_page)
 
 
-def test_an_exercise_explains_a_right_and_a_wrong_answer_and_progress_is_kept(course_page: Page, server: Server) -> None:
-    ex = EXERCISES["hand-value"]
-    first, second = ex.question(0), ex.question(1)
+def test_a_step_right_and_wrong_earns_stars_kept_over_a_reload(course_page: Page, server: Server) -> None:
+    """A newcomer's first step (issue 36): lesson 1's six hands, one missed, each answer
+    explained; the step ends with two stars, kept over a reload and on the course index."""
+    step = STEPS["1.1"]
+    questions = step.questions(0)
     _open(course_page, server, "01-the-game")
-    box = course_page.locator(".scatlab-exercise")
-    box.locator("input").fill(first.solution)
-    box.get_by_role("button", name="Check").click()
-    expect(box.locator(".scatlab-right")).to_contain_text("Right:")
-    box.get_by_role("button", name="New question").click()
-    expect(box.locator(".scatlab-right")).to_have_count(0)  # the new question is on the page
-    expect(box.locator("input")).to_be_enabled()
-    box.locator("input").fill(str(int(second.solution) + 1))
-    box.get_by_role("button", name="Check").click()
-    expect(box.locator(".scatlab-wrong")).to_contain_text(f"the answer is {second.solution}")
-    expect(box.locator(".widget-label", has_text="1 of 2 right")).to_be_visible()
+    box = course_page.locator(".scatlab-step").filter(has_text="Step 1.1")
+    expect(box.locator(".scatlab-goal")).to_contain_text(step.goal)
+    expect(box.locator(".scatlab-best")).to_have_text("Not finished yet")
+    expect(box.get_by_role("button", name="Next puzzle")).to_be_disabled()  # answer first
+    for i, q in enumerate(questions):
+        expect(box.locator(".widget-label", has_text=f"Puzzle {i + 1} of {step.puzzles}")).to_be_visible()
+        box.locator("input").fill(q.solution if i != 1 else str(int(q.solution) + 1))
+        box.get_by_role("button", name="Check").click()
+        if i == 1:
+            expect(box.locator(".scatlab-wrong")).to_contain_text(f"the answer is {q.solution}")
+        else:
+            expect(box.locator(".scatlab-right")).to_contain_text("Right:")
+        if i < len(questions) - 1:
+            box.get_by_role("button", name="Next puzzle").click()
+            expect(box.locator(".scatlab-right, .scatlab-wrong")).to_have_count(0)
+    expect(box.locator(".widget-label", has_text="Step done: ★★☆ (5 of 6 right)")).to_be_visible()
+    expect(box.locator(".scatlab-best")).to_have_text("Your best: ★★☆")
+    expect(box.get_by_role("button", name="Try again")).to_be_enabled()
     course_page.get_by_role("button", name="Mark this lesson finished").click()
     expect(course_page.get_by_role("button", name="Finished ✓")).to_be_visible()
-    _shot(course_page, "01-the-game-answered")
+    _shot(course_page, "01-the-game-step-done")
     _no_trouble(course_page)
-    # a choice exercise: the wrong button, then the explanation
-    _open(course_page, server, "03-knocking")
-    q = EXERCISES["knock-or-play"].question(0)
-    wrong = next(c for c in q.choices if c not in q.accepted)
-    course_page.locator(".scatlab-exercise").get_by_role("button", name=wrong, exact=True).click()
-    expect(course_page.locator(".scatlab-exercise .scatlab-wrong")).to_contain_text("Not quite")
-    _no_trouble(course_page)
-    # reload the index: the progress is kept
-    _open(course_page, server, "00-index")
     course_page.reload()
-    expect(course_page.locator(".scatlab-course-index")).to_contain_text("1 of 2 right")
-    expect(course_page.locator(".scatlab-course-index")).to_contain_text("finished ✓")
-    expect(course_page.locator(".scatlab-course-index")).to_contain_text("0 of 1 right")
+    box = course_page.locator(".scatlab-step").filter(has_text="Step 1.1")
+    expect(box.locator(".scatlab-best")).to_have_text("Your best: ★★☆", timeout=30_000)
+    _open(course_page, server, "00-index")
+    index = course_page.locator(".scatlab-course-index")
+    expect(index).to_contain_text("★ 2 of 3")
+    expect(index).to_contain_text("5 of 6 right")
+    expect(index).to_contain_text("finished ✓")
     _shot(course_page, "00-index-with-progress")
+    _no_trouble(course_page)
+
+
+def test_show_the_working_writes_the_sum_out_after_an_answer(course_page: Page, server: Server) -> None:
+    """Step 2.3: a draw's expected value, answered; "Show the working" then renders the
+    sympy sum (MathJax, offline) with the exact value the reason gives."""
+    q = STEPS["2.3"].questions(0)[0]
+    _open(course_page, server, "02-draw-or-take")
+    box = course_page.locator(".scatlab-step").filter(has_text="Step 2.3")
+    expect(box.get_by_role("button", name="Show the working")).to_be_hidden()  # it would give the answer away
+    wrong = next(c for c in q.choices if c not in q.accepted)
+    box.get_by_role("button", name=wrong, exact=True).click()
+    expect(box.locator(".scatlab-wrong")).to_contain_text(f"the answer is {q.solution}")
+    box.get_by_role("button", name="Show the working").click()
+    working = box.locator(".scatlab-working")
+    expect(working.locator("mjx-container, .MathJax, .MathJax_Display").first).to_be_visible(timeout=30_000)
+    box.scroll_into_view_if_needed()
+    _shot(course_page, "02-draw-or-take-working")
+    _no_trouble(course_page)
 
 
 def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(course_page: Page, server: Server) -> None:

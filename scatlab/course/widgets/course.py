@@ -176,12 +176,15 @@ def _appendices_html(summary: dict[str, LessonProgress]) -> str:
 
 
 def _index_html(progress: Progress | None, notice: str) -> str:
+    from ..steps import steps_of
+
     summary: dict[str, LessonProgress] = {}
     games: list[SavedGame] = []
+    earned: dict[str, int] = {}
     unreadable = False
     if progress is not None:
         try:
-            summary, games = progress.summary(), progress.saved_games()
+            summary, games, earned = progress.summary(), progress.saved_games(), progress.step_stars()
         except ProgressError as exc:
             unreadable = True
             notice = f"{notice} Progress cannot be shown: {exc}".strip()
@@ -190,6 +193,11 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         s = summary.get(item.id)
         done = "finished ✓" if s and s.finished else ""
         right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
+        steps = steps_of(item.id)
+        if steps:
+            got = sum(earned.get(step.id, 0) for step in steps)
+            right = (f"<span class='scatlab-stars' style='color:#8a5a00'>★ {got} of {3 * len(steps)}</span>"
+                     f"<br>{right}")
         rows.append(
             f"<tr><td style='padding:4px 10px'>{item.number}</td>"
             f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"

@@ -77,12 +77,18 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.feedback = widgets.HTML()
         self.score = widgets.Label("no answers yet")
         self.new_button = widgets.Button(description="New question", layout=widgets.Layout(width="auto"))
+        self.working_button = widgets.Button(description="Show the working", layout=widgets.Layout(width="auto"))
+        self.working_button.add_class("scatlab-show-working")
+        self.working = widgets.HTMLMath()
+        self.working.add_class("scatlab-working")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.number.continuous_update = False
         self.new_button.on_click(lambda _b: self.new_question())
+        self.working_button.on_click(lambda _b: self.show_working())
+        self.buttons = widgets.HBox([self.new_button, self.working_button, self.score],
+                                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         super().__init__(
-            [self.title, self.prompt, self.choices, self.number_box, self.feedback,
-             widgets.HBox([self.new_button, self.score])],
+            [self.title, self.prompt, self.choices, self.number_box, self.feedback, self.working, self.buttons],
             layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"),
         )
         self.add_class("scatlab-exercise")
@@ -105,6 +111,8 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.number.value = ""
         self.number.disabled = self.check_button.disabled = False
         self.feedback.value = ""
+        self.working.value = ""
+        self.working_button.layout.display = "none"  # the working gives the answer away: shown after one
 
     def answer(self, text: str) -> Verdict | None:
         """Check an answer to the current question, show why, and keep it in the progress.
@@ -132,7 +140,19 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         for b in self.choices.children:
             b.disabled = True
         self.number.disabled = self.check_button.disabled = True
+        if self.exercise.explain is not None:
+            self.working_button.layout.display = "flex"
         return verdict
+
+    def show_working(self) -> str:
+        """Show the worked derivation of the current answer (rendered by sympy's LaTeX and
+        MathJax); "" when this exercise has none or the question is not answered yet."""
+        if self.working_button.layout.display == "none":
+            return ""
+        lines = self.exercise.working(self.question).splitlines()
+        shown = "".join(f"<div>$${line}$$</div>" for line in lines)
+        self.working.value = shown
+        return shown
 
     def new_question(self) -> Question:
         """Deal the next question (the next seed)."""

@@ -1,0 +1,135 @@
+"""The lessons' steps (issue 36): puzzles from seeded positions, the star rule at each
+boundary, the best stars kept in the progress store and shown again on a reload."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from scatlab.course.exercises import EXERCISES, ExerciseError
+from scatlab.course.lessons import LESSONS
+from scatlab.course.progress import Progress, ProgressError
+from scatlab.course.steps import MAX_PUZZLES, MIN_PUZZLES, STEPS, Step, star_text, stars, steps_of
+from scatlab.course.widgets.steps import StepWidget
+
+LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
+
+
+@pytest.mark.parametrize("total", [3, 5, 10])
+def test_stars_three_with_no_miss_two_with_one_one_with_more(total: int) -> None:
+    assert stars(right=total, total=total) == 3
+    assert stars(right=total - 1, total=total) == 2
+    assert stars(right=total - 2, total=total) == 1
+    assert stars(right=0, total=total) == 1  # a step played to its end earns at least one
+
+
+@pytest.mark.parametrize("right,total", [(-1, 3), (4, 3), (0, 0), (True, 3), (1.0, 3)])
+def test_stars_refuse_a_score_that_is_not_one(right: object, total: object) -> None:
+    with pytest.raises(ExerciseError, match="is not a score"):
+        stars(right=right, total=total)  # type: ignore[arg-type]
+
+
+def test_star_text_shows_filled_and_empty_stars() -> None:
+    assert [star_text(n) for n in range(4)] == ["☆☆☆", "★☆☆", "★★☆", "★★★"]
+    with pytest.raises(ExerciseError):
+        star_text(4)
+
+
+def test_every_step_has_a_goal_three_to_ten_puzzles_and_a_lesson_notebook_that_shows_it() -> None:
+    lesson_ids = {lesson.id for lesson in LESSONS}
+    for step in STEPS.values():
+        assert step.lesson in lesson_ids and step.exercise in EXERCISES
+        assert MIN_PUZZLES <= step.puzzles <= MAX_PUZZLES
+        assert step.goal.endswith(".") and len(step.goal.split()) <= 20
+        assert step.id.split(".")[0] == str(int(step.lesson[:2]))
+        cells = json.loads((LESSON_DIR / f"{step.lesson}.ipynb").read_text(encoding="utf-8"))["cells"]
+        sources = ["".join(c["source"]) for c in cells]
+        shown = [i for i, s in enumerate(sources) if f'StepWidget("{step.id}")' in s]
+        assert len(shown) == 1, f"step {step.id} is shown {len(shown)} times in {step.lesson}"
+        idea = sources[shown[0] - 1]
+        assert idea.startswith(f"## Step {step.id}: {step.title}"), idea[:60]
+        assert len(idea.split()) <= 125  # one idea, at most about 120 words
+
+
+def test_steps_of_a_lesson_are_in_order_and_a_bad_step_is_refused() -> None:
+    assert [s.id for s in steps_of("02-draw-or-take")] == ["2.1", "2.2", "2.3", "2.4"]
+    with pytest.raises(ExerciseError, match="'nope' is not an exercise"):
+        Step("9.9", "01-the-game", "x", "x.", "nope")
+    with pytest.raises(ExerciseError, match="3 to 10 puzzles"):
+        Step("9.9", "01-the-game", "x", "x.", "hand-value", puzzles=11)
+    with pytest.raises(ExerciseError, match="'9.9' is not a step"):
+        StepWidget("9.9", progress=None)
+    with pytest.raises(ExerciseError, match="attempt=-1"):
+        STEPS["1.1"].questions(-1)
+
+
+def test_each_attempt_deals_new_puzzles_from_seeded_positions() -> None:
+    step = STEPS["2.3"]
+    first, again = step.questions(0), step.questions(1)
+    assert first == step.questions(0)  # the same attempt, the same puzzles
+    assert {q.text() for q in first}.isdisjoint({q.text() for q in again})
+
+
+def _play(widget: StepWidget, misses: int) -> None:
+    for i in range(widget.step.puzzles):
+        q = widget.question
+        wrong = next((c for c in q.choices if c not in q.accepted), None) if q.choices else "1000"
+        widget.answer(wrong if i < misses and wrong is not None else q.solution)
+        if not widget.done:
+            widget.next_puzzle()
+
+
+def test_a_step_must_be_answered_before_the_next_puzzle() -> None:
+    w = StepWidget("4.1", progress=None)
+    assert w.new_button.disabled and "Puzzle 1 of 6" in w.score.value
+    first = w.question
+    assert w.next_puzzle() == first or w.new_button.disabled  # the button is off until an answer
+    w.answer(first.solution)
+    assert not w.new_button.disabled and "✓" in w.score.value
+    w.answer("0")  # answering again only shows the verdict: it is not counted twice
+    assert w.results == [True]
+
+
+def test_stars_are_kept_as_the_best_and_shown_again_on_a_reload(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "p.db")
+    w = StepWidget("2.2", progress=progress)
+    assert "Not finished yet" in w.stars.value
+    _play(w, misses=1)
+    assert w.done and w.earned == 2 and "Step done: ★★☆" in w.score.value and w.new_button.description == "Try again"
+    assert progress.step_stars() == {"2.2": 2}
+    w.try_again()
+    assert not w.done and w.results == [] and w.question.seed == STEPS["2.2"].puzzles
+    _play(w, misses=0)
+    assert progress.step_stars("02-draw-or-take") == {"2.2": 3}
+    again = StepWidget("2.2", progress=Progress(tmp_path / "p.db"))  # a reload of the page
+    assert "Your best: ★★★" in again.stars.value
+    _play(again, misses=3)
+    assert again.earned == 1 and again.best == 3 and progress.step_stars() == {"2.2": 3}  # never lowered
+    assert len(progress.answers("02-draw-or-take")) == 3 * STEPS["2.2"].puzzles  # every answer kept too
+
+
+def test_record_stars_refuses_other_counts_and_reset_clears_them(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "p.db")
+    for bad in (0, 4, True, "3"):
+        with pytest.raises(ProgressError, match="stars="):
+            progress.record_stars("01-the-game", "1.1", bad)  # type: ignore[arg-type]
+    assert progress.step_stars() == {}
+    assert progress.record_stars("01-the-game", "1.1", 1) == 1
+    progress.reset()
+    assert progress.step_stars() == {}
+
+
+def test_an_older_database_without_the_steps_table_keeps_working(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    Progress(path).record_answer("01-the-game", "hand-value", "q", "21", correct=True)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE IF EXISTS steps")
+    conn.commit()
+    conn.close()
+    old = Progress(path)
+    assert old.step_stars() == {} and old.notice in (None, "")
+    assert old.record_stars("01-the-game", "1.1", 3) == 3
+    assert len(old.answers()) == 1  # nothing the learner saved is lost
