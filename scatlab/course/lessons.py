@@ -85,7 +85,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(5, "05-house-rules", "House rules",
            "The presets and options side by side, and what each one changes."),
     Lesson(6, "06-strategy-lab", "Strategy lab",
-           "The computer players in small tournaments, with win rates and their intervals."),
+           "Drills: commit to a suit, don't feed the next player, knock early; then a small tournament."),
     Lesson(7, "07-not-this-game", "Not this game",
            "Skat, Schwimmen and the other games called 31 or Blitz, told apart."),
     Lesson(8, "08-play-a-game", "Play a whole game",
