@@ -230,16 +230,19 @@ def _hand_value(rng: random.Random, seed: int) -> Question:
 
 # -- 2. draw or take --------------------------------------------------------------------------
 
-def _count_outs(rng: random.Random, seed: int) -> Question:
+def _outs_position(rng: random.Random) -> tuple[list[Card], Card, tuple[Card, ...], int]:
+    """A hand with two high cards of one suit, a discard, the outs to 31 and the unseen count."""
     full = deck(52)
     hand = _hand_with_a_pair_of_suit(rng, full, high=True)
-    rest = [c for c in full if c not in hand]
-    up = rng.choice(rest)
-    a = _turn(hand, up)
-    assert a.draw is not None
-    outs = a.draw.outs_31
+    up = rng.choice([c for c in full if c not in hand])
+    draw = _turn(hand, up).draw
+    assert draw is not None
+    return hand, up, draw.outs_31, draw.unseen
+
+
+def _count_outs(rng: random.Random, seed: int) -> Question:
+    hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)
-    unseen = a.draw.unseen
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     why = (f"31 needs an Ace and two ten-cards of one suit (C4). Drawn from the stock, these make 31: {listed} - "
            f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
@@ -475,13 +478,7 @@ def _pct(p: Fraction) -> str:
 
 
 def _draw_chance(rng: random.Random, seed: int) -> Question:
-    full = deck(52)
-    hand = _hand_with_a_pair_of_suit(rng, full, high=True)
-    rest = [c for c in full if c not in hand]
-    up = rng.choice(rest)
-    a = _turn(hand, up)
-    assert a.draw is not None
-    outs, unseen = a.draw.outs_31, a.draw.unseen
+    hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     exact = Fraction(n, unseen)
