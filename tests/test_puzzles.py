@@ -304,3 +304,18 @@ def test_the_course_index_links_the_practice_page() -> None:
 def test_puzzle_cards_are_cards() -> None:
     p = generate("take-or-draw", 1, 0)[0]
     assert all(type(c) is Card for c in p.hand) and isinstance(p.margin, Fraction)
+
+
+def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
+    """Always playing on, or always drawing, cannot score well on the practice page: in a
+    two-way pool no answer fills more than TWO_WAY_SHARE (14 of 24), and the pool is still
+    full and in the games' order."""
+    from scatlab.course.puzzles import MAX_COUNT, POOL_SEED, POOL_SIZE, TWO_WAY_SHARE
+
+    for theme in ("knock", "take-or-draw"):
+        puzzles = pool(theme)
+        assert len(puzzles) == POOL_SIZE
+        words = [p.answer.split()[0] for p in puzzles]
+        assert max(words.count(w) for w in set(words)) <= POOL_SIZE * TWO_WAY_SHARE, theme
+        order = generate(theme, MAX_COUNT, POOL_SEED)
+        assert [order.index(p) for p in puzzles] == sorted(order.index(p) for p in puzzles)

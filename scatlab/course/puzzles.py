@@ -626,12 +626,38 @@ POOL_SEED = 0
 """The seed of the practice page's pools."""
 
 
+TWO_WAY_SHARE = Fraction(7, 12)
+"""In a pool of a two-way theme (knock or play on, take or draw), the most any one answer
+fills (14 of 24), so a learner who always gives the same answer cannot score well."""
+
+
 @lru_cache(maxsize=len(THEMES))
 def pool(theme: str) -> tuple[Puzzle, ...]:
-    """The practice page's puzzles of ``theme``: :data:`POOL_SIZE` puzzles of every level
-    from :data:`POOL_SEED`, made on first use and kept for the process.
+    """The practice page's puzzles of ``theme``: :data:`POOL_SIZE` puzzles from
+    :data:`POOL_SEED`, in the order the games give them, made on first use and kept for
+    the process. Where one answer is far more common (playing on is right at most knock
+    decisions) the pool skips the surplus, so no answer fills more than
+    :data:`TWO_WAY_SHARE` of it.
 
-    >>> pool("knock") == tuple(generate("knock", POOL_SIZE, POOL_SEED))
-    True
+    >>> from collections import Counter
+    >>> sorted(Counter(p.answer for p in pool("knock")).items())
+    [('knock', 10), ('play on', 14)]
     """
-    return tuple(generate(theme, POOL_SIZE, POOL_SEED))
+    _check_args(theme, POOL_SIZE, POOL_SEED, None)
+    cap = int(POOL_SIZE * TWO_WAY_SHARE)
+    count = POOL_SIZE
+    while True:
+        found = generate(theme, count, POOL_SEED)  # the games already played are remembered
+        kept: list[Puzzle] = []
+        answers: dict[str, int] = {}
+        for p in found:
+            word = p.answer.split()[0]  # "take 9♥" and "take 10♥" are both a take
+            if len(p.choices) == 2 and answers.get(word, 0) >= cap:
+                continue
+            answers[word] = answers.get(word, 0) + 1
+            kept.append(p)
+            if len(kept) == POOL_SIZE:
+                return tuple(kept)
+        if count >= MAX_COUNT:
+            return tuple(kept)
+        count = min(MAX_COUNT, count * 2)
