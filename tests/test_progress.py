@@ -175,9 +175,15 @@ def test_cli_progress_shows_the_progress(
     p = Progress()
     p.record_answer("01-the-game", "value", "q", "a", correct=True)
     p.finish_lesson("01-the-game")
+    p.record_stars("02-draw-or-take", "2.3", 2)
     assert main(["progress"]) == 0
     out = capsys.readouterr().out
     assert "1. The game in five minutes" in out and " finished " in out and "1 of 1 right" in out
+    assert "stars 0 of 3" in out and "stars 2 of 12" in out  # lesson 1 has one step, lesson 2 four
+    assert "practice rating" not in out
+    p.record_practice("knock-0-1", "knock", 1, True)
+    assert main(["progress"]) == 0
+    assert f"practice rating: {p.practice_rating()}" in capsys.readouterr().out
 
 
 def test_cli_progress_shows_an_appendixs_answers_as_optional(

@@ -50,6 +50,7 @@ def _cmd_lab(args: argparse.Namespace) -> int:
 
 def _cmd_progress(args: argparse.Namespace) -> int:
     from .lessons import APPENDICES, LESSONS
+    from .steps import steps_of
     from .progress import Progress
 
     progress = Progress()  # a ProgressError (locked, not a file, ...) is one line and exit status 2
@@ -70,12 +71,17 @@ def _cmd_progress(args: argparse.Namespace) -> int:
         out.write(f"Progress deleted ({progress.path}).\n")
         return 0
     summary = progress.summary()
+    earned = progress.step_stars()
     out.write(f"Progress kept in {progress.path}\n")
     for item in LESSONS:
         s = summary.get(item.id)
         done = "finished" if s and s.finished else "not finished"
         right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
-        out.write(f"  {item.number}. {item.title:<28} {done:<13} {right}\n")
+        steps = steps_of(item.id)
+        stars = f"stars {sum(earned.get(st.id, 0) for st in steps)} of {3 * len(steps)}" if steps else ""
+        out.write(f"  {item.number}. {item.title:<28} {done:<13} {stars:<14} {right}\n")
+    if progress.practice_answers():
+        out.write(f"  practice rating: {progress.practice_rating()}\n")
     for extra in APPENDICES:  # optional pages: their answers are shown, never counted as a lesson
         s = summary.get(extra.id)
         if s and s.answered:
