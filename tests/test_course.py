@@ -171,8 +171,11 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
     assert p.finished_lessons() == {"03-knocking"}
     p.record_answer("03-knocking", "knock-or-play", "q", "knock", correct=True)
     p.save_game("evening game", GameRecord.from_state(play_random_game("classic", 3, seed=2)).dumps())
-    html = course_index(progress=p).children[0].value
+    html = course_index(progress=p).children[0].value.replace("&nbsp;", " ")  # kept on one line
     assert "1 of 1 right" in html and "finished ✓" in html
+    assert "★ 0 of 6" in html and "not started" in html  # lesson 3's two steps; lesson 1 untouched
+    p.record_stars("03-knocking", "3.1", 2)
+    assert "★ 2 of 6" in course_index(progress=p).children[0].value
     assert "08-play-a-game.ipynb?game=1" in html and "evening game" in html
     # the appendices are listed apart, as optional, after the lessons' table
     lessons_table, rest = html.split("</table>", 1)
@@ -180,7 +183,7 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
         assert extra.filename not in lessons_table and f"href='{extra.filename}'" in rest
     assert "Optional pages" in rest and "do not count toward your progress" in rest
     p.record_answer("appendix-skat", "skat-value", "q", "36", correct=True)
-    html = course_index(progress=p).children[0].value
+    html = course_index(progress=p).children[0].value.replace("&nbsp;", " ")
     assert html.split("</table>", 1)[0].count("1 of 1 right") == 1  # lesson 3's, not the appendix's
     assert "scatlab-appendices" in html and html.split("scatlab-appendices", 1)[1].count("1 of 1 right") == 1
 

@@ -192,7 +192,7 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     for item in LESSONS:
         s = summary.get(item.id)
         done = "finished ✓" if s and s.finished else ""
-        right = f"{s.correct} of {s.answered} right" if s and s.answered else "no answers yet"
+        right = f"{s.correct}&nbsp;of&nbsp;{s.answered}&nbsp;right" if s and s.answered else "not&nbsp;started"
         steps = steps_of(item.id)
         if steps:
             got = sum(earned.get(step.id, 0) for step in steps)
@@ -207,7 +207,7 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         )
     table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
              "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
-             "<th style='text-align:left;padding:4px 10px'>Exercises</th><th></th></tr>" + "".join(rows) + "</table>")
+             "<th style='text-align:left;padding:4px 10px'>Progress</th><th></th></tr>" + "".join(rows) + "</table>")
     if games:
         items = "".join(
             f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
