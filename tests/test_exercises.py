@@ -6,7 +6,9 @@ import pytest
 
 from typing import Any
 
-from scatlab.course.exercises import EXERCISES, ExerciseError, Question, exercises_of, read_number, tenths
+from fractions import Fraction
+
+from scatlab.course.exercises import EXERCISES, ExerciseError, Question, exercises_of, read_number, show_value, tenths
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.rules import hand_value, find_rules
 from scatlab.skat import game_value
@@ -152,31 +154,40 @@ def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two() -> None:
         move, on = ranking.move("knock"), ranking.play_on_lives
         assert move.p_one is not None and move.p_two is not None and on is not None
         knock = move.p_one + 2 * move.p_two
-        assert q.solution == ("knock" if knock < on else "play on")
+        assert q.solution == ("knock" if knock < on else "play on") == ("knock" if seed % 2 == 0 else "play on")
         assert abs(knock - on) >= 0.02  # never a coin toss
-        r1, r2 = round(float(move.p_one) * 100), round(float(move.p_two) * 100)
-        assert f"lose one life with chance {r1}% and two lives with chance {r2}%" in q.prompt
+        r1, r2 = (Fraction(round(float(p) * 1000), 10) for p in (move.p_one, move.p_two))
+        assert f"lose one life with chance {show_value(r1)}% and two lives with chance {show_value(r2)}%" in q.prompt
         assert "1 \\cdot" in ex.working(q) and "2 \\cdot" in ex.working(q)
 
 
-def test_knock_early_C6_follows_the_knock_line_of_its_opponents_and_turns() -> None:
+@pytest.mark.parametrize("name", ["knock-chart", "knock-early"])
+def test_knock_by_the_line_C6_follows_the_knock_line_and_alternates_its_answer(name: str) -> None:
     import re
 
     from scatlab.analysis.ranking import knock_line
+    from scatlab.cards import parse_cards
 
-    ex = EXERCISES["knock-early"]
-    seen_turns = set()
-    for seed in range(24):
+    ex = EXERCISES[name]
+    seen = set()
+    for seed in range(16):
         q = ex.question(seed)
-        m = re.match(r"Your (?:(\d) )?opponents? ha(?:s|ve each) played (\d) turns?", q.prompt)
+        m = re.match(r"Against (\d) opponents?, (?:just dealt|after (\d) turns? each)\. By the knock line", q.prompt)
         assert m, q.prompt
-        opponents, turns = int(m.group(1) or 1), int(m.group(2))
-        seen_turns.add(turns)
-        rows = {v: (k, o) for v, k, o in knock_line("classic", opponents, turns).rows}
-        knock, on = rows[hand_value(q.shown[0][1].replace("♥", "H").replace("♦", "D").replace("♣", "C")
-                                    .replace("♠", "S"))]
-        assert q.solution == ("knock" if knock < on else "play on")
-    assert len(seen_turns) >= 3
+        opponents, turns = int(m.group(1)), int(m.group(2) or 0)
+        seen.add((opponents, turns))
+        line = knock_line("classic", opponents, turns)
+        rows = {v: (k, o) for v, k, o in line.rows}
+        value = hand_value(parse_cards(q.shown[0][1]))
+        knock, on = rows[value]
+        assert line.line is not None
+        assert q.solution == ("knock" if knock < on else "play on") == ("knock" if value >= line.line else "play on")
+        assert q.solution == ("knock" if seed % 2 == 0 else "play on")  # neither answer is a safe guess
+        assert f"the line is {line.line}" in q.why
+    if name == "knock-chart":  # lesson 3: just dealt, one to three opponents
+        assert {t for _, t in seen} == {0} and {o for o, _ in seen} == {1, 2, 3}
+    else:  # lesson 6: one opponent, the line climbing with the turns
+        assert {o for o, _ in seen} == {1} and len({t for _, t in seen}) >= 3
 
 
 def test_feed_next_C5_throws_the_equal_card_the_next_player_does_not_collect() -> None:
@@ -208,3 +219,13 @@ def test_the_working_waits_for_an_answer_and_then_shows_the_sum() -> None:
     plain = ExerciseWidget("hand-value", progress=None)
     plain.answer(plain.question.solution)
     assert plain.working_button.layout.display == "none"  # nothing to work out beyond the reason
+
+
+def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_to_type() -> None:
+    assert read_number(" 1 / 48 ") == Fraction(1, 48) and read_number("3 /48") == Fraction(1, 16)
+    with pytest.raises(ExerciseError, match="'6%' is a percentage: type the number itself, or a chance as a fraction"):
+        read_number("6%")
+    ex = EXERCISES["draw-chance"]
+    q = ex.question(0)
+    n, unseen = q.solution.split("/")
+    assert ex.check(q, f"{n} / {unseen}").correct

@@ -193,7 +193,19 @@ def test_lesson_2_steps_C5_the_sum_for_AH_KH_4C_with_9S_on_the_pile() -> None:
     assert turn.take.best.value == 21  # taking the 9S leaves A-K of hearts at 21
 
 
-def test_lesson_6_step_6_3_C6_the_knock_line_climbs_20_26_27_against_one_opponent() -> None:
+def test_lesson_6_step_6_3_C6_the_knock_line_climbs_20_26_27_29_against_one_opponent() -> None:
     from scatlab.analysis.ranking import knock_line
 
-    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2)] == [20, 26, 27]
+    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2, 3)] == [20, 26, 27, 29]
+    prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "06-strategy-lab.ipynb").read_text(
+        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    assert "20 at the start of a hand, 26 after one turn each, 27 after two and 29 after three" in prose
+
+
+def test_lesson_3_step_3_2_C6_the_lines_just_dealt_are_20_17_15() -> None:
+    from scatlab.analysis.ranking import knock_line
+
+    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [20, 17, 15]
+    prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
+        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    assert "the line is 20 against one opponent, 17 against two, 15 against three" in prose

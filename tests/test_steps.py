@@ -18,12 +18,14 @@ from scatlab.course.widgets.steps import StepWidget
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 
 
-@pytest.mark.parametrize("total", [3, 5, 10])
-def test_stars_three_with_no_miss_two_with_one_one_with_more(total: int) -> None:
+@pytest.mark.parametrize("total", [4, 5, 6, 10])
+def test_stars_three_with_no_miss_two_with_one_one_with_half_right_none_below(total: int) -> None:
     assert stars(right=total, total=total) == 3
     assert stars(right=total - 1, total=total) == 2
     assert stars(right=total - 2, total=total) == 1
-    assert stars(right=0, total=total) == 1  # a step played to its end earns at least one
+    half = -(-total // 2)  # at least half right, the boundary
+    assert stars(right=half, total=total) == 1 and stars(right=half - 1, total=total) == 0
+    assert stars(right=0, total=total) == 0  # guessing through a step earns nothing
 
 
 @pytest.mark.parametrize("right,total", [(-1, 3), (4, 3), (0, 0), (True, 3), (1.0, 3)])
@@ -100,15 +102,28 @@ def test_stars_are_kept_as_the_best_and_shown_again_on_a_reload(tmp_path: Path) 
     _play(w, misses=1)
     assert w.done and w.earned == 2 and "Step done: ★★☆" in w.score.value and w.new_button.description == "Try again"
     assert progress.step_stars() == {"2.2": 2}
+    n = STEPS["2.2"].puzzles
     w.try_again()
-    assert not w.done and w.results == [] and w.question.seed == STEPS["2.2"].puzzles
+    assert not w.done and w.results == [] and w.question.seed == n
     _play(w, misses=0)
     assert progress.step_stars("02-draw-or-take") == {"2.2": 3}
     again = StepWidget("2.2", progress=Progress(tmp_path / "p.db"))  # a reload of the page
     assert "Your best: ★★★" in again.stars.value
-    _play(again, misses=3)
+    assert again.question.seed == 2 * n  # not the puzzles already answered: their answers are known
+    _play(again, misses=2)
     assert again.earned == 1 and again.best == 3 and progress.step_stars() == {"2.2": 3}  # never lowered
-    assert len(progress.answers("02-draw-or-take")) == 3 * STEPS["2.2"].puzzles  # every answer kept too
+    assert len(progress.answers("02-draw-or-take")) == 3 * n  # every answer kept too
+    half = StepWidget("2.2", progress=progress)
+    half.answer(half.question.solution)
+    assert StepWidget("2.2", progress=progress).question.seed == 4 * n  # a half-played attempt is not dealt again
+
+
+def test_fewer_than_half_right_earns_no_star_and_keeps_nothing(tmp_path: Path) -> None:
+    progress = Progress(tmp_path / "p.db")
+    w = StepWidget("4.1", progress=progress)
+    _play(w, misses=4)
+    assert w.done and w.earned == 0 and "try again for a star" in w.score.value
+    assert progress.step_stars() == {} and "Not finished yet" in w.stars.value
 
 
 def test_record_stars_refuses_other_counts_and_reset_clears_them(tmp_path: Path) -> None:

@@ -115,7 +115,9 @@ def read_number(text: str) -> Fraction:
     ...
     scatlab.errors.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
     """
-    cleaned = str(text).strip().replace(",", ".")
+    cleaned = "".join(str(text).split()).replace(",", ".")  # "1 / 48" is 1/48
+    if cleaned.endswith("%"):
+        raise ExerciseError(f"{text!r} is a percentage: type the number itself, or a chance as a fraction such as 3/48")
     try:
         return Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
@@ -188,8 +190,7 @@ def _suit_sums(hand: Sequence[Card]) -> str:
 
 
 def _num(v: Fraction) -> str:
-    text = show_value(v)
-    return text if v.denominator == 1 else f"{text} (about {float(v):.2f})"
+    return show_value(v) if v.denominator in (1, 2) else f"about {tenths(v)}"
 
 
 def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: bool = False) -> list[Card]:
@@ -220,10 +221,10 @@ def _hand_value(rng: random.Random, seed: int) -> Question:
     suits = {c.suit for c in hand}
     if len(suits) == 3:
         why = (f"three different suits, so the hand is worth its highest card: {_suit_sums(hand)}; "
-               f"the best is {show_value(value)} (C4; Ace 11, pictures 10, C1).")
+               f"the best is {show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
     else:
         why = (f"only cards of one suit add up: {_suit_sums(hand)}; the best suit gives "
-               f"{show_value(value)} (C4; Ace 11, pictures 10, C1).")
+               f"{show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
     return Question("hand-value", seed, "What is this hand worth?", (("Your hand", _cards(hand)),), (),
                     show_value(value), frozenset({show_value(value)}), why, ("C1", "C4"))
 
@@ -244,7 +245,7 @@ def _count_outs(rng: random.Random, seed: int) -> Question:
     hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
-    why = (f"31 needs an Ace and two ten-cards of one suit (C4). Drawn from the stock, these make 31: {listed} - "
+    why = (f"31 needs an Ace and two cards worth ten of one suit (C4). Drawn from the stock, these make 31: {listed} - "
            f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
            f"{n}/{unseen} (C5: you draw, then throw one card).")
     return Question("count-outs", seed, "How many unseen cards would give you 31 if you drew them from the stock?",
@@ -294,7 +295,7 @@ def _knock_or_play(rng: random.Random, seed: int) -> Question:
     why = (f"with {show_value(hand_value(hand))} against one opponent just dealt, a knock (C6) loses a life with "
            f"P = {float(knock_move.p_one):.1%} and two lives (knocker strictly lowest, C7) with "
            f"P = {float(knock_move.p_two):.1%}: {float(knock_move.lives):.3f} lives expected. Playing on (one more "
-           f"draw or the take, then a showdown against a hand two turns better) costs {float(on):.3f}. "
+           f"draw or the take, then a showdown after your opponent has had two more turns to improve) costs {float(on):.3f}. "
            f"Knock only when the knock costs fewer lives: {'it does' if knock else 'it does not'}.")
     return Question("knock-or-play", seed, "One opponent, your turn: knock now or play on?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
@@ -386,7 +387,7 @@ def _best_discard(rng: random.Random, seed: int) -> Question:
     solution = next(c.pretty for c in hand if kept[c] == best)
     listing = "; ".join(f"throw {c.pretty}: keep {show_value(kept[c])}" for c in hand)
     why = (f"after a draw you hold four cards and throw one (C5); keep the three worth most (C4): {listing}. "
-           f"Both computer players do this; the expert also weighs what the kept cards may become.")
+           f"The tip and expert players both do this; the expert also weighs what the kept cards may become.")
     return Question("best-discard", seed, "You drew a card. Which card do you throw?",
                     (("Your four cards", _cards(hand)),), tuple(c.pretty for c in hand), solution, accepted,
                     why, ("C4", "C5"))
@@ -482,13 +483,13 @@ def _draw_chance(rng: random.Random, seed: int) -> Question:
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     exact = Fraction(n, unseen)
-    why = (f"{n} of the {unseen} cards you have not seen make 31 ({listed}), each as likely as any other, so the "
+    why = (f"{n} of the {unseen} cards you have not seen {'makes' if n == 1 else 'make'} 31 ({listed}), each as likely as any other, so the "
            f"chance is {n}/{unseen}{f' = {exact.numerator}/{exact.denominator}' if exact.denominator != unseen else ''}"
            f", about {_pct(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
            f"{'s are' if n != 1 else ' is'} about {2 * n}%.")
     accepted = frozenset({f"{n}/{unseen}", f"{exact.numerator}/{exact.denominator}"})
     return Question("draw-chance", seed, "You draw from the stock. What is the chance the card makes 31? "
-                    "Type it as a fraction, such as 3/48.",
+                    "Type it as a fraction: outs / unseen cards.",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), f"{n}/{unseen}", accepted,
                     why, ("C4", "C5"), (format_cards(hand), str(up)))
 
@@ -519,7 +520,8 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
                        for v, n in counts)
     terms = " + ".join(f"{int(n)} × {show_value(v)}" for v, n in counts)
     total = sum((v * n for v, n in counts), Fraction(0))
-    choices = sorted(shown, key=Fraction)
+    choices = list(shown)
+    rng.shuffle(choices)  # not in order of size: the answer is not always the middle one
     why = (f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}, about "
            f"{shown[0]}. The plain average of the outcomes ({shown[1]}) forgets that some come from many cards "
            f"and some from one; {shown[2]} is what you hold now (C5).")
@@ -531,64 +533,81 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
 
 # -- 3. what a knock costs, and knocking early --------------------------------------------------
 
+def _pct1(p: Fraction) -> Fraction:
+    """A chance in percent to one decimal, halves up (what the puzzle shows)."""
+    return Fraction((p * 1000 + Fraction(1, 2)).__floor__(), 10)
+
+
 def _knock_cost(rng: random.Random, seed: int) -> Question:
     from ..analysis.report import analyze
 
     full = deck(52)
-    while True:  # a position whose rounded figures give the exact answer, never a coin toss
+    want_knock = seed % 2 == 0  # knock and play on take turns: neither answer is a safe guess
+    while True:  # a position whose shown figures give the exact answer, never a coin toss
         hand = _hand_with_a_pair_of_suit(rng, full)
         if not 17 <= hand_value(hand) <= 30:
             continue
-        rest = [c for c in full if c not in hand]
-        up = rng.choice(rest)
+        up = rng.choice([c for c in full if c not in hand])
         a = analyze(hand, up, opponents=1, knock=False)
         assert a.ranking is not None
         move = a.ranking.move("knock")
         on = a.ranking.play_on_lives
         assert move.p_one is not None and move.p_two is not None and on is not None
         one, two, on_lives = move.p_one, move.p_two, on
-        # what the learner computes from the rounded figures agrees with the exact ones
-        r1, r2, ro = (round(float(x) * 100) for x in (one, two, on))
-        if abs((one + 2 * two) - on) >= Fraction(2, 100) and (r1 + 2 * r2 < ro) == (one + 2 * two < on):
+        r1, r2 = _pct1(one), _pct1(two)
+        ro = Fraction((on * 100 + Fraction(1, 2)).__floor__(), 100)
+        shown_cost = (r1 + 2 * r2) / 100
+        if ((one + 2 * two < on) == want_knock == (shown_cost < ro) and abs(one + 2 * two - on) >= Fraction(2, 100)
+                and abs(shown_cost - ro) >= Fraction(2, 100)):
             break
-    knock = one + 2 * two < on_lives
-    solution = "knock" if knock else "play on"
-    why = (f"a knock costs 1 × {r1}% + 2 × {r2}% = {r1 + 2 * r2}% of a life, about {(r1 + 2 * r2) / 100:.2f} lives "
-           f"(two when you are lowest on your own, C7); playing on costs about {ro / 100:.2f}. "
-           f"{'The knock costs less: knock.' if knock else 'Playing on costs less: play on.'}")
-    return Question("knock-cost", seed, f"One opponent. If you knock now you lose one life with chance {r1}% and two "
-                    f"lives with chance {r2}%. Playing on costs {ro / 100:.2f} lives on average. Knock or play on?",
+    solution = "knock" if want_knock else "play on"
+    p1, p2 = show_value(r1), show_value(r2)
+    why = (f"a knock costs 1 × {p1}% + 2 × {p2}% = {show_value(r1 + 2 * r2)}% of a life, about "
+           f"{float(shown_cost):.2f} lives (two when you are lowest on your own, C7); playing on costs about "
+           f"{float(ro):.2f}. {'The knock costs less: knock.' if want_knock else 'Playing on costs less: play on.'}")
+    return Question("knock-cost", seed, f"One opponent. If you knock now you lose one life with chance {p1}% and two "
+                    f"lives with chance {p2}%. Playing on costs {float(ro):.2f} lives on average. Knock or play on?",
                     (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
                     ("C6", "C7"), (format_cards(hand), str(up), str(one), str(two), str(on_lives)))
 
 
-def _knock_early(rng: random.Random, seed: int) -> Question:
+def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int, turns: int) -> Question:
+    """Knock or play on by the knock line (the chart of lesson 3: an average over every hand
+    of a value): a hand value where the line decides, knock on even seeds, play on on odd."""
     from ..analysis.ranking import knock_line
 
     full = deck(52)
-    opponents = rng.choice((1, 1, 2, 3))
-    turns = rng.choice((0, 1, 2, 3, 4))
     line = knock_line("classic", opponents=opponents, turns=turns)
+    assert line.line is not None
     rows: dict[Fraction, tuple[Fraction, Fraction]] = {value: (k, o) for value, k, o in line.rows}
+    want_knock = seed % 2 == 0
     while True:
         hand = _hand_with_a_pair_of_suit(rng, full)
         value = hand_value(hand)
-        if 15 <= value <= 30 and value in rows and abs(rows[value][0] - rows[value][1]) >= Fraction(1, 100):
+        if not 12 <= value <= 30 or value not in rows:
+            continue
+        k, o = rows[value]
+        if (k < o) == (value >= line.line) == want_knock and abs(k - o) >= Fraction(1, 100):
             break
-    k, o = rows[value]
-    knock = k < o
-    solution = "knock" if knock else "play on"
-    they = "your opponent has" if opponents == 1 else f"your {opponents} opponents have each"
-    line_text = (f"from {show_value(line.line)} up a knock pays" if line.line is not None
-                 else "no hand below 31 pays a knock")
-    why = (f"after {turns} turn{'s' if turns != 1 else ''} each, {line_text} against {opponents} "
-           f"opponent{'s' if opponents != 1 else ''}. With {show_value(value)} a knock costs {float(k):.2f} lives, "
-           f"playing on {float(o):.2f}. Every turn the others play improves their hands, so the line climbs: "
-           f"knock early (C6, C7).")
-    return Question("knock-early", seed, f"{they.capitalize()} played {turns} turn{'s' if turns != 1 else ''} "
-                    f"this hand. Knock or play on?",
+    solution = "knock" if want_knock else "play on"
+    against = f"{opponents} opponent{'s' if opponents != 1 else ''}"
+    when = "just dealt" if turns == 0 else f"after {turns} turn{'s' if turns != 1 else ''} each"
+    above = "at or above" if want_knock else "below"
+    why = (f"against {against} {when} the line is {show_value(line.line)}, and {show_value(value)} is {above} it: for a hand worth "
+           f"{show_value(value)} a knock costs {float(k):.2f} lives on average, playing on {float(o):.2f} (C6, C7).")
+    if turns:
+        why += " Every turn the others play improves their hands, so the line climbs as a hand goes on."
+    return Question(exercise, seed, f"Against {against}, {when}. By the knock line: knock or play on?",
                     (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
                     ("C6", "C7"))
+
+
+def _knock_chart(rng: random.Random, seed: int) -> Question:
+    return _knock_by_line(rng, seed, "knock-chart", rng.choice((1, 2, 3)), 0)
+
+
+def _knock_early(rng: random.Random, seed: int) -> Question:
+    return _knock_by_line(rng, seed, "knock-early", 1, rng.choice((0, 1, 2, 3)))
 
 
 # -- 6. strategy: what your discard gives the next player -------------------------------------
@@ -626,6 +645,7 @@ EXERCISES: dict[str, Exercise] = {
         Exercise("ev-sum", "02-draw-or-take", "What is a draw worth?", _ev_sum, _working_ev),
         Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw, _working_take_or_draw),
         Exercise("knock-cost", "03-knocking", "What a knock costs", _knock_cost, _working_knock_cost),
+        Exercise("knock-chart", "03-knocking", "Knock or play on, by the chart", _knock_chart),
         Exercise("knock-or-play", "03-knocking", "Knock or play on?", _knock_or_play),
         Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
         Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),

@@ -7,16 +7,17 @@ questions of one :mod:`exercise <scatlab.course.exercises>` dealt from seeded po
 each checked by the engine or the analysis, with the reason.
 
 **Stars** (:func:`stars`): a step played to its end earns 3 stars with every puzzle right,
-2 with one miss, 1 with more. The learner's best is kept (:meth:`Progress.record_stars
-<scatlab.course.progress.Progress.record_stars>`); trying again deals new puzzles.
+2 with one miss, 1 with at least half right, none with fewer. The learner's best is kept
+(:meth:`Progress.record_stars <scatlab.course.progress.Progress.record_stars>`); trying
+again, or coming back to the page, deals new puzzles (never one already answered).
 
 >>> step = STEPS["2.1"]
 >>> step.lesson, step.exercise, step.puzzles
 ('02-draw-or-take', 'count-outs', 5)
 >>> [q.seed for q in step.questions(attempt=0)], [q.seed for q in step.questions(attempt=1)]
 ([0, 1, 2, 3, 4], [5, 6, 7, 8, 9])
->>> stars(right=5, total=5), stars(right=4, total=5), stars(right=3, total=5), stars(right=0, total=5)
-(3, 2, 1, 1)
+>>> stars(right=5, total=5), stars(right=4, total=5), stars(right=3, total=5), stars(right=2, total=5)
+(3, 2, 1, 0)
 """
 
 from __future__ import annotations
@@ -59,15 +60,16 @@ class Step:
 
 
 def stars(*, right: int, total: int) -> int:
-    """The stars a finished step earns: 3 with every puzzle right, 2 with one miss, else 1.
+    """The stars a finished step earns: 3 with every puzzle right, 2 with one miss, 1 with
+    at least half right, else 0.
 
-    >>> stars(right=3, total=3), stars(right=2, total=3), stars(right=1, total=3)
-    (3, 2, 1)
+    >>> stars(right=3, total=3), stars(right=2, total=3), stars(right=1, total=3), stars(right=2, total=4)
+    (3, 2, 0, 1)
     """
     if not (type(right) is int and type(total) is int and 0 <= right <= total and total >= 1):
         raise ExerciseError(f"right={right!r} of total={total!r} is not a score: give 0 <= right <= total, total >= 1")
     misses = total - right
-    return 3 if misses == 0 else 2 if misses == 1 else 1
+    return 3 if misses == 0 else 2 if misses == 1 else 1 if 2 * right >= total else 0
 
 
 def star_text(count: int) -> str:
@@ -96,8 +98,8 @@ STEPS: dict[str, Step] = {
              "Compare a sure card with the average of a draw.", "take-or-draw", 5),
         Step("3.1", "03-knocking", "What a knock costs",
              "Add up a knock's cost in lives and compare it with playing on.", "knock-cost", 4),
-        Step("3.2", "03-knocking", "Knock or play on",
-             "Judge a knock at the start of a hand without the figures.", "knock-or-play", 5),
+        Step("3.2", "03-knocking", "Read the knock line",
+             "Knock or play on by the line for your number of opponents.", "knock-chart", 6),
         Step("4.1", "04-showdown", "Who loses at the showdown",
              "Settle a showdown: the lowest hand, ties and the knocker.", "showdown", 6),
         Step("5.1", "05-house-rules", "Same hand, other rules",
@@ -107,7 +109,7 @@ STEPS: dict[str, Step] = {
         Step("6.2", "06-strategy-lab", "Don't feed the next player",
              "Between equal throws, never give the next player their suit.", "feed-next", 4),
         Step("6.3", "06-strategy-lab", "Knock early",
-             "See the knock line climb as the others play their turns.", "knock-early", 5),
+             "See the knock line climb as the others play their turns.", "knock-early", 6),
     )
 }
 """Every step by id, in course order."""

@@ -79,7 +79,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.new_button = widgets.Button(description="New question", layout=widgets.Layout(width="auto"))
         self.working_button = widgets.Button(description="Show the working", layout=widgets.Layout(width="auto"))
         self.working_button.add_class("scatlab-show-working")
-        self.working = widgets.HTMLMath()
+        self.working = widgets.HTMLMath(layout=widgets.Layout(overflow="auto hidden", max_width="100%"))
         self.working.add_class("scatlab-working")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.number.continuous_update = False

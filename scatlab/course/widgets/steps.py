@@ -29,6 +29,12 @@ from ..progress import ProgressError
 from ..steps import STEPS, Step, star_text, stars
 from .exercises import _DEFAULT, ExerciseWidget
 
+
+def _open_default() -> tuple[Any, str]:
+    from .course import open_progress
+
+    return open_progress()
+
 __all__ = ["StepWidget"]
 
 
@@ -46,13 +52,20 @@ class StepWidget(ExerciseWidget):
         self.attempt = 0
         self.results: list[bool] = []
         self.earned = 0
-        super().__init__(self.step.exercise, lesson=self.step.lesson, seed=0, progress=progress)
         self.best = 0
-        if self.progress is not None:
+        kept = _open_default() if progress is _DEFAULT else (progress, "")
+        if kept[0] is not None:  # coming back deals the next attempt: never a puzzle already answered
             try:
-                self.best = self.progress.step_stars(self.step.lesson).get(self.step.id, 0)
+                answered = sum(1 for a in kept[0].answers(self.step.lesson) if a.exercise == self.step.exercise)
+                self.attempt = -(-answered // self.step.puzzles)
+                self.best = kept[0].step_stars(self.step.lesson).get(self.step.id, 0)
             except ProgressError as exc:
-                self.notice = f"Stars are not kept: {exc}"
+                kept = (kept[0], f"Stars are not kept: {exc}")
+        super().__init__(self.step.exercise, lesson=self.step.lesson, seed=self.attempt * self.step.puzzles,
+                         progress=kept[0])
+        if kept[1] and not self.notice:
+            self.notice = kept[1]
+            self.feedback.value = f"<p style='color:#8a5a00'>{escape(self.notice)}</p>"
         self.title.value = (  # the step's title is the heading of its idea, just above
             f"<p class='scatlab-goal' style='margin:2px 0'><b>Step {escape(self.step.id)} goal:</b> "
             f"{escape(self.step.goal)}</p>"
@@ -74,7 +87,9 @@ class StepWidget(ExerciseWidget):
         best = f"Your best: {star_text(self.best)}" if self.best else "Not finished yet"
         self.stars.value = (f"<span class='scatlab-best' style='color:#8a5a00;font-size:1.1em'>{escape(best)}</span>")
         if self.done:
-            self.score.value = f"Step done: {star_text(self.earned)} ({sum(self.results)} of {len(self.results)} right)"
+            again = "" if self.earned else ": try again for a star"
+            self.score.value = (f"Step done: {star_text(self.earned)} ({sum(self.results)} of {len(self.results)} "
+                                f"right){again}")
         else:
             shown = min(len(self.results) + (0 if self._answered() else 1), self.step.puzzles)
             self.score.value = f"Puzzle {shown} of {self.step.puzzles}  {marks}"
@@ -106,7 +121,9 @@ class StepWidget(ExerciseWidget):
         if self.done:
             self.earned = stars(right=sum(self.results), total=len(self.results))
             self.new_button.description = "Try again"
-            if self.progress is not None:
+            if self.earned == 0:
+                pass  # nothing to keep: fewer than half right
+            elif self.progress is not None:
                 try:
                     self.best = self.progress.record_stars(self.step.lesson, self.step.id, self.earned)
                 except ProgressError as exc:
