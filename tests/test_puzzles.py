@@ -121,7 +121,8 @@ def test_check_says_why_right_and_wrong_and_refuses_an_unknown_answer() -> None:
     wrong = next(c for c in p.choices if c != p.answer)
     v = p.check(wrong.upper())
     assert not v.correct and v.answer == wrong
-    assert v.message.startswith(f"Not quite: you chose {wrong}, the best is {p.answer}; yours costs about ")
+    assert v.message.startswith(f"Not quite: you chose to {pz.choice_words(wrong)}; the best move is to "
+                                f"{pz.choice_words(p.answer)}. Your move is worth about ")
     assert v.message.endswith(p.why)
     card = p.moves[p.choices.index(p.answer)].split()[1]  # "discard 4C": the card in letters
     assert p.check(f"throw {card.lower()}").correct  # letters are read as symbols
@@ -319,3 +320,141 @@ def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
         assert max(words.count(w) for w in set(words)) <= POOL_SIZE * TWO_WAY_SHARE, theme
         order = generate(theme, MAX_COUNT, POOL_SEED)
         assert [order.index(p) for p in puzzles] == sorted(order.index(p) for p in puzzles)
+
+
+# -- the newcomer's review of the practice page (rating farming, duplicates, reasons, words) ---
+
+def _page(progress: Progress | None, theme: str = "knock", level: int | None = None):  # type: ignore[no-untyped-def]
+    from scatlab.course.widgets.practice import PracticePage
+
+    return PracticePage(theme, level, progress=progress)
+
+
+def test_a_reload_serves_the_next_unanswered_puzzle_and_rates_each_puzzle_once(tmp_path: Path) -> None:
+    """Rating farming: a new page (a reload) used to start each theme over at its first
+    puzzle and score it again. Now each page load serves a puzzle not answered yet, and the
+    rating moves once per puzzle, by Elo's figure for that answer."""
+    progress = Progress(tmp_path / "progress.sqlite3")
+    seen = []
+    rating = START
+    for _ in range(3):  # three page loads, one answer each
+        page = _page(progress, "chase-31")
+        p = page.puzzle
+        assert p.id not in seen and not page.repeat
+        page.answer(p.answer)
+        rating = update(rating, p.level, True)
+        assert page.rating == rating == progress.practice_rating()
+        seen.append(p.id)
+    assert seen == [q.id for q in pool("chase-31")[:3]]
+    assert [a.puzzle for a in progress.practice_answers()] == seen
+    assert [a.rating_after - a.rating_before != 0 for a in progress.practice_answers()] == [True] * 3
+
+
+def test_switching_the_level_never_serves_an_answered_puzzle_again(tmp_path: Path) -> None:
+    """Switching the level (or the theme) and back inside one page used to re-serve, and
+    re-score, a puzzle already answered."""
+    progress = Progress(tmp_path / "progress.sqlite3")
+    page = _page(progress, "knock")
+    answered = set()
+    for level in (0, 1, 0, 1, 3, 0):
+        page.level.value = level
+        if page.puzzle.id in answered:  # the observer only fires on a change: ask for the next one
+            page.next_puzzle()
+        assert page.puzzle.id not in answered, (level, page.puzzle.id)
+        page.answer(page.puzzle.answer)
+        answered.add(page.puzzle.id)
+    assert len(progress.practice_answers()) == len(answered) == 6
+
+
+def test_once_every_puzzle_of_a_level_is_answered_they_come_again_not_rated(tmp_path: Path) -> None:
+    """The choice made: a puzzle answered before may be served again once every puzzle of
+    its theme and level has been answered; the page says "already answered: not rated
+    again", shows the verdict and its reason, and keeps nothing (no record_practice call):
+    the rating stays where it is, on this page and after a reload."""
+    progress = Progress(tmp_path / "progress.sqlite3")
+    level = min((1, 2, 3), key=lambda n: sum(p.level == n for p in pool("knock")))
+    some = [p for p in pool("knock") if p.level == level]
+    page = _page(progress, "knock", level)
+    for p in some:
+        assert page.puzzle == p and not page.repeat
+        page.answer(p.answer)
+        page.next_puzzle()
+    rating, kept = progress.practice_rating(), len(progress.practice_answers())
+    assert kept == len(some) and page.puzzle == some[0] and page.repeat
+    assert "already answered, not rated again" in page.feedback.value
+    wrong = next(c for c in page.puzzle.choices if c != page.puzzle.answer)
+    verdict = page.answer(wrong)
+    assert verdict is not None and not verdict.correct and "scatlab-wrong" in page.feedback.value
+    assert "Already answered: not rated again." in page.feedback.value
+    assert page.rating == rating == progress.practice_rating() and len(progress.practice_answers()) == kept
+    again = _page(progress, "knock", level)  # a reload: still nothing new to rate
+    assert again.repeat and again.puzzle == some[0]
+    again.answer(again.puzzle.answer)
+    assert again.rating == rating == progress.practice_rating() and len(progress.practice_answers()) == kept
+
+
+def test_a_page_without_progress_rates_each_puzzle_once_too() -> None:
+    page = _page(None, "throw", 3)
+    first = page.puzzle
+    page.answer(first.answer)
+    after = page.rating
+    page.level.value = 0
+    page.level.value = 3
+    assert page.puzzle != first
+    page.theme.value = "knock"
+    page.theme.value = "throw"
+    assert page.puzzle != first and page.rating == after
+
+
+def test_a_position_belongs_to_one_theme_in_the_pools() -> None:
+    """The same position appeared under two themes (chase-31/0/1/16 was knock/0/1/16):
+    now each position gives one puzzle, by the precedence chase-31 > knock > take-or-draw
+    > throw, so no position is met twice in practice."""
+    assert pz.PRECEDENCE == ("chase-31", "knock", "take-or-draw", "throw") and set(pz.PRECEDENCE) == set(THEMES)
+    puzzles = [p for theme in THEMES for p in pool(theme)]
+    places = [p.id.split("/", 1)[1] for p in puzzles]
+    assert len(places) == len(set(places))
+    positions = [(p.hand, p.discard, p.dead, p.opponent_holds, p.opponent_turns, p.taken, p.final) for p in puzzles]
+    assert len(positions) == len(set(positions))
+    for p in pool("take-or-draw"):
+        assert "knock" not in p.choices and not any(q.id.endswith(p.id.split("/", 1)[1]) for q in pool("knock"))
+    assert "chase-31/0/1/16" in {p.id for p in pool("chase-31")} and "knock/0/1/16" not in {p.id for p in pool("knock")}
+
+
+def test_every_reason_with_a_knock_choice_gives_the_knocks_and_playing_ons_lives() -> None:
+    """A chase-31 puzzle offering take, draw and knock said what knocking costs in lives but
+    not what playing on costs, so it did not justify drawing over knocking. Every pool
+    puzzle with a knock choice now gives both figures (the ranking's play_on_lives)."""
+    with_knock = [p for theme in THEMES for p in pool(theme) if "knock" in p.choices]
+    assert {p.theme for p in with_knock} == {"knock", "chase-31"}
+    for p in with_knock:
+        r = rank(p.position())
+        knock = r.move("knock")
+        assert knock.lives is not None and r.play_on_lives is not None
+        assert f"{float(knock.lives):.2f} lives" in p.why, p.id
+        assert f"{float(r.play_on_lives):.2f} lives" in p.why, p.id
+        assert "knock" in p.why.lower() and "play on" in p.why, p.id
+
+
+def test_the_verdict_names_the_best_move_in_plain_words() -> None:
+    draw = next(p for p in pool("take-or-draw") if p.answer == "draw")
+    take = next(c for c in draw.choices if c.startswith("take "))
+    assert draw.check(take).message.startswith(
+        f"Not quite: you chose to take the {take.split()[1]}; the best move is to draw. Your move is worth about ")
+    throw = pool("throw")[0]
+    wrong = next(c for c in throw.choices if c != throw.answer)
+    assert throw.check(wrong).message.startswith(
+        f"Not quite: you chose to throw the {wrong.split()[1]}; the best move is to throw the {throw.answer.split()[1]}.")
+    knock = next(p for p in pool("knock") if p.answer == "play on")
+    assert knock.check("knock").message.startswith("Not quite: you chose to knock; the best move is to play on. "
+                                                   "Your move loses about ")
+
+
+def test_no_reason_or_verdict_uses_words_a_newcomer_cannot_parse() -> None:
+    jargon = ("the best is ", "did not call", "strictly", "yours costs", "showdown", "lives lost on average",
+              "Knocking with")
+    for theme in THEMES:
+        for p in pool(theme):
+            texts = [p.why, p.prompt, p.situation] + [p.check(c).message for c in p.choices]
+            for text in texts:
+                assert not any(j in text for j in jargon), (p.id, text)

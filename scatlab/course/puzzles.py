@@ -13,8 +13,12 @@ criterion), on the ranking's own scale (:meth:`~scatlab.analysis.ranking.Ranking
 - :data:`LIVES_MARGIN` (one fiftieth of a life expected this hand) where a choice ends the
   hand: a knock against playing on.
 
-**Themes** (each position goes to at most one of the three first; a turn with a knock may
-also be a ``"knock"`` puzzle):
+**Themes.** Each position gives at most one puzzle, so a learner never meets the same
+position twice in practice: the first theme, in the order **chase-31 > knock >
+take-or-draw > throw** (:data:`PRECEDENCE`), whose puzzle the position makes (a theme whose
+other choices do not all cost the margin makes none, and the next is tried). A turn
+holding a knock where 31 is not being chased is a ``"knock"`` puzzle, never also a
+``"take-or-draw"`` one.
 
 - ``"chase-31"``: the best move makes or keeps a sure 31 (taking a discard that makes 31,
   throwing the card that keeps a 31), or its point is 31: a draw when at least
@@ -73,13 +77,17 @@ __all__ = [
     "MAX_COUNT",
     "POOL_SIZE",
     "POOL_SEED",
+    "PRECEDENCE",
     "Puzzle",
+    "choice_words",
     "generate",
     "pool",
 ]
 
 THEMES: tuple[str, ...] = ("take-or-draw", "throw", "knock", "chase-31")
 """The themes, in the order the practice page lists them."""
+PRECEDENCE: tuple[str, ...] = ("chase-31", "knock", "take-or-draw", "throw")
+"""The order themes claim a position: it goes to the first whose puzzle it makes."""
 LEVELS: tuple[int, ...] = (1, 2, 3)
 """Difficulty levels: 1 easy, 2 medium, 3 hard."""
 VALUE_MARGIN = Fraction(1, 2)
@@ -99,12 +107,21 @@ RULES = "classic"
 _GAMES_PER_PUZZLE = 60
 """Games tried per puzzle asked for before :func:`generate` gives up (never reached in tests)."""
 _MARGINS = {"value": VALUE_MARGIN, "lives": LIVES_MARGIN}
-_UNIT = {"value": "points", "lives": "lives"}
 
 
 def _num(x: Fraction, places: int = 1) -> str:
     """A figure for display (floats only here): ``26.4``."""
     return f"{float(x):.{places}f}"
+
+
+def choice_words(choice: str) -> str:
+    """A choice as the words that follow "to" in a sentence.
+
+    >>> choice_words("draw"), choice_words("throw 5♠"), choice_words("take 10♥"), choice_words("play on")
+    ('draw', 'throw the 5♠', 'take the 10♥', 'play on')
+    """
+    verb, _, card = choice.partition(" ")
+    return f"{verb} the {card}" if verb in ("take", "throw") and card else choice
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -238,7 +255,7 @@ class Puzzle:
 
         >>> p = generate("knock", 1, seed=2)[0]
         >>> wrong = next(c for c in p.choices if c != p.answer)
-        >>> p.check(wrong).message.startswith(f"Not quite: you chose {wrong}")
+        >>> p.check(wrong).message.startswith(f"Not quite: you chose to {choice_words(wrong)}; the best move is to")
         True
         >>> p.check("fold")
         Traceback (most recent call last):
@@ -251,9 +268,12 @@ class Puzzle:
         i = self.choices.index(chosen)
         scale = self.scales[i]
         cost = self.costs[i]
-        places = 2 if scale == "lives" else 1
-        return Verdict(False, chosen, f"Not quite: you chose {chosen}, the best is {self.answer}; yours costs "
-                                      f"about {_num(cost, places)} {_UNIT[scale]} more. {self.why}")
+        if scale == "lives":
+            worse = f"Your move loses about {_num(cost, 2)} more lives on average."
+        else:
+            worse = f"Your move is worth about {_num(cost)} points less."
+        return Verdict(False, chosen, f"Not quite: you chose to {choice_words(chosen)}; the best move is to "
+                                      f"{choice_words(self.answer)}. {worse} {self.why}")
 
     # -- JSON -------------------------------------------------------------------------------
 
@@ -410,16 +430,26 @@ def _why_value(r: Ranking, k: Knowledge, choices: Sequence[tuple[str, RankedMove
     return text
 
 
+_PLAY_ON = ("If you play on (you draw or take one more card, and later another player knocks and the hands are "
+            "shown)")
+"""How the lives of playing on are counted (:mod:`scatlab.analysis.ranking`'s lives model), in words."""
+
+
+def _lives(x: Fraction) -> str:
+    """Expected lives for display: ``0.22 lives``."""
+    return f"{_num(x, 2)} lives"
+
+
 def _why_knock(r: Ranking, k: Knowledge, knock: RankedMove, on_lives: Fraction) -> str:
     assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
     value = value_of(k.hand, k.rules)
-    text = (f"Knocking with {_num(value, 0) if value.denominator == 1 else _num(value)}, you would lose one life with a "
+    text = (f"If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you lose one life with a "
             f"chance of {chance_words(knock.p_one)}")
     if knock.p_two:
-        text += f" and two lives with a chance of {chance_words(knock.p_two)} (a knocker strictly lowest loses two, C7)"
-    text += (f": {_num(knock.lives, 2)} lives lost on average. Playing on (one more draw, then a showdown you did not "
-             f"call) loses {_num(on_lives, 2)} on average. After a knock every other player has one more turn (C6), "
-             f"then the lowest hand loses a life (C7).")
+        text += (f" and two lives with a chance of {chance_words(knock.p_two)} (the knocker loses two when their hand "
+                 f"alone is the lowest, C7)")
+    text += (f": {_lives(knock.lives)} on average. {_PLAY_ON}, you lose {_lives(on_lives)} on average. "
+             f"After a knock every other player has one more turn (C6), then the lowest hand loses a life (C7).")
     return text
 
 
@@ -451,7 +481,10 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
     text = lead + _why_value(r, k, labelled, best)
     ender = next((m for _, m in labelled if m.ends_hand), None)
     if ender is not None and ender.lives is not None:
-        text += f" Knocking now would lose {_num(ender.lives, 2)} lives on average (C6, C7)."
+        on = r.play_on_lives
+        assert on is not None
+        text += (f" If you knock now, you lose {_lives(ender.lives)} on average; if you play on as well as you can, "
+                 f"{_lives(on)} on average (C6, C7).")
     if theme == "throw" or (theme == "chase-31" and k.hand and len(k.hand) == 4):
         text += " Only the best suit of the three cards you keep counts (C4)."
     return text
@@ -551,8 +584,9 @@ def _make(theme: str, r: Ranking, k: Knowledge, labelled: list[tuple[str, Ranked
 
 @lru_cache(maxsize=4096)
 def _game_puzzles(seed: int, game: int) -> tuple[Puzzle, ...]:
-    """Every puzzle (of every theme and level) of the first hand of game ``game`` of ``seed``:
-    2 to 4 players, each ``expert`` or ``tip``, all drawn from one seeded generator."""
+    """Every puzzle (of every theme and level, at most one per position: :data:`PRECEDENCE`)
+    of the first hand of game ``game`` of ``seed``: 2 to 4 players, each ``expert`` or
+    ``tip``, all drawn from one seeded generator."""
     rng = random.Random(f"scatlab-puzzles:{seed}:{game}")
     rules = find_rules(RULES)
     n = rng.randint(2, 4)
@@ -570,11 +604,15 @@ def _game_puzzles(seed: int, game: int) -> tuple[Puzzle, ...]:
             pos = Position.from_view(view)
             r = rank(pos)
             k = pos.knowledge
-            for theme, labelled, answer, knock_on in _candidates(r, k):
+            candidates = sorted(_candidates(r, k), key=lambda c: PRECEDENCE.index(c[0]))
+            for theme, labelled, answer, knock_on in candidates:  # one puzzle per position: PRECEDENCE
                 puzzle = _make(theme, r, k, labelled, answer, knock_on, view_drawn=view.drawn, seed=seed, game=game,
                                step=step)
-                if puzzle is not None and puzzle.position() == pos:  # re-created exactly from its fields
+                if puzzle is None:
+                    continue
+                if puzzle.position() == pos:  # re-created exactly from its fields
                     found.append(puzzle)
+                break
         state = state.apply(players[mover].choose(view, rng))
         step += 1
     return tuple(found)

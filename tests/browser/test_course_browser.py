@@ -291,7 +291,7 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     """The practice page (issue 36): choose a theme, answer its first puzzle right (the
     answer read from the generator's pool) and see the rating rise by Elo's figure; then
     answer the next one wrong and read the reason, the rating lower."""
-    from scatlab.course.puzzles import pool
+    from scatlab.course.puzzles import choice_words, pool
     from scatlab.course.rating import START, update
 
     first, second = pool("throw")[:2]
@@ -310,10 +310,40 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     expect(box.locator(f".scatlab-puzzle[data-puzzle='{second.id}']")).to_be_visible()
     wrong = next(c for c in second.choices if c != second.answer)
     box.get_by_role("button", name=wrong, exact=True).click()
-    expect(box.locator(".scatlab-wrong")).to_contain_text(f"Not quite: you chose {wrong}, the best is {second.answer}")
+    expect(box.locator(".scatlab-wrong")).to_contain_text(
+        f"Not quite: you chose to {choice_words(wrong)}; the best move is to {choice_words(second.answer)}.")
     expect(box.locator(".scatlab-wrong")).to_contain_text(second.why)
     expect(box.locator(".scatlab-rating-value")).to_have_text(str(update(rating, second.level, False)))
     _shot(course_page, "practice-answered")
+    _no_trouble(course_page)
+
+
+def test_practice_at_phone_width_keeps_each_label_beside_its_dropdown(course_page: Page, server: Server) -> None:
+    """At 390 x 844 the "Level" label was drawn over the Theme dropdown and the Level
+    dropdown squashed to a sliver: now the two controls wrap, each label with its own
+    dropdown on one line, each control the full width of the box, neither over the other."""
+    course_page.set_viewport_size({"width": 390, "height": 844})
+    _open(course_page, server, "practice")
+    box = course_page.locator(".scatlab-practice")
+    expect(box.locator(".scatlab-puzzle")).to_be_visible(timeout=30_000)
+    rects = {}
+    for name in ("theme", "level"):
+        control = box.locator(f".scatlab-practice-{name}")
+        rects[name] = {part: control.locator(sel).bounding_box() for part, sel in
+                       (("box", "xpath=."), ("label", "label"), ("select", "select"))}
+    inner = box.bounding_box()
+    assert inner is not None
+    for name, r in rects.items():
+        b, label, select = r["box"], r["label"], r["select"]
+        assert b is not None and label is not None and select is not None
+        assert select["width"] >= 200, (name, select)  # not a sliver
+        assert label["x"] + label["width"] <= select["x"] + 1, (name, label, select)  # beside it, not over it
+        assert abs(label["y"] - select["y"]) < 4, (name, label, select)  # on the same line
+        assert b["width"] >= inner["width"] - 40, (name, b, inner)  # the full width of the box
+    theme, level = rects["theme"]["box"], rects["level"]["box"]
+    assert theme is not None and level is not None
+    assert level["y"] >= theme["y"] + theme["height"] - 1  # one under the other, not overlapping
+    _shot(course_page, "practice-controls-390")
     _no_trouble(course_page)
 
 

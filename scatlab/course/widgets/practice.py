@@ -7,6 +7,15 @@ with its reason, "Next puzzle", and the rating, kept with every answer in the le
 progress (``progress=None`` keeps nothing: tests, docs). Each theme's puzzles come from a
 fixed pool made on first use (:func:`scatlab.course.puzzles.pool`).
 
+**Each puzzle is rated once.** The next puzzle is the next one of the pool (for the chosen
+theme and level) that the learner has not answered yet: not on this page, and not on any
+earlier page (the puzzle ids kept by :meth:`Progress.practice_answers`, read afresh each
+time, so a reload or a second tab does not start a theme over). A puzzle's position is
+known by its id without the theme (``"0/1/16"``), so a position kept under another theme's
+name counts too. Once every puzzle of a theme and level has been answered, the page serves
+them again, says so ("already answered: not rated again"), shows the verdict and its reason,
+and keeps nothing: no :meth:`Progress.record_practice` call, the rating unchanged.
+
 >>> page = PracticePage(progress=None)
 >>> p = page.puzzle
 >>> page.answer(p.answer).correct, page.rating == update(START, p.level, True) > START
@@ -43,7 +52,23 @@ THEME_LABELS: dict[str, str] = {
 """The themes as the page's dropdown names them."""
 _LEVEL_LABELS = (("Any level", 0), ("1 (easy)", 1), ("2", 2), ("3 (hard)", 3))
 _LINK = "color:#1a5fb4;text-decoration:underline"
+_NOT_RATED = "Already answered: not rated again."
+_ALL_ANSWERED = ("You have answered every puzzle of this theme and level, so they come round again: this one is "
+                 "already answered, not rated again.")
 _DEFAULT: Any = object()
+_CONTROL_STYLE = {"description_width": "3.5em"}
+"""A control's label just wide enough for its word, beside its dropdown (both labels alike)."""
+
+
+def _control_layout() -> widgets.Layout:
+    """A label and its dropdown as one item of a wrapping row: side by side on a wide
+    screen; on a phone each takes the full width, on its own line (never one over the other)."""
+    return widgets.Layout(flex="1 1 16em", width="auto", max_width="26em")
+
+
+def _position(puzzle_id: str) -> str:
+    """The position a puzzle id names, without its theme: ``"knock/0/1/16"`` gives ``"0/1/16"``."""
+    return puzzle_id.split("/", 1)[-1]
 
 
 def puzzle_html(puzzle: Puzzle, *, width: int = 56) -> str:
@@ -87,6 +112,8 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
                 self.notice = f"Your rating cannot be read: {exc}"
         self.right = self.answered = 0
         self._next: dict[tuple[str, int | None], int] = {}
+        self._done: set[str] = set()
+        """Positions answered on this page (what :meth:`_answered` adds to the kept answers)."""
         self._scored = False
         header = widgets.HTML(
             "<div style='color:#555'>scatlab course &middot; practice</div>"
@@ -95,9 +122,9 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             f'<a href="{RULEBOOK_PAGE}" style="{_LINK}">The rulebook</a></nav>')
         header.add_class("scatlab-header")
         self.theme = widgets.Dropdown(options=[(THEME_LABELS[t], t) for t in THEMES], value=theme,
-                                      description="Theme", layout=widgets.Layout(width="auto"))
+                                      description="Theme", layout=_control_layout(), style=_CONTROL_STYLE)
         self.level = widgets.Dropdown(options=list(_LEVEL_LABELS), value=level or 0, description="Level",
-                                      layout=widgets.Layout(width="auto"))
+                                      layout=_control_layout(), style=_CONTROL_STYLE)
         self.theme.add_class("scatlab-practice-theme")
         self.level.add_class("scatlab-practice-level")
         self.board = widgets.HTML()
@@ -126,18 +153,39 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
         level = self.level.value or None
         return [p for p in pool(self.theme.value) if level is None or p.level == level]
 
+    def _answered(self) -> set[str]:
+        """The positions (puzzle ids without the theme) the learner has answered: kept in the
+        progress, and on this page."""
+        kept: set[str] = set()
+        if self.progress is not None:
+            try:
+                kept = {_position(a.puzzle) for a in self.progress.practice_answers()}
+            except ProgressError:
+                pass  # the page's own answers still count
+        return kept | self._done
+
+    @property
+    def repeat(self) -> bool:
+        """The puzzle shown was answered before: it is not rated again."""
+        return _position(self.puzzle.id) in self._answered()
+
     def next_puzzle(self) -> Puzzle:
-        """Show the next puzzle of the chosen theme and level (the pool starts over at its end)."""
+        """Show the next puzzle of the chosen theme and level that the learner has not
+        answered; when all have been, the next one again, marked "not rated again"."""
         found = self._candidates()
         key = (str(self.theme.value), self.level.value or None)
         if not found:  # pragma: no cover - every pool holds every level (tests/test_puzzles.py)
             self.board.value = "<p>No puzzle of this level in this theme yet: choose another level.</p>"
             self.choices.children = ()
             return self.puzzle
-        i = self._next.get(key, 0) % len(found)
+        answered = self._answered()
+        start = self._next.get(key, 0)
+        order = [(start + j) % len(found) for j in range(len(found))]
+        i = next((i for i in order if _position(found[i].id) not in answered), order[0])
         self._next[key] = i + 1
         self.puzzle = found[i]
-        self._scored = False
+        repeat = _position(self.puzzle.id) in answered
+        self._scored = repeat
         self.board.value = puzzle_html(self.puzzle)
         buttons = []
         for choice in self.puzzle.choices:
@@ -146,12 +194,13 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             b.on_click(lambda _b, c=choice: self.answer(c))
             buttons.append(b)
         self.choices.children = tuple(buttons)
-        self.feedback.value = ""
+        self.feedback.value = (f"<p class='scatlab-repeat' style='color:#8a5a00'>{_ALL_ANSWERED}</p>" if repeat else "")
         return self.puzzle
 
     def answer(self, text: str) -> Verdict | None:
         """Check an answer to the current puzzle, show why, update the rating and keep it
-        (a puzzle is scored once; answering again only shows the verdict)."""
+        (a puzzle is scored once: answering it again, on this page or after a reload, only
+        shows the verdict, with "already answered: not rated again")."""
         try:
             verdict = self.puzzle.check(text)
         except ExerciseError as exc:
@@ -159,8 +208,13 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             return None
         colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
         self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
-        if not self._scored:
+        if not self._scored and _position(self.puzzle.id) in self._answered():  # answered in another tab
             self._scored = True
+        if self._scored:
+            self.feedback.value += f"<p class='scatlab-not-rated' style='color:#8a5a00'>{_NOT_RATED}</p>"
+        else:
+            self._scored = True
+            self._done.add(_position(self.puzzle.id))
             self.answered += 1
             self.right += int(verdict.correct)
             p = self.puzzle
