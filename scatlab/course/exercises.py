@@ -221,7 +221,7 @@ def _hand_value(rng: random.Random, seed: int) -> Question:
     suits = {c.suit for c in hand}
     if len(suits) == 3:
         why = (f"three different suits, so the hand is worth its highest card: {_suit_sums(hand)}; "
-               f"the best is {show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
+               f"the highest is {show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
     else:
         why = (f"only cards of one suit add up: {_suit_sums(hand)}; the best suit gives "
                f"{show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
