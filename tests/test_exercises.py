@@ -229,3 +229,13 @@ def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_
     q = ex.question(0)
     n, unseen = q.solution.split("/")
     assert ex.check(q, f"{n} / {unseen}").correct
+
+
+def test_tenths_rounds_halves_up_and_refuses_what_is_not_exact() -> None:
+    assert [tenths(Fraction(x)) for x in ("113/4", "28", "-1/20", "1/20", "-3/10", "-17/10")] == [
+        "28.3", "28.0", "0.0", "0.1", "-0.3", "-1.7"]
+    for bad in (28.25, True, "28"):
+        with pytest.raises(ExerciseError, match="is not an exact value"):
+            tenths(bad)  # type: ignore[arg-type]
+    with pytest.raises(ExerciseError, match="belongs to"):
+        EXERCISES["ev-sum"].working("not a question")  # type: ignore[arg-type]

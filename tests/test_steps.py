@@ -148,3 +148,17 @@ def test_an_older_database_without_the_steps_table_keeps_working(tmp_path: Path)
     assert old.step_stars() == {} and old.notice in (None, "")
     assert old.record_stars("01-the-game", "1.1", 3) == 3
     assert len(old.answers()) == 1  # nothing the learner saved is lost
+
+
+@pytest.mark.parametrize("bad", [["1.1"], None, 11, "9.9"])
+def test_a_step_or_exercise_that_is_not_one_is_refused_with_the_names_known(bad: object) -> None:
+    from scatlab.course.widgets.exercises import ExerciseWidget
+
+    with pytest.raises(ExerciseError, match="known: 1.1, 2.1"):
+        StepWidget(bad, progress=None)  # type: ignore[arg-type]
+    with pytest.raises(ExerciseError, match="known: hand-value"):
+        ExerciseWidget(bad, progress=None)  # type: ignore[arg-type]
+    with pytest.raises(ExerciseError):
+        Step("9.9", "01-the-game", "x", "x.", bad)  # type: ignore[arg-type]
+    with pytest.raises(ExerciseError, match="3 to 10 puzzles"):
+        Step("9.9", "01-the-game", "x", "x.", "hand-value", puzzles="5")  # type: ignore[arg-type]

@@ -142,8 +142,8 @@ class Exercise:
         >>> print(EXERCISES["draw-chance"].working(EXERCISES["draw-chance"].question(0)))
         P(31) = \\frac{\\left|\\{A\\text{♠}\\}\\right|}{48} = \\frac{1}{48} \\approx 0.02083
         """
-        if question.exercise != self.id:
-            raise ExerciseError(f"that question belongs to {question.exercise!r}, not to {self.id!r}")
+        if not isinstance(question, Question) or question.exercise != self.id:
+            raise ExerciseError(f"that question belongs to {getattr(question, 'exercise', question)!r}, not to {self.id!r}")
         return self.explain(question) if self.explain is not None else ""
 
     def question(self, seed: int) -> Question:
@@ -470,8 +470,11 @@ def tenths(value: Fraction) -> str:
     >>> tenths(Fraction(113, 4)), tenths(Fraction(28)), tenths(Fraction(541, 24))
     ('28.3', '28.0', '22.5')
     """
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise ExerciseError(f"{value!r} is not an exact value: give a Fraction or a whole number")
     tens = (value * 10 + Fraction(1, 2)).__floor__()
-    return f"{tens // 10}.{tens % 10}"
+    sign, tens = ("-" if tens < 0 else ""), abs(tens)
+    return f"{sign}{tens // 10}.{tens % 10}"
 
 
 def _pct(p: Fraction) -> str:

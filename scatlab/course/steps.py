@@ -46,9 +46,9 @@ class Step:
     puzzles: int = 5
 
     def __post_init__(self) -> None:
-        if self.exercise not in EXERCISES:
+        if not isinstance(self.exercise, str) or self.exercise not in EXERCISES:
             raise ExerciseError(f"{self.exercise!r} is not an exercise; known: {', '.join(EXERCISES)}")
-        if not MIN_PUZZLES <= self.puzzles <= MAX_PUZZLES:
+        if type(self.puzzles) is not int or not MIN_PUZZLES <= self.puzzles <= MAX_PUZZLES:
             raise ExerciseError(f"a step has {MIN_PUZZLES} to {MAX_PUZZLES} puzzles, not {self.puzzles!r}")
 
     def questions(self, attempt: int = 0) -> list[Question]:

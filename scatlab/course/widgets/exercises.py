@@ -50,7 +50,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     """
 
     def __init__(self, exercise: str, *, lesson: str | None = None, seed: int = 0, progress: Any = _DEFAULT) -> None:
-        if exercise not in EXERCISES:
+        if not isinstance(exercise, str) or exercise not in EXERCISES:
             raise ExerciseError(f"{exercise!r} is not an exercise; known: {', '.join(EXERCISES)}")
         self.exercise: Exercise = EXERCISES[exercise]
         self.lesson = lesson or self.exercise.lesson

@@ -46,7 +46,7 @@ class StepWidget(ExerciseWidget):
     """
 
     def __init__(self, step: str, *, progress: Any = _DEFAULT) -> None:
-        if step not in STEPS:
+        if not isinstance(step, str) or step not in STEPS:
             raise ExerciseError(f"{step!r} is not a step; known: {', '.join(STEPS)}")
         self.step: Step = STEPS[step]
         self.attempt = 0
