@@ -117,7 +117,7 @@ def read_number(text: str) -> Fraction:
     """
     cleaned = "".join(str(text).split()).replace(",", ".")  # "1 / 48" is 1/48
     if cleaned.endswith("%"):
-        raise ExerciseError(f"{text!r} is a percentage: type the number itself, or a chance as a fraction such as 3/48")
+        raise ExerciseError(f"{text!r} is a percentage: type a chance as a fraction, outs / unseen cards")
     try:
         return Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
@@ -454,10 +454,12 @@ def _working_knock_cost(question: Question) -> str:
     one, two, on = (Fraction(x) for x in question.position[2:5])
     r1, r2, ro = (sympy.Rational(x.numerator, x.denominator) for x in (one, two, on))
     knock = one + 2 * two
+    def term(x: sympy.Rational, value: Fraction) -> str:  # a fraction a learner can read, else a decimal
+        return str(sympy.latex(x)) if value.denominator < 10**5 else f"{float(value):.4f}"
+
     lines = [
-        rf"E[\text{{lives, knock}}] = 1 \cdot {sympy.latex(r1)} + 2 \cdot {sympy.latex(r2)} = "
-        rf"{sympy.latex(r1 + 2 * r2)} \approx {float(knock):.3f}",
-        rf"E[\text{{lives, play on}}] = {sympy.latex(ro)} \approx {float(on):.3f}",
+        rf"E[\text{{lives, knock}}] = 1 \cdot {term(r1, one)} + 2 \cdot {term(r2, two)} \approx {float(knock):.3f}",
+        rf"E[\text{{lives, play on}}] \approx {float(on):.3f}",
     ]
     return "\n".join(lines)
 
@@ -536,6 +538,19 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
 
 # -- 3. what a knock costs, and knocking early --------------------------------------------------
 
+def wants_knock(exercise: str, seed: int) -> bool:
+    """Whether the puzzle of ``seed`` is dealt so that knocking is right: in each block of six
+    seeds, three knocks and three play-ons in a shuffled order, so an answer is never a safe
+    guess and no pattern gives it away.
+
+    >>> [wants_knock("knock-cost", s) for s in range(6)].count(True)
+    3
+    """
+    pattern = [True, True, True, False, False, False]
+    random.Random(f"{exercise}:answers:{seed // 6}").shuffle(pattern)
+    return pattern[seed % 6]
+
+
 def _pct1(p: Fraction) -> Fraction:
     """A chance in percent to one decimal, halves up (what the puzzle shows)."""
     return Fraction((p * 1000 + Fraction(1, 2)).__floor__(), 10)
@@ -545,7 +560,7 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
     from ..analysis.report import analyze
 
     full = deck(52)
-    want_knock = seed % 2 == 0  # knock and play on take turns: neither answer is a safe guess
+    want_knock = wants_knock("knock-cost", seed)
     while True:  # a position whose shown figures give the exact answer, never a coin toss
         hand = _hand_with_a_pair_of_suit(rng, full)
         if not 17 <= hand_value(hand) <= 30:
@@ -567,27 +582,30 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
     p1, p2 = show_value(r1), show_value(r2)
     why = (f"a knock costs 1 × {p1}% + 2 × {p2}% = {show_value(r1 + 2 * r2)}% of a life, about "
            f"{float(shown_cost):.2f} lives (two when you are lowest on your own, C7); playing on costs about "
-           f"{float(ro):.2f}. {'The knock costs less: knock.' if want_knock else 'Playing on costs less: play on.'}")
+           f"{float(ro):.2f}. {'The knock costs less: knock.' if want_knock else 'Playing on costs less: play on.'} "
+           f"These figures are for this very hand and the {up.pretty} on the pile (your opponent may take it), "
+           "so they can differ from the chart's average for the hand's value.")
     return Question("knock-cost", seed, f"One opponent. If you knock now you lose one life with chance {p1}% and two "
                     f"lives with chance {p2}%. Playing on costs {float(ro):.2f} lives on average. Knock or play on?",
-                    (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
-                    ("C6", "C7"), (format_cards(hand), str(up), str(one), str(two), str(on_lives)))
+                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
+                    frozenset({solution}), why, ("C6", "C7"),
+                    (format_cards(hand), str(up), str(one), str(two), str(on_lives)))
 
 
 def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int, turns: int) -> Question:
     """Knock or play on by the knock line (the chart of lesson 3: an average over every hand
-    of a value): a hand value where the line decides, knock on even seeds, play on on odd."""
+    of a value): a hand value near the line, where the line decides (:func:`wants_knock`)."""
     from ..analysis.ranking import knock_line
 
     full = deck(52)
     line = knock_line("classic", opponents=opponents, turns=turns)
     assert line.line is not None
     rows: dict[Fraction, tuple[Fraction, Fraction]] = {value: (k, o) for value, k, o in line.rows}
-    want_knock = seed % 2 == 0
-    while True:
+    want_knock = wants_knock(exercise, seed)
+    while True:  # a value near the line, where reading it matters
         hand = _hand_with_a_pair_of_suit(rng, full)
         value = hand_value(hand)
-        if not 12 <= value <= 30 or value not in rows:
+        if value not in rows or not -5 <= value - line.line <= 4:
             continue
         k, o = rows[value]
         if (k < o) == (value >= line.line) == want_knock and abs(k - o) >= Fraction(1, 100):
@@ -610,7 +628,7 @@ def _knock_chart(rng: random.Random, seed: int) -> Question:
 
 
 def _knock_early(rng: random.Random, seed: int) -> Question:
-    return _knock_by_line(rng, seed, "knock-early", 1, rng.choice((0, 1, 2, 3)))
+    return _knock_by_line(rng, seed, "knock-early", 1, seed % 4)  # the line climbing, turn by turn
 
 
 # -- 6. strategy: what your discard gives the next player -------------------------------------

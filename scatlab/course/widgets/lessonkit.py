@@ -96,7 +96,8 @@ def knock_chart_svg(line: Any) -> str:
     def y(v: float) -> float:
         return height - bottom - (height - bottom - 14) * v / top
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
              f'opponent{"s" if n != 1 else ""}">']
     for tick in (0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0):
@@ -137,7 +138,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
                                                value=opponents, description="Against")
         self.turns = widgets.ToggleButtons(options=[("just dealt", 0), ("1 turn in", 1), ("2 turns in", 2),
-                                                    ("4 turns in", 4)], value=turns, description="Opponents")
+                                                    ("3 turns in", 3), ("4 turns in", 4)], value=turns, description="Opponents")
         self.chart = widgets.HTML()
         self.caption = widgets.HTML()
         self.opponents.observe(lambda _c: self._update(), "value")
@@ -166,7 +167,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         else:
             verdict = f"knocking costs fewer lives than playing on from <b>{show_value(line.line)}</b> up"
         self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}: {verdict}. "
-                              "Hover a bar for its numbers.</p>")
+                              "On a computer, hover over a bar for its numbers.</p>")
 
 
 def _percent(p: Any) -> str:
@@ -333,7 +334,8 @@ def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]
         return left + (right - left) * p
 
     fair = 1 / len(labels)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="win rates with 95% intervals after {games} games">']
     for tick in (0, 0.25, 0.5, 0.75, 1):
         parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="10" y2="{height - 24}" stroke="#e8e8e8"/>'
