@@ -169,7 +169,7 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
     footer = lesson_footer("03-knocking", progress=p)
     footer.children[0].children[0].click()
     assert p.finished_lessons() == {"03-knocking"}
-    p.record_answer("03-knocking", "knock-or-play", "q", "knock", correct=True)
+    p.record_answer("03-knocking", "knock-chart", "q", "knock", correct=True)
     p.save_game("evening game", GameRecord.from_state(play_random_game("classic", 3, seed=2)).dumps())
     html = course_index(progress=p).children[0].value.replace("&nbsp;", " ")  # kept on one line
     assert "1 of 1 right" in html and "finished ✓" in html

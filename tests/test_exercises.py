@@ -84,10 +84,10 @@ def test_numbers_are_read_exactly_and_bad_answers_refused() -> None:
     assert ex.check(q, "30.5").correct and ex.check(q, "61/2").correct and ex.check(q, "30,5").correct
     with pytest.raises(ExerciseError, match="'thirty' is not a number"):
         ex.check(q, "thirty")
-    knock = EXERCISES["knock-or-play"]
+    knock = EXERCISES["knock-chart"]
     with pytest.raises(ExerciseError, match="'fold' is not one of the choices: knock, play on"):
         knock.check(knock.question(0), "fold")
-    with pytest.raises(ExerciseError, match="belongs to 'knock-or-play'"):
+    with pytest.raises(ExerciseError, match="belongs to 'knock-chart'"):
         ex.check(knock.question(0), "1")
     with pytest.raises(ExerciseError, match="seed=-1"):
         ex.question(-1)

@@ -272,37 +272,7 @@ def _take_or_draw(rng: random.Random, seed: int) -> Question:
                     frozenset(accepted), why, ("C5",), (format_cards(hand), str(up)))
 
 
-# -- 3. knocking ------------------------------------------------------------------------------
-
-def _knock_or_play(rng: random.Random, seed: int) -> Question:
-    from ..analysis.report import analyze
-
-    full = deck(52)
-    while True:
-        hand = _hand_with_a_pair_of_suit(rng, full)
-        if 17 <= hand_value(hand) <= 30:
-            break
-    rest = [c for c in full if c not in hand]
-    up = rng.choice(rest)
-    a = analyze(hand, up, opponents=1, knock=False)
-    assert a.ranking is not None
-    knock_move = a.ranking.move("knock")
-    on = a.ranking.play_on_lives
-    assert knock_move.lives is not None and knock_move.p_one is not None and knock_move.p_two is not None
-    assert on is not None
-    knock = a.advice.action == "knock"
-    solution = "knock" if knock else "play on"
-    why = (f"with {show_value(hand_value(hand))} against one opponent just dealt, a knock (C6) loses a life with "
-           f"P = {float(knock_move.p_one):.1%} and two lives (knocker strictly lowest, C7) with "
-           f"P = {float(knock_move.p_two):.1%}: {float(knock_move.lives):.3f} lives expected. Playing on (one more "
-           f"draw or the take, then a showdown after your opponent has had two more turns to improve) costs {float(on):.3f}. "
-           f"Knock only when the knock costs fewer lives: {'it does' if knock else 'it does not'}.")
-    return Question("knock-or-play", seed, "One opponent, your turn: knock now or play on?",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
-                    frozenset({solution}), why, ("C6", "C7"))
-
-
-# -- 4. the showdown --------------------------------------------------------------------------
+# -- 4. the showdown (lesson 3's knocking exercises are below, with the working) --------------- --------------------------------------------------------------------------
 
 _C7_CASES = ("one lowest", "knocker tied", "knocker lowest", "others tied")
 
@@ -667,7 +637,6 @@ EXERCISES: dict[str, Exercise] = {
         Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw, _working_take_or_draw),
         Exercise("knock-cost", "03-knocking", "What a knock costs", _knock_cost, _working_knock_cost),
         Exercise("knock-chart", "03-knocking", "Knock or play on, by the chart", _knock_chart),
-        Exercise("knock-or-play", "03-knocking", "Knock or play on?", _knock_or_play),
         Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
         Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),
         Exercise("best-discard", "06-strategy-lab", "Which card to throw?", _best_discard),
