@@ -36,6 +36,7 @@ from ..rules.values import hand_value, tiebreak_key
 
 if TYPE_CHECKING:
     from ..analysis.onestep import TurnAnalysis
+    from ..analysis.report import Analysis
 
 __all__ = [
     "ExerciseError",
@@ -390,32 +391,33 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
 
 # -- the working behind an answer (sympy, only when a learner asks) --------------------------
 
-def _derivation_lines(question: Question, names: tuple[str, ...]) -> str:
-    from ..analysis.display import derivation
+def _analysis(question: Question) -> Analysis:
     from ..analysis.report import analyze
 
-    hand, up = question.position
-    steps = derivation(analyze(hand, up, opponents=1, knock=False))
-    return "\n".join(step.latex() for step in steps if step.name in names)
+    hand, up = question.position[:2]
+    return analyze(hand, up, opponents=1, knock=False)
+
+
+def _derivation_lines(analysis: Analysis, names: tuple[str, ...]) -> str:
+    from ..analysis.display import derivation
+
+    return "\n".join(step.latex() for step in derivation(analysis) if step.name in names)
 
 
 def _working_p31(question: Question) -> str:
-    return _derivation_lines(question, ("P(31)",))
+    return _derivation_lines(_analysis(question), ("P(31)",))
 
 
 def _working_ev(question: Question) -> str:
-    return _derivation_lines(question, (r"E[\text{value}]",))
+    return _derivation_lines(_analysis(question), (r"E[\text{value}]",))
 
 
 def _working_take_or_draw(question: Question) -> str:
-    from ..analysis.report import analyze
-
-    hand, up = question.position
-    a = analyze(hand, up, opponents=1, knock=False)
+    a = _analysis(question)  # once: both lines read it
     assert a.turn.take is not None
     v = a.turn.take.best.value
-    take = rf"\text{{take}} = {v.numerator if v.denominator == 1 else float(v)}"
-    return take + "\n" + _working_ev(question)
+    take = rf"\text{{take}} = {show_value(v)}"
+    return take + "\n" + _derivation_lines(a, (r"E[\text{value}]",))
 
 
 def _working_knock_cost(question: Question) -> str:
@@ -436,6 +438,11 @@ def _working_knock_cost(question: Question) -> str:
 
 # -- 2. the one-draw chance and the expected value ----------------------------------------------
 
+def _half_up(value: Fraction, step: int) -> Fraction:
+    """``value`` rounded to the nearest ``1/step``, halves up (as a learner rounds)."""
+    return Fraction((value * step + Fraction(1, 2)).__floor__(), step)
+
+
 def tenths(value: Fraction) -> str:
     """A value to one decimal, halves rounded up as a learner rounds (``28.25`` is ``28.3``).
 
@@ -444,23 +451,21 @@ def tenths(value: Fraction) -> str:
     """
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
         raise ExerciseError(f"{value!r} is not an exact value: give a Fraction or a whole number")
-    tens = (value * 10 + Fraction(1, 2)).__floor__()
+    tens = int(_half_up(value, 10) * 10)
     sign, tens = ("-" if tens < 0 else ""), abs(tens)
     return f"{sign}{tens // 10}.{tens % 10}"
 
 
-def _pct(p: Fraction) -> str:
-    return f"{int(p * 100 + Fraction(1, 2))}%"
-
-
 def _draw_chance(rng: random.Random, seed: int) -> Question:
+    from ..session.wording import chance_words  # (the session package is heavy: only when used)
+
     hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     exact = Fraction(n, unseen)
     why = (f"{n} of the {unseen} cards you have not seen {'makes' if n == 1 else 'make'} 31 ({listed}), each as likely as any other, so the "
            f"chance is {n}/{unseen}{f' = {exact.numerator}/{exact.denominator}' if exact.denominator != unseen else ''}"
-           f", about {_pct(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
+           f", {chance_words(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
            f"{'s are' if n != 1 else ' is'} about {2 * n}%.")
     accepted = frozenset({f"{n}/{unseen}", f"{exact.numerator}/{exact.denominator}"})
     return Question("draw-chance", seed, "You draw from the stock. What is the chance the card makes 31? "
@@ -521,11 +526,6 @@ def wants_knock(exercise: str, seed: int) -> bool:
     return pattern[seed % 6]
 
 
-def _pct1(p: Fraction) -> Fraction:
-    """A chance in percent to one decimal, halves up (what the puzzle shows)."""
-    return Fraction((p * 1000 + Fraction(1, 2)).__floor__(), 10)
-
-
 def _knock_cost(rng: random.Random, seed: int) -> Question:
     from ..analysis.report import analyze
 
@@ -542,8 +542,8 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
         on = a.ranking.play_on_lives
         assert move.p_one is not None and move.p_two is not None and on is not None
         one, two, on_lives = move.p_one, move.p_two, on
-        r1, r2 = _pct1(one), _pct1(two)
-        ro = Fraction((on * 100 + Fraction(1, 2)).__floor__(), 100)
+        r1, r2 = _half_up(one * 100, 10), _half_up(two * 100, 10)  # percent to one decimal, as shown
+        ro = _half_up(on, 100)
         shown_cost = (r1 + 2 * r2) / 100
         if ((one + 2 * two < on) == want_knock == (shown_cost < ro) and abs(one + 2 * two - on) >= Fraction(2, 100)
                 and abs(shown_cost - ro) >= Fraction(2, 100)):

@@ -22,6 +22,7 @@ import ipywidgets as widgets
 
 from ..exercises import EXERCISES, Exercise, ExerciseError, Question, Verdict
 from ..progress import Progress, ProgressError
+from .course import open_progress
 from ...widgets.svg import card_svg
 
 __all__ = ["ExerciseWidget", "question_html"]
@@ -55,16 +56,8 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.exercise: Exercise = EXERCISES[exercise]
         self.lesson = lesson or self.exercise.lesson
         self.seed = seed
-        self.notice = ""
         self.progress: Progress | None
-        if progress is _DEFAULT:
-            try:
-                self.progress = Progress()
-                self.notice = self.progress.notice or ""
-            except ProgressError as exc:
-                self.progress, self.notice = None, f"Progress is not kept: {exc}"
-        else:
-            self.progress = progress
+        self.progress, self.notice = open_progress() if progress is _DEFAULT else (progress, "")
         self.right = 0
         self.answered = 0
         self.question = self.exercise.question(seed)
@@ -93,8 +86,17 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         )
         self.add_class("scatlab-exercise")
         self._show()
-        if self.notice:
-            self.feedback.value = f"<p style='color:#8a5a00'>{escape(self.notice)}</p>"
+        self.tell(self.notice)
+
+    def tell(self, notice: str) -> None:
+        """Show a notice about the progress (a moved-aside file, or why nothing is kept)."""
+        if notice:
+            self.notice = notice
+            self.feedback.value = f"<p style='color:#8a5a00'>{escape(notice)}</p>"
+
+    def _answered(self) -> bool:
+        """The current question has been answered (its inputs are then disabled)."""
+        return bool(self.number.disabled or any(b.disabled for b in self.choices.children))
 
     def _show(self) -> None:
         q = self.question
@@ -123,7 +125,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         except ExerciseError as exc:
             self.feedback.value = f"<p class='scatlab-unreadable' style='color:#8a5a00'>{escape(str(exc))}</p>"
             return None
-        first = not self.number.disabled and not any(b.disabled for b in self.choices.children)
+        first = not self._answered()
         colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
         self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
         if first:

@@ -27,13 +27,8 @@ import ipywidgets as widgets
 from ..exercises import ExerciseError, Question, Verdict
 from ..progress import ProgressError
 from ..steps import STEPS, Step, star_text, stars
+from .course import open_progress
 from .exercises import _DEFAULT, ExerciseWidget
-
-
-def _open_default() -> tuple[Any, str]:
-    from .course import open_progress
-
-    return open_progress()
 
 __all__ = ["StepWidget"]
 
@@ -53,19 +48,17 @@ class StepWidget(ExerciseWidget):
         self.results: list[bool] = []
         self.earned = 0
         self.best = 0
-        kept = _open_default() if progress is _DEFAULT else (progress, "")
-        if kept[0] is not None:  # coming back deals the next attempt: never a puzzle already answered
+        kept, notice = open_progress() if progress is _DEFAULT else (progress, "")
+        if kept is not None:  # coming back deals the next attempt: never a puzzle already answered
             try:
-                answered = sum(1 for a in kept[0].answers(self.step.lesson) if a.exercise == self.step.exercise)
+                answered = sum(1 for a in kept.answers(self.step.lesson) if a.exercise == self.step.exercise)
                 self.attempt = -(-answered // self.step.puzzles)
-                self.best = kept[0].step_stars(self.step.lesson).get(self.step.id, 0)
+                self.best = kept.step_stars(self.step.lesson).get(self.step.id, 0)
             except ProgressError as exc:
-                kept = (kept[0], f"Stars are not kept: {exc}")
+                notice = f"Stars are not kept: {exc}"
         super().__init__(self.step.exercise, lesson=self.step.lesson, seed=self.attempt * self.step.puzzles,
-                         progress=kept[0])
-        if kept[1] and not self.notice:
-            self.notice = kept[1]
-            self.feedback.value = f"<p style='color:#8a5a00'>{escape(self.notice)}</p>"
+                         progress=kept)
+        self.tell(notice)
         self.title.value = (  # the step's title is the heading of its idea, just above
             f"<p class='scatlab-goal' style='margin:2px 0'><b>Step {escape(self.step.id)} goal:</b> "
             f"{escape(self.step.goal)}</p>"
@@ -121,17 +114,13 @@ class StepWidget(ExerciseWidget):
         if self.done:
             self.earned = stars(right=sum(self.results), total=len(self.results))
             self.new_button.description = "Try again"
-            if self.earned == 0:
-                pass  # nothing to keep: fewer than half right
-            elif self.progress is not None:
+            self.best = max(self.best, self.earned)
+            if self.earned and self.progress is not None:  # no star (fewer than half right): nothing to keep
                 try:
                     self.best = self.progress.record_stars(self.step.lesson, self.step.id, self.earned)
                 except ProgressError as exc:
                     self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>The stars were "
                                             f"not kept: {escape(str(exc))}</p>")
-                    self.best = max(self.best, self.earned)
-            else:
-                self.best = max(self.best, self.earned)
         self._progress_line()
         return verdict
 
