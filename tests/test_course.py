@@ -211,8 +211,10 @@ def test_serve_binds_loopback_unless_a_host_is_given() -> None:
         check_host("example.org")
 
 
-def test_culling_is_on_and_preheating_off() -> None:
+def test_culling_is_on_preheating_off_and_kernels_come_warm() -> None:
     options = voila_options(8866, "127.0.0.1")
+    assert "--VoilaConfiguration.multi_kernel_manager_class=scatlab.course.kernels.WarmKernelManager" in options
+    assert "--ServerKernelManager.client_factory=scatlab.course.kernels.QuickReadyClient" in options
     assert "--MappingKernelManager.cull_interval=10" in options
     assert "--MappingKernelManager.cull_idle_timeout=30" in options
     assert "--VoilaConfiguration.preheat_kernel=False" in options

@@ -322,6 +322,32 @@ def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
         assert [order.index(p) for p in puzzles] == sorted(order.index(p) for p in puzzles)
 
 
+
+def test_the_shipped_practice_pools_are_the_pools_the_games_give() -> None:
+    """The practice page reads its pools from scatlab/course/data (so a page opens without
+    playing the games again); the file must be exactly what build_pool makes now. When this
+    fails, run ``python tools/practice_pools.py``."""
+    shipped = json.loads(pz.POOLS_FILE.read_text(encoding="utf-8"))
+    assert shipped == json.loads(json.dumps(pz.pools_json(), ensure_ascii=False))
+    for theme in THEMES:
+        assert pool(theme) == pz.build_pool(theme)
+
+
+def test_a_missing_or_stale_pools_file_falls_back_to_the_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No file, a file of other settings, or a damaged file: the pools are made from the
+    games, the same puzzles."""
+    for text in (None, json.dumps({"pool_size": 3, "seed": 0, "pools": {}}), "{not json",
+                 json.dumps({"pool_size": pz.POOL_SIZE, "seed": pz.POOL_SEED, "pools": {"knock": [{"id": 1}]}})):
+        path = tmp_path / "pools.json"
+        if text is not None:
+            path.write_text(text, encoding="utf-8")
+        monkeypatch.setattr(pz, "POOLS_FILE", path)
+        pz._shipped_pools.cache_clear()
+        pz.pool.cache_clear()
+        assert pz.pool("knock") == pz.build_pool("knock")
+    pz._shipped_pools.cache_clear()
+    pz.pool.cache_clear()
+
 # -- the newcomer's review of the practice page (rating farming, duplicates, reasons, words) ---
 
 def _page(progress: Progress | None, theme: str = "knock", level: int | None = None):  # type: ignore[no-untyped-def]

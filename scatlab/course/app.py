@@ -11,8 +11,12 @@ Every Voilà setting the app uses is in :func:`voila_options` (one place; there 
   so an ``execute_request`` sent by hand is dropped.
 - **No source is shown** (``strip_sources``) and tracebacks are not sent to the page.
 - **Kernels of closed pages are culled** (``cull_interval`` 10 s, ``cull_idle_timeout``
-  30 s; open, connected pages are never culled). Kernels are *not* preheated: preheating
-  and culling together break pages ("Kernel does not exist").
+  30 s; open, connected pages are never culled). Voilà's preheating is off (with culling
+  it broke pages: "Kernel does not exist"); instead pages get **warm kernels**
+  (:mod:`scatlab.course.kernels`): two kernels started and warmed with the lessons'
+  imports and tables before a page asks, refilled in the background, never culled while
+  they wait. The page's front end is fetched while its cells run (the ``scatlab``
+  template), and each page template is compiled once per server.
 - **The address is the course**: ``/`` redirects to the index; pages fetch nothing from
   outside the server; the log is quiet unless ``--debug`` (:mod:`scatlab.course.server`).
 - **Bound to 127.0.0.1** unless ``--host`` is given; then the console says who can reach
@@ -94,6 +98,8 @@ def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.theme=light",
         "--VoilaConfiguration.preheat_kernel=False",
+        "--VoilaConfiguration.multi_kernel_manager_class=scatlab.course.kernels.WarmKernelManager",
+        "--ServerKernelManager.client_factory=scatlab.course.kernels.QuickReadyClient",
         r"--VoilaConfiguration.file_allowlist=.*\.(png|jpg|jpeg|gif|svg)",
         "--KernelManager.transport_encryption=auto",  # CurveZMQ keys between the server and its kernels
         "--MappingKernelManager.cull_interval=10",

@@ -45,11 +45,13 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..analysis.knowledge import Knowledge
@@ -82,6 +84,9 @@ __all__ = [
     "choice_words",
     "generate",
     "pool",
+    "build_pool",
+    "pools_json",
+    "POOLS_FILE",
 ]
 
 THEMES: tuple[str, ...] = ("take-or-draw", "throw", "knock", "chase-31")
@@ -669,18 +674,55 @@ TWO_WAY_SHARE = Fraction(7, 12)
 fills (14 of 24), so a learner who always gives the same answer cannot score well."""
 
 
+POOLS_FILE = Path(__file__).parent / "data" / "practice-pools.json"
+"""The practice page's pools as shipped with the package (written by
+``python tools/practice_pools.py``; ``tests/test_puzzles.py`` checks it is exactly what
+:func:`build_pool` makes): the practice page opens without playing the games again."""
+
+
 @lru_cache(maxsize=len(THEMES))
 def pool(theme: str) -> tuple[Puzzle, ...]:
     """The practice page's puzzles of ``theme``: :data:`POOL_SIZE` puzzles from
-    :data:`POOL_SEED`, in the order the games give them, made on first use and kept for
-    the process. Where one answer is far more common (playing on is right at most knock
-    decisions) the pool skips the surplus, so no answer fills more than
-    :data:`TWO_WAY_SHARE` of it.
+    :data:`POOL_SEED` (:func:`build_pool`), read from :data:`POOLS_FILE` when it holds
+    the pools of those settings (else made from the games, about 3 s), kept for the process.
 
     >>> from collections import Counter
     >>> sorted(Counter(p.answer for p in pool("knock")).items())
     [('knock', 10), ('play on', 14)]
     """
+    _check_args(theme, POOL_SIZE, POOL_SEED, None)
+    shipped = _shipped_pools()
+    if shipped is not None and theme in shipped:
+        return shipped[theme]
+    return build_pool(theme)
+
+
+def pools_json() -> dict[str, Any]:
+    """Every theme's pool as :data:`POOLS_FILE` holds it (what ``tools/practice_pools.py``
+    writes)."""
+    return {"pool_size": POOL_SIZE, "seed": POOL_SEED,
+            "pools": {theme: [p.to_json() for p in build_pool(theme)] for theme in THEMES}}
+
+
+@lru_cache(maxsize=1)
+def _shipped_pools() -> dict[str, tuple[Puzzle, ...]] | None:
+    try:
+        data = json.loads(POOLS_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("pool_size") != POOL_SIZE or data.get("seed") != POOL_SEED:
+        return None
+    try:
+        return {theme: tuple(Puzzle.from_json(p) for p in puzzles) for theme, puzzles in data["pools"].items()}
+    except (KeyError, TypeError, AttributeError, ScatlabError):
+        return None
+
+
+def build_pool(theme: str) -> tuple[Puzzle, ...]:
+    """The pool of ``theme`` made from the games: :data:`POOL_SIZE` puzzles from
+    :data:`POOL_SEED`, in the order the games give them. Where one answer is far more
+    common (playing on is right at most knock decisions) the pool skips the surplus, so no
+    answer fills more than :data:`TWO_WAY_SHARE` of it."""
     _check_args(theme, POOL_SIZE, POOL_SEED, None)
     cap = int(POOL_SIZE * TWO_WAY_SHARE)
     count = POOL_SIZE

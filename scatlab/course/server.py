@@ -11,6 +11,9 @@
   (voila-dashboards/voila#1458), so it got a 403 and the kernel waited to be culled. That
   one endpoint checks the request's origin instead (another site's page is refused); every
   other request keeps Voilà's checks, and culling stays for pages that vanish silently.
+- Pages get warm kernels (:mod:`scatlab.course.kernels`): started and importing the
+  lessons' modules before a page asks.
+- Each page template is compiled once per server, not once per page load.
 - A quiet log: at the default level only warnings an operator can act on; the lines every
   page load repeated ("Notebook ... is not trusted", "Kernel is running over TCP without
   encryption") are dropped. ``scatlab serve --debug`` shows everything.
@@ -42,6 +45,40 @@ class _Quiet(logging.Filter):
         return not any(q in message for q in QUIET)
 
 
+def _compile_templates_once() -> None:
+    """Voilà makes a new exporter, and with it a new Jinja environment, for every page, so
+    the page's 14 templates were parsed and compiled again on each load (0.17 s). One
+    in-memory bytecode cache shared by those environments compiles each template once per
+    server (a changed template has a new checksum and is compiled again)."""
+    import jinja2
+    from voila.exporter import VoilaExporter
+
+    if getattr(VoilaExporter, "_scatlab_cache", None) is not None:
+        return
+
+    class MemoryBytecodeCache(jinja2.BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            if bucket.key in self.code:
+                bucket.bytecode_from_string(self.code[bucket.key])
+
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            self.code[bucket.key] = bucket.bytecode_to_string()
+
+    cache = MemoryBytecodeCache()
+    built = VoilaExporter.environment
+
+    def environment(self: Any) -> Any:
+        env = built.fget(self)
+        env.bytecode_cache = cache
+        return env
+
+    VoilaExporter.environment = property(environment)
+    VoilaExporter._scatlab_cache = cache
+
+
 def _course_app() -> Any:
     from tornado.web import HTTPError, RedirectHandler
     from voila.app import Voila
@@ -64,6 +101,11 @@ def _course_app() -> Any:
                          (f"{base}/voila/tree/?", RedirectHandler, {"url": index})]
             handlers = [(h[0], ShutdownOnClose, *h[2:]) if h[1] is VoilaShutdownKernelHandler else h
                         for h in super().init_handlers()]
+            prefill = getattr(self.kernel_manager, "prefill", None)
+            if prefill is not None:  # warm kernels for the lessons' folder, once the loop runs
+                from tornado.ioloop import IOLoop
+
+                IOLoop.current().add_callback(prefill)
             return redirects + handlers
 
     return CourseVoila
@@ -74,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p)
+    _compile_templates_once()
     instance = _course_app().instance()
     instance.initialize(args)
     if not debug:  # on the app's logger, tornado's and every handler they write through

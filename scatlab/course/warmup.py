@@ -1,0 +1,52 @@
+"""What a lesson page's kernel does before any page asks for it (the course app's pool of
+warm kernels, :mod:`scatlab.course.kernels`): import the modules the lessons' cells use
+and build the tables they read first, so a page's cells only deal and draw.
+
+>>> warm()  # imports and tables: about a second, once per kernel
+>>> import sys
+>>> "scatlab.course.widgets.steps" in sys.modules and "sympy" in sys.modules
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["WARM_MODULES", "WARM_RULES", "WARM_KNOCK_LINES", "warm"]
+
+WARM_MODULES = (
+    "ipywidgets",
+    "scatlab.course.widgets.course",
+    "scatlab.course.widgets.lessonkit",
+    "scatlab.course.widgets.steps",
+    "scatlab.course.widgets.exercises",
+    "scatlab.course.widgets.practice",
+    "scatlab.widgets.analyzer",
+    "scatlab.widgets.table",
+    "scatlab.analysis.display",  # sympy: lesson 2's analyzer shows its derivation on load
+)
+"""The modules the lessons' cells import, directly or on their first call."""
+
+WARM_RULES = ("classic",)
+"""The presets whose analysis tables the lessons read on load. (Lesson 8 plays the quick
+preset: its tables, 28 MB, are built by that page alone rather than held by every kernel.)"""
+
+WARM_KNOCK_LINES = ((1, 0), (2, 0), (3, 0), (1, 1), (1, 2), (1, 3))
+"""(opponents, turns) of the classic knock lines the lessons' knock chart and its steps
+read first (lesson 3: one to three opponents; lesson 6: one opponent, turns in)."""
+
+
+def warm() -> None:
+    """Import :data:`WARM_MODULES`, build the analysis tables of :data:`WARM_RULES` and
+    the knock lines of :data:`WARM_KNOCK_LINES`. Leaves no state a page could notice
+    other than those caches."""
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    from ..analysis.ranking import knock_line
+    from ..analysis.tables import tables_for
+    from ..rules import PRESETS
+
+    for preset in WARM_RULES:
+        tables_for(PRESETS[preset]).after_draw
+    for opponents, turns in WARM_KNOCK_LINES:
+        knock_line("classic", opponents, turns)

@@ -1,0 +1,96 @@
+"""The course app's warm kernels (issue 38: pages open fast): a page gets a kernel from the
+pool, already warmed (scatlab.course.warmup), with its own request environment set before
+its first cell; the pool refills; pooled kernels are never culled, handed-out ones are;
+the quicker wait_for_ready still delivers the first cell's output."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from traitlets.config import Config
+
+from scatlab.course.kernels import QuickReadyClient, WarmKernelManager
+
+
+def _manager(root: Path, **traits: Any) -> WarmKernelManager:
+    config = Config({"ServerKernelManager": {"client_factory": QuickReadyClient}})
+    return WarmKernelManager(config=config, root_dir=str(root), cull_idle_timeout=30, **traits)
+
+
+async def _until(check: Any, seconds: float = 90) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+
+
+async def _run(km: WarmKernelManager, kernel_id: str, code: str) -> str:
+    """Run ``code`` as a page would (a fresh client, waited for) and return its printed text."""
+    client = km.get_kernel(kernel_id).client()
+    assert isinstance(client, QuickReadyClient)
+    client.start_channels()
+    out: list[str] = []
+    try:
+        await client.wait_for_ready(timeout=60)
+        reply = await client.execute_interactive(
+            code, output_hook=lambda m: out.append(m["content"].get("text", "")), timeout=60)
+        assert reply["content"]["status"] == "ok"
+        return "".join(out)
+    finally:
+        client.stop_channels()
+
+
+def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool_refills(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        km = _manager(tmp_path, pool_size=1, refill_delay=0.0)
+        try:
+            km.prefill(path="")
+            await _until(lambda: len(km.pooled()) == 1)
+            pooled = km.pooled()[0]
+            env = {**os.environ, "QUERY_STRING": "game=3", "SCRIPT_NAME": "/voila/render/08-play-a-game.ipynb"}
+            kernel_id = await km.start_kernel(kernel_name="python3", path="", env=env)
+            assert kernel_id == pooled and kernel_id not in km.pooled()
+            # The first cell's output arrives (the quick wait_for_ready kept IOPub's check),
+            # the request's variables are set, the warm-up's imports are there, nothing else.
+            text = await _run(km, kernel_id, "import os, sys\n"
+                                             "print(os.environ['QUERY_STRING'], os.environ['SCRIPT_NAME'],"
+                                             " 'scatlab.course.widgets.steps' in sys.modules,"
+                                             " sorted(k for k in globals() if not k.startswith('_')"
+                                             " and k not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))")
+            assert text.split() == ["game=3", "/voila/render/08-play-a-game.ipynb", "True", "[]"]
+            cwd = await _run(km, kernel_id, "import os; print(os.getcwd())")
+            assert Path(cwd.strip()) == tmp_path
+            # a replacement is started in the background
+            await _until(lambda: len(km.pooled()) == 1)
+            assert km.pooled()[0] != kernel_id
+            # a kernel waiting in the pool is never culled, however old; a handed-out one is
+            for kid in (km.pooled()[0], kernel_id):
+                kernel: Any = km.get_kernel(kid)
+                kernel.last_activity = datetime.now(timezone.utc) - timedelta(hours=1)
+                await km.cull_kernel_if_idle(kid)
+            assert km.pooled() and km.pooled()[0] in km
+            assert kernel_id not in km
+        finally:
+            await km.shutdown_all()
+
+    asyncio.run(scenario())
+
+
+def test_without_a_pool_a_page_gets_a_new_kernel(tmp_path: Path) -> None:
+    """pool_size 0 (or a pool emptied by many pages at once): Voilà's own start."""
+    async def scenario() -> None:
+        km = _manager(tmp_path, pool_size=0)
+        try:
+            km.prefill()
+            kernel_id = await km.start_kernel(kernel_name="python3", path="", env={**os.environ, "QUERY_STRING": "x=1"})
+            assert km.pooled() == []
+            text = await _run(km, kernel_id, "import os, sys; print(os.environ['QUERY_STRING'], 'ipywidgets' in sys.modules)")
+            assert text.split() == ["x=1", "False"]
+        finally:
+            await km.shutdown_all()
+
+    asyncio.run(scenario())
