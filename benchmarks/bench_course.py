@@ -6,16 +6,20 @@ Starts ``scatlab serve --no-browser`` on a free port of 127.0.0.1 (a temporary
 ``SCATLAB_HOME``) and drives Debian's headless Chromium with Playwright.
 
 - *Time to a clickable widget*: from ``page.goto`` to the first enabled ``.widget-button``
-  being visible (every lesson has one), ``--runs`` times per page; target <= 3 s, hoped
-  <= 1.5 s.
+  being visible (every lesson has one), ``--runs`` times per page, ``--pause`` seconds apart
+  (a learner reading; the server's warm kernels refill meanwhile). Two figures per page:
+  *first visit* (a new browser context: nothing cached, as a learner's first page) and
+  *next page* (one tab going from page to page, the browser's cache warm: a learner clicking
+  through the course). Target <= 1.5 s median, hoped <= 1.0 s. ``--busy N`` runs N
+  CPU-bound processes meanwhile (a loaded machine).
 - *Memory*: the resident set size (VmRSS) summed over the server and its kernels (the server
   process and every process below it), with no page, 1 open lesson and 10 open lessons.
 - *Load*: 10 browser pages open lessons at once; all must render; they are closed and the
-  kernel processes counted every 2 s until none is left (the app culls kernels idle for
-  30 s, checked every 10 s; target: within a minute).
+  kernel processes counted every 2 s until only the warm kernels waiting for the next pages
+  are left (the app culls kernels idle for 30 s, checked every 10 s; target: within a
+  minute).
 
-Run: ``python benchmarks/bench_course.py [--runs 2] [--pages 10]`` (nice it on a shared
-machine).
+Run: ``python benchmarks/bench_course.py [--runs 3] [--pause 3] [--pages 10] [--busy 0]``.
 """
 
 from __future__ import annotations
@@ -35,11 +39,14 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from scatlab.course.kernels import WarmKernelManager
 from scatlab.course.lessons import LESSONS
 
+POOL = int(WarmKernelManager.pool_size.default_value)
+
 CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
-TARGET = 3.0
-HOPED = 1.5
+TARGET = 1.5
+HOPED = 1.0
 
 
 def free_port() -> int:
@@ -93,8 +100,12 @@ def time_to_clickable(page: Page, url: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=2, help="loads per lesson (default 2)")
+    parser.add_argument("--pause", type=float, default=3.0, help="seconds between loads (default 3)")
     parser.add_argument("--pages", type=int, default=10, help="pages at once in the load test (default 10)")
+    parser.add_argument("--busy", type=int, default=0, help="CPU-bound processes running meanwhile (default 0)")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each figure as it comes
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average before the run {os.getloadavg()[0]:.1f} (1 min)", flush=True)
     home = tempfile.mkdtemp(prefix="scatlab-bench-")
@@ -113,36 +124,47 @@ def main() -> None:
                 if time.perf_counter() - t0 > 60 or proc.poll() is not None:
                     raise SystemExit("the server did not start")
                 time.sleep(0.2)
-        print(f"server ready in {time.perf_counter() - t0:.1f} s", flush=True)
+        print(f"server ready in {time.perf_counter() - t0:.1f} s; {args.busy} busy processes", flush=True)
+        time.sleep(max(args.pause, 5.0))  # the warm kernels fill
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
-            run(browser, base, proc.pid, args.runs, args.pages)
+            run(browser, base, proc.pid, args.runs, args.pages, args.pause)
             browser.close()
         print(f"load average after the run {os.getloadavg()[0]:.1f} (1 min)")
     finally:
+        for b in burners:
+            b.kill()
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(20)
 
 
-def run(browser: Browser, base: str, root: int, runs: int, pages: int) -> None:
-    names = ["00-index", *(lesson.id for lesson in LESSONS)]
+def run(browser: Browser, base: str, root: int, runs: int, pages: int, pause: float) -> None:
+    names = ["00-index", *(lesson.id for lesson in LESSONS), "practice"]
     mb, kernels = memory_mb(root)
-    print(f"memory, no page open: {mb:.0f} MB ({kernels} kernels)")
-    print("time to a clickable widget (navigation -> first enabled button visible):")
-    worst = 0.0
-    for name in names:
-        times = []
-        for _ in range(runs):
+    print(f"memory, no page open: {mb:.0f} MB ({kernels} kernels: the warm ones)")
+    print(f"time to a clickable widget (navigation -> first enabled button visible), {runs} loads "
+          f"{pause:g} s apart; target median <= {TARGET} s, hoped <= {HOPED} s:")
+    first: dict[str, list[float]] = {name: [] for name in names}
+    following: dict[str, list[float]] = {name: [] for name in names}
+    tab = browser.new_context().new_page()
+    for _ in range(runs):
+        for name in names:
             context = browser.new_context()
-            page = context.new_page()
-            times.append(time_to_clickable(page, f"{base}/voila/render/{name}.ipynb"))
+            first[name].append(time_to_clickable(context.new_page(), f"{base}/voila/render/{name}.ipynb"))
             context.close()
-        med = statistics.median(times)
-        worst = max(worst, max(times))
-        verdict = "ok" if max(times) <= TARGET else "over target"
-        print(f"  {name:<20} median {med:.2f} s, max {max(times):.2f} s over {runs} loads  "
-              f"(target <= {TARGET:.0f} s: {verdict}; hoped <= {HOPED} s: {'yes' if med <= HOPED else 'no'})")
-    print(f"  slowest load: {worst:.2f} s")
+            time.sleep(pause)
+            following[name].append(time_to_clickable(tab, f"{base}/voila/render/{name}.ipynb"))
+            time.sleep(pause)
+    tab.context.close()
+    for label, times in (("first visit (nothing cached)", first), ("next page (one tab, cache warm)", following)):
+        print(f"  {label}:")
+        for name in names:
+            med = statistics.median(times[name])
+            verdict = "ok" if med <= TARGET else "over target"
+            print(f"    {name:<20} median {med:.2f} s, max {max(times[name]):.2f} s  ({verdict})")
+        medians = [statistics.median(times[n]) for n in names]
+        print(f"    pages within the target: {sum(m <= TARGET for m in medians)} of {len(names)}; "
+              f"median of the medians {statistics.median(medians):.2f} s")
     time.sleep(45)  # let the kernels of the pages above be culled before measuring memory
     mb0, k0 = memory_mb(root)
     context = browser.new_context()
@@ -174,12 +196,12 @@ def run(browser: Browser, base: str, root: int, runs: int, pages: int) -> None:
     while True:
         _, left = memory_mb(root)
         waited = time.perf_counter() - closed
-        if left == 0 or waited > 120:
+        if left <= POOL or waited > 120:
             break
         time.sleep(2)
-    verdict = "ok" if left == 0 and waited <= 60 else "over target"
-    print(f"culling: {k10} kernels -> {left} kernels {waited:.0f} s after the pages closed "
-          f"(target: all culled within 60 s: {verdict})")
+    verdict = "ok" if left <= POOL and waited <= 60 else "over target"
+    print(f"culling: {k10} kernels -> {left} kernels (the {POOL} warm ones) {waited:.0f} s after the pages "
+          f"closed (target: within 60 s: {verdict})")
     mb_end, _ = memory_mb(root)
     print(f"memory after culling: {mb_end:.0f} MB")
 

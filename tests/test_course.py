@@ -215,6 +215,7 @@ def test_culling_is_on_preheating_off_and_kernels_come_warm() -> None:
     options = voila_options(8866, "127.0.0.1")
     assert "--VoilaConfiguration.multi_kernel_manager_class=scatlab.course.kernels.WarmKernelManager" in options
     assert "--ServerKernelManager.client_factory=scatlab.course.kernels.QuickReadyClient" in options
+    assert "--VoilaExecutor.iopub_timeout=60" in options  # a page under load keeps its widgets
     assert "--MappingKernelManager.cull_interval=10" in options
     assert "--MappingKernelManager.cull_idle_timeout=30" in options
     assert "--VoilaConfiguration.preheat_kernel=False" in options

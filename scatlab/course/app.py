@@ -100,6 +100,10 @@ def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
         "--VoilaConfiguration.preheat_kernel=False",
         "--VoilaConfiguration.multi_kernel_manager_class=scatlab.course.kernels.WarmKernelManager",
         "--ServerKernelManager.client_factory=scatlab.course.kernels.QuickReadyClient",
+        # nbclient gives up on a cell's remaining output 4 s after its reply by default: with
+        # many pages opening at once a page then lost its widgets ("Timeout waiting for IOPub
+        # output"); wait as long as a page may take
+        "--VoilaExecutor.iopub_timeout=60",
         r"--VoilaConfiguration.file_allowlist=.*\.(png|jpg|jpeg|gif|svg)",
         "--KernelManager.transport_encryption=auto",  # CurveZMQ keys between the server and its kernels
         "--MappingKernelManager.cull_interval=10",
