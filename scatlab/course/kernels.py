@@ -35,6 +35,7 @@ from datetime import datetime, timezone
 from queue import Empty
 from typing import Any
 
+import zmq
 from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import ensure_async
@@ -195,7 +196,8 @@ class QuickReadyClient(AsyncKernelClient):
     it: 0.2-0.4 s on every page even when the kernel is already running. This one keeps the
     same guarantee (it returns only once an IOPub message has arrived after a
     ``kernel_info`` reply, so the first cell's output cannot be lost) but asks again every
-    20 ms and flushes with a 20 ms window.
+    20 ms and flushes with a 20 ms window. It never sends to a shell socket that would
+    block (a kernel gone from under its page): it waits, then gives up at the timeout.
     """
 
     poll = 0.02
@@ -203,6 +205,13 @@ class QuickReadyClient(AsyncKernelClient):
     async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
         while True:
+            if not self._can_send():  # never block the server's loop on a kernel that is not there
+                if not await self._async_is_alive():
+                    raise RuntimeError("Kernel died before replying to kernel_info")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"Kernel didn't accept a message in {timeout:.0f} seconds")
+                await asyncio.sleep(self.poll)
+                continue
             self.kernel_info()
             try:
                 msg = await ensure_async(self.shell_channel.get_msg(timeout=1))
@@ -225,5 +234,11 @@ class QuickReadyClient(AsyncKernelClient):
                 await ensure_async(self.iopub_channel.get_msg(timeout=self.poll))
             except Empty:
                 break
+
+    def _can_send(self) -> bool:
+        """Whether a message to the shell channel would be queued at once. A ZeroMQ DEALER
+        socket with no peer (a kernel that closed its socket while its process lingers)
+        blocks on send, and a blocked send here would freeze the whole server."""
+        return bool(self.shell_channel.socket.getsockopt(zmq.EVENTS) & zmq.POLLOUT)
 
     wait_for_ready = _async_wait_for_ready
