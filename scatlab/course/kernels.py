@@ -4,10 +4,9 @@ has already imported what the lessons use.
 Starting a Python kernel costs about half a second, and a lesson's first cells spend
 another half second importing the widgets and the analysis and building its tables.
 :class:`WarmKernelManager` keeps :attr:`~WarmKernelManager.pool_size` kernels started and
-warmed (:func:`scatlab.course.warmup.warm` run, no lesson code, no name left in the
-user's namespace) for each folder pages are
-served from, hands one out when Voilà asks for a kernel, and starts a replacement in the
-background, one at a time. When the pool is empty (many pages opened at once) a page gets a
+warmed (:func:`scatlab.course.warmup.warm` run, no lesson code, no name left in the user's
+namespace) for each folder pages are served from, hands one out when Voilà asks for a
+kernel, and starts a replacement in the background, one at a time. When the pool is empty (many pages opened at once) a page gets a
 kernel started for it, as without a pool.
 
 What a page sees is the same as with a fresh kernel:
@@ -42,6 +41,7 @@ from jupyter_server.utils import ensure_async
 from traitlets import Float, Integer, Unicode
 
 __all__ = ["WarmKernelManager", "QuickReadyClient", "warm_code", "env_code"]
+
 
 def warm_code(function: str) -> str:
     """The code a pooled kernel runs once: call ``function`` (``"module:name"``), leaving

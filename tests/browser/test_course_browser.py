@@ -114,7 +114,7 @@ def chromium(browser: Browser) -> Browser:
 
 @pytest.fixture()
 def course_page(chromium: Browser) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1100, "height": 900})
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     errors: list[str] = []
 
