@@ -28,8 +28,9 @@ async def _until(check: Any, seconds: float = 90) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _run(km: WarmKernelManager, kernel_id: str, code: str) -> str:
-    """Run ``code`` as a page would (a fresh client, waited for) and return its printed text."""
+async def _run(km: WarmKernelManager, kernel_id: str, code: str, count: int | None = None) -> str:
+    """Run ``code`` as a page would (a fresh client, waited for) and return its printed text
+    (``count``: the execution count the reply must carry)."""
     client = km.get_kernel(kernel_id).client()
     assert isinstance(client, QuickReadyClient)
     client.start_channels()
@@ -39,6 +40,8 @@ async def _run(km: WarmKernelManager, kernel_id: str, code: str) -> str:
         reply = await client.execute_interactive(
             code, output_hook=lambda m: out.append(m["content"].get("text", "")), timeout=60)
         assert reply["content"]["status"] == "ok"
+        if count is not None:
+            assert reply["content"]["execution_count"] == count
         return "".join(out)
     finally:
         client.stop_channels()
@@ -60,7 +63,8 @@ def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool
                                              "print(os.environ['QUERY_STRING'], os.environ['SCRIPT_NAME'],"
                                              " 'scatlab.course.widgets.steps' in sys.modules,"
                                              " sorted(k for k in globals() if not k.startswith('_')"
-                                             " and k not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))")
+                                             " and k not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))",
+                             count=1)  # the warm-up and the environment ran silently
             assert text.split() == ["game=3", "/voila/render/08-play-a-game.ipynb", "True", "[]"]
             cwd = await _run(km, kernel_id, "import os; print(os.getcwd())")
             assert Path(cwd.strip()) == tmp_path
