@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
 from traitlets.config import Config
 
 from scatlab.course.kernels import QuickReadyClient, WarmKernelManager
@@ -98,3 +99,26 @@ def test_without_a_pool_a_page_gets_a_new_kernel(tmp_path: Path) -> None:
             await km.shutdown_all()
 
     asyncio.run(scenario())
+
+
+def test_the_quick_client_never_sends_to_a_shell_socket_that_would_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel gone from under its page (its process lingering, its socket closed) leaves
+    the client's DEALER socket with no peer, where a send blocks: the whole server froze so
+    once. The client waits instead, and gives up at the timeout, or at once if the kernel
+    has died."""
+    client = QuickReadyClient()
+    sent: list[int] = []
+    alive = [True]
+
+    async def is_alive() -> bool:
+        return alive[0]
+
+    monkeypatch.setattr(client, "_can_send", lambda: False)
+    monkeypatch.setattr(client, "kernel_info", lambda: sent.append(1))
+    monkeypatch.setattr(client, "_async_is_alive", is_alive)
+    with pytest.raises(RuntimeError, match="didn't accept a message in 0 seconds"):
+        asyncio.run(client.wait_for_ready(timeout=0.1))
+    alive[0] = False
+    with pytest.raises(RuntimeError, match="Kernel died"):
+        asyncio.run(client.wait_for_ready(timeout=30))
+    assert sent == []
