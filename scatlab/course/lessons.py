@@ -32,19 +32,25 @@ ALL_CODES: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 15)) + tuple(f"V{i}
 """Every rule code of the catalogue (RULES.md)."""
 
 
+class _Page:
+    """What every course page has: a notebook in ``lessons/`` named after its ``id``."""
+
+    id: str
+
+    @property
+    def filename(self) -> str:
+        """The notebook's file name in ``lessons/``."""
+        return self.id + ".ipynb"
+
+
 @dataclass(frozen=True)
-class Lesson:
+class Lesson(_Page):
     """One lesson: its number, id (the notebook's name without ``.ipynb``), title and blurb."""
 
     number: int
     id: str
     title: str
     blurb: str
-
-    @property
-    def filename(self) -> str:
-        """The notebook's file name in ``lessons/``."""
-        return self.id + ".ipynb"
 
     @property
     def previous(self) -> Lesson | None:
@@ -58,7 +64,7 @@ class Lesson:
 
 
 @dataclass(frozen=True)
-class Appendix:
+class Appendix(_Page):
     """An optional page: its id (the notebook's name without ``.ipynb``, always starting
     ``appendix-``), title, blurb, and the id of the lesson it extends (which links to it)."""
 
@@ -66,11 +72,6 @@ class Appendix:
     title: str
     blurb: str
     lesson: str
-
-    @property
-    def filename(self) -> str:
-        """The notebook's file name in ``lessons/``."""
-        return self.id + ".ipynb"
 
 
 LESSONS: tuple[Lesson, ...] = (

@@ -210,21 +210,20 @@ def test_every_page_fits_a_phone(course_page: Page, server: Server, name: str, p
 
 
 def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) -> None:
+    def follow(links: str, text: str, page: str) -> None:
+        course_page.locator(links, has_text=text).click()
+        course_page.wait_for_url(f"**/{page}.ipynb")
+
     _open(course_page, server, "03-knocking")
-    course_page.locator(".scatlab-header nav a", has_text="4. 31, the showdown").click()
-    course_page.wait_for_url("**/04-showdown.ipynb")
+    follow(".scatlab-header nav a", "4. 31, the showdown", "04-showdown")
     _open(course_page, server, "00-index")
-    course_page.locator(".scatlab-course-index a", has_text="Knocking").click()
-    course_page.wait_for_url("**/03-knocking.ipynb")
+    follow(".scatlab-course-index a", "Knocking", "03-knocking")
     expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
     # lesson 3 links its optional appendix, which links back
-    course_page.locator("a", has_text="How we know the numbers").click()
-    course_page.wait_for_url("**/appendix-how-we-know.ipynb")
-    course_page.locator(".scatlab-header nav a", has_text="back to 3. Knocking").click()
-    course_page.wait_for_url("**/03-knocking.ipynb")
+    follow("a", "How we know the numbers", "appendix-how-we-know")
+    follow(".scatlab-header nav a", "back to 3. Knocking", "03-knocking")
     _open(course_page, server, "00-index")
-    course_page.locator(".scatlab-appendices a", has_text="Skat").click()
-    course_page.wait_for_url("**/appendix-skat.ipynb")
+    follow(".scatlab-appendices a", "Skat", "appendix-skat")
     expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
     _no_trouble(course_page)
 
