@@ -6,6 +6,7 @@ the quicker wait_for_ready still delivers the first cell's output."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -20,6 +21,14 @@ from scatlab.course.kernels import QuickReadyClient, WarmKernelManager
 def _manager(root: Path, **traits: Any) -> WarmKernelManager:
     config = Config({"ServerKernelManager": {"client_factory": QuickReadyClient}})
     return WarmKernelManager(config=config, root_dir=str(root), cull_idle_timeout=30, **traits)
+
+
+def _in_own_loop(coro: Any) -> Any:
+    """Run ``coro`` to the end on an event loop of its own, in a thread: under xdist another
+    test in this process (Playwright's sync API) may hold a running loop in the main
+    thread, where asyncio.run refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def _until(check: Any, seconds: float = 90) -> None:
@@ -82,7 +91,7 @@ def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool
         finally:
             await km.shutdown_all()
 
-    asyncio.run(scenario())
+    _in_own_loop(scenario())
 
 
 def test_without_a_pool_a_page_gets_a_new_kernel(tmp_path: Path) -> None:
@@ -98,7 +107,7 @@ def test_without_a_pool_a_page_gets_a_new_kernel(tmp_path: Path) -> None:
         finally:
             await km.shutdown_all()
 
-    asyncio.run(scenario())
+    _in_own_loop(scenario())
 
 
 def test_the_quick_client_never_sends_to_a_shell_socket_that_would_block(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -117,8 +126,8 @@ def test_the_quick_client_never_sends_to_a_shell_socket_that_would_block(monkeyp
     monkeypatch.setattr(client, "kernel_info", lambda: sent.append(1))
     monkeypatch.setattr(client, "_async_is_alive", is_alive)
     with pytest.raises(RuntimeError, match="didn't accept a message in 0 seconds"):
-        asyncio.run(client.wait_for_ready(timeout=0.1))
+        _in_own_loop(client.wait_for_ready(timeout=0.1))
     alive[0] = False
     with pytest.raises(RuntimeError, match="Kernel died"):
-        asyncio.run(client.wait_for_ready(timeout=30))
+        _in_own_loop(client.wait_for_ready(timeout=30))
     assert sent == []
