@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,36 @@ def test_the_quick_client_never_sends_to_a_shell_socket_that_would_block(monkeyp
     with pytest.raises(RuntimeError, match="Kernel died"):
         _in_own_loop(client.wait_for_ready(timeout=30))
     assert sent == []
+
+
+def test_a_replacement_waits_until_the_pages_kernels_are_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warming a kernel takes about two seconds of CPU: it waits until no page's kernel has
+    been active for ``refill_quiet`` seconds, at most ``refill_patience`` seconds; the
+    pool's own kernels (waiting or warming) do not count as a page."""
+    km = _manager(tmp_path, refill_quiet=0.3, refill_patience=0.8)
+    kernels = {kid: type("K", (), {"last_activity": datetime.now(timezone.utc)})() for kid in ("page", "warming")}
+    monkeypatch.setattr(km, "list_kernel_ids", lambda: list(kernels))
+    monkeypatch.setattr(km, "get_kernel", lambda kid: kernels[kid])
+    km._warming.add("warming")
+
+    async def scenario(busy_for: float) -> float:
+        async def page_busy() -> None:  # a page's kernel sending messages every 50 ms
+            end = time.monotonic() + busy_for
+            while time.monotonic() < end:
+                kernels["page"].last_activity = datetime.now(timezone.utc)
+                await asyncio.sleep(0.05)
+
+        if "page" in kernels:  # the page has just been handed its kernel
+            kernels["page"].last_activity = datetime.now(timezone.utc)
+        busy = asyncio.ensure_future(page_busy())
+        start = time.monotonic()
+        kernels["warming"].last_activity = datetime.now(timezone.utc) + timedelta(hours=1)  # ours: ignored
+        await km._wait_for_quiet()
+        waited = time.monotonic() - start
+        busy.cancel()
+        return waited
+
+    assert 0.2 + 0.3 <= _in_own_loop(scenario(0.2)) < 0.8  # waits for the page, then a quiet 0.3 s
+    assert 0.8 <= _in_own_loop(scenario(5.0)) < 1.5  # a page busy all along: patience runs out
+    kernels.pop("page")
+    assert _in_own_loop(scenario(0.0)) < 0.2  # no page at all: at once

@@ -150,8 +150,9 @@ def test_nothing_shown_to_the_learner_names_a_hidden_card_under_every_preset(pre
 
 def test_nothing_the_table_widget_syncs_to_the_browser_names_a_hidden_card() -> None:
     """The widget's synced ``state`` (the model as JSON plus its own keys), with the hints on,
-    over a short game driven by clicking enabled controls; the card faces (``faces``) are the
-    whole deck's pictures, the same in every game, and say nothing of where a card is. (The
+    over a short game driven by clicking enabled controls; the card pictures (the shared
+    ``CardFaces`` of ``deck_faces``) are the whole deck's, the same in every game, and say
+    nothing of where a card is. (The
     ``download`` trait is filled only when the learner clicks Save: it is the game record,
     every hand's deck order included, so that Load can continue the hand.)"""
     rules = {"lives": 1, "county": False}

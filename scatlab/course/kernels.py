@@ -6,8 +6,10 @@ another half second importing the widgets and the analysis and building its tabl
 :class:`WarmKernelManager` keeps :attr:`~WarmKernelManager.pool_size` kernels started and
 warmed (:func:`scatlab.course.warmup.warm` run, no lesson code, no name left in the user's
 namespace) for each folder pages are served from, hands one out when Voilà asks for a
-kernel, and starts a replacement in the background, one at a time. When the pool is empty (many pages opened at once) a page gets a
-kernel started for it, as without a pool.
+kernel, and starts a replacement in the background, one at a time, once the pages' kernels
+have been quiet for a second (starting and warming a kernel takes about two seconds of CPU,
+which a page loading at the same time would wait for). When the pool is empty (many pages
+opened at once) a page gets a kernel started for it, as without a pool.
 
 What a page sees is the same as with a fresh kernel:
 
@@ -74,8 +76,12 @@ class WarmKernelManager(AsyncMappingKernelManager):
     warm_function = Unicode("scatlab.course.warmup:warm", config=True,
                             help="What a pooled kernel calls before a page asks for it (module:function).")
     prefill_kernel = Unicode("python3", config=True, help="The kernel the pool is filled with at start.")
-    refill_delay = Float(2.0, config=True, help="Seconds to wait after handing a kernel out before "
+    refill_delay = Float(1.0, config=True, help="Seconds to wait after handing a kernel out before "
                          "starting its replacement (the page's own cells run first).")
+    refill_quiet = Float(1.0, config=True, help="A replacement starts only once no page's kernel has "
+                         "been active for this many seconds (warming yields the CPU to pages)...")
+    refill_patience = Float(10.0, config=True, help="...or after this many seconds of waiting for "
+                            "quiet (a busy classroom still gets its pool back).")
     warm_timeout = Float(120.0, config=True, help="Seconds a kernel may take to start and warm.")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -102,10 +108,35 @@ class WarmKernelManager(AsyncMappingKernelManager):
         if task is None or task.done():
             self._filling[key] = asyncio.ensure_future(self._fill(key, delay))
 
+    def _busy_since(self) -> float:
+        """Seconds since the last activity (an IOPub message) of a kernel handed out to a
+        page; infinity when there is none."""
+        now = datetime.now(timezone.utc)
+        ours = set(self.pooled()) | self._warming
+        quiet = float("inf")
+        for kernel_id in self.list_kernel_ids():
+            try:
+                last = getattr(self.get_kernel(kernel_id), "last_activity", None)
+            except KeyError:  # shut down meanwhile
+                continue
+            if kernel_id not in ours and isinstance(last, datetime):
+                quiet = min(quiet, (now - last).total_seconds())
+        return quiet
+
+    async def _wait_for_quiet(self) -> None:
+        """Wait until no page's kernel has been active for :attr:`refill_quiet` seconds (a
+        page running its cells or its browser fetching the widgets), or at most
+        :attr:`refill_patience` seconds."""
+        deadline = time.monotonic() + self.refill_patience
+        while self._busy_since() < self.refill_quiet and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+
     async def _fill(self, key: tuple[str, str], delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
         while len(self._ready.setdefault(key, [])) < self.pool_size and self._failures < 3:
+            if delay:  # a replacement: pages first
+                await self._wait_for_quiet()
             env = dict(os.environ)
             path: Any = key[1]
             try:

@@ -33,7 +33,16 @@ function spoken(code) {
   return code ? `${RANKS[code.slice(0, -1)]} of ${SUIT_NAMES[code.slice(-1)]}` : "face-down card";
 }
 
-function render({ model, el: host }) {
+async function loadFaces(model) {
+  // `deck_faces` is a reference ("IPY_MODEL_<id>") to the kernel's one CardFaces model.
+  const ref = model.get("deck_faces");
+  if (typeof ref !== "string" || !ref.startsWith("IPY_MODEL_")) return {};
+  const shared = await model.widget_manager.get_model(ref.slice("IPY_MODEL_".length));
+  return shared.get("faces") || {};
+}
+
+async function render({ model, el: host }) {
+  let faces = await loadFaces(model);
   const root = el("div", { class: "scat-table", tabindex: "-1" });
   host.append(root);
   let showWhy = false;
@@ -45,7 +54,6 @@ function render({ model, el: host }) {
   const send = (msg) => model.send(msg);
 
   function face(code, extra) {
-    const faces = model.get("faces") || {};
     const holder = el("span", { class: "scat-card-face" + (extra ? " " + extra : "") });
     holder.innerHTML = faces[code === null ? "back" : code] || faces.back || "";
     return holder;
@@ -329,13 +337,14 @@ function render({ model, el: host }) {
     }
   }
 
+  const newFaces = async () => { faces = await loadFaces(model); draw(); };
   model.on("change:state", draw);
-  model.on("change:faces", draw);
+  model.on("change:deck_faces", newFaces);
   model.on("change:download", draw);
   draw();
   return () => {
     model.off("change:state", draw);
-    model.off("change:faces", draw);
+    model.off("change:deck_faces", newFaces);
     model.off("change:download", draw);
   };
 }

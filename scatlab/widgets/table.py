@@ -45,7 +45,7 @@ from .chart import distribution_svg
 from .review_widget import ReviewWidget, record_before
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["Table", "TableSurface", "enabled_controls", "try_table", "CONTROLS"]
+__all__ = ["Table", "TableSurface", "CardFaces", "card_faces", "enabled_controls", "try_table", "CONTROLS"]
 
 CONTROLS = ("full", "beginner")
 """The table's control sets: ``full`` (undo, new game, seed, hints, save, load, analyze) and
@@ -80,14 +80,42 @@ def enabled_controls(state: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+class CardFaces(ipywidgets.Widget):  # type: ignore[misc]
+    """The pictures of one deck's cards (``faces``: card code, ``back`` and ``empty`` to
+    SVG), a model with no view. Every table of a kernel shares one (:func:`card_faces`), so
+    a page with four tables sends the 54 pictures (130 kB) once, not four times."""
+
+    faces = traitlets.Dict().tag(sync=True)
+
+
+_CARD_FACES: dict[int, CardFaces] = {}
+
+
+def card_faces(deck_size: int) -> CardFaces:
+    """The shared :class:`CardFaces` of a deck of ``deck_size`` cards (made again if it was
+    closed, e.g. by ``Widget.close_all()``).
+
+    >>> card_faces(32) is card_faces(32), len(card_faces(32).faces), card_faces(52).faces["AS"][:4]
+    (True, 34, '<svg')
+    """
+    shared = _CARD_FACES.get(deck_size)
+    if shared is None or shared.comm is None:
+        faces = {str(c): card_svg(c) for c in deck(deck_size)}
+        faces["back"] = card_svg(None, face_up=False)
+        faces["empty"] = empty_slot_svg("empty stock")
+        shared = _CARD_FACES[deck_size] = CardFaces(faces=faces)
+    return shared
+
+
 class TableSurface(anywidget.AnyWidget):
     """The card surface: draws ``state`` (a :class:`TableModel` as JSON) with the card
-    faces in ``faces`` and sends every click and key back to Python."""
+    pictures of ``deck_faces`` (a shared :class:`CardFaces`) and sends every click and key
+    back to Python."""
 
     _esm = (_HERE / "table.js").read_text(encoding="utf-8")
     _css = (_HERE / "table.css").read_text(encoding="utf-8")
     state = traitlets.Dict().tag(sync=True)
-    faces = traitlets.Dict().tag(sync=True)
+    deck_faces = traitlets.Instance(CardFaces, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
     download = traitlets.Dict().tag(sync=True)
 
 
@@ -135,19 +163,13 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         lesson whose page already shows one)."""
         self._timer: asyncio.TimerHandle | None = None
         self.surface = TableSurface()
-        self.surface.faces = self._faces()
+        self.surface.deck_faces = card_faces(self.session.ruleset.deck_size)
         self.surface.on_msg(self._on_msg)
         super().__init__(children=(self.surface,))
         self.add_class("scat-table-box")
         self._after_move()
 
     # -- the session, driven ---------------------------------------------------------
-
-    def _faces(self) -> dict[str, str]:
-        faces = {str(c): card_svg(c) for c in deck(self.session.ruleset.deck_size)}
-        faces["back"] = card_svg(None, face_up=False)
-        faces["empty"] = empty_slot_svg("empty stock")
-        return faces
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         self.handle(content)

@@ -22,6 +22,8 @@ def open_table(page: Any, voila_url: str) -> Any:
     table = page.locator(".scat-table")
     expect(table).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+    # every card drawn with its picture from the kernel's one shared CardFaces model
+    expect(page.locator(".scat-hand-card svg[role=img]")).to_have_count(3, timeout=TIMEOUT)
     text = table.inner_text()  # no JavaScript value leaks into the page as words
     assert "null" not in text and "undefined" not in text, text
     return table

@@ -577,13 +577,14 @@ def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int =
     import random
 
     from ...players import make_player
+    from ...rules import Phase
 
     stand_in, rng = make_player(player), random.Random(seed)
     for _ in range(limit):
         s = table.session
         if s.state.is_over:
             return table
-        if s.model().can_next_hand:
+        if s.state.phase is Phase.DEAL:  # what the table's "Next hand" button waits for
             s.next_hand()
         else:
             s.play(stand_in.decide(s.view(), rng).action)
