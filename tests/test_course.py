@@ -257,6 +257,22 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert "0.26 lives" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html
 
 
+def test_lesson_8s_stand_in_loaded_from_its_record_is_the_game_its_table_plays() -> None:
+    """The stand-in is played once per process (a warm kernel plays it before a page asks)
+    and loaded into each new table: the same game, move for move, as its table playing it
+    through the clicks' calls (the same record, lives and review; the stand-in's own table is
+    never shown, only its review)."""
+    from scatlab.course.widgets.lessonkit import play_to_the_end, stand_in_game, stand_in_record
+    from scatlab.widgets.table import Table
+
+    played = play_to_the_end(Table("quick", opponents=("tip", "tip"), seed=16, hints=False, pace=0), "tip", 16)
+    loaded = stand_in_game("quick", seed=16)
+    assert loaded.session.record_json() == played.session.record_json() == stand_in_record("quick", 16)
+    assert loaded.session.state.is_over and loaded.session.state.lives == played.session.state.lives
+    assert loaded.session.model().can_review
+    assert loaded.review_game().result == played.review_game().result
+
+
 def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path) -> None:
     from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
 

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -574,6 +575,12 @@ def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int =
     >>> t.session.state.is_over and t.session.model().can_review
     True
     """
+    _play_session(table.session, player, seed, limit)
+    return table
+
+
+def _play_session(s: Any, player: str, seed: int, limit: int) -> None:
+    """:func:`play_to_the_end` on a :class:`~scatlab.session.TableSession` (no widget)."""
     import random
 
     from ...players import make_player
@@ -581,14 +588,32 @@ def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int =
 
     stand_in, rng = make_player(player), random.Random(seed)
     for _ in range(limit):
-        s = table.session
         if s.state.is_over:
-            return table
+            return
         if s.state.phase is Phase.DEAL:  # what the table's "Next hand" button waits for
             s.next_hand()
         else:
             s.play(stand_in.decide(s.view(), rng).action)
     raise ScatlabError(f"the game did not end within limit={limit!r} actions: give a larger limit")
+
+
+@lru_cache(maxsize=8)
+def stand_in_record(rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"),
+                    player: str = "tip") -> str:
+    """The game record (JSON) of :func:`stand_in_game`, played once per process on a table
+    session with no widget (the warm kernels play it before a page asks:
+    :mod:`scatlab.course.warmup`).
+
+    >>> import json
+    >>> game = json.loads(stand_in_record())
+    >>> game["rules"], game["players"], len(game["hands"])
+    ('quick', 3, 7)
+    """
+    from ...session import TableSession
+
+    session = TableSession(rules, opponents, 0, seed, False, None, None, auto_play=True)
+    _play_session(session, player, seed, 10_000)
+    return str(session.record_json())
 
 
 def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"),
@@ -597,7 +622,8 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     ``rules`` dealt from ``seed``, the learner's seat played by ``player``
     (:func:`play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
     short hands, 64 decisions, played and reviewed in well under a second) give a blunder on
-    the hand-value scale and a mistake on the lives scale, so both scales show.
+    the hand-value scale and a mistake on the lives scale, so both scales show. The game is
+    played once per process (:func:`stand_in_record`) and loaded into a new table each time.
 
     >>> g = stand_in_game()
     >>> g.session.state.is_over, g.session.model().status.startswith("Game over")
@@ -605,7 +631,9 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     """
     from ...widgets.table import Table
 
-    return play_to_the_end(Table(rules, opponents=opponents, seed=seed, hints=False, pace=0), player, seed)
+    table = Table(rules, opponents=opponents, seed=seed, hints=False, pace=0)
+    table.handle({"type": "load", "text": stand_in_record(rules, seed, tuple(opponents), player)})
+    return table
 
 
 _SCALE_CODES = {"value": "C5", "lives": "C6"}
