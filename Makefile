@@ -22,13 +22,18 @@ else
 venv: .venv/bin/python
 endif
 
+# pip does not byte-compile an editable install: compile scatlab once, so that every process
+# (a lesson's kernel, the command line, a test worker) reads bytecode instead of compiling
+# the package again, even where PYTHONDONTWRITEBYTECODE is set (0.15-0.3 s per process).
 install: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[notebook]'
+	$(VENV_PY) -m compileall -q scatlab
 
 install-test: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[test]'
+	$(VENV_PY) -m compileall -q scatlab research
 
 install-docs: venv
 	$(VENV_PY) -m pip install --quiet --upgrade pip

@@ -90,6 +90,9 @@ def main() -> None:
                                                                  "analysis"])
     args = parser.parse_args()
     trees = [("this", REPO)] + ([("that", args.against.resolve())] if args.against else [])
+    for _, tree in trees:  # both read bytecode (the Makefile compiles this one at install)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "scatlab")], check=True,
+                       stdout=subprocess.DEVNULL)
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}; trees: " + ", ".join(f"{n} = {p}" for n, p in trees))
 
