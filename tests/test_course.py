@@ -252,6 +252,10 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert [t.view() for t in r.tables] == [d.view for d in r.worst]
     assert [box.children[1] for box in r.try_boxes] == r.tables
     assert all(t.session.hints for t in r.tables)
+    # a lesson's step: the try tables carry the beginner controls and say where the learner is
+    assert [t.controls for t in r.tables] == ["beginner", "beginner"]
+    assert [t.surface.state["notice"] for t in r.tables] == [
+        f"back at hand {d.hand}, action {d.index}: your move again, hints on" for d in r.worst]
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
     assert "0.26 lives" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html

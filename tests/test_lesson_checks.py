@@ -9,6 +9,8 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from scatlab import find_rules, hand_value
 from scatlab.analysis import Observations, analyze
 from scatlab.analysis.ranking import knock_line, knock_odds
@@ -137,6 +139,26 @@ def test_appendix_how_we_know_the_model_follows_what_the_opponents_did() -> None
 def test_lesson_4_C7_the_knocker_lowest_loses_two_and_every_case_has_a_deal() -> None:
     assert play_out(scenario("knocker-lowest")) == (2, 0, 0)
     assert {s.code for s in SCENARIOS} >= {"C7", "C8", "C9", "C10", "V9"}
+
+
+@pytest.mark.parametrize("key", ["lowest", "declare"])
+def test_lesson_4_C7_C8_the_rule_that_settles_a_deal_shows_only_once_its_hand_has_ended(key: str) -> None:
+    """The explanation names who loses: before the learner plays it would give the result
+    away, so it shows once the hand has ended (a showdown, or a 31 shown), and again hides
+    for a new deal."""
+    from scatlab.course.widgets.lessonkit import ScenarioTable
+
+    st = ScenarioTable(key, pace=0)
+    s = scenario(key)
+    assert "What the rules say" not in st.explanation.value and "when the hand ends" in st.explanation.value
+    for move in s.moves:
+        if move.startswith("card "):
+            st.table.handle({"type": "card", "card": move.split()[1]})
+        else:
+            st.table.handle({"type": move})
+    assert "What the rules say" in st.explanation.value and s.code in st.explanation.value
+    st.again.click()
+    assert "What the rules say" not in st.explanation.value
 
 
 def test_lesson_5_V2_three_of_a_kind_is_thirty_and_a_half_under_gin() -> None:

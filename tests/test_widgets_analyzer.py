@@ -44,8 +44,9 @@ def picker_cards(a: Analyzer) -> dict[str, dict[str, Any]]:
 
 def shown_numbers(a: Analyzer) -> dict[str, str]:
     """The numbers table as the page shows it: key -> text of the value cell."""
-    rows = re.findall(r"<tr data-key='([^']+)'><td>[^<]*</td><td class='num'>([^<]*)</td></tr>", a.numbers.value)
-    return {key: html.unescape(text) for key, text in rows}
+    rows = re.findall(r"<tr data-key='([^']+)'><td>[^<]*</td><td class='num'>(.*?)</td></tr>", a.numbers.value)
+    # a fraction may break after its slash (<wbr>), never inside a number
+    return {key: html.unescape(text.replace("/<wbr>", "/")) for key, text in rows}
 
 
 # -- clicking cards into zones ---------------------------------------------------------------

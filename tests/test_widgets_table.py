@@ -122,6 +122,25 @@ def test_C5_a_refused_move_shows_the_engine_message_with_its_rule_code() -> None
     assert refused.startswith("C5: a card taken from the discard pile may not be discarded")
 
 
+def test_C5_a_refusal_out_of_turn_goes_once_the_computer_players_move_on() -> None:
+    """A refusal is about the position it answered: pressing D while a computer player is to
+    move is refused, and the red message goes with that player's move instead of staying
+    beside a turn where drawing is legal."""
+    from scatlab.session import TableSession
+
+    s = TableSession("classic", ("tip", "tip"), seat=0, seed=7, auto_play=False)
+    s.run_opponents()
+    s.click_stock()
+    s.click_card(s.state.hands[0][0])
+    assert s.waiting and s.message == ""
+    state = s.state
+    assert "wait for the computer players" in s.click_stock().message and s.state is state
+    s.step()
+    assert s.message == ""
+    s.run_opponents()
+    assert not s.waiting and s.model().can_draw and s.model().message == ""
+
+
 def test_keys_do_what_the_clicks_do() -> None:
     by_key = Table("classic", opponents=("tip", "tip"), seed=21, pace=0)
     by_click = Table("classic", opponents=("tip", "tip"), seed=21, pace=0)

@@ -1,4 +1,4 @@
-"""The ``tip`` player: the tips a good casual player follows (the browser version's tips).
+"""The ``tip`` player: the tips a good casual player follows (the tips popular online versions give).
 
 - Commit to one suit early: the target suit is the suit worth most in the hand (ties: more
   cards of it, then clubs, diamonds, hearts, spades).

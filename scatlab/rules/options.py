@@ -497,7 +497,7 @@ PRESETS: dict[str, RuleSet] = {
     "french-canadian": RuleSet.from_codes("V16", "V17", name="french-canadian"),
     "eenendertigen": RuleSet.from_codes("V18", name="eenendertigen"),
 }
-"""The named rule sets: ``classic`` (C1-C14), ``quick`` (the browser version: V6, V12,
+"""The named rule sets: ``classic`` (C1-C14), ``quick`` (as popular online versions play: V6, V12,
 three of a kind 30), ``cadillac`` (V13), ``gin`` (V14), ``ride-the-bus`` (V15, V19),
 ``french-canadian`` (V16, V17) and ``eenendertigen`` (V18)."""
 

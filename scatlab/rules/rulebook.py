@@ -200,7 +200,8 @@ _ENTRIES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "V6",
         "No knock in the first round",
-        "Nobody may knock until every player has had one turn, as in the browser version of the game.",
+        "Nobody may knock until every player has had one turn, as popular online versions of the game "
+        "play it (the quick preset).",
         ("no_knock_first_round",),
     ),
     RuleEntry(
@@ -243,7 +244,7 @@ _ENTRIES: tuple[RuleEntry, ...] = (
         "V12",
         "Three lives, no county",
         "Each player has three lives and is out as soon as they have none left; there is no playing on "
-        "'on the county'. This is how the browser version plays.",
+        "'on the county'. This is how popular online versions play (the quick preset).",
         ("county",),
     ),
     RuleEntry(

@@ -388,7 +388,8 @@ class TableSession:
     def step(self) -> Decision | None:
         """Let the opponent to move make one move (None when no opponent is to move). The
         learner is told its public reason, worded from the learner's view before the move
-        (:class:`ComputerMove`)."""
+        (:class:`ComputerMove`). A refusal shown to the learner (``message``) was about the
+        position before this move and goes with it."""
         if not self.waiting:
             return None
         state = self.state
@@ -401,6 +402,7 @@ class TableSession:
         self.state = state.apply_for(mover, decision.action)
         self.last_decision = (mover, decision)
         self.moves += (ComputerMove(mover, state.hand_number, decision, public),)
+        self.message = ""
         return decision
 
     def run_opponents(self, limit: int = 10_000) -> int:

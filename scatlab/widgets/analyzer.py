@@ -328,7 +328,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a) + game)}</p>"
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
-            f"<td class='num'>{html.escape(r.text)}</td></tr>"
+            f"<td class='num'>{html.escape(r.text).replace('/', '/<wbr>')}</td></tr>"
             for r in number_rows(a)
         )
         self.numbers.value = (f"<table class='scat-analyzer-numbers' aria-label='the numbers'>"

@@ -67,6 +67,15 @@ async function render({ model, el: host }) {
     return null;
   }
 
+  // A game key played while the felt is off-screen (the page loaded with the table focused
+  // but scrolled to the lesson's text) brings it into view, so the learner sees the move.
+  function showFelt() {
+    const felt = root.querySelector(".scat-felt");
+    if (!felt) return;
+    const box = felt.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) felt.scrollIntoView({ block: "nearest" });
+  }
+
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
@@ -80,6 +89,7 @@ async function render({ model, el: host }) {
         event.preventDefault();
         event.stopPropagation();
         focusAfter = "card:" + code;
+        showFelt();
         send({ type: "card", card: code });
       }
       return;
@@ -87,6 +97,7 @@ async function render({ model, el: host }) {
     if (KEYS[key]) {
       event.preventDefault();
       event.stopPropagation();
+      showFelt();
       send({ type: KEYS[key] });
       return;
     }

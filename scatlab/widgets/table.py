@@ -7,7 +7,7 @@ a CDN). Python owns all state: the browser sends each click or key with ``model.
 :class:`~scatlab.session.TableSession` plays it, and the surface redraws the new
 :meth:`~scatlab.session.TableSession.model` (a synced ``state`` dict).
 
-Controls (RULES.md, the browser version's): click the stock (D) to draw or the discard pile
+Controls (RULES.md, as popular online versions have them): click the stock (D) to draw or the discard pile
 (T) to take, then click a hand card (Tab to it, Enter) to discard it; Knock (K) at the start
 of a turn; pass, hammer, throw-down, stop-the-bus and declare buttons appear only when the
 rules make them legal; N deals the next hand, U undoes. When the game is over, **Review
@@ -332,12 +332,15 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         return widget
 
 
-def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip") -> Table:
+def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",
+              controls: str = "full") -> Table:
     """A card :class:`Table` at ``decision`` of ``record`` (the state just before it,
     :func:`~scatlab.widgets.review_widget.record_before`), the learner in the deciding
     player's seat with hints on, against ``opponents`` (one kind for every other seat, or one
     kind per seat clockwise from the seat after the learner's), who answer at once
-    (``pace=0``). Later hands, if the learner plays on, are dealt from seed ``decision.hand``.
+    (``pace=0``), with ``controls`` as in :class:`Table` (a lesson gives ``"beginner"``).
+    Later hands, if the learner plays on, are dealt from seed ``decision.hand``. The table's
+    notice says where the learner is back.
     What a review's **Try it yourself** opens (also importable from :mod:`scatlab.widgets.review`).
 
     >>> from scatlab.rules import GameRecord, play_random_game
@@ -349,8 +352,10 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     """
     n = record.players
     kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-    table = Table(record.rules, opponents=kinds, seat=decision.player, seed=decision.hand, pace=0)
+    table = Table(record.rules, opponents=kinds, seat=decision.player, seed=decision.hand, pace=0, controls=controls)
     table.handle({"type": "load", "text": record_before(record, decision.hand, decision.index).dumps()})
+    table.session.notice = f"back at hand {decision.hand}, action {decision.index}: your move again, hints on"
+    table._refresh()
     return table
 
 

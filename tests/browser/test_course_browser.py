@@ -462,18 +462,40 @@ def test_a_page_cannot_run_code_in_its_kernel(course_page: Page, server: Server)
 
 def test_play_a_hand_on_lesson_4s_table_with_clicks(course_page: Page, server: Server) -> None:
     """The "drawing to 31" deal: draw from the stock, throw the 4♣, and the table shows the
-    31 declared (C8) with the others losing a life."""
+    31 declared (C8) with the others losing a life; the rule's explanation shows only then."""
     _open(course_page, server, "04-showdown")
     course_page.locator(".scatlab-scenarios select").select_option(label="C8: Drawing to 31")
     expect(course_page.locator(".scatlab-instructions")).to_contain_text("throw the 4♣")
     expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    explanation = course_page.locator(".scatlab-explanation")
+    expect(explanation).to_contain_text("when the hand ends")  # not who loses, before it is played
     course_page.locator(".scat-pile[data-pile=stock]").click()
     expect(course_page.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
     course_page.locator(".scat-hand-card[data-card='4C']").click()
     showdown = course_page.locator(".scat-showdown")
     expect(showdown).to_be_visible(timeout=30_000)
     expect(showdown).to_contain_text("C8")
+    expect(explanation).to_contain_text("What the rules say")
     _shot(course_page, "04-showdown-played")
+    _no_trouble(course_page)
+
+
+def test_lesson_4s_table_takes_the_keys_and_a_key_brings_it_into_view(course_page: Page, server: Server) -> None:
+    """The page's only table has the focus once the page shows (not scrolled to: the lesson
+    starts at its title); K knocks, and the felt scrolls into view so the learner sees the
+    showdown (C6, C7)."""
+    _open(course_page, server, "04-showdown")
+    expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    course_page.wait_for_function("document.activeElement && document.activeElement.classList.contains('scat-table')",
+                                  timeout=30_000)
+    assert course_page.evaluate("window.scrollY") == 0
+    below = course_page.evaluate("document.querySelector('.scat-felt').getBoundingClientRect().bottom")
+    assert below > 900, "the felt starts inside the first screen: the test would show nothing"
+    course_page.keyboard.press("k")
+    expect(course_page.locator(".scat-showdown")).to_be_visible(timeout=30_000)
+    box = course_page.evaluate("(() => { const b = document.querySelector('.scat-felt').getBoundingClientRect();"
+                               " return [b.top, b.bottom]; })()")
+    assert 0 <= box[0] and box[1] <= 900, box
     _no_trouble(course_page)
 
 

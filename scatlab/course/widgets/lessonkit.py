@@ -465,8 +465,18 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
                            hints=False, controls="beginner")
         self.table_box.children = (self.table,)
         self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
-        self.explanation.value = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
-                                  f"{escape(s.explanation)}</p>")
+        self._rule_html = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
+                           f"{escape(s.explanation)}</p>")
+        self.table.surface.observe(lambda _c: self._explain(), "state")
+        self._explain()
+
+    def _explain(self) -> None:
+        """The rule that settles the deal shows once its hand has ended (a showdown or a 31),
+        never before: it names who loses."""
+        ended = bool(self.table.surface.state.get("showdown"))
+        self.explanation.value = self._rule_html if ended else (
+            "<p class='scatlab-explanation'><i>The rule that settles this deal shows here when the hand "
+            "ends.</i></p>")
 
 
 class TryRules(widgets.VBox):  # type: ignore[misc]
@@ -753,7 +763,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.worst = costliest(self.review.result, self.n)
         s = table.session
         record = s.record()
-        self.tables = [try_table(record, d, opponents=s.opponents) for d in self.worst]
+        self.tables = [try_table(record, d, opponents=s.opponents, controls="beginner") for d in self.worst]
         whose = "your" if source == "your game" else "the stand-in's"
         summary = self.review.result.summary(s.seat)
         counts = ", ".join(f"{k} {name}" for name, k in summary.classes if k)
