@@ -35,6 +35,14 @@ def test_V17_strengths_order_hands_like_tiebreak_key() -> None:
         assert (ki < kj) == (si < sj) and (ki == kj) == (si == sj)
 
 
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
+def test_C4_V17_distinct_strengths_are_every_strength_once_ascending(rules: RuleSet) -> None:
+    """The exact knock count looks up the knocker's loss by the strength an opponent ends
+    with: every strength a hand can have is there, once, in order."""
+    distinct = tables_for(rules).distinct_strengths.tolist()
+    assert distinct == sorted(set(tables_for(rules).strength.tolist()))
+
+
 @pytest.mark.parametrize("name", ["classic", "gin", "french-canadian", "eenendertigen"])
 def test_lazy_rows_equal_the_full_table(name: str) -> None:
     """The one-turn path's per-hand rows (built without numpy) agree with the full

@@ -237,28 +237,20 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     """Count (lose one, lose two, total) over every opponent hand and stock card, each hand
     counted ``weights`` times (once each without weights)."""
     free = np.array(knowledge.unseen_index, dtype=np.int64)
-    if weights is None:
-        known = [c.index for c in knowledge.holds_of(0)]
-        r = 3 - len(known)
-        combos = list(combinations(range(len(free)), r))  # one empty combination when all 3 are known
-        parts: npt.NDArray[np.int64] = np.array(combos, dtype=np.int64).reshape(len(combos), r)
-        m = len(parts)
-        hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]],
-                               axis=1)
-    else:
-        hands, parts = weights.hands, weights.free_parts
-        r = parts.shape[1]
-        m = len(parts)
+    candidates = weights if weights is not None else hand_weights(knowledge, None, 0, "uniform")
+    hands, parts = candidates.hands, candidates.free_parts
+    r = parts.shape[1]
+    m = len(parts)
     h0, h1, h2 = hands[:, 0], hands[:, 1], hands[:, 2]
     rows = tables.row_of[h0, h1, h2]
-    current = tables.strength[rows]
-    # (m, U): the strength kept after drawing each unseen card (throwing the best card).
-    triple = tables.triple
-    f = free[None, :]
-    draws = np.maximum(
-        np.maximum(current[:, None], triple[h0[:, None], h1[:, None], f]),
-        np.maximum(triple[h0[:, None], h2[:, None], f], triple[h1[:, None], h2[:, None], f]),
-    )
+    current = tables.strength[rows].astype(np.int32)
+    # (m, U): the strength kept after drawing each unseen card (throwing the best card): the
+    # best of the hand and the three pairs with the card, read as whole rows of the pair
+    # table cut to the unseen cards (strengths fit in int32: 66 << RANK_BITS)
+    by_pair = tables.pair_rows[:, free].astype(np.int32)
+    draws = np.maximum(by_pair[h0 * 52 + h1], by_pair[h0 * 52 + h2])
+    np.maximum(draws, by_pair[h1 * 52 + h2], out=draws)
+    np.maximum(draws, current[:, None], out=draws)
     valid = np.ones(draws.shape, dtype=bool)
     if r:
         valid[np.arange(m)[:, None], parts] = False  # a card in the opponent's hand is not in the stock
@@ -266,30 +258,25 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     top = knowledge.top
     if top is not None:
         t = top.index
-        take_best = np.maximum(np.maximum(tables.triple[h0, h1, t], tables.triple[h0, h2, t]), tables.triple[h1, h2, t])
+        take_best = np.maximum(np.maximum(tables.triple[h0, h1, t], tables.triple[h0, h2, t]),
+                               tables.triple[h1, h2, t]).astype(np.int32)
         takes = take_best > current
     else:
         take_best = current
         takes = np.zeros(m, dtype=bool)
     wt = weights.weights if weights is not None else None
+    # the knocker's loss for every strength a hand can end with, as a table indexed by strength
+    ends = tables.distinct_strengths
+    lose = np.zeros(int(ends[-1]) + 1, dtype=np.int8)
+    lose[ends] = [outcomes.loss((w,), 0 if w >> RANK_BITS >= BLITZ2 else None) for w in ends.tolist()]
     if per_draw == 0:  # the stock is exhausted: an opponent takes or passes (C11)
-        final = np.where(takes, take_best, current)
-        values = np.unique(final)
-        lose_of = {int(w): outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in values}
-        losses = np.array([lose_of[int(w)] for w in final], dtype=np.int64)
+        losses = lose[np.where(takes, take_best, current)]
         if wt is not None:
             return int(wt[losses == 1].sum()), int(wt[losses == 2].sum()), int(wt.sum())
         return int((losses == 1).sum()), int((losses == 2).sum()), m
-    # every value a hand can end with: a drawing hand's draws, a taking hand's take
     drawing = valid & ~takes[:, None]  # the (hand, stock card) cells that happen: a hand that takes never draws
-    finals = np.unique(np.concatenate([draws[drawing], take_best[takes]]))
-    lose = np.array(
-        [outcomes.loss((int(w),), 0 if int(w) >> RANK_BITS >= BLITZ2 else None) for w in finals], dtype=np.int64
-    )
-    # Only the drawing cells' values are among ``finals``, so every other cell is pointed at a
-    # value that is there (no IndexError when every hand would take); it is masked out below.
-    loss_draw = lose[np.searchsorted(finals, np.where(drawing, draws, finals[0]))]
-    loss_take = lose[np.searchsorted(finals, take_best)]
+    loss_draw = lose[draws]
+    loss_take = lose[take_best]
     if wt is not None:  # per hand: the stock cards that lose (only if it draws), then weighted
         hand_one = np.where(takes, (loss_take == 1) * per_draw, ((loss_draw == 1) & drawing).sum(axis=1))
         hand_two = np.where(takes, (loss_take == 2) * per_draw, ((loss_draw == 2) & drawing).sum(axis=1))

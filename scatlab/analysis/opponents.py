@@ -49,7 +49,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Literal
 
 import numpy as np
@@ -794,8 +794,9 @@ def hand_weights(knowledge: Knowledge, observations: Observations | None, oppone
 def _combinations(n: int, r: int) -> IntArray:
     """Every ``r``-subset of ``range(n)`` in lexicographic order, one per row (read-only,
     shared)."""
-    combos = list(combinations(range(n), r))
-    parts = np.array(combos, dtype=np.int64).reshape(len(combos), r)
+    count = math.comb(n, r)
+    parts = np.fromiter(chain.from_iterable(combinations(range(n), r)), dtype=np.int64, count=count * r)
+    parts = parts.reshape(count, r)
     parts.flags.writeable = False
     return parts
 

@@ -100,6 +100,14 @@ class Tables:
         """``cards_mask[row]``: the bit mask of the hand's card indices."""
 
     @cached_property
+    def distinct_strengths(self) -> IntArray:
+        """Every strength a hand can have, ascending (30 under the classic rules, 377 with
+        the rank tie-break of V17). Sorted by hand: ``np.unique`` imports ``numpy.ma`` (25 ms
+        of a command's start)."""
+        ordered = np.sort(self.strength)
+        return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+    @cached_property
     def triple_list(self) -> list[int]:
         """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups
         (built on first use: 140,608 numbers)."""
