@@ -86,15 +86,24 @@ def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(tmp_path: Path,
 def test_cache_file_names_change_with_the_code_that_builds_them(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The file's name carries a digest of the building modules' source: a changed program
-    never reads an old table."""
+    never reads an old table, and writing its own removes the old one (the folder does not
+    grow with every version that ran), leaving other keys and other tables alone."""
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     source = tmp_path / "builder.py"
     source.write_text("version = 1\n")
     store.cached("v", "key", lambda: {"x": np.zeros(1)}, sources=(str(source),))
+    store.cached("v", "other key", lambda: {"x": np.zeros(2)}, sources=(str(source),))
+    store.cached("v-w", "key", lambda: {"x": np.zeros(3)}, sources=(str(source),))  # a table named v-...
+    (tmp_path / ("v-" + "0" * 24 + ".npz")).write_bytes(b"a file named as before 2026-12-04")
+    (first,) = [p for p in tmp_path.glob("v-*.npz") if p.stat().st_size > 100 and
+                np.load(p)["x"].shape == (1,)]
     source.write_text("version = 2\n")
     store._source_digest.cache_clear()
-    store.cached("v", "key", lambda: {"x": np.ones(1)}, sources=(str(source),))
-    assert len(list(tmp_path.glob("v-*.npz"))) == 2
+    assert store.cached("v", "key", lambda: {"x": np.ones(1)}, sources=(str(source),))["x"].tolist() == [1.0]
+    assert not first.exists()
+    shapes = sorted(np.load(p)["x"].shape[0] for p in tmp_path.glob("v-*.npz"))
+    assert shapes == [1, 2, 3]  # the new table for "key", the other key's, the other table's
+    store._source_digest.cache_clear()
 
 
 def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:

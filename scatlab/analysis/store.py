@@ -9,8 +9,10 @@ a lesson page's kernel, a test worker) pays them again. :func:`cached` keeps the
 - the folder is ``$SCATLAB_CACHE`` when set (``off``: no files at all), else
   ``$XDG_CACHE_HOME/scatlab`` or ``~/.cache/scatlab``;
 - a file's name carries a digest of what the table is for (the scoring rules, the
-  parameters) and of the source of the modules that build it, so a changed program never
-  reads an old table;
+  parameters) and one of the source of the modules that build it, so a changed program never
+  reads an old table; writing a table removes the files of the same table built by other
+  sources (an older or newer program), so the folder holds one file per table, not one per
+  version of scatlab that ever ran;
 - a file is written whole and renamed into place (processes building the same table at
   once each write a complete file); one that cannot be read is built again; a folder that
   cannot be written only costs the time to build.
@@ -69,8 +71,9 @@ def cached(name: str, key: object, build: Callable[[], Arrays], sources: Sequenc
     if folder is None:
         return build()
     here = str(Path(__file__).resolve())
-    digest = hashlib.sha256(f"{key!r}|{_source_digest(tuple(sources) + (here,))}".encode()).hexdigest()[:24]
-    path = folder / f"{name}-{digest}.npz"
+    for_key = hashlib.sha256(f"{name}|{key!r}".encode()).hexdigest()[:16]
+    source = _source_digest(tuple(sources) + (here,))[:12]
+    path = folder / f"{name}-{for_key}-{source}.npz"
     try:
         with np.load(path, allow_pickle=False) as data:
             return {k: np.asarray(data[k]) for k in data.files}
@@ -87,6 +90,21 @@ def cached(name: str, key: object, build: Callable[[], Arrays], sources: Sequenc
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        _remove_stale(folder, name, for_key, path)
     except OSError:
         pass  # a folder that cannot be written costs only the time to build
     return arrays
+
+
+def _remove_stale(folder: Path, name: str, for_key: str, kept: Path) -> None:
+    """Remove the files of table ``name`` for the same key built by other sources, and the
+    files of ``name`` named before keys and sources were digested apart (one 24-digit
+    digest), which no program reads any more."""
+    for old in folder.glob(f"{name}-*.npz"):
+        parts = old.stem[len(name) + 1:].split("-")
+        stale = (len(parts) == 2 and parts[0] == for_key) or (len(parts) == 1 and len(parts[0]) == 24)
+        if stale and old != kept:
+            try:
+                old.unlink()
+            except OSError:
+                pass  # another process removed it, or it cannot be: it is only a file of the cache
