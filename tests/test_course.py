@@ -256,6 +256,11 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert [t.controls for t in r.tables] == ["beginner", "beginner"]
     assert [t.surface.state["notice"] for t in r.tables] == [
         f"back at hand {d.hand}, action {d.index}: your move again, hints on" for d in r.worst]
+    # New game on a try table goes back to its position, never to a random game
+    first = r.tables[0]
+    first.handle({"type": "stock"})
+    first.handle({"type": "new"})
+    assert first.view() == r.worst[0].view
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
     assert "0.26 lives" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html

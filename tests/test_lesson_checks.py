@@ -161,6 +161,20 @@ def test_lesson_4_C7_C8_the_rule_that_settles_a_deal_shows_only_once_its_hand_ha
     assert "What the rules say" not in st.explanation.value
 
 
+def test_lesson_4_new_game_deals_the_same_deal_again_so_its_rule_still_applies() -> None:
+    """The table's New game on a lesson 4 deal deals that deal again (a random game would
+    sit under instructions and a rule about other cards)."""
+    from scatlab.course.widgets.lessonkit import ScenarioTable
+
+    st = ScenarioTable("others-tied", pace=0)
+    dealt = st.table.session.state.hands
+    st.table.handle({"type": "knock"})
+    assert "What the rules say" in st.explanation.value
+    st.table.handle({"type": "new"})
+    assert st.table.session.state.hands == dealt and st.table.session.state.hand_number == 1
+    assert "What the rules say" not in st.explanation.value and st.picker.value == "others-tied"
+
+
 def test_lesson_5_V2_three_of_a_kind_is_thirty_and_a_half_under_gin() -> None:
     assert hand_value("7S 7H 7D", find_rules("gin")) * 2 == 61
     assert hand_value("7S 7H 7D", find_rules("quick")) == 30 and hand_value("7S 7H 7D") == 7

@@ -161,6 +161,9 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.on_review: Callable[[], object] | None = None
         """Called by "Review this game" instead of opening a review below the table (a
         lesson whose page already shows one)."""
+        self.on_new: Callable[[], object] | None = None
+        """Called by "New game" instead of dealing a new game (a lesson's fixed deal, or a
+        review's position, deals itself again)."""
         self._timer: asyncio.TimerHandle | None = None
         self.surface = TableSurface()
         self.surface.deck_faces = card_faces(self.session.ruleset.deck_size)
@@ -207,8 +210,11 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         elif kind == "undo":
             s.undo()
         elif kind == "new":
-            s.new_game()
-            self._close_panels()
+            if self.on_new is not None:
+                self.on_new()
+            else:
+                s.new_game()
+                self._close_panels()
         elif kind == "seed":
             self._new_seed(content.get("seed"))
         elif kind == "hints":
@@ -340,7 +346,7 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     kind per seat clockwise from the seat after the learner's), who answer at once
     (``pace=0``), with ``controls`` as in :class:`Table` (a lesson gives ``"beginner"``).
     Later hands, if the learner plays on, are dealt from seed ``decision.hand``. The table's
-    notice says where the learner is back.
+    notice says where the learner is back; its "New game" goes back there again.
     What a review's **Try it yourself** opens (also importable from :mod:`scatlab.widgets.review`).
 
     >>> from scatlab.rules import GameRecord, play_random_game
@@ -353,9 +359,15 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     n = record.players
     kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
     table = Table(record.rules, opponents=kinds, seat=decision.player, seed=decision.hand, pace=0, controls=controls)
-    table.handle({"type": "load", "text": record_before(record, decision.hand, decision.index).dumps()})
-    table.session.notice = f"back at hand {decision.hand}, action {decision.index}: your move again, hints on"
-    table._refresh()
+    position = record_before(record, decision.hand, decision.index).dumps()
+
+    def back() -> None:  # "New game" here: back to the position, not a random game
+        table.session.load_record(position)
+        table._close_panels()
+        table.session.notice = f"back at hand {decision.hand}, action {decision.index}: your move again, hints on"
+
+    table.on_new = back
+    table.handle({"type": "new"})
     return table
 
 

@@ -499,6 +499,31 @@ def test_lesson_4s_table_takes_the_keys_and_a_key_brings_it_into_view(course_pag
     _no_trouble(course_page)
 
 
+def test_a_rule_link_opens_its_entry_in_a_new_tab_and_keeps_the_lesson(course_page: Page, server: Server) -> None:
+    """C5 on lesson 8, mid-game: the rulebook opens in a new tab scrolled to C5 (its entries
+    are drawn after the page loads, so the browser's own jump found nothing), and the
+    lesson's game keeps its move."""
+    _open(course_page, server, "08-play-a-game")
+    game = course_page.locator(".scatlab-game")
+    expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
+    game.locator(".scat-pile[data-pile=stock]").click()
+    expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    with course_page.context.expect_page() as opened:
+        course_page.locator("a[href='rulebook.ipynb#C5']").first.click()
+    book = opened.value
+    assert book.url.endswith("rulebook.ipynb#C5")
+    expect(book.locator("#C5")).to_be_in_viewport(timeout=30_000)
+    book.close()
+    far = course_page.context.new_page()  # an entry far down the rulebook, opened by its address
+    far.goto(server.page_url("rulebook") + "#V9", wait_until="domcontentloaded")
+    expect(far.locator("#V9")).to_be_in_viewport(timeout=30_000)
+    top = far.evaluate("document.getElementById('V9').getBoundingClientRect().top")
+    assert 0 <= top < 450, top  # at the top of the screen, not merely somewhere on it
+    far.close()
+    expect(game.locator(".scat-hand-card")).to_have_count(4)  # the lesson's game is as it was
+    _no_trouble(course_page)
+
+
 def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server: Server) -> None:
     _open(course_page, server, "08-play-a-game")
     game = course_page.locator(".scatlab-game")  # the page's other tables are the review's Try it yourself
