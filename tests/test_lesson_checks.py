@@ -175,6 +175,23 @@ def test_lesson_4_new_game_deals_the_same_deal_again_so_its_rule_still_applies()
     assert "What the rules say" not in st.explanation.value and st.picker.value == "others-tied"
 
 
+def test_lesson_4_C10_an_undeclared_31_shows_as_the_30_it_counts() -> None:
+    """Passing on a 31 under manual declaring: the table shows the hand as 30 (C10), on the
+    next turn and at the showdown, as the result panel scores it."""
+    from scatlab.course.widgets.lessonkit import ScenarioTable
+
+    st = ScenarioTable("undeclared", pace=0)
+    t = st.table
+    t.handle({"type": "stock"})
+    t.handle({"type": "card", "card": "4C"})
+    assert t.surface.state["hand_value"] == "31"  # declaring is still offered
+    t.handle({"type": "action", "action": "pass"})
+    assert t.surface.state["hand_value"] == "30"
+    t.handle({"type": "knock"})
+    me = t.surface.state["seats"][0]
+    assert t.surface.state["showdown"] and me["value"] == "30" and t.surface.state["hand_value"] == "30"
+
+
 def test_lesson_5_V2_three_of_a_kind_is_thirty_and_a_half_under_gin() -> None:
     assert hand_value("7S 7H 7D", find_rules("gin")) * 2 == 61
     assert hand_value("7S 7H 7D", find_rules("quick")) == 30 and hand_value("7S 7H 7D") == 7

@@ -331,7 +331,8 @@ async function render({ model, el: host }) {
           if (!root.isConnected || Date.now() - started > 20000) return;
           if (root.offsetParent === null) { setTimeout(settle, 100); return; }
           const active = document.activeElement;
-          if (document.querySelectorAll(".scat-table").length === 1 && (!active || active === document.body)) {
+          const main = document.querySelectorAll(".scat-table").length === 1 || model.get("takes_focus");
+          if (main && (!active || active === document.body)) {
             root.focus({ preventScroll: true });
           }
         };

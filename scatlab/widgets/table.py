@@ -117,6 +117,9 @@ class TableSurface(anywidget.AnyWidget):
     state = traitlets.Dict().tag(sync=True)
     deck_faces = traitlets.Instance(CardFaces, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
     download = traitlets.Dict().tag(sync=True)
+    takes_focus = traitlets.Bool(False).tag(sync=True)
+    """The page's main table: it takes the keys when the page shows, even beside other
+    tables (a page's only table always does)."""
 
 
 class Table(ipywidgets.VBox):  # type: ignore[misc]

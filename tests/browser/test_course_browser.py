@@ -525,10 +525,14 @@ def test_a_rule_link_opens_its_entry_in_a_new_tab_and_keeps_the_lesson(course_pa
 
 
 def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server: Server) -> None:
+    """The page's game takes the keys at once (D draws, as its text says), beside the
+    review's try-it tables; a saved game reopens from the index."""
     _open(course_page, server, "08-play-a-game")
     game = course_page.locator(".scatlab-game")  # the page's other tables are the review's Try it yourself
     expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
-    game.locator(".scat-pile[data-pile=stock]").click()
+    course_page.wait_for_function("document.activeElement && document.activeElement.closest('.scatlab-game')",
+                                  timeout=30_000)
+    course_page.keyboard.press("d")
     expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
     course_page.locator(".scatlab-game input[placeholder='a name for this game']").fill("browser game")
     course_page.get_by_role("button", name="Save to my progress").click()

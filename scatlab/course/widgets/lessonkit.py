@@ -540,6 +540,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.seed = seed
         self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace,
                            controls="beginner")
+        self.table.surface.takes_focus = True  # the page's game, above the review's try-it tables
         self.table_box.children = (self.table,)
 
     def save(self) -> int | None:
