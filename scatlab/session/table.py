@@ -672,20 +672,20 @@ class TableSession:
         kinds = {a.kind for a in legal}
         showdown = self._showdown() if state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.results else None
         final = {s: h for s, h, _ in showdown.hands} if showdown is not None else {}
-        mine: Fraction | str | None = view.value
-        if view.value is not None and view.value >= 31 and me in state.undeclared:
+        scored = {s: v for s, _, v in showdown.hands} if showdown is not None else {}  # the values scored
+        mine = view.value
+        if mine is not None and mine >= 31 and me in state.undeclared:
             mine = Fraction(30)  # C10: a 31 not declared at once counts as 30
-        if showdown is not None:  # the hand is over: the value it was scored at
-            mine = next((v for q, _, v in showdown.hands if q == me), None) or mine
+        my_value = scored.get(me) or (pretty_value(mine) if mine is not None else None)
         seats = []
         for s in range(state.num_players):
             if s == me:
                 cards: tuple[str | None, ...] = tuple(str(c) for c in view.hand) if view.hand else (
                     (None,) * view.hand_sizes[s])
-                value = pretty_value(mine) if isinstance(mine, Fraction) else mine
+                value = my_value
             elif s in final:
                 cards = final[s]
-                value = next((v for q, _, v in showdown.hands if q == s), None) if showdown else None
+                value = scored.get(s)
             else:
                 cards = (None,) * view.hand_sizes[s]
                 value = None
@@ -722,7 +722,7 @@ class TableSession:
             seat=me,
             seats=tuple(seats),
             hand=tuple(str(c) for c in view.hand),
-            hand_value=pretty_value(mine) if isinstance(mine, Fraction) else mine,
+            hand_value=my_value,
             drawn=str(view.drawn) if view.drawn is not None else None,
             taken=str(view.taken) if view.taken is not None and view.is_my_turn else None,
             stock_size=view.stock_size,

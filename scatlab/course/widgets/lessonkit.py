@@ -461,9 +461,9 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
 
         s = scenario(str(self.picker.value))
         self.scenario = s
-        self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2, pace=self.pace,
-                           hints=False, controls="beginner")
-        self.table.on_new = self._deal  # the table's New game deals this deal again, as "Deal it again" does
+        table = self.table = Table(s.rules, opponents=("tip", "tip"), seed=4, deal=s.deck(), dealer=2,
+                                   pace=self.pace, hints=False, controls="beginner")
+        table.on_new = lambda: table.session.new_game(4, deal=s.deck())  # New game: this deal again, same table
         self.table_box.children = (self.table,)
         self.instructions.value = f"<p class='scatlab-instructions'><b>Your move:</b> {escape(s.instructions)}</p>"
         self._rule_html = (f"<p class='scatlab-explanation'><b>What the rules say</b> ({rule_link(s.code)}): "
