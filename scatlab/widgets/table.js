@@ -328,8 +328,9 @@ async function render({ model, el: host }) {
         // leave the focus alone if the learner has put it somewhere already
         const started = Date.now();
         const settle = () => {
-          if (!root.isConnected || Date.now() - started > 20000) return;
-          if (root.offsetParent === null) { setTimeout(settle, 100); return; }
+          if (Date.now() - started > 60000) return;
+          // not yet in the page (a view may draw before it is attached), or not yet shown
+          if (!root.isConnected || root.offsetParent === null) { setTimeout(settle, 100); return; }
           const active = document.activeElement;
           const main = document.querySelectorAll(".scat-table").length === 1 || model.get("takes_focus");
           if (main && (!active || active === document.body)) {
