@@ -258,6 +258,10 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
         f"back at hand {d.hand}, action {d.index}: your move again, hints on" for d in r.worst]
     # New game on a try table goes back to its position, never to a random game
     first = r.tables[0]
+    assert first.session.practice  # a position tried again is practice from the start
+    first.handle({"type": "stock"})
+    first.handle({"type": "undo"})
+    assert first.surface.state["notice"] == "your last move was taken back"  # not "now practice"
     first.handle({"type": "stock"})
     first.handle({"type": "new"})
     assert first.view() == r.worst[0].view
@@ -331,3 +335,20 @@ def test_lesson_8_has_one_review_that_follows_the_learners_game(tmp_path: Path) 
     play_to_the_end(game.table, seed=9)
     game.table._refresh()
     assert r.table is game.table and r.source == "your game"
+
+
+def test_index_calls_a_lesson_started_once_it_is_finished_or_has_stars(tmp_path: Path) -> None:
+    """A lesson marked finished with no answers reads "finished ✓", not also "not started";
+    a lesson with nothing done reads "not started" under its stars."""
+    import re
+
+    from scatlab.course.widgets.course import _index_html
+
+    p = Progress(tmp_path / "p.sqlite3")
+    p.finish_lesson("04-showdown")
+    p.record_stars("05-house-rules", "5.1", 1)
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>",
+                                                         _index_html(p, "").replace("&nbsp;", " "))}
+    assert "finished ✓" in rows["4"] and "not started" not in rows["4"]
+    assert "★ 1 of" in rows["5"] and "not started" not in rows["5"]
+    assert "not started" in rows["6"] and "finished ✓" not in rows["6"]

@@ -252,3 +252,31 @@ def test_tenths_rounds_halves_up_and_refuses_what_is_not_exact() -> None:
             tenths(bad)  # type: ignore[arg-type]
     with pytest.raises(ExerciseError, match="belongs to"):
         EXERCISES["ev-sum"].working("not a question")  # type: ignore[arg-type]
+
+
+def test_enter_in_the_answer_box_checks_the_value_sent_after_it() -> None:
+    """Enter checks a typed answer. The browser sends the key first and the value after it
+    (or no value when it has not changed): the widget waits for the value, or checks the one
+    it has once no value comes."""
+    import asyncio
+
+    from scatlab.course.widgets.exercises import ExerciseWidget
+
+    async def press_enter_then_send(value: str | None) -> ExerciseWidget:
+        w = ExerciseWidget("hand-value", seed=3, progress=None)
+        if value is None:  # typed and sent earlier (the box lost the focus), then Enter
+            w.number.value = w.question.solution
+        w.number._submission_callbacks(w.number)  # what a "submit" message from the browser calls
+        assert w.score.value == "no answers yet"  # not checked before the value comes
+        if value is not None:
+            w.number.value = value
+        else:
+            await asyncio.sleep(0.6)
+        return w
+
+    sent = asyncio.run(press_enter_then_send(EXERCISES["hand-value"].question(3).solution))
+    assert sent.score.value == "1 of 1 right" and "Right" in sent.feedback.value
+    unchanged = asyncio.run(press_enter_then_send(None))
+    assert unchanged.score.value == "1 of 1 right"
+    blank = asyncio.run(press_enter_then_send("  "))
+    assert blank.score.value == "no answers yet" and not blank.number.disabled  # nothing typed: nothing checked

@@ -300,6 +300,8 @@ def test_the_outs_marked_on_the_picker_are_the_analysis_outs(position: dict[str,
 
 def test_the_horizon_and_opponents_controls_reach_the_analysis() -> None:
     a = Analyzer("AH KH 4C", discard="9S", knock=False)
+    # the setting says what it is beside it: no bare "Horizon: 0"
+    assert a.horizon_input.description == "Turns ahead:" and "0 adds none" in a.horizon_help.value
     a.horizon_input.value = 2
     assert a.model.horizon == 2
     assert [r.key for r in number_rows(a.model.analysis())][-2:] == ["horizon_1", "horizon_2"]

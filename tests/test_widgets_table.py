@@ -46,7 +46,9 @@ def check_model_matches_state(table: Table) -> None:
         assert m.hand == tuple(str(c) for c in state.hands[seat])
     assert m.top_discard == (str(state.top_discard) if state.top_discard is not None else None)
     assert m.stock_size == state.stock_size and m.discard_size == len(state.discards)
-    assert m.to_move == state.to_move and m.knocker == state.knocker and m.dealer == state.dealer
+    assert m.to_move == state.to_move and m.knocker == state.knocker
+    # the dealer badge: the finished hand's dealer while its result shows (C3), else the state's
+    assert m.dealer == (state.results[-1].dealer if m.showdown is not None else state.dealer)
     for seat_model in m.seats:
         q = seat_model.seat
         assert seat_model.standing == s.standing(q)
@@ -206,6 +208,19 @@ def test_C6_C7_showdown_turns_every_hand_up_and_cites_the_rule() -> None:
     assert any("loses 1 penny" in line or "loses 2 pennies" in line for line in sd.outcome)
     assert m.rule is not None and m.rule.code == result.notes[0].code
     assert m.log and m.log[0] == "you knock"
+
+
+def test_C3_the_dealer_badge_stays_with_the_finished_hand_until_the_next_deal() -> None:
+    """The game passes the deal on as the hand ends (C3); the table moves the badge only
+    when the next hand is dealt, not beside the finished hand's result."""
+    order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
+    s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
+    assert s.model().dealer == 2 and s.model().seats[2].dealer
+    m = s.knock()
+    assert m.showdown is not None and s.state.dealer == 0  # the state has passed the deal on
+    assert m.dealer == 2 and [seat.dealer for seat in m.seats] == [False, False, True]
+    m = s.next_hand()
+    assert m.showdown is None and m.dealer == 0 and m.seats[0].dealer
 
 
 def test_C8_a_31_ends_the_hand_and_the_rule_governs_the_discard() -> None:

@@ -408,8 +408,9 @@ def _working_p31(question: Question) -> str:
     return _derivation_lines(_analysis(question), ("P(31)",))
 
 
-def _working_ev(question: Question) -> str:
-    return _derivation_lines(_analysis(question), (r"E[\text{value}]",))
+def _working_ev(question: Question) -> str:  # ends on the choice shown, to one decimal
+    return (_derivation_lines(_analysis(question), (r"E[\text{value}]",))
+            + rf"\text{{ (to one decimal: }}{question.solution}\text{{)}}")
 
 
 def _working_take_or_draw(question: Question) -> str:
@@ -502,11 +503,12 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
     total = sum((v * n for v, n in counts), Fraction(0))
     choices = list(shown)
     rng.shuffle(choices)  # not in order of size: the answer is not always the middle one
-    why = (f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}, about "
-           f"{shown[0]}. The plain average of the outcomes ({shown[1]}) forgets that some come from many cards "
+    exact = f" = {show_value(ev)}" if show_value(ev) != f"{show_value(total)}/{u}" else ""
+    why = (f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}{exact}, "
+           f"{shown[0]} to one decimal. The plain average of the outcomes ({shown[1]}) forgets that some come from many cards "
            f"and some from one; {shown[2]} is what you hold now (C5).")
     return Question("ev-sum", seed, f"Of the {u} cards you could draw (keeping your best three): {groups}. "
-                    "What is drawing worth on average?",
+                    "What is drawing worth on average, to one decimal?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), tuple(choices), shown[0],
                     frozenset({shown[0]}), why, ("C4", "C5"), (format_cards(hand), str(up)))
 

@@ -194,6 +194,8 @@ class TableModel:
     top_discard: str | None
     discard_size: int
     dealer: int
+    """The seat with the dealer badge: while a finished hand's result shows, that hand's
+    dealer (the game has already passed the deal on, C3)."""
     to_move: int | None
     knocker: int | None
     my_turn: bool
@@ -480,9 +482,10 @@ class TableSession:
         self.state = snap.state
         self.last_decision = snap.last_decision
         self.moves = snap.moves
-        self.practice = True
         self.message = ""
-        self.notice = "your last move was taken back: this game is now practice"
+        self.notice = ("your last move was taken back" if self.practice
+                       else "your last move was taken back: this game is now practice")
+        self.practice = True
         return self.model()
 
     # -- records -------------------------------------------------------------------------
@@ -677,6 +680,8 @@ class TableSession:
         if mine is not None and mine >= 31 and me in state.undeclared:
             mine = Fraction(30)  # C10: a 31 not declared at once counts as 30
         my_value = scored.get(me) or (pretty_value(mine) if mine is not None else None)
+        # while a finished hand is on the table, its dealer keeps the badge (the next deals after it)
+        dealer = state.results[-1].dealer if showdown is not None else state.dealer
         seats = []
         for s in range(state.num_players):
             if s == me:
@@ -698,7 +703,7 @@ class TableSession:
                 value=value,
                 standing=self.standing(s),
                 out=state.out[s],
-                dealer=state.dealer == s,
+                dealer=dealer == s,
                 to_move=view.to_move == s,
                 knocker=view.knocker == s,
             ))
@@ -728,7 +733,7 @@ class TableSession:
             stock_size=view.stock_size,
             top_discard=str(view.top_discard) if view.top_discard is not None else None,
             discard_size=len(view.discard_pile),
-            dealer=state.dealer,
+            dealer=dealer,
             to_move=view.to_move,
             knocker=view.knocker,
             my_turn=my_turn,

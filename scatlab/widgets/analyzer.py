@@ -39,6 +39,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Analysis
+from ..analysis.ranking import HORIZON as ADVICE_TURNS
 from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
@@ -133,8 +134,11 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             options.insert(0, (f"{model.rules.name} (custom)", _CUSTOM))
         self.rules_input = w.Dropdown(options=options, value=_rules_key(model.rules), description="Rules:",
                                       layout=w.Layout(width="260px"))
-        self.horizon_input = w.BoundedIntText(value=model.horizon, min=0, max=8, description="Horizon:",
+        self.horizon_input = w.BoundedIntText(value=model.horizon, min=0, max=8, description="Turns ahead:",
+                                              tooltip=HORIZON_HELP, style={"description_width": "initial"},
                                               layout=w.Layout(width="150px"))
+        self.horizon_help = w.HTML(f"<span class='scat-horizon-help' style='display:block;line-height:1.4;color:#555;font-size:0.9em'>"
+                                   f"{HORIZON_HELP}</span>")
         self.fields: dict[str, w.Text] = {}
         self.field_errors: dict[str, w.HTML] = {}
         self.fields_box = w.VBox()
@@ -154,7 +158,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.horizon_input.observe(self._on_horizon, names="value")
         self.clear_button.on_click(lambda _b: self.clear())
 
-        settings = w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button])
+        settings = w.VBox([w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button],
+                                  layout=w.Layout(flex_flow="row wrap", align_items="center")), self.horizon_help])
         analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]),
                            self.derivation])
         super().__init__([self.title, settings, self.fields_box, self.zone_picker,
@@ -347,7 +352,15 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
 
 _CUSTOM = "__custom__"
-DERIVATION_HEADING = "<b>Where the numbers come from</b><br>"
+DERIVATION_HEADING = ("<b>Where the numbers come from</b><br>"
+                      "<span class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>"
+                      "Swipe a long line sideways to read it all.</span>")
+"""The derivation's heading; its hint shows only on a narrow screen (the course's page style)."""
+
+HORIZON_HELP = ("Turns ahead: 1 to 8 add to the numbers what the hand is expected to be worth after that "
+                "many more of your turns, drawing each time; 0 adds none. The advice itself always looks "
+                f"{ADVICE_TURNS} turns ahead.")
+"""What the "Turns ahead" setting (the horizon) means, beside it."""
 
 
 def _position_line(a: Analysis) -> str:

@@ -349,7 +349,8 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     kind per seat clockwise from the seat after the learner's), who answer at once
     (``pace=0``), with ``controls`` as in :class:`Table` (a lesson gives ``"beginner"``).
     Later hands, if the learner plays on, are dealt from seed ``decision.hand``. The table's
-    notice says where the learner is back; its "New game" goes back there again.
+    notice says where the learner is back; its "New game" goes back there again. The game is
+    practice from the start (an Undo does not make it so).
     What a review's **Try it yourself** opens (also importable from :mod:`scatlab.widgets.review`).
 
     >>> from scatlab.rules import GameRecord, play_random_game
@@ -366,6 +367,7 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
 
     def back() -> None:  # "New game" here: back to the position, not a random game
         table.session.load_record(position)
+        table.session.practice = True  # a position to try again: practice from the start
         table._close_panels()
         table.session.notice = f"back at hand {decision.hand}, action {decision.index}: your move again, hints on"
 

@@ -192,12 +192,14 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     for item in LESSONS:
         s = summary.get(item.id)
         done = "finished ✓" if s and s.finished else ""
-        right = f"{s.correct}&nbsp;of&nbsp;{s.answered}&nbsp;right" if s and s.answered else "not&nbsp;started"
         steps = steps_of(item.id)
+        got = sum(earned.get(step.id, 0) for step in steps)
+        started = bool(s and (s.answered or s.finished)) or got > 0
+        right = (f"{s.correct}&nbsp;of&nbsp;{s.answered}&nbsp;right" if s and s.answered
+                 else "" if started else "not&nbsp;started")
         if steps:
-            got = sum(earned.get(step.id, 0) for step in steps)
-            right = (f"<span class='scatlab-stars' style='color:#8a5a00'>★ {got} of {3 * len(steps)}</span>"
-                     f"<br>{right}")
+            stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★ {got} of {3 * len(steps)}</span>"
+            right = f"{stars}<br>{right}" if right else stars
         rows.append(
             f"<tr><td style='padding:4px 10px'>{item.number}</td>"
             f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
@@ -243,12 +245,29 @@ def course_index(progress: Any = None) -> widgets.VBox:
 
 
 def rulebook_html() -> str:
-    """Every rule of the rulebook as HTML, each entry with its code as anchor."""
+    """Every rule of the rulebook as HTML, each entry with its code as anchor: under a core
+    rule the variants that change it (linked), under a variant the presets that play it.
+
+    >>> html = rulebook_html()
+    >>> "Changed by <a href='#V18'" in html, "Played in the quick preset" in html
+    (True, True)
+    """
+    from ...rules.options import PRESETS
+
+    played = {code: [name for name, rules in PRESETS.items() if code in rules.codes()] for code in RULEBOOK}
     items = []
     for code, entry in RULEBOOK.items():
-        options = f"<br><span style='color:#555'>options: {escape(', '.join(entry.options))}</span>" if entry.options else ""
+        if code.startswith("V"):
+            names = played[code]
+            note = (f"Played in the {' and '.join(names)} preset{'s' if len(names) > 1 else ''}." if names
+                    else "In no preset: a house rule to agree on before the game.")
+        else:
+            changed = [v for v, e in RULEBOOK.items() if v.startswith("V") and set(e.options) & set(entry.options)]
+            note = ("Changed by " + ", ".join(f"<a href='#{v}' style='{_LINK}'>{v}</a>" for v in changed) + "."
+                    if changed else "")
+        more = f"<br><span class='scatlab-rule-where' style='color:#555'>{note}</span>" if note else ""
         items.append(f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"
-                     f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{options}</div>")
+                     f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{more}</div>")
     return "".join(items)
 
 

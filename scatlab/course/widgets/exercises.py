@@ -15,6 +15,8 @@ nothing itself.
 
 from __future__ import annotations
 
+import asyncio
+import warnings
 from html import escape
 from typing import Any
 
@@ -76,6 +78,11 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.working.add_class("scatlab-working")
         self.check_button.on_click(lambda _b: self.answer(self.number.value))
         self.number.continuous_update = False
+        self._enter_wait: asyncio.TimerHandle | None = None
+        with warnings.catch_warnings():  # Enter reaches the kernel only as a "submit" (deprecated in ipywidgets 8)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.number.on_submit(lambda _t: self._enter())
+        self.number.observe(lambda _c: self._typed(), "value")
         self.new_button.on_click(lambda _b: self.new_question())
         self.working_button.on_click(lambda _b: self.show_working())
         self.buttons = widgets.HBox([self.new_button, self.working_button, self.score],
@@ -97,6 +104,30 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     def _answered(self) -> bool:
         """The current question has been answered (its inputs are then disabled)."""
         return bool(self.number.disabled or any(b.disabled for b in self.choices.children))
+
+    def _enter(self) -> None:
+        """Enter in the answer box checks the answer. The browser sends the key before the
+        value it sets, and sends no value when it has not changed since it last did, so the
+        check waits a moment for the value (:meth:`_typed`) and otherwise takes the one it
+        has. (Without a running event loop, as in a script, it checks at once.)"""
+        if self._enter_wait is not None:
+            self._enter_wait.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._check_typed()
+            return
+        self._enter_wait = loop.call_later(0.4, self._check_typed)
+
+    def _typed(self) -> None:
+        if self._enter_wait is not None:  # the value that came with Enter
+            self._enter_wait.cancel()
+            self._check_typed()
+
+    def _check_typed(self) -> None:
+        self._enter_wait = None
+        if self.number.value.strip() and not self._answered():
+            self.answer(self.number.value)
 
     def _show(self) -> None:
         q = self.question

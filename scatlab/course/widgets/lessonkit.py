@@ -318,7 +318,9 @@ def preset_table() -> widgets.HTML:
         tds = "".join(f"<td style='padding:3px 8px'>{'<b>' + escape(c) + '</b>' if c != b else escape(c)}</td>"
                       for c, b in zip(cells, base))
         body.append(f"<tr><td style='padding:3px 8px'><b>{escape(name)}</b></td><td style='padding:3px 8px'>{escape(codes)}</td>{tds}</tr>")
-    w = widgets.HTML("<table class='scatlab-presets' style='border-collapse:collapse;font-size:0.92em'>"
+    w = widgets.HTML("<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the table "
+                     "sideways to see every column.</p>"
+                     "<table class='scatlab-presets' style='border-collapse:collapse;font-size:0.92em'>"
                      f"<tr><th style='padding:3px 8px'>preset</th><th style='padding:3px 8px'>variants</th>{head}</tr>"
                      + "".join(body) + "</table>")
     w.add_class("scatlab-presets")
@@ -368,8 +370,10 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
         self.chart = widgets.HTML()
         self.table = widgets.HTML()
         self.run_button.on_click(lambda _b: self.run())
-        super().__init__([widgets.HBox([widgets.Label("Players"), *self.seats]),
-                          widgets.HBox([self.games, self.seed]), self.run_button, self.bar, self.chart, self.table])
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+        super().__init__([widgets.HBox([widgets.Label("Players"), *self.seats], layout=wrap),
+                          widgets.HBox([self.games, self.seed], layout=wrap), self.run_button, self.bar, self.chart,
+                          self.table])
         self.add_class("scatlab-tournament")
 
     def run(self) -> Any:
@@ -411,8 +415,9 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
         self.result = widgets.HTML()
         for w in (self.contract, self.matadors, self.kind, *self.flags.values()):
             w.observe(lambda _c: self._update(), "value")
-        super().__init__([widgets.HBox([self.contract, self.matadors, self.kind]),
-                          widgets.HBox(list(self.flags.values())), self.result])
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+        super().__init__([widgets.HBox([self.contract, self.matadors, self.kind], layout=wrap),
+                          widgets.HBox(list(self.flags.values()), layout=wrap), self.result])
         self.add_class("scatlab-skat")
         self._update()
 
