@@ -205,7 +205,7 @@ def _index_html(progress: Progress | None, notice: str) -> str:
             f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
             f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
             f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td>"
-            f"<td style='padding:4px 10px;color:#1e7b34' class='scatlab-finished'>{done}</td></tr>"
+            f"<td style='padding:4px 10px;color:#1e7b34;white-space:nowrap' class='scatlab-finished'>{done}</td></tr>"
         )
     table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
              "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
