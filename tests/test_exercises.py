@@ -259,6 +259,7 @@ def test_enter_in_the_answer_box_checks_the_value_sent_after_it() -> None:
     (or no value when it has not changed): the widget waits for the value, or checks the one
     it has once no value comes."""
     import asyncio
+    import threading
 
     from scatlab.course.widgets.exercises import ExerciseWidget
 
@@ -274,9 +275,29 @@ def test_enter_in_the_answer_box_checks_the_value_sent_after_it() -> None:
             await asyncio.sleep(0.6)
         return w
 
-    sent = asyncio.run(press_enter_then_send(EXERCISES["hand-value"].question(3).solution))
+    def in_a_kernel_like_loop(value: str | None) -> ExerciseWidget:
+        """Run in a thread of its own with its own event loop, as a kernel's (whatever
+        loop the test process runs meanwhile)."""
+        out: list[ExerciseWidget] = []
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                out.append(asyncio.run(press_enter_then_send(value)))
+            except BaseException as exc:  # raised again in the test's thread
+                failed.append(exc)
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join(30)
+        if failed:
+            raise failed[0]
+        assert out, "the widget's loop did not finish"
+        return out[0]
+
+    sent = in_a_kernel_like_loop(EXERCISES["hand-value"].question(3).solution)
     assert sent.score.value == "1 of 1 right" and "Right" in sent.feedback.value
-    unchanged = asyncio.run(press_enter_then_send(None))
+    unchanged = in_a_kernel_like_loop(None)
     assert unchanged.score.value == "1 of 1 right"
-    blank = asyncio.run(press_enter_then_send("  "))
+    blank = in_a_kernel_like_loop("  ")
     assert blank.score.value == "no answers yet" and not blank.number.disabled  # nothing typed: nothing checked

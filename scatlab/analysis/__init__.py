@@ -14,15 +14,40 @@ also the name of one of its modules, so ``import scatlab.analysis.review`` alway
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .advice import Advice, advise
+from .candidates import OPPONENT_MODELS
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .knowledge import Knowledge
-from .opponents import OPPONENT_MODELS, Observations
 from .ranking import KnockLine, Position, RankedMove, Ranking, knock_line, rank
 from .onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .report import Analysis, analyze
-from .review import GameReview, ReviewedDecision, assess, review_game
+
+if TYPE_CHECKING:
+    from .opponents import Observations
+    from .review import GameReview, ReviewedDecision, assess, review_game
+
+_LAZY = {"Observations": "opponents", "GameReview": "review", "ReviewedDecision": "review", "assess": "review",
+         "review_game": "review"}
+"""Names exported here but imported on first use: the adaptive opponent model (its filters
+and valuation) and the game review cost a few milliseconds to import, and an analysis under
+the uniform model needs neither."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:  # the lazy names too (the API reference lists the package's members by dir)
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "Advice",

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -49,8 +50,11 @@ from ..errors import AnalysisError
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from .knowledge import Knowledge
-from .opponents import ADAPTIVE_POLICY, LOG_POLICY, HandWeights, Observations, OpponentModelName, check_model, hand_weights, row_weights
+from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
 from .tables import BLITZ2, RANK_BITS, Tables, tables_for
+
+if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
+    from .opponents import Observations
 
 __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
 
@@ -191,8 +195,11 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
         raise AnalysisError("knock risk is for a three-card hand at the start of a turn, "
                             f"not {len(knowledge.hand)} cards")
     model = check_model(opponent_model)
-    if observations is not None and not isinstance(observations, Observations):
-        raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
+    if observations is not None:
+        from .opponents import Observations
+
+        if not isinstance(observations, Observations):
+            raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
     if observations is not None and len(observations.turns) != knowledge.opponents:
         raise AnalysisError(f"observations are for {len(observations.turns)} opponents, "
                             f"but the knowledge has {knowledge.opponents}")
@@ -206,9 +213,15 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     outcomes = _Outcomes(knowledge.rules, strength)
     used: OpponentModelName = "adaptive" if weighted else "uniform"
     logged = observations is not None and observations.log is not None
-    policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY if weighted else OPPONENT_POLICY
+    policy = OPPONENT_POLICY
+    weights = None
+    if weighted:
+        from .opponents import ADAPTIVE_POLICY, LOG_POLICY, hand_weights
+
+        policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
+        if knowledge.opponents == 1:
+            weights = hand_weights(knowledge, observations, 0, model)
     if knowledge.opponents == 1:
-        weights = hand_weights(knowledge, observations, 0, model) if weighted else None
         one, two, total = _exact_one(knowledge, tables, outcomes, weights)
         return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal,
                          policy=policy, model=used)
@@ -237,7 +250,7 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     """Count (lose one, lose two, total) over every opponent hand and stock card, each hand
     counted ``weights`` times (once each without weights)."""
     free = np.array(knowledge.unseen_index, dtype=np.int64)
-    candidates = weights if weights is not None else hand_weights(knowledge, None, 0, "uniform")
+    candidates = weights if weights is not None else uniform_hand_weights(knowledge, 0)
     hands, parts = candidates.hands, candidates.free_parts
     r = parts.shape[1]
     m = len(parts)
@@ -414,6 +427,8 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     taken = np.zeros((samples, 52), dtype=np.bool_)
     log_weight = np.zeros(samples)
     alive = np.ones(samples, dtype=np.bool_)
+    from .opponents import row_weights
+
     for i in range(n):
         w = row_weights(knowledge, observations, i)
         total = float(w.sum())

@@ -35,7 +35,7 @@ from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 
-__all__ = ["Knowledge"]
+__all__ = ["Knowledge", "opponent_turns"]
 
 
 @dataclass(frozen=True)
@@ -271,3 +271,12 @@ class Knowledge:
         parts.append(f"{len(self.unseen)} unseen")
         return "; ".join(parts)
 
+
+def opponent_turns(view: PlayerView) -> list[int]:
+    """How many turns each of ``view``'s opponents has completed in this hand (their
+    discards), in the order of :attr:`PlayerView.opponents`."""
+    turns = {p: 0 for p in view.opponents}
+    for e in view.history:
+        if e.player in turns and e.action.kind is ActionKind.DISCARD:
+            turns[e.player] += 1
+    return list(turns.values())

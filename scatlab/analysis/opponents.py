@@ -49,8 +49,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from itertools import chain, combinations
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +60,7 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ..rules.view import Event, PastHand, PlayerView
+from .candidates import OPPONENT_MODELS, HandWeights, OpponentModelName, check_model, uniform_hand_weights
 from .kernels import sparse_dot
 from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from .knowledge import Knowledge
@@ -92,8 +91,6 @@ __all__ = [
     "with_knock_rules",
 ]
 
-OpponentModelName = Literal["uniform", "adaptive"]
-OPPONENT_MODELS: tuple[str, ...] = ("uniform", "adaptive")
 
 CASUAL_KNOCKS: tuple[tuple[int, float], ...] = ((26, 1.0),)
 """A casual player's knock, as ``(value, chance)`` steps in increasing value: at the start
@@ -197,19 +194,6 @@ LOG_POLICY = (
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-def check_model(name: object) -> OpponentModelName:
-    """``name`` if it is an opponent model's name, else an :class:`AnalysisError`.
-
-    >>> check_model("adaptive")
-    'adaptive'
-    """
-    if name == "uniform":
-        return "uniform"
-    if name == "adaptive":
-        return "adaptive"
-    raise AnalysisError(f"opponent_model={name!r} is not a model: use 'uniform' or 'adaptive'")
 
 
 @dataclass(frozen=True)
@@ -761,44 +745,18 @@ def _chain_weights(chain: _Chain, observations: Observations, opponent: int) -> 
     return w
 
 
-@dataclass(frozen=True)
-class HandWeights:
-    """Every candidate hand of one opponent (``hands``: card indices, shape (m, 3), the
-    known cards first) and its integer weight."""
-
-    hands: IntArray
-    weights: IntArray
-    free_parts: IntArray
-    """For each hand, the positions in ``knowledge.unseen_index`` of its unknown cards."""
-
-
 def hand_weights(knowledge: Knowledge, observations: Observations | None, opponent: int,
                  model: OpponentModelName = "adaptive") -> HandWeights:
     """The candidate hands of opponent ``opponent`` with integer weights: all 1 under the
     uniform model (or with nothing observed), else the adaptive weights on the integer grid
     (see the module doc)."""
-    known = [c.index for c in knowledge.holds_of(opponent)]
-    free = np.array(knowledge.unseen_index, dtype=np.int64)
-    r = 3 - len(known)
-    parts = _combinations(len(free), r)  # one empty combination when all 3 are known
-    m = len(parts)
-    hands = np.concatenate([np.broadcast_to(np.array(known, dtype=np.int64), (m, len(known))), free[parts]], axis=1)
+    uniform = uniform_hand_weights(knowledge, opponent)
     if model == "uniform" or observations is None or observations.empty:
-        return HandWeights(hands, np.ones(m, dtype=np.int64), parts)
+        return uniform
+    hands = uniform.hands
     tables = tables_for(knowledge.rules)
     w = row_weights(knowledge, observations, opponent)[tables.row_of[hands[:, 0], hands[:, 1], hands[:, 2]]]
-    return HandWeights(hands, integer_weights(w), parts)
-
-
-@lru_cache(maxsize=32)
-def _combinations(n: int, r: int) -> IntArray:
-    """Every ``r``-subset of ``range(n)`` in lexicographic order, one per row (read-only,
-    shared)."""
-    count = math.comb(n, r)
-    parts = np.fromiter(chain.from_iterable(combinations(range(n), r)), dtype=np.int64, count=count * r)
-    parts = parts.reshape(count, r)
-    parts.flags.writeable = False
-    return parts
+    return HandWeights(hands, integer_weights(w), uniform.free_parts)
 
 
 def integer_weights(w: FloatArray) -> IntArray:

@@ -73,7 +73,7 @@ from .horizon import horizon_table
 from .knowledge import Knowledge
 from .store import cached
 from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
-from .valuation import opponent_turns
+from .knowledge import opponent_turns
 
 __all__ = [
     "HORIZON",

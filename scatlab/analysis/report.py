@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import CardsLike
 from ..checks import MAX_SAMPLES, SEED_RANGE, flag, whole_number
@@ -24,10 +24,13 @@ from ..rules.view import PlayerView
 from .advice import Advice, advise
 from .horizon import MAX_HORIZON, horizon_values
 from .knock import KnockRisk, knock_risk
+from .candidates import OpponentModelName, check_model
 from .knowledge import Knowledge
-from .opponents import Observations, OpponentModelName, check_model
 from .onestep import TurnAnalysis, analyze_turn
 from .ranking import Position, Ranking, rank
+
+if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
+    from .opponents import Observations
 
 __all__ = ["Analysis", "analyze"]
 
@@ -135,6 +138,8 @@ def analyze(
         else:
             knowledge = Knowledge.from_view(hand)
         if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
+            from .opponents import Observations
+
             observations = Observations.from_view(hand, knock_rules=True)
     else:
         knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,

@@ -53,6 +53,7 @@ from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
 from .hand_filter import KnockRule
+from .knowledge import opponent_turns
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
 __all__ = ["KnockValuation", "TurnOdds", "turn_odds", "opponent_turns", "MAX_TURNS"]
@@ -111,16 +112,6 @@ def _turn_distributions(tables: Tables) -> npt.NDArray[Any]:
         out[t] = np.bincount(tables.value2, weights=p, minlength=67)[:67]
         p = np.bincount(flat_next, weights=p[owner] / others, minlength=m)
     return out
-
-
-def opponent_turns(view: PlayerView) -> list[int]:
-    """How many turns each of ``view``'s opponents has completed in this hand (their
-    discards), in the order of :attr:`PlayerView.opponents`."""
-    turns = {p: 0 for p in view.opponents}
-    for e in view.history:
-        if e.player in turns and e.action.kind is ActionKind.DISCARD:
-            turns[e.player] += 1
-    return list(turns.values())
 
 
 @dataclass(frozen=True)
