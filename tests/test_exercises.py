@@ -35,8 +35,25 @@ def test_the_solution_is_right_and_a_wrong_answer_is_explained(name: str) -> Non
             continue
         wrong = ex.check(q, wrong_answer)
         assert not wrong.correct
-        assert wrong.message.startswith(f"Not quite: you answered {wrong.answer}, the answer is {q.solution}.")
+        others = sorted(a for a in q.accepted if a != q.solution) if q.choices else []
+        also = f" ({' and '.join(others)} {'is' if len(others) == 1 else 'are'} right too)" if others else ""
+        # every right answer is named: the answer, and any other choice as good (a tie)
+        assert wrong.message.startswith(f"Not quite: you answered {wrong.answer}, the answer is {q.solution}{also}.")
         assert q.why[1:] in wrong.message and q.why[1:] in right.message
+        if q.choices:
+            assert len(q.accepted) < len(q.choices) or name != "best-discard"  # never a puzzle where every throw is right
+
+
+def test_best_discard_C4_C5_prefers_the_lowest_of_equal_throws_and_names_the_others() -> None:
+    """Step 6.1: of throws that keep as much, the answer is the lowest card (the tip's
+    "lowest card outside your suit"); a wrong answer names every right one."""
+    ex = EXERCISES["best-discard"]
+    for seed in range(60):
+        q = ex.question(seed)
+        assert len(q.accepted) < len(q.choices)
+        ranks = {"A": 11, "K": 10, "Q": 10, "J": 10}
+        value = {c: ranks.get(c[:-1], None) or int(c[:-1]) for c in q.choices}
+        assert value[q.solution] == min(value[a] for a in q.accepted)
 
 
 def test_hand_value_is_checked_by_the_engine_c4() -> None:

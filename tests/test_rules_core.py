@@ -558,6 +558,7 @@ def test_C9_two_players_dealt_31_everyone_else_loses_one() -> None:
     assert result.values == (Fraction(15), Fraction(31), Fraction(20), Fraction(31))
     assert result.lives_lost == (1, 0, 1, 0)
     assert state.lives == (2, 3, 2, 3)
+    assert "player 1 and player 3 were dealt 31" in result.explain()  # plural, as a sentence reads
 
 
 def test_C9_both_of_two_players_dealt_31_nobody_loses() -> None:

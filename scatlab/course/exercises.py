@@ -170,7 +170,9 @@ class Exercise:
         why = question.why[:1].upper() + question.why[1:]
         if right:
             return Verdict(True, shown, f"Right: {why}")
-        return Verdict(False, shown, f"Not quite: you answered {shown}, the answer is {question.solution}. {why}")
+        others = sorted(a for a in question.accepted if a != question.solution) if question.kind != "number" else []
+        also = f" ({' and '.join(others)} {'is' if len(others) == 1 else 'are'} right too)" if others else ""
+        return Verdict(False, shown, f"Not quite: you answered {shown}, the answer is {question.solution}{also}. {why}")
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -349,13 +351,17 @@ def _house_value(rng: random.Random, seed: int) -> Question:
 
 def _best_discard(rng: random.Random, seed: int) -> Question:
     full = deck(52)
-    hand = _hand_with_a_pair_of_suit(rng, full)
-    hand.append(rng.choice([c for c in full if c not in hand]))
-    rng.shuffle(hand)
-    kept = {c: hand_value([h for h in hand if h is not c]) for c in hand}
-    best = max(kept.values())
+    while True:  # a puzzle where some throw is wrong (not four throws that all keep as much)
+        hand = _hand_with_a_pair_of_suit(rng, full)
+        hand.append(rng.choice([c for c in full if c not in hand]))
+        rng.shuffle(hand)
+        kept = {c: hand_value([h for h in hand if h is not c]) for c in hand}
+        best = max(kept.values())
+        if any(v < best for v in kept.values()):
+            break
     accepted = frozenset(c.pretty for c in hand if kept[c] == best)
-    solution = next(c.pretty for c in hand if kept[c] == best)
+    # of equal throws, the lowest card (the tip's "lowest card outside your suit"); the others are right too
+    solution = min((c for c in hand if kept[c] == best), key=lambda c: (c.value, c.index)).pretty
     listing = "; ".join(f"throw {c.pretty}: keep {show_value(kept[c])}" for c in hand)
     why = (f"after a draw you hold four cards and throw one (C5); keep the three worth most (C4): {listing}. "
            f"The tip and expert players both do this; the expert also weighs what the kept cards may become.")

@@ -99,18 +99,21 @@ def _settle_blitz(
     points: dict[int, int],
     notes: list[RuleNote],
 ) -> None:
-    who = ", ".join(f"player {d}" for d in declarers)
+    names = [f"player {d}" for d in declarers]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     if rules.score_keeping == "points":
         for d in declarers:
             points[d] = 1
         code = "C9" if ended == "dealt_31" else "C8"
-        notes.append(RuleNote("V16", f"{who} declared 31 ({code}) and scores a point at once"))
+        notes.append(RuleNote("V16", f"{who} declared 31 ({code}) and {'scores' if len(names) == 1 else 'score'} "
+                                     "a point at once"))
         return
     for p in players:
         if p not in declarers:
             losses[p] = 1
     if ended == "dealt_31":
-        notes.append(RuleNote("C9", f"{who} was dealt 31: every other player loses a life"))
+        notes.append(RuleNote("C9", f"{who} {'was' if len(names) == 1 else 'were'} dealt 31: every other player "
+                                    "loses a life"))
     else:
         notes.append(RuleNote("C8", f"{who} declared 31: every other player loses a life"))
     if knocker is not None and knocker not in declarers:

@@ -245,27 +245,23 @@ def course_index(progress: Any = None) -> widgets.VBox:
 
 
 def rulebook_html() -> str:
-    """Every rule of the rulebook as HTML, each entry with its code as anchor: under a core
-    rule the variants that change it (linked), under a variant the presets that play it.
+    """Every rule of the rulebook as HTML, each entry with its code as anchor; under a
+    variant, the presets that play it.
 
     >>> html = rulebook_html()
-    >>> "Changed by <a href='#V18'" in html, "Played in the quick preset" in html
-    (True, True)
+    >>> "Played in the quick preset" in html, "deck_size" in html
+    (True, False)
     """
     from ...rules.options import PRESETS
 
-    played = {code: [name for name, rules in PRESETS.items() if code in rules.codes()] for code in RULEBOOK}
     items = []
     for code, entry in RULEBOOK.items():
+        more = ""
         if code.startswith("V"):
-            names = played[code]
+            names = [name for name, rules in PRESETS.items() if code in rules.codes()]
             note = (f"Played in the {' and '.join(names)} preset{'s' if len(names) > 1 else ''}." if names
                     else "In no preset: a house rule to agree on before the game.")
-        else:
-            changed = [v for v, e in RULEBOOK.items() if v.startswith("V") and set(e.options) & set(entry.options)]
-            note = ("Changed by " + ", ".join(f"<a href='#{v}' style='{_LINK}'>{v}</a>" for v in changed) + "."
-                    if changed else "")
-        more = f"<br><span class='scatlab-rule-where' style='color:#555'>{note}</span>" if note else ""
+            more = f"<br><span class='scatlab-rule-where' style='color:#555'>{note}</span>"
         items.append(f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"
                      f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{more}</div>")
     return "".join(items)
