@@ -334,11 +334,17 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         if not s.state.is_over:
             s.message = "cannot review yet: a game is reviewed once it is over (Review this game appears then)"
             return None
-        kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
-        widget = ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                              title=f"Review of this game: your decisions (player {s.seat})", table_at=try_table)
+        widget = self.review_widget()
         self.children = (self.surface, widget)
         return widget
+
+    def review_widget(self) -> Any:
+        """The review of the finished game as :meth:`review_game` shows it, not shown
+        anywhere (for a page that shows it in a place of its own)."""
+        s = self.session
+        kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
+        return ReviewWidget(s.record(), player=s.seat, opponents=kinds,
+                            title=f"Review of this game: your decisions (player {s.seat})", table_at=try_table)
 
 
 def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",

@@ -760,9 +760,9 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
 
         self.table = table
         self.source = source
-        shown = table.children
-        self.review = table.review_game()
-        table.children = shown  # the review shows here; the table keeps what it had open below it
+        # built, not shown below the table: showing it there and taking it back at once raced
+        # in the browser ("Could not add child view to box" at the end of a game)
+        self.review = table.review_widget()
         if source != "your game":
             self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
                                        f"(player {table.session.seat})")
