@@ -252,6 +252,9 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     stand_in.observe(lambda change: children.append(change["new"]), "children")
     r.show(stand_in, "stand-in")
     assert children == [] and r.review not in stand_in.children
+    # its own "Try it yourself" opens a beginner table too (no seed, Save, Load or Analyze)
+    opened = r.review.try_it(r.worst[0])
+    assert opened.controls == "beginner"
     assert "stand-in" in r.review.surface.state["title"]
     assert [(d.label, d.scale) for d in r.worst] == [("blunder", "value"), ("mistake", "lives")]
     assert all(d.player == stand_in.session.seat for d in r.review.result.decisions)

@@ -338,13 +338,18 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.children = (self.surface, widget)
         return widget
 
-    def review_widget(self) -> Any:
+    def review_widget(self, controls: str = "full") -> Any:
         """The review of the finished game as :meth:`review_game` shows it, not shown
-        anywhere (for a page that shows it in a place of its own)."""
+        anywhere (for a page that shows it in a place of its own); its **Try it yourself**
+        tables carry ``controls`` (a lesson gives ``"beginner"``)."""
         s = self.session
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
+
+        def table_at(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str]) -> Table:
+            return try_table(record, decision, opponents, controls=controls)
+
         return ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                            title=f"Review of this game: your decisions (player {s.seat})", table_at=try_table)
+                            title=f"Review of this game: your decisions (player {s.seat})", table_at=table_at)
 
 
 def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",

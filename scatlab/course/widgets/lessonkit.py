@@ -762,7 +762,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.source = source
         # built, not shown below the table: showing it there and taking it back at once raced
         # in the browser ("Could not add child view to box" at the end of a game)
-        self.review = table.review_widget()
+        self.review = table.review_widget(controls="beginner")  # its try tables as the lesson's own
         if source != "your game":
             self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
                                        f"(player {table.session.seat})")
