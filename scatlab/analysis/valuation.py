@@ -49,7 +49,6 @@ import numpy.typing as npt
 
 from ..checks import real_number, shown
 from ..errors import AnalysisError
-from ..rules.actions import ActionKind
 from ..rules.options import RuleSet
 from ..rules.view import PlayerView
 from .hand_filter import KnockRule

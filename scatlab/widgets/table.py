@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -344,12 +345,9 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         tables carry ``controls`` (a lesson gives ``"beginner"``)."""
         s = self.session
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
-
-        def table_at(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str]) -> Table:
-            return try_table(record, decision, opponents, controls=controls)
-
         return ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                            title=f"Review of this game: your decisions (player {s.seat})", table_at=table_at)
+                            title=f"Review of this game: your decisions (player {s.seat})",
+                            table_at=functools.partial(try_table, controls=controls))
 
 
 def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",

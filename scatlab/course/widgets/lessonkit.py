@@ -366,7 +366,7 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
         self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="Seed",
                                            layout=widgets.Layout(width="12em"))
         self.run_button = widgets.Button(description="Run the tournament", button_style="primary", layout=widgets.Layout(width="auto"))
-        self.bar = widgets.IntProgress(value=0, min=0, max=games, description="Games")
+        self.bar = widgets.IntProgress(value=0, min=0, max=games, description="Played")  # how far the run is (the slider above is "Games")
         self.chart = widgets.HTML()
         self.table = widgets.HTML()
         self.run_button.on_click(lambda _b: self.run())
