@@ -79,6 +79,24 @@ def test_lesson_3_C6_the_knock_line_moves_down_with_opponents_and_up_with_turns(
     assert knock_line("classic", opponents=1, turns=1).line == 26
 
 
+@pytest.mark.parametrize("opponents, turns", [(1, 0), (2, 2), (3, 4)])
+def test_lesson_3_C6_the_knock_charts_bars_stay_under_its_top_tick_and_below_the_legend(opponents: int,
+                                                                                         turns: int) -> None:
+    import re
+    from scatlab.course.widgets.lessonkit import knock_chart_svg
+
+    svg = knock_chart_svg(knock_line("classic", opponents=opponents, turns=turns))
+    ticks = [float(y) for y in re.findall(r'<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"', svg)]
+    bars = [float(y) for y in re.findall(r'<rect x="[\d.]+" y="([\d.]+)" width="[^"]+" height="[^"]+" '
+                                         r'fill="#[0-9a-f]+" opacity="0.7"><title>', svg)]
+    dots = [float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)" r="4" fill="#1a5fb4"/>', svg)][:-1]
+    legend = max(float(y) for y in re.findall(r'<text x="[\d.]+" y="(1[0-9])" font-size="11">', svg))
+    rows = [v for v, _, _ in knock_line("classic", opponents=opponents, turns=turns).rows if v >= 12]
+    assert len(bars) == len(dots) == len(rows) and min(ticks) > legend + 8
+    assert min(bars + dots) >= min(ticks) - 0.05  # nothing above the top tick
+    assert "lives lost (expected)" in svg  # the y axis says its unit
+
+
 def test_lesson_3_C7_the_rough_rule_is_within_a_point_of_the_chart_for_opponents_just_dealt() -> None:
     """Knock when P(lowest on your own) is below 1 in (2 x players) (1 in 6 with three
     players); for opponents just dealt its line is within a point of the chart's."""

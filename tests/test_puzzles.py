@@ -85,6 +85,17 @@ def test_the_learners_words_have_no_plus_minus_monte_carlo_seed_or_card_letters(
         assert any(code in p.why for code in ("C4", "C5", "C6", "C7", "C8")), p.id
 
 
+def test_C6_a_last_turn_puzzle_counts_draws_so_a_first_turn_knock_reads_plainly() -> None:
+    # A knock on an opponent's first turn leaves their count of completed turns at 0: the
+    # line counts draws and takes and says the knock took a draw's place (C6).
+    finals = [p for p in _all() if p.final]
+    assert finals and any(0 in p.opponent_turns for p in finals)
+    for p in _all():
+        assert "drawn or taken this hand: " + ", ".join(map(str, p.opponent_turns)) in p.situation
+        assert ("a knock takes the place of a draw" in p.situation) == p.final
+        assert "turns" not in p.situation
+
+
 # -- reproducible, JSON, answers ---------------------------------------------------------------
 
 def test_the_same_arguments_give_the_same_puzzles() -> None:

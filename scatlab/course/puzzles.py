@@ -224,10 +224,11 @@ class Puzzle:
     def situation(self) -> str:
         """The table around the position in one line: players, turns played, a knock."""
         turns = ", ".join(str(t) for t in self.opponent_turns)
-        text = (f"{self.opponents + 1} players; turns your opponents have played this hand: {turns}; "
+        each = "times your opponent has" if self.opponents == 1 else "times each opponent has"
+        text = (f"{self.opponents + 1} players; {each} drawn or taken this hand: {turns}; "
                 f"{self.stock_size} cards in the stock")
         if self.final:
-            text += "; an opponent has knocked: this is your last turn (C6)"
+            text += "; an opponent has knocked (a knock takes the place of a draw): this is your last turn (C6)"
         return text
 
     def shown(self) -> tuple[tuple[str, str], ...]:

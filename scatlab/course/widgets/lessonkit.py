@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import re
 from functools import lru_cache
 from html import escape
@@ -89,22 +91,27 @@ def knock_chart_svg(line: Any) -> str:
     costs fewer lives than playing on, the ranking's rule (``line`` is a
     :class:`~scatlab.analysis.ranking.KnockLine`)."""
     rows = [(float(v), float(k), float(on)) for v, k, on in line.rows if v >= 12]
-    width, height, left, bottom = 640, 260, 48, 36
-    top = max(1.0, max(max(k, on) for _, k, on in rows))
+    width, height, left, bottom, plot_top = 640, 280, 62, 36, 34  # the legend sits above plot_top
+    most = max(1.0, max(max(k, on) for _, k, on in rows))
+    step = 0.25 if most <= 1 else 0.5
+    top = math.ceil(most / step) * step  # the top tick: no bar or dot goes above it
     bar = (width - left - 10) / len(rows)
     n = line.opponents
 
     def y(v: float) -> float:
-        return height - bottom - (height - bottom - 14) * v / top
+        return height - bottom - (height - bottom - plot_top) * v / top
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
              f'opponent{"s" if n != 1 else ""}">']
-    for tick in (0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0):
-        if tick <= top:
-            parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
-                         f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>')
+    for i in range(round(top / step) + 1):
+        tick = i * step
+        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
+                     f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>')
+    middle = (plot_top + height - bottom) / 2
+    parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="12" '
+                 f'transform="rotate(-90 14 {middle:.1f})">lives lost (expected)</text>')
     for i, (value, knock, on) in enumerate(rows):
         x = left + i * bar
         colour = "#1e7b34" if knock < on else "#c0392b"
