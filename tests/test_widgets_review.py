@@ -146,3 +146,13 @@ def test_try_it_at_a_chosen_decision_steps_there_and_opens_its_position() -> Non
     other = review_game(record, player=1).decisions[0]
     with pytest.raises(AnalysisError, match="is not a decision of this review"):
         widget.show(other)
+
+
+def test_the_timeline_and_the_try_line_name_cards_as_the_page_does_not_by_code() -> None:
+    widget = ReviewWidget(_blunder_record(), player=1)
+    widget.handle({"type": "goto", "step": 1})
+    widget.handle({"type": "try"})
+    state = widget.surface.state
+    words = [m["title"] for m in state["marks"]] + [state["trying"]]
+    assert any("A♥" in w for w in words), words
+    assert not any(re.search(r"\b(AH|QH|10[SHDC]|[2-9JQKA][SHDC])\b", w) for w in words), words

@@ -9,14 +9,19 @@ function render({ model, el }) {
     const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
     if (keys[e.key]) { e.preventDefault(); send({ type: keys[e.key] }); }
   });
+  // A redraw replaces the buttons: the one that had focus (or the root) gets it back, so the
+  // arrow keys keep working after a click on a button or a mark.
   function draw() {
     const s = model.get("state") || {};
+    const active = document.activeElement;
+    const hadFocus = active === root ? "root" : (root.contains(active) && active.dataset.focus) || null;
     root.replaceChildren();
     const bar = document.createElement("div");
     bar.className = "scat-review-bar";
     const button = (label, type, title) => {
       const b = document.createElement("button");
       b.textContent = label; b.title = title; b.setAttribute("aria-label", title);
+      b.dataset.focus = type;
       b.addEventListener("click", () => send({ type }));
       return b;
     };
@@ -36,6 +41,7 @@ function render({ model, el }) {
       b.className = "scat-review-mark" + (m.step === s.step ? " current" : "");
       b.style.background = (s.colours || {})[m.class] || "#888";
       b.title = m.title; b.setAttribute("aria-label", m.title); b.dataset.class = m.class;
+      b.dataset.focus = "mark";
       b.addEventListener("click", () => send({ type: "goto", step: m.step }));
       line.append(b);
     }
@@ -61,7 +67,29 @@ function render({ model, el }) {
       trying.textContent = s.trying;
       root.append(trying);
     }
+    if (hadFocus) {
+      const again = hadFocus === "root" ? root : hadFocus === "mark" ? root.querySelector(".scat-review-mark.current")
+        : root.querySelector(`[data-focus="${hadFocus}"]`);
+      (again || root).focus({ preventScroll: true });
+    }
   }
+  // "Try it yourself" adds the table below the review: bring it into view when it lands
+  // off-screen (a phone shows the review's whole height first).
+  root.addEventListener("click", (e) => {
+    if (!(e.target instanceof HTMLElement) || e.target.dataset.focus !== "try" || !el.parentElement) return;
+    const box = el.parentElement;
+    const before = new Set(box.children);
+    let tries = 0;
+    const look = () => {  // the table's view is built asynchronously: wait until it is laid out
+      const table = [...box.children].find((c) => !before.has(c) && c.getBoundingClientRect().height > 40);
+      if (table) {
+        if (table.getBoundingClientRect().top > window.innerHeight * 0.6) table.scrollIntoView({ block: "start" });
+      } else if (++tries < 50) {
+        setTimeout(look, 200);
+      }
+    };
+    setTimeout(look, 200);
+  });
   model.on("change:state", draw);
   draw();
 }

@@ -153,7 +153,7 @@ class ReviewSteps:
     def marks(self) -> list[dict[str, Any]]:
         """The timeline: one entry per decision (step, hand, index, player, class)."""
         return [{"step": i, "hand": d.hand, "index": d.index, "player": d.player, "class": d.label,
-                 "title": f"hand {d.hand}, action {d.index}: {d.played} ({d.label})"}
+                 "title": f"hand {d.hand}, action {d.index}: {card_words(d.played)} ({d.label})"}
                 for i, d in enumerate(self.decisions)]
 
     def state(self) -> dict[str, Any]:
@@ -261,6 +261,6 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.table = table
         self.children = (self.surface, table)
         self.steps.trying = (f"Below: hand {d.hand}, action {d.index} again, as player {d.player} saw it "
-                             f"(played then: {d.played}). Play it again with the hints.")
+                             f"(played then: {card_words(d.played)}). Play it again with the hints.")
         self._refresh()
         return table

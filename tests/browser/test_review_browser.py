@@ -31,7 +31,11 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     expect(counter).to_have_text(re.compile(r"^\s*2 / "), timeout=TIMEOUT)
     review.get_by_role("button", name="next decision").click()
     expect(counter).to_have_text(re.compile(r"^\s*3 / "), timeout=TIMEOUT)
+    page.keyboard.press("ArrowRight")  # the redrawn ▶ keeps the focus: the keys still step
+    expect(counter).to_have_text(re.compile(r"^\s*4 / "), timeout=TIMEOUT)
     review.get_by_role("button", name="previous decision").click()
+    expect(counter).to_have_text(re.compile(r"^\s*3 / "), timeout=TIMEOUT)
+    page.keyboard.press("ArrowLeft")
     expect(counter).to_have_text(re.compile(r"^\s*2 / "), timeout=TIMEOUT)
 
     costly = review.locator('.scat-review-mark:not([data-class="best"])').first
@@ -41,9 +45,17 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     expect(review.locator(".scat-review-class")).to_have_text(label or "")
     shot("review-costly")
 
+    at = int(counter.inner_text().split("/")[0])  # the costly mark, clicked above, keeps the focus too
+    page.keyboard.press("ArrowLeft" if at == total else "ArrowRight")
+    expect(counter).to_have_text(re.compile(rf"^\s*{at - 1 if at == total else at + 1} / "), timeout=TIMEOUT)
+
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the table lands below the review
     review.get_by_role("button", name="play this position again at the table").click()
     expect(page.locator(".scat-table")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(".scat-hand-card").first).to_be_visible(timeout=TIMEOUT)
+    # brought into view: its top in the upper half of the screen, not below the review
+    page.wait_for_function("() => { const t = document.querySelector('.scat-table').getBoundingClientRect().top;"
+                           " return t >= -2 && t < innerHeight / 2; }", timeout=TIMEOUT)
     shot("review-try")
 
 
