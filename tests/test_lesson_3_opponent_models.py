@@ -76,7 +76,7 @@ def test_later_in_a_hand_the_adaptive_model_sees_more_risk() -> None:
     (3, "8S 1X", "'1X'"),
     (3, "8S 8S", "appears twice"),
     (1, "8S 2D 9H", "('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn"),
-    (0, "8S", "at most 2 cards a turn"),
+    (0, "8S", "1 rejected card ('8S') after 0 turns: an opponent rejects at most 2 cards a turn"),
 ])
 def test_bad_rejected_cards_are_answered_beside_the_field(turns: int, text: str, says: str) -> None:
     e = OpponentModelExplorer(HAND, discard=DISCARD, turns=turns)
@@ -86,6 +86,16 @@ def test_bad_rejected_cards_are_answered_beside_the_field(turns: int, text: str,
     assert e.risks == {} and "Fix the rejected cards" in e.result.value
     e.rejected.value = ""
     assert e.error.value == "" and e.risks["uniform"].p_lose == _expected(turns, "", "uniform")
+
+
+def test_C5_a_rejected_card_in_your_own_hand_is_noted_as_taken_back_from_the_pile() -> None:
+    e = OpponentModelExplorer(HAND, discard=DISCARD, turns=2)
+    e.rejected.value = HAND.split()[0]
+    shown = unescape(e.error.value)
+    assert "is in your hand: they rejected it only if you then took it from the pile (C5)" in shown
+    assert "scatlab-field-error" not in shown and e.risks  # a note, not an error: the numbers stay
+    e.rejected.value = "8S"
+    assert e.error.value == ""
 
 
 def test_the_reliability_diagram_is_package_data() -> None:

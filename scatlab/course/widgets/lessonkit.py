@@ -237,7 +237,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
         turns = int(self.turns.value)
         if len(cards) > 2 * turns:
-            raise ScatlabError(f"{len(cards)} rejected cards ({text.strip()!r}) after {turns} turn"
+            raise ScatlabError(f"{len(cards)} rejected card{'s' if len(cards) != 1 else ''} ({text.strip()!r}) "
+                               f"after {turns} turn"
                                f"{'s' if turns != 1 else ''}: an opponent rejects at most 2 cards a turn "
                                "(the discard passed over and the card thrown)")
         return Observations((turns,), (cards,))
@@ -253,7 +254,11 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
             self.error.value = f"<span class='scatlab-field-error' style='color:#8a5a00'>{escape(str(exc))}</span>"
             self.result.value = "<p style='color:#555'>Fix the rejected cards to see the numbers.</p>"
             return
-        self.error.value = ""
+        mine = [c for c in seen.rejected[0] if c in self.knowledge.hand]
+        self.error.value = "" if not mine else (
+            f"<span class='scatlab-field-note' style='color:#555'>{' '.join(c.pretty for c in mine)} "
+            f"{'is' if len(mine) == 1 else 'are'} in your hand: they rejected {'it' if len(mine) == 1 else 'them'} "
+            f"only if you then took {'it' if len(mine) == 1 else 'them'} from the pile (C5)</span>")
         self.risks = {m: knock_risk(self.knowledge, opponent_model=m, observations=seen)
                       for m in ("uniform", "adaptive")}
         heads = {"uniform": "uniform: as if just dealt", "adaptive": "adaptive: what they have probably kept"}
