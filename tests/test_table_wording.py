@@ -328,3 +328,9 @@ def test_chances_are_worded_for_a_learner_at_each_boundary() -> None:
     for bad in (Fraction(3, 2), -1, 0.5, "1/2", True):
         with pytest.raises(AnalysisError, match="is not a probability"):
             chance_words(bad)  # type: ignore[arg-type]
+
+
+def test_C5_after_a_draw_the_status_names_the_number_keys_that_throw_a_card() -> None:
+    s = drawn("classic", 0)
+    m = s.model()
+    assert m.status == "Your turn: click a card of your hand to discard it, or press its number (1-4).", m.status

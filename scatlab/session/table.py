@@ -780,7 +780,8 @@ class TableSession:
         top = view.top_discard.pretty if view.top_discard is not None else ""
         if state.phase is Phase.DISCARD:
             extra = " or stop the bus" if ActionKind.STOP_BUS in kinds else ""
-            return f"Your turn: click a card of your hand to discard it (Tab to a card, Enter){extra}."
+            keys = f"1-{len(view.hand)}" if len(view.hand) > 1 else "1"
+            return f"Your turn: click a card of your hand to discard it, or press its number ({keys}){extra}."
         if state.phase is Phase.THROW_DOWN:
             return "Your turn: throw down (a showdown before looking at your cards) or pass."
         if state.phase is Phase.DECLARE:

@@ -141,6 +141,25 @@ async function render({ model, el: host }) {
       disabled: !enabled, "data-focus": focus, onclick: (e) => { e.stopPropagation(); send(msg); } }, label);
   }
 
+  // "New game" in the middle of a game asks once more (the button says so for 5 seconds),
+  // so a stray Enter or click on it does not throw the game away.
+  let confirmNew = false;
+  let confirmTimer = null;
+  function newGameButton(s) {
+    const inGame = s.phase !== "game_over" && (s.can_undo || s.hand_number > 1);
+    const sure = confirmNew && inGame;
+    return el("button", { class: "scat-btn" + (sure ? " scat-confirm" : ""), type: "button", "data-focus": "new",
+      "aria-label": sure ? "start a new game: this one is lost" : "New game",
+      onclick: (e) => {
+        e.stopPropagation();
+        clearTimeout(confirmTimer);
+        if (!inGame || confirmNew) { confirmNew = false; send({ type: "new" }); draw(); return; }
+        confirmNew = true;
+        confirmTimer = setTimeout(() => { confirmNew = false; draw(); }, 5000);
+        draw();
+      } }, sure ? "Start over? Click again" : "New game");
+  }
+
   function hintsPanel(s) {
     const h = s.hints;
     if (!s.hints_on) return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"),
@@ -233,7 +252,7 @@ async function render({ model, el: host }) {
       s.practice ? el("span", { class: "scat-badge scat-practice" }, "practice") : null,
       el("span", { class: "scat-spacer" }),
       button("Undo (U)", { type: "undo" }, s.can_undo, "undo"),
-      button("New game", { type: "new" }, true, "new"),
+      newGameButton(s),
       full ? el("label", { class: "scat-seed" }, "seed ", seedInput) : null,
       full ? el("button", { class: "scat-btn", type: "button", "data-focus": "seed",
         onclick: (e) => { e.stopPropagation(); send({ type: "seed", seed: seedInput.value }); } }, "Play seed") : null,

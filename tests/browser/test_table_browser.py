@@ -209,6 +209,28 @@ def test_a_whole_hand_by_number_keys_with_focus_on_the_table_from_the_start(
     shot("table-number-keys")
 
 
+def test_new_game_in_the_middle_of_a_game_asks_once_more(page: Any, voila_url: str, console_errors: list[str]) -> None:
+    """A stray Enter or click on "New game" does not throw a game in progress away: the
+    button asks "Start over? Click again" and only a second press deals a new game."""
+    open_table(page, voila_url)
+    cards = page.locator(".scat-hand-card")
+    undo = page.get_by_role("button", name="Undo (U)")
+    page.locator(".scat-table").focus()
+    page.keyboard.press("d")
+    expect(cards).to_have_count(4, timeout=TIMEOUT)
+    page.keyboard.press("4")
+    expect(cards).to_have_count(3, timeout=TIMEOUT)
+    expect(undo).to_be_enabled(timeout=TIMEOUT)
+    page.get_by_role("button", name="New game").click()
+    sure = page.locator(".scat-btn.scat-confirm")
+    expect(sure).to_have_text("Start over? Click again", timeout=TIMEOUT)
+    expect(undo).to_be_enabled()  # nothing thrown away yet
+    page.keyboard.press("Enter")  # the focus stayed on the button: the second press starts over
+    expect(undo).to_be_disabled(timeout=TIMEOUT)
+    expect(sure).to_have_count(0)
+    expect(page.get_by_role("button", name="New game")).to_be_visible()
+
+
 def test_the_table_fits_a_phone(
     page: Any, voila_url: str, console_errors: list[str], shot: Any, past_the_right_edge: Any
 ) -> None:
