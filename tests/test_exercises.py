@@ -255,6 +255,10 @@ def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_
     assert read_number(" 1 / 48 ") == Fraction(1, 48) and read_number("3 /48") == Fraction(1, 16)
     with pytest.raises(ExerciseError, match="'6%' is a percentage: type a chance as a fraction, outs / unseen cards"):
         read_number("6%")
+    assert read_number("30½") == read_number("30.5") == Fraction(61, 2) and read_number("½") == Fraction(1, 2)
+    for apart in ("2 8", "30 .5", "1 / 4 8"):  # a space between digits is not one number: "2 8" is not 28
+        with pytest.raises(ExerciseError, match=f"{apart!r} has a space inside: type one number such as 21 or 30.5"):
+            read_number(apart)
     ex = EXERCISES["draw-chance"]
     q = ex.question(0)
     n, unseen = q.solution.split("/")

@@ -213,6 +213,10 @@ def test_lesson_4_C10_an_undeclared_31_shows_as_the_30_it_counts() -> None:
 def test_lesson_5_V2_three_of_a_kind_is_thirty_and_a_half_under_gin() -> None:
     assert hand_value("7S 7H 7D", find_rules("gin")) * 2 == 61
     assert hand_value("7S 7H 7D", find_rules("quick")) == 30 and hand_value("7S 7H 7D") == 7
+    from scatlab.course.data import preset_rows
+
+    cells = {name: row for name, _codes, row in preset_rows()}
+    assert "30½" in cells["gin"] and not any("30.5" in c or "61/2" in c for row in cells.values() for c in row)
 
 
 def test_lesson_6_a_tournament_in_steps_counts_every_game() -> None:

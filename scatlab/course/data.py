@@ -114,7 +114,7 @@ def preset_rows() -> list[tuple[str, str, list[str]]]:
             elif value is None:
                 cells.append("-")
             else:
-                cells.append(str(value).replace("61/2", "30.5"))
+                cells.append(str(value).replace("61/2", "30½"))
         codes = rules.describe().split(" with ")[1] if " with " in rules.describe() else "C1-C14"
         out.append((name, codes, cells))
     return out

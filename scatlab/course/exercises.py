@@ -23,6 +23,7 @@ Every exercise's questions come from :class:`random.Random` seeded with
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -107,16 +108,24 @@ def show_value(value: Fraction) -> str:
 
 
 def read_number(text: str) -> Fraction:
-    """Read a typed number exactly: ``"21"``, ``"30.5"``, ``"61/2"``, ``"30,5"``.
+    """Read a typed number exactly: ``"21"``, ``"30.5"``, ``"30½"``, ``"61/2"``, ``"1 / 48"``,
+    ``"30,5"``. Spaces are allowed only around a fraction's bar: ``"2 8"`` is not 28.
 
-    >>> read_number(" 30,5 ")
-    Fraction(61, 2)
+    >>> read_number(" 30,5 "), read_number("30½"), read_number("1 / 48")
+    (Fraction(61, 2), Fraction(61, 2), Fraction(1, 48))
     >>> read_number("lots")
     Traceback (most recent call last):
     ...
     scatlab.errors.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
+    >>> read_number("2 8")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.ExerciseError: '2 8' has a space inside: type one number such as 21 or 30.5
     """
-    cleaned = "".join(str(text).split()).replace(",", ".")  # "1 / 48" is 1/48
+    cleaned = re.sub(r"\s*/\s*", "/", str(text).strip()).replace(",", ".")  # "1 / 48" is 1/48
+    if re.search(r"\s", cleaned):
+        raise ExerciseError(f"{text!r} has a space inside: type one number such as 21 or 30.5")
+    cleaned = re.sub(r"(?<=\d)½", ".5", cleaned).replace("½", "0.5")
     if cleaned.endswith("%"):
         raise ExerciseError(f"{text!r} is a percentage: type a chance as a fraction, outs / unseen cards")
     try:
