@@ -159,6 +159,13 @@ def test_lesson_4_C7_the_knocker_lowest_loses_two_and_every_case_has_a_deal() ->
     assert {s.code for s in SCENARIOS} >= {"C7", "C8", "C9", "C10", "V9"}
 
 
+def test_lesson_4_C7_a_deals_title_names_the_situation_not_who_pays() -> None:
+    for s in SCENARIOS:
+        words = s.title.lower()
+        assert not any(w in words for w in ("lowest", "lose", "tie", "safe", "pays", "after")), s.title
+    assert len({s.title for s in SCENARIOS}) == len(SCENARIOS)
+
+
 @pytest.mark.parametrize("key", ["lowest", "declare"])
 def test_lesson_4_C7_C8_the_rule_that_settles_a_deal_shows_only_once_its_hand_has_ended(key: str) -> None:
     """The explanation names who loses: before the learner plays it would give the result

@@ -29,7 +29,8 @@ __all__ = ["Scenario", "SCENARIOS", "play_out", "scenario"]
 
 @dataclass(frozen=True)
 class Scenario:
-    """One deal of lesson 4."""
+    """One deal of lesson 4. Its ``title`` names the situation ("Knock with 19"), never the
+    result: the learner predicts who pays before the hand ends."""
 
     key: str
     code: str
@@ -56,20 +57,20 @@ def _rules(rules: str | dict[str, Any]) -> Any:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("lowest", "C7", "Knock: the lowest hand loses a life",
+    Scenario("lowest", "C7", "Knock with 30",
              ("AH KH 9H", "2C 3C 5D", "QS JS 4D"), "2D", "3D 4H 5H",
              ("knock",), "You hold 30. Knock (K) and watch the others take their last turn. Who will lose a life?",
              (0, 1, 0), "Player 1 is lowest on their own and loses one life; the knocker is safe (C7)."),
-    Scenario("knocker-tied", "C7", "Knock: a tie with the knocker",
+    Scenario("knocker-tied", "C7", "Knock with 20",
              ("KS QS 3C", "KC QC 2H", "AD KD 9D"), "2S", "3S 4S 5S",
              ("knock",), "You hold 20. Knock (K). If another player ends level with you, who pays?",
              (0, 1, 0), "You and player 1 tie for lowest at 20: the other tied player loses a life and "
              "the knocker is safe (C7)."),
-    Scenario("knocker-lowest", "C7", "Knock: the knocker lowest on their own",
+    Scenario("knocker-lowest", "C7", "Knock with 19",
              ("KS 9S 2C", "AC KC 3H", "AD KD 4H"), "2D", "3D 5C 6C",
              ("knock",), "You hold 19. Knock (K) anyway: what does a knock cost when the knocker ends lowest?",
              (2, 0, 0), "You are lowest on your own: the knocker loses two lives (C7; V8 makes it one)."),
-    Scenario("others-tied", "C7", "Knock: two others tie for lowest",
+    Scenario("others-tied", "C7", "Knock with 21",
              ("AH KH QS", "KC 7C 2S", "KD 7D 3S"), "2H", "3H 4H 5H",
              ("knock",), "You hold 21. Knock (K). What if two other players end level at the bottom?",
              (0, 1, 1), "Players 1 and 2 tie for lowest: both lose a life (C7)."),
@@ -78,12 +79,12 @@ SCENARIOS: tuple[Scenario, ...] = (
              ("stock", "card 4C"), "Draw from the stock (D), then throw the 4♣.",
              (0, 1, 1), "A♥ K♥ Q♥ is 31: it is shown at once, the hand ends and every other player loses "
              "a life (C8)."),
-    Scenario("after-knock", "C8", "A 31 after your knock",
+    Scenario("after-knock", "C8", "Knock with 29",
              ("KS QS 9S", "AC KC 2D", "5H 6H 8D"), "2H", "QC 3D 4D",
              ("knock",), "You hold 29. Knock (K) and watch player 1's last turn. What if someone makes 31 after your knock?",
              (1, 0, 1), "Player 1 makes 31 after your knock: everyone else loses a life, the knocker too, "
              "like everyone else (C8)."),
-    Scenario("after-knock-v9", "V9", "A 31 after a knock, with V9",
+    Scenario("after-knock-v9", "V9", "Knock with 29, under V9",
              ("KS QS 9S", "AC KC 2D", "5H 6H 8D"), "2H", "QC 3D 4D",
              ("knock",), "The same deal under V9: knock (K) again. Who pays this time?",
              (2, 0, 1), "Under V9 the 31 holder is safe, the knocker loses two lives and the others one.",
