@@ -191,25 +191,27 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     rows = []
     for item in LESSONS:
         s = summary.get(item.id)
-        done = "finished ✓" if s and s.finished else ""
+        done = ("<span class='scatlab-finished' style='color:#1e7b34;white-space:nowrap'>finished ✓</span>"
+                if s and s.finished else "")
         steps = steps_of(item.id)
         got = sum(earned.get(step.id, 0) for step in steps)
         started = bool(s and (s.answered or s.finished)) or got > 0
         right = (f"{s.correct}&nbsp;of&nbsp;{s.answered}&nbsp;right" if s and s.answered
                  else "" if started else "not&nbsp;started")
         if steps:
-            stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★ {got} of {3 * len(steps)}</span>"
+            stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
             right = f"{stars}<br>{right}" if right else stars
+        if done:  # one progress column: a phone keeps its width for the lesson's title and blurb
+            right = f"{done}<br>{right}" if right else done
         rows.append(
             f"<tr><td style='padding:4px 10px'>{item.number}</td>"
             f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
             f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
-            f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td>"
-            f"<td style='padding:4px 10px;color:#1e7b34;white-space:nowrap' class='scatlab-finished'>{done}</td></tr>"
+            f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td></tr>"
         )
     table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
              "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
-             "<th style='text-align:left;padding:4px 10px'>Progress</th><th></th></tr>" + "".join(rows) + "</table>")
+             "<th style='text-align:left;padding:4px 10px'>Progress</th></tr>" + "".join(rows) + "</table>")
     if games:
         items = "".join(
             f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
