@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -546,6 +547,45 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     course_page.wait_for_url("**/08-play-a-game.ipynb?game=*")
     expect(course_page.locator(".scatlab-reopened")).to_contain_text("browser game", timeout=30_000)
     expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
+    _no_trouble(course_page)
+
+
+def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(course_page: Page,
+                                                                               server: Server) -> None:
+    """A saved game whose players are all on the county (C13), reopened and played out by
+    keys (K knocks, 1 throws, N deals) to Game over, then Review this game: the page's
+    review follows it with no console error. The review used to be added below the table
+    and taken back in the same moment ("Could not add child view to box")."""
+    import json
+
+    from scatlab.course.progress import Progress
+    from scatlab.rules import GameRecord, play_random_game
+
+    data = json.loads(GameRecord.from_state(play_random_game("classic", 3, seed=1)).dumps())
+    data["hands"] = data["hands"][:5] + [{**data["hands"][5], "actions": []}]  # hand 6 just dealt
+    game_id = Progress(server.home / "progress.sqlite3").save_game("on the county", GameRecord.from_json(data).dumps())
+    course_page.goto(server.page_url("08-play-a-game") + f"?game={game_id}", wait_until="domcontentloaded")
+    game = course_page.locator(".scatlab-game")
+    status = game.locator(".scat-status")
+    expect(status).to_be_visible(timeout=30_000)
+    expect(course_page.locator(".scatlab-reopened")).to_contain_text("on the county", timeout=30_000)
+    for _ in range(300):
+        text = status.inner_text()
+        if text.startswith("Game over"):
+            break
+        if text.startswith(("Your turn", "Hand")):
+            game.locator(".scat-table").focus()
+            course_page.keyboard.press("1" if text.startswith("Your turn: click a card") else
+                                       "k" if text.startswith("Your turn") else "n")
+        course_page.wait_for_timeout(200)
+    expect(status).to_have_text(re.compile(r"^Game over"), timeout=30_000)
+    review_button = game.get_by_role("button", name="Review this game")
+    expect(review_button).to_be_visible(timeout=30_000)
+    review_button.click()
+    section = course_page.locator(".scatlab-review-replay")
+    expect(section.locator(".scatlab-review-source")).not_to_contain_text("stand-in", timeout=30_000)
+    expect(course_page.locator(".scat-review")).to_have_count(1)
+    course_page.wait_for_timeout(1000)  # the errors came a moment after the game's end
     _no_trouble(course_page)
 
 
