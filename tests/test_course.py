@@ -346,6 +346,25 @@ def test_lesson_8_has_one_review_that_follows_the_learners_game(tmp_path: Path) 
     assert r.table is game.table and r.source == "your game"
 
 
+def test_lesson_8_a_finished_game_reopened_from_the_index_is_reviewed_at_once(tmp_path: Path) -> None:
+    """A saved game that is over, reopened (``?game=``), is the one the section reviews,
+    without a click; its try lines seat the learner in their own seat, cards in symbols."""
+    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+
+    progress = Progress(tmp_path / "p.sqlite3")
+    played = GameWithHints(progress=progress, pace=0)
+    play_to_the_end(played.table, seed=8)
+    saved = progress.save_game("finished", played.table.session.record_json())
+    game = GameWithHints(progress=progress, pace=0, game=saved)
+    assert game.table.session.state.is_over
+    r = ReviewAndReplay(stand_in_game(), learner=game)
+    assert r.source == "your game" and r.table is game.table
+    heads = [box.children[0].value for box in r.try_boxes if r.worst]
+    assert all("You are back in your seat" in h for h in heads)
+    stand_in = ReviewAndReplay(stand_in_game())
+    assert all("You take the stand-in's seat (player 0)" in box.children[0].value for box in stand_in.try_boxes)
+
+
 def test_index_calls_a_lesson_started_once_it_is_finished_or_has_stars(tmp_path: Path) -> None:
     """A lesson marked finished with no answers reads "finished ✓", not also "not started";
     a lesson with nothing done reads "not started" under its stars."""

@@ -30,6 +30,7 @@ from ...rules.options import PRESETS, find_rules
 from ..exercises import show_value
 from ..progress import ProgressError, game_id_from_text
 from ...rules.values import hand_value
+from ...session.wording import card_words
 from ...widgets.svg import card_svg
 
 __all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
@@ -693,7 +694,7 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
         items.append(
             f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
             f"<b>Hand {d.hand}, action {d.index}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
-            f"{whose} move <b>{escape(d.played)}</b>; the analysis prefers <b>{escape(d.best)}</b>.<br>"
+            f"{whose} move <b>{escape(card_words(d.played))}</b>; the analysis prefers <b>{escape(card_words(d.best))}</b>.<br>"
             f"Cost <b>{cost}</b> {escape(a.unit)}, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
             f"Why: {reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
     if not items:
@@ -745,6 +746,8 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self._followed = table
         table.on_review = self.review_learner
         table.surface.observe(self._on_learner_state, "state")
+        if table.session.state.is_over and self.table is not table:  # a finished game reopened: review it now
+            self.review_learner()
 
     def _on_learner_state(self, change: Any) -> None:
         table = self.learner_table()
@@ -793,8 +796,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         for i, box in enumerate(self.try_boxes):
             if i < len(self.worst):
                 d = self.worst[i]
+                seat = ("You are back in your seat" if source == "your game"
+                        else f"You take the stand-in's seat (player {s.seat})")
                 head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself: hand {d.hand}, action {d.index}</b> "
-                                    f"(played then: {escape(d.played)}; a {d.label}). You are back in that seat, "
+                                    f"(played then: {escape(card_words(d.played))}; a {d.label}). {seat}, "
                                     "hints on: play it again.</p>")
                 box.children = (head, self.tables[i])
             else:
