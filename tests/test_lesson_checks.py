@@ -186,6 +186,22 @@ def test_lesson_4_C7_C8_the_rule_that_settles_a_deal_shows_only_once_its_hand_ha
     assert "What the rules say" not in st.explanation.value
 
 
+def test_lesson_4_C10_a_hand_played_another_way_is_not_explained_by_the_deals_rule() -> None:
+    """Throwing the Q♥ instead of the 4♣ never makes 31: the page must not explain an
+    undeclared 31 (C10), even though the lives lost happen to be the planned ones."""
+    from scatlab.course.scenarios import first_hand_losses, followed
+    from scatlab.course.widgets.lessonkit import ScenarioTable
+
+    st = ScenarioTable("undeclared", pace=0)
+    for message in ({"type": "stock"}, {"type": "card", "card": "QH"}, {"type": "knock"}):
+        st.table.handle(message)
+    assert first_hand_losses(st.table.session.state) == scenario("undeclared").expect  # same losses, other hand
+    assert not followed(scenario("undeclared"), st.table.session.record())
+    assert "What the rules say" not in st.explanation.value and "went another way" in st.explanation.value
+    st.again.click()
+    assert "when the hand ends" in st.explanation.value
+
+
 def test_lesson_4_new_game_deals_the_same_deal_again_so_its_rule_still_applies() -> None:
     """The table's New game on a lesson 4 deal deals that deal again (a random game would
     sit under instructions and a rule about other cards)."""

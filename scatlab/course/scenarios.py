@@ -24,7 +24,7 @@ from typing import Any
 from ..cards import Card
 from ..rules.state import deal_order
 
-__all__ = ["Scenario", "SCENARIOS", "play_out", "scenario"]
+__all__ = ["Scenario", "SCENARIOS", "first_hand_losses", "followed", "play_out", "scenario"]
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,33 @@ def play_out(s: Scenario, seed: int = 4) -> tuple[int, int, int]:
         elif move.startswith("action "):
             session.play(move.split()[1])
         session.run_opponents()
-    results = session.state.results
+    return first_hand_losses(session.state)
+
+
+_MOVE_ACTIONS = {"stock": "draw", "discard": "take", "knock": "knock"}
+
+
+def followed(s: Scenario, record: Any) -> bool:
+    """Whether the learner (seat 0) played exactly ``s``'s moves in the first hand of
+    ``record`` (a :class:`~scatlab.rules.GameRecord`): only then does the deal's
+    explanation describe what happened.
+
+    >>> from scatlab.session import TableSession
+    >>> t = TableSession("classic", ("tip", "tip"), seed=4, deal=scenario("lowest").deck(), dealer=2)
+    >>> _ = t.knock(); followed(scenario("lowest"), t.record())
+    True
+    """
+    wanted = [_MOVE_ACTIONS.get(m) or (f"discard {m.split()[1]}" if m.startswith("card ") else m.split()[-1])
+              for m in s.moves]
+    hands = record.hands
+    played = [str(action) for player, action in hands[0].actions if player == 0] if hands else []
+    return played == wanted
+
+
+def first_hand_losses(state: Any) -> tuple[int, int, int]:
+    """The lives lost per seat in the first hand of ``state`` (a
+    :class:`~scatlab.rules.GameState` of a deal of three), ``(0, 0, 0)`` before it ends."""
+    results = state.results
     if not results:
         return (0, 0, 0)
     lost = results[0].lives_lost

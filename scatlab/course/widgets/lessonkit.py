@@ -491,11 +491,23 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
 
     def _explain(self) -> None:
         """The rule that settles the deal shows once its hand has ended (a showdown or a 31),
-        never before: it names who loses."""
+        never before: it names who loses. A hand that went another way (the learner played
+        other moves than the deal's) is not explained by the deal's rule: the page says so
+        and offers the deal again; the table's own result line still says what happened."""
+        from ..scenarios import first_hand_losses, followed
+
         ended = bool(self.table.surface.state.get("showdown"))
-        self.explanation.value = self._rule_html if ended else (
-            "<p class='scatlab-explanation'><i>The rule that settles this deal shows here when the hand "
-            "ends.</i></p>")
+        if not ended:
+            self.explanation.value = ("<p class='scatlab-explanation'><i>The rule that settles this deal shows "
+                                      "here when the hand ends.</i></p>")
+        elif (followed(self.scenario, self.table.session.record())
+              and first_hand_losses(self.table.session.state) == self.scenario.expect):
+            self.explanation.value = self._rule_html
+        else:
+            self.explanation.value = (
+                "<p class='scatlab-explanation scatlab-strayed'><b>This hand went another way</b> than the deal "
+                "was set for: the result above says who lost and why. To see what this deal shows, press "
+                f"<b>Deal it again</b> and follow <i>{escape(self.scenario.instructions)}</i></p>")
 
 
 class TryRules(widgets.VBox):  # type: ignore[misc]
