@@ -172,7 +172,7 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
     p.record_answer("03-knocking", "knock-chart", "q", "knock", correct=True)
     p.save_game("evening game", GameRecord.from_state(play_random_game("classic", 3, seed=2)).dumps())
     html = course_index(progress=p).children[0].value.replace("&nbsp;", " ")  # kept on one line
-    assert "1 of 1 right" in html and "finished ✓" in html
+    assert "1 right of 1 answer" in html and "finished ✓" in html
     assert "★ 0 of 6" in html and "not started" in html  # lesson 3's two steps; lesson 1 untouched
     p.record_stars("03-knocking", "3.1", 2)
     assert "★ 2 of 6" in course_index(progress=p).children[0].value.replace("&nbsp;", " ")
@@ -184,8 +184,8 @@ def test_index_shows_progress_and_saved_games(tmp_path: Path) -> None:
     assert "Optional pages" in rest and "do not count toward your progress" in rest
     p.record_answer("appendix-skat", "skat-value", "q", "36", correct=True)
     html = course_index(progress=p).children[0].value.replace("&nbsp;", " ")
-    assert html.split("</table>", 1)[0].count("1 of 1 right") == 1  # lesson 3's, not the appendix's
-    assert "scatlab-appendices" in html and html.split("scatlab-appendices", 1)[1].count("1 of 1 right") == 1
+    assert html.split("</table>", 1)[0].count("1 right of 1 answer") == 1  # lesson 3's, not the appendix's
+    assert "scatlab-appendices" in html and html.split("scatlab-appendices", 1)[1].count("1 right of 1 answer") == 1
 
 
 def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
@@ -380,3 +380,30 @@ def test_index_calls_a_lesson_started_once_it_is_finished_or_has_stars(tmp_path:
     assert "finished ✓" in rows["4"] and "not started" not in rows["4"]
     assert "★ 1 of" in rows["5"] and "not started" not in rows["5"]
     assert "not started" in rows["6"] and "finished ✓" not in rows["6"]
+
+
+def test_index_calls_a_lesson_opened_once_its_page_has_been_shown(tmp_path: Path) -> None:
+    """Lesson 8's game and lesson 4's deals score nothing: opening the page (its footer
+    keeps the visit) is what tells the index the lesson was started; a reset forgets it."""
+    import re
+    import sqlite3
+
+    from scatlab.course.widgets.course import _index_html, lesson_footer
+
+    p = Progress(tmp_path / "p.sqlite3")
+    p.record_answer("01-the-game", "hand-value", "q", "21", correct=True)  # a database made before visits were kept
+    with sqlite3.connect(tmp_path / "p.sqlite3") as conn:
+        assert conn.execute("SELECT 1 FROM sqlite_master WHERE name='visits'").fetchone() is None
+    assert p.visited_lessons() == set()
+    lesson_footer("08-play-a-game", progress=p)
+    lesson_footer("04-showdown", progress=p)
+    lesson_footer("04-showdown", progress=p)
+    assert p.visited_lessons() == {"08-play-a-game", "04-showdown"}
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>",
+                                                         _index_html(p, "").replace("&nbsp;", " "))}
+    assert "opened" in rows["8"] and "not started" not in rows["8"]
+    assert "opened" in rows["4"] and "not started" not in rows["4"]
+    assert "1 right of 1 answer" in rows["1"] and "opened" not in rows["1"]
+    assert "not started" in rows["7"]
+    p.reset()
+    assert p.visited_lessons() == set()

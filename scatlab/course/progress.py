@@ -762,8 +762,29 @@ class Progress:
             for table in ("answers", "lessons", "games"):
                 conn.execute(f"DELETE FROM {table}")
             self._reset_practice(conn)
-            if _has_table(conn, "steps"):
-                conn.execute("DELETE FROM steps")
+            for extra in ("steps", "visits"):
+                if _has_table(conn, extra):
+                    conn.execute(f"DELETE FROM {extra}")
+
+    # -- lessons opened ------------------------------------------------------------------------
+    # Like ``steps``, the ``visits`` table is made by the first visit kept.
+
+    def record_visit(self, lesson: str) -> None:
+        """Keep that the learner opened ``lesson`` (the index then never calls it "not
+        started", even when its page holds nothing scored, such as lesson 8's game)."""
+        lesson = self._name(lesson, "lesson")
+        now = time.time()
+        with self._write() as conn:
+            conn.execute(_VISITS_TABLE)
+            conn.execute("INSERT INTO visits (lesson, first_at, last_at) VALUES (?, ?, ?) "
+                         "ON CONFLICT (lesson) DO UPDATE SET last_at = excluded.last_at", (lesson, now, now))
+
+    def visited_lessons(self) -> set[str]:
+        """The lessons the learner has opened (as kept by :meth:`record_visit`)."""
+        with self._read() as conn:
+            if not _has_table(conn, "visits"):
+                return set()
+            return {str(r[0]) for r in conn.execute("SELECT lesson FROM visits")}
 
     # -- the stars of the lessons' steps (issue 36) -------------------------------------------
     # Like ``practice``, the ``steps`` table is made by the first stars kept.
@@ -887,6 +908,14 @@ CREATE TABLE IF NOT EXISTS steps (
     stars INTEGER NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (lesson, step)
+)"""
+
+
+_VISITS_TABLE = """
+CREATE TABLE IF NOT EXISTS visits (
+    lesson TEXT PRIMARY KEY,
+    first_at REAL NOT NULL,
+    last_at REAL NOT NULL
 )"""
 
 

@@ -114,6 +114,10 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
             done = item.id in p.finished_lessons()
         except ProgressError as exc:
             notice = f"Progress cannot be read: {exc}"
+        try:  # the index then calls the lesson started; a visit not kept loses nothing the learner made
+            p.record_visit(item.id)
+        except ProgressError:
+            pass
     button = widgets.Button(description="Finished ✓" if done else "Mark this lesson finished",
                             button_style="success" if done else "", layout=widgets.Layout(width="auto"))
     status = widgets.Label(notice)
@@ -167,7 +171,8 @@ def _appendices_html(summary: dict[str, LessonProgress]) -> str:
     items = []
     for a in APPENDICES:
         s = summary.get(a.id)
-        right = f" <span class='scatlab-answers'>{s.correct} of {s.answered} right</span>" if s and s.answered else ""
+        right = (f" <span class='scatlab-answers'>{s.correct} right of {s.answered} answer"
+                 f"{'s' if s.answered != 1 else ''}</span>" if s and s.answered else "")
         items.append(f"<li><a href='{a.filename}' style='{_LINK}'>{escape(a.title)}</a> "
                      f"<span style='color:#555'>(beside lesson {lesson(a.lesson).number}): {escape(a.blurb)}</span>"
                      f"{right}</li>")
@@ -181,10 +186,12 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     summary: dict[str, LessonProgress] = {}
     games: list[SavedGame] = []
     earned: dict[str, int] = {}
+    visited: set[str] = set()
     unreadable = False
     if progress is not None:
         try:
             summary, games, earned = progress.summary(), progress.saved_games(), progress.step_stars()
+            visited = progress.visited_lessons()
         except ProgressError as exc:
             unreadable = True
             notice = f"{notice} Progress cannot be shown: {exc}".strip()
@@ -196,8 +203,8 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         steps = steps_of(item.id)
         got = sum(earned.get(step.id, 0) for step in steps)
         started = bool(s and (s.answered or s.finished)) or got > 0
-        right = (f"{s.correct}&nbsp;of&nbsp;{s.answered}&nbsp;right" if s and s.answered
-                 else "" if started else "not&nbsp;started")
+        right = (f"{s.correct}&nbsp;right of&nbsp;{s.answered}&nbsp;answer{'s' if s.answered != 1 else ''}" if s and s.answered
+                 else "" if started else "opened" if item.id in visited else "not&nbsp;started")
         if steps:
             stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
             right = f"{stars}<br>{right}" if right else stars
