@@ -334,6 +334,19 @@ def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
 
 
 
+def test_C6_last_turn_positions_fill_at_most_their_share_of_a_pool() -> None:
+    """Last turns (an opponent knocked, C6) give the clearest take-or-draw answers: capped at
+    LAST_TURN_SHARE (12 of 24), the pool asks the ordinary mid-hand choice too, both ways."""
+    from scatlab.course.puzzles import LAST_TURN_SHARE, POOL_SIZE
+
+    for theme in THEMES:
+        puzzles = pool(theme)
+        assert sum(p.final for p in puzzles) <= POOL_SIZE * LAST_TURN_SHARE, theme
+    mid_hand = [p for p in pool("take-or-draw") if not p.final]
+    assert len(mid_hand) >= POOL_SIZE // 2
+    assert {p.answer.split()[0] for p in mid_hand} == {"take", "draw"}
+
+
 def test_the_shipped_practice_pools_are_the_pools_the_games_give() -> None:
     """The practice page reads its pools from scatlab/course/data (so a page opens without
     playing the games again); the file must be exactly what build_pool makes now. When this

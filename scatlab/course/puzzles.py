@@ -86,6 +86,7 @@ __all__ = [
     "pool",
     "build_pool",
     "pools_json",
+    "LAST_TURN_SHARE",
     "POOLS_FILE",
 ]
 
@@ -675,6 +676,12 @@ TWO_WAY_SHARE = Fraction(7, 12)
 fills (14 of 24), so a learner who always gives the same answer cannot score well."""
 
 
+LAST_TURN_SHARE = Fraction(1, 2)
+"""In any pool, the most that last-turn positions (an opponent has knocked) fill (12 of 24):
+their answers are the clearest, so without a cap they crowd out the ordinary mid-hand
+choice (23 of the first 24 take-or-draw puzzles of the games were last turns)."""
+
+
 POOLS_FILE = Path(__file__).parent / "data" / "practice-pools.json"
 """The practice page's pools as shipped with the package (written by
 ``python tools/practice_pools.py``; ``tests/test_puzzles.py`` checks it is exactly what
@@ -723,22 +730,29 @@ def build_pool(theme: str) -> tuple[Puzzle, ...]:
     """The pool of ``theme`` made from the games: :data:`POOL_SIZE` puzzles from
     :data:`POOL_SEED`, in the order the games give them. Where one answer is far more
     common (playing on is right at most knock decisions) the pool skips the surplus, so no
-    answer fills more than :data:`TWO_WAY_SHARE` of it."""
+    answer fills more than :data:`TWO_WAY_SHARE` of it; likewise last-turn positions fill
+    at most :data:`LAST_TURN_SHARE`."""
     _check_args(theme, POOL_SIZE, POOL_SEED, None)
     cap = int(POOL_SIZE * TWO_WAY_SHARE)
+    last_cap = int(POOL_SIZE * LAST_TURN_SHARE)
     count = POOL_SIZE
     while True:
         found = generate(theme, count, POOL_SEED)  # the games already played are remembered
-        kept: list[Puzzle] = []
+        kept: list[int] = []
         answers: dict[str, int] = {}
-        for p in found:
+        # mid-hand positions first (the scarcer kind), then last turns up to their share;
+        # the pool keeps the games' order
+        for i in sorted(range(len(found)), key=lambda i: (found[i].final, i)):
+            p = found[i]
             word = p.answer.split()[0]  # "take 9♥" and "take 10♥" are both a take
             if len(p.choices) == 2 and answers.get(word, 0) >= cap:
                 continue
+            if p.final and sum(found[j].final for j in kept) >= last_cap:
+                break
             answers[word] = answers.get(word, 0) + 1
-            kept.append(p)
+            kept.append(i)
             if len(kept) == POOL_SIZE:
-                return tuple(kept)
-        if count >= MAX_COUNT:
-            return tuple(kept)
+                break
+        if len(kept) == POOL_SIZE or count >= MAX_COUNT:
+            return tuple(found[i] for i in sorted(kept))
         count = min(MAX_COUNT, count * 2)
