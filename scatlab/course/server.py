@@ -91,14 +91,20 @@ def _course_app() -> Any:
             if not self.check_origin():
                 raise HTTPError(403, "shutdown from another origin")
 
+    class Redirect(RedirectHandler):  # type: ignore[misc]
+        """A redirect that answers HEAD as GET (a link checker or a monitor asks with HEAD)."""
+
+        def head(self, *args: Any) -> None:
+            self.get(*args)
+
     class CourseVoila(Voila):  # type: ignore[misc]
         """Voilà, with ``/`` and ``/voila/tree`` sent to the course index."""
 
         def init_handlers(self) -> list[Any]:
             base = self.server_url.rstrip("/")
             index = f"{base}/voila/render/{INDEX}"
-            redirects = [(f"{base}/?", RedirectHandler, {"url": index}),
-                         (f"{base}/voila/tree/?", RedirectHandler, {"url": index})]
+            redirects = [(f"{base}/?", Redirect, {"url": index}),
+                         (f"{base}/voila/tree/?", Redirect, {"url": index})]
             handlers = [(h[0], ShutdownOnClose, *h[2:]) if h[1] is VoilaShutdownKernelHandler else h
                         for h in super().init_handlers()]
             prefill = getattr(self.kernel_manager, "prefill", None)

@@ -39,8 +39,9 @@ _SUIT = re.compile(r"\b(a|outside|collects?) ([HDCS](?: and [HDCS])*)(?![\w'])")
 several ("collects D and H")."""
 _SEATS = re.compile(r"\bplayers (\d+(?:, \d+)+)\b(?! \()")
 """Several seats at once: ``players 0, 2``."""
-_SEAT = re.compile(r"\bplayer (\d+)\b('s)?(?! \()(?!\w)")
-"""One seat: ``player 1`` or ``player 1's`` (not one already named: ``player 1 (tip)``)."""
+_SEAT = re.compile(r"\bplayer (\d+)\b('s)?(?! \()(?!, [A-Za-z][^(),]*\))(?!\w)")
+"""One seat: ``player 1`` or ``player 1's`` (not one already named: ``player 1 (tip)``, or
+``(player 1, tip)`` in brackets)."""
 _YOU_VERB = re.compile(r"\byou ((?:first |already |still )?)([a-z]+)\b")
 """The verb after "you" (maybe after an adverb), to agree with it."""
 _SECOND_PERSON = {
@@ -104,6 +105,9 @@ def card_words(text: str) -> str:
     return _SUIT.sub(suits, text)
 
 
+_NESTED = re.compile(r"\(([^()]+) \(([^()]+)\)\)")
+
+
 def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
     """``text`` (an engine message, a showdown note, a log line, a computer player's reason)
     as the table shows it to the learner at ``seat``: seat ``seat`` is "you", any other seat
@@ -122,6 +126,10 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
     'takes the Q♥: it probably collects ♥; player 1 collects ♦ and ♠'
     >>> learner_words("player 1 has no lives left and plays on, on the county", 1, {})
     'you have no lives left and play on, on the county'
+    >>> learner_words("C7: the knocker (player 1) is lowest on their own", 0, {1: "player 1 (tip)"})
+    'C7: the knocker (player 1, tip) is lowest on their own'
+    >>> learner_words(_, 0, {1: "player 1 (tip)"})
+    'C7: the knocker (player 1, tip) is lowest on their own'
     """
 
     def several(m: re.Match[str]) -> str:
@@ -141,4 +149,5 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
     out = _YOU_VERB.sub(lambda m: f"you {m.group(1)}{_SECOND_PERSON.get(m.group(2), m.group(2))}", out)
     for pattern, replacement in _AFTER_YOU:
         out = pattern.sub(replacement, out)
+    out = _NESTED.sub(r"(\1, \2)", out)  # "the knocker (player 1 (tip))" reads "(player 1, tip)"
     return card_words(out)

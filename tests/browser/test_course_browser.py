@@ -162,6 +162,12 @@ def test_the_address_is_the_course_index(course_page: Page, server: Server) -> N
         expect(course_page.locator(".scatlab-course-index")).to_be_visible(timeout=30_000)
         assert course_page.url == server.page_url("00-index")
     _no_trouble(course_page)
+    for path in ("/", "/voila/tree"):  # a link checker or a monitor asks with HEAD
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("HEAD", path)
+        answer = conn.getresponse()
+        assert answer.status == 301 and answer.getheader("Location", "").endswith("/voila/render/00-index.ipynb")
+        conn.close()
 
 
 @pytest.mark.parametrize("name", PAGES)
