@@ -152,6 +152,10 @@ def test_exercise_widget_keeps_answers_in_the_progress(tmp_path: Path) -> None:
     wrong = next(c for c in w.question.choices if c not in w.question.accepted)
     w.choices.children[w.question.choices.index(wrong)].click()
     assert "Not quite" in w.feedback.value and w.score.value == "0 of 1 right"
+    # the buttons show it too: the learner's choice red and marked, the right one green
+    styles = {c: (b.description, b.button_style, b.disabled) for c, b in zip(w.question.choices, w.choices.children)}
+    assert styles[wrong] == (f"{wrong} (your answer)", "danger", True)
+    assert all(styles[c] == (c, "success", True) for c in w.question.accepted)
     w.answer(w.question.solution)  # a second answer to the same question is not scored again
     assert w.score.value == "0 of 1 right"
     w.new_button.click()

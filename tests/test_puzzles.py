@@ -300,6 +300,8 @@ def test_the_practice_page_scores_once_and_moves_the_rating(tmp_path: Path) -> N
     page.choices.children[second.choices.index(wrong)].click()
     assert page.rating == update(after, second.level, False) < after
     assert "scatlab-wrong" in page.feedback.value and "Not quite" in page.feedback.value
+    marks = {b.description: b.button_style for b in page.choices.children}
+    assert marks == {f"{wrong} (your answer)": "danger", second.answer: "success"}
     page.level.value = 3
     assert page.puzzle.level == 3 and page.puzzle.theme == "knock"
     page.theme.value = "throw"

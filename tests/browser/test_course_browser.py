@@ -322,6 +322,7 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     expect(box.locator(".scatlab-wrong")).to_contain_text(
         f"Not quite: you chose to {choice_words(wrong)}; the best move is to {choice_words(second.answer)}.")
     expect(box.locator(".scatlab-wrong")).to_contain_text(second.why)
+    expect(box.get_by_role("button", name=f"{wrong} (your answer)", exact=True)).to_be_visible()  # marked
     expect(box.locator(".scatlab-rating-value")).to_have_text(str(update(rating, second.level, False)))
     _shot(course_page, "practice-answered")
     _no_trouble(course_page)

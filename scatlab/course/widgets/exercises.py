@@ -44,6 +44,22 @@ def question_html(question: Question, *, width: int = 56) -> str:
     return f'<div class="scatlab-question"><p style="font-size:1.05em">{escape(question.prompt)}</p>{"".join(rows)}</div>'
 
 
+def mark_choices(buttons: Any, chosen: str, right: Any) -> None:
+    """After an answer: every choice button disabled, the right ones green ("success") and
+    a wrong choice red ("danger") with "(your answer)", so the buttons show what was chosen
+    and what was right, not only the text below them."""
+    for b in buttons:
+        name = str(b.description)
+        b.disabled = True
+        if name in right:
+            b.button_style = "success"
+        elif name == chosen:
+            b.button_style = "danger"
+        if name == chosen and name not in right:
+            b.description = f"{name} (your answer)"
+        b.tooltip = "the right answer" if name in right else "your answer" if name == chosen else ""
+
+
 class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     """One exercise: ``ExerciseWidget("hand-value", lesson="01-the-game")``.
 
@@ -170,8 +186,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
                 except ProgressError as exc:
                     self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
                                             f"not kept: {escape(str(exc))}</p>")
-        for b in self.choices.children:
-            b.disabled = True
+        mark_choices(self.choices.children, verdict.answer, self.question.accepted)
         self.number.disabled = self.check_button.disabled = True
         if self.exercise.explain is not None:
             self.working_button.layout.display = "flex"

@@ -40,6 +40,7 @@ from ..puzzles import LEVELS, THEMES, Puzzle, pool
 from ..rating import START, update
 from ...widgets.svg import card_svg
 from .course import RULEBOOK_PAGE, open_progress
+from .exercises import mark_choices
 
 __all__ = ["PracticePage", "puzzle_html", "THEME_LABELS"]
 
@@ -228,8 +229,7 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             else:
                 self.rating = update(self.rating, p.level, verdict.correct)
             self._show_score()
-        for b in self.choices.children:
-            b.disabled = True
+        mark_choices(self.choices.children, verdict.answer, {self.puzzle.answer})
         return verdict
 
     def _show_score(self) -> None:
