@@ -272,7 +272,7 @@ def test_a_step_right_and_wrong_earns_stars_kept_over_a_reload(course_page: Page
     _open(course_page, server, "00-index")
     index = course_page.locator(".scatlab-course-index")
     expect(index).to_contain_text("★ 2 of 3")
-    expect(index).to_contain_text("5 of 6 right")
+    expect(index).to_contain_text("5 right of 6 answers")
     expect(index).to_contain_text("finished ✓")
     _shot(course_page, "00-index-with-progress")
     _no_trouble(course_page)
