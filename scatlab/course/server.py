@@ -91,7 +91,7 @@ def _course_app() -> Any:
             if not self.check_origin():
                 raise HTTPError(403, "shutdown from another origin")
 
-    class Redirect(RedirectHandler):  # type: ignore[misc]
+    class Redirect(RedirectHandler):
         """A redirect that answers HEAD as GET (a link checker or a monitor asks with HEAD)."""
 
         def head(self, *args: Any) -> None:

@@ -203,10 +203,13 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         steps = steps_of(item.id)
         got = sum(earned.get(step.id, 0) for step in steps)
         started = bool(s and (s.answered or s.finished)) or got > 0
-        right = (f"{s.correct}&nbsp;right of&nbsp;{s.answered}&nbsp;answer{'s' if s.answered != 1 else ''}" if s and s.answered
-                 else "" if started else "opened" if item.id in visited else "not&nbsp;started")
+        if s and s.answered:
+            right = f"{s.correct}&nbsp;right of&nbsp;{s.answered}&nbsp;answer{'s' if s.answered != 1 else ''}"
+        else:
+            right = "" if started else "opened" if item.id in visited else "not&nbsp;started"
         if steps:
-            stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
+            stars = (f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;"
+                     f"{3 * len(steps)}</span>")
             right = f"{stars}<br>{right}" if right else stars
         if done:  # one progress column: a phone keeps its width for the lesson's title and blurb
             right = f"{done}<br>{right}" if right else done

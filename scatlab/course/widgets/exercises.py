@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
+from collections.abc import Collection, Iterable
 from html import escape
 from typing import Any
 
@@ -44,7 +45,7 @@ def question_html(question: Question, *, width: int = 56) -> str:
     return f'<div class="scatlab-question"><p style="font-size:1.05em">{escape(question.prompt)}</p>{"".join(rows)}</div>'
 
 
-def mark_choices(buttons: Any, chosen: str, right: Any) -> None:
+def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) -> None:
     """After an answer: every choice button disabled, the right ones green ("success") and
     a wrong choice red ("danger") with "(your answer)", so the buttons show what was chosen
     and what was right, not only the text below them."""
