@@ -257,7 +257,7 @@ def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_
         read_number("6%")
     assert read_number("30½") == read_number("30.5") == Fraction(61, 2) and read_number("½") == Fraction(1, 2)
     for apart in ("2 8", "30 .5", "1 / 4 8"):  # a space between digits is not one number: "2 8" is not 28
-        with pytest.raises(ExerciseError, match=f"{apart!r} has a space inside: type one number such as 21 or 30.5"):
+        with pytest.raises(ExerciseError, match=f"{apart!r} has a space inside: type one number such as 21, 30.5 or 3/48"):
             read_number(apart)
     ex = EXERCISES["draw-chance"]
     q = ex.question(0)

@@ -76,7 +76,8 @@ def test_later_in_a_hand_the_adaptive_model_sees_more_risk() -> None:
     (3, "8S 1X", "'1X'"),
     (3, "8S 8S", "appears twice"),
     (1, "8S 2D 9H", "('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn"),
-    (0, "8S", "1 rejected card ('8S') after 0 turns: an opponent rejects at most 2 cards a turn"),
+    (0, "8S", "'8S': with no turn played yet, an opponent has rejected no card"),
+    (2, "8S 2D 9H 4C 5C", "5 rejected cards"),
 ])
 def test_bad_rejected_cards_are_answered_beside_the_field(turns: int, text: str, says: str) -> None:
     e = OpponentModelExplorer(HAND, discard=DISCARD, turns=turns)

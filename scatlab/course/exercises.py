@@ -116,22 +116,22 @@ def read_number(text: str) -> Fraction:
     >>> read_number("lots")
     Traceback (most recent call last):
     ...
-    scatlab.errors.ExerciseError: 'lots' is not a number: type a number such as 21 or 30.5
+    scatlab.errors.ExerciseError: 'lots' is not a number: type a number such as 21, 30.5 or 3/48
     >>> read_number("2 8")
     Traceback (most recent call last):
     ...
-    scatlab.errors.ExerciseError: '2 8' has a space inside: type one number such as 21 or 30.5
+    scatlab.errors.ExerciseError: '2 8' has a space inside: type one number such as 21, 30.5 or 3/48
     """
     cleaned = re.sub(r"\s*/\s*", "/", str(text).strip()).replace(",", ".")  # "1 / 48" is 1/48
     if re.search(r"\s", cleaned):
-        raise ExerciseError(f"{text!r} has a space inside: type one number such as 21 or 30.5")
+        raise ExerciseError(f"{text!r} has a space inside: type one number such as 21, 30.5 or 3/48")
     cleaned = re.sub(r"(?<=\d)½", ".5", cleaned).replace("½", "0.5")
     if cleaned.endswith("%"):
         raise ExerciseError(f"{text!r} is a percentage: type a chance as a fraction, outs / unseen cards")
     try:
         return Fraction(cleaned)
     except (ValueError, ZeroDivisionError):
-        raise ExerciseError(f"{text!r} is not a number: type a number such as 21 or 30.5") from None
+        raise ExerciseError(f"{text!r} is not a number: type a number such as 21, 30.5 or 3/48") from None
 
 
 @dataclass(frozen=True)
@@ -350,7 +350,7 @@ def _house_value(rng: random.Random, seed: int) -> Question:
         reason = f"three different suits count the highest card: {_suit_sums(hand)} (C4)"
     else:
         reason = f"the best suit adds up: {_suit_sums(hand)} (C4)"
-    why = f"{rules.describe()}. {reason}, so the hand is worth {show_value(value)}."
+    why = f"{rules.describe()}. {reason[:1].upper()}{reason[1:]}, so the hand is worth {show_value(value)}."
     return Question("house-value", seed, f"Under the {preset} rules, what is this hand worth?",
                     (("Your hand", _cards(hand)),), (), show_value(value), frozenset({show_value(value)}),
                     why, _PRESET_CODES[preset])

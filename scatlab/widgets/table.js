@@ -307,7 +307,7 @@ async function render({ model, el: host }) {
       hand.append(holder);
     }
     const actions = el("div", { class: "scat-actions" },
-      button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
+      s.game_over || me.out ? null : button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
       s.buttons.map(([action, label]) => button(label, { type: "action", action }, true, "action:" + action)),
       s.can_next_hand && !s.game_over ? button("Next hand (N)", { type: "next" }, true, "next", "scat-next") : null,
       s.can_review ? button("Review this game", { type: "review" }, true, "review", "scat-next scat-review-game") : null);

@@ -586,6 +586,7 @@ def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(c
                                        "k" if text.startswith("Your turn") else "n")
         course_page.wait_for_timeout(200)
     expect(status).to_have_text(re.compile(r"^Game over"), timeout=30_000)
+    expect(game.get_by_role("button", name="Knock (K)")).to_have_count(0)  # no greyed knock once it is over
     review_button = game.get_by_role("button", name="Review this game")
     expect(review_button).to_be_visible(timeout=30_000)
     review_button.click()

@@ -169,7 +169,13 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         n, t = int(self.opponents.value), int(self.turns.value)
         line = knock_line("classic", opponents=n, turns=t)
         self.line = line
-        self.chart.value = knock_chart_svg(line)
+        # on a phone the chart keeps a readable size and scrolls in its own box (shrunk to the
+        # screen, its labels came out about 6 px high)
+        self.chart.value = ("<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the "
+                            "chart sideways to see every hand value.</p><div class='scatlab-chart-scroll' "
+                            "style='overflow-x:auto'>" + knock_chart_svg(line).replace(
+                                "<svg ", "<svg style='width:100%;min-width:560px;max-width:640px;height:auto' ", 1)
+                            + "</div>")
         after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
         if line.line is None:
             verdict = "knocking never costs fewer lives than playing on"
@@ -237,6 +243,9 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         text = str(self.rejected.value)
         cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
         turns = int(self.turns.value)
+        if cards and turns == 0:
+            raise ScatlabError(f"{text.strip()!r}: with no turn played yet, an opponent has rejected no card "
+                               "(set the turns they have played first)")
         if len(cards) > 2 * turns:
             raise ScatlabError(f"{len(cards)} rejected card{'s' if len(cards) != 1 else ''} ({text.strip()!r}) "
                                f"after {turns} turn"
@@ -289,7 +298,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
             for m, r in self.risks.items())
         body.append(f"<tr><td style='{cell}'>So</td>{verdicts}</tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
-        seen_text = "nothing seen yet" if seen.empty else escape(seen.describe().replace("opponent 1: ", ""))
+        seen_text = "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
                              f"<table class='scatlab-model-risks' style='border-collapse:collapse'>"
                              f"<tr><th style='{cell}'></th>{head}</tr>{''.join(body)}</table>")
@@ -507,7 +516,7 @@ class ScenarioTable(widgets.VBox):  # type: ignore[misc]
             self.explanation.value = (
                 "<p class='scatlab-explanation scatlab-strayed'><b>This hand went another way</b> than the deal "
                 "was set for: the result above says who lost and why. To see what this deal shows, press "
-                f"<b>Deal it again</b> and follow <i>{escape(self.scenario.instructions)}</i></p>")
+                f"<b>Deal it again</b> and follow its instruction: <i>{escape(self.scenario.instructions)}</i></p>")
 
 
 class TryRules(widgets.VBox):  # type: ignore[misc]
@@ -714,6 +723,17 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
     return "<ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>"
 
 
+def _class_words(name: str, count: int) -> str:
+    """A review class counted: "1 mistake", "4 inaccuracies", "9 best".
+
+    >>> [f"{k} {_class_words(n, k)}" for n, k in (("best", 9), ("inaccuracy", 4), ("mistake", 1), ("blunder", 2))]
+    ['9 best', '4 inaccuracies', '1 mistake', '2 blunders']
+    """
+    if count == 1 or name == "best":
+        return name
+    return name[:-1] + "ies" if name.endswith("y") else name + "s"
+
+
 class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
     """Lesson 8: a finished game reviewed, its ``n`` costliest decisions listed and each one
     on a "Try it yourself" table (hints on, the opponents answering at once).
@@ -800,7 +820,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.tables = [try_table(record, d, opponents=s.opponents, controls="beginner") for d in self.worst]
         whose = "your" if source == "your game" else "the stand-in's"
         summary = self.review.result.summary(s.seat)
-        counts = ", ".join(f"{k} {name}" for name, k in summary.classes if k)
+        counts = ", ".join(f"{k} {_class_words(name, k)}" for name, k in summary.classes if k)
         self.status.value = (f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
                              f"{summary.decisions} decisions ({escape(counts)}).</p>")
         self.review_box.children = (self.review,)
