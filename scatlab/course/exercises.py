@@ -341,16 +341,16 @@ def _house_value(rng: random.Random, seed: int) -> Question:
     value = hand_value(hand, rules)
     trips = len({c.rank for c in hand}) == 1
     if trips and rules.grand_cadillac and all(c.value == 11 for c in hand):
-        reason = "three Aces are a Grand Cadillac, worth 33 (V13)"
+        reason = "Three Aces are a Grand Cadillac, worth 33 (V13)"
     elif trips and rules.three_of_a_kind is not None:
-        reason = f"three of a kind counts {show_value(rules.three_of_a_kind)} under these rules"
+        reason = f"Three of a kind counts {show_value(rules.three_of_a_kind)} under these rules"
     elif trips:
-        reason = "three of a kind counts nothing special here: only one suit adds up (C4)"
+        reason = "Three of a kind counts nothing special here: only one suit adds up (C4)"
     elif len({c.suit for c in hand}) == 3:
-        reason = f"three different suits count the highest card: {_suit_sums(hand)} (C4)"
+        reason = f"Three different suits count the highest card: {_suit_sums(hand)} (C4)"
     else:
-        reason = f"the best suit adds up: {_suit_sums(hand)} (C4)"
-    why = f"{rules.describe()}. {reason[:1].upper()}{reason[1:]}, so the hand is worth {show_value(value)}."
+        reason = f"The best suit adds up: {_suit_sums(hand)} (C4)"
+    why = f"{rules.describe()}. {reason}, so the hand is worth {show_value(value)}."
     return Question("house-value", seed, f"Under the {preset} rules, what is this hand worth?",
                     (("Your hand", _cards(hand)),), (), show_value(value), frozenset({show_value(value)}),
                     why, _PRESET_CODES[preset])

@@ -149,7 +149,6 @@ async function render({ model, el: host }) {
     const inGame = s.phase !== "game_over" && (s.can_undo || s.hand_number > 1);
     const sure = confirmNew && inGame;
     return el("button", { class: "scat-btn" + (sure ? " scat-confirm" : ""), type: "button", "data-focus": "new",
-      "aria-label": sure ? "start a new game: this one is lost" : "New game",
       onclick: (e) => {
         e.stopPropagation();
         clearTimeout(confirmTimer);

@@ -55,9 +55,7 @@ def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) ->
         if name in right:
             b.button_style = "success"
         elif name == chosen:
-            b.button_style = "danger"
-        if name == chosen and name not in right:
-            b.description = f"{name} (your answer)"
+            b.button_style, b.description = "danger", f"{name} (your answer)"
         b.tooltip = "the right answer" if name in right else "your answer" if name == chosen else ""
 
 

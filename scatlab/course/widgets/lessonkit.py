@@ -104,6 +104,7 @@ def knock_chart_svg(line: Any) -> str:
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" '
+             f'style="width:100%;min-width:560px;max-width:{width}px;height:auto" '
              f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
              f'opponent{"s" if n != 1 else ""}">']
     for i in range(round(top / step) + 1):
@@ -173,9 +174,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         # screen, its labels came out about 6 px high)
         self.chart.value = ("<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the "
                             "chart sideways to see every hand value.</p><div class='scatlab-chart-scroll' "
-                            "style='overflow-x:auto'>" + knock_chart_svg(line).replace(
-                                "<svg ", "<svg style='width:100%;min-width:560px;max-width:640px;height:auto' ", 1)
-                            + "</div>")
+                            "style='overflow-x:auto'>" + knock_chart_svg(line) + "</div>")
         after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
         if line.line is None:
             verdict = "knocking never costs fewer lives than playing on"
@@ -247,8 +246,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
             raise ScatlabError(f"{text.strip()!r}: with no turn played yet, an opponent has rejected no card "
                                "(set the turns they have played first)")
         if len(cards) > 2 * turns:
-            raise ScatlabError(f"{len(cards)} rejected card{'s' if len(cards) != 1 else ''} ({text.strip()!r}) "
-                               f"after {turns} turn"
+            raise ScatlabError(f"{len(cards)} rejected cards ({text.strip()!r}) after {turns} turn"
                                f"{'s' if turns != 1 else ''}: an opponent rejects at most 2 cards a turn "
                                "(the discard passed over and the card thrown)")
         return Observations((turns,), (cards,))
