@@ -242,7 +242,7 @@ def test_a_taken_port_is_refused() -> None:
 
 def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions() -> None:
     """Issue 10: the stand-in game ends, its review lists the two costliest decisions (a
-    blunder in hand value, a mistake in lives: both scales) with their reasons and rule
+    blunder in hand value, a blunder in the chance of winning: both scales) with their reasons and rule
     links, and each "Try it yourself" table starts at that very position."""
     from scatlab.course.widgets.lessonkit import ReviewAndReplay, stand_in_game
 
@@ -260,7 +260,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     opened = r.review.try_it(r.worst[0])
     assert opened.controls == "beginner"
     assert "stand-in" in r.review.surface.state["title"]
-    assert [(d.label, d.scale) for d in r.worst] == [("blunder", "value"), ("mistake", "lives")]
+    assert [(d.label, d.scale) for d in r.worst] == [("blunder", "value"), ("blunder", "win")]
     assert all(d.player == stand_in.session.seat for d in r.review.result.decisions)
     assert [t.view() for t in r.tables] == [d.view for d in r.worst]
     assert [box.children[1] for box in r.try_boxes] == r.tables
@@ -280,7 +280,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert first.view() == r.worst[0].view
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
-    assert "0.26 lives" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html
+    assert "10.5% chance of winning" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html
 
 
 def test_lesson_8s_stand_in_loaded_from_its_record_is_the_game_its_table_plays() -> None:

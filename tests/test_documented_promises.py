@@ -91,10 +91,12 @@ def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: floa
     """Fix the expert's estimates so that only its knock rule decides: the quick screen
     passes, the knock costs ``own`` lives and changes P(win) by ``gain``; playing on
     changes it by ``on``."""
+    from scatlab.analysis.valuation import KnockOutcome
+
     valuation = type(expert.valuation)  # a frozen dataclass: its methods are stubbed on the class
-    monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn: False)
-    monkeypatch.setattr(valuation, "knock_value", lambda self, view, dists, k: (own, gain, "stub"))
-    monkeypatch.setattr(valuation, "value_playing_on", lambda self, view, odds, row, unseen: on)
+    monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
+    monkeypatch.setattr(valuation, "outcome", lambda self, view, dists, k: KnockOutcome(own, gain, own, 0.0, "stub"))
+    monkeypatch.setattr(valuation, "value_playing_on", lambda self, view, odds, row, unseen, played=None: on)
 
 
 @pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.0500001, 0.0, False), (0.05, -1e-9, False)])

@@ -159,23 +159,31 @@ def test_ev_sum_C5_weighs_each_outcome_by_its_cards() -> None:
         assert str(draw.expected_value.numerator) in ex.working(q)  # the sympy sum, reduced
 
 
-def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two() -> None:
+def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_nearly_safe_limit() -> None:
+    """Step 3.1: the knock's cost is 1 x P(lose one) + 2 x P(lose two), the ranking's own
+    chances for that hand and pile; the answer knocks exactly when the cost is within the
+    nearly-safe limit (0.075 lives heads-up), and the advice for the hand agrees."""
     from scatlab.analysis import analyze
+    from scatlab.analysis.ranking import knock_line
 
+    safe = knock_line("classic", 1, 0).safe
+    assert safe == Fraction(3, 40)
     ex = EXERCISES["knock-cost"]
     for seed in SEEDS:
         q = ex.question(seed)
         hand, up = q.position[:2]
         ranking = analyze(hand, up, opponents=1, knock=False).ranking
         assert ranking is not None
-        move, on = ranking.move("knock"), ranking.play_on_lives
-        assert move.p_one is not None and move.p_two is not None and on is not None
+        move = ranking.move("knock")
+        assert move.p_one is not None and move.p_two is not None
         knock = move.p_one + 2 * move.p_two
-        assert q.solution == ("knock" if knock < on else "play on") == ("knock" if wants_knock(ex.id, seed) else "play on")
-        assert abs(knock - on) >= 0.02  # never a coin toss
+        assert q.solution == ("knock" if knock <= safe else "play on") == ("knock" if wants_knock(ex.id, seed) else "play on")
+        assert q.solution == ("knock" if ranking.best.ends_hand else "play on")  # the advice agrees
+        assert abs(knock - safe) >= 0.02  # never a coin toss
         r1, r2 = (Fraction(round(float(p) * 1000), 10) for p in (move.p_one, move.p_two))
         assert f"lose one life with chance {show_value(r1)}% and two lives with chance {show_value(r2)}%" in q.prompt
-        assert "1 \\cdot" in ex.working(q) and "2 \\cdot" in ex.working(q)
+        assert "nearly safe when it costs at most 0.075 lives" in q.prompt
+        assert "1 \\times" in ex.working(q) and "2 \\times" in ex.working(q) and "0.075" in ex.working(q)
 
 
 @pytest.mark.parametrize("name", ["knock-chart", "knock-early"])
@@ -194,13 +202,14 @@ def test_knock_by_the_line_C6_follows_the_knock_line_and_alternates_its_answer(n
         opponents, turns = int(m.group(1)), int(m.group(2) or 0)
         seen.add((opponents, turns))
         line = knock_line("classic", opponents, turns)
-        rows = {v: (k, o) for v, k, o in line.rows}
+        rows = {r[0]: (r[1], r[5]) for r in line.rows}
         value = hand_value(parse_cards(q.shown[0][1]))
-        knock, on = rows[value]
+        knock, knocks = rows[value]
         assert line.line is not None
-        assert q.solution == ("knock" if knock < on else "play on") == ("knock" if value >= line.line else "play on")
+        assert q.solution == ("knock" if knocks else "play on") == ("knock" if value >= line.line else "play on")
+        assert q.solution == ("knock" if knock <= line.safe else "play on")  # the lesson's rule, nearly safe
         assert q.solution == ("knock" if wants_knock(name, seed) else "play on")
-        assert -5 <= value - line.line <= 4  # near the line, where reading it matters
+        assert -6 <= value - line.line <= 4  # near the line, where reading it matters
         assert f"the line is {line.line}" in q.why
     if name == "knock-chart":  # lesson 3: just dealt, one to three opponents
         assert {t for _, t in seen} == {0} and {o for o, _ in seen} == {1, 2, 3}

@@ -77,7 +77,7 @@ def test_C6_knock_valuation_rule_knocks_by_the_experts_valuation_and_refuses_bad
     sure30 = np.zeros(67)
     sure30[60] = 1.0
     assert ExpertPlayer().valuation.knock_rule(view, [sure30], [0]).threshold[52] > 1  # above any chance of losing
-    with pytest.raises(AnalysisError, match="knock_rule needs a PlayerView, not 'view'"):
+    with pytest.raises(AnalysisError, match="knock_rule needs a PlayerView or a Standing, not 'view'"):
         ExpertPlayer().valuation.knock_rule("view", [sure20], [0])  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match=r"dists=\[\] is not allowed: .* for each of the 1 opponents"):
         ExpertPlayer().valuation.knock_rule(view, [], [0])

@@ -596,7 +596,7 @@ def test_strong_kind_throws_the_card_the_expert_throws() -> None:
     gives for its hand, the card it drew or took and the suits its next player had taken
     (the feed rule), or on a last turn after a knock for the hand now, under classic and the
     32-card eenendertigen."""
-    from scatlab.players.tip import collected_suits
+    from scatlab.analysis.knowledge import collected_suits
 
     for rules_name in ("classic", "eenendertigen"):
         rules = find_rules(rules_name)

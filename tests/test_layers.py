@@ -176,23 +176,23 @@ def test_import_scatlab_is_light() -> None:
     assert out.strip() == "[]"
 
 
-def test_scatlab_analyze_under_the_uniform_model_imports_no_opponent_model_filter_or_review() -> None:
-    """Issue 35: ``scatlab analyze --opponent-model uniform`` loads only what it uses (the
-    adaptive model's filters and valuation, and the game review, are imported on first use);
-    asking for the adaptive knock risk of a game view, or the review, loads them."""
-    heavy = ("scatlab.analysis.opponents", "scatlab.analysis.hand_filter", "scatlab.analysis.valuation",
-             "scatlab.analysis.review")
+def test_scatlab_analyze_imports_the_engine_but_not_the_review() -> None:
+    """Issue 35, as the one engine (issue 50) left it: ``scatlab analyze`` loads the decision
+    engine it advises by (its standing model and the adaptive opponent model, even under
+    ``--opponent-model uniform``, which picks the knock risk's model only) but not the game
+    review, which is imported on first use."""
+    engine = ("scatlab.analysis.opponents", "scatlab.analysis.valuation")
     code = (
         "import sys, contextlib, io; from scatlab.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['analyze', 'AH', 'KH', '4C', '--discard', '9S', '--opponent-model', 'uniform'])\n"
-        f"print([m for m in {heavy!r} if m in sys.modules])\n"
-        "from scatlab.analysis import review_game, Observations\n"
-        f"print([m for m in {heavy!r} if m in sys.modules])\n"
+        f"print([m for m in {engine!r} if m in sys.modules], 'scatlab.analysis.review' in sys.modules)\n"
+        "from scatlab.analysis import review_game\n"
+        "print('scatlab.analysis.review' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
-    assert out[0] == "[]"
-    assert out[1] == repr(list(heavy))
+    assert out[0] == f"{list(engine)!r} False"
+    assert out[1] == "True"
 
 
 def test_analysis_core_and_cli_path_never_import_sympy() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from scatlab import find_rules, hand_value
 from scatlab.analysis import Observations, analyze
-from scatlab.analysis.ranking import knock_line, knock_odds
+from scatlab.analysis.ranking import Position, knock_line, rank
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps
@@ -55,28 +55,67 @@ def test_lesson_3_C6_higher_hands_risk_less_exactly_against_one_opponent() -> No
     assert low.exact and high.exact
 
 
-def test_lesson_3_C6_C7_C8_the_worked_example_knocks_with_21_against_one_opponent_just_dealt() -> None:
-    """The example's every number: 0.4% (an opponent's 31, C8), 9.6% (knocker lowest on
-    their own, C7), 1 x 0.004 + 2 x 0.096 = 0.196 lives for the knock, 0.230 (about 23 in 100)
-    for playing on, so knock."""
-    one, two = knock_odds(find_rules("classic"), [0], 42)
-    assert f"{float(one):.1%}" == "0.4%" and f"{float(two):.1%}" == "9.6%"
-    assert round(float(one), 3) == 0.004 and round(float(two), 3) == 0.096
-    assert 1 * Fraction("0.004") + 2 * Fraction("0.096") == Fraction("0.196")
-    rows = {value: (knock, on) for value, knock, on in knock_line("classic", opponents=1, turns=0).rows}
-    knock, on = rows[Fraction(21)]
-    assert knock == one + 2 * two  # the lesson's sum is the chart's bar
-    assert f"{float(knock):.3f}" == "0.196" and f"{float(on):.3f}" == "0.230" and round(float(on) * 100) == 23
-    assert knock < on
+def _lesson_3_prose() -> str:
+    return "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
+        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+
+
+def test_lesson_3_C6_C7_C8_the_worked_example_draws_with_21_and_the_9S_on_the_pile() -> None:
+    """The example's every number, from the one engine (:func:`rank`): 0.3% (an opponent's
+    31, C8), 16.8% (knocker lowest on their own, C7), 1 x 0.003 + 2 x 0.168 = about 0.34 lives
+    for the knock, far above the nearly-safe 0.075; the advice draws; knocking +3.1% to the
+    chance of winning the game, playing on +3.9%."""
+    from scatlab.analysis.knowledge import Knowledge
+
+    ranking = rank(Position.of(Knowledge.of("AH KH 4C", "9S", opponents=1)))
+    knock = ranking.move("knock")
+    assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
+    assert f"{float(knock.p_one):.1%}" == "0.3%" and f"{float(knock.p_two):.1%}" == "16.8%"
+    assert f"{float(knock.lives):.2f}" == "0.34" and round(1 * 0.003 + 2 * 0.168, 2) == 0.34
+    assert knock_line("classic", 1, 0).safe == Fraction(75, 1000) and knock.lives > Fraction(75, 1000)
+    assert ranking.best.name == "draw"
+    assert knock.win is not None and ranking.play_on_win is not None
+    assert f"{float(knock.win):.1%}" == "3.1%" and f"{float(ranking.play_on_win):.1%}" == "3.9%"
+    prose = _lesson_3_prose()
+    for stated in ("A♥ K♥ 4♣, worth 21", "the 9♠ on the pile", "0.3%", "16.8%", "1 × 0.003 + 2 × 0.168 ≈ 0.34 lives",
+                   "far above 0.075", "So **draw**", "about 3.1%, playing on by about 3.9%"):
+        assert stated in prose, stated
+
+
+def test_lesson_3_one_knock_figure_for_the_worked_examples_position_everywhere() -> None:
+    """Lesson 3's example, the appendix's explorer (the same hand and pile), step 3.1's
+    figures and ``scatlab analyze AH KH 4C --discard 9S`` read one knock figure: the ranking's."""
+    import subprocess
+    import sys
+
+    from scatlab.analysis.knowledge import Knowledge
+    from scatlab.course.exercises import EXERCISES
+    from scatlab.course.widgets.lessonkit import OpponentModelExplorer
+
+    knock = rank(Position.of(Knowledge.of("AH KH 4C", "9S", opponents=1))).move("knock")
+    assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
+    explorer = OpponentModelExplorer("AH KH 4C", discard="9S")
+    assert explorer.risks["adaptive"].p_lose_one == knock.p_one and explorer.risks["adaptive"].p_lose_two == knock.p_two
+    assert f"{float(knock.lives):.3f}" in explorer.result.value
+    appendix = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "appendix-how-we-know.ipynb").read_text(
+        encoding="utf-8"))["cells"])
+    assert 'OpponentModelExplorer("AH KH 4C", discard="9S")' in appendix
+    out = subprocess.run([sys.executable, "-m", "scatlab", "analyze", "AH", "KH", "4C", "--discard", "9S"],
+                         capture_output=True, text=True, check=True).stdout
+    assert f"P(lose one) = {knock.p_one}" in out and f"P(lose two) = {knock.p_two}" in out
+    assert f"knock ({float(knock.lives):.3f} lives expected" in out
+    for seed in range(6):  # step 3.1 shows the ranking's chances for its own hand and pile
+        q = EXERCISES["knock-cost"].question(seed)
+        hand, up, one, two = q.position[:4]
+        move = rank(Position.of(Knowledge.of(hand, up, opponents=1))).move("knock")
+        assert (Fraction(one), Fraction(two)) == (move.p_one, move.p_two)
 
 
 def test_lesson_3_C6_the_knock_line_moves_down_with_opponents_and_up_with_turns() -> None:
-    """20 against one opponent just dealt, 17 against two, 15 against three; 26 after one
-    turn each against one opponent."""
-    assert knock_line("classic", opponents=1, turns=0).line == 20
-    assert knock_line("classic", opponents=2, turns=0).line == 17
-    assert knock_line("classic", opponents=3, turns=0).line == 15
-    assert knock_line("classic", opponents=1, turns=1).line == 26
+    """26 against one opponent just dealt, 21 against two, 19 against three; 28 after one
+    turn each against one opponent, 29 after two."""
+    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [26, 21, 19]
+    assert [knock_line("classic", 1, t).line for t in (1, 2)] == [28, 29]
 
 
 @pytest.mark.parametrize("opponents, turns", [(1, 0), (2, 2), (3, 4)])
@@ -85,55 +124,54 @@ def test_lesson_3_C6_the_knock_charts_bars_stay_under_its_top_tick_and_below_the
     import re
     from scatlab.course.widgets.lessonkit import knock_chart_svg
 
-    svg = knock_chart_svg(knock_line("classic", opponents=opponents, turns=turns))
-    ticks = [float(y) for y in re.findall(r'<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)"', svg)]
+    line = knock_line("classic", opponents=opponents, turns=turns)
+    svg = knock_chart_svg(line)
+    ticks = [float(y) for y in re.findall(r'<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)" y2="[\d.]+" stroke="#e0e0e0"', svg)]
     bars = [float(y) for y in re.findall(r'<rect x="[\d.]+" y="([\d.]+)" width="[^"]+" height="[^"]+" '
                                          r'fill="#[0-9a-f]+" opacity="0.7"><title>', svg)]
     dots = [float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)" r="4" fill="#1a5fb4"/>', svg)][:-1]
     legend = max(float(y) for y in re.findall(r'<text x="[\d.]+" y="(1[0-9])" font-size="11">', svg))
-    rows = [v for v, _, _ in knock_line("classic", opponents=opponents, turns=turns).rows if v >= 12]
-    assert len(bars) == len(dots) == len(rows) and min(ticks) > legend + 8
+    assert len(bars) == len(dots) == len(line.rows) and min(ticks) > legend + 8
     assert min(bars + dots) >= min(ticks) - 0.05  # nothing above the top tick
     assert "lives lost (expected)" in svg  # the y axis says its unit
+    assert f"nearly safe: {float(line.safe):.3f}" in svg  # the limit the lesson teaches, drawn
 
 
-def test_lesson_3_C7_the_rough_rule_is_within_a_point_of_the_chart_for_opponents_just_dealt() -> None:
-    """Knock when P(lowest on your own) is below 1 in (2 x players) (1 in 6 with three
-    players); for opponents just dealt its line is within a point of the chart's."""
+def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:
+    """The lesson's rule: the advice knocks where a knock costs at most 0.15 / players lives
+    (0.075 against one, 0.05 against two), and the chart's green bars are those values."""
+    assert [knock_line("classic", n, 0).safe for n in (1, 2, 3)] == [Fraction(3, 40), Fraction(1, 20), Fraction(3, 80)]
+    for n in (1, 2, 3):
+        for t in (0, 1, 2):
+            line = knock_line("classic", n, t)
+            for value, knock, _kw, _on, _ow, knocks in line.rows:
+                if line.line is not None and value >= line.line:
+                    assert knocks and knock <= line.safe, (n, t, value)
+    prose = _lesson_3_prose()
+    assert "0.15 ÷ (number of players) lives, 0.075 against one opponent, 0.05 against two" in prose
+
+
+def test_lesson_3_C13_on_the_county_the_nearly_safe_limit_drops_to_0_6() -> None:
+    """On the county (C13) one more loss is out: the limit is 0.6 of the usual (with equal
+    lives the line stays put)."""
+    from scatlab.analysis.valuation import KnockValuation, Standing
+
     rules = find_rules("classic")
-    for opponents in (1, 2, 3):
-        chart = knock_line(rules, opponents=opponents, turns=0)
-        rough = None
-        for value, _knock, _on in reversed(chart.rows):
-            _one, two = knock_odds(rules, [0] * opponents, int(value * 2))
-            if two >= Fraction(1, 2 * (opponents + 1)):
-                break
-            rough = value
-        assert chart.line is not None and rough is not None
-        assert abs(rough - chart.line) <= 1, (opponents, rough, chart.line)
-
-
-def test_lesson_3_C13_on_the_county_losing_two_is_losing_one_so_the_line_moves_down() -> None:
-    """Out either way (C13): a knock then costs P(lose one) + P(lose two), and the lowest value
-    from which a knock costs less than playing on is lower than the chart's line."""
-    rules = find_rules("classic")
-    chart = knock_line(rules, opponents=1, turns=0)
-    county = None
-    for value, _knock, on in reversed(chart.rows):
-        one, two = knock_odds(rules, [0], int(value * 2))
-        if one + two >= on:
-            break
-        county = value
-    assert chart.line is not None and county is not None and county < chart.line
+    valuation = KnockValuation()
+    county = Standing(rules, 0, 2, (1,), (0, 3), (0, 0), (False, False))
+    fresh = Standing(rules, 0, 2, (1,), (3, 3), (0, 0), (False, False))
+    assert abs(valuation.limit(county) - 0.6 * valuation.limit(fresh)) < 1e-12
+    assert len({knock_line(rules, 1, 0, lives).line for lives in (1, 2, 3)}) == 1
+    assert "drops to 0.6 of the usual" in _lesson_3_prose()
 
 
 def test_lesson_3_links_its_optional_appendix_and_states_no_study_figures() -> None:
-    prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
-        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    prose = _lesson_3_prose()
     assert "](appendix-how-we-know.ipynb)" in prose
-    for stated in ("0.4%", "9.6%", "0.196", "0.230", "23 times in 100", "from 20 up", "17 against two",
-                   "15 against three", "from 20 to 26", "1 in 6"):
+    for stated in ("from 26 up", "26 against one opponent, 21 against two, 19 against three",
+                   "from 26 to 28 after one turn each, and 29 after two"):
         assert stated in prose, stated
+    assert "±" not in prose and "seed" not in prose.lower()
 
 
 def test_appendix_how_we_know_the_adaptive_model_is_close_and_the_uniform_too_rosy_for_tip() -> None:
@@ -265,8 +303,8 @@ def test_lesson_8_starts_a_game_with_hints_and_a_stand_in_review_of_both_scales(
     assert game.table.session.model().hand_number == 1 and game.table.session.hints
     section = ReviewAndReplay(stand_in_game("quick", seed=16), learner=game)
     assert section.source == "stand-in" and len(section.worst) == 2
-    assert [d.label for d in section.worst] == ["blunder", "mistake"]
-    assert {d.scale for d in section.worst} == {"value", "lives"}
+    assert [d.label for d in section.worst] == ["blunder", "blunder"]
+    assert {d.scale for d in section.worst} == {"value", "win"}
     assert [t.view() for t in section.tables] == [d.view for d in section.worst]
 
 
@@ -291,19 +329,13 @@ def test_lesson_2_steps_C5_the_sum_for_AH_KH_4C_with_9S_on_the_pile() -> None:
     assert turn.take.best.value == 21  # taking the 9S leaves A-K of hearts at 21
 
 
-def test_lesson_6_step_6_3_C6_the_knock_line_climbs_20_26_27_29_against_one_opponent() -> None:
-    from scatlab.analysis.ranking import knock_line
-
-    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2, 3)] == [20, 26, 27, 29]
+def test_lesson_6_step_6_3_C6_the_knock_line_climbs_26_28_29_against_one_opponent() -> None:
+    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2)] == [26, 28, 29]
     prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "06-strategy-lab.ipynb").read_text(
         encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
-    assert "20 at the start of a hand, 26 after one turn each, 27 after two and 29 after three" in prose
+    assert "26 at the start of a hand, 28 after one turn each and 29 after two" in prose
 
 
-def test_lesson_3_step_3_2_C6_the_lines_just_dealt_are_20_17_15() -> None:
-    from scatlab.analysis.ranking import knock_line
-
-    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [20, 17, 15]
-    prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
-        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
-    assert "the line is 20 against one opponent, 17 against two, 15 against three" in prose
+def test_lesson_3_step_3_2_C6_the_lines_just_dealt_are_26_21_19() -> None:
+    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [26, 21, 19]
+    assert "the line is 26 against one opponent, 21 against two, 19 against three" in _lesson_3_prose()

@@ -116,7 +116,7 @@ def test_uniform_model_reproduces_the_readme_numbers_exactly() -> None:
         assert a.turn.draw.expected_value == Fraction(541, 24)
         assert a.advice.action == "draw"
         assert a.knock is not None and a.knock.model == "uniform"
-        assert "knocking now would cost 0.343 lives expected, playing on 0.227" in a.advice.reason
+        assert "knocking now would cost 0.340 lives expected and change the chance of winning the game by +3.1%, playing on by +3.9%" in a.advice.reason
         assert f"{float(a.knock.expected_loss):.3f}" == "0.340"  # the knock risk's own model, shown beside
     k = Knowledge.of("AH KH QS", discard="2C")
     old = knock_risk(k, opponent_model="uniform")

@@ -20,7 +20,7 @@ from scatlab.cards import Card
 from scatlab.cli import main
 from scatlab.course import puzzles as pz
 from scatlab.course.progress import Progress
-from scatlab.course.puzzles import LIVES_MARGIN, THEMES, VALUE_MARGIN, Puzzle, generate, pool
+from scatlab.course.puzzles import THEMES, VALUE_MARGIN, WIN_MARGIN, Puzzle, generate, pool
 from scatlab.course.rating import K, LEVEL_RATING, START, expected, update
 from scatlab.errors import ExerciseError
 
@@ -49,10 +49,10 @@ def test_the_answer_is_the_rankings_best_move_and_every_other_choice_costs_the_m
                 assert cost == 0
                 continue
             assert r.cost(move) == cost and r.scale_of(move) == scale, (p.id, choice)
-            margin = VALUE_MARGIN if scale == "value" else LIVES_MARGIN
+            margin = VALUE_MARGIN if scale == "value" else WIN_MARGIN
             assert cost >= margin, (p.id, choice, cost)
             ratios.append(cost / margin)
-        assert p.margin / (VALUE_MARGIN if p.margin_scale == "value" else LIVES_MARGIN) == min(ratios)
+        assert p.margin / (VALUE_MARGIN if p.margin_scale == "value" else WIN_MARGIN) == min(ratios)
         assert p.level == (1 if min(ratios) >= pz.EASY else 2 if min(ratios) >= pz.MEDIUM else 3)
 
 
@@ -324,14 +324,14 @@ def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
     """Always playing on, or always drawing, cannot score well on the practice page: in a
     two-way pool no answer fills more than TWO_WAY_SHARE (14 of 24), and the pool is still
     full and in the games' order."""
-    from scatlab.course.puzzles import MAX_COUNT, POOL_SEED, POOL_SIZE, TWO_WAY_SHARE
+    from scatlab.course.puzzles import POOL_READ, POOL_SEED, POOL_SIZE, TWO_WAY_SHARE, _generate
 
     for theme in ("knock", "take-or-draw"):
         puzzles = pool(theme)
         assert len(puzzles) == POOL_SIZE
         words = [p.answer.split()[0] for p in puzzles]
         assert max(words.count(w) for w in set(words)) <= POOL_SIZE * TWO_WAY_SHARE, theme
-        order = generate(theme, MAX_COUNT, POOL_SEED)
+        order = _generate(theme, POOL_READ, POOL_SEED, None)
         assert [order.index(p) for p in puzzles] == sorted(order.index(p) for p in puzzles)
 
 
@@ -470,22 +470,26 @@ def test_a_position_belongs_to_one_theme_in_the_pools() -> None:
     assert len(positions) == len(set(positions))
     for p in pool("take-or-draw"):
         assert "knock" not in p.choices and not any(q.id.endswith(p.id.split("/", 1)[1]) for q in pool("knock"))
-    assert "chase-31/0/1/16" in {p.id for p in pool("chase-31")} and "knock/0/1/16" not in {p.id for p in pool("knock")}
+    chase_knock = [p for p in pool("chase-31") if "knock" in p.choices]
+    assert chase_knock and all(f"knock/{p.id.split('/', 1)[1]}" not in {q.id for q in pool("knock")} for p in chase_knock)
 
 
-def test_every_reason_with_a_knock_choice_gives_the_knocks_and_playing_ons_lives() -> None:
-    """A chase-31 puzzle offering take, draw and knock said what knocking costs in lives but
-    not what playing on costs, so it did not justify drawing over knocking. Every pool
-    puzzle with a knock choice now gives both figures (the ranking's play_on_lives)."""
+def test_every_reason_with_a_knock_choice_gives_both_changes_in_the_chance_of_winning() -> None:
+    """A chase-31 puzzle offering take, draw and knock said what knocking costs but not what
+    playing on gives, so it did not justify drawing over knocking. Every pool puzzle with a
+    knock choice gives both moves' change in the chance of winning the game (the engine's
+    scale, the one its answer is chosen on); a knock puzzle also its lives."""
     with_knock = [p for theme in THEMES for p in pool(theme) if "knock" in p.choices]
-    assert {p.theme for p in with_knock} == {"knock", "chase-31"}
+    assert "knock" in {p.theme for p in with_knock}
     for p in with_knock:
         r = rank(p.position())
         knock = r.move("knock")
-        assert knock.lives is not None and r.play_on_lives is not None
-        assert f"{float(knock.lives):.2f} lives" in p.why, p.id
-        assert f"{float(r.play_on_lives):.2f} lives" in p.why, p.id
-        assert "knock" in p.why.lower() and "play on" in p.why, p.id
+        assert knock.win is not None and r.play_on_win is not None
+        assert f"by about {abs(float(knock.win)) * 100:.1f}%" in p.why, p.id
+        assert f"by about {abs(float(r.play_on_win)) * 100:.1f}%" in p.why, p.id
+        if p.theme == "knock":
+            assert knock.lives is not None and f"{float(knock.lives):.2f} lives" in p.why, p.id
+        assert "knock" in p.why.lower() and ("play on" in p.why or "playing on" in p.why), p.id
 
 
 def test_the_verdict_names_the_best_move_in_plain_words() -> None:
@@ -499,7 +503,7 @@ def test_the_verdict_names_the_best_move_in_plain_words() -> None:
         f"Not quite: you chose to throw the {wrong.split()[1]}; the best move is to throw the {throw.answer.split()[1]}.")
     knock = next(p for p in pool("knock") if p.answer == "play on")
     assert knock.check("knock").message.startswith("Not quite: you chose to knock; the best move is to play on. "
-                                                   "Your move loses about ")
+                                                   "Your move gives up about ")
 
 
 def test_no_reason_or_verdict_uses_words_a_newcomer_cannot_parse() -> None:

@@ -1,6 +1,6 @@
-"""The one ranking of moves (scatlab.analysis.ranking) behind the advice, the hints and the
-review: each part of its rule at its boundary, and the decision oracle over seeded whole
-games under every preset.
+"""The decision engine (scatlab.analysis.ranking) behind the advice, the hints, the review
+and the expert: each part of its rule at its boundary, the decision oracle over seeded whole
+games under every preset, and the expert playing the engine's first move at every decision.
 
 The oracle plays ``SCATLAB_ORACLE_GAMES`` seeded games per preset (unset: 20, and 3 under
 french-canadian, whose race to 31 points makes games of a thousand decisions) between
@@ -22,16 +22,21 @@ from scatlab.analysis import analyze
 from scatlab.analysis.advice import advise
 from scatlab.analysis.knowledge import Knowledge
 from scatlab.analysis.onestep import analyze_turn
+from scatlab.analysis.valuation import KnockOutcome
 from scatlab.analysis.ranking import (
+    EXPERT,
+    FEED_MARGIN,
     HORIZON,
     Position,
     RankedMove,
     Ranking,
+    _Ending,
     _order,
+    decide,
     knock_line,
-    knock_odds,
     rank,
 )
+from scatlab.analysis.valuation import KnockValuation, Standing
 from scatlab.analysis.review import assess
 from scatlab.cli import main
 from scatlab.errors import AnalysisError
@@ -83,42 +88,61 @@ def test_C8_a_discard_that_keeps_31_is_advised_over_a_higher_future() -> None:
     assert r.best.action == Action.discard("2C") and r.best.sure_31
 
 
-def test_C8_a_sure_31_ranks_above_a_knock_that_costs_nothing() -> None:
+def test_C8_a_sure_31_by_taking_comes_before_a_knock_the_engine_would_make() -> None:
+    """22 (A♥ 10♥ 4♣... here A♥ K♥ 2♣) against three opponents just dealt is a knock on its
+    own; with the Q♥ on the pile a take makes 31, which comes first (C8)."""
+    knock = rank(Position.of(Knowledge.of("AH KH 9C", discard="2S", opponents=3)))
+    assert knock.best.name == "knock"
+    sure = rank(Position.of(Knowledge.of("AH KH 9C", discard="QH", opponents=3)))
+    assert sure.best.name == "take" and sure.best.sure_31 and sure.best.then == Action.discard("9C").card
+
+
+def test_C8_the_moves_after_the_first_put_sure_31s_first_then_value_then_ends() -> None:
     moves = [_move("knock", None, F(0)), _move("take", F(31), F(0), sure=True), _move("draw", F(25), F(1, 10))]
     assert [m.name for m in _order(moves)] == ["take", "draw", "knock"]
 
 
-# -- C6: a knock against every way of playing on -----------------------------------------------
+def test_ways_of_playing_on_rank_by_value_and_a_tie_takes() -> None:
+    """On a tie in value the engine takes (what it takes is known; a draw is a chance)."""
+    assert [m.name for m in _order([_move("draw", F(22)), _move("take", F(22))])] == ["take", "draw"]
+    assert [m.name for m in _order([_move("take", F(22)), _move("draw", F(22) + F(1, 10**9))])] == ["draw", "take"]
 
 
-@pytest.mark.parametrize(("knock", "first"), [(F(1, 5), "draw"), (F(1, 5) - F(1, 10**9), "knock")])
-def test_C6_a_knock_is_first_only_when_it_costs_fewer_lives_than_every_way_of_playing_on(
-        knock: Fraction, first: str) -> None:
-    """At the boundary: a knock that costs exactly as much as the best way of playing on is
-    not advised (the tie goes to playing on); a billionth of a life less is."""
-    moves = [_move("draw", F(24), F(3, 10)), _move("take", F(22), F(1, 5)), _move("knock", None, knock)]
-    assert _order(moves)[0].name == first
+# -- C6: ending the hand on the scale the game is won on ---------------------------------------
 
 
-def test_C6_a_knock_that_beats_drawing_but_not_taking_is_not_advised() -> None:
-    moves = [_move("draw", F(24), F(3, 10)), _move("take", F(22), F(1, 10)), _move("knock", None, F(1, 5))]
-    order = _order(moves)
-    assert [m.name for m in order] == ["draw", "take", "knock"]
+def _ending(own: float, gain: float, on: float, limit: float = 0.05, margin: float = 0.03,
+            hopeless: bool = False) -> _Ending:
+    return _Ending(hopeless, KnockOutcome(own, gain, own, 0.0, "stub"), on, 0.2, limit, margin)
 
 
-def test_ways_of_playing_on_rank_by_value_and_a_tie_keeps_draw_before_take() -> None:
-    assert [m.name for m in _order([_move("take", F(22)), _move("draw", F(22))])] == ["draw", "take"]
-    assert [m.name for m in _order([_move("draw", F(22)), _move("take", F(22) + F(1, 10**9))])] == ["take", "draw"]
+@pytest.mark.parametrize(("gain", "knocks"), [(0.05, True), (0.05 - 1e-9, False)])
+def test_C6_a_knock_must_beat_playing_on_by_the_margin_in_the_chance_of_winning(gain: float, knocks: bool) -> None:
+    """At the boundary: a knock whose change in the chance of winning is exactly playing
+    on's plus the margin is made; a billionth less is not."""
+    assert _ending(own=0.3, gain=gain, on=0.02, margin=0.03).chosen is knocks
 
 
-def test_C6_the_cost_of_a_knock_not_advised_is_its_lives_beyond_playing_on() -> None:
+@pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.05 + 1e-9, 0.0, False),
+                                                      (0.05, -1e-9, False)])
+def test_C6_a_knock_within_the_accepted_risk_is_made_when_it_does_not_lower_the_chance_of_winning(
+        own: float, gain: float, knocks: bool) -> None:
+    assert _ending(own=own, gain=gain, on=0.5, limit=0.05).chosen is knocks
+
+
+def test_C6_a_hopeless_knock_is_never_made() -> None:
+    assert not _ending(own=0.0, gain=0.9, on=0.0, hopeless=True).chosen
+
+
+def test_C6_the_cost_of_a_knock_not_advised_is_the_chance_of_winning_it_gives_up() -> None:
     k = Knowledge.of("AH KH 4C", discard="9S", opponents=1)
     r = rank(Position.of(k))
     knock = r.move("knock")
-    assert r.best.name == "draw" and knock.lives is not None and r.play_on_lives is not None
-    assert r.scale_of("knock") == "lives" and r.cost("knock") == knock.lives - r.play_on_lives
+    assert r.best.name == "draw" and knock.win is not None and r.play_on_win is not None
+    assert r.scale_of("knock") == "win" and r.cost("knock") == max(r.play_on_win - knock.win, F(0))
     assert r.scale_of("take") == "value" and r.cost("take") == (r.best.value or 0) - (r.move("take").value or 0)
     assert r.cost("draw") == 0
+    assert knock.lives == (knock.p_one or 0) + 2 * (knock.p_two or 0)
 
 
 def test_C6_a_knock_already_made_leaves_no_knock_to_advise() -> None:
@@ -138,33 +162,42 @@ def test_V6_no_knock_in_the_first_round_is_never_advised() -> None:
     assert ActionKind.KNOCK not in {m.action.kind for m in r.moves}
 
 
-def test_knock_odds_follow_V8_and_V7_tie_rules() -> None:
+def test_C7_V8_V7_the_knock_outcome_follows_the_tie_and_lowest_rules() -> None:
+    """An opponent sure to end on 20 against a knock of 20 (a tie) or of 19 (lowest)."""
+    import numpy as np
+
+    sure20 = np.zeros(67)
+    sure20[40] = 1.0
+    valuation = KnockValuation()
+
+    def outcome(rules: RuleSet, k: int) -> KnockOutcome:
+        return valuation.outcome(Standing.fresh(rules, 1), [sure20], k)
+
     classic = find_rules("classic")
-    one, two = knock_odds(classic, [2, 2], 40)
-    assert two > 0
+    assert (outcome(classic, 38).p_two, outcome(classic, 38).p_one) == (1.0, 0.0)  # C7: lowest alone loses two
+    assert outcome(classic, 40).own == 0.0  # C7: a tying knocker loses nothing
     v8 = RuleSet.from_codes("V8")
-    assert knock_odds(v8, [2, 2], 40)[1] == 0  # the knocker strictly lowest loses only one
+    assert (outcome(v8, 38).p_one, outcome(v8, 38).p_two) == (1.0, 0.0)  # V8: the knocker loses one
     cadillac_tie = RuleSet.from_codes("V7", knocker_tie="cadillac")
-    assert knock_odds(cadillac_tie, [2, 2], 40)[1] > two  # a tie costs the knocker two as well
-    with_top = knock_odds(classic, [0], 42, top=Action.discard("9S").card.index)  # type: ignore[union-attr]
-    assert with_top != knock_odds(classic, [0], 42)  # the next player may take the card on the pile
+    assert outcome(cadillac_tie, 40).p_two == 1.0  # a tie costs the knocker two
 
 
-def test_the_knock_line_is_derived_from_the_comparison() -> None:
+def test_the_knock_line_is_the_engines_rule_for_every_value() -> None:
     for opponents, turns in itertools.product((1, 2, 3), (0, 2)):
         line = knock_line("classic", opponents, turns)
         assert line.line is not None
-        for value, knock, on in line.rows:
-            if value >= line.line:
-                assert knock < on
+        for value, _k, _kw, _o, _ow, knocks in line.rows:
+            assert knocks == (value >= line.line) or value < line.line
         below = [r for r in line.rows if r[0] < line.line]
-        assert below and below[-1][1] >= below[-1][2]
+        assert below and not below[-1][5]
     assert knock_line("classic", 2, 0).line < knock_line("classic", 1, 0).line  # type: ignore[operator]
     assert knock_line("classic", 1, 0).line < knock_line("classic", 1, 2).line  # type: ignore[operator]
     with pytest.raises(AnalysisError, match="opponents=0"):
         knock_line("classic", 0)
     with pytest.raises(AnalysisError, match="turns=True"):
         knock_line("classic", 1, True)
+    with pytest.raises(AnalysisError, match="lives=0"):
+        knock_line("classic", 1, 0, lives=0)
 
 
 def test_position_of_refuses_turns_of_the_wrong_length_quoting_them() -> None:
@@ -186,6 +219,7 @@ def test_the_horizon_is_the_reviews_and_the_experts() -> None:
     from scatlab.players.expert import ExpertPlayer
 
     assert HORIZON == ExpertPlayer().horizon == 5
+    assert ExpertPlayer().style == EXPERT
 
 
 # -- the decision oracle -----------------------------------------------------------------------
@@ -231,23 +265,23 @@ def _check(view: PlayerView, played: Action) -> None:
     assert mine is not None and mine.cost == 0 and mine.best == advised
     other = assess(view, played)
     assert other is not None and (other.best == advised or other.cost == 0), (advice, other)
-    # (b) nothing the analysis values strictly higher is left unadvised, on the scale of
-    # the question: a knock only below every way of playing on; else the best value
-    r = rank(Position.from_view(view))
+    # (b) the first move is the engine's decision, and nothing the engine values strictly
+    # higher is left unadvised on the scale of the question
+    position = Position.from_view(view)
+    r = rank(position)
     best = r.best
-    assert best.action == advised
+    assert best.action == advised == decide(position).action
     playing = [m for m in r.moves if not m.ends_hand]
     ending = [m for m in r.moves if m.ends_hand]
-    if not best.sure_31:
-        on = [m.lives for m in playing if m.lives is not None]
-        if best.ends_hand:
-            assert best.lives is not None and all(best.lives < x for x in on)
-            assert all(best.lives <= (m.lives or 0) for m in ending)
-        else:
-            assert best.value is not None
-            assert all(best.value >= (m.value or 0) for m in playing)
-            floor = min(x for x in on if x is not None) if on else None
-            assert all(m.lives is None or floor is None or m.lives >= floor for m in ending)
+    if not best.sure_31 and not best.ends_hand and best.action.kind is not ActionKind.PASS:
+        assert best.value is not None
+        values = [m.value for m in playing if m.value is not None and m.action.kind is not ActionKind.PASS]
+        slack = F(FEED_MARGIN) if best.action.kind is ActionKind.DISCARD and not position.final else F(0)
+        if ActionKind.DRAW in position.kinds:  # C11 (no draw) decides by the hand now
+            assert all(best.value + slack >= v for v in values), (best, values)
+    if best.ends_hand:
+        assert best.win is not None and r.play_on_win is not None
+        assert all(best.win >= (m.win or 0) for m in ending if m.action.kind is best.action.kind)
     # (c) a 31 reachable this turn for certain is reached
     sure = _sure_31(view)
     if sure:
@@ -299,3 +333,45 @@ def test_ranking_is_a_value_type_and_its_moves_are_the_legal_ones() -> None:
         r.move("pass")
     with pytest.raises(AnalysisError, match="not to move"):
         rank(s.view(0))
+
+
+# -- one brain: the expert plays the engine's first move ----------------------------------------
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_expert_plays_the_engines_first_move_at_every_decision(name: str) -> None:
+    """Seeded games of experts against tip players under every preset, heads-up and three
+    handed: at every decision an expert makes (but the blind throw-down, V11, made before
+    looking at the cards) its move is ``rank(view).best``."""
+    import random
+
+    rules = find_rules(name)
+    checked = 0
+
+    def observe(_before: GameState, entrant: int, view: PlayerView, action: Action, _after: GameState) -> None:
+        nonlocal checked
+        if seat_kinds[entrant] != "expert" or view.phase is Phase.THROW_DOWN:
+            return
+        if view.phase is Phase.DECLARE:
+            assert action == Action.DECLARE
+            return
+        assert action == rank(view).best.action, (view.hand, action, rank(view).best)
+        assert make_player("expert").decide(view, random.Random(0)).action == action
+        checked += 1
+
+    games = 2 if name == "french-canadian" else 6
+    for g in range(games):
+        seat_kinds = ("expert", "tip") if g % 2 else ("expert", "tip", "expert")
+        play_out([make_player(k) for k in seat_kinds], list(seat_kinds), rules, 4051, g, observe)
+    assert checked > games * 5
+
+
+def test_an_expert_only_game_reviews_as_all_best_moves() -> None:
+    from scatlab.analysis.review import review_game
+    from scatlab.rules import GameRecord
+
+    kinds = ["expert", "expert", "expert"]
+    state, _, _ = play_out([make_player(k) for k in kinds], kinds, find_rules("classic"), 12, 0)
+    review = review_game(GameRecord.from_state(state))
+    assert len(review.decisions) > 30
+    assert all(d.label == "best" and d.cost == 0 for d in review.decisions), review.costly()

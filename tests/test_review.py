@@ -18,13 +18,12 @@ from scatlab.analysis.horizon import horizon_values
 from scatlab.analysis.review import (
     CLASSES,
     HORIZON,
-    LIVES_THRESHOLDS,
     VALUE_THRESHOLDS,
+    WIN_THRESHOLDS,
+    WIN_UNIT,
     GameReview,
     assess,
     classify,
-    knock_loss,
-    play_on_loss,
     review_game,
 )
 from scatlab.analysis.knowledge import Knowledge
@@ -91,7 +90,7 @@ def _record(hands: list[str], up: str, stock: str, actions: list[tuple[int, str]
 
 
 def test_classes_follow_the_stated_thresholds() -> None:
-    for scale, limits in (("value", VALUE_THRESHOLDS), ("lives", LIVES_THRESHOLDS)):
+    for scale, limits in (("value", VALUE_THRESHOLDS), ("win", WIN_THRESHOLDS)):
         assert classify(Fraction(0), scale) == "best"  # type: ignore[arg-type]
         for name, limit in zip(CLASSES[1:], limits):
             assert classify(limit, scale) == name  # type: ignore[arg-type]
@@ -139,33 +138,24 @@ def _knock_with_12_record() -> GameRecord:
     return _record(["2S QS 5D", "6H 7D 8S", "9H 10D JS"], "KD", " ".join(str(c) for c in draws), actions)
 
 
-def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder() -> None:
+def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder_on_the_win_scale() -> None:
+    """The knock's cost is what it gives up of the chance of winning the game against the
+    best move (a way of playing on), the engine's figures: the review reads :func:`rank`."""
+    from scatlab.analysis.ranking import Position, rank
+
     record = _knock_with_12_record()
     result = review_game(record, player=0)
     knock = result.decisions[-1]
     assert knock.played == "knock" and knock.index == 29
-    assert knock.scale == "lives" and knock.unit == "lives"
+    assert knock.scale == "win" and knock.unit == WIN_UNIT
     figures = dict(knock.assessment.figures)
-    assert knock.cost == figures["knock"] - figures["playing on"]
+    assert knock.cost == figures["playing on"] - figures["knock"]
     assert knock.best in ("draw", "take")
-    assert knock.label == "blunder" and knock.cost > 1
-    # Playing on: the same turn model as the expert player's estimate of it (exactly, up to
-    # its floating point; the expert's knock itself uses the adaptive opponent model).
-    state = _state_at(record, 1, 29)
-    view = state.view(0)
-    row = tables_for(view.rules).row([c.index for c in view.hand])
-    unseen = Knowledge.from_view(view).unseen_index
-    expert_on = ExpertPlayer().valuation.risk_playing_on(view, turn_odds(view.rules), row, unseen)
-    turns = opponent_turns(view)
-    hand = [c.index for c in view.hand]
-    assert abs(float(play_on_loss(view.rules, turns, hand, unseen)) - expert_on) < 1e-9
-    seen = hand + [c.index for c in Knowledge.from_view(view).dead]
-    top = view.top_discard.index if view.top_discard is not None else None
-    assert figures["knock"] == knock_loss(view.rules, turns, 24, True, top, seen)
-    assert figures["knock"] > knock_loss(view.rules, turns, 24, True)  # the card on the pile helps the next player
-    # Lowest alone (two lives, C7) about 91% of the time against two five-turn hands.
-    assert figures["knock"] == Fraction(5858980902008386288726467193, 3191369410077780120472082800)
-    assert round(float(knock.cost), 4) == 1.0591
+    assert knock.label == "blunder" and knock.cost >= WIN_THRESHOLDS[-1]
+    ranking = rank(Position.from_view(_state_at(record, 1, 29).view(0)))
+    assert knock.cost == ranking.cost("knock") and knock.best == ranking.best.name
+    move = ranking.move("knock")
+    assert move.p_two is not None and move.p_two > Fraction(8, 10)  # lowest alone against two five-turn hands
 
 
 def test_a_knock_with_31_in_reach_is_not_preferred_to_taking_it() -> None:
@@ -197,28 +187,14 @@ def test_assess_refuses_an_illegal_action_and_the_wrong_seat() -> None:
 
 
 @pytest.mark.parametrize("rules, seed", [("classic", 1), ("classic", 2), ("gin", 3), ("quick", 4)])
-def test_expert_decisions_cost_no_more_than_its_tolerance(rules: str, seed: int) -> None:
-    """The expert gives up at most ``feed_margin`` (2 points) to avoid feeding the next
-    player. Its knock rule weighs the change in its chance of winning the game (everyone's
-    standing, P(win) proportional to lives ** alpha, under the adaptive opponent model), while
-    the review's lives scale prices its own lives alone under the turn model: the two cannot
-    agree to the last hundredth, since the expert may give up some of its own lives for a
-    knock that costs the opponents more, so no own-lives bound follows from its rule. The
-    check is by the review's classes (scatlab.analysis.review) in these seeded games: no
-    expert knock decision is a mistake (cost below 1/5 life); under V14 GIN, where a knock
-    that stands gives every opponent a letter that the own-letters scale does not count, no
-    blunder (below 1/2 letter). Over many games a few are (README, the review study: 70
-    mistakes and 3 blunders among the expert's decisions in 1,000 classic games, 3,332 of
-    them knock decisions)."""
-    expert = ExpertPlayer()
+def test_an_expert_game_reviews_as_best_moves_only(rules: str, seed: int) -> None:
+    """The expert plays the engine's first move and the review's best move is that move:
+    every decision of an expert-only game is best, at cost 0, on both scales."""
     result = review_game(_game(["expert"] * 3, rules, seed, max_hands=6))
     assert len(result.decisions) > 30
-    lives_bound = LIVES_THRESHOLDS[-1] if find_rules(rules).score_keeping == "gin" else LIVES_THRESHOLDS[-2]
+    assert {d.scale for d in result.decisions} == {"value", "win"}
     for d in result.decisions:
-        if d.scale == "value":
-            assert d.cost <= Fraction(expert.feed_margin).limit_denominator(), d.to_json()
-        else:
-            assert d.cost < lives_bound, d.to_json()
+        assert d.cost == 0 and d.label == "best" and d.best == d.played, d.to_json()
 
 
 # -- the review never sees hidden cards -------------------------------------------------------
@@ -265,8 +241,7 @@ def test_every_preset_random_game_reviews(preset: str) -> None:
     record = GameRecord(full.rules, full.players, full.dealer, full.hands[:6])  # keep it fast
     result = review_game(record)
     assert result.decisions
-    units = {"value": "hand value", "lives": {"gin": "letters", "points": "points"}.get(
-        PRESETS[preset].score_keeping, "lives")}
+    units = {"value": "hand value", "win": WIN_UNIT}
     for d in result.decisions:
         assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
         assert d.unit == units[d.scale]
@@ -294,7 +269,7 @@ def test_option_sets_review_hammer_knocks_and_bus_stops(rules: RuleSet, seen: st
             assert d.cost >= 0 and d.label == classify(d.cost, d.scale)
             assert d.assessment.played.kind is not ActionKind.THROW_DOWN  # blind: not reviewed
             if d.assessment.played.kind.value == seen:
-                assert d.scale == "lives"
+                assert d.scale == "win"
             kinds.add(d.assessment.played.kind.value)
     assert {seen, "draw", "discard"} <= kinds
 
@@ -305,8 +280,8 @@ def test_summary_keeps_the_two_scales_apart() -> None:
         s = result.summary(p)
         mine = [d for d in result.decisions if d.player == p]
         assert s.total_value == sum((d.cost for d in mine if d.scale == "value"), Fraction(0))
-        assert s.total_lives == sum((d.cost for d in mine if d.scale == "lives"), Fraction(0))
-        assert s.value_decisions + s.lives_decisions == s.decisions == len(mine)
+        assert s.total_win == sum((d.cost for d in mine if d.scale == "win"), Fraction(0))
+        assert s.value_decisions + s.win_decisions == s.decisions == len(mine)
         assert sum(n for _, n in s.classes) == s.decisions
     with pytest.raises(AnalysisError, match="7"):
         review_game(_game(["random", "tip"], "classic", 1, max_hands=1), player=1).summary(7)
@@ -348,8 +323,8 @@ def test_cli_review_json_has_the_documented_shape(tmp_path: Path, capsys: pytest
         "hand": 1, "index": 2, "player": 1, "played": "discard AH", "best": "discard 4C",
         "cost": "1542568604/282475249", "unit": "hand value", "class": "blunder"}
     assert data["players"] == [{
-        "player": 1, "decisions": 2, "total_cost": {"hand value": "1542568604/282475249", "lives": "0"},
-        "value_decisions": 2, "lives_decisions": 0,
+        "player": 1, "decisions": 2, "total_cost": {"hand value": "1542568604/282475249", WIN_UNIT: "0"},
+        "value_decisions": 2, "win_decisions": 0,
         "classes": {"best": 1, "inaccuracy": 0, "mistake": 0, "blunder": 1}}]
     assert main(["review", str(path)]) == 0
     text = capsys.readouterr().out

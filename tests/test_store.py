@@ -16,10 +16,10 @@ from scatlab.rules import find_rules
 
 def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every stored table (the after-draw tables, horizon levels, the filter's take masks,
-    the ranking's path counts, the prior chain, the filter's rankings of the sets of four)
+    the prior chain, the filter's rankings of the sets of four)
     is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
     deck."""
-    from scatlab.analysis import hand_filter, horizon, opponents, ranking
+    from scatlab.analysis import hand_filter, horizon, opponents
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     try:
@@ -28,7 +28,6 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
             fresh = Tables(scoring)  # a new object: nothing kept on it
             best, discard = fresh._after_draw(fresh.rows, fresh.strength, fresh.triple)
             levels = np.stack(horizon._levels(fresh, 6))
-            paths = ranking._paths(fresh)["paths"]
             improves = (fresh.discard >= 0) & (fresh.after_draw > fresh.strength[:, None])
             priors = opponents._kind_priors(fresh, opponents.PLAYER_KINDS, improves)
             quads = []
@@ -38,18 +37,15 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                 assert np.array_equal(horizon.horizon_table(Tables(scoring), 6), levels[6]), round_
                 assert np.array_equal(hand_filter._horizon_takes(Tables(scoring), 5),
                                       hand_filter._horizon_takes(fresh, 5)), round_
-                ranking._model.cache_clear()
-                assert np.array_equal(np.stack(ranking._model(scoring).paths), paths), round_
                 opponents._chain.cache_clear()
                 assert np.array_equal(opponents._chain(scoring, opponents.PLAYER_KINDS).kind_priors, priors), round_
                 hand_filter._quad_ranks.cache_clear()
                 quads.append(hand_filter._quad_ranks(scoring, ("horizon", 5, 2.0)))
             assert np.array_equal(quads[0].cards, quads[1].cards)
             assert np.array_equal(quads[0].eligible, quads[1].eligible)
-        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "turn", "prior", "quad"}
+        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "prior", "quad"}
     finally:
         hand_filter._quad_ranks.cache_clear()
-        ranking._model.cache_clear()
         opponents._chain.cache_clear()
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.review import CLASSES, LIVES_THRESHOLDS, VALUE_THRESHOLDS, ReviewedDecision, review_game
+from scatlab.analysis.review import CLASSES, VALUE_THRESHOLDS, WIN_THRESHOLDS, ReviewedDecision, review_game
 from scatlab.cards import deck
 from scatlab.errors import AnalysisError
 from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay
@@ -94,7 +94,7 @@ def test_the_widget_steps_and_opens_a_table_at_the_decision() -> None:
 
 
 def _rank(d: ReviewedDecision) -> tuple[int, Fraction]:
-    blunder = (VALUE_THRESHOLDS if d.scale == "value" else LIVES_THRESHOLDS)[-1]
+    blunder = (VALUE_THRESHOLDS if d.scale == "value" else WIN_THRESHOLDS)[-1]
     return CLASSES.index(d.label), d.cost / blunder
 
 
@@ -111,14 +111,14 @@ def test_costliest_lists_the_worst_decisions_by_class_then_cost_on_its_own_scale
     assert all(d.player == 1 for d in mine) and list(mine) == [d for d in top if d.player == 1][:3]
 
 
-def test_costliest_ranks_a_lives_blunder_of_one_life_before_four_points() -> None:
-    """The two scales are never added: a knock costing 1 life is two blunder thresholds
-    (1/2 life each), four points of hand value are 4/3 of one (3 points)."""
+def test_costliest_ranks_a_win_blunder_of_sixteen_percent_before_four_points() -> None:
+    """The two scales are never added: a knock costing 16% of the chance of winning is two
+    blunder thresholds (8% each), four points of hand value are 4/3 of one (3 points)."""
     result = review_game(GameRecord.from_state(play_random_game("classic", 3, seed=1)))
     value = next(d for d in result.decisions if d.scale == "value")
-    lives = next(d for d in result.decisions if d.scale == "lives")
+    lives = next(d for d in result.decisions if d.scale == "win")
     fake_value = replace(value, assessment=replace(value.assessment, cost=Fraction(4), label="blunder"))
-    fake_lives = replace(lives, assessment=replace(lives.assessment, cost=Fraction(1), label="blunder"))
+    fake_lives = replace(lives, assessment=replace(lives.assessment, cost=Fraction(16, 100), label="blunder"))
     small = replace(value, assessment=replace(value.assessment, cost=Fraction(9), label="mistake"))
     made = replace(result, decisions=(small, fake_value, fake_lives))
     assert costliest(made, 3) == (fake_lives, fake_value, small)

@@ -2,7 +2,7 @@
 the average cost per decision that :func:`scatlab.analysis.review_game` finds for each.
 
 If the review measures anything, the order must be random > tip > expert on both scales
-(hand value for draw/take/discard, expected lives for knocks); the script says whether it is.
+(hand value for draw/take/discard, the chance of winning the game for knocks); the script says whether it is.
 
 Each game seats one random, one tip and one expert player (3 players); the seating rotates
 with the game number (game g puts kind (i + g) mod 3 in seat i), and game g's cards and
@@ -33,7 +33,7 @@ __all__ = ["KINDS", "ReviewedGame", "game_set", "play_record", "reviewed_games",
 
 def main(argv: Sequence[str] | None = None) -> int:
     args, rules = game_set(argv, __doc__.splitlines()[0], games=1000)
-    cost: dict[tuple[str, str], Fraction] = {(k, s): Fraction(0) for k in KINDS for s in ("value", "lives")}
+    cost: dict[tuple[str, str], Fraction] = {(k, s): Fraction(0) for k in KINDS for s in ("value", "win")}
     count: dict[tuple[str, str], int] = dict.fromkeys(cost, 0)
     classes = {k: dict.fromkeys(CLASSES, 0) for k in KINDS}
     start = time.perf_counter()
@@ -50,10 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"review study: {args.games} games of {rules.name}, seats random/tip/expert rotating, seed {args.seed}; "
           f"{time.perf_counter() - start:.0f} s in all, {review_secs:.0f} s reviewing")
     print(f"{'player':<8} {'value decisions':>16} {'avg cost (hand value)':>22} {'knock decisions':>16} "
-          f"{'avg cost (lives)':>17} {'blunders':>9} {'mistakes':>9}")
+          f"{'avg cost (win)':>17} {'blunders':>9} {'mistakes':>9}")
     averages: dict[str, tuple[float, float]] = {}
     for kind in KINDS:
-        vc, vn, lc, ln = cost[kind, "value"], count[kind, "value"], cost[kind, "lives"], count[kind, "lives"]
+        vc, vn, lc, ln = cost[kind, "value"], count[kind, "value"], cost[kind, "win"], count[kind, "win"]
         av = float(vc / vn) if vn else 0.0
         al = float(lc / ln) if ln else 0.0
         averages[kind] = (av, al)

@@ -9,10 +9,13 @@ agree. In short:
    and a move that makes a 31 for sure (taking the discard into it, keeping it with the
    discard) comes before any other (C8, C9). A 31 already passed (C10,
    :attr:`Knowledge.undeclared_31`) counts as 30 and can no longer be declared.
-1. A knock (C6; a hammer, V10; stopping the bus, V19) is advised when the lives it is
-   expected to cost are fewer than those of every way of playing on (drawing and taking):
-   there is no fixed knock line (:func:`~scatlab.analysis.ranking.knock_line` derives the
-   line the lessons teach from this comparison).
+1. A knock (C6; a hammer, V10; stopping the bus, V19) is advised when it raises the chance
+   of winning the game more than playing on does, by the engine's margin (playing on keeps
+   the option to knock later), or when it is all but safe: the engine's rule and its model
+   of opponents and standing are stated in :mod:`scatlab.analysis.ranking`. There is no
+   fixed knock line (:func:`~scatlab.analysis.ranking.knock_line` derives the rule of
+   thumb the lessons teach from the same engine). The reason quotes the knock's chances of
+   losing one and two lives and both moves' change in the chance of winning.
 2. Otherwise the move that leaves the best expected hand value
    :data:`~scatlab.analysis.ranking.HORIZON` (5) turns ahead: draw or take at the start of a
    turn (with the plan of which card to throw for every card that may come), the discard
@@ -162,18 +165,20 @@ def _ahead(ranking: Ranking) -> str:
 
 
 def _ending_note(ranking: Ranking, numbers: dict[str, Fraction]) -> str:
-    """The knock (hammer, bus stop) left alone, with its lives against playing on's."""
-    ends = [m for m in ranking.moves if m.ends_hand and m.lives is not None]
+    """The knock (hammer, bus stop) left alone, with its change in the chance of winning
+    against playing on's."""
+    ends = [m for m in ranking.moves if m.ends_hand and m.lives is not None and m.win is not None]
     on = ranking.play_on_lives
-    if not ends or on is None:
+    if not ends or on is None or ranking.play_on_win is None:
         return ""
-    m = min(ends, key=lambda e: e.lives or _ZERO)
-    assert m.lives is not None
+    m = ends[0]  # the best of them (the ranking orders the ends of the hand by the chance of winning)
+    assert m.lives is not None and m.win is not None
     numbers[f"{m.action.kind.value}_expected_loss"] = m.lives
+    numbers[f"{m.action.kind.value}_win_change"] = m.win
     numbers["play_on_expected_loss"] = on
-    unit = ranking.unit
-    return (f"; {_ENDING_WORDS[m.action.kind]} now would cost {_lives(m.lives)} {unit} expected, "
-            f"playing on {_lives(on)}")
+    numbers["play_on_win_change"] = ranking.play_on_win
+    return (f"; {_ENDING_WORDS[m.action.kind]} now would cost {_lives(m.lives)} {ranking.unit} expected and change "
+            f"the chance of winning the game by {_signed(m.win)}, playing on by {_signed(ranking.play_on_win)}")
 
 
 _ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
@@ -182,6 +187,11 @@ _ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10
 
 def _lives(x: Fraction) -> str:
     return "0" if x == 0 else f"{float(x):.3f}"
+
+
+def _signed(p: Fraction) -> str:
+    """A change in a chance, in points of percentage: ``"+2.1%"``."""
+    return f"{float(p) * 100:+.1f}%"
 
 
 def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
@@ -203,8 +213,15 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
                 else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
         if k.rules.score_keeping == "points":
             odds = f"P(not scoring the point) = {_pct(best.p_one)}"
-        reason = (f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}), fewer than "
-                  f"playing on: {_lives(on or _ZERO)} at best")
+        assert best.win is not None
+        if ranking.play_on_win is not None:
+            numbers.update(win_change=best.win, play_on_win_change=ranking.play_on_win)
+            compared = (f"it changes the chance of winning the game by {_signed(best.win)}, playing on by "
+                        f"{_signed(ranking.play_on_win)}")
+        else:
+            numbers["win_change"] = best.win
+            compared = f"it changes the chance of winning the game by {_signed(best.win)}"
+        reason = f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}); {compared}"
         end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
                      ActionKind.STOP_BUS: ("V19", "C7")}[kind]
         action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",

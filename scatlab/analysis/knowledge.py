@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
+from ..cards import Card, CardsLike, Suit, deck, format_cards, parse_card, parse_cards
 from ..checks import flag, sequence, shown, whole_number
 from ..errors import AnalysisError, CardError
 from ..rules.actions import ActionKind
@@ -35,7 +35,7 @@ from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
 
-__all__ = ["Knowledge", "opponent_turns"]
+__all__ = ["Knowledge", "opponent_turns", "collected_suits"]
 
 
 @dataclass(frozen=True)
@@ -280,3 +280,9 @@ def opponent_turns(view: PlayerView) -> list[int]:
         if e.player in turns and e.action.kind is ActionKind.DISCARD:
             turns[e.player] += 1
     return list(turns.values())
+
+
+def collected_suits(view: PlayerView, player: int) -> set[Suit]:
+    """Suits ``player`` took from the discard pile this hand (public knowledge)."""
+    return {e.card.suit for e in view.history
+            if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None}

@@ -1,46 +1,65 @@
-"""One ranking of the moves at a position: the advice, the table's hints and the review's
-best move all read it, so they never disagree.
+"""The decision engine: one ranking of the moves at a position, the strongest play scatlab
+knows. The advice, the table's hints, the review, the practice puzzles, ``scatlab
+analyze``, lesson 3's knock line and the ``expert`` player all read it, so "follow the
+hints" and "play like the expert" are the same thing.
 
-:func:`rank` lists every legal move of a position, best first, with its figures. **The
-rule** (each part tested by name in ``tests/test_ranking.py``):
+:func:`rank` lists every legal move of a position, best first, with its figures;
+:func:`decide` finds the first move alone, doing only the work that move needs (the
+``expert`` plays by it; a test checks at every decision of seeded games under every preset
+that it is ``rank(view).best``). **The rule** (each part tested by name in
+``tests/test_ranking.py``):
 
-1. **A sure 31 first.** A move that makes a 31 that is declared at once with certainty
-   (declaring it, C8/C9; taking a discard that makes 31; keeping a 31 with the discard) is
-   ranked above everything: it costs the player nothing and every other player a life
-   (a letter under V14, a point for the player under V16). Among several, the highest
-   hand first (a Grand Cadillac, V13, before a 31).
-2. **Ending the hand is weighed against playing on, in expected lives this hand.** A knock
-   (C6), a hammer (V10) or stopping the bus (V19) is ranked first only when the lives it
-   is expected to cost are **fewer than those of every way of playing on** (drawing and
-   taking; at a bus stop, every discard); on a tie the player plays on. There is no fixed
-   knock line: :func:`knock_line` derives the line the lessons teach from this comparison.
+1. **A 31 is declared** (C8, C9), and a move that makes a 31 declared at once with
+   certainty (taking a discard into it, keeping it with the discard) comes first among the
+   ways of playing on.
+2. **Ending the hand** (a knock, C6; a hammer, V10; stopping the bus, V19) **is judged on
+   the scale the game is won on**: the expected change in the player's chance of winning
+   the game. The engine ends the hand when its estimated change beats that of playing on by
+   a margin (:attr:`KnockValuation.margin`, 6 points against two opponents, scaled by the
+   number of opponents / 2), or when it costs at most ``knock_risk / players`` expected lives
+   (less on the last life) and does not lower the chance of winning. It never does when a
+   quick screen under the simple turn model calls it hopeless (lowest with a chance over
+   30%; under V14 or V16 highest or tied with a chance under 30%).
 3. **Ways of playing on are weighed by expected hand value** :data:`HORIZON` (5) own turns
-   ahead (the exact horizon tables of :mod:`scatlab.analysis.horizon`, the horizon the
-   expert player plans with): drawing is worth the average over every unseen card of the
-   best hand it can keep, taking the best hand the discard makes. On a last turn (someone
-   knocked, the bus was stopped) and with the stock gone (C11) only the hand now counts.
-   Ties keep the order draw, take, pass, then the discards in hand order.
+   ahead (the exact horizon tables of :mod:`scatlab.analysis.horizon`): drawing is worth the
+   average over every unseen card of the best hand it can keep, taking the best hand the
+   discard makes; on a tie it takes. A throw keeps the three cards worth most, but **does
+   not feed the next player**: it does not throw a card of a suit the next player took from
+   the pile when another throw gives up at most :data:`FEED_MARGIN` (2) points five turns
+   ahead. On a last turn (someone knocked, the bus was stopped) only the hand now counts; with
+   the stock gone (C11) it takes only a card that raises the hand now, else passes.
 
-**Why two scales.** Lives are what the game is scored in, so the one decision that ends
-the hand is made in lives. But a hand that goes on is not scored yet: how to play on is a
-question of building the strongest hand, which the hand-value horizon answers exactly and
-far more finely than a one-step guess at lives would. The two scales are never added: a
-cost is on the scale of the question it answers (:meth:`Ranking.cost`).
+**The model and its assumptions** (stated in full in ``docs/design/engine.md``):
 
-**The lives model** (exact fractions; the turn model the expert player screens its knocks
-with). An opponent's hand is a dealt hand improved by as many turns as that opponent has
-completed in this hand, each turn drawing a uniformly random card of the other
-``deck - 3`` and keeping the best three (a 31 stays); hands after more than
-:data:`TURN_CAP` (8) turns are taken as after 8. Opponents are independent. Knocking with
-value ``v`` gives each opponent one more turn (a hammer or a stopped bus none), the next
-player's with the card on the discard pile to take (taken when a kept three with it is
-stronger than its hand, else a draw), then a showdown under the rule set's C7, V7, V8, V9,
-V14 or V16 rule. Playing on is one more
-draw (or the take), keeping the best three, then a showdown the player did not call
-against opponents with two more turns, lost by being lowest (ties included) or to an
-opponent's 31. The cards the player has seen (the discard pile, cards known in an
-opponent's hand) are left out of the player's own draws but not used to picture the
-opponents; V17's rank tie-break is not used.
+- **Standing.** The chance of winning the game is ``P(win) = s_me / sum of s`` over the
+  players still in, ``s`` the lives left (the county counting as one; letters under V14; bus
+  positions under V15) or ``exp(points / 4)`` under V16 (:class:`KnockValuation`). So an
+  opponent's lost life is worth something, the player's own last life more than its first,
+  and under V14 a knock that stands (a letter to every opponent) is worth several.
+- **Opponents** are pictured by the adaptive opponent model
+  (:mod:`scatlab.analysis.opponents`): dealt hands improved by the turns each has played,
+  less likely where a card they threw or passed over would have helped, each opponent a
+  casual (``tip``-like) or a strong (``expert``-like) player in odds learned from the hands
+  shown earlier; with the game's log (a position from a view) every turn is followed in
+  order, from typed-in facts (``Position.of``) the turns played and the cards rejected.
+  Opponents are independent.
+- **Ending the hand** gives each opponent one last turn (none after a hammer or a bus
+  stop): take the top discard if it makes a stronger hand, else draw any card not in the
+  hand and keep the best three; then the showdown under the rule set (C7, V7, V8, V9, V14,
+  V16) gives the chance of every outcome.
+- **Playing on** is one more draw (keeping the best hand), then a showdown the player did
+  not call, against opponents who have had two more turns of the simple turn model; it costs
+  the player a life with the chance of being lowest there (or of an opponent's 31), else it
+  costs an opponent.
+- **What is exact and what is estimated.** Draw odds and expected hand values are exact
+  (Fractions from exact counting). The chances of losing one or two lives and the changes
+  in the chance of winning the game are model estimates computed in floating point and kept
+  as Fractions rounded to a millionth; against one opponent, with lives kept, a knock's
+  chances are counted exactly instead (:func:`~scatlab.analysis.knock.knock_risk`, the
+  adaptive model), so the advice, the hints, lesson 3 and ``scatlab analyze`` read one
+  figure. The decision itself reads the estimates. Measured on seeded games
+  (``benchmarks/bench_calibration.py``), the lives a knock is predicted to cost track the
+  lives it cost.
 
 >>> from scatlab.analysis.knowledge import Knowledge
 >>> r = rank(Position.of(Knowledge.of("10H 8H JH", discard="AH", opponents=2)))
@@ -53,61 +72,65 @@ opponents; V17's rank tie-break is not used.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import numpy.typing as npt
 
-from ..cards import Card
-from ..checks import shown
+from ..cards import Card, Suit
+from ..checks import real_number, shown, whole_number
 from ..errors import AnalysisError
 from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet, find_rules
 from ..rules.state import Phase
 from ..rules.values import blitz_of
 from ..rules.view import PlayerView
+from .hand_filter import LAST_THROW, expert_throw, throw_choice
 from .horizon import horizon_table
-from .knowledge import Knowledge
-from .store import cached
-from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
-from .knowledge import opponent_turns
+from .knowledge import Knowledge, collected_suits, opponent_turns
+from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
+
+if TYPE_CHECKING:  # the opponent model is imported when a knock is weighed
+    from .opponents import Observations
 
 __all__ = [
     "HORIZON",
-    "TURN_CAP",
+    "FEED_MARGIN",
+    "Style",
+    "EXPERT",
     "Scale",
     "Position",
     "RankedMove",
     "Ranking",
+    "Choice",
     "rank",
+    "decide",
     "knock_line",
     "KnockLine",
     "lives_unit",
-    "knock_loss",
-    "knock_odds",
-    "play_on_loss",
     "prepare",
 ]
 
 HORIZON = 5
-"""Own turns ahead a way of playing on is valued at: the expert player's horizon."""
-TURN_CAP = 8
-"""Opponent hands after more turns than this are modelled as after this many."""
+"""Own turns ahead a way of playing on is valued at."""
+FEED_MARGIN = 2.0
+"""Points of expected hand value (five turns ahead) a throw gives up not to feed the next player."""
 
-Scale = Literal["value", "lives"]
+Scale = Literal["value", "win"]
+"""The scale a choice is made on: ``"value"``, expected hand value (how to play on);
+``"win"``, the chance of winning the game (whether to end the hand)."""
 
-_ONE = Fraction(1)
 _ZERO = Fraction(0)
 _ENDING = (ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS)
-_ORDER = {ActionKind.DECLARE: 0, ActionKind.DRAW: 1, ActionKind.TAKE: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4,
+_ORDER = {ActionKind.DECLARE: 0, ActionKind.TAKE: 1, ActionKind.DRAW: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4,
           ActionKind.KNOCK: 5, ActionKind.HAMMER: 6, ActionKind.STOP_BUS: 7}
 
 
 def lives_unit(rules: RuleSet) -> str:
-    """The unit of the lives scale under ``rules``: lives, letters (V14) or points (V16).
+    """The unit of the lives figures under ``rules``: lives, letters (V14) or points (V16).
 
     >>> lives_unit(find_rules("gin")), lives_unit(find_rules("classic"))
     ('letters', 'lives')
@@ -115,78 +138,61 @@ def lives_unit(rules: RuleSet) -> str:
     return {"gin": "letters", "points": "points"}.get(rules.score_keeping, "lives")
 
 
-# -- the exact turn model ------------------------------------------------------------------
+def _estimate(x: float) -> Fraction:
+    """A model estimate (floating point) as a Fraction rounded to a millionth."""
+    return Fraction(round(x * 1_000_000), 1_000_000)
+
+
+# -- the style: how the engine plays ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Style:
+    """The engine's settings: ``horizon``, own turns ahead a way of playing on is valued
+    at (0 to 5); ``feed_margin``, points of that value a throw gives up not to feed the next
+    player; ``valuation``, how ending the hand is valued (:class:`KnockValuation`). The
+    defaults (:data:`EXPERT`) are the strongest measured (docs/guide/players.md).
+
+    >>> Style(horizon=7)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.AnalysisError: horizon=7 is not allowed: use a whole number from 0 to 5
+    """
+
+    horizon: int = HORIZON
+    feed_margin: float = FEED_MARGIN
+    valuation: KnockValuation = field(default_factory=KnockValuation)
+
+    def __post_init__(self) -> None:
+        whole_number("horizon", self.horizon, 0, 5, error=AnalysisError)
+        real_number("feed_margin", self.feed_margin, 0, 31, error=AnalysisError)
+        if not isinstance(self.valuation, KnockValuation):
+            raise AnalysisError(f"valuation={shown(self.valuation)} is not allowed: a KnockValuation")
+
+
+EXPERT = Style()
+"""The engine's default style: the ``expert`` player's."""
 
 
 @dataclass(frozen=True)
 class _Model:
     tables: Tables
-    future: list[int]  # E_HORIZON per row, scaled by ``scale``
-    scale: int  # 2 * others**HORIZON
-    value2: list[int]  # value2 per row (horizon 0, scale 2)
-    gt: list[list[int]]  # gt[t][v2]: paths whose value2 after t turns is > v2
-    eq: list[list[int]]  # eq[t][v2]: paths whose value2 is == v2
-    blitz: list[int]  # paths at 31 or more after t turns
-    total: list[int]  # all paths after t turns: m * others**t
-    paths: list[npt.NDArray[np.int64]]  # paths[t][row]: paths that hold the hand ``row`` after t turns
+    future: list[int]  # E_horizon per row, scaled by ``scale``
+    scale: int  # 2 * others**horizon
+    value2: list[int]  # value2 per row
+    odds: TurnOdds
 
 
-@lru_cache(maxsize=8)
-def _model(scoring: RuleSet) -> _Model:
+@lru_cache(maxsize=16)
+def _model(scoring: RuleSet, horizon: int) -> _Model:
     tables = tables_for(scoring)
-    future = [int(x) for x in horizon_table(tables, HORIZON)]
+    future = [int(x) for x in horizon_table(tables, horizon)]
     others = tables.deck_size - 3
-    stored = cached("turn-paths", tables.key, lambda: _paths(tables), sources=(__file__, TABLES_SOURCE))
-    paths = [np.ascontiguousarray(p) for p in stored["paths"]]
-    value2 = tables.value2
-    gt: list[list[int]] = []
-    eq: list[list[int]] = []
-    blitz: list[int] = []
-    total: list[int] = []
-    for by_value in stored["counts"].tolist():
-        above: list[int] = []
-        running = 0
-        for v in reversed(range(len(by_value))):
-            above.append(running)
-            running += by_value[v]
-        above.reverse()
-        gt.append(above)
-        eq.append(by_value)
-        blitz.append(sum(by_value[BLITZ2:]))
-        total.append(running)
-    return _Model(tables, future, 2 * others**HORIZON, [int(x) for x in value2], gt, eq, blitz, total, paths)
+    return _Model(tables, future, 2 * others**horizon, [int(x) for x in tables.value2], turn_odds(scoring))
 
 
-def _paths(tables: Tables) -> dict[str, npt.NDArray[np.int64]]:
-    """``paths[t, row]``: the draw paths of t turns from a uniformly dealt hand that hold
-    ``row`` (a hand of 31 stays), t = 0 to TURN_CAP; ``counts[t, v2]``: those paths by the
-    value kept (all exact in int64: below m * 49**8 < 2**63)."""
-    m = len(tables.rows)
-    nxt, valid = tables.draw_moves()
-    blitz_rows = tables.value2 >= BLITZ2
-    nxt = np.where(blitz_rows[:, None], np.arange(m)[:, None], nxt)
-    flat_next = nxt[valid]
-    owner = np.broadcast_to(np.arange(m)[:, None], (m, 52))[valid]
-    order = np.argsort(flat_next, kind="stable")  # the moves by the hand they reach, summed exactly in int64
-    owner_by_next = owner[order]
-    reached, starts = np.unique(flat_next[order], return_index=True)
-    value2 = tables.value2
-    size = max(int(value2.max()) + 1, BLITZ2 + 1)
-    p = np.ones(m, dtype=np.int64)
-    paths, counts = [], []
-    for _ in range(TURN_CAP + 1):
-        paths.append(p)
-        by_value = np.zeros(size, dtype=np.int64)
-        np.add.at(by_value, value2, p)  # 22,100 numbers: quick
-        counts.append(by_value)
-        nxt_p = np.zeros(m, dtype=np.int64)
-        nxt_p[reached] = np.add.reduceat(p[owner_by_next], starts)
-        p = nxt_p
-    return {"paths": np.stack(paths), "counts": np.stack(counts)}
-
-
-def _model_for(rules: RuleSet) -> _Model:
-    return _model(scoring_rules(rules))
+def _model_for(rules: RuleSet, horizon: int = HORIZON) -> _Model:
+    return _model(scoring_rules(rules), horizon)
 
 
 def prepare(rules: RuleSet | str) -> None:
@@ -195,202 +201,32 @@ def prepare(rules: RuleSet | str) -> None:
     _model_for(find_rules(rules))
 
 
-def _probs(model: _Model, t: int, v2: int) -> tuple[Fraction, Fraction, Fraction]:
-    """P(an opponent after t turns is above v2/2), P(equal), P(31 or more)."""
-    t = min(t, TURN_CAP)
-    n = model.total[t]
-    eq = model.eq[t][v2] if v2 < len(model.eq[t]) else 0
-    gt = model.gt[t][v2] if v2 < len(model.gt[t]) else 0
-    return Fraction(gt, n), Fraction(eq, n), Fraction(model.blitz[t], n)
-
-
-@lru_cache(maxsize=8)
-def _draw_counts(scoring: RuleSet) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int16]]:
-    """``(after2, above)``: ``after2[row, d]``, twice the value kept after drawing card ``d``
-    into hand ``row`` (the best three); ``above[row, v]``: how many cards ``d`` that could be
-    drawn (in the deck, not in the hand) leave a value of at least ``v / 2``."""
-    tables = tables_for(scoring)
-
-    def build() -> dict[str, npt.NDArray[np.int16]]:
-        after2 = (tables.after_draw >> RANK_BITS).astype(np.int16)
-        drawable = tables.discard >= 0
-        m = len(tables.rows)
-        rows = np.broadcast_to(np.arange(m)[:, None], after2.shape)
-        counts = np.bincount(rows[drawable] * 68 + after2[drawable].astype(np.int64),
-                             minlength=m * 68).reshape(m, 68).astype(np.int16)
-        above = np.cumsum(counts[:, ::-1], axis=1, dtype=np.int16)[:, ::-1]  # above[:, v] = sum of counts[:, v:]
-        return {"after2": after2, "above": np.ascontiguousarray(above)}
-
-    stored = cached("draw-counts", tables.key, build, sources=(__file__, TABLES_SOURCE))
-    return np.asarray(stored["after2"], dtype=np.int16), np.asarray(stored["above"], dtype=np.int16)
-
-
-def _exact_dot(weights: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> int:
-    """``sum(weights * counts)`` exactly: the weights (path counts, below 2**62) are split into
-    31-bit halves so that no int64 product or sum overflows (counts are below 64, rows 22,100)."""
-    high, low = weights >> 31, weights & ((1 << 31) - 1)
-    return (int(np.dot(high, counts)) << 31) + int(np.dot(low, counts))
-
-
-@lru_cache(maxsize=4096)
-def _last_turn_probs(scoring: RuleSet, t: int, top: int, v2: int, seen: frozenset[int]) -> tuple[Fraction, Fraction, Fraction]:
-    """P(above v2/2), P(equal), P(31 or more) for an opponent after ``t`` turns (capped)
-    whose last turn may take the card ``top``: it takes it when a kept three with it is
-    stronger than its hand, else draws one of the other cards (not ``top``, not in its
-    hand) and keeps the best three, as in :data:`~scatlab.analysis.knock.OPPONENT_POLICY`.
-    Its hand holds none of the cards ``seen`` elsewhere (nor ``top``)."""
-    model = _model(scoring)
-    tables = model.tables
-    after2, above = _draw_counts(scoring)
-    rows = tables.rows
-    weights = model.paths[min(t, TURN_CAP)]
-    strength = tables.strength
-    a, b, c = rows[:, 0], rows[:, 1], rows[:, 2]
-    take = np.maximum(np.maximum(tables.triple[a, b, top], tables.triple[a, c, top]), tables.triple[b, c, top])
-    out = np.zeros(52, dtype=bool)
-    out[list(seen | {top})] = True
-    weights = np.where(out[a] | out[b] | out[c], 0, weights)  # a card seen elsewhere is in no hand
-    own = strength >> RANK_BITS
-    blitz_rows = own >= BLITZ2  # a 31 stays (it was declared)
-    takes = (take > strength) & ~blitz_rows
-    draws = ~takes & ~blitz_rows
-    final_take = take >> RANK_BITS
-    at_top = after2[:, top].astype(np.int64)  # the top card is not in the stock: leave it out
-    v = min(v2 + 1, 67)
-    gt_draw = above[:, v].astype(np.int64) - (at_top > v2)
-    eq_draw = above[:, v2].astype(np.int64) - above[:, v] - (at_top == v2)
-    b31_draw = above[:, BLITZ2].astype(np.int64) - (at_top >= BLITZ2)
-    per = tables.deck_size - 4  # the cards such a hand may draw: not its own, not the top
-    # Every row's outcomes counted over ``per`` equally likely draws (a take or a 31: all ``per`` alike).
-    gt_n = np.where(draws, gt_draw, per * np.where(takes, final_take > v2, own > v2))
-    eq_n = np.where(draws, eq_draw, per * np.where(takes, final_take == v2, own == v2))
-    b31_n = np.where(draws, b31_draw, per * np.where(takes, final_take >= BLITZ2, True))
-    total = int(weights.sum()) * per
-    return (Fraction(_exact_dot(weights, gt_n), total), Fraction(_exact_dot(weights, eq_n), total),
-            Fraction(_exact_dot(weights, b31_n), total))
-
-
-def knock_odds(rules: RuleSet, turns: Sequence[int], value2: int, extra_turn: bool = True,
-               top: int | None = None, seen: Sequence[int] = ()) -> tuple[Fraction, Fraction]:
-    """P(lose exactly one), P(lose exactly two) (lives; letters under V14; under V16 the
-    first is the chance of not scoring the point) for a showdown the player calls now with
-    a hand worth ``value2 / 2``, against opponents who have completed ``turns`` turns each
-    (see the module doc's model); ``extra_turn``: each opponent has one more turn first (a
-    knock), or none (a hammer, a stopped bus); ``top``: the card on the discard pile (an
-    index), which the next player may take on that turn; ``seen``: card indices the player
-    knows are not in that player's hand (its own, the dead cards).
-
-    >>> one, two = knock_odds(find_rules("classic"), [0], 62)   # a 31 can only lose to a 31
-    >>> two, 0 < one < Fraction(1, 100)
-    (Fraction(0, 1), True)
-    """
-    model = _model_for(rules)
-    all_above = all_at_least = no31 = all_at_most = _ONE
-    for i, played in enumerate(turns):
-        if i == 0 and extra_turn and top is not None:  # the next player may take the top discard
-            p_gt, p_eq, p31 = _last_turn_probs(scoring_rules(rules), min(played, TURN_CAP), top, value2,
-                                               frozenset(seen))
-        else:
-            p_gt, p_eq, p31 = _probs(model, played + (1 if extra_turn else 0), value2)
-        no31 *= _ONE - p31
-        above = max(p_gt - p31, _ZERO)
-        all_above *= above
-        all_at_least *= above + p_eq
-        all_at_most *= _ONE - p_gt
-    some31 = _ONE - no31
-    if rules.score_keeping == "gin":
-        return _ONE - all_at_most * no31, _ZERO
-    if rules.score_keeping == "points":
-        return _ONE - all_at_most, _ZERO
-    tie = all_at_least - all_above
-    losses: dict[int, Fraction] = {1: _ZERO, 2: _ZERO}
-
-    def add(lives: int, p: Fraction) -> None:
-        if lives:
-            losses[lives] += p
-
-    add(2 if rules.thirty_one_after_knock == "knocker_two" else 1, some31)
-    add(rules.knocker_lowest_loses, all_above)
-    add({"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie], tie)
-    return losses[1], losses[2]
-
-
-def knock_loss(rules: RuleSet, turns: Sequence[int], value2: int, extra_turn: bool = True,
-               top: int | None = None, seen: Sequence[int] = ()) -> Fraction:
-    """Expected lives (letters, points) lost by calling a showdown now with a hand worth
-    ``value2 / 2``: ``P(lose one) + 2 P(lose two)`` of :func:`knock_odds`."""
-    one, two = knock_odds(rules, turns, value2, extra_turn, top, seen)
-    return one + 2 * two
-
-
-class _Showdown:
-    """P(losing) a showdown the player did not call, with a hand worth v2 / 2, against
-    opponents with ``extra`` more turns: lowest (ties included) or an opponent's 31."""
-
-    def __init__(self, model: _Model, turns: Sequence[int], extra: int) -> None:
-        self.model, self.turns, self.extra = model, tuple(turns), extra
-        self.memo: dict[int, Fraction] = {}
-
-    def __call__(self, v2: int) -> Fraction:
-        try:
-            return self.memo[v2]
-        except KeyError:
-            pass
-        if v2 >= BLITZ2:
-            loss = _ZERO
-        else:
-            low = no31 = _ONE
-            for t in self.turns:
-                p_gt, p_eq, p31 = _probs(self.model, t + self.extra, v2)
-                no31 *= _ONE - p31
-                low *= max(p_gt + p_eq - p31, _ZERO)
-            loss = (_ONE - no31) + no31 * low
-        self.memo[v2] = loss
-        return loss
-
-
-def play_on_loss(rules: RuleSet, turns: Sequence[int], hand: Sequence[int], unseen: Sequence[int],
-                 take: int | None = None) -> Fraction:
-    """Expected lives lost by playing on from the 3-card ``hand`` (card indices): one more
-    draw from ``unseen`` (keeping the best three), then a showdown against opponents with
-    two more turns, lost by being lowest (ties included) or to an opponent's 31. With
-    ``take`` (a card index) the move is taking that card instead (it may not be thrown
-    back, C5); with no card to draw and none to take, the showdown comes with the hand as it is.
-
-    >>> from scatlab.cards import parse_cards
-    >>> hand = [c.index for c in parse_cards("10H 8H JH")]
-    >>> play_on_loss(find_rules("classic"), [0, 0], hand, [], take=parse_cards("AH")[0].index)
-    Fraction(0, 1)
-    """
-    model = _model_for(rules)
-    showdown = _Showdown(model, turns, 2)
-    tables = model.tables
-    if take is not None:
-        a, b, c = hand
-        best = max(tables.triple_list[x * 2704 + y * 52 + take] for x, y in ((a, b), (a, c), (b, c)))
-        return showdown(best >> RANK_BITS)
-    row = tables.row(sorted(hand))
-    if not unseen:
-        return showdown(model.value2[row])
-    after = tables.after_draw_row(row)
-    return sum((showdown(after[card] >> RANK_BITS) for card in unseen), _ZERO) / len(unseen)
-
-
 # -- the position ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Position:
     """A decision to rank: what the player knows (:class:`Knowledge`), the kinds of move
-    the rules allow now, how many turns each opponent has completed in this hand (the lives
-    model pictures their hands from it) and whether this is a last turn (someone knocked or
-    the bus was stopped: only the hand now counts). Build it with :meth:`from_view` from a
-    game, or :meth:`of` from a :class:`Knowledge` (the analyzer's input)."""
+    the rules allow now, how many turns each opponent has completed in this hand, whether
+    this is a last turn (someone knocked or the bus was stopped: only the hand now counts),
+    the standings (:class:`~scatlab.analysis.valuation.Standing`; None: a game's first hand),
+    the suits the next player took from the pile this hand (``next_collects``), and what the
+    opponents were seen to do (``observations``; None: read from the game's log for a
+    position from a view, else the turns played and nothing rejected). Build it with
+    :meth:`from_view` from a game, or :meth:`of` from a :class:`Knowledge` (the analyzer's
+    input)."""
 
     knowledge: Knowledge
     kinds: frozenset[ActionKind]
     opponent_turns: tuple[int, ...]
     final: bool = False
+    standing: Standing | None = None
+    next_collects: frozenset[Suit] = frozenset()
+    observations: Observations | None = None
+    log: tuple[object, ...] = ()
+    """The game's log the observations are read from (a position from a view): part of the
+    position's identity, so two positions with other histories never share a ranking."""
+    view: PlayerView | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_view(cls, view: PlayerView) -> Position:
@@ -407,21 +243,35 @@ class Position:
             bool(view.history) and view.history[-1].player == view.player
             and view.history[-1].action.kind is ActionKind.STOP_BUS)
         k = Knowledge.from_view(view)
-        return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(opponent_turns(view)), final)
+        nxt = view.opponents[0] if view.opponents else None
+        collects = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
+        return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(opponent_turns(view)), final,
+                   Standing.from_view(view), collects, None, (view.history, view.past_hands), view)
 
     @classmethod
-    def of(cls, knowledge: Knowledge, *, opponent_turns: Sequence[int] | None = None, final: bool = False) -> Position:
-        """The position of a :class:`Knowledge` (no game around it): with three cards the
-        player may draw (while the stock has cards), take the discard (when there is one),
-        pass (C11, the stock gone) and knock (when the rules allow it now,
+    def of(cls, knowledge: Knowledge, *, opponent_turns: Sequence[int] | None = None, final: bool = False,
+           observations: Observations | None = None) -> Position:
+        """The position of a :class:`Knowledge` (no game around it, a game's first hand): with
+        three cards the player may draw (while the stock has cards), take the discard (when
+        there is one), pass (C11, the stock gone) and knock (when the rules allow it now,
         :func:`~scatlab.analysis.knock.knock_refusal`, and it is not a last turn); a hand of
         three worth 31 is declared (C8, C9; not one already passed, C10); with four cards it
         discards (not the card just taken, C5). ``opponent_turns``: turns each opponent has
-        completed in this hand (default none, as just dealt)."""
+        completed in this hand (default: those of ``observations``, else none, as just dealt);
+        ``observations``: what each opponent was seen to do
+        (:class:`~scatlab.analysis.opponents.Observations`)."""
         from .knock import knock_refusal
 
         if not isinstance(knowledge, Knowledge):
             raise AnalysisError(f"Position.of needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
+        if observations is not None:
+            from .opponents import Observations as _Observations
+
+            if not isinstance(observations, _Observations) or len(observations.turns) != knowledge.opponents:
+                raise AnalysisError(f"observations={shown(observations)} is not allowed: Observations of the "
+                                    f"{knowledge.opponents} opponents")
+            if opponent_turns is None:
+                opponent_turns = observations.turns
         turns = tuple(opponent_turns) if opponent_turns is not None else (0,) * knowledge.opponents
         if len(turns) != knowledge.opponents or not all(type(t) is int and 0 <= t <= 999 for t in turns):
             raise AnalysisError(f"opponent_turns={shown(opponent_turns)} is not allowed: give one whole number "
@@ -446,7 +296,313 @@ class Position:
                 kinds.add(ActionKind.PASS)
             elif not final and knock_refusal(k) is None:
                 kinds.add(ActionKind.KNOCK)
-        return cls(k, frozenset(kinds), turns, final)
+        return cls(k, frozenset(kinds), turns, final, None, frozenset(), observations)
+
+    @property
+    def seats(self) -> Standing:
+        """The standings the valuation reads (:attr:`standing`, or a game's first hand)."""
+        if self.standing is not None:
+            return self.standing
+        return Standing.fresh(self.knowledge.rules, self.knowledge.opponents)
+
+    def observed(self) -> Observations:
+        """What the opponents were seen to do, as the opponent model reads it."""
+        from .opponents import Observations as _Observations
+
+        if self.observations is not None:
+            return self.observations
+        if self.view is not None:
+            memo = self.__dict__.get("_observed")
+            if memo is None:
+                memo = _Observations.from_view(self.view, knock_rules=False)
+                object.__setattr__(self, "_observed", memo)
+            return memo
+        n = self.knowledge.opponents
+        return _Observations(self.opponent_turns, ((),) * n)
+
+
+# -- ending the hand ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ending:
+    """The engine's estimate of ending the hand now against playing on."""
+
+    hopeless: bool
+    outcome: KnockOutcome | None  # None when hopeless and not asked for the figures
+    on: float  # the expected change in P(win) of playing on
+    on_lives: float  # the expected lives playing on costs
+    limit: float
+    margin: float
+
+    @property
+    def chosen(self) -> bool:
+        """The rule: end the hand (see the module doc)."""
+        if self.hopeless or self.outcome is None:
+            return False
+        out = self.outcome
+        if out.own <= self.limit and out.gain >= 0:
+            return True
+        return out.gain >= self.on + self.margin
+
+    def why(self, rules: RuleSet) -> str:
+        """The reason in the ``expert``'s words."""
+        assert self.outcome is not None
+        out = self.outcome
+        if out.own <= self.limit and out.gain >= 0:
+            unit = {"gin": "letters", "points": "points missed"}.get(rules.score_keeping, "lives")
+            return f"{out.phrase}; {out.own:.2f} {unit} expected, within the {self.limit:.2f} it accepts"
+        return (f"{out.phrase}; the knock changes its chance of winning the game by {out.gain * 100:+.1f} points, "
+                f"playing on by about {self.on * 100:+.1f}")
+
+
+def _ending(position: Position, style: Style, model: _Model, strength: int, row: int, extra_turn: bool,
+            hand: tuple[Card, ...] | None, figures: bool) -> _Ending:
+    """Weigh ending the hand with a hand of table strength ``strength`` (row ``row``):
+    against opponents pictured by the adaptive model, each with one last turn
+    (``extra_turn``, a knock) or none (a hammer, a bus stop, judged on the three cards
+    ``hand`` kept). With ``figures`` False a hopeless end is not estimated further."""
+    from .opponents import final_value_distribution
+
+    valuation = style.valuation
+    seats = position.seats
+    played = position.opponent_turns
+    hopeless = valuation.hopeless(seats, model.odds, strength, extra_turn, played)
+    k = position.knowledge
+    unseen = k.unseen_index
+    on = valuation.value_playing_on(seats, model.odds, row, unseen, played) if unseen else 0.0
+    on_lives = valuation.risk_playing_on(seats, model.odds, row, unseen, played) if unseen else 0.0
+    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
+    if hopeless and not figures:
+        return _Ending(True, None, on, on_lives, limit, margin)
+    if hand is not None:  # a bus stop: judged on the three cards kept
+        k = Knowledge(hand=hand, top=None, dead=k.dead, opponent_holds=k.opponent_holds, opponents=k.opponents,
+                      rules=k.rules)
+    observations = position.observed()
+    dists = [final_value_distribution(k, observations, i, extra_turn) for i in range(k.opponents)]
+    outcome = valuation.outcome(seats, dists, strength >> RANK_BITS)
+    return _Ending(hopeless, outcome, on, on_lives, limit, margin)
+
+
+def _sure_31_gain(position: Position, style: Style) -> float:
+    """The change in P(win) of a 31 declared at once: every opponent loses a life (a
+    letter; under V16 the player scores)."""
+    seats = position.seats
+    valuation = style.valuation
+    points = seats.rules.score_keeping == "points"
+    base_standing = valuation.standing(seats)
+    base = valuation.p_win(base_standing, seats.player, points)
+    st = list(base_standing)
+    if points:
+        st[seats.player] += 1
+    else:
+        for s in seats.opponents:
+            st[s] = max(0.0, st[s] - 1)
+    return valuation.p_win(st, seats.player, points) - base
+
+
+# -- the decision ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The engine's first move at a position: the ``action``, for a take the card ``then``
+    thrown, and the ``reason`` in the ``expert``'s words (it names only the player's own
+    cards)."""
+
+    action: Action
+    reason: str
+    then: Card | None = None
+
+
+@dataclass
+class _Work:
+    """What deciding computed, for :func:`rank` to reuse."""
+
+    endings: dict[ActionKind, _Ending] = field(default_factory=dict)
+    throw: Card | None = None
+    first_throw: Card | None = None
+    kept_best: tuple[Card, ...] | None = None
+
+
+def decide(position: Position | PlayerView, style: Style = EXPERT) -> Choice:
+    """The engine's first move at ``position`` (a :class:`Position`, or a view whose player
+    is to move), by the module doc's rule: the first move of :func:`rank`, found with only
+    the work that move needs.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    >>> decide(s.view(1)).action                                    # QH into 2S 3S 9H? no: take
+    Action(kind=<ActionKind.TAKE: 'take'>, card=None)
+    """
+    position = _position(position)
+    return _decide(position, style, _Work(), figures=False)
+
+
+def _position(position: Position | PlayerView) -> Position:
+    if isinstance(position, PlayerView):
+        return Position.from_view(position)
+    if not isinstance(position, Position):
+        raise AnalysisError(f"rank needs a Position or a PlayerView, not {shown(position)}")
+    return position
+
+
+def _decide(position: Position, style: Style, work: _Work, figures: bool) -> Choice:
+    kinds = position.kinds
+    if ActionKind.DECLARE in kinds:
+        return Choice(Action.DECLARE, "declares 31 at once (C8)")
+    model = _model_for(position.knowledge.rules, style.horizon)
+    if ActionKind.DISCARD in kinds:
+        return _discard(position, style, model, work, figures)
+    return _turn(position, style, model, work, figures)
+
+
+def _show(score: int | None, model: _Model, final: bool) -> str:
+    if score is None:
+        return "-"
+    if final:
+        return str(Fraction(score >> RANK_BITS, 2))
+    return f"{score / model.scale:.2f}"
+
+
+def _show_avg(total: int | None, n: int, model: _Model, final: bool) -> str:
+    if total is None or n == 0:
+        return "-"
+    if final:
+        return f"{(total / n) / (2 << RANK_BITS):.2f}"
+    return f"{total / n / model.scale:.2f}"
+
+
+def _turn(position: Position, style: Style, model: _Model, work: _Work, figures: bool) -> Choice:
+    k = position.knowledge
+    kinds = position.kinds
+    tables = model.tables
+    hand = k.hand
+    idx = [c.index for c in hand]
+    strength = tables.strength_of(idx)
+    value = Fraction(strength >> RANK_BITS, 2)
+    unseen = k.unseen_index
+    row = tables.row(idx)
+    chosen: Choice | None = None
+    top = k.top
+    if ActionKind.TAKE in kinds and top is not None and not k.undeclared_31:  # C8: a 31 for sure comes first
+        made = max((tables.strength_of(sorted([c.index for c in hand if c is not x] + [top.index])), x) for x in hand)
+        if made[0] >> RANK_BITS >= BLITZ2:
+            chosen = Choice(Action.TAKE, f"takes the {top} and will throw the {made[1]}: the three it keeps make 31",
+                            made[1])
+            if not figures:
+                return chosen
+    for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
+        if kind in kinds:
+            ending = _ending(position, style, model, strength, row, kind is ActionKind.KNOCK, None, figures)
+            work.endings[kind] = ending
+            if chosen is None and ending.chosen:
+                verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
+                chosen = Choice(Action(kind), f"{verb} with {value}: {ending.why(k.rules)}")
+                if not figures:
+                    return chosen
+    if chosen is not None:
+        return chosen
+    final = position.final  # a last turn: only the hand now counts
+    scores: list[int] = tables.strength_list if final else model.future
+    rl = tables.row_list
+    take_score = None
+    take_discard: Card | None = None
+    if ActionKind.TAKE in kinds and top is not None:
+        for i, out in enumerate(hand):
+            rest = idx[:i] + idx[i + 1:]
+            s = scores[rl[rest[0] * 2704 + rest[1] * 52 + top.index]]
+            if take_score is None or s > take_score:
+                take_score, take_discard = s, out
+    what = "the hand now" if final else f"the expected value {style.horizon} turns ahead"
+    if ActionKind.DRAW not in kinds:
+        # C11: the stock is gone. Take only what strictly raises the hand now, so that a
+        # hand of takers always ends (each take raises the taker's value).
+        if ActionKind.TAKE in kinds and top is not None:
+            after, out = max((tables.strength_of(sorted([c.index for c in hand if c is not x] + [top.index])), x)
+                             for x in hand)
+            if after > strength:
+                return Choice(Action.TAKE, f"takes the {top} with the stock gone: throwing the {out} raises the "
+                              f"hand from {value} to {Fraction(after >> RANK_BITS, 2)} (C11)", out)
+        if ActionKind.PASS in kinds:
+            return Choice(Action.PASS, "passes: the stock is gone and the discard does not raise the hand (C11)")
+    draw_total = None
+    if ActionKind.DRAW in kinds and unseen:
+        a, b, c = sorted(idx)
+        ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
+        keep = scores[row]
+        total = 0
+        for d in unseen:
+            best = keep
+            for base in (ab, ac, bc):
+                s = scores[rl[base + d]]
+                if s > best:
+                    best = s
+            total += best
+        draw_total = total
+    if take_score is not None and (draw_total is None or take_score * len(unseen) >= draw_total):
+        return Choice(Action.TAKE, f"takes the {top} and will throw the {take_discard}: it makes "
+                      f"{_show(take_score, model, final)} ({what}), at least the "
+                      f"{_show_avg(draw_total, len(unseen), model, final)} a draw is worth", take_discard)
+    if draw_total is not None:
+        return Choice(Action.DRAW, f"draws: over {len(unseen)} unseen cards a draw is worth "
+                      f"{_show_avg(draw_total, len(unseen), model, final)} ({what}), more than "
+                      + (f"{_show(take_score, model, final)} by taking the {top}" if take_score is not None
+                         else "keeping the hand"))
+    for kind in (ActionKind.DRAW, ActionKind.PASS, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER):
+        if kind in kinds:
+            return Choice(Action(kind), f"{kind.value}: the only sensible action left")
+    raise AnalysisError("there is no move to rank in this position")
+
+
+def _discard(position: Position, style: Style, model: _Model, work: _Work, figures: bool) -> Choice:
+    k = position.knowledge
+    tables = model.tables
+    hand = k.hand
+    final = position.final
+    drawn = k.taken if k.taken is not None else hand[-1]
+    held = tuple(c for c in hand if c is not drawn)
+    avoid = position.next_collects if not final else frozenset()
+    way = LAST_THROW if final else expert_throw(style.horizon, style.feed_margin)
+    throw = throw_choice(k.rules, way, (held[0], held[1], held[2]), drawn, taken=k.taken is not None, avoid=avoid)
+    work.throw, work.first_throw = throw.card, throw.first
+
+    def kept(out: Card) -> tuple[list[Card], int, int]:  # the three kept, their strength now and their worth
+        cards = [c for c in hand if c is not out]
+        idx = sorted(c.index for c in cards)
+        strength = tables.strength_of(idx)
+        return cards, strength, strength if final else model.future[tables.row(idx)]
+
+    _, first_strength, _ = kept(throw.first)
+    sure = first_strength >> RANK_BITS >= BLITZ2
+    if sure and not (figures and ActionKind.STOP_BUS in position.kinds):
+        return Choice(Action.discard(throw.first), f"throws the {throw.first}: the other three make 31")
+    chosen: Choice | None = None
+    if sure:
+        chosen = Choice(Action.discard(throw.first), f"throws the {throw.first}: the other three make 31")
+    if ActionKind.STOP_BUS in position.kinds:
+        # V19: the hand shows down with the three it keeps now, the highest (its last throw)
+        last = throw_choice(k.rules, LAST_THROW, (held[0], held[1], held[2]), drawn, taken=k.taken is not None)
+        best_cards, best_strength, _ = kept(last.first)
+        work.kept_best = tuple(best_cards)
+        ending = _ending(position, style, model, best_strength, tables.row(sorted(c.index for c in best_cards)),
+                         False, tuple(best_cards), figures)
+        work.endings[ActionKind.STOP_BUS] = ending
+        if chosen is None and ending.chosen:
+            chosen = Choice(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best_strength >> RANK_BITS, 2)}: "
+                            f"{ending.why(k.rules)} (V19)")
+            if not figures:
+                return chosen
+    if chosen is not None:
+        return chosen
+    card = throw.card
+    nxt = position.seats.opponents[0] if position.seats.opponents else None
+    note = (f" (not the {throw.first}: player {nxt} collects {throw.first.suit.letter})"
+            if card is not throw.first else "")
+    cards, strength, worth = kept(card)
+    what = f"worth {Fraction(strength >> RANK_BITS, 2)} now" if final else (
+        f"worth {worth / model.scale:.2f} on average {style.horizon} turns ahead")
+    return Choice(Action.discard(card), f"throws the {card}, keeping {' '.join(str(c) for c in cards)}, {what}{note}")
 
 
 # -- the ranking -------------------------------------------------------------------------------
@@ -454,11 +610,16 @@ class Position:
 
 @dataclass(frozen=True)
 class RankedMove:
-    """One legal move with its figures: ``value``, the expected hand value :data:`HORIZON`
-    turns ahead (the hand now on a last turn; None for a move that ends the hand),
-    ``lives``, the expected lives lost this hand (computed where the position has a move
-    that ends the hand, else None), ``sure_31`` (the move makes a 31 declared at once), and
-    for a take the card ``then`` thrown (the best)."""
+    """One legal move with its figures.
+
+    ``value``: the exact expected hand value :attr:`Ranking.horizon` turns ahead (the hand
+    now on a last turn; None for a move that ends the hand); ``lives``: the expected lives
+    (letters, points missed) lost this hand, estimated where the position has a move that
+    ends the hand (for a way of playing on, that of playing on); ``win``: the estimated
+    change in the chance of winning the game, likewise; ``sure_31``: the move makes a 31
+    declared at once; for a take the card ``then`` thrown and the card ``taken``; for an
+    end of the hand ``p_one`` and ``p_two``, the chances of losing exactly one and two lives
+    (``lives = p_one + 2 * p_two``)."""
 
     action: Action
     value: Fraction | None
@@ -466,11 +627,11 @@ class RankedMove:
     sure_31: bool = False
     then: Card | None = None
     p_one: Fraction | None = None
-    """For a knock, a hammer or a bus stop: P(lose exactly one) (its ``lives`` is
-    ``p_one + 2 * p_two``)."""
     p_two: Fraction | None = None
     taken: Card | None = None
-    """For a take: the card taken from the pile."""
+    win: Fraction | None = None
+    """The estimated change in the chance of winning the game (a probability, e.g. 3/100 for
+    three points), where the position has a move that ends the hand."""
 
     @property
     def name(self) -> str:
@@ -483,7 +644,7 @@ class RankedMove:
         return self.action.kind in _ENDING
 
     def to_json(self) -> dict[str, object]:
-        """The move and its exact figures as JSON-ready data (fractions as strings)."""
+        """The move and its figures as JSON-ready data (fractions as strings)."""
         data: dict[str, object] = {"move": self.name}
         if self.then is not None:
             data["then_throw"] = str(self.then)
@@ -491,6 +652,8 @@ class RankedMove:
             data["value"] = str(self.value)
         if self.lives is not None:
             data["expected_loss"] = str(self.lives)
+        if self.win is not None:
+            data["win_change"] = str(self.win)
         if self.sure_31:
             data["sure_31"] = True
         return data
@@ -517,6 +680,13 @@ class Ranking:
     """Turns ahead the value figures look (:data:`HORIZON`, or 0 on a last turn / with the stock gone)."""
     unit: str
     """The unit of the lives figures: lives, letters (V14) or points (V16)."""
+    reason: str = ""
+    """Why the first move, in the ``expert``'s words (:attr:`Choice.reason`)."""
+    margin: Fraction = _ZERO
+    """How much ending the hand must beat playing on by, in the chance of winning the game."""
+    play_on_win: Fraction | None = None
+    """The estimated change in the chance of winning the game of playing on (None where no
+    move ends the hand)."""
 
     @property
     def ahead(self) -> str:
@@ -532,9 +702,8 @@ class Ranking:
 
     @property
     def play_on_lives(self) -> Fraction | None:
-        """The lives of playing on: the fewest of the moves that do not end the hand (None
-        where no lives were computed)."""
-        lives = [m.lives for m in self.moves if not m.ends_hand and m.lives is not None]
+        """The estimated lives playing on costs (None where no move ends the hand)."""
+        lives = [m.lives for m in self.moves if not m.ends_hand and not m.sure_31 and m.lives is not None]
         return min(lives) if lives else None
 
     def to_json(self) -> dict[str, object]:
@@ -542,14 +711,16 @@ class Ranking:
         and the unit of their expected losses.
 
         >>> from scatlab.analysis.knowledge import Knowledge
-        >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]
-        {'move': 'take', 'then_throw': '8H', 'value': '31', 'expected_loss': '0', 'sure_31': True}
+        >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]["move"]
+        'take'
         """
         data: dict[str, object] = {"horizon": self.horizon, "unit": self.unit,
                                    "moves": [m.to_json() for m in self.moves]}
         on = self.play_on_lives
         if on is not None:
             data["play_on_expected_loss"] = str(on)
+        if self.play_on_win is not None:
+            data["play_on_win_change"] = str(self.play_on_win)
         return data
 
     def move(self, action: Action | str) -> RankedMove:
@@ -562,36 +733,33 @@ class Ranking:
                             f"{', '.join(m.name for m in self.moves)}")
 
     def scale_of(self, action: Action | str) -> Scale:
-        """The scale a choice between the best move and ``action`` is made on: lives when
-        either ends the hand (a knock, a hammer, a bus stop), else hand value."""
+        """The scale a choice between the best move and ``action`` is made on: the chance
+        of winning the game when either ends the hand (a knock, a hammer, a bus stop), else
+        hand value."""
         m = self.move(action)
-        return "lives" if (m.ends_hand or self.best.ends_hand) else "value"
+        return "win" if (m.ends_hand or self.best.ends_hand) else "value"
 
     def cost(self, action: Action | str) -> Fraction:
         """How much worse ``action`` is than the best move, never negative, on
-        :meth:`scale_of`'s scale: on lives, the lives it costs beyond the best move (a move
-        that ends the hand against playing on: beyond the best way of playing on); on hand
-        value, the value it gives up."""
+        :meth:`scale_of`'s scale: on ``"win"``, the chance of winning the game it gives up
+        (estimated); on ``"value"``, the expected hand value it gives up (exact)."""
         m = self.move(action)
         best = self.best
         if m is best:
             return _ZERO
-        if self.scale_of(action) == "lives":
-            assert m.lives is not None
-            if m.ends_hand and not best.ends_hand:
-                on = self.play_on_lives
-                base = best.lives if best.sure_31 or on is None else on
-                assert base is not None
-                return max(m.lives - base, _ZERO)
-            assert best.lives is not None
-            return max(m.lives - best.lives, _ZERO)
+        if self.scale_of(action) == "win":
+            assert m.win is not None and best.win is not None
+            return max(best.win - m.win, _ZERO)
         assert m.value is not None and best.value is not None
         return max(best.value - m.value, _ZERO)
 
 
-def rank(position: Position | PlayerView) -> Ranking:
+def rank(position: Position | PlayerView, style: Style = EXPERT) -> Ranking:
     """Rank every legal move of ``position`` (a :class:`Position`, or a view whose player
-    is to move), best first, by the module doc's rule. Exact: every figure is a Fraction.
+    is to move), best first, by the module doc's rule: the first move is :func:`decide`'s,
+    the other ways of playing on follow by value, then the ends of the hand by the chance of
+    winning. Draw odds and hand values are exact; the lives and win figures are the model's
+    estimates (see the module doc).
 
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
@@ -599,59 +767,59 @@ def rank(position: Position | PlayerView) -> Ranking:
     >>> r.best.name, r.best.then, r.best.value
     ('take', Card('4C'), Fraction(31, 1))
     """
-    if isinstance(position, PlayerView):
-        position = Position.from_view(position)
-    if not isinstance(position, Position):
-        raise AnalysisError(f"rank needs a Position or a PlayerView, not {shown(position)}")
-    return _rank(position)
+    return _rank(_position(position), style)
 
 
 @lru_cache(maxsize=256)
-def _rank(position: Position) -> Ranking:
+def _rank(position: Position, style: Style) -> Ranking:
     """:func:`rank`, remembered for the last positions (the hints and then the review of
     the same game rank the same positions)."""
+    work = _Work()
+    choice = _decide(position, style, work, figures=True)
     k = position.knowledge
     rules = k.rules
-    model = _model_for(rules)
+    model = _model_for(rules, style.horizon)
     tables = model.tables
     kinds = position.kinds
     final = position.final or (len(k.hand) == 3 and ActionKind.DRAW not in kinds and ActionKind.PASS in kinds)
     scores, scale = (model.value2, 2) if final else (model.future, model.scale)
-    horizon = 0 if final else HORIZON
-    triple = tables.triple_list
+    horizon = 0 if final else style.horizon
     row_list = tables.row_list
     moves: list[RankedMove] = []
-    ending = any(kind in kinds for kind in _ENDING)
-    turns = position.opponent_turns
-    unseen = k.unseen_index
+    endings = work.endings
+    any_end = next(iter(endings.values()), None)
+    on_win = _estimate(any_end.on) if any_end is not None else None
+    on_lives = _estimate(any_end.on_lives) if any_end is not None else None
+    sure_win = _estimate(_sure_31_gain(position, style)) if any_end is not None else None
+
+    def playing(action: Action, value: Fraction | None, sure: bool = False, then: Card | None = None,
+                taken: Card | None = None) -> RankedMove:
+        if any_end is None:
+            return RankedMove(action, value, None, sure, then, taken=taken)
+        return RankedMove(action, value, _ZERO if sure else on_lives, sure, then, taken=taken,
+                          win=sure_win if sure else on_win)
 
     if ActionKind.DECLARE in kinds:
-        value = k.value
-        moves.append(RankedMove(Action.DECLARE, value, _ZERO if ending else None, True))
+        moves.append(RankedMove(Action.DECLARE, k.value, None, True))
         if ActionKind.PASS in kinds:  # C10: a 31 not declared at once counts 30
             moves.append(RankedMove(Action.PASS, Fraction(30), None))
     elif len(k.hand) == 4:
         idx = [c.index for c in k.hand]
-        options: list[tuple[Card, list[int]]] = [
-            (out, sorted(idx[:i] + idx[i + 1:])) for i, out in enumerate(k.hand) if out is not k.taken]
-        for out, rest in options:
-            row = tables.row(rest)
+        for i, out in enumerate(k.hand):
+            if out is k.taken:
+                continue
+            row = tables.row(sorted(idx[:i] + idx[i + 1:]))
             sure = model.value2[row] >= BLITZ2
             value = Fraction(model.value2[row], 2) if final or sure else Fraction(model.future[row], model.scale)
-            lives = play_on_loss(rules, turns, rest, unseen) if ending and not sure else (_ZERO if ending else None)
-            moves.append(RankedMove(Action.discard(out), value, lives, sure))
-        if ActionKind.STOP_BUS in kinds:  # V19: keep the best hand and show down with no more turns
-            best_rest = max((rest for _, rest in options), key=lambda r: scores[tables.row(r)])
-            v2 = model.value2[tables.row(best_rest)]
-            one, two = knock_odds(rules, turns, v2, extra_turn=False)
-            moves.append(RankedMove(Action.STOP_BUS, None, one + 2 * two, False, None, one, two))
+            moves.append(playing(Action.discard(out), value, sure))
     else:
         idx = sorted(c.index for c in k.hand)
         row = tables.row(idx)
         own2 = 60 if k.undeclared_31 else model.value2[row]  # C10: an undeclared 31 counts 30
         keep = (60 * scale // 2) if k.undeclared_31 else scores[row]
-        a, b, c = idx
+        unseen = k.unseen_index
         if ActionKind.DRAW in kinds and unseen:
+            a, b, c = idx
             ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
             total = 0
             sure_count = 0
@@ -667,49 +835,65 @@ def _rank(position: Position) -> Ranking:
                         made = 1
                 total += top_score
                 sure_count += made
-            lives = play_on_loss(rules, turns, idx, unseen) if ending else None
-            moves.append(RankedMove(Action.DRAW, Fraction(total, len(unseen) * scale), lives,
-                                    sure_count == len(unseen)))
+            moves.append(playing(Action.DRAW, Fraction(total, len(unseen) * scale), sure_count == len(unseen)))
         top = k.top
         if ActionKind.TAKE in kinds and top is not None:
             t = top.index
             best_take, thrown, best_v2 = -1, k.hand[0], 0
             for out in k.hand:
-                rest = sorted([x.index for x in k.hand if x is not out] + [t])
-                r = tables.row(rest)
+                r = tables.row(sorted([x.index for x in k.hand if x is not out] + [t]))
                 if scores[r] > best_take:
                     best_take, thrown, best_v2 = scores[r], out, model.value2[r]
-            lives = play_on_loss(rules, turns, idx, unseen, take=t) if ending else None
-            moves.append(RankedMove(Action.TAKE, Fraction(best_take, scale), lives, best_v2 >= BLITZ2, thrown,
-                                    taken=top))
+            if choice.action.kind is ActionKind.TAKE and choice.then is not None:
+                thrown = choice.then
+            moves.append(playing(Action.TAKE, Fraction(best_take, scale), best_v2 >= BLITZ2, thrown, top))
         if ActionKind.PASS in kinds:
-            moves.append(RankedMove(Action.PASS, Fraction(own2, 2) if final else Fraction(keep, scale), None))
-        for kind in (ActionKind.KNOCK, ActionKind.HAMMER):
-            if kind in kinds:
-                seen = [c.index for c in k.hand] + [c.index for c in k.dead]
-                one, two = knock_odds(rules, turns, own2, kind is ActionKind.KNOCK, top.index if top else None, seen)
-                moves.append(RankedMove(Action(kind), None, one + 2 * two, False, None, one, two))
-
+            moves.append(playing(Action.PASS, Fraction(own2, 2) if final else Fraction(keep, scale)))
+    for kind, ending in endings.items():
+        est = ending.outcome
+        assert est is not None
+        p_one, p_two = _estimate(est.p_one), _estimate(est.p_two)
+        exact = _exact_knock(position) if kind is ActionKind.KNOCK else None
+        if exact is not None:
+            p_one, p_two = exact
+        moves.append(RankedMove(Action(kind), None, p_one + 2 * p_two, False, None, p_one, p_two,
+                                win=_estimate(est.gain)))
     if not moves:
         raise AnalysisError("there is no move to rank in this position")
-    return Ranking(position, _order(moves), horizon, lives_unit(rules))
+    first = next(m for m in moves if m.action == choice.action)
+    ordered = (first,) + _order([m for m in moves if m is not first])
+    margin = _estimate(any_end.margin) if any_end is not None else _ZERO
+    return Ranking(position, ordered, horizon, lives_unit(rules), choice.reason, margin, on_win)
+
+
+def _exact_knock(position: Position) -> tuple[Fraction, Fraction] | None:
+    """A knock's chances of losing one and two lives, counted exactly by
+    :func:`~scatlab.analysis.knock.knock_risk` (the adaptive model, with what was seen of
+    the opponent), where that count is exact and means lives: one opponent, lives kept (C7,
+    C13; the bus, V15). Elsewhere None: the figures stay the engine's estimates. So the
+    advice, the hints, the lessons and ``scatlab analyze`` read one figure for a heads-up knock."""
+    k = position.knowledge
+    if k.opponents != 1 or len(k.hand) != 3 or k.rules.score_keeping not in ("lives", "bus"):
+        return None
+    from .knock import knock_risk
+
+    risk = knock_risk(k, opponent_model="adaptive", observations=position.observed())
+    if not risk.exact:
+        return None
+    return risk.p_lose_one, risk.p_lose_two
 
 
 def _order(moves: list[RankedMove]) -> tuple[RankedMove, ...]:
+    """The moves after the first: 31s made for sure, then the ways of playing on by value,
+    then the ends of the hand by the chance of winning."""
     def by_value(m: RankedMove) -> tuple[Fraction, int]:
         assert m.value is not None
         return (-m.value, _ORDER[m.action.kind])
 
-    sure = sorted((m for m in moves if m.sure_31), key=by_value)
+    sure = sorted((m for m in moves if m.sure_31 and not m.ends_hand), key=by_value)
     playing = sorted((m for m in moves if not m.sure_31 and not m.ends_hand), key=by_value)
-    ending = sorted((m for m in moves if m.ends_hand), key=lambda m: (m.lives, _ORDER[m.action.kind]))
-    if not ending:
-        return tuple(sure + playing)
-    on_lives = [m.lives for m in sure + playing if m.lives is not None]
-    on = min(on_lives) if on_lives else None
-    first = [m for m in ending if on is None or (m.lives is not None and m.lives < on)]
-    later = [m for m in ending if m not in first]
-    return tuple(sure + first + playing + later)
+    ending = sorted((m for m in moves if m.ends_hand), key=lambda m: (-(m.win or _ZERO), _ORDER[m.action.kind]))
+    return tuple(sure + playing + ending)
 
 
 # -- the knock line ----------------------------------------------------------------------------
@@ -717,65 +901,89 @@ def _order(moves: list[RankedMove]) -> tuple[RankedMove, ...]:
 
 @dataclass(frozen=True)
 class KnockLine:
-    """Per hand value, at the start of a turn: the expected lives a knock costs and the
-    expected lives playing on costs (averaged over every hand of that value, each drawing
-    from the other ``deck - 3`` cards), against ``opponents`` opponents who have each
-    completed ``turns`` turns; ``line`` is the lowest value from which every higher value
-    knocks for fewer lives than playing on (None if none)."""
+    """The engine's knock line at the start of a turn, per hand value, against
+    ``opponents`` opponents who have each completed ``turns`` turns, with ``lives`` lives
+    left for every player (a game's standings, or the game's first hand): for each value,
+    the knock's expected lives lost and change in the chance of winning the game, and
+    playing on's (averaged over every hand of that value drawing one of the other cards).
+    ``line`` is the lowest value from which every higher value knocks by the engine's rule
+    (None if none). A rule of thumb: the advice for an exact hand also reads the cards seen
+    and what each opponent did."""
 
     rules: RuleSet
     opponents: int
     turns: int
-    rows: tuple[tuple[Fraction, Fraction, Fraction], ...]
-    """(value, knock's expected lives, playing on's expected lives), by value."""
+    lives: int
+    rows: tuple[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool], ...]
+    """(value, knock's lives, knock's win change, playing on's lives, playing on's win change,
+    knocks), by value from 15 up."""
     line: Fraction | None
+    safe: Fraction = _ZERO
+    """The expected lives a knock may always cost and still be taken (the engine's "nearly
+    safe" limit, :meth:`~scatlab.analysis.valuation.KnockValuation.limit`): 0.15 ÷ players."""
 
 
-@lru_cache(maxsize=64)
-def _knock_line(rules: RuleSet, opponents: int, turns: int) -> KnockLine:
+@lru_cache(maxsize=128)
+def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> KnockLine:
+    from .opponents import MAX_TURNS as CHAIN_TURNS, turn_priors, value_after_last_turn
+
+    style = EXPERT
+    valuation = style.valuation
     model = _model_for(rules)
     tables = model.tables
+    n = opponents + 1
+    seats = Standing(rules, 0, n, tuple(range(1, n)), (lives,) * n, (0,) * n, (False,) * n)
     played = (turns,) * opponents
-    showdown = _Showdown(model, played, 2)
-    after = tables.after_draw >> RANK_BITS  # (rows, 52) value2 kept after drawing each card
+    w = turn_priors(rules)[min(turns, CHAIN_TURNS)]
+    w = w / w.sum()
+    dist = value_after_last_turn(rules, w, None)
+    dists = [dist] * opponents
+    risk = np.array(valuation.risk_by_value(model.odds, played))
+    after = tables.after_draw >> RANK_BITS
     valid = tables.discard >= 0
+    per_row = np.where(valid, risk[np.minimum(after, 66)], 0.0).sum(axis=1) / valid.sum(axis=1)
     value2 = tables.value2
-    # For each hand value: how many (hand, drawn card) pairs end at each value.
-    pairs: dict[int, dict[int, int]] = {}
-    for v2 in np.unique(value2).tolist():
+    base, slope = valuation.playing_on_line(seats)
+    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
+    rows: list[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool]] = []
+    for v2 in range(30, BLITZ2):
         in_value = value2 == v2
-        ends, counts = np.unique(after[in_value][valid[in_value]], return_counts=True)
-        pairs[int(v2)] = dict(zip((int(e) for e in ends), (int(n) for n in counts)))
-    rows: list[tuple[Fraction, Fraction, Fraction]] = []
-    for v2 in sorted(pairs):
-        if v2 >= BLITZ2:
+        if not in_value.any():
             continue
-        hands = sum(pairs[v2].values())
-        on = sum((n * showdown(end) for end, n in pairs[v2].items()), _ZERO) / hands
-        knock = knock_loss(rules, played, v2)
-        rows.append((Fraction(v2, 2), knock, on))
+        on_lives = float(per_row[in_value].mean())
+        on = base + slope * on_lives
+        out = valuation.outcome(seats, dists, v2)
+        hopeless = valuation.hopeless(seats, model.odds, v2 << RANK_BITS, True, played)
+        knocks = not hopeless and ((out.own <= limit and out.gain >= 0) or out.gain >= on + margin)
+        rows.append((Fraction(v2, 2), _estimate(out.own), _estimate(out.gain), _estimate(on_lives), _estimate(on),
+                     knocks))
     line = None
-    for value, knock, on in reversed(rows):
-        if knock < on:
-            line = value
+    for row_ in reversed(rows):
+        if row_[5]:
+            line = row_[0]
         else:
             break
-    return KnockLine(rules, opponents, turns, tuple(rows), line)
+    return KnockLine(rules, opponents, turns, lives, tuple(rows), line, _estimate(limit))
 
 
-def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int = 0) -> KnockLine:
-    """The knock line derived from the ranking's comparison (see :class:`KnockLine`): from
-    which hand value a knock costs fewer expected lives than playing on, against
-    ``opponents`` (1 to 8) opponents who have each played ``turns`` (0 to 8) turns.
+def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int = 0,
+               lives: int | None = None) -> KnockLine:
+    """The engine's knock line (see :class:`KnockLine`): from which hand value the engine
+    knocks against ``opponents`` (1 to 8) opponents who have each played ``turns`` (0 to
+    :data:`~scatlab.analysis.valuation.MAX_TURNS`) turns, every player with ``lives`` lives
+    left (default: the rules' lives at the start).
 
     >>> line = knock_line("classic", opponents=1, turns=0)
-    >>> line.line
-    Fraction(20, 1)
+    >>> 25 < line.line <= 31
+    True
     """
     ruleset = find_rules(rules)
     if type(opponents) is not int or not 1 <= opponents <= 8:
         raise AnalysisError(f"opponents={shown(opponents)} is not allowed: use a whole number 1 to 8")
-    if type(turns) is not int or not 0 <= turns <= TURN_CAP:
-        raise AnalysisError(f"turns={shown(turns)} is not allowed: use a whole number 0 to {TURN_CAP}")
-    return _knock_line(ruleset, opponents, turns)
-
+    if type(turns) is not int or not 0 <= turns <= MAX_TURNS:
+        raise AnalysisError(f"turns={shown(turns)} is not allowed: use a whole number 0 to {MAX_TURNS}")
+    if lives is None:
+        lives = ruleset.lives
+    if type(lives) is not int or not 1 <= lives <= 99:
+        raise AnalysisError(f"lives={shown(lives)} is not allowed: use a whole number 1 to 99")
+    return _knock_line(ruleset, opponents, turns, lives)

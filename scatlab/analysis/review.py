@@ -19,21 +19,22 @@ answers, and the two scales are never added together:
   which card to discard, declaring a 31 (C10, not declaring costs 1). A choice is worth the
   exact expected value of the hand it leaves :data:`HORIZON` (5) own turns ahead; on a last
   turn and with the stock gone only the hand now counts.
-- ``lives`` (unit ``"lives"``; ``"letters"`` under V14 GIN; ``"points"`` under V16, where it
-  is the chance of not scoring the point): whether to end the hand, a knock (C6), a hammer
-  (V10) or a bus stop (V19), against playing on. A decision is on this scale when the
-  player ended the hand or the ranking prefers to; otherwise the knock was rightly left
-  alone and the rest of the choice is priced on the value scale.
+- ``win`` (unit ``"chance of winning"``, a probability shown in points of percentage):
+  whether to end the hand, a knock (C6), a hammer (V10) or a bus stop (V19), against playing
+  on, priced by the engine's estimate of the change in the chance of winning the game. A
+  decision is on this scale when the player ended the hand or the engine prefers to;
+  otherwise the knock was rightly left alone and the rest of the choice is priced on the
+  value scale.
 
 **Classes** (thresholds on the cost, in the decision's own unit):
 
 =============  =====================  ======================
-class          value scale (points)   lives scale (lives)
+class          value scale (points)   win scale (chance)
 =============  =====================  ======================
-``best``       below 1/4              below 1/20
-``inaccuracy`` 1/4 up to 1            1/20 up to 1/5
-``mistake``    1 up to 3              1/5 up to 1/2
-``blunder``    3 or more              1/2 or more
+``best``       below 1/4              below 1 point (1/100)
+``inaccuracy`` 1/4 up to 1            1 up to 3 points
+``mistake``    1 up to 3              3 up to 8 points
+``blunder``    3 or more              8 points or more
 =============  =====================  ======================
 
 Not reviewed: forced actions (one legal action) and the blind throw-down choice (V11),
@@ -68,13 +69,13 @@ from ..rules.state import GameState
 from ..rules.values import format_value
 from ..rules.view import PlayerView
 from .knowledge import Knowledge
-from .ranking import HORIZON, TURN_CAP, Position, RankedMove, Ranking, Scale, knock_loss, lives_unit, play_on_loss, rank
+from .ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank
 
 __all__ = [
     "HORIZON",
-    "TURN_CAP",
     "VALUE_THRESHOLDS",
-    "LIVES_THRESHOLDS",
+    "WIN_THRESHOLDS",
+    "WIN_UNIT",
     "CLASSES",
     "Assessment",
     "ReviewedDecision",
@@ -83,16 +84,16 @@ __all__ = [
     "assess",
     "classify",
     "costliest",
-    "knock_loss",
     "lives_unit",
-    "play_on_loss",
     "review_game",
 ]
 
 VALUE_THRESHOLDS = (Fraction(1, 4), Fraction(1), Fraction(3))
 """Costs (hand value) from which a decision is an inaccuracy, a mistake, a blunder."""
-LIVES_THRESHOLDS = (Fraction(1, 20), Fraction(1, 5), Fraction(1, 2))
-"""Costs (expected lives) from which a decision is an inaccuracy, a mistake, a blunder."""
+WIN_THRESHOLDS = (Fraction(1, 100), Fraction(3, 100), Fraction(8, 100))
+"""Costs (chance of winning the game) from which a decision is an inaccuracy, a mistake, a blunder."""
+WIN_UNIT = "chance of winning"
+"""The unit of a cost on the win scale (a probability; shown as points of percentage)."""
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
 
 _ZERO = Fraction(0)
@@ -101,12 +102,12 @@ _ZERO = Fraction(0)
 def classify(cost: Fraction, scale: Scale) -> str:
     """The class of a cost on a scale (see the module doc for the thresholds).
 
-    >>> classify(Fraction(1, 5), "value"), classify(Fraction(1, 5), "lives")
+    >>> classify(Fraction(1, 5), "value"), classify(Fraction(1, 20), "win")
     ('best', 'mistake')
     """
-    if scale not in ("value", "lives"):
-        raise AnalysisError(f"scale {scale!r} is not allowed: use 'value' or 'lives'")
-    thresholds = VALUE_THRESHOLDS if scale == "value" else LIVES_THRESHOLDS
+    if scale not in ("value", "win"):
+        raise AnalysisError(f"scale {scale!r} is not allowed: use 'value' or 'win'")
+    thresholds = VALUE_THRESHOLDS if scale == "value" else WIN_THRESHOLDS
     label = CLASSES[0]
     for name, limit in zip(CLASSES[1:], thresholds):
         if cost >= limit:
@@ -121,8 +122,8 @@ def classify(cost: Fraction, scale: Scale) -> str:
 class Assessment:
     """The analysis of one decision: the preferred move, the cost of the played one (in
     ``unit``, never negative), the class, and each option's figure (``figures``: expected
-    hand value on the value scale, higher is better; expected loss on the lives scale,
-    lower is better, with ``"playing on"`` the fewest lives of the moves that go on)."""
+    hand value on the value scale; the change in the chance of winning the game on the win
+    scale, with ``"playing on"`` that of the moves that go on: higher is better on both)."""
 
     played: Action
     best: Action
@@ -132,6 +133,12 @@ class Assessment:
     label: str
     figures: tuple[tuple[str, Fraction], ...]
     reason: str
+
+    @property
+    def cost_text(self) -> str:
+        """The cost in words a learner reads: ``"2.33 hand value"`` or ``"2.1% chance of
+        winning"`` (a chance given up is shown in points of percentage)."""
+        return _cost(self.cost, self.scale)
 
 
 def _show(x: Fraction) -> str:
@@ -169,15 +176,14 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
     best = ranking.best
     scale = ranking.scale_of(played)
     cost = ranking.cost(played)
-    unit = ranking.unit if scale == "lives" else "hand value"
+    unit = WIN_UNIT if scale == "win" else "hand value"
     horizon = "the hand now" if ranking.horizon == 0 else f"expected value {ranking.ahead}"
     if scale == "value":
         figures = tuple((m.name, m.value) for m in ranking.moves if m.value is not None)
     else:
-        figures = tuple((m.name, m.lives) for m in ranking.moves if m.lives is not None)
-        on = ranking.play_on_lives
-        if on is not None:
-            figures += (("playing on", on),)
+        figures = tuple((m.name, m.win) for m in ranking.moves if m.win is not None and m.ends_hand)
+        if ranking.play_on_win is not None:
+            figures += (("playing on", ranking.play_on_win),)
     shown_best = played if cost == 0 else best.action
     what = _words(move, ranking)
     if ActionKind.DECLARE in ranking.position.kinds:
@@ -193,23 +199,34 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
         else:
             reason = f"{what} is worth {_show(move.value)}; {_words(best, ranking)} is worth {_show(best.value)}{note}"
     else:
-        assert move.lives is not None
-        unit_word = ranking.unit
+        assert move.win is not None and best.win is not None
         if cost == 0:
-            reason = f"{what}: {_show(move.lives)} {unit_word} expected, as few as any choice"
-        elif move.ends_hand:
-            on = ranking.play_on_lives
-            other = best if best.sure_31 or on is None else None
-            if other is not None:
-                reason = f"{what} costs {_show(move.lives)} {unit_word} expected; {_words(other, ranking)} costs nothing"
-            else:
-                reason = (f"{what} costs {_show(move.lives)} {unit_word} expected; playing on only "
-                          f"{_show(on or _ZERO)}")
+            reason = f"{what}: {_points(move.win)} to the chance of winning the game, as good as any choice"
         else:
-            assert best.lives is not None
-            reason = (f"{what} costs {_show(move.lives)} {unit_word} expected; {_words(best, ranking)} only "
-                      f"{_show(best.lives)}")
+            other = "playing on" if move.ends_hand and not best.ends_hand and not best.sure_31 else _words(best, ranking)
+            reason = (f"{what} changes the chance of winning the game by {_points(move.win)}; {other} by "
+                      f"{_points(best.win)}")
     return Assessment(played, shown_best, cost, scale, unit, classify(cost, scale), figures, reason)
+
+
+def _cost(cost: Fraction, scale: Scale) -> str:
+    """A cost in its unit: ``"2.33 hand value"`` or ``"2.1% chance of winning"``.
+
+    >>> _cost(Fraction(21, 1000), "win"), _cost(Fraction(7, 3), "value")
+    ('2.1% chance of winning', '2.33 hand value')
+    """
+    if scale == "win":
+        return f"{float(cost) * 100:.1f}% {WIN_UNIT}"
+    return f"{_show(cost)} hand value"
+
+
+def _points(p: Fraction) -> str:
+    """A change in a chance in points of percentage, signed: ``"+2.1%"``.
+
+    >>> _points(Fraction(21, 1000)), _points(Fraction(-1, 200))
+    ('+2.1%', '-0.5%')
+    """
+    return f"{float(p) * 100:+.1f}%"
 
 
 def _words(move: RankedMove, ranking: Ranking) -> str:
@@ -321,18 +338,18 @@ class PlayerSummary:
     player: int
     decisions: int
     total_value: Fraction
-    total_lives: Fraction
+    total_win: Fraction
     value_decisions: int
-    lives_decisions: int
+    win_decisions: int
     classes: tuple[tuple[str, int], ...]
 
-    def to_json(self, lives_name: str) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "player": self.player,
             "decisions": self.decisions,
-            "total_cost": {"hand value": str(self.total_value), lives_name: str(self.total_lives)},
+            "total_cost": {"hand value": str(self.total_value), WIN_UNIT: str(self.total_win)},
             "value_decisions": self.value_decisions,
-            "lives_decisions": self.lives_decisions,
+            "win_decisions": self.win_decisions,
             "classes": dict(self.classes),
         }
 
@@ -353,7 +370,7 @@ class GameReview:
                                 f"{', '.join(str(s) for s in self.seats)}")
         mine = [d for d in self.decisions if d.player == player]
         value = [d.cost for d in mine if d.scale == "value"]
-        lives = [d.cost for d in mine if d.scale == "lives"]
+        lives = [d.cost for d in mine if d.scale == "win"]
         return PlayerSummary(
             player, len(mine), sum(value, _ZERO), sum(lives, _ZERO), len(value), len(lives),
             tuple((name, sum(1 for d in mine if d.label == name)) for name in CLASSES),
@@ -364,34 +381,32 @@ class GameReview:
         return tuple(d for d in self.decisions if d.label != "best")
 
     def to_json(self) -> dict[str, Any]:
-        unit = lives_unit(self.rules)
         return {
             "rules": self.rules.name,
             "players_in_game": self.players,
-            "units": {"value": "hand value", "lives": unit},
+            "units": {"value": "hand value", "win": WIN_UNIT},
             "thresholds": {
                 "value": [str(x) for x in VALUE_THRESHOLDS],
-                "lives": [str(x) for x in LIVES_THRESHOLDS],
+                "win": [str(x) for x in WIN_THRESHOLDS],
             },
             "decisions": [d.to_json() for d in self.decisions],
-            "players": [self.summary(p).to_json(unit) for p in self.seats],
+            "players": [self.summary(p).to_json() for p in self.seats],
         }
 
     def text(self) -> str:
         """A readable report: each hand's costly decisions with their numbers and reason,
         then each player's totals."""
-        unit = lives_unit(self.rules)
         lines = [f"Review of a {self.players}-player game ({self.rules.describe()}); "
                  f"seats reviewed: {', '.join(str(s) for s in self.seats)}.",
-                 f"Costs: hand value for draw/take/discard ({HORIZON} turns ahead), expected {unit} "
-                 "for knocks; the two are never added."]
+                 f"Costs: hand value for draw/take/discard ({HORIZON} turns ahead), the chance of winning the "
+                 "game for knocks; the two are never added."]
         hand = 0
         for d in self.costly():
             if d.hand != hand:
                 hand = d.hand
                 lines.append(f"Hand {hand}:")
             lines.append(f"  action {d.index}, player {d.player} ({d.position()}): played {d.played}, "
-                         f"best {d.best}; cost {_show(d.cost)} {d.unit} [{d.label}]")
+                         f"best {d.best}; cost {_cost(d.cost, d.scale)} [{d.label}]")
             lines.append(f"    {d.assessment.reason}")
         if not self.costly():
             lines.append("No costly decision: every decision was best.")
@@ -399,7 +414,7 @@ class GameReview:
             s = self.summary(p)
             counts = ", ".join(f"{n} {name}" for name, n in s.classes if n)
             lines.append(f"Player {p}: {s.decisions} decisions; cost {_show(s.total_value)} hand value over "
-                         f"{s.value_decisions}, {_show(s.total_lives)} {unit} over {s.lives_decisions}"
+                         f"{s.value_decisions}, {_cost(s.total_win, 'win')} over {s.win_decisions}"
                          + (f"; {counts}" if counts else ""))
         return "\n".join(lines)
 
@@ -445,8 +460,8 @@ def costliest(result: GameReview, n: int = 2, player: int | None = None) -> tupl
     back when the game had fewer. **How the two scales are ranked together** (they are
     never added): first by class (a blunder before a mistake before an inaccuracy before a
     ``best`` with a small cost), then, within a class, by the cost as a fraction of its own
-    scale's blunder threshold (3 points of hand value, 1/2 life), so a cost of 1 life
-    (two blunder thresholds) ranks before 4 points (4/3 of one); equal ranks keep the game's
+    scale's blunder threshold (3 points of hand value, 8% of the chance of winning), so a
+    cost of 16% (two blunder thresholds) ranks before 4 points (4/3 of one); equal ranks keep the game's
     order (the earlier decision first).
 
     >>> from scatlab.rules import GameRecord, deal_order
@@ -467,7 +482,7 @@ def costliest(result: GameReview, n: int = 2, player: int | None = None) -> tupl
 
     def rank(item: tuple[int, ReviewedDecision]) -> tuple[int, Fraction, int]:
         i, d = item
-        blunder = (VALUE_THRESHOLDS if d.scale == "value" else LIVES_THRESHOLDS)[-1]
+        blunder = (VALUE_THRESHOLDS if d.scale == "value" else WIN_THRESHOLDS)[-1]
         return (-CLASSES.index(d.label), -d.cost / blunder, i)
 
     return tuple(d for _, d in sorted(costly, key=rank)[:n])

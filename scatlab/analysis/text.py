@@ -108,7 +108,8 @@ def render_text(a: Analysis) -> str:
         ranked = []
         for i, m in enumerate(ranking.moves, start=1):
             if m.ends_hand and m.lives is not None:
-                figure = f"{_lives(m.lives)} {ranking.unit} expected"
+                figure = f"{_lives(m.lives)} {ranking.unit} expected" + (
+                    f", chance of winning {float(m.win) * 100:+.1f}%" if m.win is not None else "")
             elif m.value is not None:
                 figure = "a sure 31" if m.sure_31 else f"worth {_short(m.value)} {ahead}"
             else:
@@ -116,6 +117,8 @@ def render_text(a: Analysis) -> str:
             ranked.append(f"{i}. {m.label()} ({figure})" if figure else f"{i}. {m.label()}")
         on = ranking.play_on_lives
         tail = (f"; playing on costs {_lives(on)} {ranking.unit} expected"
+                + (f", chance of winning {float(ranking.play_on_win) * 100:+.1f}%"
+                   if ranking.play_on_win is not None else "")
                 if on is not None and any(m.ends_hand for m in ranking.moves) else "")
         lines.append("Moves ranked: " + "; ".join(ranked) + tail)
     adv = a.advice

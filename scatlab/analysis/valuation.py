@@ -42,7 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -55,10 +55,80 @@ from .hand_filter import KnockRule
 from .knowledge import opponent_turns
 from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
-__all__ = ["KnockValuation", "TurnOdds", "turn_odds", "opponent_turns", "MAX_TURNS"]
+__all__ = ["KnockValuation", "KnockOutcome", "Seats", "Standing", "TurnOdds", "turn_odds", "opponent_turns",
+           "MAX_TURNS"]
 
 MAX_TURNS = 20
 """:class:`TurnOdds` holds the simple turn model up to this many turns (and one more)."""
+
+
+class Seats(Protocol):
+    """The public facts a valuation reads: a :class:`~scatlab.rules.PlayerView` has them,
+    and so does a :class:`Standing` (a position typed in, with no game around it)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def opponents(self) -> tuple[int, ...]: ...
+    @property
+    def lives(self) -> tuple[int, ...]: ...
+    @property
+    def points(self) -> tuple[int, ...]: ...
+    @property
+    def out(self) -> tuple[bool, ...]: ...
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The standings of a game as the valuation reads them (:class:`Seats`): whose the
+    decision is, the opponents in turn order after that player, and each seat's lives,
+    points and whether it is out.
+
+    >>> from scatlab.rules import find_rules
+    >>> Standing.fresh(find_rules("classic"), opponents=2).lives     # just dealt: every life left
+    (3, 3, 3)
+    """
+
+    rules: RuleSet
+    player: int
+    num_players: int
+    opponents: tuple[int, ...]
+    lives: tuple[int, ...]
+    points: tuple[int, ...]
+    out: tuple[bool, ...]
+
+    @classmethod
+    def from_view(cls, view: Seats) -> Standing:
+        """The standings of ``view`` (a :class:`~scatlab.rules.PlayerView`)."""
+        return cls(view.rules, view.player, view.num_players, tuple(view.opponents), tuple(view.lives),
+                   tuple(view.points), tuple(view.out))
+
+    @classmethod
+    def fresh(cls, rules: RuleSet, opponents: int) -> Standing:
+        """A game's first hand: player 0 against ``opponents`` opponents, every seat with
+        all its lives (letters, bus positions) and no points."""
+        n = opponents + 1
+        return cls(rules, 0, n, tuple(range(1, n)), (rules.lives,) * n, (0,) * n, (False,) * n)
+
+
+@dataclass(frozen=True)
+class KnockOutcome:
+    """What ending the hand now is expected to do (:meth:`KnockValuation.outcome`).
+
+    ``own``: the expected lives (letters; under V16 the chance of not scoring the point)
+    the player loses; ``p_one`` and ``p_two``: the chances of losing exactly one and exactly
+    two (``own = p_one + 2 * p_two``); ``gain``: the expected change in the player's chance
+    of winning the game (the standing model); ``phrase``: the odds in words."""
+
+    own: float
+    gain: float
+    p_one: float
+    p_two: float
+    phrase: str
 
 
 @dataclass(frozen=True)
@@ -143,12 +213,12 @@ class KnockValuation:
 
     # -- the decision's parts --------------------------------------------------------------
 
-    def scaled_margin(self, view: PlayerView) -> float:
+    def scaled_margin(self, view: Seats) -> float:
         """How much a knock must beat playing on by in ``view``: ``margin`` times the number
         of opponents / 2."""
         return self.margin * len(view.opponents) / 2
 
-    def limit(self, view: PlayerView) -> float:
+    def limit(self, view: Seats) -> float:
         """The expected lives (letters, points missed) a knock may always cost: ``knock_risk /
         players``, times 0.6 on the last life (the county's last under V6)."""
         players = len(view.opponents) + 1
@@ -162,7 +232,7 @@ class KnockValuation:
         return limit
 
     @staticmethod
-    def hopeless(view: PlayerView, odds: TurnOdds, strength: int, extra_turn: bool,
+    def hopeless(view: Seats, odds: TurnOdds, strength: int, extra_turn: bool,
                  turns: Sequence[int] | None = None) -> bool:
         """The quick screen before the full estimate: under the simple turn model (dealt
         hands improved by ``turns``, one per opponent, default the turns they have played
@@ -172,7 +242,7 @@ class KnockValuation:
         if v2 >= BLITZ2:
             return False
         lowest = at_most = 1.0
-        for played in opponent_turns(view) if turns is None else turns:
+        for played in _turns(view) if turns is None else turns:
             t = min(played + (1 if extra_turn else 0), MAX_TURNS + 1)
             lowest *= float(odds.gt[t, v2])
             at_most *= 1.0 - float(odds.gt[t, v2])
@@ -200,12 +270,14 @@ class KnockValuation:
         """:meth:`risk_at` for every value in half points kept after the draw (0 to 66)."""
         return [cls.risk_at(odds, played, v2) for v2 in range(67)]
 
-    def risk_playing_on(self, view: PlayerView, odds: TurnOdds, row: int, unseen: Sequence[int]) -> float:
+    def risk_playing_on(self, view: Seats, odds: TurnOdds, row: int, unseen: Sequence[int],
+                        played: Sequence[int] | None = None) -> float:
         """The expected lives lost by not knocking now with the hand of table row ``row``:
         :meth:`risk_at` averaged over drawing each card of ``unseen`` (card indices) and
-        keeping the best hand."""
+        keeping the best hand, against opponents who have played ``played`` turns (default:
+        the turns of ``view``, a :class:`~scatlab.rules.PlayerView`)."""
         after = odds.tables.after_draw_row(row)
-        played = opponent_turns(view)
+        played = _turns(view) if played is None else list(played)
         memo: dict[int, float] = {}
         total = 0.0
         for card in unseen:
@@ -218,7 +290,7 @@ class KnockValuation:
     # -- standing: a stated model of the chance of winning the game -----------------------
 
     @staticmethod
-    def standing(view: PlayerView) -> list[float]:
+    def standing(view: Seats) -> list[float]:
         """Per seat: lives left (counting the county as one) or points; 0 when out."""
         rules = view.rules
         if rules.score_keeping == "points":
@@ -236,10 +308,17 @@ class KnockValuation:
         total = sum(weights)
         return weights[me] / total if total > 0 else 0.0
 
-    def knock_value(self, view: PlayerView, dists: Sequence[npt.NDArray[Any]], k: int) -> tuple[float, float, str]:
+    def knock_value(self, view: Seats, dists: Sequence[npt.NDArray[Any]], k: int) -> tuple[float, float, str]:
         """(expected own lives lost, expected change in P(win), a phrase) of knocking now
         with a hand worth ``k / 2``, the opponents' final values distributed as ``dists``
-        (one per opponent of ``view``, assumed independent)."""
+        (one per opponent of ``view``, assumed independent): :meth:`outcome`'s figures."""
+        out = self.outcome(view, dists, k)
+        return out.own, out.gain, out.phrase
+
+    def outcome(self, view: Seats, dists: Sequence[npt.NDArray[Any]], k: int) -> KnockOutcome:
+        """The :class:`KnockOutcome` of ending the hand now with a hand worth ``k / 2``, the
+        opponents' final values distributed as ``dists`` (one per opponent of ``view``,
+        assumed independent)."""
         rules = view.rules
         me = view.player
         seats = view.opponents
@@ -289,7 +368,8 @@ class KnockValuation:
             for i, (w, _) in enumerate(_blitzers(p31, some31)):
                 gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
             own = fail + some31
-            return own, gain, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)"
+            return KnockOutcome(own, gain, own, 0.0, f"about {stand:.0%} that the knock stands (everyone else a "
+                                f"letter, V14)")
         if points:
             win = all_below
             gain = win * du({me: 1})
@@ -300,7 +380,7 @@ class KnockValuation:
                     gain += rest * high[i] / total_high * du({s: 1})
             for i, (w, _) in enumerate(_blitzers(p31, some31)):
                 gain += w * du({seats[i]: 1})
-            return 1.0 - win, gain, f"about {win:.0%} to score the point (V16)"
+            return KnockOutcome(1.0 - win, gain, 1.0 - win, 0.0, f"about {win:.0%} to score the point (V16)")
         lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
         tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
         kll = rules.knocker_lowest_loses
@@ -319,11 +399,15 @@ class KnockValuation:
                 gain += rest * low[i] / total_low * du({s: 1})
         for i, (w, _) in enumerate(_blitzers(p31, some31)):
             gain += w * du({me: lose31, **{s: 1 for j, s in enumerate(seats) if j != i}})
-        own = some31 * lose31 + all_above * kll + tie * tie_loss
-        return own, gain, (f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} "
-                           f"that someone makes 31")
+        lost = {1: 0.0, 2: 0.0}
+        for lives, p in ((lose31, some31), (kll, all_above), (tie_loss, tie)):
+            if lives:
+                lost[lives] += p
+        own = lost[1] + 2 * lost[2]
+        return KnockOutcome(own, gain, lost[1], lost[2], f"about {all_above:.0%} to be lowest, {tie:.0%} to tie "
+                            f"lowest and {some31:.0%} that someone makes 31")
 
-    def showdown_changes(self, view: PlayerView) -> tuple[float, float, bool]:
+    def showdown_changes(self, view: Seats) -> tuple[float, float, bool]:
         """The change in P(win) when a showdown costs ``view``'s player a life (under V16: it
         scores), the mean change when it costs an opponent (someone else scores), and whether
         the game is played for points (V16)."""
@@ -341,7 +425,7 @@ class KnockValuation:
         others = sum(du(s) for s in seats) / len(seats) if seats else 0.0
         return du(me), others, points
 
-    def playing_on_line(self, view: PlayerView) -> tuple[float, float]:
+    def playing_on_line(self, view: Seats) -> tuple[float, float]:
         """``(base, slope)``: playing on changes the chance of winning the game by about
         ``base + slope * risk``, ``risk`` the chance that the later showdown costs it (see
         :meth:`value_playing_on`)."""
@@ -350,20 +434,21 @@ class KnockValuation:
             return mine, others - mine
         return others, mine - others
 
-    def value_playing_on(self, view: PlayerView, odds: TurnOdds, row: int, unseen: Sequence[int]) -> float:
+    def value_playing_on(self, view: Seats, odds: TurnOdds, row: int, unseen: Sequence[int],
+                         played: Sequence[int] | None = None) -> float:
         """The expected change in P(win) of not knocking now with the hand of row ``row``: a
         later showdown it did not call costs it a life (a letter) with the chance of
         :meth:`risk_playing_on`, and otherwise costs one opponent, each alike (under V16:
         someone else scores)."""
         mine, others, points = self.showdown_changes(view)
-        own = self.risk_playing_on(view, odds, row, unseen)
+        own = self.risk_playing_on(view, odds, row, unseen, played)
         if points:
             return (1.0 - own) * mine + own * others
         return own * mine + (1.0 - own) * others
 
     # -- the rule for every value at once --------------------------------------------------
 
-    def knock_rule(self, view: PlayerView, dists: Sequence[npt.NDArray[Any]], played: Sequence[int]) -> KnockRule:
+    def knock_rule(self, view: PlayerView | Standing, dists: Sequence[npt.NDArray[Any]], played: Sequence[int]) -> KnockRule:
         """The rule by which ``view``'s player would decide to knock at the start of a turn,
         for every hand value at once, with its opponents' final values distributed as
         ``dists`` (one array over the 67 half-point values each, as
@@ -382,8 +467,8 @@ class KnockValuation:
         >>> rule.threshold[2 * 25], rule.threshold[2 * 26]  # no rule below 26; a 26 beats a sure 20
         (inf, -inf)
         """
-        if not isinstance(view, PlayerView):
-            raise AnalysisError(f"knock_rule needs a PlayerView, not {shown(view)}")
+        if not isinstance(view, (PlayerView, Standing)):
+            raise AnalysisError(f"knock_rule needs a PlayerView or a Standing, not {shown(view)}")
         n = len(view.opponents)
         if not (isinstance(dists, (list, tuple)) and len(dists) == n
                 and all(isinstance(d, np.ndarray) and d.shape == (67,) and bool(np.isfinite(d).all())
@@ -412,6 +497,12 @@ class KnockValuation:
             else:
                 threshold.append(-math.inf if gain >= base + margin else math.inf)
         return KnockRule(tuple(threshold), tuple(self.risk_by_value(odds, played)))
+
+
+def _turns(view: Seats) -> list[int]:
+    if not isinstance(view, PlayerView):
+        raise AnalysisError("the opponents' turns played are needed: pass them, or give a PlayerView")
+    return opponent_turns(view)
 
 
 def _blitzers(p31: list[float], some31: float) -> list[tuple[float, int]]:

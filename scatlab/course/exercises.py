@@ -439,15 +439,16 @@ def _working_take_or_draw(question: Question) -> str:
 def _working_knock_cost(question: Question) -> str:
     import sympy
 
-    one, two, on = (Fraction(x) for x in question.position[2:5])
-    r1, r2, ro = (sympy.Rational(x.numerator, x.denominator) for x in (one, two, on))
+    one, two, safe = (Fraction(x) for x in question.position[2:5])
+    r1, r2 = (sympy.Rational(x.numerator, x.denominator) for x in (one, two))
     knock = one + 2 * two
     def term(x: sympy.Rational, value: Fraction) -> str:  # a fraction a learner can read, else a decimal
         return str(sympy.latex(x)) if value.denominator < 10**5 else f"{float(value):.4f}"
 
+    compare = r"\le" if knock <= safe else ">"
     lines = [
-        rf"E[\text{{lives, knock}}] = 1 \cdot {term(r1, one)} + 2 \cdot {term(r2, two)} \approx {float(knock):.3f}",
-        rf"E[\text{{lives, play on}}] \approx {float(on):.3f}",
+        rf"\text{{knock}} = 1 \times {term(r1, one)} + 2 \times {term(r2, two)} \approx {float(knock):.3f}",
+        rf"{float(knock):.3f} {compare} {float(safe):.3f} \text{{ (nearly safe)}}",
     ]
     return "\n".join(lines)
 
@@ -544,11 +545,17 @@ def wants_knock(exercise: str, seed: int) -> bool:
 
 
 def _knock_cost(rng: random.Random, seed: int) -> Question:
+    """Knock or play on by adding up the knock (lesson 3): a heads-up hand whose knock costs
+    clearly less, or clearly more, than the nearly-safe limit, and whose advice (the engine's
+    first move, :func:`scatlab.analysis.ranking.rank`) agrees with the sum. The chances are
+    the ranking's own, so this step, the table's hints and ``scatlab analyze`` read one figure."""
+    from ..analysis.ranking import knock_line
     from ..analysis.report import analyze
 
     full = deck(52)
     want_knock = wants_knock("knock-cost", seed)
-    while True:  # a position whose shown figures give the exact answer, never a coin toss
+    safe = knock_line("classic", opponents=1, turns=0).safe
+    while True:  # a position whose shown figures give the advice's answer, never a coin toss
         hand = _hand_with_a_pair_of_suit(rng, full)
         if not 17 <= hand_value(hand) <= 30:
             continue
@@ -556,27 +563,28 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
         a = analyze(hand, up, opponents=1, knock=False)
         assert a.ranking is not None
         move = a.ranking.move("knock")
-        on = a.ranking.play_on_lives
-        assert move.p_one is not None and move.p_two is not None and on is not None
-        one, two, on_lives = move.p_one, move.p_two, on
+        assert move.p_one is not None and move.p_two is not None
+        one, two = move.p_one, move.p_two
         r1, r2 = _half_up(one * 100, 10), _half_up(two * 100, 10)  # percent to one decimal, as shown
-        ro = _half_up(on, 100)
         shown_cost = (r1 + 2 * r2) / 100
-        if ((one + 2 * two < on) == want_knock == (shown_cost < ro) and abs(one + 2 * two - on) >= Fraction(2, 100)
-                and abs(shown_cost - ro) >= Fraction(2, 100)):
+        advised = a.ranking.best.ends_hand  # the advice for this very hand agrees with the sum shown
+        if ((one + 2 * two <= safe) == want_knock == (shown_cost <= safe) == advised
+                and abs(one + 2 * two - safe) >= Fraction(2, 100) and abs(shown_cost - safe) >= Fraction(2, 100)):
             break
     solution = "knock" if want_knock else "play on"
     p1, p2 = show_value(r1), show_value(r2)
+    limit = f"{float(safe):.3f}"
     why = (f"a knock costs 1 × {p1}% + 2 × {p2}% = {show_value(r1 + 2 * r2)}% of a life, about "
-           f"{float(shown_cost):.2f} lives (two when you are lowest on your own, C7); playing on costs about "
-           f"{float(ro):.2f}. {'The knock costs less: knock.' if want_knock else 'Playing on costs less: play on.'} "
-           f"These figures are for this very hand and the {up.pretty} on the pile (your opponent may take it), "
-           "so they can differ from the chart's average for the hand's value.")
-    return Question("knock-cost", seed, f"One opponent. If you knock now you lose one life with chance {p1}% and two "
-                    f"lives with chance {p2}%. Playing on costs {float(ro):.2f} lives on average. Knock or play on?",
+           f"{float(shown_cost):.2f} lives (two when you are lowest on your own, C7). "
+           + (f"That is under {limit}: the knock is nearly safe, so knock." if want_knock else
+              f"That is over {limit}: playing on keeps the chance to improve and knock later, so play on.")
+           + f" These figures are for this very hand and the {up.pretty} on the pile (your opponent may take it).")
+    return Question("knock-cost", seed, f"One opponent, just dealt. If you knock now you lose one life with chance "
+                    f"{p1}% and two lives with chance {p2}%. A knock is nearly safe when it costs at most {limit} "
+                    "lives. Knock or play on?",
                     (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
                     frozenset({solution}), why, ("C6", "C7"),
-                    (format_cards(hand), str(up), str(one), str(two), str(on_lives)))
+                    (format_cards(hand), str(up), str(one), str(two), str(safe)))
 
 
 def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int, turns: int) -> Question:
@@ -587,22 +595,24 @@ def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int,
     full = deck(52)
     line = knock_line("classic", opponents=opponents, turns=turns)
     assert line.line is not None
-    rows: dict[Fraction, tuple[Fraction, Fraction]] = {value: (k, o) for value, k, o in line.rows}
+    rows: dict[Fraction, tuple[Fraction, bool]] = {r[0]: (r[1], r[5]) for r in line.rows}
     want_knock = wants_knock(exercise, seed)
     while True:  # a value near the line, where reading it matters
         hand = _hand_with_a_pair_of_suit(rng, full)
         value = hand_value(hand)
-        if value not in rows or not -5 <= value - line.line <= 4:
+        if value not in rows or not -6 <= value - line.line <= 4:
             continue
-        k, o = rows[value]
-        if (k < o) == (value >= line.line) == want_knock and abs(k - o) >= Fraction(1, 100):
+        k, knocks = rows[value]
+        if knocks == (value >= line.line) == (k <= line.safe) == want_knock:
             break
     solution = "knock" if want_knock else "play on"
     against = f"{opponents} opponent{'s' if opponents != 1 else ''}"
     when = "just dealt" if turns == 0 else f"after {turns} turn{'s' if turns != 1 else ''} each"
     above = "at or above" if want_knock else "below"
+    verdict = "nearly safe" if k <= line.safe else "more than a nearly safe knock may cost"
     why = (f"against {against} {when} the line is {show_value(line.line)}, and {show_value(value)} is {above} it: for a hand worth "
-           f"{show_value(value)} a knock costs {float(k):.2f} lives on average, playing on {float(o):.2f} (C6, C7).")
+           f"{show_value(value)} a knock costs {float(k):.3f} lives on average, {verdict} "
+           f"({float(line.safe):.3f}; C6, C7).")
     if turns:
         why += " Every turn the others play improves their hands, so the line climbs as a hand goes on."
     return Question(exercise, seed, f"Against {against}, {when}. By the knock line: knock or play on?",

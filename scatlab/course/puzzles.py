@@ -10,8 +10,8 @@ criterion), on the ranking's own scale (:meth:`~scatlab.analysis.ranking.Ranking
 - :data:`VALUE_MARGIN` (half a point of expected hand value, :data:`~scatlab.analysis.ranking.HORIZON` turns ahead,
   or of the hand now on a last turn) between ways of playing on: taking or drawing, which
   card to throw;
-- :data:`LIVES_MARGIN` (one fiftieth of a life expected this hand) where a choice ends the
-  hand: a knock against playing on.
+- :data:`WIN_MARGIN` (one point of percentage of the chance of winning the game, the
+  engine's estimate) where a choice ends the hand: a knock against playing on.
 
 **Themes.** Each position gives at most one puzzle, so a learner never meets the same
 position twice in practice: the first theme, in the order **chase-31 > knock >
@@ -27,7 +27,7 @@ holding a knock where 31 is not being chased is a ``"knock"`` puzzle, never also
 - ``"take-or-draw"``: take the discard or draw (the best is one of them, not a knock).
 - ``"throw"``: which card to throw, holding four (the card just taken is not a choice, C5).
 - ``"knock"``: knock or play on ("play on" is the best way of playing on; when the knock is
-  best, the way of playing on that costs the fewest lives, so the margin is the closest).
+  best, the way of playing on ranked first after it, so the margin is the closest).
 
 **Levels.** Each other choice's cost is divided by its scale's margin; the smallest of those
 ratios is the puzzle's :attr:`Puzzle.margin` (in the unit of its scale). Level 1 (easy)
@@ -72,7 +72,7 @@ __all__ = [
     "THEMES",
     "LEVELS",
     "VALUE_MARGIN",
-    "LIVES_MARGIN",
+    "WIN_MARGIN",
     "EASY",
     "MEDIUM",
     "CHASE_OUTS",
@@ -98,8 +98,8 @@ LEVELS: tuple[int, ...] = (1, 2, 3)
 """Difficulty levels: 1 easy, 2 medium, 3 hard."""
 VALUE_MARGIN = Fraction(1, 2)
 """The least cost, in expected hand-value points, of every other way of playing on."""
-LIVES_MARGIN = Fraction(1, 50)
-"""The least cost, in expected lives this hand, of every other choice when one ends the hand."""
+WIN_MARGIN = Fraction(1, 100)
+"""The least cost, in the chance of winning the game, of every other choice when one ends the hand."""
 EASY = 6
 """A puzzle whose closest other choice costs at least this many margins is level 1."""
 MEDIUM = 3
@@ -112,7 +112,7 @@ RULES = "classic"
 """The rule preset of the games the puzzles come from."""
 _GAMES_PER_PUZZLE = 60
 """Games tried per puzzle asked for before :func:`generate` gives up (never reached in tests)."""
-_MARGINS = {"value": VALUE_MARGIN, "lives": LIVES_MARGIN}
+_MARGINS = {"value": VALUE_MARGIN, "win": WIN_MARGIN}
 
 
 def _num(x: Fraction, places: int = 1) -> str:
@@ -275,8 +275,8 @@ class Puzzle:
         i = self.choices.index(chosen)
         scale = self.scales[i]
         cost = self.costs[i]
-        if scale == "lives":
-            worse = f"Your move loses about {_num(cost, 2)} more lives on average."
+        if scale == "win":
+            worse = f"Your move gives up about {_num(cost * 100)}% of your chance of winning the game."
         else:
             worse = f"Your move is worth about {_num(cost)} points less."
         return Verdict(False, chosen, f"Not quite: you chose to {choice_words(chosen)}; the best move is to "
@@ -437,26 +437,30 @@ def _why_value(r: Ranking, k: Knowledge, choices: Sequence[tuple[str, RankedMove
     return text
 
 
-_PLAY_ON = ("If you play on (you draw or take one more card, and later another player knocks and the hands are "
-            "shown)")
-"""How the lives of playing on are counted (:mod:`scatlab.analysis.ranking`'s lives model), in words."""
-
-
 def _lives(x: Fraction) -> str:
     """Expected lives for display: ``0.22 lives``."""
     return f"{_num(x, 2)} lives"
 
 
+def _chance(p: Fraction) -> str:
+    """A change in the chance of winning the game, in words: ``"raises ... by about 2.1%"``."""
+    verb = "raises" if p >= 0 else "lowers"
+    return f"{verb} your chance of winning the game by about {_num(abs(p) * 100)}%"
+
+
 def _why_knock(r: Ranking, k: Knowledge, knock: RankedMove, on_lives: Fraction) -> str:
     assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
+    assert knock.win is not None and r.play_on_win is not None
     value = value_of(k.hand, k.rules)
     text = (f"If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you lose one life with a "
             f"chance of {chance_words(knock.p_one)}")
     if knock.p_two:
         text += (f" and two lives with a chance of {chance_words(knock.p_two)} (the knocker loses two when their hand "
                  f"alone is the lowest, C7)")
-    text += (f": {_lives(knock.lives)} on average. {_PLAY_ON}, you lose {_lives(on_lives)} on average. "
-             f"After a knock every other player has one more turn (C6), then the lowest hand loses a life (C7).")
+    text += (f": {_lives(knock.lives)} on average, and knocking {_chance(knock.win)}. If you play on, you risk "
+             f"{_lives(on_lives)} on average before the hand ends, but you keep the chance to improve and knock later: "
+             f"playing on {_chance(r.play_on_win)}. After a knock every other player has one more turn (C6), then the "
+             f"lowest hand loses a life (C7).")
     return text
 
 
@@ -487,11 +491,9 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
         lead = f"If you draw, {_out_words(_outs(k.hand, k.unseen), unseen)}. "
     text = lead + _why_value(r, k, labelled, best)
     ender = next((m for _, m in labelled if m.ends_hand), None)
-    if ender is not None and ender.lives is not None:
-        on = r.play_on_lives
-        assert on is not None
-        text += (f" If you knock now, you lose {_lives(ender.lives)} on average; if you play on as well as you can, "
-                 f"{_lives(on)} on average (C6, C7).")
+    if ender is not None and ender.win is not None and r.play_on_win is not None:
+        text += (f" Knocking now {_chance(ender.win)}; playing on as well as you can {_chance(r.play_on_win)} "
+                 f"(C6, C7).")
     if theme == "throw" or (theme == "chase-31" and k.hand and len(k.hand) == 4):
         text += " Only the best suit of the three cards you keep counts (C4)."
     return text
@@ -545,7 +547,7 @@ def _candidates(r: Ranking, k: Knowledge) -> list[tuple[str, list[tuple[str, Ran
         on_lives = r.play_on_lives
         assert on_lives is not None
         if best is knock:
-            play_on = min(on_moves, key=lambda m: (m.lives, r.moves.index(m)))
+            play_on = on_moves[0]
             found.append(("knock", [("knock", knock), ("play on", play_on)], knock, on_lives))
         else:
             found.append(("knock", [("knock", knock), ("play on", best)], best, on_lives))
@@ -608,7 +610,14 @@ def _game_puzzles(seed: int, game: int) -> tuple[Puzzle, ...]:
         assert mover is not None
         view = state.view(mover)
         if state.phase in (Phase.TURN, Phase.DISCARD):
-            pos = Position.from_view(view)
+            seen = Position.from_view(view)
+            # ranked from the facts the puzzle shows (cards, turns played, a last turn), so
+            # that rank(puzzle.position()) gives its answer: not from the game's whole log
+            pos = Position.of(seen.knowledge, opponent_turns=seen.opponent_turns, final=seen.final)
+            if pos.kinds != seen.kinds:
+                state = state.apply(players[mover].choose(view, rng))
+                step += 1
+                continue
             r = rank(pos)
             k = pos.knowledge
             candidates = sorted(_candidates(r, k), key=lambda c: PRECEDENCE.index(c[0]))
@@ -650,6 +659,11 @@ def generate(theme: str, count: int, seed: int, level: int | None = None) -> lis
     scatlab.errors.ExerciseError: 'bluff' is not a puzzle theme: choose one of take-or-draw, throw, knock, chase-31
     """
     _check_args(theme, count, seed, level)
+    return _generate(theme, count, seed, level)
+
+
+def _generate(theme: str, count: int, seed: int, level: int | None) -> list[Puzzle]:
+    """:func:`generate` without its cap on ``count`` (the pools read further)."""
     found: list[Puzzle] = []
     limit = _GAMES_PER_PUZZLE * count
     game = 0
@@ -669,6 +683,9 @@ POOL_SIZE = 24
 """Puzzles per theme in the practice page's pool."""
 POOL_SEED = 0
 """The seed of the practice page's pools."""
+POOL_READ = 800
+"""The most puzzles of a theme read to fill its pool (a knock answer is rare: the engine
+knocks where playing on is clearly worse only a few times in a hundred knock decisions)."""
 
 
 TWO_WAY_SHARE = Fraction(7, 12)
@@ -737,7 +754,7 @@ def build_pool(theme: str) -> tuple[Puzzle, ...]:
     last_cap = int(POOL_SIZE * LAST_TURN_SHARE)
     count = POOL_SIZE
     while True:
-        found = generate(theme, count, POOL_SEED)  # the games already played are remembered
+        found = _generate(theme, count, POOL_SEED, None)  # the games already played are remembered
         kept: list[int] = []
         answers: dict[str, int] = {}
         # mid-hand positions first (the scarcer kind), then last turns up to their share;
@@ -753,6 +770,6 @@ def build_pool(theme: str) -> tuple[Puzzle, ...]:
             kept.append(i)
             if len(kept) == POOL_SIZE:
                 break
-        if len(kept) == POOL_SIZE or count >= MAX_COUNT:
+        if len(kept) == POOL_SIZE or count >= POOL_READ:
             return tuple(found[i] for i in sorted(kept))
-        count = min(MAX_COUNT, count * 2)
+        count = min(POOL_READ, count * 2)

@@ -36,6 +36,7 @@ from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
 from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
+from ..analysis.knowledge import collected_suits
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
 from .public import PublicMove, suits_text
@@ -52,12 +53,6 @@ def target_suit(cards: Sequence[Card]) -> Suit:
         total, count = totals.get(c.suit, (0, 0))
         totals[c.suit] = (total + c.value, count + 1)
     return max(totals, key=lambda s: (totals[s][0], totals[s][1], -_SUIT_ORDER[s]))
-
-
-def collected_suits(view: PlayerView, player: int) -> set[Suit]:
-    """Suits ``player`` took from the discard pile this hand (public knowledge)."""
-    return {e.card.suit for e in view.history
-            if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None}
 
 
 class TipPlayer(Player):

@@ -847,11 +847,16 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), chance_words(p)
 
 
+def _win(p: Fraction) -> tuple[str, str]:
+    """An estimated change in the chance of winning, as points of percentage: ``+2.1%``."""
+    return str(p), f"{float(p) * 100:+.1f}%"
+
+
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
     """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged): the
     one-turn odds, then the ranking's figures the advice compares (hand value
-    ``horizon`` turns ahead for the ways of playing on, expected lives for a knock against
-    playing on)."""
+    ``horizon`` turns ahead for the ways of playing on; for a knock against playing on, the
+    expected lives lost and the change in the chance of winning the game the advice decides by)."""
     rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
     turn = analysis.turn
     for option in turn.discards:
@@ -891,6 +896,11 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         on = ranking.play_on_lives
         if on is not None and any(m.ends_hand for m in ranking.moves):
             rows.append((f"playing on: expected {unit} lost", str(on), f"{float(on):.3f}"))
+            for move in ranking.moves:  # what the advice decides by: the chance of winning the game
+                if move.ends_hand and move.win is not None:
+                    rows.append((f"{move.label()}: change in your chance of winning the game", *_win(move.win)))
+            if ranking.play_on_win is not None:
+                rows.append(("playing on: change in your chance of winning the game", *_win(ranking.play_on_win)))
     if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
         from ..analysis.knock import knock_refusal
 

@@ -128,10 +128,16 @@ def number_rows(a: Analysis) -> list[NumberRow]:
             if move.lives is not None and move.ends_hand:
                 rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, "
                                       f"expected {ranking.unit} lost", move.lives, _exact(move.lives)))
+            if move.win is not None and move.ends_hand:
+                rows.append(NumberRow(f"rank_{i}_win", f"Move {i} of the advice's ranking: {move.label()}, change in "
+                                      "the chance of winning the game (estimated)", None, f"{float(move.win) * 100:+.1f}%"))
         on = ranking.play_on_lives
         if on is not None and any(m.ends_hand for m in ranking.moves):
-            rows.append(NumberRow("play_on_lives", f"Playing on: expected {ranking.unit} lost (the advice's turn model)",
+            rows.append(NumberRow("play_on_lives", f"Playing on: expected {ranking.unit} lost (estimated)",
                                   on, _exact(on)))
+            if ranking.play_on_win is not None:
+                rows.append(NumberRow("play_on_win", "Playing on: change in the chance of winning the game (estimated)",
+                                      None, f"{float(ranking.play_on_win) * 100:+.1f}%"))
     risk = a.knock
     if risk is not None:
         model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
@@ -504,11 +510,13 @@ class AnalyzerModel:
         observations = self.context.get("observations")
         if not isinstance(observations, Observations) or len(observations.turns) != knowledge.opponents:
             observations = None
-        key = (knowledge, self.horizon, self.knock, self.samples, self.seed, observations)
+        view = self.context.get("view")  # a game's position, unedited: the engine reads its whole log
+        game = view if isinstance(view, PlayerView) and view.to_move == view.player else None
+        key = (knowledge, self.horizon, self.knock, self.samples, self.seed, observations, game is not None)
         found = self._cache.get(key)
         if found is None:
-            found = analyze(knowledge, horizon=self.horizon, knock=self.knock, samples=self.samples, seed=self.seed,
-                            observations=observations)
+            found = analyze(game if game is not None else knowledge, horizon=self.horizon, knock=self.knock,
+                            samples=self.samples, seed=self.seed, observations=observations)
             self._cache[key] = found
             while len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
@@ -538,11 +546,13 @@ class AnalyzerModel:
         """The position a player sees in a game: card tracking by
         :meth:`scatlab.analysis.Knowledge.from_view` (the top discard, the dead pile, what
         each opponent took and still holds). Only the view is read, so no hidden card can
-        reach the analyzer; the view itself is not kept."""
+        reach the analyzer. The view (what that player sees, nothing more) is kept while the
+        cards are unedited, so the engine reads the game's whole log, as ``analyze(view)`` does."""
         k = Knowledge.from_view(view)
         model = cls(rules=k.rules, opponents=k.opponents, horizon=horizon, knock=knock, samples=samples, seed=seed)
         model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size,
-                         "undeclared_31": k.undeclared_31, "observations": Observations.from_view(view)}
+                         "undeclared_31": k.undeclared_31, "observations": Observations.from_view(view),
+                         "view": view}
         cards: dict[str, tuple[Card, ...]] = dict(model.cards)
         cards.update(hand=k.hand, discard=(k.top,) if k.top is not None else (), dead=k.dead)
         for i, held in enumerate(k.opponent_holds):

@@ -74,8 +74,13 @@ def decision_html(d: ReviewedDecision) -> str:
     caption = ("no discard pile" if top is None else "top discard" if len(view.hand) == 3
                else "top discard (not yours to take now)")
     a = d.assessment
-    rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
-    what = "expected hand value (higher is better)" if a.scale == "value" else f"expected {a.unit} lost (lower is better)"
+    if a.scale == "value":
+        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
+        what = "expected hand value (higher is better)"
+    else:
+        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{float(x) * 100:+.1f}%</td></tr>"
+                       for name, x in a.figures)
+        what = "change in the chance of winning the game (higher is better)"
     colour = CLASS_COLOURS[a.label]
     return (
         f'<div class="scat-review-decision" data-class="{a.label}">'
@@ -85,7 +90,7 @@ def decision_html(d: ReviewedDecision) -> str:
         f'<span class="scat-review-pile" aria-label="top discard">{pile}'
         f'<span class="scat-review-caption" aria-hidden="true">{caption}</span></span></div>'
         f"<p>Played <b>{escape(card_words(d.played))}</b>; the analysis prefers "
-        f"<b>{escape(card_words(d.best))}</b>. Cost <b>{_num(a.cost)}</b> {escape(a.unit)}: "
+        f"<b>{escape(card_words(d.best))}</b>. Cost <b>{escape(a.cost_text)}</b>: "
         f'<span class="scat-review-class" style="color:{colour}">{a.label}</span></p>'
         f"<table><caption>{escape(what)}</caption>{rows}</table>"
         f"<p>{escape(card_words(a.reason))}</p>"

@@ -88,12 +88,11 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
 
 def knock_chart_svg(line: Any) -> str:
     """Bars of the expected lives a knock costs at the start of a turn, per hand value,
-    beside the expected lives playing on costs (a dot per value): green where knocking
-    costs fewer lives than playing on, the ranking's rule (``line`` is a
-    :class:`~scatlab.analysis.ranking.KnockLine`)."""
-    rows = [(float(v), float(k), float(on)) for v, k, on in line.rows if v >= 12]
+    beside the expected lives playing on costs (a dot per value): green where the engine
+    knocks, red where it plays on (``line`` is a :class:`~scatlab.analysis.ranking.KnockLine`)."""
+    rows = [(float(v), float(k), float(on), knocks) for v, k, _kw, on, _ow, knocks in line.rows]
     width, height, left, bottom, plot_top = 640, 280, 62, 36, 34  # the legend sits above plot_top
-    most = max(1.0, max(max(k, on) for _, k, on in rows))
+    most = max(1.0, max(max(k, on) for _, k, on, _ in rows))
     step = 0.25 if most <= 1 else 0.5
     top = math.ceil(most / step) * step  # the top tick: no bar or dot goes above it
     bar = (width - left - 10) / len(rows)
@@ -114,9 +113,9 @@ def knock_chart_svg(line: Any) -> str:
     middle = (plot_top + height - bottom) / 2
     parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="12" '
                  f'transform="rotate(-90 14 {middle:.1f})">lives lost (expected)</text>')
-    for i, (value, knock, on) in enumerate(rows):
+    for i, (value, knock, on, knocks) in enumerate(rows):
         x = left + i * bar
-        colour = "#1e7b34" if knock < on else "#c0392b"
+        colour = "#1e7b34" if knocks else "#c0392b"
         label = f"{value:g}"
         parts.append(f'<rect x="{x + 2:.1f}" y="{y(knock):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(knock):.1f}" '
                      f'fill="{colour}" opacity="0.7"><title>{label}: knocking costs {knock:.3f} lives expected, '
@@ -125,12 +124,17 @@ def knock_chart_svg(line: Any) -> str:
         if value == int(value):
             parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle" '
                          f'font-size="11">{label}</text>')
+    safe = float(getattr(line, "safe", 0))
+    if safe:  # the engine's nearly-safe limit: a knock whose bar ends below it is taken
+        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(safe):.1f}" y2="{y(safe):.1f}" stroke="#333" '
+                     f'stroke-dasharray="5 4"/><text x="{width - 12}" y="{y(safe) - 4:.1f}" text-anchor="end" '
+                     f'font-size="11">nearly safe: {safe:.3f}</text>')
     parts.append(f'<circle cx="{left + 10}" cy="14" r="4" fill="#1a5fb4"/>'
                  f'<text x="{left + 18}" y="18" font-size="11">playing on</text>'
                  f'<rect x="{left + 100}" y="9" width="10" height="10" fill="#1e7b34" opacity="0.7"/>'
-                 f'<text x="{left + 114}" y="18" font-size="11">knocking costs less</text>'
+                 f'<text x="{left + 114}" y="18" font-size="11">the advice knocks</text>'
                  f'<rect x="{left + 240}" y="9" width="10" height="10" fill="#c0392b" opacity="0.7"/>'
-                 f'<text x="{left + 254}" y="18" font-size="11">knocking costs more</text>'
+                 f'<text x="{left + 254}" y="18" font-size="11">it plays on</text>'
                  f'<text x="{left + (width - left) / 2}" y="{height - 4}" text-anchor="middle" font-size="12">'
                  f'hand value at the start of your turn</text></svg>')
     return "".join(parts)
@@ -177,9 +181,9 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
                             "style='overflow-x:auto'>" + knock_chart_svg(line) + "</div>")
         after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
         if line.line is None:
-            verdict = "knocking never costs fewer lives than playing on"
+            verdict = "the advice never knocks at the start of a turn"
         else:
-            verdict = f"knocking costs fewer lives than playing on from <b>{show_value(line.line)}</b> up"
+            verdict = f"the advice knocks from <b>{show_value(line.line)}</b> up"
         self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}: {verdict}. "
                               "On a computer, hover over a bar for its numbers.</p>")
 
@@ -284,17 +288,19 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
                        f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
                        for m, r in self.risks.items())
         body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
-        on = rank(Position.of(self.knowledge, opponent_turns=(int(self.turns.value),))).play_on_lives
-        assert on is not None
+        ranking = rank(Position.of(self.knowledge, opponent_turns=(int(self.turns.value),), observations=seen))
+        on, on_win = ranking.play_on_lives, ranking.play_on_win
+        knock = ranking.move("knock")
+        assert on is not None and on_win is not None and knock.win is not None
         self.play_on = on
-        body.append(f"<tr><td style='{cell}'>Playing on costs (the advice's turn model)</td>"
+        self.advice = ranking.best.name
+        body.append(f"<tr><td style='{cell}'>Playing on risks (the advice's estimate)</td>"
                     f"<td style='{cell}' colspan='2' data-field='play_on'><b>{float(on):.3f}</b></td></tr>")
-        verdicts = "".join(
-            f"<td style='{cell}' data-model='{m}' data-field='verdict'>"
-            + ("<span style='color:#1e7b34'>fewer lives than playing on: knock</span>" if r.expected_loss < on
-               else "<span style='color:#c0392b'>no fewer than playing on: play on</span>") + "</td>"
-            for m, r in self.risks.items())
-        body.append(f"<tr><td style='{cell}'>So</td>{verdicts}</tr>")
+        verdict = ("<span style='color:#1e7b34'>knock</span>" if ranking.best.ends_hand
+                   else "<span style='color:#c0392b'>play on</span>")
+        body.append(f"<tr><td style='{cell}'>The advice (adaptive model)</td><td style='{cell}' colspan='2' "
+                    f"data-field='verdict'>{verdict}: knocking changes your chance of winning the game by "
+                    f"{float(knock.win) * 100:+.1f}%, playing on by {float(on_win) * 100:+.1f}%</td></tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
         seen_text = "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
@@ -685,7 +691,7 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     return table
 
 
-_SCALE_CODES = {"value": "C5", "lives": "C6"}
+_SCALE_CODES = {"value": "C5", "win": "C6"}
 """The rule behind each scale: the turn (draw, take, discard) and the knock."""
 _CODE = re.compile(r"\(([CV]\d{1,2})\)")
 
@@ -709,12 +715,11 @@ def costliest_html(decisions: Any, whose: str = "your") -> str:
     for rank, d in enumerate(decisions, 1):
         a = d.assessment
         reason = _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(a.reason))
-        cost = f"{float(a.cost):.2f}" if a.cost.denominator > 2 else str(a.cost)
         items.append(
             f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
             f"<b>Hand {d.hand}, action {d.index}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
             f"{whose} move <b>{escape(card_words(d.played))}</b>; the analysis prefers <b>{escape(card_words(d.best))}</b>.<br>"
-            f"Cost <b>{cost}</b> {escape(a.unit)}, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
+            f"Cost <b>{escape(a.cost_text)}</b>, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
             f"Why: {reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
     if not items:
         return "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"

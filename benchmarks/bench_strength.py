@@ -1,0 +1,209 @@
+"""Benchmark playing strength: the win rate of one player kind under every preset, and before/after a change.
+
+Each row is a tournament (:func:`scatlab.players.run_tournament`, fair seating, every game
+seeded from ``(--seed, game)``) of the seat under test (``--players``, default ``expert``)
+against ``--against`` (default ``tip,tip``) under one preset of
+:data:`scatlab.rules.options.PRESETS`, plus the row ``heads-up``: classic rules against
+``--heads-up-against`` alone (default ``tip``). For each row it prints the games, the
+tested seat's wins and win rate with its 95% Wilson interval, its fair share (one game in
+the number of players) and the seconds the row took.
+
+With ``--before PATH``, a checkout of another commit of this repository (for example
+``git worktree add /tmp/base ec34734``), the same rows are also played by that checkout's
+code, in a separate process (this script re-run with ``PYTHONPATH=PATH`` and a hidden
+``--worker`` flag that prints JSON), so the two versions never share a process. The table
+then shows before and after side by side, the change in points, whether after is at least
+before or inside before's interval (``ok``, else ``WORSE``), and whether the games were
+identical (the same wins per entrant, hands and actions: the change did not alter play).
+
+The default of 2,400 games a row is a whole number of seating cycles for two players (4
+games); for three (9 games) all but 6 games are. A full run (8 rows, twice with ``--before``) takes a long while:
+use ``--rows`` for a subset. Benchmarks print, they never assert.
+
+Run: ``python benchmarks/bench_strength.py --seed 7 [--games 2400] [--jobs 2]
+[--rows classic,gin,heads-up] [--players expert] [--against tip,tip] [--heads-up-against tip]
+[--before /tmp/base]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import scatlab
+from scatlab.players import run_tournament
+from scatlab.players.tournament import wilson_interval
+from scatlab.rules.options import PRESETS
+
+HEADS_UP = "heads-up"
+"""The row of classic rules between the tested seat and one opponent."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row's tournament: its name, the rule set and the entrants (the tested seat first)."""
+
+    name: str
+    rules: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one version of the code made of a row: wins per entrant (the tested seat first),
+    hands, actions and wall-clock seconds."""
+
+    row: str
+    games: int
+    wins: tuple[int, ...]
+    hands: int
+    actions: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins[0] / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins[0], self.games)
+
+    def same_games(self, other: Outcome) -> bool:
+        """The same wins per entrant, hands and actions: the games were (almost surely) identical."""
+        return (self.games, self.wins, self.hands, self.actions) == (other.games, other.wins, other.hands,
+                                                                     other.actions)
+
+
+def all_rows(seat: str, against: list[str], heads_up_against: str) -> list[Row]:
+    rows = [Row(name, name, (seat, *against)) for name in PRESETS]
+    rows.append(Row(HEADS_UP, "classic", (seat, heads_up_against)))
+    return rows
+
+
+def pick_rows(args: argparse.Namespace) -> list[Row]:
+    rows = all_rows(args.players.strip(), split(args.against), args.heads_up_against.strip())
+    if not args.rows:
+        return rows
+    by_name = {r.name: r for r in rows}
+    wanted = split(args.rows)
+    unknown = [w for w in wanted if w not in by_name]
+    if unknown:
+        sys.exit(f"unknown row(s) {', '.join(unknown)}: choose among {', '.join(by_name)}")
+    return [by_name[w] for w in wanted]
+
+
+def split(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def play(rows: list[Row], games: int, seed: int, jobs: int, label: str) -> list[Outcome]:
+    """Play every row with the scatlab this process imports; a line per row on standard error."""
+    out = []
+    for row in rows:
+        start = time.perf_counter()
+        result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
+        secs = time.perf_counter() - start
+        outcome = Outcome(row.name, result.games, tuple(e.wins for e in result.entrants), result.hands,
+                          result.actions, secs)
+        print(f"  [{label}] {row.name}: {100 * outcome.rate:.1f}% in {secs:.1f} s", file=sys.stderr, flush=True)
+        out.append(outcome)
+    return out
+
+
+def worker_argv(args: argparse.Namespace) -> list[str]:
+    """This script's command line for a worker that plays the same rows."""
+    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--seed", str(args.seed),
+            "--games", str(args.games), "--jobs", str(args.jobs), "--players", args.players,
+            "--against", args.against, "--heads-up-against", args.heads_up_against]
+    if args.rows:
+        argv += ["--rows", args.rows]
+    return argv
+
+
+def play_before(args: argparse.Namespace) -> tuple[str, list[Outcome]]:
+    """The rows played by the checkout at ``args.before``, in a subprocess of the same interpreter."""
+    before = Path(args.before).resolve()
+    if not (before / "scatlab" / "__init__.py").is_file():
+        sys.exit(f"--before {args.before}: no scatlab package there (give the root of a checkout of this repository)")
+    env = dict(os.environ, PYTHONPATH=str(before))
+    done = subprocess.run(worker_argv(args), env=env, stdout=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"the worker on {before} failed (exit status {done.returncode})")
+    data = json.loads(done.stdout)
+    where = str(data["scatlab"])
+    if not Path(where).resolve().is_relative_to(before):
+        sys.exit(f"the worker imported scatlab from {where}, not from {before}")
+    outcomes = [Outcome(o["row"], o["games"], tuple(o["wins"]), o["hands"], o["actions"], o["seconds"])
+                for o in data["outcomes"]]
+    return where, outcomes
+
+
+def rate_text(o: Outcome) -> str:
+    low, high = o.interval
+    return f"{100 * o.rate:5.1f}% ({100 * low:4.1f}-{100 * high:4.1f})"
+
+
+def print_table(rows: list[Row], after: list[Outcome], before: list[Outcome] | None) -> None:
+    head = f"{'row':<16} {'players':>7} {'fair':>5} {'games':>6} "
+    if before is None:
+        print(head + f"{'wins':>6}  {'win rate (95% CI)':<20} {'seconds':>8}")
+        for row, a in zip(rows, after):
+            fair = 100 / len(row.players)
+            print(f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {a.wins[0]:>6}  "
+                  f"{rate_text(a):<20} {a.seconds:>8.1f}")
+        return
+    print(head + f"{'before (95% CI)':<20} {'after (95% CI)':<20} {'change':>7}  {'verdict':<7} {'same games':<10} "
+          f"{'s before':>8} {'s after':>8}")
+    for row, b, a in zip(rows, before, after):
+        fair = 100 / len(row.players)
+        low, high = b.interval
+        ok = a.rate >= b.rate or low <= a.rate <= high
+        change = 100 * (a.rate - b.rate)
+        print(f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {rate_text(b):<20} {rate_text(a):<20} "
+              f"{change:>+7.1f}  {'ok' if ok else 'WORSE':<7} {'yes' if a.same_games(b) else 'no':<10} "
+              f"{b.seconds:>8.1f} {a.seconds:>8.1f}")
+    print("verdict: ok when after >= before or after lies inside before's 95% interval; change in points; "
+          "same games: the same wins per entrant, hands and actions")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seed", type=int, required=True, help="tournament seed (required)")
+    parser.add_argument("--games", type=int, default=2400, help="games per row (default 2400)")
+    parser.add_argument("--jobs", type=int, default=2, help="workers of each tournament (default 2)")
+    parser.add_argument("--rows", default="", help=f"comma-separated rows (default all: {', '.join(PRESETS)}, {HEADS_UP})")
+    parser.add_argument("--players", default="expert", help="the kind of the seat under test (default expert)")
+    parser.add_argument("--against", default="tip,tip", help="its opponents under each preset (default tip,tip)")
+    parser.add_argument("--heads-up-against", default="tip", help="its one opponent in the heads-up row (default tip)")
+    parser.add_argument("--before", metavar="PATH", help="a checkout of an older commit to compare with")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    rows = pick_rows(args)
+
+    if args.worker:  # play the rows with the scatlab on PYTHONPATH and answer in JSON on standard output
+        outcomes = play(rows, args.games, args.seed, args.jobs, "before")
+        json.dump({"scatlab": str(Path(scatlab.__file__).parent), "outcomes": [asdict(o) for o in outcomes]},
+                  sys.stdout)
+        return
+
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {args.games} games "
+          f"a row, seed {args.seed}, jobs {args.jobs}; {args.players} against {args.against} "
+          f"(heads-up: {args.heads_up_against})")
+    before = None
+    if args.before:
+        where, before = play_before(args)
+        print(f"before: scatlab from {where}")
+    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run")
+    print(f"{'after' if before is not None else 'code'}: scatlab from {Path(scatlab.__file__).parent}")
+    print_table(rows, after, before)
+
+
+if __name__ == "__main__":
+    main()
