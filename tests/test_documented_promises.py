@@ -96,7 +96,7 @@ def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: floa
     valuation = type(expert.valuation)  # a frozen dataclass: its methods are stubbed on the class
     monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
     monkeypatch.setattr(valuation, "outcome", lambda self, view, dists, k: KnockOutcome(own, gain, own, 0.0, "stub"))
-    monkeypatch.setattr(valuation, "value_playing_on", lambda self, view, odds, row, unseen, played=None: on)
+    monkeypatch.setattr(valuation, "value_of_risk", lambda self, view, own: on)
 
 
 @pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.0500001, 0.0, False), (0.05, -1e-9, False)])

@@ -39,6 +39,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -214,15 +215,13 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     used: OpponentModelName = "adaptive" if weighted else "uniform"
     logged = observations is not None and observations.log is not None
     policy = OPPONENT_POLICY
-    weights = None
     if weighted:
-        from .opponents import ADAPTIVE_POLICY, LOG_POLICY, hand_weights
+        from .opponents import ADAPTIVE_POLICY, LOG_POLICY
 
         policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
-        if knowledge.opponents == 1:
-            weights = hand_weights(knowledge, observations, 0, model)
     if knowledge.opponents == 1:
-        one, two, total = _exact_one(knowledge, tables, outcomes, weights)
+        one, two, total = _heads_up(knowledge, observations, model) if weighted else \
+            _heads_up(knowledge, None, "uniform")
         return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal,
                          policy=policy, model=used)
     if weighted:
@@ -238,6 +237,22 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
         value, knowledge.opponents, p1, p2, False, refusal is None, refusal, samples,
         _std_error(p1, samples), _std_error(p2, samples), policy=policy, model=used,
     )
+
+
+@lru_cache(maxsize=128)
+def _heads_up(knowledge: Knowledge, observations: Observations | None, model: OpponentModelName) -> tuple[int, int, int]:
+    """:func:`_exact_one` for one opponent, remembered for the last positions (the advice
+    and the analysis of one position both count its knock)."""
+    weights = None
+    if observations is not None:
+        from .opponents import hand_weights
+
+        weights = hand_weights(knowledge, observations, 0, model)
+    strength = tables_for(knowledge.rules).strength_of([c.index for c in knowledge.hand])
+    if knowledge.undeclared_31:  # C10: a 31 not declared at once counts as 30 (same tie-break)
+        strength = (60 << RANK_BITS) | (strength & ((1 << RANK_BITS) - 1))
+    tables = tables_for(knowledge.rules)
+    return _exact_one(knowledge, tables, _Outcomes(knowledge.rules, strength), weights)
 
 
 def _std_error(p: Fraction, n: int) -> float:

@@ -368,13 +368,13 @@ def _ending(position: Position, style: Style, model: _Model, strength: int, row:
     seats = position.seats
     played = position.opponent_turns
     hopeless = valuation.hopeless(seats, model.odds, strength, extra_turn, played)
+    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
+    if hopeless and not figures:  # the rule never ends the hand here: nothing more to weigh
+        return _Ending(True, None, 0.0, 0.0, limit, margin)
     k = position.knowledge
     unseen = k.unseen_index
-    on = valuation.value_playing_on(seats, model.odds, row, unseen, played) if unseen else 0.0
     on_lives = valuation.risk_playing_on(seats, model.odds, row, unseen, played) if unseen else 0.0
-    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
-    if hopeless and not figures:
-        return _Ending(True, None, on, on_lives, limit, margin)
+    on = valuation.value_of_risk(seats, on_lives) if unseen else 0.0
     if hand is not None:  # a bus stop: judged on the three cards kept
         k = Knowledge(hand=hand, top=None, dead=k.dead, opponent_holds=k.opponent_holds, opponents=k.opponents,
                       rules=k.rules)
@@ -435,8 +435,27 @@ def decide(position: Position | PlayerView, style: Style = EXPERT) -> Choice:
     >>> decide(s.view(1)).action                                    # QH into 2S 3S 9H? no: take
     Action(kind=<ActionKind.TAKE: 'take'>, card=None)
     """
+    if isinstance(position, PlayerView) and position.phase is Phase.DISCARD and position.to_move == position.player \
+            and not any(a.kind is ActionKind.STOP_BUS for a in position.legal_actions):
+        return _decide(_throw_position(position), style, _Work(), figures=False)
     position = _position(position)
     return _decide(position, style, _Work(), figures=False)
+
+
+def _throw_position(view: PlayerView) -> Position:
+    """The position of a throw with no bus stop to weigh, for :func:`decide` alone: the
+    throw reads only the four cards, the card taken, whether it is a last turn and the suits
+    the next player collects, so the card tracking of the pile and the opponents' cards
+    (:meth:`Knowledge.from_view`, most of a throw's time) is left out. Never ranked."""
+    k = Knowledge(hand=view.hand, top=None, dead=(), opponent_holds=(), opponents=len(view.opponents),
+                  rules=view.rules, taken=view.taken)
+    final = view.knocker is not None or (
+        bool(view.history) and view.history[-1].player == view.player
+        and view.history[-1].action.kind is ActionKind.STOP_BUS)
+    nxt = view.opponents[0] if view.opponents else None
+    collects = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
+    return Position(k, frozenset((ActionKind.DISCARD,)), tuple(opponent_turns(view)), final,
+                    Standing.from_view(view), collects, None, (), view)
 
 
 def _position(position: Position | PlayerView) -> Position:

@@ -53,7 +53,8 @@ from ..rules.options import RuleSet
 from ..rules.view import PlayerView
 from .hand_filter import KnockRule
 from .knowledge import opponent_turns
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from .store import cached
+from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 
 __all__ = ["KnockValuation", "KnockOutcome", "Seats", "Standing", "TurnOdds", "turn_odds", "opponent_turns",
            "MAX_TURNS"]
@@ -147,7 +148,8 @@ class TurnOdds:
 @lru_cache(maxsize=8)
 def _turn_odds(scoring: RuleSet) -> TurnOdds:
     tables = tables_for(scoring)
-    dist = _turn_distributions(tables)
+    dist = cached("turn-odds", (tables.key, MAX_TURNS), lambda: {"dist": _turn_distributions(tables)},
+                  sources=(__file__, TABLES_SOURCE))["dist"]
     gt = 1.0 - np.cumsum(dist, axis=1)
     blitz = dist[:, BLITZ2:].sum(axis=1)
     return TurnOdds(tables, gt, dist, blitz)
@@ -440,8 +442,12 @@ class KnockValuation:
         later showdown it did not call costs it a life (a letter) with the chance of
         :meth:`risk_playing_on`, and otherwise costs one opponent, each alike (under V16:
         someone else scores)."""
+        return self.value_of_risk(view, self.risk_playing_on(view, odds, row, unseen, played))
+
+    def value_of_risk(self, view: Seats, own: float) -> float:
+        """The expected change in P(win) of playing on when the later showdown costs the
+        player with the chance ``own`` (see :meth:`value_playing_on`)."""
         mine, others, points = self.showdown_changes(view)
-        own = self.risk_playing_on(view, odds, row, unseen, played)
         if points:
             return (1.0 - own) * mine + own * others
         return own * mine + (1.0 - own) * others

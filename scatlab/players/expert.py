@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from ..analysis.ranking import Position, Style, decide
+from ..analysis.ranking import Style, decide
 from ..analysis.valuation import KnockValuation
 from ..checks import real_number, whole_number
 from ..cards import Rank
@@ -91,7 +91,7 @@ class ExpertPlayer(Player):
         _, settled = settled_choice(view, "does not throw down blind: its cards are unknown (V11)")
         if settled is not None:
             return settled
-        choice = decide(Position.from_view(view), self.style)
+        choice = decide(view, self.style)
         return Decision(choice.action, choice.reason)
 
     # -- what an observer is told ------------------------------------------------------

@@ -609,7 +609,7 @@ def test_lesson_8_reviews_a_game_and_replays_its_two_costliest_decisions(course_
     listing = course_page.locator(".scatlab-costliest li")
     expect(listing).to_have_count(2)
     expect(listing.nth(0)).to_contain_text("blunder")
-    expect(listing.nth(1)).to_contain_text("lives")
+    expect(listing.nth(1)).to_contain_text("chance of winning")
     expect(course_page.locator(".scatlab-try-head")).to_have_count(2)
     expect(course_page.locator(".scat-hand-card")).to_have_count(3 + 3 + 3, timeout=30_000)
     review.locator(".scat-review-mark").nth(1).click()
