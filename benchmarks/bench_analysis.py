@@ -47,8 +47,8 @@ from typing import Any
 import numpy as np
 
 from scatlab.analysis import Knowledge, Observations, analyze_turn, horizon_values, knock_risk
-from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter, Turn
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.model.hand_filter import LOG_KINDS, LogFilter, Turn
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import Card, Suit, deck, parse_cards
 from scatlab.rules import find_rules
 from scatlab.rules.options import CLASSIC
@@ -197,7 +197,7 @@ def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
     the opponents' turns (``Observations.from_view``), then the knock risk (exact against
     one opponent, 10,000 Monte Carlo deals against more); once with nothing cached (no rule,
     no filter weights) and once more with all that cached (the next click)."""
-    from scatlab.analysis import opponents
+    from scatlab.analysis.model import opponents
     from scatlab.players import make_player
     from scatlab.players.tournament import play_out
     from scatlab.rules.actions import ActionKind
@@ -303,8 +303,8 @@ import json, sys, time
 clock = time.perf_counter
 start = clock()
 from scatlab.analysis import horizon_values
-from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter, Turn
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.model.hand_filter import LOG_KINDS, LogFilter, Turn
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.rules import find_rules
 imported = clock() - start

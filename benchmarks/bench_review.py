@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from scatlab.analysis.review import GameReview, review_game
+from scatlab.analysis.explain.review import GameReview, review_game
 from scatlab.players import make_player, seat_policy
 from scatlab.rules import GameRecord, RuleSet, find_rules, play_random_game
 

@@ -41,7 +41,7 @@ UNIFORM = ["analyze", "AH", "KH", "4C", "--discard", "9S", "--opponent-model", "
 FIRST_CALLS = """
 import time
 from scatlab.analysis import Knowledge, Observations, knock_risk
-from scatlab.analysis.hand_filter import LogFilter, Turn
+from scatlab.analysis.model.hand_filter import LogFilter, Turn
 from scatlab.cards import parse_card, parse_cards
 from scatlab.rules import find_rules
 rules = find_rules("classic")

@@ -4,7 +4,7 @@ One sample is one ``Table.handle(message)`` call, exactly what the browser's cli
 triggers in the kernel (run here inside an asyncio event loop, as in a kernel): the
 learner's move through the engine, the computer opponents' replies (pace 0, so they are
 included), the complete hints for the learner's next decision (the one-turn numbers and
-the ranking of every move with the advice, :func:`scatlab.analysis.ranking.rank`), the
+the ranking of every move with the advice, :func:`scatlab.analysis.engine.ranking.rank`), the
 chart SVG, and the new table model set on the widget: one figure per click, the table
 with its complete hints.
 

@@ -292,7 +292,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from .analysis.review import review_game
+    from .analysis.explain.review import review_game
 
     result = review_game(_record(args.file), args.player)
     if args.json:
@@ -303,7 +303,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from .analysis.report import analyze
+    from .analysis.explain.report import analyze
 
     _bounded("--samples", args.samples, 1, MAX_SAMPLES)
     _bounded("--seed", args.seed, *SEED_RANGE)
@@ -313,7 +313,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         raise ScatlabError(f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} read only by the adaptive "
                            f"opponent model, not by --opponent-model uniform: leave out one or the other")
     if args.turns or args.rejected:
-        from .analysis.opponents import Observations
+        from .analysis.model.opponents import Observations
         from .cards import parse_cards
         from .rules.options import find_rules
 

@@ -31,9 +31,9 @@ from scatlab.analysis import (
     horizon_values,
     knock_risk,
 )
-from scatlab.analysis.display import derivation
-from scatlab.analysis.knock import _Outcomes
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.explain.display import derivation
+from scatlab.analysis.model.knock import _Outcomes
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import Card, deck, format_cards, parse_cards
 from scatlab.errors import AnalysisError, CardError
 from scatlab.rules import (
@@ -367,7 +367,7 @@ def opponent_turn(rules: RuleSet, hand: Sequence[Card], top: Card | None,
                   stock: Card | None) -> tuple[str, Card, tuple[Card, ...]]:
     """The stated policy: take the top discard if keeping it makes a stronger hand, else
     draw; discard to keep the strongest hand. Among equally strong discards the drawn card
-    goes back first, then the lowest-valued card (the tie rule of scatlab.analysis.tables
+    goes back first, then the lowest-valued card (the tie rule of scatlab.analysis.counting.tables
     and onestep). Returns (action, discard, hand kept)."""
     hand = tuple(hand)
     lowest_first = sorted(hand, key=lambda c: (card_points(c), c.index))

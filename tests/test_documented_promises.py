@@ -20,8 +20,8 @@ from fractions import Fraction
 import pytest
 
 from scatlab.analysis import analyze, analyze_turn
-from scatlab.analysis.knock import KnockRisk, knock_refusal, knock_risk
-from scatlab.analysis.knowledge import Knowledge
+from scatlab.analysis.model.knock import KnockRisk, knock_refusal, knock_risk
+from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.errors import AnalysisError
 from scatlab.errors import RulesError as RulesError_
 from scatlab.players import make_player, run_tournament
@@ -91,7 +91,7 @@ def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: floa
     """Fix the expert's estimates so that only its knock rule decides: the quick screen
     passes, the knock costs ``own`` lives and changes P(win) by ``gain``; playing on
     changes it by ``on``."""
-    from scatlab.analysis.valuation import KnockOutcome
+    from scatlab.analysis.model.valuation import KnockOutcome
 
     valuation = type(expert.valuation)  # a frozen dataclass: its methods are stubbed on the class
     monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)

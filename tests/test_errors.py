@@ -32,8 +32,8 @@ from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
 from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.checks import notation_pieces, one_line, shown
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
-from scatlab.analysis.opponents import Observations, pile_tops, with_knock_rules
-from scatlab.analysis.valuation import KnockValuation
+from scatlab.analysis.model.opponents import Observations, pile_tops, with_knock_rules
+from scatlab.analysis.model.valuation import KnockValuation
 from scatlab.players import make_player, run_tournament
 from scatlab.players.base import PlayerError
 from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay

@@ -123,8 +123,8 @@ def test_skat_values_in_the_exercise_match_game_value() -> None:
 # -- the steps' new exercises (issue 36): each answer checked against the analysis ---------------
 
 def _turn(q: Question) -> Any:  # the one-turn analysis of the question's position
-    from scatlab.analysis.knowledge import Knowledge
-    from scatlab.analysis.onestep import analyze_turn
+    from scatlab.analysis.counting.knowledge import Knowledge
+    from scatlab.analysis.counting.onestep import analyze_turn
 
     hand, up = q.position[:2]
     return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
@@ -164,7 +164,7 @@ def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_ne
     chances for that hand and pile; the answer knocks exactly when the cost is within the
     nearly-safe limit (0.075 lives heads-up), and the advice for the hand agrees."""
     from scatlab.analysis import analyze
-    from scatlab.analysis.ranking import knock_line
+    from scatlab.analysis.engine.ranking import knock_line
 
     safe = knock_line("classic", 1, 0).safe
     assert safe == Fraction(3, 40)
@@ -190,7 +190,7 @@ def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_ne
 def test_knock_by_the_line_C6_follows_the_knock_line_and_alternates_its_answer(name: str) -> None:
     import re
 
-    from scatlab.analysis.ranking import knock_line
+    from scatlab.analysis.engine.ranking import knock_line
     from scatlab.cards import parse_cards
 
     ex = EXERCISES[name]

@@ -1,4 +1,4 @@
-"""The adaptive model's filter over a game's log (scatlab.analysis.hand_filter).
+"""The adaptive model's filter over a game's log (scatlab.analysis.model.hand_filter).
 
 Every filter step is recounted here by brute force: every hand a kind of player may hold,
 every card it may draw, and the stated policy applied card by card with values from the
@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge
-from scatlab.analysis.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, TIP_PLAY, FilterKind, KnockRule,
+from scatlab.analysis.model.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, TIP_PLAY, FilterKind, KnockRule,
                                          LogFilter, Turn)
-from scatlab.analysis.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
+from scatlab.analysis.model.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
 from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
@@ -596,7 +596,7 @@ def test_strong_kind_throws_the_card_the_expert_throws() -> None:
     gives for its hand, the card it drew or took and the suits its next player had taken
     (the feed rule), or on a last turn after a knock for the hand now, under classic and the
     32-card eenendertigen."""
-    from scatlab.analysis.knowledge import collected_suits
+    from scatlab.analysis.counting.knowledge import collected_suits
 
     for rules_name in ("classic", "eenendertigen"):
         rules = find_rules(rules_name)
@@ -764,7 +764,7 @@ def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
 def test_row_weights_with_a_log_do_not_build_the_prior_chain() -> None:
     """With a log the filter alone gives the weights: the chain (typed-in observations'
     model, about 0.3 s to build) is not built on that path."""
-    from scatlab.analysis.opponents import _chain
+    from scatlab.analysis.model.opponents import _chain
 
     _chain.cache_clear()
     k = Knowledge.of("AH KH QS", discard="2C")
@@ -937,7 +937,7 @@ def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None
     last turn), with no suit avoided and with suits avoided, picks the same card from the
     set as from the full ranking of that hand and card; and after a take (no suit avoided),
     the set's first card other than the one taken is the card the full ranking throws."""
-    from scatlab.analysis import hand_filter as hf
+    from scatlab.analysis.model import hand_filter as hf
 
     f = LogFilter.of(rules)  # type: ignore[arg-type]
     tables = f.tables

@@ -1,5 +1,5 @@
 """The adaptive knock risk against two or more opponents: sequential importance sampling
-(scatlab.analysis.knock._monte_carlo_weighted) against the exact answer where it can be
+(scatlab.analysis.model.knock._monte_carlo_weighted) against the exact answer where it can be
 counted, its standard error against the spread of seeded repeats, and its effective
 sample size."""
 
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge, Observations, knock_risk
-from scatlab.analysis.knock import _Outcomes, _play_out
-from scatlab.analysis.opponents import row_weights
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.model.knock import _Outcomes, _play_out
+from scatlab.analysis.model.opponents import row_weights
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import deck, parse_cards
 from scatlab.rules import find_rules
 
@@ -118,8 +118,8 @@ def test_last_turns_played_together_match_the_one_deal_reference(rules_name: str
     takes (C5), draws, passes with the stock gone (C11) and 31s that end the hand (C8)."""
     import random as _random
 
-    from scatlab.analysis.knock import _Outcomes, _play_out, _play_out_all
-    from scatlab.analysis.tables import tables_for as _tables_for
+    from scatlab.analysis.model.knock import _Outcomes, _play_out, _play_out_all
+    from scatlab.analysis.counting.tables import tables_for as _tables_for
 
     rules = find_rules(rules_name)
     tables = _tables_for(rules)

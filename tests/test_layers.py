@@ -113,6 +113,29 @@ def test_import_circles_finds_a_circle_through_a_function_level_import() -> None
     assert import_circles({"a": {"b"}, "b": set()}) == []
 
 
+ANALYSIS_PARTS = ("counting", "model", "engine", "explain")
+"""The sub-packages of :mod:`scatlab.analysis`, lowest first: exact counting, the opponent
+model, the decision engine, the explanations (docs/design/engine.md argues the split)."""
+
+
+def test_analysis_parts_import_only_the_parts_below_them() -> None:
+    """Counting imports no other part; the opponent model only counting; the engine only
+    those two; the explanations any (imports inside functions counted too)."""
+    graph = import_graph()
+    folders = {p.name for p in (PACKAGE / "analysis").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders == set(ANALYSIS_PARTS)
+    assert {p.stem for p in (PACKAGE / "analysis").glob("*.py")} == {"__init__"}  # every module is in a part
+    for module, targets in graph.items():
+        parts = module.split(".")
+        if parts[0] != "analysis" or len(parts) < 3:
+            continue
+        mine = ANALYSIS_PARTS.index(parts[1])
+        for target in targets:
+            bits = target.split(".")
+            if bits[0] == "analysis" and len(bits) >= 2 and bits[1] in ANALYSIS_PARTS:
+                assert ANALYSIS_PARTS.index(bits[1]) <= mine, f"{module} imports {target}"
+
+
 def test_no_import_circle_counting_imports_inside_functions() -> None:
     """No module reaches itself through the package's imports, including those inside
     functions (a registry finds its subclasses by name with importlib, not by import)."""
@@ -169,7 +192,7 @@ def test_import_scatlab_is_light() -> None:
     code = (
         "import sys, scatlab, scatlab.rules, scatlab.cli; "
         "heavy = [m for m in ('ipywidgets', 'sympy', 'numpy', 'IPython', 'jupyter_core', 'scatlab.players', "
-        "'scatlab.analysis.opponents', 'scatlab.analysis.hand_filter', 'scatlab.analysis.review') "
+        "'scatlab.analysis.model.opponents', 'scatlab.analysis.model.hand_filter', 'scatlab.analysis.explain.review') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -181,14 +204,14 @@ def test_scatlab_analyze_imports_the_engine_but_not_the_review() -> None:
     engine it advises by (its standing model and the adaptive opponent model, even under
     ``--opponent-model uniform``, which picks the knock risk's model only) but not the game
     review, which is imported on first use."""
-    engine = ("scatlab.analysis.opponents", "scatlab.analysis.valuation")
+    engine = ("scatlab.analysis.model.opponents", "scatlab.analysis.model.valuation")
     code = (
         "import sys, contextlib, io; from scatlab.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['analyze', 'AH', 'KH', '4C', '--discard', '9S', '--opponent-model', 'uniform'])\n"
-        f"print([m for m in {engine!r} if m in sys.modules], 'scatlab.analysis.review' in sys.modules)\n"
+        f"print([m for m in {engine!r} if m in sys.modules], 'scatlab.analysis.explain.review' in sys.modules)\n"
         "from scatlab.analysis import review_game\n"
-        "print('scatlab.analysis.review' in sys.modules)\n"
+        "print('scatlab.analysis.explain.review' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out[0] == f"{list(engine)!r} False"
@@ -228,7 +251,7 @@ def test_import_scatlab_never_loads_the_widgets_and_the_session_loads_no_widget_
 
 def test_no_package_name_hides_one_of_its_modules() -> None:
     """Issue 37: ``scatlab.analysis`` exported the function ``review``, so ``import
-    scatlab.analysis.review as r`` gave the function, not the module. For every package of
+    scatlab.analysis.explain.review as r`` gave the function, not the module. For every package of
     scatlab and every module in it, the package's attribute of that name is the module
     (nothing in an ``__init__`` rebinds it) and no ``__all__`` lists the name."""
     packages = ["scatlab"] + [m.name for m in pkgutil.walk_packages(scatlab.__path__, "scatlab.") if m.ispkg]

@@ -13,7 +13,7 @@ import pytest
 
 from scatlab import find_rules, hand_value
 from scatlab.analysis import Observations, analyze
-from scatlab.analysis.ranking import Position, knock_line, rank
+from scatlab.analysis.engine.ranking import Position, knock_line, rank
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps
@@ -65,7 +65,7 @@ def test_lesson_3_C6_C7_C8_the_worked_example_draws_with_21_and_the_9S_on_the_pi
     31, C8), 16.8% (knocker lowest on their own, C7), 1 x 0.003 + 2 x 0.168 = about 0.34 lives
     for the knock, far above the nearly-safe 0.075; the advice draws; knocking +3.1% to the
     chance of winning the game, playing on +3.9%."""
-    from scatlab.analysis.knowledge import Knowledge
+    from scatlab.analysis.counting.knowledge import Knowledge
 
     ranking = rank(Position.of(Knowledge.of("AH KH 4C", "9S", opponents=1)))
     knock = ranking.move("knock")
@@ -88,7 +88,7 @@ def test_lesson_3_one_knock_figure_for_the_worked_examples_position_everywhere()
     import subprocess
     import sys
 
-    from scatlab.analysis.knowledge import Knowledge
+    from scatlab.analysis.counting.knowledge import Knowledge
     from scatlab.course.exercises import EXERCISES
     from scatlab.course.widgets.lessonkit import OpponentModelExplorer
 
@@ -154,7 +154,7 @@ def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:
 def test_lesson_3_C13_on_the_county_the_nearly_safe_limit_drops_to_0_6() -> None:
     """On the county (C13) one more loss is out: the limit is 0.6 of the usual (with equal
     lives the line stays put)."""
-    from scatlab.analysis.valuation import KnockValuation, Standing
+    from scatlab.analysis.model.valuation import KnockValuation, Standing
 
     rules = find_rules("classic")
     valuation = KnockValuation()
@@ -315,8 +315,8 @@ def test_rulebook_has_every_rule() -> None:
 def test_lesson_2_steps_C5_the_sum_for_AH_KH_4C_with_9S_on_the_pile() -> None:
     from fractions import Fraction
 
-    from scatlab.analysis.knowledge import Knowledge
-    from scatlab.analysis.onestep import analyze_turn
+    from scatlab.analysis.counting.knowledge import Knowledge
+    from scatlab.analysis.counting.onestep import analyze_turn
 
     turn = analyze_turn(Knowledge.of("AH KH 4C", discard="9S", opponents=1))
     draw = turn.draw

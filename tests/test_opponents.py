@@ -1,4 +1,4 @@
-"""The adaptive opponent model (scatlab.analysis.opponents) and the knock risk under it.
+"""The adaptive opponent model (scatlab.analysis.model.opponents) and the knock risk under it.
 
 The weighted exact count is recounted here by brute force (every opponent hand, with its
 weight, and every stock card, played with the stated policy from scratch); the prior chain's
@@ -27,7 +27,7 @@ from test_analysis import (
 )
 
 from scatlab.analysis import Knowledge, analyze, knock_risk
-from scatlab.analysis.opponents import (
+from scatlab.analysis.model.opponents import (
     _chain,
     _chain_for,
     CASUAL,
@@ -42,8 +42,8 @@ from scatlab.analysis.opponents import (
     turn_priors,
     with_knock_rules,
 )
-from scatlab.analysis.hand_filter import LogFilter
-from scatlab.analysis.tables import scoring_rules, tables_for
+from scatlab.analysis.model.hand_filter import LogFilter
+from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.players.base import make_player
@@ -368,7 +368,7 @@ def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -
     the rules are added exactly on the turns at which a knock was allowed (and the rest of
     each turn is as read without rules), and the rules cached turn by turn are those worked
     out afresh."""
-    from scatlab.analysis import opponents
+    from scatlab.analysis.model import opponents
 
     kinds = ["expert", "tip", "tip"]
     views: list[PlayerView] = []

@@ -1,4 +1,4 @@
-"""The decision engine (scatlab.analysis.ranking) behind the advice, the hints, the review
+"""The decision engine (scatlab.analysis.engine.ranking) behind the advice, the hints, the review
 and the expert: each part of its rule at its boundary, the decision oracle over seeded whole
 games under every preset, and the expert playing the engine's first move at every decision.
 
@@ -19,11 +19,11 @@ from fractions import Fraction
 import pytest
 
 from scatlab.analysis import analyze
-from scatlab.analysis.advice import advise
-from scatlab.analysis.knowledge import Knowledge
-from scatlab.analysis.onestep import analyze_turn
-from scatlab.analysis.valuation import KnockOutcome
-from scatlab.analysis.ranking import (
+from scatlab.analysis.engine.advice import advise
+from scatlab.analysis.counting.knowledge import Knowledge
+from scatlab.analysis.counting.onestep import analyze_turn
+from scatlab.analysis.model.valuation import KnockOutcome
+from scatlab.analysis.engine.ranking import (
     EXPERT,
     FEED_MARGIN,
     HORIZON,
@@ -36,8 +36,8 @@ from scatlab.analysis.ranking import (
     knock_line,
     rank,
 )
-from scatlab.analysis.valuation import KnockValuation, Standing
-from scatlab.analysis.review import assess
+from scatlab.analysis.model.valuation import KnockValuation, Standing
+from scatlab.analysis.explain.review import assess
 from scatlab.cli import main
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
@@ -367,7 +367,7 @@ def test_the_expert_plays_the_engines_first_move_at_every_decision(name: str) ->
 
 
 def test_an_expert_only_game_reviews_as_all_best_moves() -> None:
-    from scatlab.analysis.review import review_game
+    from scatlab.analysis.explain.review import review_game
     from scatlab.rules import GameRecord
 
     kinds = ["expert", "expert", "expert"]

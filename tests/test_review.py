@@ -1,4 +1,4 @@
-"""Game review (scatlab.analysis.review, issue 10): decisions priced from the player's own
+"""Game review (scatlab.analysis.explain.review, issue 10): decisions priced from the player's own
 view, the preferred move, exact costs on two separate scales, classes, and the CLI."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_tournament import public_cards, reachable
 
-from scatlab.analysis.horizon import horizon_values
-from scatlab.analysis.review import (
+from scatlab.analysis.counting.horizon import horizon_values
+from scatlab.analysis.explain.review import (
     CLASSES,
     HORIZON,
     VALUE_THRESHOLDS,
@@ -26,14 +26,14 @@ from scatlab.analysis.review import (
     classify,
     review_game,
 )
-from scatlab.analysis.knowledge import Knowledge
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.counting.knowledge import Knowledge
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.cli import main
 from scatlab.errors import AnalysisError, RecordError, ScatlabError
 from scatlab.players import make_player
 from scatlab.players.expert import ExpertPlayer
-from scatlab.analysis.valuation import opponent_turns, turn_odds
+from scatlab.analysis.model.valuation import opponent_turns, turn_odds
 from scatlab.rules import (
     PRESETS,
     Action,
@@ -141,7 +141,7 @@ def _knock_with_12_record() -> GameRecord:
 def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder_on_the_win_scale() -> None:
     """The knock's cost is what it gives up of the chance of winning the game against the
     best move (a way of playing on), the engine's figures: the review reads :func:`rank`."""
-    from scatlab.analysis.ranking import Position, rank
+    from scatlab.analysis.engine.ranking import Position, rank
 
     record = _knock_with_12_record()
     result = review_game(record, player=0)

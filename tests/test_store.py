@@ -1,4 +1,4 @@
-"""Tables kept on disk between processes (scatlab.analysis.store): a cache changes speed,
+"""Tables kept on disk between processes (scatlab.analysis.counting.store): a cache changes speed,
 never a number."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scatlab.analysis import store
-from scatlab.analysis.tables import Tables, scoring_rules
+from scatlab.analysis.counting import store
+from scatlab.analysis.counting.tables import Tables, scoring_rules
 from scatlab.rules import find_rules
 
 
@@ -19,7 +19,9 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
     the prior chain, the filter's rankings of the sets of four)
     is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
     deck."""
-    from scatlab.analysis import hand_filter, horizon, opponents
+    from scatlab.analysis.model import hand_filter
+    from scatlab.analysis.counting import horizon
+    from scatlab.analysis.model import opponents
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     try:
@@ -111,7 +113,9 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
 
     import scatlab.analysis
     import scatlab.players
-    from scatlab.analysis import hand_filter, kernels, opponents
+    from scatlab.analysis.model import hand_filter
+    from scatlab.analysis.counting import kernels
+    from scatlab.analysis.model import opponents
     from scatlab.cards import parse_card
 
     unbounded = []

@@ -1,4 +1,4 @@
-"""The analysis tables (scatlab.analysis.tables) against the rules layer, exhaustively."""
+"""The analysis tables (scatlab.analysis.counting.tables) against the rules layer, exhaustively."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.tables import RANK_BITS, Tables, tables_for
+from scatlab.analysis.counting.tables import RANK_BITS, Tables, tables_for
 from scatlab.cards import ALL_CARDS
 from scatlab.rules import PRESETS, RuleSet, find_rules, tiebreak_key, value_of
 
@@ -61,7 +61,7 @@ def test_lazy_rows_equal_the_full_table(name: str) -> None:
 def test_horizon_tables_are_kept_with_their_own_scoring() -> None:
     """Horizon levels live on the Tables object of their scoring configuration, so two
     scorings never share (or mix up) them, and rule sets that score alike do share."""
-    from scatlab.analysis.horizon import horizon_table, horizon_values
+    from scatlab.analysis.counting.horizon import horizon_table, horizon_values
     from scatlab.cards import parse_cards
 
     classic, gin = tables_for(find_rules("classic")), tables_for(find_rules("gin"))

@@ -1,6 +1,6 @@
 """One way to throw for each kind of player (C5: never the card just taken). The ``tip`` and
 ``expert`` players and the opponent model read the same rankings
-(:func:`scatlab.analysis.hand_filter.throw_choice`); these tests check the one-position
+(:func:`scatlab.analysis.model.hand_filter.throw_choice`); these tests check the one-position
 reading against the ranking built for many hands at once, and the rules the docs state."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import random
 import numpy as np
 import pytest
 
-from scatlab.analysis.hand_filter import (LAST_THROW, TIP_THROW, _pair_ranks, _SUIT_ORDER, expert_throw,
+from scatlab.analysis.model.hand_filter import (LAST_THROW, TIP_THROW, _pair_ranks, _SUIT_ORDER, expert_throw,
                                           throw_choice)
-from scatlab.analysis.tables import scoring_rules, tables_for
+from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.cards import Card, Suit, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.rules import find_rules

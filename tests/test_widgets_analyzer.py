@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from test_tournament import public_cards, reachable
 
 from scatlab.analysis import analyze
-from scatlab.analysis.display import latex
+from scatlab.analysis.explain.display import latex
 from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
 from scatlab.errors import AnalysisError, CardError, ScatlabError
 from scatlab.players import PLAYER_KINDS, RandomPlayer

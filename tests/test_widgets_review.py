@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.review import CLASSES, VALUE_THRESHOLDS, WIN_THRESHOLDS, ReviewedDecision, review_game
+from scatlab.analysis.explain.review import CLASSES, VALUE_THRESHOLDS, WIN_THRESHOLDS, ReviewedDecision, review_game
 from scatlab.cards import deck
 from scatlab.errors import AnalysisError
 from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay

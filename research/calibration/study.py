@@ -11,7 +11,7 @@ error); :func:`reliability_svg` draws the reliability diagram as a small standal
 the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
 by opponent kind, turns played and whether the opponent took a card). The model in play
 has the filter's strong kind knock by the expert's rule at each opponent turn
-(:func:`scatlab.analysis.opponents.with_knock_rules`); ``collect_knocks(...,
+(:func:`scatlab.analysis.model.opponents.with_knock_rules`); ``collect_knocks(...,
 table_model=True)`` also records the adaptive model whose strong kind knocks by its measured
 chances (the study's model ``"table"``, the model in play before), and ``told_model=True`` the
 model in play told who each opponent is (the model ``"told"``: a control, not a model a
@@ -51,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from scatlab.analysis.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
-from scatlab.analysis.knock import knock_risk
-from scatlab.analysis.knowledge import Knowledge
-from scatlab.analysis.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
+from scatlab.analysis.model.knock import knock_risk
+from scatlab.analysis.counting.knowledge import Knowledge
+from scatlab.analysis.model.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import Card
 from scatlab.checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
 from scatlab.players.base import Player, PlayerError, make_player
@@ -240,7 +240,7 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     knock_rules=False)``: the model in play before the rule, and the expert's own picture of
     its opponents), as the model ``"table"``; with ``told_model`` also the model in play
     *told who each opponent is* (:data:`TOLD_KINDS`, the model ``"told"``: a ``tip`` entrant
-    is pictured as exactly the tip player, :data:`~scatlab.analysis.hand_filter.TIP_PLAY`, an
+    is pictured as exactly the tip player, :data:`~scatlab.analysis.model.hand_filter.TIP_PLAY`, an
     ``expert`` one as the strong kind), a control that measures how much of the error comes
     from not knowing the opponents' kinds (only for games of ``tip`` and ``expert`` players)."""
     ruleset = find_rules(rules)
@@ -584,7 +584,7 @@ def knock_table(counts: dict[KnockCell, tuple[int, int]], opponents: int, prior:
 @dataclass(frozen=True)
 class Agreement:
     """How one player kind's choices agree with one kind of the filter
-    (:data:`scatlab.analysis.hand_filter.LOG_KINDS`), over the turns of seeded games:
+    (:data:`scatlab.analysis.model.hand_filter.LOG_KINDS`), over the turns of seeded games:
     ``takes``: of the discards the filter kind would take, how many the player took, and of
     the turns it would not (``(taken, offered)`` each); ``throws``: the turns where the
     player threw the card the filter kind's table gives, of all its throws (a hand kept at
@@ -608,7 +608,7 @@ def kind_agreement(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
     >>> tip.takes_worth[0] == tip.takes_worth[1] and tip.takes_other[0] == 0   # tip takes as the casual kind
     True
     """
-    from scatlab.analysis.hand_filter import LOG_KINDS, LogFilter
+    from scatlab.analysis.model.hand_filter import LOG_KINDS, LogFilter
     from scatlab.players.tip import collected_suits
 
     ruleset = find_rules(rules)
@@ -670,7 +670,7 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
                   told_model: bool = False) -> list[HandPicture]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays
     them), every opponent's hand as the knocker's adaptive model pictures it (the weights
-    of :func:`scatlab.analysis.opponents.row_weights`, from the knocker's view) beside the
+    of :func:`scatlab.analysis.model.opponents.row_weights`, from the knocker's view) beside the
     real hand: where the knock risk's error comes from when the calibration is off.
     ``chain``: picture the hands as the model does without the order of the turns (the
     prior chain and the rejected cards, as for typed-in observations) instead of following

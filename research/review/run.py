@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from scatlab.analysis.review import CLASSES
+from scatlab.analysis.explain.review import CLASSES
 
 # The seeded game set and its timed reviews are the review benchmark's (one definition of
 # the games both use); benchmarks/ is a folder of scripts, put on the path here.

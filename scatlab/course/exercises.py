@@ -36,8 +36,8 @@ from ..rules.scoring import settle
 from ..rules.values import hand_value, tiebreak_key
 
 if TYPE_CHECKING:
-    from ..analysis.onestep import TurnAnalysis
-    from ..analysis.report import Analysis
+    from ..analysis.counting.onestep import TurnAnalysis
+    from ..analysis.explain.report import Analysis
 
 __all__ = [
     "ExerciseError",
@@ -217,8 +217,8 @@ def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: b
 
 def _turn(hand: Sequence[Card], up: Card) -> TurnAnalysis:
     """Taking and drawing, exactly, one opponent (one turn only: cheap)."""
-    from ..analysis.knowledge import Knowledge
-    from ..analysis.onestep import analyze_turn
+    from ..analysis.counting.knowledge import Knowledge
+    from ..analysis.counting.onestep import analyze_turn
 
     return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
 
@@ -407,14 +407,14 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
 # -- the working behind an answer (sympy, only when a learner asks) --------------------------
 
 def _analysis(question: Question) -> Analysis:
-    from ..analysis.report import analyze
+    from ..analysis.explain.report import analyze
 
     hand, up = question.position[:2]
     return analyze(hand, up, opponents=1, knock=False)
 
 
 def _derivation_lines(analysis: Analysis, names: tuple[str, ...]) -> str:
-    from ..analysis.display import derivation
+    from ..analysis.explain.display import derivation
 
     return "\n".join(step.latex() for step in derivation(analysis) if step.name in names)
 
@@ -547,10 +547,10 @@ def wants_knock(exercise: str, seed: int) -> bool:
 def _knock_cost(rng: random.Random, seed: int) -> Question:
     """Knock or play on by adding up the knock (lesson 3): a heads-up hand whose knock costs
     clearly less, or clearly more, than the nearly-safe limit, and whose advice (the engine's
-    first move, :func:`scatlab.analysis.ranking.rank`) agrees with the sum. The chances are
+    first move, :func:`scatlab.analysis.engine.ranking.rank`) agrees with the sum. The chances are
     the ranking's own, so this step, the table's hints and ``scatlab analyze`` read one figure."""
-    from ..analysis.ranking import knock_line
-    from ..analysis.report import analyze
+    from ..analysis.engine.ranking import knock_line
+    from ..analysis.explain.report import analyze
 
     full = deck(52)
     want_knock = wants_knock("knock-cost", seed)
@@ -590,7 +590,7 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
 def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int, turns: int) -> Question:
     """Knock or play on by the knock line (the chart of lesson 3: an average over every hand
     of a value): a hand value near the line, where the line decides (:func:`wants_knock`)."""
-    from ..analysis.ranking import knock_line
+    from ..analysis.engine.ranking import knock_line
 
     full = deck(52)
     line = knock_line("classic", opponents=opponents, turns=turns)

@@ -2,12 +2,12 @@
 
 :func:`generate` plays seeded games between computer players (``expert`` and ``tip``, 2 to 4
 players, classic rules, the first hand of each game) and, at every decision a seat makes,
-ranks the legal moves with :func:`scatlab.analysis.ranking.rank`: **the one ranking the
+ranks the legal moves with :func:`scatlab.analysis.engine.ranking.rank`: **the one ranking the
 advice uses**, never another scoring. A position becomes a puzzle only when **one move is
 clearly best**: every other choice shown costs at least a stated margin (the lichess-puzzler
-criterion), on the ranking's own scale (:meth:`~scatlab.analysis.ranking.Ranking.cost`):
+criterion), on the ranking's own scale (:meth:`~scatlab.analysis.engine.ranking.Ranking.cost`):
 
-- :data:`VALUE_MARGIN` (half a point of expected hand value, :data:`~scatlab.analysis.ranking.HORIZON` turns ahead,
+- :data:`VALUE_MARGIN` (half a point of expected hand value, :data:`~scatlab.analysis.engine.ranking.HORIZON` turns ahead,
   or of the hand now on a last turn) between ways of playing on: taking or drawing, which
   card to throw;
 - :data:`WIN_MARGIN` (one point of percentage of the chance of winning the game, the
@@ -54,8 +54,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..analysis.knowledge import Knowledge
-from ..analysis.ranking import Position, RankedMove, Ranking, rank
+from ..analysis.counting.knowledge import Knowledge
+from ..analysis.engine.ranking import Position, RankedMove, Ranking, rank
 from ..cards import Card, format_cards, parse_card
 from ..checks import SEED_RANGE, shown
 from ..errors import ExerciseError, ScatlabError
@@ -154,7 +154,7 @@ class Puzzle:
     ``choices`` are what the learner reads (``"take 9♥"``, ``"draw"``, ``"knock"``,
     ``"play on"``, ``"throw 4♣"``); ``moves`` the ranking's move of each (``"take"``,
     ``"draw"``, ``"knock"``, ``"discard 4C"``); ``costs`` and ``scales`` each choice's
-    :meth:`~scatlab.analysis.ranking.Ranking.cost` and scale (0 for the answer);
+    :meth:`~scatlab.analysis.engine.ranking.Ranking.cost` and scale (0 for the answer);
     ``margin`` the cost of the closest other choice, on ``margin_scale``; ``seed`` the
     seed given to :func:`generate`, ``game`` the game of that seed it came from.
     """

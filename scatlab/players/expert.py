@@ -1,7 +1,7 @@
 """The ``expert`` player: it plays the decision engine's first move.
 
-At every decision it returns :func:`scatlab.analysis.ranking.decide`'s move, the first
-move of :func:`~scatlab.analysis.ranking.rank` (a test checks this at every decision of
+At every decision it returns :func:`scatlab.analysis.engine.ranking.decide`'s move, the first
+move of :func:`~scatlab.analysis.engine.ranking.rank` (a test checks this at every decision of
 seeded games under every preset), so "follow the hints" and "play like the expert" are the
 same thing. The engine's module doc states its rule and every assumption of its model: card
 tracking, hands valued by their exact expected value five turns ahead, draw against take by
@@ -9,10 +9,10 @@ exact counting over the unseen cards, throws that do not feed the next player, a
 the hand when that raises its chance of winning the game, estimated with the adaptive
 opponent model and a stated model of standing.
 
-Its parameters are the engine's :class:`~scatlab.analysis.ranking.Style`: ``horizon`` (5)
+Its parameters are the engine's :class:`~scatlab.analysis.engine.ranking.Style`: ``horizon`` (5)
 and ``feed_margin`` (2) were fitted on seed 101 against tip players, heads-up and under
 every preset; ``knock_risk``, ``alpha`` and ``margin`` are the
-:class:`~scatlab.analysis.valuation.KnockValuation`'s (the strength table in the players
+:class:`~scatlab.analysis.model.valuation.KnockValuation`'s (the strength table in the players
 guide, docs/guide/players.md, is measured on another seed).
 
 >>> import random
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import random
 
-from ..analysis.ranking import Style, decide
-from ..analysis.valuation import KnockValuation
+from ..analysis.engine.ranking import Style, decide
+from ..analysis.model.valuation import KnockValuation
 from ..checks import real_number, whole_number
 from ..cards import Rank
 from ..rules.actions import ActionKind
@@ -65,10 +65,10 @@ class ExpertPlayer(Player):
         self.horizon = horizon
         self.feed_margin = feed_margin
         self.valuation = KnockValuation(knock_risk, alpha, margin)
-        """How it values a knock (:class:`~scatlab.analysis.valuation.KnockValuation`, with
+        """How it values a knock (:class:`~scatlab.analysis.model.valuation.KnockValuation`, with
         its ``knock_risk``, ``alpha`` and ``margin``)."""
         self.style = Style(horizon, feed_margin, self.valuation)
-        """The engine's settings it plays with (:class:`~scatlab.analysis.ranking.Style`)."""
+        """The engine's settings it plays with (:class:`~scatlab.analysis.engine.ranking.Style`)."""
 
     @property
     def knock_risk(self) -> float:

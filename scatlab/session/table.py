@@ -54,9 +54,9 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
-from ..analysis.ranking import prepare
-from ..analysis.report import Analysis, analyze
-from ..analysis.review import GameReview, review_game
+from ..analysis.engine.ranking import prepare
+from ..analysis.explain.report import Analysis, analyze
+from ..analysis.explain.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from ..rules.values import pretty_value
 from .wording import chance_words, learner_words
@@ -569,7 +569,7 @@ class TableSession:
 
     def _hints(self, view: PlayerView) -> HintsModel | None:
         """The hints of ``view``: ``analyze(view, knock=False)``, whose advice is the first
-        move of the one ranking (:func:`scatlab.analysis.ranking.rank`, exact, milliseconds)
+        move of the one ranking (:func:`scatlab.analysis.engine.ranking.rank`, exact, milliseconds)
         and whose rows show the ranking's own figures."""
         if self._hint_cache is not None and self._hint_cache[0] == view:
             return self._hint_cache[1]
@@ -902,7 +902,7 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
             if ranking.play_on_win is not None:
                 rows.append(("playing on: change in your chance of winning the game", *_win(ranking.play_on_win)))
     if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
-        from ..analysis.knock import knock_refusal
+        from ..analysis.model.knock import knock_refusal
 
         refusal = knock_refusal(analysis.knowledge)
         if refusal is not None and view.stock_size:

@@ -14,7 +14,7 @@ the whole analysis beside it (issue 8).
 - the **analysis**: the table of numbers (:func:`.analyzer_model.number_rows`), the
   advice with its reason and rule codes, the distribution of the hand's value after drawing
   (:func:`.chart.distribution_svg`) and the derivation of the numbers rendered by sympy as
-  LaTeX (:mod:`scatlab.analysis.display`).
+  LaTeX (:mod:`scatlab.analysis.explain.display`).
 
 Python owns the state (an :class:`.analyzer_model.AnalyzerModel`): the picker's JavaScript
 (``analyzer.js`` and ``analyzer.css`` beside this file; ``analyzer_panel.css`` styles the
@@ -39,7 +39,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Analysis
-from ..analysis.ranking import HORIZON as ADVICE_TURNS
+from ..analysis.engine.ranking import HORIZON as ADVICE_TURNS
 from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
@@ -346,7 +346,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         draw = a.turn.draw
         self.chart.value = distribution_svg(draw.distribution, highlight=a.value,
                                             title=f"Value after drawing (now {_num(a.value)})") if draw else ""
-        from ..analysis.display import latex  # sympy: only when there is a derivation to show
+        from ..analysis.explain.display import latex  # sympy: only when there is a derivation to show
 
         self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
 

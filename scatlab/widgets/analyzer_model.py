@@ -36,8 +36,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..analysis import Analysis, Knowledge, analyze
-from ..analysis.horizon import MAX_HORIZON
-from ..analysis.opponents import Observations
+from ..analysis.counting.horizon import MAX_HORIZON
+from ..analysis.model.opponents import Observations
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
@@ -86,7 +86,7 @@ def number_rows(a: Analysis) -> list[NumberRow]:
     """The table of numbers the analyzer shows for an analysis, in reading order.
 
     Exact numbers show as fractions with a decimal beside; a Monte Carlo estimate (the
-    knock risk against two or more opponents, :mod:`scatlab.analysis.knock`) shows as a
+    knock risk against two or more opponents, :mod:`scatlab.analysis.model.knock`) shows as a
     decimal ± its standard error, and keeps the estimate's fraction as ``value``.
 
     >>> rows = number_rows(analyze("AH KH 4C", discard="9S", knock=False))
@@ -191,7 +191,7 @@ class AnalyzerModel:
     A position from a game (:meth:`from_view`) also carries what the game knows beyond the
     cards: the stock's size, the card just taken (it may not be thrown back, C5), the
     first round (V6) and what each opponent was seen to do (the observations of the
-    adaptive opponent model, :mod:`scatlab.analysis.opponents`), so its analysis is
+    adaptive opponent model, :mod:`scatlab.analysis.model.opponents`), so its analysis is
     exactly ``analyze(view)``. Editing the cards turns it into a position of one's own and
     drops them.
     """

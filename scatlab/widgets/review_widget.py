@@ -3,7 +3,7 @@
 :class:`ReviewWidget` shows, for each decision of the reviewed seat(s), the position as that
 player saw it (their hand and the top discard, drawn with the project's SVG cards), the
 move played, the move the analysis prefers, the cost and its class
-(:mod:`scatlab.analysis.review`). A timeline has one mark per decision, coloured by class,
+(:mod:`scatlab.analysis.explain.review`). A timeline has one mark per decision, coloured by class,
 so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
 jumps to its decision, and **Try it yourself** opens a card :class:`~scatlab.widgets.table.Table`
 at that very position (the state just before the decision), with hints, so the learner can
@@ -39,7 +39,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.review import GameReview, ReviewedDecision, costliest, review_game
+from ..analysis.explain.review import GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
 from ..rules.values import format_value

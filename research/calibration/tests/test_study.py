@@ -36,9 +36,9 @@ from research.calibration.study import (
     risk_with_hands_shown,
 )
 from scatlab.analysis import Knowledge
-from scatlab.analysis.hand_filter import STRONG_PLAY, TIP_PLAY, LogFilter
-from scatlab.analysis.opponents import Observations, row_weights
-from scatlab.analysis.tables import tables_for
+from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, LogFilter
+from scatlab.analysis.model.opponents import Observations, row_weights
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.players.base import PlayerError, make_player
 from scatlab.players.tournament import play_out, seating
 from scatlab.rules import GameState, deal_order, find_rules, value_of

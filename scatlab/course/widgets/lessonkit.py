@@ -89,7 +89,7 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
 def knock_chart_svg(line: Any) -> str:
     """Bars of the expected lives a knock costs at the start of a turn, per hand value,
     beside the expected lives playing on costs (a dot per value): green where the engine
-    knocks, red where it plays on (``line`` is a :class:`~scatlab.analysis.ranking.KnockLine`)."""
+    knocks, red where it plays on (``line`` is a :class:`~scatlab.analysis.engine.ranking.KnockLine`)."""
     rows = [(float(v), float(k), float(on), knocks) for v, k, _kw, on, _ow, knocks in line.rows]
     width, height, left, bottom, plot_top = 640, 280, 62, 36, 34  # the legend sits above plot_top
     most = max(1.0, max(max(k, on) for _, k, on, _ in rows))
@@ -142,7 +142,7 @@ def knock_chart_svg(line: Any) -> str:
 
 class KnockChart(widgets.VBox):  # type: ignore[misc]
     """The knock line, derived: per hand value, the lives a knock costs against the lives
-    playing on costs (:func:`~scatlab.analysis.ranking.knock_line`, exact), with a choice
+    playing on costs (:func:`~scatlab.analysis.engine.ranking.knock_line`, exact), with a choice
     of 1 to 3 opponents and of the turns they have played."""
 
     def __init__(self, opponents: int = 1, turns: int = 0, *, defer: bool = True) -> None:
@@ -169,7 +169,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
             self._update()
 
     def _update(self) -> None:
-        from ...analysis.ranking import knock_line
+        from ...analysis.engine.ranking import knock_line
 
         n, t = int(self.opponents.value), int(self.turns.value)
         line = knock_line("classic", opponents=n, turns=t)
@@ -198,10 +198,10 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
     field for the cards they rejected (threw, or passed over on the discard pile); the knock
     risk (C6, C7) under the two opponent models side by side, exact.
 
-    The numbers are :func:`~scatlab.analysis.knock.knock_risk`'s, called with
+    The numbers are :func:`~scatlab.analysis.model.knock.knock_risk`'s, called with
     ``opponent_model="uniform"`` and ``"adaptive"`` and the :class:`Observations` the
     controls give (the model and its stated policy are in
-    :mod:`scatlab.analysis.opponents`); this widget computes no probability itself.
+    :mod:`scatlab.analysis.model.opponents`); this widget computes no probability itself.
 
     >>> e = OpponentModelExplorer()
     >>> e.risks["uniform"] == e.risks["adaptive"]  # nothing seen yet: the same model
@@ -217,7 +217,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "",
                  max_turns: int = 8) -> None:
-        from ...analysis.knowledge import Knowledge
+        from ...analysis.counting.knowledge import Knowledge
 
         self.knowledge = Knowledge.of(hand, discard, opponents=1)
         self.risks: dict[str, Any] = {}
@@ -240,7 +240,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         """The :class:`Observations` the controls give; a :class:`ScatlabError` quoting the
         field when the rejected cards are not cards or are more than the turns allow (at most
         two a turn: the discard passed over and the card thrown)."""
-        from ...analysis.opponents import Observations
+        from ...analysis.model.opponents import Observations
         from ...cards import parse_cards
 
         text = str(self.rejected.value)
@@ -256,8 +256,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
-        from ...analysis.knock import knock_risk
-        from ...analysis.ranking import Position, rank
+        from ...analysis.model.knock import knock_risk
+        from ...analysis.engine.ranking import Position, rank
 
         try:
             seen = self.observations()
@@ -697,7 +697,7 @@ _CODE = re.compile(r"\(([CV]\d{1,2})\)")
 
 
 def costliest_html(decisions: Any, whose: str = "your") -> str:
-    """The decisions (from :func:`~scatlab.analysis.review.costliest`) as a numbered list:
+    """The decisions (from :func:`~scatlab.analysis.explain.review.costliest`) as a numbered list:
     where (hand, action), what was played and what the analysis prefers, the cost on its
     scale with its class, the reason, and the rule codes linked to the rulebook.
 

@@ -14,7 +14,7 @@ for the turns still to come. A 31 (or Grand Cadillac) ends the hand, so its valu
 Values stay exact: ``E_k * 2 * (n-3)**k`` is a whole number for every hand, so the tables
 are integer arrays and the results are Fractions.
 
->>> from scatlab.analysis.knowledge import Knowledge
+>>> from scatlab.analysis.counting.knowledge import Knowledge
 >>> from scatlab.rules import find_rules
 >>> values = horizon_values(Knowledge.of("AH KH 4C", "9S").hand, 2, find_rules("classic"))
 >>> values[0], float(values[1]) > 21
@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CardsLike, format_cards, parse_cards
-from ..checks import whole_number
-from ..errors import AnalysisError
-from ..rules.options import RuleSet, find_rules
+from ...cards import CardsLike, format_cards, parse_cards
+from ...checks import whole_number
+from ...errors import AnalysisError
+from ...rules.options import RuleSet, find_rules
 from .store import cached
 from .tables import BLITZ2, SOURCE as TABLES_SOURCE, Tables, tables_for
 
@@ -70,7 +70,7 @@ def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
 
 
 _STORED = 6
-"""Levels built (and kept on disk, :mod:`scatlab.analysis.store`) at least up to this one:
+"""Levels built (and kept on disk, :mod:`scatlab.analysis.counting.store`) at least up to this one:
 the expert and the filter use 5 and 6."""
 
 

@@ -1,7 +1,7 @@
 """The adaptive opponent model's two hot loops, as numpy array operations.
 
-A tournament or a study asks the adaptive opponent model (:mod:`scatlab.analysis.hand_filter`,
-:mod:`scatlab.analysis.opponents`) tens of thousands of questions; two passes over the
+A tournament or a study asks the adaptive opponent model (:mod:`scatlab.analysis.model.hand_filter`,
+:mod:`scatlab.analysis.model.opponents`) tens of thousands of questions; two passes over the
 22,100 hands take most of that time:
 
 - :func:`draw_step`: the filter's step for a turn that drew from the stock: each hand's

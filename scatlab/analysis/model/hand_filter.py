@@ -2,7 +2,7 @@
 
 When the whole log of the current hand is known (in play: the knock risk from a player's
 view, the ``expert``, the review), the adaptive opponent model
-(:mod:`scatlab.analysis.opponents`) follows each opponent through every turn they played,
+(:mod:`scatlab.analysis.model.opponents`) follows each opponent through every turn they played,
 as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each kind of
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
@@ -13,7 +13,7 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   1%, so a surprising knock does not rule every hand out); or, for a kind with
   :attr:`FilterKind.rule_slip` (the strong one) at a turn that carries a
   :class:`KnockRule` (:attr:`Turn.knock_rule`, worked out by
-  :func:`scatlab.analysis.opponents.with_knock_rules`), by the expert's own rule at that moment:
+  :func:`scatlab.analysis.model.opponents.with_knock_rules`), by the expert's own rule at that moment:
   whether the knock beats playing on given how strong the others looked then, and how
   likely this very hand was to lose by playing on, with a 2% slip either way;
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
@@ -22,7 +22,7 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   the hand's target suit (the suit worth most, ties to more cards, then clubs, diamonds,
   hearts, spades) that makes the hand strictly stronger; with ``takes="better"`` any card
   that does; with ``takes="horizon"`` a card with which the best three it can keep are
-  worth more, valued ``horizon`` turns ahead (:mod:`scatlab.analysis.horizon`), than
+  worth more, valued ``horizon`` turns ahead (:mod:`scatlab.analysis.counting.horizon`), than
   drawing is (the hand's value one turn further ahead): how the ``expert`` chooses;
 - it **throws** (``takes="better"``) the card that keeps the strongest three, the drawn
   card back on a tie, else the lowest; with ``takes="suit"`` as the ``tip`` player does: the
@@ -48,7 +48,7 @@ kinds are summed with their shares (or with odds learned before the hand, see
 :meth:`LogFilter.weights`): an opponent whose play fits the strong kind better counts as
 strong for more, turn by turn. :meth:`LogFilter.evidence` reads a finished hand the same
 way: each kind's chance of the turns seen and of the hand shown at the showdown, from which
-:mod:`scatlab.analysis.opponents` learns each opponent's odds over a game.
+:mod:`scatlab.analysis.model.opponents` learns each opponent's odds over a game.
 
 The filter runs in floating point over the hands; each kind's weights are renormalised
 after every turn with the scale kept as a logarithm, so long hands do not underflow. The
@@ -75,14 +75,14 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import ALL_CARDS, Card, Suit
-from ..checks import shown, whole_number
-from ..errors import AnalysisError
-from ..rules.options import RuleSet
-from .kernels import Layout, draw_step
-from .horizon import MAX_HORIZON, horizon_table
-from .store import cached
-from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ...cards import ALL_CARDS, Card, Suit
+from ...checks import shown, whole_number
+from ...errors import AnalysisError
+from ...rules.options import RuleSet
+from ..counting.kernels import Layout, draw_step
+from ..counting.horizon import MAX_HORIZON, horizon_table
+from ..counting.store import cached
+from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 
 __all__ = ["throw_choice", "ThrowChoice", "TIP_THROW", "LAST_THROW", "expert_throw", "TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
            "LOG_KINDS", "LogFilter"]
@@ -104,7 +104,7 @@ _VALUES2 = 67  # hand values in half points, 0 to 33
 @dataclass(frozen=True)
 class KnockRule:
     """How a player who knocks by the ``expert``'s rule decided at one turn, worked out from
-    what everyone could see then (:func:`scatlab.analysis.opponents.with_knock_rules`).
+    what everyone could see then (:func:`scatlab.analysis.model.opponents.with_knock_rules`).
 
     For a hand worth ``v2 / 2`` it knocks when its **chance of losing by playing on** (the
     mean, over every card it could draw, of ``risk[w2]`` for the value ``w2 / 2`` it keeps
@@ -429,7 +429,7 @@ class LogFilter:
         """The filter for ``rules`` and a hand of two players (``heads_up``) or more, in a
         game dealt to two players (``two_players``) or more (built once per scoring and
         knock rules and kept; about 0.1 s with the tables it reads kept on disk,
-        :mod:`scatlab.analysis.store`, about a second the first time on a machine)."""
+        :mod:`scatlab.analysis.counting.store`, about a second the first time on a machine)."""
         return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up or two_players,
                        two_players)
 
@@ -683,7 +683,7 @@ class LogFilter:
 
 def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
     """``[row, d]``: whether a player valuing hands ``horizon`` turns ahead
-    (:func:`scatlab.analysis.horizon.horizon_table`) takes ``d`` into hand ``row``: when the
+    (:func:`scatlab.analysis.counting.horizon.horizon_table`) takes ``d`` into hand ``row``: when the
     best three it can keep with ``d`` are worth more than drawing, whose worth is the hand's
     value one turn further ahead. (Drawing is worth at least keeping the hand, so the three
     that beat it keep ``d``, as a taken card must, C5.)"""
@@ -920,7 +920,7 @@ def _deck_places(scoring: RuleSet) -> IntArray:
 
 @lru_cache(maxsize=8)
 def _layout(scoring: RuleSet) -> Layout:
-    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.kernels.Layout`)."""
+    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.counting.kernels.Layout`)."""
     return Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
 
 

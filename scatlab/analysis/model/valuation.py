@@ -10,7 +10,7 @@ What a knock is worth:
 
 - **the outcomes**: each opponent's final value is distributed as given (67 chances, one
   per value in half points, e.g. by
-  :func:`~scatlab.analysis.opponents.final_value_distribution`), the opponents independent;
+  :func:`~scatlab.analysis.model.opponents.final_value_distribution`), the opponents independent;
   from those the chance of every outcome of the knock under the rule set (C7, V7, V8, V9,
   V14, V16): who loses a life or a letter, who scores;
 - **the standing model**: each outcome is valued by what it does to everyone's chance of
@@ -47,14 +47,14 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..checks import real_number, shown
-from ..errors import AnalysisError
-from ..rules.options import RuleSet
-from ..rules.view import PlayerView
+from ...checks import real_number, shown
+from ...errors import AnalysisError
+from ...rules.options import RuleSet
+from ...rules.view import PlayerView
 from .hand_filter import KnockRule
-from .knowledge import opponent_turns
-from .store import cached
-from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.knowledge import opponent_turns
+from ..counting.store import cached
+from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 
 __all__ = ["KnockValuation", "KnockOutcome", "Seats", "Standing", "TurnOdds", "turn_odds", "opponent_turns",
            "MAX_TURNS"]
@@ -458,7 +458,7 @@ class KnockValuation:
         """The rule by which ``view``'s player would decide to knock at the start of a turn,
         for every hand value at once, with its opponents' final values distributed as
         ``dists`` (one array over the 67 half-point values each, as
-        :func:`~scatlab.analysis.opponents.final_value_distribution` gives) after ``played``
+        :func:`~scatlab.analysis.model.opponents.final_value_distribution` gives) after ``played``
         turns each: per value, knock when the knock costs at most :meth:`limit` and does not
         lower its chance of winning; never when :meth:`hopeless`; else when playing on (its
         chance of winning changing by ``base + slope * risk``, :meth:`playing_on_line`) is

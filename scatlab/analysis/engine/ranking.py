@@ -21,7 +21,7 @@ that it is ``rank(view).best``). **The rule** (each part tested by name in
    quick screen under the simple turn model calls it hopeless (lowest with a chance over
    30%; under V14 or V16 highest or tied with a chance under 30%).
 3. **Ways of playing on are weighed by expected hand value** :data:`HORIZON` (5) own turns
-   ahead (the exact horizon tables of :mod:`scatlab.analysis.horizon`): drawing is worth the
+   ahead (the exact horizon tables of :mod:`scatlab.analysis.counting.horizon`): drawing is worth the
    average over every unseen card of the best hand it can keep, taking the best hand the
    discard makes; on a tie it takes. A throw keeps the three cards worth most, but **does
    not feed the next player**: it does not throw a card of a suit the next player took from
@@ -37,7 +37,7 @@ that it is ``rank(view).best``). **The rule** (each part tested by name in
   opponent's lost life is worth something, the player's own last life more than its first,
   and under V14 a knock that stands (a letter to every opponent) is worth several.
 - **Opponents** are pictured by the adaptive opponent model
-  (:mod:`scatlab.analysis.opponents`): dealt hands improved by the turns each has played,
+  (:mod:`scatlab.analysis.model.opponents`): dealt hands improved by the turns each has played,
   less likely where a card they threw or passed over would have helped, each opponent a
   casual (``tip``-like) or a strong (``expert``-like) player in odds learned from the hands
   shown earlier; with the game's log (a position from a view) every turn is followed in
@@ -55,13 +55,13 @@ that it is ``rank(view).best``). **The rule** (each part tested by name in
   (Fractions from exact counting). The chances of losing one or two lives and the changes
   in the chance of winning the game are model estimates computed in floating point and kept
   as Fractions rounded to a millionth; against one opponent, with lives kept, a knock's
-  chances are counted exactly instead (:func:`~scatlab.analysis.knock.knock_risk`, the
+  chances are counted exactly instead (:func:`~scatlab.analysis.model.knock.knock_risk`, the
   adaptive model), so the advice, the hints, lesson 3 and ``scatlab analyze`` read one
   figure. The decision itself reads the estimates. Measured on seeded games
   (``benchmarks/bench_calibration.py``), the lives a knock is predicted to cost track the
   lives it cost.
 
->>> from scatlab.analysis.knowledge import Knowledge
+>>> from scatlab.analysis.counting.knowledge import Knowledge
 >>> r = rank(Position.of(Knowledge.of("10H 8H JH", discard="AH", opponents=2)))
 >>> [m.name for m in r.moves]          # taking the A-heart makes 31: first, never a knock
 ['take', 'draw', 'knock']
@@ -79,22 +79,22 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from ..cards import Card, Suit
-from ..checks import real_number, shown, whole_number
-from ..errors import AnalysisError
-from ..rules.actions import Action, ActionKind
-from ..rules.options import RuleSet, find_rules
-from ..rules.state import Phase
-from ..rules.values import blitz_of
-from ..rules.view import PlayerView
-from .hand_filter import LAST_THROW, expert_throw, throw_choice
-from .horizon import horizon_table
-from .knowledge import Knowledge, collected_suits, opponent_turns
-from .tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
-from .valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
+from ...cards import Card, Suit
+from ...checks import real_number, shown, whole_number
+from ...errors import AnalysisError
+from ...rules.actions import Action, ActionKind
+from ...rules.options import RuleSet, find_rules
+from ...rules.state import Phase
+from ...rules.values import blitz_of
+from ...rules.view import PlayerView
+from ..model.hand_filter import LAST_THROW, expert_throw, throw_choice
+from ..counting.horizon import horizon_table
+from ..counting.knowledge import Knowledge, collected_suits, opponent_turns
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..model.valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
 
 if TYPE_CHECKING:  # the opponent model is imported when a knock is weighed
-    from .opponents import Observations
+    from ..model.opponents import Observations
 
 __all__ = [
     "HORIZON",
@@ -209,7 +209,7 @@ class Position:
     """A decision to rank: what the player knows (:class:`Knowledge`), the kinds of move
     the rules allow now, how many turns each opponent has completed in this hand, whether
     this is a last turn (someone knocked or the bus was stopped: only the hand now counts),
-    the standings (:class:`~scatlab.analysis.valuation.Standing`; None: a game's first hand),
+    the standings (:class:`~scatlab.analysis.model.valuation.Standing`; None: a game's first hand),
     the suits the next player took from the pile this hand (``next_collects``), and what the
     opponents were seen to do (``observations``; None: read from the game's log for a
     position from a view, else the turns played and nothing rejected). Build it with
@@ -254,18 +254,18 @@ class Position:
         """The position of a :class:`Knowledge` (no game around it, a game's first hand): with
         three cards the player may draw (while the stock has cards), take the discard (when
         there is one), pass (C11, the stock gone) and knock (when the rules allow it now,
-        :func:`~scatlab.analysis.knock.knock_refusal`, and it is not a last turn); a hand of
+        :func:`~scatlab.analysis.model.knock.knock_refusal`, and it is not a last turn); a hand of
         three worth 31 is declared (C8, C9; not one already passed, C10); with four cards it
         discards (not the card just taken, C5). ``opponent_turns``: turns each opponent has
         completed in this hand (default: those of ``observations``, else none, as just dealt);
         ``observations``: what each opponent was seen to do
-        (:class:`~scatlab.analysis.opponents.Observations`)."""
-        from .knock import knock_refusal
+        (:class:`~scatlab.analysis.model.opponents.Observations`)."""
+        from ..model.knock import knock_refusal
 
         if not isinstance(knowledge, Knowledge):
             raise AnalysisError(f"Position.of needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
         if observations is not None:
-            from .opponents import Observations as _Observations
+            from ..model.opponents import Observations as _Observations
 
             if not isinstance(observations, _Observations) or len(observations.turns) != knowledge.opponents:
                 raise AnalysisError(f"observations={shown(observations)} is not allowed: Observations of the "
@@ -307,7 +307,7 @@ class Position:
 
     def observed(self) -> Observations:
         """What the opponents were seen to do, as the opponent model reads it."""
-        from .opponents import Observations as _Observations
+        from ..model.opponents import Observations as _Observations
 
         if self.observations is not None:
             return self.observations
@@ -362,7 +362,7 @@ def _ending(position: Position, style: Style, model: _Model, strength: int, row:
     against opponents pictured by the adaptive model, each with one last turn
     (``extra_turn``, a knock) or none (a hammer, a bus stop, judged on the three cards
     ``hand`` kept). With ``figures`` False a hopeless end is not estimated further."""
-    from .opponents import final_value_distribution
+    from ..model.opponents import final_value_distribution
 
     valuation = style.valuation
     seats = position.seats
@@ -729,7 +729,7 @@ class Ranking:
         """The ranking as JSON-ready data: the moves best first, the horizon of their values
         and the unit of their expected losses.
 
-        >>> from scatlab.analysis.knowledge import Knowledge
+        >>> from scatlab.analysis.counting.knowledge import Knowledge
         >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]["move"]
         'take'
         """
@@ -887,14 +887,14 @@ def _rank(position: Position, style: Style) -> Ranking:
 
 def _exact_knock(position: Position) -> tuple[Fraction, Fraction] | None:
     """A knock's chances of losing one and two lives, counted exactly by
-    :func:`~scatlab.analysis.knock.knock_risk` (the adaptive model, with what was seen of
+    :func:`~scatlab.analysis.model.knock.knock_risk` (the adaptive model, with what was seen of
     the opponent), where that count is exact and means lives: one opponent, lives kept (C7,
     C13; the bus, V15). Elsewhere None: the figures stay the engine's estimates. So the
     advice, the hints, the lessons and ``scatlab analyze`` read one figure for a heads-up knock."""
     k = position.knowledge
     if k.opponents != 1 or len(k.hand) != 3 or k.rules.score_keeping not in ("lives", "bus"):
         return None
-    from .knock import knock_risk
+    from ..model.knock import knock_risk
 
     risk = knock_risk(k, opponent_model="adaptive", observations=position.observed())
     if not risk.exact:
@@ -939,12 +939,12 @@ class KnockLine:
     line: Fraction | None
     safe: Fraction = _ZERO
     """The expected lives a knock may always cost and still be taken (the engine's "nearly
-    safe" limit, :meth:`~scatlab.analysis.valuation.KnockValuation.limit`): 0.15 ÷ players."""
+    safe" limit, :meth:`~scatlab.analysis.model.valuation.KnockValuation.limit`): 0.15 ÷ players."""
 
 
 @lru_cache(maxsize=128)
 def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> KnockLine:
-    from .opponents import MAX_TURNS as CHAIN_TURNS, turn_priors, value_after_last_turn
+    from ..model.opponents import MAX_TURNS as CHAIN_TURNS, turn_priors, value_after_last_turn
 
     style = EXPERT
     valuation = style.valuation
@@ -989,7 +989,7 @@ def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int 
                lives: int | None = None) -> KnockLine:
     """The engine's knock line (see :class:`KnockLine`): from which hand value the engine
     knocks against ``opponents`` (1 to 8) opponents who have each played ``turns`` (0 to
-    :data:`~scatlab.analysis.valuation.MAX_TURNS`) turns, every player with ``lives`` lives
+    :data:`~scatlab.analysis.model.valuation.MAX_TURNS`) turns, every player with ``lives`` lives
     left (default: the rules' lives at the start).
 
     >>> line = knock_line("classic", opponents=1, turns=0)

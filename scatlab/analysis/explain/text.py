@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..cards import format_cards
+from ...cards import format_cards
 
 if TYPE_CHECKING:
     from .report import Analysis

@@ -37,9 +37,9 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import ALL_CARDS, deck
-from ..rules.options import RuleSet
-from ..rules.values import tiebreak_key
+from ...cards import ALL_CARDS, deck
+from ...rules.options import RuleSet
+from ...rules.values import tiebreak_key
 
 __all__ = ["Tables", "tables_for", "scoring_rules", "RANK_BITS", "BLITZ2"]
 
@@ -52,7 +52,7 @@ IntArray = npt.NDArray[np.int64]
 
 SOURCE = __file__
 """This module's file: the code that builds the tables (part of the name of files that
-keep tables built from them, :mod:`scatlab.analysis.store`)."""
+keep tables built from them, :mod:`scatlab.analysis.counting.store`)."""
 
 _VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
 _SUITS = np.array([c.index // 13 for c in ALL_CARDS], dtype=np.int64)
@@ -66,7 +66,7 @@ class Tables:
         self.deck_size = rules.deck_size
         self.key = (str(rules.three_of_a_kind), rules.straight_flush, rules.grand_cadillac, rules.rank_tiebreak,
                     rules.deck_size)
-        """What the tables depend on (names their files in :mod:`scatlab.analysis.store`)."""
+        """What the tables depend on (names their files in :mod:`scatlab.analysis.counting.store`)."""
         self.cards = deck(rules.deck_size)
         self.in_deck = np.zeros(52, dtype=bool)
         self.in_deck[[c.index for c in self.cards]] = True
@@ -83,9 +83,9 @@ class Tables:
             self.triple[x, y, z] = self.strength
         self._full: tuple[IntArray, IntArray] | None = None
         self.horizon_takes: dict[int, npt.NDArray[np.bool_]] = {}
-        """Cache of the filter's take masks by horizon (:mod:`scatlab.analysis.hand_filter`)."""
+        """Cache of the filter's take masks by horizon (:mod:`scatlab.analysis.model.hand_filter`)."""
         self.horizon_levels: list[IntArray] = []
-        """Cache of :func:`scatlab.analysis.horizon.horizon_table`: E_0, E_1, … scaled."""
+        """Cache of :func:`scatlab.analysis.counting.horizon.horizon_table`: E_0, E_1, … scaled."""
         self._best_rows: dict[int, list[int]] = {}
         self._discard_rows: dict[int, list[int]] = {}
         self.strength_list: list[int] = self.strength.tolist()
@@ -147,7 +147,7 @@ class Tables:
         return nxt, valid
 
     def _full_tables(self) -> tuple[IntArray, IntArray]:
-        if self._full is None:  # kept on disk between processes (scatlab.analysis.store)
+        if self._full is None:  # kept on disk between processes (scatlab.analysis.counting.store)
             from .store import cached
 
             def build() -> dict[str, npt.NDArray[np.generic]]:

@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, CardsLike, Suit, deck, format_cards, parse_card, parse_cards
-from ..checks import flag, sequence, shown, whole_number
-from ..errors import AnalysisError, CardError
-from ..rules.actions import ActionKind
-from ..rules.options import CLASSIC, RuleSet, find_rules
-from ..rules.state import Phase
-from ..rules.values import blitz_of, value_of
-from ..rules.view import PlayerView
+from ...cards import Card, CardsLike, Suit, deck, format_cards, parse_card, parse_cards
+from ...checks import flag, sequence, shown, whole_number
+from ...errors import AnalysisError, CardError
+from ...rules.actions import ActionKind
+from ...rules.options import CLASSIC, RuleSet, find_rules
+from ...rules.state import Phase
+from ...rules.values import blitz_of, value_of
+from ...rules.view import PlayerView
 
 __all__ = ["Knowledge", "opponent_turns", "collected_suits"]
 

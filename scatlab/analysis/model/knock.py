@@ -10,7 +10,7 @@ is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
 
-**Opponent models** (:mod:`scatlab.analysis.opponents`). Under ``opponent_model="uniform"``
+**Opponent models** (:mod:`scatlab.analysis.model.opponents`). Under ``opponent_model="uniform"``
 each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
 not exclude hands that hold 31 (those would have been declared), nor make opponents who
 have been collecting a suit hold better hands, so late in a hand it underestimates the risk
@@ -26,7 +26,7 @@ Against one opponent the risk is **exact**: every opponent hand and every stock 
 counted. Against more, it is a seeded Monte Carlo estimate whose standard error is reported
 (10,000 deals by default, so at most 0.5 percentage points).
 
->>> from scatlab.analysis.knowledge import Knowledge
+>>> from scatlab.analysis.counting.knowledge import Knowledge
 >>> risk = knock_risk(Knowledge.of("AH KH QS", discard="2C"))
 >>> risk.exact, risk.value, float(risk.p_lose_one + risk.p_lose_two) < 0.5
 (True, Fraction(21, 1), True)
@@ -46,13 +46,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
-from ..errors import AnalysisError
-from ..rules.options import RuleSet
-from ..rules.scoring import settle
-from .knowledge import Knowledge
+from ...checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
+from ...errors import AnalysisError
+from ...rules.options import RuleSet
+from ...rules.scoring import settle
+from ..counting.knowledge import Knowledge
 from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from .tables import BLITZ2, RANK_BITS, Tables, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, tables_for
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from .opponents import Observations
@@ -184,7 +184,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
     deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
     ``opponent_model`` says how the opponents' hands are weighted
-    (:mod:`scatlab.analysis.opponents`): ``"uniform"``, or ``"adaptive"`` with what was
+    (:mod:`scatlab.analysis.model.opponents`): ``"uniform"``, or ``"adaptive"`` with what was
     seen of them (``observations``; with none, the adaptive model is the uniform one).
     Bad arguments raise :class:`~scatlab.errors.AnalysisError`.
     """

@@ -1,6 +1,6 @@
 """Advice as data: the recommended action, the numbers behind it and a plain-language reason.
 
-**The advice is the first move of the one ranking** (:func:`scatlab.analysis.ranking.rank`,
+**The advice is the first move of the one ranking** (:func:`scatlab.analysis.engine.ranking.rank`,
 whose module doc states the rule and its model exactly): the table's hints and the game
 review read the same ranking, so the advice, the hints and the review's best move always
 agree. In short:
@@ -12,12 +12,12 @@ agree. In short:
 1. A knock (C6; a hammer, V10; stopping the bus, V19) is advised when it raises the chance
    of winning the game more than playing on does, by the engine's margin (playing on keeps
    the option to knock later), or when it is all but safe: the engine's rule and its model
-   of opponents and standing are stated in :mod:`scatlab.analysis.ranking`. There is no
-   fixed knock line (:func:`~scatlab.analysis.ranking.knock_line` derives the rule of
+   of opponents and standing are stated in :mod:`scatlab.analysis.engine.ranking`. There is no
+   fixed knock line (:func:`~scatlab.analysis.engine.ranking.knock_line` derives the rule of
    thumb the lessons teach from the same engine). The reason quotes the knock's chances of
    losing one and two lives and both moves' change in the chance of winning.
 2. Otherwise the move that leaves the best expected hand value
-   :data:`~scatlab.analysis.ranking.HORIZON` (5) turns ahead: draw or take at the start of a
+   :data:`~scatlab.analysis.engine.ranking.HORIZON` (5) turns ahead: draw or take at the start of a
    turn (with the plan of which card to throw for every card that may come), the discard
    with four cards; on a last turn and with the stock gone, the best hand now.
 
@@ -30,11 +30,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
-from ..cards import Card, format_cards
-from ..errors import AnalysisError
-from ..rules.actions import Action, ActionKind
-from ..rules.options import RuleSet
-from .onestep import TurnAnalysis
+from ...cards import Card, format_cards
+from ...errors import AnalysisError
+from ...rules.actions import Action, ActionKind
+from ...rules.options import RuleSet
+from ..counting.onestep import TurnAnalysis
 from .ranking import Position, Ranking, rank
 
 __all__ = ["Advice", "advise", "declare_advice"]
@@ -139,8 +139,8 @@ def advise(turn: TurnAnalysis, ranking: Ranking | None = None) -> Advice:
     ranking of ``Position.of(turn.knowledge)``: opponents as just dealt, knocking allowed
     where the rules allow it).
 
-    >>> from scatlab.analysis.knowledge import Knowledge
-    >>> from scatlab.analysis.onestep import analyze_turn
+    >>> from scatlab.analysis.counting.knowledge import Knowledge
+    >>> from scatlab.analysis.counting.onestep import analyze_turn
     >>> a = advise(analyze_turn(Knowledge.of("10H 8H JH", discard="AH", opponents=2)))
     >>> a.action, a.discard                  # take the A-heart and throw the 8: a sure 31
     ('take', Card('8H'))

@@ -1,6 +1,6 @@
 """What an opponent probably holds: an opponent model that learns from the hand so far.
 
-The knock risk (:mod:`scatlab.analysis.knock`), the advice and the ``expert`` player weigh
+The knock risk (:mod:`scatlab.analysis.model.knock`), the advice and the ``expert`` player weigh
 every 3-card hand an opponent may hold now. Its unknown cards are unseen cards (not in your
 hand, not face up, not thrown, not known to be another's); the cards it took from the pile
 and still holds are in every candidate hand; the opponents' hands are independent apart from
@@ -18,7 +18,7 @@ played). Evidence multiplies each hand's weight by the chance of what was seen. 
 game's log (:meth:`Observations.from_view`: in play and in the review) every turn is
 followed in order (not knocking where allowed, the card taken or passed over, the card
 thrown; each kind slips against its way 2% of the time) by the filter of
-:mod:`scatlab.analysis.hand_filter`, and the kinds' odds, even in a game's first hand, are
+:mod:`scatlab.analysis.model.hand_filter`, and the kinds' odds, even in a game's first hand, are
 learned from the hands shown at earlier showdowns (C7), one hand counting at most
 :data:`KIND_EVIDENCE_CAP` (e**4) for a kind. From typed-in observations (turns played and
 cards rejected, without their order: the analyzer, ``scatlab analyze``) a prior chain plays
@@ -53,19 +53,19 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import Card, Suit, format_cards
-from ..checks import shown
-from ..errors import AnalysisError
-from ..rules.actions import ActionKind
-from ..rules.options import RuleSet
-from ..rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
-from ..rules.view import Event, PastHand, PlayerView
+from ...cards import Card, Suit, format_cards
+from ...checks import shown
+from ...errors import AnalysisError
+from ...rules.actions import ActionKind
+from ...rules.options import RuleSet
+from ...rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
+from ...rules.view import Event, PastHand, PlayerView
 from .candidates import OPPONENT_MODELS, HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from .kernels import sparse_dot
+from ..counting.kernels import sparse_dot
 from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
-from .knowledge import Knowledge
-from .store import cached
-from .tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.knowledge import Knowledge
+from ..counting.store import cached
+from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 from .valuation import KnockValuation
 
 __all__ = [
@@ -215,7 +215,7 @@ class Observations:
     rejected: tuple[tuple[Card, ...], ...]
     ages: tuple[tuple[int, ...], ...] | None = None
     log: tuple[tuple[Turn, ...], ...] | None = None
-    """Each opponent's turns in order (:class:`~scatlab.analysis.hand_filter.Turn`), when the
+    """Each opponent's turns in order (:class:`~scatlab.analysis.model.hand_filter.Turn`), when the
     game's log is known (:meth:`from_view`): the weights then follow every turn (the filter)."""
     odds: tuple[tuple[float, ...], ...] | None = None
     """Each opponent's chance of being each kind of :data:`LOG_KINDS` before this hand,
@@ -375,14 +375,14 @@ def with_knock_rules(view: PlayerView, observations: Observations,
                      valuation: KnockValuation | None = None) -> Observations:
     """``observations`` (:meth:`Observations.from_view` of ``view``, without rules) with, on
     every turn of an opponent at which a knock was allowed, the
-    :class:`~scatlab.analysis.hand_filter.KnockRule` by which the ``expert`` (``valuation``,
-    default its :class:`~scatlab.analysis.valuation.KnockValuation`) would have knocked there,
+    :class:`~scatlab.analysis.model.hand_filter.KnockRule` by which the ``expert`` (``valuation``,
+    default its :class:`~scatlab.analysis.model.valuation.KnockValuation`) would have knocked there,
     worked out from what everyone could see at that moment: each other player's hand
     pictured by the adaptive model from their turns before it (with their kind odds as
     learned from the hands shown, the strong kind knocking by its measured chances) after
     the last turn a knock would give them, the standings, and the turns each had played.
     The filter's strong kind then knocks by it (:attr:`FilterKind.rule_slip
-    <scatlab.analysis.hand_filter.FilterKind.rule_slip>`) instead of by its table: it
+    <scatlab.analysis.model.hand_filter.FilterKind.rule_slip>`) instead of by its table: it
     follows the expert's reading of its opponents (it holds back when they look strong),
     which one chance per value and turn averages over.
 
@@ -801,7 +801,7 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> Fl
     :func:`final_value_distribution`, with ``top`` the top discard (None: an empty pile).
 
     >>> from scatlab.rules import find_rules
-    >>> from scatlab.analysis.tables import tables_for
+    >>> from scatlab.analysis.counting.tables import tables_for
     >>> rules = find_rules("classic")
     >>> w = np.zeros(len(tables_for(rules).rows)); w[0] = 1.0      # the 2 3 4 of clubs
     >>> d = value_after_last_turn(rules, w, None)

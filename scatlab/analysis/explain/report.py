@@ -16,21 +16,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..cards import CardsLike
-from ..checks import MAX_SAMPLES, SEED_RANGE, flag, whole_number
-from ..errors import AnalysisError
-from ..rules.options import RuleSet
-from ..rules.view import PlayerView
-from .advice import Advice, advise
-from .horizon import MAX_HORIZON, horizon_values
-from .knock import KnockRisk, knock_risk
-from .candidates import OpponentModelName, check_model
-from .knowledge import Knowledge
-from .onestep import TurnAnalysis, analyze_turn
-from .ranking import Position, Ranking, rank
+from ...cards import CardsLike
+from ...checks import MAX_SAMPLES, SEED_RANGE, flag, whole_number
+from ...errors import AnalysisError
+from ...rules.options import RuleSet
+from ...rules.view import PlayerView
+from ..engine.advice import Advice, advise
+from ..counting.horizon import MAX_HORIZON, horizon_values
+from ..model.knock import KnockRisk, knock_risk
+from ..model.candidates import OpponentModelName, check_model
+from ..counting.knowledge import Knowledge
+from ..counting.onestep import TurnAnalysis, analyze_turn
+from ..engine.ranking import Position, Ranking, rank
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
-    from .opponents import Observations
+    from ..model.opponents import Observations
 
 __all__ = ["Analysis", "analyze"]
 
@@ -48,7 +48,7 @@ class Analysis:
     """What was seen of the opponents (from a game view), used by the adaptive model."""
     ranking: Ranking | None = None
     """Every legal move ranked, best first: the advice is its first move
-    (:func:`scatlab.analysis.ranking.rank`)."""
+    (:func:`scatlab.analysis.engine.ranking.rank`)."""
 
     @property
     def value(self) -> Fraction:
@@ -123,7 +123,7 @@ def analyze(
     ``horizon`` adds the expected value after 1..k more turns (k at most 8); ``knock``
     computes the knock risk (exact against one opponent, else ``samples`` seeded Monte
     Carlo deals, 1 to 1,000,000). ``opponent_model`` weighs the opponents' hands
-    (:mod:`scatlab.analysis.opponents`): ``"adaptive"`` (the default) learns from what
+    (:mod:`scatlab.analysis.model.opponents`): ``"adaptive"`` (the default) learns from what
     each opponent was seen to do, read from a view or given as ``observations``; with
     nothing observed it is the ``"uniform"`` model. Bad arguments raise
     :class:`~scatlab.errors.AnalysisError` or :class:`~scatlab.errors.CardError`.
@@ -138,7 +138,7 @@ def analyze(
         else:
             knowledge = Knowledge.from_view(hand)
         if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
-            from .opponents import Observations
+            from ..model.opponents import Observations
 
             observations = Observations.from_view(hand, knock_rules=True)
     else:

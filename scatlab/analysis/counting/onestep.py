@@ -1,10 +1,10 @@
 """One turn, exactly: taking the discard, drawing from the stock, or choosing a discard.
 
-Under the model of :mod:`scatlab.analysis.knowledge` (the top of the stock is equally
+Under the model of :mod:`scatlab.analysis.counting.knowledge` (the top of the stock is equally
 likely to be any unseen card), every number here is an exact :class:`Fraction`: a count
 of unseen cards over their number.
 
->>> from scatlab.analysis.knowledge import Knowledge
+>>> from scatlab.analysis.counting.knowledge import Knowledge
 >>> turn = analyze_turn(Knowledge.of("AH KH 4C", discard="9S"))
 >>> turn.draw.expected_value, turn.draw.p_31, turn.draw.p_improve
 (Fraction(541, 24), Fraction(1, 16), Fraction(11, 48))
@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
 
-from ..cards import ALL_CARDS, Card
+from ...cards import ALL_CARDS, Card
 from .knowledge import Knowledge
 from .tables import BLITZ2, RANK_BITS, Tables, tables_for
 

@@ -3,14 +3,14 @@
 For each action a reviewed player took with a real choice (more than one legal action),
 :func:`review_game` rebuilds the position **as that player saw it** (their
 :class:`~scatlab.rules.view.PlayerView` and the card tracking of
-:meth:`Knowledge.from_view <scatlab.analysis.knowledge.Knowledge.from_view>`), works out
+:meth:`Knowledge.from_view <scatlab.analysis.counting.knowledge.Knowledge.from_view>`), works out
 the move the analysis prefers, and the **cost** of the move played: how much worse it is
 than the preferred one, never negative. :func:`assess` does this for one position and
 receives nothing but the view, so no hidden card (another hand, the stock order) can
 enter a cost.
 
 **The best move is the advice's.** Every position is ranked by
-:func:`scatlab.analysis.ranking.rank`, the one ranking the advice and the table's hints
+:func:`scatlab.analysis.engine.ranking.rank`, the one ranking the advice and the table's hints
 read, so the review's best move is always the move the hints advised (its module doc
 states the rule and the opponent model, exactly). A cost is on the scale of the question it
 answers, and the two scales are never added together:
@@ -60,16 +60,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..cards import format_cards
-from ..errors import AnalysisError
-from ..rules.actions import Action, ActionKind
-from ..rules.options import RuleSet
-from ..rules.record import GameRecord, replay
-from ..rules.state import GameState
-from ..rules.values import format_value
-from ..rules.view import PlayerView
-from .knowledge import Knowledge
-from .ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank
+from ...cards import format_cards
+from ...errors import AnalysisError
+from ...rules.actions import Action, ActionKind
+from ...rules.options import RuleSet
+from ...rules.record import GameRecord, replay
+from ...rules.state import GameState
+from ...rules.values import format_value
+from ...rules.view import PlayerView
+from ..counting.knowledge import Knowledge
+from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank
 
 __all__ = [
     "HORIZON",
@@ -147,7 +147,7 @@ def _show(x: Fraction) -> str:
 
 def assess(view: PlayerView, played: Action) -> Assessment | None:
     """Price the action ``played`` in the position ``view`` (whose player is to move) by
-    the one ranking of :func:`scatlab.analysis.ranking.rank` (the advice's). Returns None
+    the one ranking of :func:`scatlab.analysis.engine.ranking.rank` (the advice's). Returns None
     for a decision that is not reviewed: a forced action or the blind throw-down choice
     (V11). Only the view is used, so no hidden card enters the result.
 

@@ -1,0 +1,1 @@
+"""The explanations: one analysis as data, text and a sympy derivation, and the game review."""
