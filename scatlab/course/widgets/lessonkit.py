@@ -677,7 +677,7 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     ``rules`` dealt from ``seed``, the learner's seat played by ``player``
     (:func:`play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
     short hands, 64 decisions, played and reviewed in well under a second) give a blunder on
-    the hand-value scale and a mistake on the lives scale, so both scales show. The game is
+    the hand-value scale and one on the chance-of-winning scale, so both scales show. The game is
     played once per process (:func:`stand_in_record`) and loaded into a new table each time.
 
     >>> g = stand_in_game()
