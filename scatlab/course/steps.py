@@ -97,7 +97,7 @@ STEPS: dict[str, Step] = {
         Step("2.4", "02-draw-or-take", "Take or draw",
              "Compare a sure card with the average of a draw.", "take-or-draw", 5),
         Step("3.1", "03-knocking", "What a knock costs",
-             "Add up a knock's cost in lives and compare it with playing on.", "knock-cost", 4),
+             "Add up a knock's cost in lives and compare it with the nearly-safe limit.", "knock-cost", 4),
         Step("3.2", "03-knocking", "Read the knock line",
              "Knock or play on by the line for your number of opponents.", "knock-chart", 6),
         Step("4.1", "04-showdown", "Who loses at the showdown",
