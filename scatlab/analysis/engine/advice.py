@@ -47,7 +47,9 @@ _ZERO = Fraction(0)
 @dataclass(frozen=True)
 class Advice:
     """What to do now: ``action`` (and the ``discard`` for take/discard), a one-sentence
-    ``reason`` citing the numbers, the ``numbers`` themselves (exact) and the rule ``codes``
+    ``reason`` citing the numbers, the ``numbers`` themselves (Fractions: exact counts, save
+    the changes in the chance of winning and, against more than one opponent, a knock's
+    chances, which are the engine's estimates rounded to a millionth) and the rule ``codes``
     that govern the moment."""
 
     action: ActionName

@@ -638,7 +638,8 @@ class RankedMove:
     change in the chance of winning the game, likewise; ``sure_31``: the move makes a 31
     declared at once; for a take the card ``then`` thrown and the card ``taken``; for an
     end of the hand ``p_one`` and ``p_two``, the chances of losing exactly one and two lives
-    (``lives = p_one + 2 * p_two``)."""
+    (``lives = p_one + 2 * p_two``): exact counts for a knock against one opponent with
+    lives kept (:func:`_exact_knock`), the engine's estimates elsewhere."""
 
     action: Action
     value: Fraction | None
