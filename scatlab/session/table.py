@@ -54,7 +54,7 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView
-from ..analysis.engine.ranking import prepare
+from ..analysis.engine.ranking import prepare, win_change
 from ..analysis.explain.report import Analysis, analyze
 from ..analysis.explain.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
@@ -849,7 +849,7 @@ def _pct(p: Fraction) -> tuple[str, str]:
 
 def _win(p: Fraction) -> tuple[str, str]:
     """An estimated change in the chance of winning, as points of percentage: ``+2.1%``."""
-    return str(p), f"{float(p) * 100:+.1f}%"
+    return str(p), win_change(p)
 
 
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:

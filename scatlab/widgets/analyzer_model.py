@@ -37,6 +37,7 @@ from typing import Any
 
 from ..analysis import Analysis, Knowledge, analyze
 from ..analysis.counting.horizon import MAX_HORIZON
+from ..analysis.engine.ranking import win_change
 from ..analysis.model.opponents import Observations
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
@@ -130,14 +131,14 @@ def number_rows(a: Analysis) -> list[NumberRow]:
                                       f"expected {ranking.unit} lost", move.lives, _exact(move.lives)))
             if move.win is not None and move.ends_hand:
                 rows.append(NumberRow(f"rank_{i}_win", f"Move {i} of the advice's ranking: {move.label()}, change in "
-                                      "the chance of winning the game (estimated)", None, f"{float(move.win) * 100:+.1f}%"))
+                                      "the chance of winning the game (estimated)", None, win_change(move.win)))
         on = ranking.play_on_lives
         if on is not None and any(m.ends_hand for m in ranking.moves):
             rows.append(NumberRow("play_on_lives", f"Playing on: expected {ranking.unit} lost (estimated)",
                                   on, _exact(on)))
             if ranking.play_on_win is not None:
                 rows.append(NumberRow("play_on_win", "Playing on: change in the chance of winning the game (estimated)",
-                                      None, f"{float(ranking.play_on_win) * 100:+.1f}%"))
+                                      None, win_change(ranking.play_on_win)))
     risk = a.knock
     if risk is not None:
         model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"

@@ -39,6 +39,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from ..analysis.engine.ranking import win_change
 from ..analysis.explain.review import GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
@@ -78,7 +79,7 @@ def decision_html(d: ReviewedDecision) -> str:
         rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
         what = "expected hand value (higher is better)"
     else:
-        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{float(x) * 100:+.1f}%</td></tr>"
+        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{win_change(x)}</td></tr>"
                        for name, x in a.figures)
         what = "change in the chance of winning the game (higher is better)"
     colour = CLASS_COLOURS[a.label]

@@ -35,7 +35,7 @@ from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
 from ..counting.onestep import TurnAnalysis
-from .ranking import Position, Ranking, rank
+from .ranking import Position, Ranking, rank, win_change as _signed
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -191,9 +191,6 @@ def _lives(x: Fraction) -> str:
     return "0" if x == 0 else f"{float(x):.3f}"
 
 
-def _signed(p: Fraction) -> str:
-    """A change in a chance, in points of percentage: ``"+2.1%"``."""
-    return f"{float(p) * 100:+.1f}%"
 
 
 def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:

@@ -111,6 +111,7 @@ __all__ = [
     "knock_line",
     "KnockLine",
     "lives_unit",
+    "win_change",
     "prepare",
 ]
 
@@ -127,6 +128,16 @@ _ZERO = Fraction(0)
 _ENDING = (ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS)
 _ORDER = {ActionKind.DECLARE: 0, ActionKind.TAKE: 1, ActionKind.DRAW: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4,
           ActionKind.KNOCK: 5, ActionKind.HAMMER: 6, ActionKind.STOP_BUS: 7}
+
+
+def win_change(p: Fraction | float) -> str:
+    """A change in the chance of winning the game as a learner reads it: signed points of
+    percentage, ``"+3.1%"`` (the one format of the hints, the advice, the review and the lessons).
+
+    >>> win_change(Fraction(31, 1000)), win_change(-0.0049)
+    ('+3.1%', '-0.5%')
+    """
+    return f"{float(p) * 100:+.1f}%"
 
 
 def lives_unit(rules: RuleSet) -> str:
@@ -352,8 +363,8 @@ class _Ending:
         if out.own <= self.limit and out.gain >= 0:
             unit = {"gin": "letters", "points": "points missed"}.get(rules.score_keeping, "lives")
             return f"{out.phrase}; {out.own:.2f} {unit} expected, within the {self.limit:.2f} it accepts"
-        return (f"{out.phrase}; the knock changes its chance of winning the game by {out.gain * 100:+.1f} points, "
-                f"playing on by about {self.on * 100:+.1f}")
+        return (f"{out.phrase}; the knock changes its chance of winning the game by {win_change(out.gain)}, "
+                f"playing on by about {win_change(self.on)}")
 
 
 def _ending(position: Position, style: Style, model: _Model, strength: int, row: int, extra_turn: bool,

@@ -69,7 +69,7 @@ from ...rules.state import GameState
 from ...rules.values import format_value
 from ...rules.view import PlayerView
 from ..counting.knowledge import Knowledge
-from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank
+from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank, win_change
 
 __all__ = [
     "HORIZON",
@@ -221,12 +221,12 @@ def _cost(cost: Fraction, scale: Scale) -> str:
 
 
 def _points(p: Fraction) -> str:
-    """A change in a chance in points of percentage, signed: ``"+2.1%"``.
+    """A change in a chance in points of percentage, signed (:func:`win_change`).
 
     >>> _points(Fraction(21, 1000)), _points(Fraction(-1, 200))
     ('+2.1%', '-0.5%')
     """
-    return f"{float(p) * 100:+.1f}%"
+    return win_change(p)
 
 
 def _words(move: RankedMove, ranking: Ranking) -> str:

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ...cards import format_cards
+from ..engine.ranking import win_change
 
 if TYPE_CHECKING:
     from .report import Analysis
@@ -109,7 +110,7 @@ def render_text(a: Analysis) -> str:
         for i, m in enumerate(ranking.moves, start=1):
             if m.ends_hand and m.lives is not None:
                 figure = f"{_lives(m.lives)} {ranking.unit} expected" + (
-                    f", chance of winning {float(m.win) * 100:+.1f}%" if m.win is not None else "")
+                    f", chance of winning {win_change(m.win)}" if m.win is not None else "")
             elif m.value is not None:
                 figure = "a sure 31" if m.sure_31 else f"worth {_short(m.value)} {ahead}"
             else:
@@ -117,7 +118,7 @@ def render_text(a: Analysis) -> str:
             ranked.append(f"{i}. {m.label()} ({figure})" if figure else f"{i}. {m.label()}")
         on = ranking.play_on_lives
         tail = (f"; playing on costs {_lives(on)} {ranking.unit} expected"
-                + (f", chance of winning {float(ranking.play_on_win) * 100:+.1f}%"
+                + (f", chance of winning {win_change(ranking.play_on_win)}"
                    if ranking.play_on_win is not None else "")
                 if on is not None and any(m.ends_hand for m in ranking.moves) else "")
         lines.append("Moves ranked: " + "; ".join(ranked) + tail)

@@ -220,8 +220,8 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
 
         policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
     if knowledge.opponents == 1:
-        one, two, total = _heads_up(knowledge, observations, model) if weighted else \
-            _heads_up(knowledge, None, "uniform")
+        one, two, total = _heads_up(knowledge, strength, observations, model) if weighted else \
+            _heads_up(knowledge, strength, None, "uniform")
         return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal,
                          policy=policy, model=used)
     if weighted:
@@ -240,19 +240,17 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
 
 
 @lru_cache(maxsize=128)
-def _heads_up(knowledge: Knowledge, observations: Observations | None, model: OpponentModelName) -> tuple[int, int, int]:
-    """:func:`_exact_one` for one opponent, remembered for the last positions (the advice
-    and the analysis of one position both count its knock)."""
+def _heads_up(knowledge: Knowledge, strength: int, observations: Observations | None,
+              model: OpponentModelName) -> tuple[int, int, int]:
+    """:func:`_exact_one` for one opponent with the knocker's ``strength`` (as
+    :func:`knock_risk` reads it), remembered for the last positions (the advice and the
+    analysis of one position both count its knock)."""
     weights = None
     if observations is not None:
         from .opponents import hand_weights
 
         weights = hand_weights(knowledge, observations, 0, model)
-    strength = tables_for(knowledge.rules).strength_of([c.index for c in knowledge.hand])
-    if knowledge.undeclared_31:  # C10: a 31 not declared at once counts as 30 (same tie-break)
-        strength = (60 << RANK_BITS) | (strength & ((1 << RANK_BITS) - 1))
-    tables = tables_for(knowledge.rules)
-    return _exact_one(knowledge, tables, _Outcomes(knowledge.rules, strength), weights)
+    return _exact_one(knowledge, tables_for(knowledge.rules), _Outcomes(knowledge.rules, strength), weights)
 
 
 def _std_error(p: Fraction, n: int) -> float:

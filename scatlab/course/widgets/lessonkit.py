@@ -257,7 +257,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
     def _update(self) -> None:
         from ...analysis.model.knock import knock_risk
-        from ...analysis.engine.ranking import Position, rank
+        from ...analysis.engine.ranking import Position, rank, win_change
 
         try:
             seen = self.observations()
@@ -300,7 +300,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
                    else "<span style='color:#c0392b'>play on</span>")
         body.append(f"<tr><td style='{cell}'>The advice (adaptive model)</td><td style='{cell}' colspan='2' "
                     f"data-field='verdict'>{verdict}: knocking changes your chance of winning the game by "
-                    f"{float(knock.win) * 100:+.1f}%, playing on by {float(on_win) * 100:+.1f}%</td></tr>")
+                    f"{win_change(knock.win)}, playing on by {win_change(on_win)}</td></tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
         seen_text = "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
