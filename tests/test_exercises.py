@@ -156,7 +156,7 @@ def test_ev_sum_C5_weighs_each_outcome_by_its_cards() -> None:
         assert len(q.choices) == 3
         total = draw.expected_value * draw.unseen
         assert f"= {total}/{draw.unseen}" in q.why or f"= {total.numerator}/{draw.unseen}" in q.why
-        assert str(draw.expected_value.numerator) in ex.working(q)  # the sympy sum, reduced
+        assert f"= {total.numerator}/{draw.unseen}" in ex.working(q)  # the sum the lesson writes, over the unseen cards
 
 
 def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_nearly_safe_limit() -> None:
@@ -183,7 +183,10 @@ def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_ne
         r1, r2 = (Fraction(round(float(p) * 1000), 10) for p in (move.p_one, move.p_two))
         assert f"lose one life with chance {show_value(r1)}% and two lives with chance {show_value(r2)}%" in q.prompt
         assert "nearly safe when it costs at most 0.075 lives" in q.prompt
-        assert "1 \\times" in ex.working(q) and "2 \\times" in ex.working(q) and "0.075" in ex.working(q)
+        working = ex.working(q).splitlines()
+        # the learner's own rounded figures first (the prompt's), then the exact fractions
+        assert working[1] == f"\\text{{= 1 × {show_value(r1)}% + 2 × {show_value(r2)}%}}"
+        assert "0.075" in working[3] and working[-1].startswith(f"\\text{{exactly: 1 × {move.p_one} + 2 × {move.p_two} =")
 
 
 @pytest.mark.parametrize("name", ["knock-chart", "knock-early"])
@@ -245,6 +248,32 @@ def test_feed_next_C5_throws_the_equal_card_the_next_player_does_not_collect() -
         assert len(rivals) == 1 and rivals[0].suit == taken.suit  # the tempting throw feeds them
 
 
+WORKED = [name for name, ex in EXERCISES.items() if ex.explain is not None]
+
+
+@pytest.mark.parametrize("name", WORKED)
+def test_the_working_speaks_the_lessons_words(name: str) -> None:
+    """docs/design/voice.md: the working writes the lesson's sum ("3 × 31", "on average",
+    "1 in 48 (about 2%)"), never notation no lesson teaches (P(...) before lesson 3, E[...],
+    a set of outs, a centred dot for a product), and a long sum is cut into short lines."""
+    ex = EXERCISES[name]
+    for seed in range(6):
+        working = ex.working(ex.question(seed))
+        for notation in ("E[", "\\{", "\\cdot", "\\left|", "P(", "\\approx", "\\frac"):
+            assert notation not in working, (seed, working)
+        for line in working.splitlines():
+            assert line.count("+") <= 4, line  # at most four terms a line: it fits a phone
+
+
+def test_the_working_of_a_draw_counts_the_outs_as_lesson_2_does() -> None:
+    q = EXERCISES["draw-chance"].question(1)
+    assert EXERCISES["draw-chance"].working(q).splitlines() == [
+        "\\text{outs (cards you have not seen that make 31): J♥, Q♥, K♥}",
+        "\\text{chance of 31 = outs / unseen cards = 3/48 = 1/16}",
+        "\\text{= 3 in 48 (about 6%)}",
+    ]
+
+
 def test_the_working_waits_for_an_answer_and_then_shows_the_sum() -> None:
     from scatlab.course.widgets.exercises import ExerciseWidget
 
@@ -252,7 +281,7 @@ def test_the_working_waits_for_an_answer_and_then_shows_the_sum() -> None:
     assert w.show_working() == "" and w.working_button.layout.display == "none"
     w.answer(w.question.solution)
     assert w.working_button.layout.display == "flex"
-    assert "E[\\text{value}]" in w.show_working() and "$$" in w.working.value
+    assert "on average" in w.show_working() and "$$" in w.working.value
     w.new_question()
     assert w.working.value == "" and w.working_button.layout.display == "none"
     plain = ExerciseWidget("hand-value", progress=None)

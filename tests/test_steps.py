@@ -118,17 +118,18 @@ def test_stars_are_kept_as_the_best_and_shown_again_on_a_reload(tmp_path: Path) 
     assert StepWidget("2.2", progress=progress).question.seed == 4 * n  # a half-played attempt is not dealt again
 
 
-def test_fewer_than_half_right_earns_no_star_and_keeps_nothing(tmp_path: Path) -> None:
+def test_fewer_than_half_right_earns_no_star_and_says_the_step_was_played(tmp_path: Path) -> None:
     progress = Progress(tmp_path / "p.db")
     w = StepWidget("4.1", progress=progress)
     _play(w, misses=4)
     assert w.done and w.earned == 0 and "try again for a star" in w.score.value
-    assert progress.step_stars() == {} and "Not finished yet" in w.stars.value
+    assert progress.step_stars() == {"4.1": 0} and "Your best: ☆☆☆, no star yet" in w.stars.value
+    assert "Your best: ☆☆☆, no star yet" in StepWidget("4.1", progress=progress).stars.value  # over a reload
 
 
 def test_record_stars_refuses_other_counts_and_reset_clears_them(tmp_path: Path) -> None:
     progress = Progress(tmp_path / "p.db")
-    for bad in (0, 4, True, "3"):
+    for bad in (-1, 4, True, "3"):
         with pytest.raises(ProgressError, match="stars="):
             progress.record_stars("01-the-game", "1.1", bad)  # type: ignore[arg-type]
     assert progress.step_stars() == {}
@@ -162,3 +163,25 @@ def test_a_step_or_exercise_that_is_not_one_is_refused_with_the_names_known(bad:
         Step("9.9", "01-the-game", "x", "x.", bad)  # type: ignore[arg-type]
     with pytest.raises(ExerciseError, match="3 to 10 puzzles"):
         Step("9.9", "01-the-game", "x", "x.", "hand-value", puzzles="5")  # type: ignore[arg-type]
+
+
+def test_the_star_rule_is_stated_in_full_beside_every_step() -> None:
+    """The rule that scores the learner is stated where it scores (docs/design/voice.md),
+    and it is the rule :func:`stars` applies at each boundary."""
+    from scatlab.course.widgets.steps import STAR_RULE
+
+    assert "every puzzle right ★★★" in STAR_RULE and "one miss ★★☆" in STAR_RULE
+    assert "at least half right ★☆☆" in STAR_RULE and "fewer ☆☆☆" in STAR_RULE
+    assert stars(right=6, total=6) == 3 and stars(right=5, total=6) == 2
+    assert stars(right=3, total=6) == 1 and stars(right=2, total=6) == 0
+    for step in STEPS:
+        assert STAR_RULE in StepWidget(step, progress=None).stars.value
+
+
+def test_a_typed_answer_is_echoed_as_typed() -> None:
+    """Step 2.2: "2/48" stays "2/48" (the reduced form follows it), never "you answered 1/24"."""
+    w = StepWidget("2.2", progress=None)
+    wrong = "2/48" if w.question.solution != "2/48" else "1/48"
+    verdict = w.answer(wrong)
+    assert verdict is not None and verdict.answer == wrong
+    assert f"you answered {wrong}, which is" in verdict.message and "you answered 1/24" not in verdict.message

@@ -37,7 +37,6 @@ from ..rules.values import hand_value, tiebreak_key
 
 if TYPE_CHECKING:
     from ..analysis.counting.onestep import TurnAnalysis
-    from ..analysis.explain.report import Analysis
 
 __all__ = [
     "ExerciseError",
@@ -147,10 +146,12 @@ class Exercise:
     asked), or None when the reason says it all."""
 
     def working(self, question: Question) -> str:
-        """The worked derivation of ``question``'s answer as LaTeX ("" when there is none).
+        """The worked sum behind ``question``'s answer, in the lesson's words: one line of LaTeX
+        per display, a line that is only ``\\text{...}`` being plain words ("" when there is none).
 
-        >>> print(EXERCISES["draw-chance"].working(EXERCISES["draw-chance"].question(0)))
-        P(31) = \\frac{\\left|\\{A\\text{♠}\\}\\right|}{48} = \\frac{1}{48} \\approx 0.02083
+        >>> print(EXERCISES["ev-sum"].working(EXERCISES["ev-sum"].question(0)))
+        \\text{on average} = (3 \\times 31 + 30 + 29 + 43 \\times 28) / 48
+        = 1356/48\\text{, about 28.3 (exactly 28.25)}
         """
         if not isinstance(question, Question) or question.exercise != self.id:
             raise ExerciseError(f"that question belongs to {getattr(question, 'exercise', question)!r}, not to {self.id!r}")
@@ -167,21 +168,23 @@ class Exercise:
         if question.exercise != self.id:
             raise ExerciseError(f"that question belongs to {question.exercise!r}, not to {self.id!r}")
         given = str(answer).strip()
-        if question.kind == "number":
-            shown = show_value(read_number(given))
-            right = read_number(given) in {read_number(a) for a in question.accepted}
+        if question.kind == "number":  # kept and echoed as typed: "2/48" stays "2/48"
+            value = read_number(given)
+            shown = re.sub(r"\s*/\s*", "/", given)
+            right = value in {read_number(a) for a in question.accepted}
+            said = shown if "/" not in shown or show_value(value) == shown else f"{shown}, which is {show_value(value)}"
         else:
             lowered = {c.lower(): c for c in question.choices}
             if given.lower() not in lowered:
                 raise ExerciseError(f"{answer!r} is not one of the choices: {', '.join(question.choices)}")
-            shown = lowered[given.lower()]
+            shown = said = lowered[given.lower()]
             right = shown in question.accepted
         why = question.why[:1].upper() + question.why[1:]
         if right:
             return Verdict(True, shown, f"Right: {why}")
         others = sorted(a for a in question.accepted if a != question.solution) if question.kind != "number" else []
         also = f" ({' and '.join(others)} {'is' if len(others) == 1 else 'are'} right too)" if others else ""
-        return Verdict(False, shown, f"Not quite: you answered {shown}, the answer is {question.solution}{also}. {why}")
+        return Verdict(False, shown, f"Not quite: you answered {said}, the answer is {question.solution}{also}. {why}")
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -404,53 +407,118 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
                     str(v.value), frozenset({str(v.value)}), why, ())
 
 
-# -- the working behind an answer (sympy, only when a learner asks) --------------------------
+# -- the working behind an answer (only when a learner asks) ----------------------------------
+#
+# The working writes out the sum the lesson wrote, in the lesson's words (docs/design/voice.md):
+# counts times values with "×", a chance as "3 in 48 (about 6%)", an average "on average", the
+# learner's rounded figures first and the exact fraction after. The precise notation (P, E[...],
+# sets of outs) stays in the analyzer's detail view and the command line. Each line is one
+# display of LaTeX; a long sum is cut into lines of a few terms, so it fits a phone.
 
-def _analysis(question: Question) -> Analysis:
-    from ..analysis.explain.report import analyze
-
-    hand, up = question.position[:2]
-    return analyze(hand, up, opponents=1, knock=False)
+_TERMS_PER_LINE = 4
+"""Terms of a sum on one line of the working (four fit 390 px)."""
 
 
-def _derivation_lines(analysis: Analysis, names: tuple[str, ...]) -> str:
-    from ..analysis.explain.display import derivation
+def _tex(text: str) -> str:
+    """Plain words inside the working's LaTeX."""
+    return rf"\text{{{text}}}"
 
-    return "\n".join(step.latex() for step in derivation(analysis) if step.name in names)
+
+def _sum_lines(head: str, terms: Sequence[str], tail: str) -> list[str]:
+    """``head (t1 + t2 + ...) tail`` as lines of at most :data:`_TERMS_PER_LINE` terms."""
+    rows = [terms[i:i + _TERMS_PER_LINE] for i in range(0, len(terms), _TERMS_PER_LINE)]
+    lines = []
+    for i, row in enumerate(rows):
+        text = " + ".join(row)
+        start = f"{head} ({text}" if i == 0 else rf"+\ {text}"
+        lines.append(start + (f") {tail}" if i == len(rows) - 1 else ""))
+    return lines
+
+
+def _count_terms(counts: Sequence[tuple[Fraction, int]]) -> list[str]:
+    """``3 × 31``, ``30`` (one card), as the lesson writes them: count × value."""
+    return [show_value(v) if n == 1 else rf"{n} \times {show_value(v)}" for v, n in counts]
+
+
+def _outcome_counts(hand: Sequence[Card], up: Card) -> tuple[list[tuple[Fraction, int]], int, Fraction]:
+    """The draw's outcomes, best first, with how many unseen cards give each; the unseen count
+    and the exact average."""
+    draw = _turn(hand, up).draw
+    assert draw is not None
+    u = draw.unseen
+    counts = sorted(((v, int(p * u)) for v, p in draw.distribution.items()), key=lambda vc: -vc[0])
+    return counts, u, draw.expected_value
+
+
+def _position(question: Question) -> tuple[list[Card], Card]:
+    from ..cards import parse_card, parse_cards
+
+    return list(parse_cards(question.position[0])), parse_card(question.position[1])
 
 
 def _working_p31(question: Question) -> str:
-    return _derivation_lines(_analysis(question), ("P(31)",))
+    from ..session.wording import counted_chance
+
+    hand, up = _position(question)
+    draw = _turn(hand, up).draw
+    assert draw is not None
+    n, u = len(draw.outs_31), draw.unseen
+    outs = ", ".join(c.pretty for c in draw.outs_31) or "none"
+    exact = Fraction(n, u)
+    reduced = f" = {exact.numerator}/{exact.denominator}" if n and exact.denominator != u else ""
+    return "\n".join([
+        _tex(f"outs (cards you have not seen that make 31): {outs}"),
+        _tex(f"chance of 31 = outs / unseen cards = {n}/{u}{reduced}"),
+        _tex(f"= {counted_chance(n, u)}"),
+    ])
 
 
-def _working_ev(question: Question) -> str:  # ends on the choice shown, to one decimal
-    return (_derivation_lines(_analysis(question), (r"E[\text{value}]",))
-            + rf"\text{{ (to one decimal: }}{question.solution}\text{{)}}")
+def _average_lines(hand: Sequence[Card], up: Card, rounded: str) -> list[str]:
+    counts, u, ev = _outcome_counts(hand, up)
+    total = sum((v * n for v, n in counts), Fraction(0))
+    if ev == read_number(rounded):
+        last = rf"= {show_value(total)}/{u} = {show_value(ev)}"
+    elif ev.denominator == u:
+        last = rf"= {show_value(total)}/{u}" + _tex(f", about {rounded}")
+    else:
+        last = rf"= {show_value(total)}/{u}" + _tex(f", about {rounded} (exactly {show_value(ev)})")
+    return [*_sum_lines(_tex("on average") + " =", _count_terms(counts), f"/ {u}"), last]
+
+
+def _working_ev(question: Question) -> str:
+    hand, up = _position(question)
+    return "\n".join(_average_lines(hand, up, question.solution))
 
 
 def _working_take_or_draw(question: Question) -> str:
-    a = _analysis(question)  # once: both lines read it
-    assert a.turn.take is not None
-    v = a.turn.take.best.value
-    take = rf"\text{{take}} = {show_value(v)}"
-    return take + "\n" + _derivation_lines(a, (r"E[\text{value}]",))
+    hand, up = _position(question)
+    take = _turn(hand, up).take
+    assert take is not None
+    _, _, ev = _outcome_counts(hand, up)
+    tv = take.best.value
+    word = "more than" if tv > ev else "less than" if tv < ev else "the same as"
+    return "\n".join([
+        _tex(f"take the {up.pretty}: worth {show_value(tv)} for sure"),
+        *_average_lines(hand, up, tenths(ev)),
+        _tex(f"taking is worth {word} drawing: {question.solution}"),
+    ])
 
 
 def _working_knock_cost(question: Question) -> str:
-    import sympy
-
     one, two, safe = (Fraction(x) for x in question.position[2:5])
-    r1, r2 = (sympy.Rational(x.numerator, x.denominator) for x in (one, two))
-    knock = one + 2 * two
-    def term(x: sympy.Rational, value: Fraction) -> str:  # a fraction a learner can read, else a decimal
-        return str(sympy.latex(x)) if value.denominator < 10**5 else f"{float(value):.4f}"
-
-    compare = r"\le" if knock <= safe else ">"
-    lines = [
-        rf"\text{{knock}} = 1 \times {term(r1, one)} + 2 \times {term(r2, two)} \approx {float(knock):.3f}",
-        rf"{float(knock):.3f} {compare} {float(safe):.3f} \text{{ (nearly safe)}}",
-    ]
-    return "\n".join(lines)
+    r1, r2 = (_half_up(x * 100, 10) / 100 for x in (one, two))  # the question's rounded chances
+    shown = r1 + 2 * r2
+    limit = f"{float(safe):.3f}"
+    verdict = (f"under {limit}, the nearly-safe limit: knock" if shown <= safe
+               else f"over {limit}, the nearly-safe limit: play on")
+    exact = one + 2 * two
+    return "\n".join([
+        _tex("a knock costs = 1 × (chance of losing one) + 2 × (chance of losing two)"),
+        _tex(f"= 1 × {show_value(r1 * 100)}% + 2 × {show_value(r2 * 100)}%"),
+        rf"= 1 \times {float(r1):.3f} + 2 \times {float(r2):.3f} = {float(shown):.3f}" + _tex(" lives"),
+        _tex(f"{float(shown):.3f} is {verdict}"),
+        _tex(f"exactly: 1 × {one} + 2 × {two} = {exact}, about {float(exact):.4f} lives"),
+    ])
 
 
 # -- 2. the one-draw chance and the expected value ----------------------------------------------
@@ -515,7 +583,7 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
     counts = sorted(((v, p * u) for v, p in dist.items()), key=lambda vc: -vc[0])
     groups = "; ".join(f"{int(n)} card{'s' if n != 1 else ''} leave{'s' if n == 1 else ''} you {show_value(v)}"
                        for v, n in counts)
-    terms = " + ".join(f"{int(n)} × {show_value(v)}" for v, n in counts)
+    terms = " + ".join(show_value(v) if n == 1 else f"{int(n)} × {show_value(v)}" for v, n in counts)  # as lesson 2 writes it
     total = sum((v * n for v, n in counts), Fraction(0))
     choices = list(shown)
     rng.shuffle(choices)  # not in order of size: the answer is not always the middle one
@@ -574,8 +642,8 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
     solution = "knock" if want_knock else "play on"
     p1, p2 = show_value(r1), show_value(r2)
     limit = f"{float(safe):.3f}"
-    why = (f"a knock costs 1 × {p1}% + 2 × {p2}% = {show_value(r1 + 2 * r2)}% of a life, about "
-           f"{float(shown_cost):.2f} lives (two when you are lowest on your own, C7). "
+    why = (f"a knock costs 1 × {float(r1 / 100):.3f} + 2 × {float(r2 / 100):.3f} = {float(shown_cost):.3f} lives "
+           f"(one if your opponent makes 31, C8; two if you are lowest on your own, C7). "
            + (f"That is under {limit}: the knock is nearly safe, so knock." if want_knock else
               f"That is over {limit}: playing on keeps the chance to improve and knock later, so play on.")
            + f" These figures are for this very hand and the {up.pretty} on the pile (your opponent may take it).")

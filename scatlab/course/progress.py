@@ -790,12 +790,13 @@ class Progress:
     # Like ``practice``, the ``steps`` table is made by the first stars kept.
 
     def record_stars(self, lesson: str, step: str, stars: int) -> int:
-        """Keep the stars of a step played to its end; returns the learner's best for it
-        (a worse attempt never lowers the best)."""
+        """Keep the stars of a step played to its end (0 when fewer than half were right: the
+        step was still played); returns the learner's best for it (a worse attempt never
+        lowers the best)."""
         lesson = self._name(lesson, "lesson")
         step = self._name(step, "step")
-        if type(stars) is not int or stars not in (1, 2, 3):
-            raise ProgressError(f"stars={stars!r} is not accepted: a finished step earns 1, 2 or 3 stars")
+        if type(stars) is not int or stars not in (0, 1, 2, 3):
+            raise ProgressError(f"stars={stars!r} is not accepted: a finished step earns 0, 1, 2 or 3 stars")
         with self._write() as conn:
             conn.execute(_STEPS_TABLE)
             conn.execute(
@@ -807,7 +808,8 @@ class Progress:
         return int(row[0])
 
     def step_stars(self, lesson: str | None = None) -> dict[str, int]:
-        """The best stars of each step played to its end (of one lesson when given), by step id."""
+        """The best stars of each step played to its end (of one lesson when given), by step id
+        (0 for a step played to its end without a star)."""
         with self._read() as conn:
             if not _has_table(conn, "steps"):
                 return {}

@@ -27,7 +27,7 @@ from fractions import Fraction
 from ..cards import parse_card
 from ..errors import AnalysisError
 
-__all__ = ["learner_words", "card_words", "chance_words", "YOU"]
+__all__ = ["learner_words", "card_words", "chance_words", "counted_chance", "YOU"]
 
 YOU = "you"
 """How the table names the learner's seat in running text."""
@@ -88,6 +88,28 @@ def chance_words(p: Fraction) -> str:
     if p.numerator == 1:
         return f"{shown} (1 in {p.denominator:,})"
     return f"{shown} (about 1 in {int(1 / p + Fraction(1, 2)):,})"
+
+
+def counted_chance(count: int, total: int) -> str:
+    """A chance counted card by card, as the course writes it (docs/design/voice.md): the
+    count first, then the whole percentage ("about" unless it is exact).
+
+    >>> counted_chance(3, 48), counted_chance(12, 48), counted_chance(0, 48), counted_chance(1, 200)
+    ('3 in 48 (about 6%)', '12 in 48 (25%)', '0 in 48 (never)', '1 in 200 (under 1%)')
+    """
+    if (isinstance(count, bool) or isinstance(total, bool) or not isinstance(count, int)
+            or not isinstance(total, int) or not 0 <= count <= total or total < 1):
+        raise AnalysisError(f"{count!r} in {total!r} is not a count of cards: give 0 <= count <= total, total >= 1")
+    p = Fraction(count, total)
+    if count == 0:
+        return f"0 in {total} (never)"
+    if count == total:
+        return f"{count} in {total} (certain)"
+    pct = p * 100
+    if pct < 1:
+        return f"{count} in {total} (under 1%)"
+    whole = int(pct + Fraction(1, 2))
+    return f"{count} in {total} ({'' if pct == whole else 'about '}{whole}%)"
 
 
 def card_words(text: str) -> str:

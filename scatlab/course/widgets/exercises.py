@@ -16,6 +16,7 @@ nothing itself.
 from __future__ import annotations
 
 import asyncio
+import re
 import warnings
 from collections.abc import Collection, Iterable
 from html import escape
@@ -57,6 +58,24 @@ def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) ->
         elif name == chosen:
             b.button_style, b.description = "danger", f"{name} (your answer)"
         b.tooltip = "the right answer" if name in right else "your answer" if name == chosen else ""
+
+
+_WORDS_ONLY = re.compile(r"^\\text\{([^{}]*)\}$")
+
+
+def working_line(line: str) -> str:
+    """One line of an exercise's working as HTML: a line of plain words (``\\text{...}``
+    only) is a paragraph that wraps on a phone; any other line a MathJax display.
+
+    >>> working_line(r"\\text{take the J♠: worth 16 for sure}")
+    '<p class="scatlab-working-words">take the J♠: worth 16 for sure</p>'
+    >>> print(working_line(r"= 667/48\\text{, about 13.9}"))
+    <div class="scatlab-working-sum">$$= 667/48\\text{, about 13.9}$$</div>
+    """
+    words = _WORDS_ONLY.match(line)
+    if words:
+        return f'<p class="scatlab-working-words">{escape(words.group(1))}</p>'
+    return f'<div class="scatlab-working-sum">$${line}$$</div>'
 
 
 class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
@@ -197,7 +216,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         if self.working_button.layout.display == "none":
             return ""
         lines = self.exercise.working(self.question).splitlines()
-        shown = "".join(f"<div>$${line}$$</div>" for line in lines)
+        shown = "".join(working_line(line) for line in lines)
         self.working.value = shown
         return shown
 

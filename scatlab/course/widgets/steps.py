@@ -30,7 +30,11 @@ from ..steps import STEPS, Step, star_text, stars
 from .course import open_progress
 from .exercises import _DEFAULT, ExerciseWidget
 
-__all__ = ["StepWidget"]
+__all__ = ["StepWidget", "STAR_RULE"]
+
+STAR_RULE = ("Stars: every puzzle right ★★★, one miss ★★☆, at least half right ★☆☆, fewer ☆☆☆. "
+             "Your best is kept.")
+"""The star rule (:func:`scatlab.course.steps.stars`) in full, shown beside every step."""
 
 
 class StepWidget(ExerciseWidget):
@@ -48,12 +52,14 @@ class StepWidget(ExerciseWidget):
         self.results: list[bool] = []
         self.earned = 0
         self.best = 0
+        self.played = False  # played to its end once (stars or not)
         kept, notice = open_progress() if progress is _DEFAULT else (progress, "")
         if kept is not None:  # coming back deals the next attempt: never a puzzle already answered
             try:
                 answered = sum(1 for a in kept.answers(self.step.lesson) if a.exercise == self.step.exercise)
                 self.attempt = -(-answered // self.step.puzzles)
-                self.best = kept.step_stars(self.step.lesson).get(self.step.id, 0)
+                played = kept.step_stars(self.step.lesson)
+                self.best, self.played = played.get(self.step.id, 0), self.step.id in played
             except ProgressError as exc:
                 notice = f"Stars are not kept: {exc}"
         super().__init__(self.step.exercise, lesson=self.step.lesson, seed=self.attempt * self.step.puzzles,
@@ -77,8 +83,10 @@ class StepWidget(ExerciseWidget):
 
     def _progress_line(self) -> None:
         marks = "".join("✓" if r else "✗" for r in self.results) + "○" * (self.step.puzzles - len(self.results))
-        best = f"Your best: {star_text(self.best)}" if self.best else "Not finished yet"
-        self.stars.value = (f"<span class='scatlab-best' style='color:#8a5a00;font-size:1.1em'>{escape(best)}</span>")
+        best = (f"Your best: {star_text(self.best)}" if self.best else
+                f"Your best: {star_text(0)}, no star yet" if self.played else "Not finished yet")
+        self.stars.value = (f"<span class='scatlab-best' style='color:#8a5a00;font-size:1.1em'>{escape(best)}</span>"
+                            f"<br><span class='scatlab-star-rule' style='color:#555;font-size:0.9em'>{STAR_RULE}</span>")
         if self.done:
             again = "" if self.earned else ": try again for a star"
             self.score.value = (f"Step done: {star_text(self.earned)} ({sum(self.results)} of {len(self.results)} "
@@ -115,7 +123,8 @@ class StepWidget(ExerciseWidget):
             self.earned = stars(right=sum(self.results), total=len(self.results))
             self.new_button.description = "Try again"
             self.best = max(self.best, self.earned)
-            if self.earned and self.progress is not None:  # no star (fewer than half right): nothing to keep
+            self.played = True
+            if self.progress is not None:  # no star (fewer than half right) is kept too: the step was played
                 try:
                     self.best = self.progress.record_stars(self.step.lesson, self.step.id, self.earned)
                 except ProgressError as exc:
