@@ -51,9 +51,10 @@ test: install-test
 	$(VENV_PY) -m mypy
 	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15
 
-# sphinx-build, warnings as errors; open docs/_build/html/index.html
+# sphinx-build, nitpicky (every cross-reference resolves), warnings as errors;
+# open docs/_build/html/index.html
 docs: install-docs
-	$(VENV_PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+	$(VENV_PY) -m sphinx -n -W --keep-going -b html docs docs/_build/html
 
 bench: install
 	$(VENV_PY) benchmarks/bench_engine.py

@@ -224,6 +224,7 @@ def test_culling_is_on_preheating_off_and_kernels_come_warm() -> None:
     assert "--MappingKernelManager.cull_idle_timeout=30" in options
     assert "--VoilaConfiguration.preheat_kernel=False" in options
     assert "--VoilaConfiguration.strip_sources=True" in options
+    assert "--VoilaConfiguration.allow_template_override=NO" in options  # no ?template=../ (libraries.md)
     assert not any("execute_request" in o for o in options)
 
 
@@ -268,7 +269,9 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     # a lesson's step: the try tables carry the beginner controls and say where the learner is
     assert [t.controls for t in r.tables] == ["beginner", "beginner"]
     assert [t.surface.state["notice"] for t in r.tables] == [
-        f"back at hand {d.hand}, action {d.index}: your move again, hints on" for d in r.worst]
+        f"back at {d.where({d.player: 'you'}).lower()}: play it again, hints on" for d in r.worst]
+    assert all(re.fullmatch(r"back at hand \d+, your \d+(st|nd|rd|th) move: play it again, hints on", t.surface.state["notice"])
+               for t in r.tables)  # the learner's words: no "action 94"
     # New game on a try table goes back to its position, never to a random game
     first = r.tables[0]
     assert first.session.practice  # a position tried again is practice from the start
@@ -280,7 +283,9 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert first.view() == r.worst[0].view
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
-    assert "10.5% chance of winning" in html and "knocking with 28" in html and "taking the A♥ (then throwing the 8♥) for 31" in html
+    assert "chance of winning the game by about 10.5%: a blunder (8% or more)" in html and "knocking with 28" in html
+    assert "<b>Better:</b> taking the A♥ (then throwing the 8♥) for 31." in html
+    assert "Sorted by cost, the worst first" in html and "dead" not in html and "action" not in html
 
 
 def test_lesson_8s_stand_in_loaded_from_its_record_is_the_game_its_table_plays() -> None:
@@ -411,3 +416,20 @@ def test_index_calls_a_lesson_opened_once_its_page_has_been_shown(tmp_path: Path
     assert "not started" in rows["7"]
     p.reset()
     assert p.visited_lessons() == set()
+
+
+def test_lesson_1_offers_no_preset_and_lesson_6_no_seed() -> None:
+    """Nothing before the lesson that teaches it (docs/design/voice.md): lesson 1's hand
+    explorer hides the presets of lesson 5, and lesson 6's tournament shows no seed field:
+    each run deals new cards."""
+    from scatlab.course.widgets.lessonkit import HandExplorer, TournamentLab
+
+    assert HandExplorer("AH KH 4C", choose_rules=False).preset.layout.display == "none"
+    assert HandExplorer("7S 7H 7D", preset="gin").preset.layout.display != "none"
+    one = (LESSONS_DIR / "01-the-game.ipynb").read_text(encoding="utf-8")
+    assert 'HandExplorer(\\"AH KH 4C\\", choose_rules=False)' in one
+    lab = TournamentLab(("random", "random", "random"), games=9)
+    shown = [w for box in lab.children for w in getattr(box, "children", (box,))]
+    assert not any("seed" in str(getattr(w, "description", "")).lower() for w in shown)
+    assert lab.run() is not None and lab.run() is not None
+    assert lab.seed == 3  # the two runs dealt the games of seeds 1 and 2: new cards each run

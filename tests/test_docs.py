@@ -1,5 +1,6 @@
-"""The documentation site (``docs/``, built by ``make docs``): it builds with warnings as
-errors, every page is reachable from the index, the API reference documents every public
+"""The documentation site (``docs/``, built by ``make docs``): it builds nitpicky (every
+cross-reference resolves) with warnings as errors, every link lands on a page and an id that
+exist, every page is reachable from the index, the API reference documents every public
 name, the command-line and rules pages miss no command, option or rule, and the pages'
 Python examples run.
 
@@ -19,6 +20,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from sphinx.util.inventory import InventoryFile
@@ -53,10 +55,10 @@ def _pages() -> list[Path]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site as ``make docs`` builds it (``sphinx-build -W --keep-going``), quietly."""
+    """The site as ``make docs`` builds it (``sphinx-build -n -W --keep-going``), quietly."""
     out = tmp_path_factory.mktemp("docs")
     html = out / "html"
-    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+    command = [sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-q", "-b", "html",
                "-d", str(out / "doctrees"), str(DOCS), str(html)]
     run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, f"sphinx-build failed:\n{run.stderr}"
@@ -80,6 +82,24 @@ def _links(page: Path) -> list[str]:
     return parser.hrefs
 
 
+class _Targets(HTMLParser):
+    """The ids a page defines and every link (``href``) it holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(str(found["id"]))
+        if tag == "a" and found.get("name"):
+            self.ids.add(str(found["name"]))
+        if found.get("href"):
+            self.hrefs.append(str(found["href"]))
+
+
 def _inventory(site: Path) -> set[str]:
     with (site / "objects.inv").open("rb") as f:
         inventory = InventoryFile.load(f, "", posixpath.join)
@@ -88,6 +108,30 @@ def _inventory(site: Path) -> set[str]:
 
 def test_the_site_builds_without_a_warning(site: Path) -> None:
     assert (site / "index.html").is_file() and (site / "objects.inv").is_file()
+
+
+def test_every_link_lands_on_a_page_and_an_id_that_exist(site: Path) -> None:
+    """Every link inside the site, ``#anchor`` and all, lands on a file that was built and on
+    an id of that page: the API reference's cross-references, the [source] links and the
+    [docs] links back from the highlighted code (viewcode builds those from the module that
+    documents an object first, docs/conf.py points them at the object's own description)."""
+    pages = {page.resolve(): _Targets() for page in site.rglob("*.html")}
+    for page, targets in pages.items():
+        targets.feed(page.read_text(encoding="utf-8"))
+    broken = []
+    for page, targets in pages.items():
+        for href in targets.hrefs:
+            link = urlsplit(href)
+            if link.scheme or link.netloc:
+                continue
+            target = (page.parent / unquote(link.path)).resolve() if link.path else page
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)}: {href} (no such file)")
+            elif link.fragment and (target not in pages or unquote(link.fragment) not in pages[target].ids):
+                broken.append(f"{page.relative_to(site)}: {href} (no such id)")
+    assert len(pages) > 50 and not broken, "\n".join(broken)
 
 
 def test_every_page_is_reachable_from_the_index(site: Path) -> None:

@@ -8,6 +8,7 @@ import json
 import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from scatlab.analysis.engine.ranking import Position, knock_line, rank
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps
-from scatlab.course.exercises import EXERCISES
+from scatlab.course.exercises import EXERCISES, show_value
 from scatlab.course.scenarios import SCENARIOS, play_out, scenario
 from scatlab.rules import RULEBOOK
 from scatlab.skat import game_value
@@ -118,23 +119,94 @@ def test_lesson_3_C6_the_knock_line_moves_down_with_opponents_and_up_with_turns(
     assert [knock_line("classic", 1, t).line for t in (1, 2)] == [28, 29]
 
 
-@pytest.mark.parametrize("opponents, turns", [(1, 0), (2, 2), (3, 4)])
-def test_lesson_3_C6_the_knock_charts_bars_stay_under_its_top_tick_and_below_the_legend(opponents: int,
-                                                                                         turns: int) -> None:
-    import re
+def _chart(opponents: int, turns: int) -> tuple[Any, Any]:
+    import xml.etree.ElementTree as ET
     from scatlab.course.widgets.lessonkit import knock_chart_svg
 
     line = knock_line("classic", opponents=opponents, turns=turns)
-    svg = knock_chart_svg(line)
-    ticks = [float(y) for y in re.findall(r'<line x1="[\d.]+" x2="[\d.]+" y1="([\d.]+)" y2="[\d.]+" stroke="#e0e0e0"', svg)]
-    bars = [float(y) for y in re.findall(r'<rect x="[\d.]+" y="([\d.]+)" width="[^"]+" height="[^"]+" '
-                                         r'fill="#[0-9a-f]+" opacity="0.7"><title>', svg)]
-    dots = [float(y) for y in re.findall(r'<circle cx="[\d.]+" cy="([\d.]+)" r="4" fill="#1a5fb4"/>', svg)][:-1]
-    legend = max(float(y) for y in re.findall(r'<text x="[\d.]+" y="(1[0-9])" font-size="11">', svg))
-    assert len(bars) == len(dots) == len(line.rows) and min(ticks) > legend + 8
+    return line, ET.fromstring(knock_chart_svg(line))  # the chart is well-formed XML
+
+
+_SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize("opponents, turns", [(1, 0), (2, 2), (3, 4)])
+def test_lesson_3_C6_the_knock_charts_bars_stay_under_its_top_tick_and_below_the_legend(opponents: int,
+                                                                                         turns: int) -> None:
+    line, svg = _chart(opponents, turns)
+    ticks = [float(e.get("y1", 0)) for e in svg.iter(f"{_SVG}line") if e.get("stroke") == "#e0e0e0"]
+    bars = [float(e.get("y", 0)) for e in svg.iter(f"{_SVG}rect") if e.get("class") == "scat-kc-bar"]
+    dots = [float(e.get("cy", 0)) for e in svg.iter(f"{_SVG}circle") if e.get("class") == "scat-kc-dot"]
+    legend = next(e for e in svg.iter(f"{_SVG}g") if e.get("class") == "scat-kc-legend")
+    legend_bottom = max(float(t.get("y", 0)) for t in legend.iter(f"{_SVG}text"))
+    assert len(bars) == len(dots) == len(line.rows) and min(ticks) > legend_bottom + 8
     assert min(bars + dots) >= min(ticks) - 0.05  # nothing above the top tick
-    assert "lives lost (expected)" in svg  # the y axis says its unit
-    assert f"nearly safe: {float(line.safe):.3f}" in svg  # the limit the lesson teaches, drawn
+    text = "".join(svg.itertext())
+    assert "lives lost, on average" in text  # the y axis says its unit, in the lessons' words
+    assert f"nearly safe: {float(line.safe):.3f}" in text  # the limit the lesson teaches, drawn
+
+
+@pytest.mark.parametrize("opponents, turns", [(1, 0), (3, 4)])
+def test_lesson_3_C6_the_knock_chart_fits_a_phone_with_every_hand_value_labelled(opponents: int, turns: int) -> None:
+    """Drawn for 390 px: a view box at most 420 wide that scales to the page (no minimum width,
+    no sideways scroll), text at least 12 units high (about 10 px or more on a phone), every
+    hand value labelled under its bar, and nothing drawn past the view box."""
+    line, svg = _chart(opponents, turns)
+    box = [float(v) for v in svg.get("viewBox", "").split()]
+    width = box[2]
+    style = svg.get("style", "")
+    assert width <= 420 and "width:100%" in style and "min-width" not in style
+    sizes = [float(e.get("font-size", 0)) for e in svg.iter() if e.get("font-size")]
+    assert sizes and min(sizes) >= 12
+    labels = [t.text for t in svg.iter(f"{_SVG}text") if t.get("class") == "scat-kc-value"]
+    assert labels == [show_value(Fraction(row[0])) for row in line.rows]
+    for e in svg.iter():
+        for attr in ("x", "x1", "x2", "cx"):
+            if e.get(attr) is not None:
+                assert 0 <= float(e.get(attr, 0)) <= width, (e.tag, attr, e.get(attr))
+
+
+def test_lesson_3_C6_every_bar_of_the_knock_chart_tells_its_numbers_without_hover() -> None:
+    """A phone has no hover: each value's column is focusable (a tap, a click or Tab) and has a
+    box of its figures in lives with two decimals; its title keeps the exact figures; the
+    table under the chart has the same figures, always readable."""
+    from scatlab.course.widgets.lessonkit import knock_table_html
+
+    line, svg = _chart(1, 0)
+    columns = [g for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-col"]
+    readouts = {g.get("data-i"): " ".join(t.text or "" for t in g.iter(f"{_SVG}text"))
+                for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-readout"}
+    table = knock_table_html(line)
+    assert len(columns) == len(line.rows) == len(readouts)
+    for g, (value, knock, _kw, on, _ow, knocks) in zip(columns, line.rows):
+        assert g.get("tabindex") == "0"
+        title = g.findtext(f"{_SVG}title") or ""
+        advice = "knock" if knocks else "play on"
+        assert title == (f"worth {show_value(value)}: a knock costs {float(knock):.2f} lives on average "
+                         f"(exactly {knock}), playing on costs {float(on):.2f} lives (exactly {on}); "
+                         f"the advice: {advice}")
+        assert readouts[g.get("data-i")] == (f"worth {show_value(value)} a knock costs {float(knock):.2f} lives "
+                                             f"playing on costs {float(on):.2f} lives the advice: {advice}")
+        row = re.search(rf"<tr data-value='{show_value(value)}'>(.*?)</tr>", table)
+        assert row is not None
+        cells = [re.sub("<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1))]
+        assert cells == [show_value(value), f"{float(knock):.2f} lives", f"{float(on):.2f} lives", advice]
+    assert table.startswith("<details") and "A knock costs" in table and "Playing on costs" in table
+
+
+def test_lesson_3_the_knock_charts_controls_and_caption_speak_plainly() -> None:
+    """The second row of toggles picks when (the turns the opponents have played), so it says
+    "When"; the caption asks for a tap, not for a hover only a computer has."""
+    from scatlab.course.widgets.lessonkit import KnockChart
+
+    chart = KnockChart(defer=False)
+    assert (chart.opponents.description, chart.turns.description) == ("Against", "When")
+    assert "hover" not in chart.caption.value.lower() and "tap a bar" in chart.caption.value.lower()
+    assert "knocks from <b>26</b> up" in chart.caption.value
+    assert "scatlab-chart-scroll" not in chart.chart.value and "Swipe" not in chart.chart.value
+    assert chart.table.value.startswith("<details") and chart.children[-1] is chart.table
+    chart.opponents.value = 2
+    assert "knocks from <b>21</b> up" in chart.caption.value and "against 2 opponents" in chart.chart.value
 
 
 def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:

@@ -91,8 +91,11 @@ def test_C6_a_last_turn_puzzle_counts_draws_so_a_first_turn_knock_reads_plainly(
     finals = [p for p in _all() if p.final]
     assert finals and any(0 in p.opponent_turns for p in finals)
     for p in _all():
-        assert "drawn or taken this hand: " + ", ".join(map(str, p.opponent_turns)) in p.situation
-        assert ("a knock takes the place of a draw" in p.situation) == p.final
+        times = {0: "not yet", 1: "once", 2: "twice"}
+        for t in p.opponent_turns:
+            assert f"has drawn or taken {times.get(t, f'{t} times')} this hand" in p.situation
+        assert len(p.situation_lines) == 2 + len(p.opponent_turns) + p.final  # one short fact a line
+        assert ("an opponent has knocked (instead of drawing)" in p.situation) == p.final
         assert "turns" not in p.situation
 
 
@@ -307,6 +310,25 @@ def test_the_practice_page_scores_once_and_moves_the_rating(tmp_path: Path) -> N
     page.theme.value = "throw"
     assert page.puzzle.theme == "throw" and page.puzzle.level == 3
     assert PracticePage(progress=progress).rating == page.rating  # kept
+
+
+def test_the_rating_rule_is_stated_beside_the_rating_and_each_change_is_shown(tmp_path: Path) -> None:
+    """The rule that scores the learner is stated where it scores (docs/design/voice.md), and
+    says what Elo does: a wrong answer costs more on an easy puzzle (level 1 from 1000: 16
+    points) than on a hard one (level 3: 3 points); a right one gains more on a hard one."""
+    from scatlab.course.widgets.practice import RATING_RULE, PracticePage
+
+    assert update(START, 1, False) - START == -16 and update(START, 3, False) - START == -3
+    assert update(START, 3, True) - START == 29 > update(START, 1, True) - START == 16
+    assert "more when the puzzle is rated above you" in RATING_RULE  # a right answer on a hard one
+    assert "more when the puzzle is rated below you" in RATING_RULE  # a wrong answer on an easy one
+    assert "more for harder puzzles" not in RATING_RULE
+    page = PracticePage("knock", progress=Progress(tmp_path / "progress.sqlite3"))
+    assert RATING_RULE in page.score.value and "scatlab-rating-change" not in page.score.value
+    wrong = next(c for c in page.puzzle.choices if c != page.puzzle.answer)
+    page.answer(wrong)
+    change = update(START, page.puzzle.level, False) - START
+    assert f"<span class='scatlab-rating-change'>(−{-change})</span>" in page.score.value
 
 
 def test_the_course_index_links_the_practice_page() -> None:

@@ -385,3 +385,17 @@ def test_reviewing_one_seat_is_that_seat_s_part_of_the_whole_review(preset: str,
     assert [d.to_json() for d in mine.decisions] == [d.to_json() for d in whole.decisions if d.player == seat]
     assert all(d.cost >= 0 and d.label == classify(d.cost, d.scale) for d in whole.decisions)
     assert [(d.hand, d.index) for d in whole.decisions] == sorted((d.hand, d.index) for d in whole.decisions)
+
+
+def test_the_cli_report_and_the_learner_words_agree_on_the_move_the_cost_and_the_class() -> None:
+    """The analyst's report keeps its precise terms (action, player, the exact-ish cost) but
+    says what the widget says: the same better move, the same class, the same cost rounded."""
+    record = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", [(1, "take"), (1, "discard AH")])
+    result = review_game(record, player=1)
+    throw = result.decisions[1]
+    words = throw.words({1: "you"})
+    assert words.better == "Better: throwing the 4♣." and words.label == "blunder"
+    assert "gave up 5.5 points of hand value" in words.how_much and "a blunder (3 points or more)" in words.how_much
+    text = result.text()
+    assert "played discard AH, best discard 4C; cost 5.46 hand value [blunder]" in text
+    assert round(float(throw.cost), 1) == 5.5 and throw.assessment.cost_text == "5.5 points of hand value"

@@ -522,3 +522,24 @@ def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[t
                 assert probe.errors.get(z), (z, m.texts[z], m.errors[z])
         if m.ready:
             assert m.analysis().to_json() == analyze(m.knowledge(), knock=False).to_json()
+
+
+def test_lesson_2s_analyzer_speaks_lesson_2s_words_and_folds_the_notation_away() -> None:
+    """docs/design/voice.md: in lesson 2 (``beginner=True``) the numbers are the ones lesson 2
+    teaches, in its words ("3 in 48 (about 6%)", "worth on average"); no rules or look-ahead
+    setting (lessons 5 and 6); the analyst's derivation (P(31), E[...]) folded under a
+    summary a learner opens only if curious."""
+    import re
+
+    from scatlab.widgets.analyzer import Analyzer
+
+    a = Analyzer("AH KH 4C", "9S", knock=False, beginner=True)
+    shown = re.sub(r"<[^>]+>", " ", a.numbers.value + a.advice.value)
+    assert "3 in 48 (about 6%)" in shown and "11 in 48 (about 23%)" in shown and "worth on average" in shown
+    for unearned in ("P(", "E[", "turns ahead", "lives", "expected value"):
+        assert unearned not in shown, unearned
+    assert all(part.layout.display == "none" for part in (a.rules_input, a.horizon_input, a.horizon_help))
+    assert a.derivation.value.startswith("<details class='scat-analyzer-detail'><summary>")
+    assert "P(31)" in a.derivation.value  # the exact notation is still there, for the curious
+    analyst = Analyzer("AH KH 4C", "9S", knock=False)
+    assert "P(31)" in analyst.numbers.value and "<details" not in analyst.derivation.value

@@ -32,9 +32,9 @@ def test_a_page_shows_the_player_s_cards_the_moves_and_the_class() -> None:
     for card in first.view.hand:
         assert f'aria-label="{card_label(card)}"' in page
     assert f'aria-label="{card_label(first.view.top_discard)}"' in page
-    page = decision_html(second)
+    page = decision_html(second, steps.names)
     # the learner reads suit symbols, never card codes; the exact fractions sit behind a click
-    assert "Played <b>discard A♥</b>; the analysis prefers <b>discard 4♣</b>" in page
+    assert "You threw the A♥." in page and "<b>Better:</b> throwing the 4♣." in page
     assert re.search(r"\b(10|[2-9AKQJ])[HDCS]\b", re.sub(r"<[^>]*>", "", page)) is None
     assert 'data-class="blunder"' in page and ">blunder<" in page
     exact = page.index('<details class="scat-review-exact">')
@@ -156,3 +156,120 @@ def test_the_timeline_and_the_try_line_name_cards_as_the_page_does_not_by_code()
     words = [m["title"] for m in state["marks"]] + [state["trying"]]
     assert any("A♥" in w for w in words), words
     assert not any(re.search(r"\b(AH|QH|10[SHDC]|[2-9JQKA][SHDC])\b", w) for w in words), words
+
+
+# -- in the learner's words, in reading order (docs/design/voice.md, "The review") --------------
+
+
+def _text(html: str) -> str:
+    """A page's text, as read (tags and the cards' SVG left out)."""
+    from html import unescape
+
+    text = unescape(re.sub(r"<[^>]*>", " ", re.sub(r"<svg.*?</svg>", "", html, flags=re.S)))
+    return re.sub(r"\s+", " ", text).replace(" :", ":").replace(" .", ".")
+
+
+def _stand_in_steps() -> ReviewSteps:
+    from scatlab.course.widgets.lessonkit import stand_in_record
+
+    return ReviewSteps(GameRecord.from_json(__import__("json").loads(stand_in_record())), player=0)
+
+
+def test_a_decision_reads_what_happened_what_was_better_by_how_much_then_why() -> None:
+    steps = ReviewSteps(_blunder_record(), player=1)
+    page = _text(decision_html(steps.decisions[1], steps.names))
+    parts = ["Hand 1, your 2nd move", "blunder", "You had taken the Q♥ and held A♥ K♥ 4♣ Q♥.", "You threw the A♥.",
+             "Better: throwing the 4♣.",
+             "your move gave up 5.5 points of hand value on average, looking five turns ahead: a blunder (3 points or more)",
+             "Why: looking five turns ahead, throwing the 4♣ is worth 31; throwing the A♥ is worth on average 25.5.",
+             "Exact numbers", "exactly 1542568604/282475249"]
+    at = [page.find(part) for part in parts]
+    assert -1 not in at and at == sorted(at), list(zip(parts, at))
+
+
+def test_a_best_move_s_text_has_no_cost_0() -> None:
+    steps = _stand_in_steps()
+    best = [d for d in steps.decisions if d.cost == 0]
+    assert len(best) > 30 and {d.scale for d in best} == {"value", "win"}
+    for d in best:
+        page = _text(decision_html(d, steps.names))
+        assert "This was the best move." in page and "No cost: this was the best move." in page
+        assert not re.search(r"\bcost:? 0\b", page, re.IGNORECASE), page
+        assert "0 hand value" not in page and "0.0%" not in page
+        assert d.assessment.cost_text == "nothing"
+
+
+def test_no_dead_anywhere_in_decision_html_or_the_widget() -> None:
+    """The cards a player had seen are "cards you had seen" (voice.md), never "dead" cards;
+    shown compactly: a count, the discard pile by suit behind a click."""
+    record = GameRecord.from_state(play_random_game("classic", 3, seed=4))
+    widget = ReviewWidget(record, player=0, opponents=("tip", "expert"))
+    seen = 0
+    for step, d in enumerate(widget.steps.decisions):
+        state = widget.handle({"type": "goto", "step": step})
+        texts = [state["html"], state["title"], state["summary"], state["trying"]] + [m["title"] for m in state["marks"]]
+        assert not any(re.search(r"\bdead\b", t, re.IGNORECASE) for t in texts), d.to_json()
+        if '<details class="scat-review-seen">' in state["html"]:
+            seen += 1
+            summary = re.search(r'<details class="scat-review-seen"><summary>([^<]*)</summary>', state["html"])
+            assert summary is not None and summary.group(1).startswith("Cards you had seen, beside your hand")
+            assert re.search(r": \d+ (in the discard pile|taken by)", summary.group(1))
+            if "in the discard pile" in summary.group(1):  # one line per suit, not one card after another
+                assert state["html"].count('class="scat-review-suit"') == 4
+    assert seen > 10
+
+
+def test_listed_decisions_are_in_play_order_and_the_costliest_say_they_are_sorted_by_cost() -> None:
+    from scatlab.course.widgets.lessonkit import costliest_html
+
+    steps = _stand_in_steps()
+    marks = [(m["hand"], m["index"]) for m in steps.marks()]
+    assert marks == sorted(marks) and len(marks) == len(steps.decisions)
+    assert "in the order they were played" in steps.state()["summary"] and "in the order played" in steps.title
+    worst = costliest(steps.result, 2)
+    html = costliest_html(worst, steps.names)
+    assert html.startswith("<p class='scatlab-costliest-order'>Sorted by cost, the worst first (not in the order "
+                           "they were played)")
+    shown = re.findall(r"<b>(Hand \d+, your \d+\w\w move)</b>", html)
+    assert shown == [d.where(steps.names) for d in worst]
+
+
+def test_a_decision_is_named_by_the_player_s_move_not_the_engine_s_action() -> None:
+    widget = ReviewWidget(_blunder_record(), player=1, opponents=("tip", "expert"))
+    state = widget.handle({"type": "goto", "step": 1})
+    words = [_text(state["html"]), state["marks"][1]["title"]]
+    assert words[1] == "Hand 1, your 2nd move: threw the A♥ (blunder)"
+    for text in words:
+        assert not re.search(r"\baction \d|\bplayer \d to move|the analysis prefers", text), text
+    widget.handle({"type": "try"})
+    assert widget.surface.state["trying"].startswith("Below: Hand 1, your 2nd move again, as you saw it (you threw the A♥")
+    assert widget.steps.names == {1: "you", 2: "player 2 (tip)", 0: "player 0 (expert)"}
+
+
+def _last_turn_record() -> GameRecord:
+    # Player 1 knocks at once; players 2 and 0 then have their last turn (C6).
+    order = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+    actions = [(1, "knock"), (2, "draw"), (2, "discard 5D"), (0, "draw"), (0, "discard 2S")]
+    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+        {"deck": [str(c) for c in order], "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions]}]})
+
+
+def test_a_value_scale_decision_on_a_last_turn_counts_the_hand_kept_not_five_turns_ahead() -> None:
+    steps = ReviewSteps(_last_turn_record(), player=0)
+    draw = steps.decisions[0]
+    assert draw.played == "draw" and draw.best == "take" and draw.scale == "value" and draw.label == "mistake"
+    assert draw.assessment.horizon == 0
+    page = _text(decision_html(draw, steps.names))
+    assert "Player 1 had knocked, so this was your last turn. You drew from the stock." in page
+    assert ("your move gave up 2.1 points of hand value in the hand kept, the only one that counts on a last turn: "
+            "a mistake (1 up to 3 points)") in page
+    assert "Why: on a last turn, counting only the hand kept, taking the 5♦ (then throwing the 2♠) is worth 14" in page
+    assert "five turns ahead" not in page and "the hand now" not in page
+
+
+def test_a_value_scale_decision_before_a_knock_looks_five_turns_ahead() -> None:
+    steps = ReviewSteps(_blunder_record(), player=1)
+    for d in steps.decisions:
+        assert d.assessment.horizon == 5
+        page = _text(decision_html(d, steps.names))
+        assert "looking five turns ahead" in page and "last turn" not in page and "the hand now" not in page

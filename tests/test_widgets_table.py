@@ -565,10 +565,10 @@ def test_C6_the_knock_rows_are_the_rankings_exact_figures_beside_playing_on() ->
     ranking = m.hints.analysis.ranking
     knock = ranking.move("knock")
     rows = {label: (exact, shown) for label, exact, shown in m.hints.rows}
-    assert rows["knock: P(lose one life)"] == (str(knock.p_one), chance_words(knock.p_one or Fraction(0)))
-    assert rows["knock: P(lose two lives)"][0] == str(knock.p_two)
-    assert rows["knock: expected lives lost"] == (str(knock.lives), f"{float(knock.lives or 0):.3f}")
-    assert rows["playing on: expected lives lost"][0] == str(ranking.play_on_lives)
+    assert rows["knock: chance of losing one life"] == (str(knock.p_one), chance_words(knock.p_one or Fraction(0)))
+    assert rows["knock: chance of losing two lives"][0] == str(knock.p_two)
+    assert rows["knock: lives lost on average"] == (str(knock.lives), f"{float(knock.lives or 0):.2f}")
+    assert rows["playing on: lives lost on average"][0] == str(ranking.play_on_lives)
     assert not any("±" in shown or "Monte Carlo" in label for label, _, shown in m.hints.rows)
 
 
@@ -583,3 +583,26 @@ def test_a_table_offers_the_controls_asked_for_and_refuses_an_unknown_set() -> N
     with pytest.raises(ScatlabError, match="'expert' is not a choice: use one of full, beginner"):
         Table("classic", seed=3, pace=0, controls="expert")
     assert CONTROLS == ("full", "beginner")
+
+
+def test_the_hints_speak_the_lessons_words() -> None:
+    """docs/design/voice.md: the table's hints use no notation ("P(31)", "expected value"),
+    a draw's chances are counted over the unseen cards ("3 in 48 (about 6%)"), and the
+    one-draw average and the five-turn figure say which is which."""
+    import re
+
+    from scatlab.session import TableSession
+
+    for seed in range(6):
+        session = TableSession("classic", opponents=("tip", "tip"), seed=seed)
+        model = session.model()
+        if model.hints is None:
+            continue
+        labels = [row[0] for row in model.hints.rows]
+        shown = " ".join(label + " " + row[2] for label, row in zip(labels, model.hints.rows))
+        assert "P(" not in shown and "expected value" not in shown and "E[" not in shown
+        assert "draw: worth on average after this one draw" in labels
+        chance = dict((row[0], row[2]) for row in model.hints.rows)["draw: chance of 31"]
+        assert re.fullmatch(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)", chance), chance
+        return
+    raise AssertionError("no seed gave the learner a decision with hints")

@@ -90,6 +90,9 @@ def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
     return [
         "--debug" if debug else "--Voila.log_level=WARN",
         "--VoilaConfiguration.template=scatlab",
+        # a page's address cannot pick another template (?template=...): Voilà 0.5.13 checks
+        # that name for "../", and the pinned 0.5.8 does not (docs/design/libraries.md)
+        "--VoilaConfiguration.allow_template_override=NO",
         f"--port={port}",
         "--Voila.port_retries=0",
         f"--Voila.ip={host}",

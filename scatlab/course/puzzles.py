@@ -130,6 +130,15 @@ def choice_words(choice: str) -> str:
     return f"{verb} the {card}" if verb in ("take", "throw") and card else choice
 
 
+def _times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``; ``not yet`` for none.
+
+    >>> [_times(n) for n in range(4)]
+    ['not yet', 'once', 'twice', '3 times']
+    """
+    return {0: "not yet", 1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
 def _cards(cards: Sequence[Card]) -> str:
     return format_cards(cards, pretty=True)
 
@@ -222,15 +231,23 @@ class Puzzle:
         return f"Your turn. Take the {self.discard.pretty} or draw from the stock?"
 
     @property
-    def situation(self) -> str:
-        """The table around the position in one line: players, turns played, a knock."""
-        turns = ", ".join(str(t) for t in self.opponent_turns)
-        each = "times your opponent has" if self.opponents == 1 else "times each opponent has"
-        text = (f"{self.opponents + 1} players; {each} drawn or taken this hand: {turns}; "
-                f"{self.stock_size} cards in the stock")
+    def situation_lines(self) -> tuple[str, ...]:
+        """The table around the position, one short fact a line: players, the opponents'
+        turns so far, the stock, a knock."""
+        if self.opponents == 1:
+            played = [f"your opponent has drawn or taken {_times(self.opponent_turns[0])} this hand"]
+        else:
+            played = [f"opponent {i} has drawn or taken {_times(t)} this hand"
+                      for i, t in enumerate(self.opponent_turns, start=1)]
+        lines = [f"{self.opponents + 1} players", *played, f"{self.stock_size} cards in the stock"]
         if self.final:
-            text += "; an opponent has knocked (a knock takes the place of a draw): this is your last turn (C6)"
-        return text
+            lines.append("an opponent has knocked (instead of drawing): this is your last turn (C6)")
+        return tuple(lines)
+
+    @property
+    def situation(self) -> str:
+        """:attr:`situation_lines` in one line (the text report)."""
+        return "; ".join(self.situation_lines)
 
     def shown(self) -> tuple[tuple[str, str], ...]:
         """The labelled card groups to draw (as :attr:`scatlab.course.exercises.Question.shown`)."""

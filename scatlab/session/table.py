@@ -59,7 +59,7 @@ from ..analysis.explain.report import Analysis, analyze
 from ..analysis.explain.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from ..rules.values import pretty_value
-from .wording import chance_words, learner_words
+from .wording import chance_words, counted_chance, learner_words
 
 __all__ = [
     "TableSession",
@@ -847,6 +847,13 @@ def _pct(p: Fraction) -> tuple[str, str]:
     return str(p), chance_words(p)
 
 
+def _counted(p: Fraction, unseen: int) -> tuple[str, str]:
+    """A chance counted over the unseen cards: ``3/48`` and "3 in 48 (about 6%)"."""
+    n = p * unseen
+    assert n.denominator == 1, (p, unseen)
+    return f"{n.numerator}/{unseen}", counted_chance(n.numerator, unseen)
+
+
 def _win(p: Fraction) -> tuple[str, str]:
     """An estimated change in the chance of winning, as points of percentage: ``+2.1%``."""
     return str(p), win_change(p)
@@ -857,16 +864,16 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
     one-turn odds, then the ranking's figures the advice compares (hand value
     ``horizon`` turns ahead for the ways of playing on; for a knock against playing on, the
     expected lives lost and the change in the chance of winning the game the advice decides by)."""
-    rows: list[tuple[str, str, str]] = [("hand value now", *_num(analysis.value))]
+    rows: list[tuple[str, str, str]] = [("your hand is worth now", *_num(analysis.value))]
     turn = analysis.turn
     for option in turn.discards:
         kept = " ".join(c.pretty for c in view.hand if c is not option.discard)
-        rows.append((f"throw the {option.discard.pretty} (keep {kept})", *_num(option.value)))
+        rows.append((f"throw the {option.discard.pretty} (keep {kept}): worth", *_num(option.value)))
     draw = turn.draw
     if draw is not None:
-        rows.append(("draw: expected value after this draw", *_num(draw.expected_value)))
-        rows.append((f"draw: P(31) ({draw.count_31} outs of {draw.unseen})", *_pct(draw.p_31)))
-        rows.append(("draw: P(better hand)", *_pct(draw.p_improve)))
+        rows.append(("draw: worth on average after this one draw", *_num(draw.expected_value)))
+        rows.append(("draw: chance of 31", *_counted(draw.p_31, draw.unseen)))
+        rows.append(("draw: chance of a better hand", *_counted(draw.p_improve, draw.unseen)))
     ranking = analysis.ranking
     taken_now: Fraction | None = None
     if turn.take is not None:  # the hand now after the take the ranking plays (its throw, not another)
@@ -874,28 +881,30 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
             else None
         option = next((o for o in turn.take.options if o.discard == then), turn.take.best)
         taken_now = option.value
-        rows.append((f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: the hand now",
+        rows.append((f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: worth now",
                      *_num(option.value)))
     if ranking is not None:
-        ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
+        # the figures the advice compares: looking five turns ahead (lesson 6 names it), or
+        # the hand now on a last turn
+        ahead = "worth now (last turn)" if ranking.horizon == 0 else f"worth on average, looking {ranking.ahead}"
         for move in ranking.moves:  # the ways of playing on (a discard's own row shows it now; the reason, ahead)
             if move.value is not None and move.action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS):
-                rows.append((f"{move.label()}: worth {ahead}", *_num(move.value)))
+                rows.append((f"{move.label()}: {ahead}", *_num(move.value)))
         unit = ranking.unit
         for move in ranking.moves:
             if move.ends_hand and move.lives is not None and move.p_one is not None and move.p_two is not None:
                 name = move.label()
                 if unit == "points":
-                    rows.append((f"{name}: P(not scoring the point)", *_pct(move.p_one)))
+                    rows.append((f"{name}: chance of not scoring the point", *_pct(move.p_one)))
                 else:
                     one, two = ("a letter", "two letters") if unit == "letters" else ("one life", "two lives")
-                    rows.append((f"{name}: P(lose {one})", *_pct(move.p_one)))
+                    rows.append((f"{name}: chance of losing {one}", *_pct(move.p_one)))
                     if unit != "letters":
-                        rows.append((f"{name}: P(lose {two})", *_pct(move.p_two)))
-                rows.append((f"{name}: expected {unit} lost", str(move.lives), f"{float(move.lives):.3f}"))
+                        rows.append((f"{name}: chance of losing {two}", *_pct(move.p_two)))
+                rows.append((f"{name}: {unit} lost on average", str(move.lives), f"{float(move.lives):.2f}"))
         on = ranking.play_on_lives
         if on is not None and any(m.ends_hand for m in ranking.moves):
-            rows.append((f"playing on: expected {unit} lost", str(on), f"{float(on):.3f}"))
+            rows.append((f"playing on: {unit} lost on average", str(on), f"{float(on):.2f}"))
             for move in ranking.moves:  # what the advice decides by: the chance of winning the game
                 if move.ends_hand and move.win is not None:
                     rows.append((f"{move.label()}: change in your chance of winning the game", *_win(move.win)))

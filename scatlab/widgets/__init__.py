@@ -3,7 +3,7 @@
 
 ``import scatlab`` never imports this package; ``import scatlab.widgets`` may load
 ipywidgets and anywidget (install them with ``pip install 'scatlab[notebook]'``).
-The pure-Python parts (:mod:`.svg`, :mod:`.chart`) import no widget library and are tested
+The pure-Python parts (:mod:`!svg`, :mod:`!chart`) import no widget library and are tested
 without a browser; the table's game is :class:`scatlab.session.TableSession`.
 
 ``Table`` and ``Analyzer`` are loaded on first use, so ``from scatlab.widgets import

@@ -44,7 +44,8 @@ from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
-from .analyzer_model import MAX_OPPONENTS, AnalyzerModel, number_rows, outs_of, zone_title
+from .analyzer_model import (MAX_OPPONENTS, AnalyzerModel, learner_advice, learner_rows, number_rows, outs_of,
+                             zone_title)
 from .chart import distribution_svg
 from .svg import card_label, card_svg
 
@@ -114,7 +115,11 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         seed: int = 0,
         model: AnalyzerModel | None = None,
         card_width: int = 46,
+        beginner: bool = False,
     ) -> None:
+        """``beginner``: lesson 2's analyzer: the classic rules, no look ahead, the numbers
+        lesson 2 teaches in its words (:func:`.analyzer_model.learner_rows`) and the exact
+        derivation, in the analyst's notation, folded away under "Where the numbers come from"."""
         if model is None:
             model = AnalyzerModel(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
                                   rules=rules, horizon=horizon, knock=knock, samples=samples, seed=seed)
@@ -122,6 +127,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             model.knock = False
         self.model = model
         self.card_width = card_width
+        self.beginner = bool(beginner)
         self._updating = False
 
         self.title = w.HTML("<h3 style='margin:4px 0'>Hand analyzer</h3>" + _STYLE)
@@ -165,6 +171,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         super().__init__([self.title, settings, self.fields_box, self.zone_picker,
                           self.picker, self.message, analysis])
         self.add_class("scat-analyzer")
+        if self.beginner:  # the rules and the look ahead are later lessons' (5 and 6)
+            for part in (self.rules_input, self.horizon_input, self.horizon_help):
+                part.layout.display = "none"
         self._build_fields()
         self.refresh()
 
@@ -334,21 +343,30 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
             f"<td class='num'>{html.escape(r.text).replace('/', '/<wbr>')}</td></tr>"
-            for r in number_rows(a)
+            for r in (learner_rows(a) if self.beginner else number_rows(a))
         )
+        head = "<th>What</th><th>How much</th>" if self.beginner else "<th>Number</th><th>Value (exact, ≈ decimal)</th>"
         self.numbers.value = (f"<table class='scat-analyzer-numbers' aria-label='the numbers'>"
-                              f"<tr><th>Number</th><th>Value (exact, ≈ decimal)</th></tr>{body}</table>")
+                              f"<tr>{head}</tr>{body}</table>")
         adv = a.advice
         what = adv.action.replace("_", " ") + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
         codes = ", ".join(adv.codes)
+        if self.beginner:
+            what, _, reason = learner_advice(a).partition(": ")
+        else:
+            reason = adv.reason
         self.advice.value = (f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
-                             f"{html.escape(adv.reason)}{f' ({html.escape(codes)})' if codes else ''}</div>")
+                             f"{html.escape(reason)}{f' ({html.escape(codes)})' if codes else ''}</div>")
         draw = a.turn.draw
         self.chart.value = distribution_svg(draw.distribution, highlight=a.value,
                                             title=f"Value after drawing (now {_num(a.value)})") if draw else ""
         from ..analysis.explain.display import latex  # sympy: only when there is a derivation to show
 
-        self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
+        shown = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
+        if shown and self.beginner:  # the analyst's notation, folded away: a learner opens it if curious
+            shown = ("<details class='scat-analyzer-detail'><summary>Where the numbers come from (exact, in an "
+                     "analyst's notation)</summary>" + shown.replace(DERIVATION_HEADING, "") + "</details>")
+        self.derivation.value = shown
 
 
 _CUSTOM = "__custom__"

@@ -83,6 +83,70 @@ def _exact(p: Fraction) -> str:
     return str(p) if p.denominator == 1 else f"{p} ≈ {float(p):.4f}"
 
 
+def learner_rows(a: Analysis) -> list[NumberRow]:
+    """The analyzer's numbers for a learner of lesson 2 (``Analyzer(..., beginner=True)``):
+    only what lesson 2 teaches, in its words (docs/design/voice.md): worth now, a draw's
+    worth on average, taking, the chance of 31 and of a better hand counted over the unseen
+    cards. No notation, no knock and no look ahead (lessons 3 and 6 teach them).
+
+    >>> rows = learner_rows(analyze("AH KH 4C", discard="9S", knock=False))
+    >>> [(r.label, r.text) for r in rows][:4]  # doctest: +NORMALIZE_WHITESPACE
+    [('Your hand is worth now', '21'),
+     ('Drawing: worth on average (over the 48 unseen cards)', 'about 22.5 (exactly 541/24)'),
+     ('Taking the 9♠ (throw the 4♣): worth', '21'),
+     ('Chance of 31 on the draw', '3 in 48 (about 6%)')]
+    """
+    from ..session.wording import counted_chance
+
+    rows = [NumberRow("value", "Your hand is worth now", a.value, _whole_or_tenths(a.value))]
+    t = a.turn
+    draw = t.draw
+    if draw is not None:
+        rows.append(NumberRow("draw_ev", f"Drawing: worth on average (over the {draw.unseen} unseen cards)",
+                              draw.expected_value, _whole_or_tenths(draw.expected_value)))
+    if t.take is not None:
+        best = t.take.best
+        rows.append(NumberRow("take_value", f"Taking the {t.take.card.pretty} (throw the {best.discard.pretty}): worth",
+                              best.value, _whole_or_tenths(best.value)))
+    if draw is not None:
+        outs = outs_of(a)
+        rows.append(NumberRow("p_31", "Chance of 31 on the draw", draw.p_31, counted_chance(len(outs), draw.unseen)))
+        listed = format_cards(outs, pretty=True) if len(outs) <= 12 else "too many to list"
+        rows.append(NumberRow("outs_31", "Cards that make 31", Fraction(len(outs)), listed or "none"))
+        rows.append(NumberRow("p_improve", "Chance of a better hand on the draw", draw.p_improve,
+                              counted_chance(draw.count_improve, draw.unseen)))
+    return rows
+
+
+def _whole_or_tenths(x: Fraction) -> str:
+    """A value as a learner reads it: ``21``, ``30.5``, or ``about 22.5 (exactly 541/24)``."""
+    if x.denominator in (1, 2):
+        return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
+    return f"about {float(x):.1f} (exactly {x})"
+
+
+def learner_advice(a: Analysis) -> str:
+    """The advice's move with lesson 2's reason: the sure take against the draw's average.
+    When the one-draw rule and the advice differ, it says the advice looks further.
+
+    >>> learner_advice(analyze("AH KH 4C", discard="9S", knock=False))
+    'draw: drawing is worth about 22.5 on average, taking the 9♠ 21.'
+    """
+    adv = a.advice
+    what = adv.action.replace("_", " ") + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
+    t = a.turn
+    if t.draw is None or t.take is None:
+        return f"{what}."
+    ev, tv = t.draw.expected_value, t.take.best.value
+    shown = _whole_or_tenths(ev).split(" (")[0]
+    reason = f"drawing is worth {shown} on average, taking the {t.take.card.pretty} {_whole_or_tenths(tv).split(' (')[0]}."
+    one_draw = "take" if tv >= ev else "draw"
+    if adv.action in ("take", "draw") and adv.action != one_draw:
+        reason += (" The advice also counts the turns after this one, so here it differs from the one-draw rule "
+                   "(lesson 6 shows how).")
+    return f"{what}: {reason}"
+
+
 def number_rows(a: Analysis) -> list[NumberRow]:
     """The table of numbers the analyzer shows for an analysis, in reading order.
 

@@ -2,8 +2,8 @@
 decision by decision) whose **Try it yourself** opens a card table at the chosen decision
 (:func:`try_table`).
 
-The widget's code is in :mod:`scatlab.widgets.review_widget`, which never imports the card
-table, and :func:`try_table` in :mod:`scatlab.widgets.table`, which imports the review
+The widget's code is in :mod:`!scatlab.widgets.review_widget`, which never imports the card
+table, and :func:`try_table` in :mod:`!scatlab.widgets.table`, which imports the review
 widget (its "Review this game"): the two widgets open each other, and this module, which
 imports both, is where the review is given the table. Every name the review widget had is
 importable from here, as before.

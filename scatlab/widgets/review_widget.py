@@ -1,10 +1,12 @@
 """The review widget: step through a reviewed game, decision by decision.
 
-:class:`ReviewWidget` shows, for each decision of the reviewed seat(s), the position as that
-player saw it (their hand and the top discard, drawn with the project's SVG cards), the
-move played, the move the analysis prefers, the cost and its class
-(:mod:`scatlab.analysis.explain.review`). A timeline has one mark per decision, coloured by class,
-so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
+:class:`ReviewWidget` shows, for each decision of the reviewed seat(s), in the order they
+were played, the position as that player saw it (their hand and the top discard, drawn with
+the project's SVG cards), then, in the learner's words and in this order, what happened,
+what was better, by how much and in which class, and why
+(:meth:`scatlab.analysis.ReviewedDecision.words`); the cards the player had
+seen open from a count, the exact fractions from **Exact numbers**. A timeline has one mark
+per decision, coloured by class, so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
 jumps to its decision, and **Try it yourself** opens a card :class:`~scatlab.widgets.table.Table`
 at that very position (the state just before the decision), with hints, so the learner can
 play it again.
@@ -40,15 +42,15 @@ import ipywidgets
 import traitlets
 
 from ..analysis.engine.ranking import win_change
-from ..analysis.explain.review import GameReview, ReviewedDecision, costliest, review_game
+from ..analysis.explain.review import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
+                                       review_game)
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
-from ..rules.values import format_value
 from ..session.wording import card_words
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
-           "record_before"]
+           "record_before", "seat_names", "seen_html"]
 
 _HERE = Path(__file__).parent
 
@@ -61,13 +63,77 @@ CLASS_COLOURS = {"best": "#8a8f98", "inaccuracy": "#d4a017", "mistake": "#e07020
 
 
 def _num(x: Any) -> str:
-    return format_value(x) if x.denominator <= 2 else f"{float(x):.2f}"
+    """A figure as the learner reads it: whole, or one decimal (an average)."""
+    return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
 
 
-def decision_html(d: ReviewedDecision) -> str:
-    """One decision as an HTML fragment: the player's cards and the top discard (SVG),
-    played and preferred moves, the cost with its unit and class, every option's figure and
-    the reason."""
+def _exact(x: Any) -> str:
+    """A figure for the Exact numbers: ``about 24.43 (exactly 110413352741/4519603984)``, or ``30``."""
+    return str(x) if x.denominator == 1 else f"about {float(x):.2f} (exactly {x})"
+
+
+def seat_names(seat: int | None, players: int, opponents: str | Sequence[str] | None = None) -> dict[int, str]:
+    """The seats as the table names them in running text: ``seat`` (the learner's) is
+    "you", another ``"player 1 (tip)"`` (``opponents``: one kind for every other seat, or
+    one kind per seat clockwise from the seat after the learner's), or ``"player 1"``.
+
+    >>> seat_names(0, 3, ("tip", "expert"))
+    {0: 'you', 1: 'player 1 (tip)', 2: 'player 2 (expert)'}
+    >>> seat_names(None, 2)
+    {}
+    """
+    if seat is None:
+        return {}
+    others = [(seat + k) % players for k in range(1, players)]
+    kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents or ())
+    names = {seat: YOU}
+    for i, other in enumerate(others):
+        names[other] = f"player {other} ({kinds[i]})" if i < len(kinds) else f"player {other}"
+    return names
+
+
+def seen_html(words: DecisionWords) -> str:
+    """The cards a player had seen, compactly: a count that opens on the discard pile by
+    suit (and the cards other players took and still hold)."""
+    if not words.seen:
+        return ""
+    if not words.by_suit and not words.held:
+        return f'<p class="scat-review-seen">{escape(words.seen)}</p>'
+    suits = "".join(f'<div role="listitem"><span class="scat-review-suit" data-red="{str(symbol in "♥♦").lower()}">'
+                    f"{symbol}</span> {escape(ranks)}</div>" for symbol, ranks in words.by_suit)
+    held = "".join(f"<p>{escape(line)}</p>" for line in words.held)
+    pile = (f'<div class="scat-review-suits" role="list" aria-label="the discard pile, by suit">{suits}</div>'
+            if suits else "")
+    return (f'<details class="scat-review-seen"><summary>{escape(words.seen)}</summary>'
+            f"{pile}{held}</details>")
+
+
+def _names(a: Assessment) -> tuple[str, ...]:
+    """The options of ``a.figures`` in the learner's words."""
+    return a.labels if len(a.labels) == len(a.figures) else tuple(card_words(name) for name, _ in a.figures)
+
+
+def _figures(a: Assessment) -> tuple[str, str]:
+    """The caption and the rows of the options' figures, in the learner's words."""
+    names = _names(a)
+    if a.scale == "win":
+        rows = "".join(f"<tr><td>{escape(name)}</td><td>{win_change(x)}</td></tr>"
+                       for name, (_, x) in zip(names, a.figures))
+        return "How each choice changes the chance of winning the game (higher is better):", rows
+    rows = "".join(f"<tr><td>{escape(name)}</td><td>{_num(x)}</td></tr>" for name, (_, x) in zip(names, a.figures))
+    if any(n.startswith("declare") for n in names):
+        return "What each choice is worth (higher is better):", rows
+    if a.horizon == 0:
+        return "What each choice leaves in the hand kept, on a last turn (higher is better):", rows
+    return "What each choice is worth on average, looking five turns ahead (higher is better):", rows
+
+
+def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -> str:
+    """One decision as an HTML fragment, read in order (:meth:`scatlab.analysis.ReviewedDecision.words`):
+    where and its class, the player's cards and the top discard (SVG), what happened, what
+    was better, by how much, why (with every option's figure), the cards the player had
+    seen (a count that opens), and the exact fractions behind **Exact numbers**. ``names``
+    names the seats (:func:`seat_names`; by default ``"player 1"``)."""
     view = d.view
     hand = "".join(card_svg(c, width=56) for c in view.hand)
     top = view.top_discard
@@ -75,30 +141,38 @@ def decision_html(d: ReviewedDecision) -> str:
     caption = ("no discard pile" if top is None else "top discard" if len(view.hand) == 3
                else "top discard (not yours to take now)")
     a = d.assessment
-    if a.scale == "value":
-        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{_num(x)}</td></tr>" for name, x in a.figures)
-        what = "expected hand value (higher is better)"
-    else:
-        rows = "".join(f"<tr><td>{escape(card_words(name))}</td><td>{win_change(x)}</td></tr>"
-                       for name, x in a.figures)
-        what = "change in the chance of winning the game (higher is better)"
+    w = d.words(names)
+    what, rows = _figures(a)
     colour = CLASS_COLOURS[a.label]
+    better = escape(w.better)
+    for lead in ("Slightly better:", "Better:"):
+        if better.startswith(lead):
+            better = f"<b>{lead}</b>{better[len(lead):]}"
+    if a.cost == 0:
+        cost = "No cost: this was the best move."
+    elif a.scale == "win":
+        cost = f"Cost: about {float(a.cost) * 100:.2f}% of the chance of winning the game (exactly {a.cost})."
+    elif a.cost.denominator == 1:
+        cost = f"Cost: {a.cost} point{'s' if a.cost != 1 else ''} of hand value."
+    else:
+        cost = f"Cost: about {float(a.cost):.2f} points of hand value (exactly {a.cost})."
+    exact = "".join(f"<li>{escape(name)}: {_exact(x) if a.scale == 'value' else f'{win_change(x)} (exactly {x})'}</li>"
+                    for name, (_, x) in zip(_names(a), a.figures))
     return (
         f'<div class="scat-review-decision" data-class="{a.label}">'
-        f"<p><b>Hand {d.hand}, action {d.index}</b>: player {d.player} to move "
-        f"({escape(d.position())})</p>"
+        f'<p class="scat-review-where"><b>{escape(w.where)}</b>: '
+        f'<span class="scat-review-class" style="color:{colour}">{a.label}</span></p>'
         f'<div class="scat-review-cards"><span aria-label="hand">{hand}</span>'
         f'<span class="scat-review-pile" aria-label="top discard">{pile}'
         f'<span class="scat-review-caption" aria-hidden="true">{caption}</span></span></div>'
-        f"<p>Played <b>{escape(card_words(d.played))}</b>; the analysis prefers "
-        f"<b>{escape(card_words(d.best))}</b>. Cost <b>{escape(a.cost_text)}</b>: "
-        f'<span class="scat-review-class" style="color:{colour}">{a.label}</span></p>'
-        f"<table><caption>{escape(what)}</caption>{rows}</table>"
-        f"<p>{escape(card_words(a.reason))}</p>"
-        f'<details class="scat-review-exact"><summary>Exact numbers</summary>'
-        f"<p>Cost exactly {a.cost} {escape(a.unit)}; "
-        + "; ".join(f"{escape(card_words(name))} exactly {x}" for name, x in a.figures)
-        + "</p></details></div>"
+        f'<p class="scat-review-happened">{escape(w.happened)}</p>'
+        f'<p class="scat-review-better">{better}</p>'
+        + (f'<p class="scat-review-cost">{escape(w.how_much)}</p>' if w.how_much else "")
+        + f'<p class="scat-review-why"><b>Why:</b> {escape(w.why)}</p>'
+        f'<p class="scat-review-figures">{escape(what)}</p><table aria-label="{escape(what)}">{rows}</table>'
+        + seen_html(w)
+        + f'<details class="scat-review-exact"><summary>Exact numbers</summary><p>{cost}</p><ul>{exact}</ul>'
+        "</details></div>"
     )
 
 
@@ -113,15 +187,21 @@ def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
 
 
 class ReviewSteps:
-    """The review's pages and where the learner is (pure Python: the widget's model)."""
+    """The review's pages and where the learner is (pure Python: the widget's model).
+    ``names`` names the seats in its words (:func:`seat_names`); by default ``player`` (the
+    reviewed seat) is "you". The decisions are in the order they were played."""
 
     def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
-                 title: str | None = None) -> None:
+                 title: str | None = None, names: Mapping[int, str] | None = None) -> None:
         self.record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
         self.result: GameReview = review_game(self.record, player)
         self.step = 0
-        seats = "player " + str(player) if player is not None else "every player"
-        self.title = title if title is not None else f"Game review: the decisions of {seats}"
+        self.names: dict[int, str] = dict(names) if names is not None else seat_names(player, self.record.players)
+        if player is None:
+            seats = "every player's decisions"
+        else:
+            seats = "your decisions" if self.names.get(player) == YOU else f"the decisions of player {player}"
+        self.title = title if title is not None else f"Game review: {seats}, in the order played"
         self.trying = ""
         """What "Try it yourself" opened (shown under the review), or empty."""
 
@@ -154,12 +234,14 @@ class ReviewSteps:
         d = self.current()
         if d is None:
             return "<p>No decision to review: every action in this record was forced.</p>"
-        return decision_html(d)
+        return decision_html(d, self.names)
 
     def marks(self) -> list[dict[str, Any]]:
-        """The timeline: one entry per decision (step, hand, index, player, class)."""
+        """The timeline, in the order played: one entry per decision (step, hand, index,
+        player, class, and a title in the learner's words: "Hand 1, your 2nd move: threw
+        the A♥ (blunder)")."""
         return [{"step": i, "hand": d.hand, "index": d.index, "player": d.player, "class": d.label,
-                 "title": f"hand {d.hand}, action {d.index}: {card_words(d.played)} ({d.label})"}
+                 "title": f"{d.where(self.names)}: {d.did} ({d.label})"}
                 for i, d in enumerate(self.decisions)]
 
     def state(self) -> dict[str, Any]:
@@ -167,9 +249,9 @@ class ReviewSteps:
         costly = sum(1 for d in self.decisions if d.label != "best")
         return {"html": self.html(), "step": self.step, "count": len(self.decisions), "marks": self.marks(),
                 "colours": CLASS_COLOURS, "title": self.title, "trying": self.trying,
-                "summary": f"{len(self.decisions)} decisions reviewed, {costly} costly. Click a mark on the "
-                           "timeline (or use ◀ ▶, the arrow keys) to see a decision; Try it yourself plays it "
-                           "again at a table."}
+                "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
+                           "costly. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
+                           "Try it yourself plays it again at a table."}
 
 
 class ReviewSurface(anywidget.AnyWidget):
@@ -183,7 +265,10 @@ class ReviewSurface(anywidget.AnyWidget):
 class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     """Review a game record in a notebook: ◀ ▶ / arrow keys, a timeline of decisions
     marked by class, and "Try it yourself" (a card table at the chosen decision, the
-    learner in that player's seat against ``opponents`` of the given kinds, hints on).
+    learner in that player's seat against ``opponents`` of the given kinds, hints on; ``tip``
+    players when none are given). The reviewed ``player`` is "you"; the other seats are named
+    as the table names them when ``opponents`` is given (the kinds that played the game, as a
+    table's own review gives them: ``player 1 (tip)``), else ``player 1``.
 
     The table comes from ``table_at`` (a :data:`TableAt`), by default
     :attr:`default_table_at`, which :mod:`scatlab.widgets.review` sets to
@@ -200,10 +285,11 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     """The ``table_at`` of a widget not given one (set by :mod:`scatlab.widgets.review`)."""
 
     def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
-                 opponents: str | Sequence[str] = "tip", title: str | None = None,
+                 opponents: str | Sequence[str] | None = None, title: str | None = None,
                  table_at: TableAt | None = None) -> None:
         self.steps = ReviewSteps(record, player, title)
-        self.opponents = opponents
+        self.steps.names = seat_names(player, self.steps.record.players, opponents)
+        self.opponents: str | Sequence[str] = opponents if opponents is not None else "tip"
         self.table_at = table_at
         self.surface = ReviewSurface()
         self.surface.on_msg(lambda _w, content, _b: self.handle(content))
@@ -266,7 +352,8 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         table = table_at(self.steps.record, d, self.opponents)
         self.table = table
         self.children = (self.surface, table)
-        self.steps.trying = (f"Below: hand {d.hand}, action {d.index} again, as player {d.player} saw it "
-                             f"(played then: {card_words(d.played)}). Play it again with the hints.")
+        who = self.steps.names.get(d.player, f"player {d.player}")
+        self.steps.trying = (f"Below: {d.where(self.steps.names)} again, as {who} saw it ({who} {d.did} then). "
+                             "Play it again with the hints.")
         self._refresh()
         return table

@@ -183,7 +183,7 @@ async function render({ model, el: host }) {
     const exactToggle = el("button", { class: "scat-btn scat-exact-toggle", type: "button", "data-focus": "exact",
       "aria-expanded": showExact ? "true" : "false",
       onclick: (e) => { e.stopPropagation(); showExact = !showExact; draw(); } },
-      showExact ? "Hide the exact fractions" : "Show the exact fractions");
+      showExact ? "Hide the exact numbers" : "Show the exact numbers");
     return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
       el("h3", {}, "Hints"),
       el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
@@ -306,7 +306,8 @@ async function render({ model, el: host }) {
       hand.append(holder);
     }
     const actions = el("div", { class: "scat-actions" },
-      s.game_over || me.out ? null : button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
+      // no knock between hands: the hand is over, "Next hand" is the one thing to do
+      s.game_over || me.out || s.can_next_hand ? null : button("Knock (K)", { type: "knock" }, s.can_knock, "knock", "scat-knock"),
       s.buttons.map(([action, label]) => button(label, { type: "action", action }, true, "action:" + action)),
       s.can_next_hand && !s.game_over ? button("Next hand (N)", { type: "next" }, true, "next", "scat-next") : null,
       s.can_review ? button("Review this game", { type: "review" }, true, "review", "scat-next scat-review-game") : null);

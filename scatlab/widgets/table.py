@@ -307,7 +307,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
 
     def analyze_position(self) -> Any:
         """Open the learner's current view in an Analyzer below the table (and return it).
-        Needs :mod:`scatlab.widgets.analyzer`."""
+        Needs :mod:`!scatlab.widgets.analyzer`."""
         if not analyzer_available():
             self.session.message = "the hand analyzer is not installed in this version of scatlab"
             return None
@@ -346,7 +346,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         s = self.session
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
         return ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                            title=f"Review of this game: your decisions (player {s.seat})",
+                            title="Review of this game: your decisions",
                             table_at=functools.partial(try_table, controls=controls))
 
 
@@ -378,7 +378,7 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
         table.session.load_record(position)
         table.session.practice = True  # a position to try again: practice from the start
         table._close_panels()
-        table.session.notice = f"back at hand {decision.hand}, action {decision.index}: your move again, hints on"
+        table.session.notice = f"back at {decision.where({decision.player: 'you'}).lower()}: play it again, hints on"
 
     table.on_new = back
     table.handle({"type": "new"})

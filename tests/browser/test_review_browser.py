@@ -92,8 +92,9 @@ def test_review_this_game_from_the_table(page: Any, voila_url: str, console_erro
     blunder.click()
     expect(review.locator(".scat-review-decision")).to_have_attribute("data-class", "blunder", timeout=TIMEOUT)
     expect(review.locator(".scat-review-class")).to_have_text("blunder")
-    expect(review.locator(".scat-review-decision")).to_contain_text("the analysis prefers")
-    expect(review.locator(".scat-review-title")).to_have_text("Review of this game: your decisions (player 0)")
+    expect(review.locator(".scat-review-better")).to_contain_text("Better:")
+    expect(review.locator(".scat-review-where")).to_contain_text("Hand 1, your ")
+    expect(review.locator(".scat-review-title")).to_have_text("Review of this game: your decisions")
     review.scroll_into_view_if_needed()
     shot("review-game-blunder")
 
@@ -102,6 +103,34 @@ def test_review_this_game_from_the_table(page: Any, voila_url: str, console_erro
     second = page.locator(".scat-table").nth(1)
     expect(second.locator(".scat-hand-card").first).to_be_visible(timeout=TIMEOUT)
     expect(second.locator(".scat-status")).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
-    expect(review.locator(".scat-review-trying")).to_contain_text("again, as player 0 saw it", timeout=TIMEOUT)
+    expect(review.locator(".scat-review-trying")).to_contain_text("again, as you saw it", timeout=TIMEOUT)
     second.scroll_into_view_if_needed()
     shot("review-game-try")
+
+
+def test_a_reviewed_decision_reads_in_order_and_fits_a_phone(page: Any, voila_url: str, console_errors: list[str],
+                                                              shot: Any, past_the_right_edge: Any) -> None:
+    """A costly decision reads where, what happened, what was better, by how much, why; the
+    cards you had seen and the exact numbers open from their summaries; at 1280 and at 390 px
+    nothing reaches past the right edge (screenshots: review-decision-1280, -390)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(voila_url + "/voila/render/review_page.ipynb", timeout=60_000)
+    review = page.locator(".scat-review")
+    expect(review).to_be_visible(timeout=TIMEOUT)
+    review.locator('.scat-review-mark[data-class="blunder"], .scat-review-mark[data-class="mistake"]').first.click()
+    decision = review.locator(".scat-review-decision")
+    expect(decision).not_to_have_attribute("data-class", "best", timeout=TIMEOUT)
+    order = decision.evaluate("(d) => ['where', 'happened', 'better', 'cost', 'why']"
+                              ".map(k => { const n = d.querySelector('.scat-review-' + k);"
+                              " return n ? [...d.querySelectorAll('*')].indexOf(n) : -1; })")
+    assert -1 not in order and order == sorted(order), order
+    expect(decision.locator(".scat-review-better")).to_contain_text("Better:")
+    expect(decision).not_to_contain_text("dead")
+    for summary in decision.locator("details > summary").all():
+        summary.click()
+    expect(decision.locator(".scat-review-exact")).to_contain_text("Cost: ")  # whole figures have no "exactly"
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        decision.scroll_into_view_if_needed()
+        assert past_the_right_edge(page, ".scat-review *") == []
+        shot(f"review-decision-{width}")

@@ -43,13 +43,13 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     expect(page.get_by_role("img", name="face-down card").first).to_be_visible()
     expect(page.locator(".scat-hints")).to_contain_text("Advice")
     expect(page.locator(".scat-chart-box svg")).to_be_visible()
-    # chances in a learner's words ("6% (1 in 16)"); the exact fractions behind a click
+    # chances in a learner's words ("3 in 48 (about 6%)"); the exact numbers behind a click
     hints = page.locator(".scat-hints")
     expect(hints.locator("thead")).not_to_contain_text("exact")
-    expect(hints).to_contain_text(re.compile(r"\d+% \((about )?1 in \d+\)"))
-    hints.get_by_role("button", name="Show the exact fractions").click()
+    expect(hints).to_contain_text(re.compile(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)"))
+    hints.get_by_role("button", name="Show the exact numbers").click()
     expect(hints.locator("thead")).to_contain_text("exact")
-    hints.get_by_role("button", name="Hide the exact fractions").click()
+    hints.get_by_role("button", name="Hide the exact numbers").click()
     expect(hints.locator("thead")).not_to_contain_text("exact")
     shot("table-mouse-start")
     # turn 1 (C5): click the stock, then a card of the hand
@@ -86,6 +86,9 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     reasons.locator("summary").click()
     expect(reasons.locator("li").first).to_contain_text(re.compile(r"^player \d \(tip\) chose to "))
     shot("table-mouse-showdown")
+    # between hands the one thing to do is the next hand: no greyed "Knock (K)" beside it
+    expect(page.get_by_role("button", name="Next hand (N)")).to_be_visible()
+    expect(page.get_by_role("button", name="Knock (K)")).to_have_count(0)
     page.get_by_role("button", name="Next hand (N)").click()
     expect(page.locator(".scat-title")).to_contain_text("hand 2", timeout=TIMEOUT)
     wait_my_turn(page)

@@ -1,2 +1,2 @@
 """The decision engine: one ranking of the moves (:mod:`.ranking`), the advice as data
-(:mod:`.advice`). The expert plays its first move."""
+(:mod:`!advice`). The expert plays its first move."""

@@ -21,7 +21,7 @@ that it is ``rank(view).best``). **The rule** (each part tested by name in
    quick screen under the simple turn model calls it hopeless (lowest with a chance over
    30%; under V14 or V16 highest or tied with a chance under 30%).
 3. **Ways of playing on are weighed by expected hand value** :data:`HORIZON` (5) own turns
-   ahead (the exact horizon tables of :mod:`scatlab.analysis.counting.horizon`): drawing is worth the
+   ahead (the exact horizon tables of :mod:`!scatlab.analysis.counting.horizon`): drawing is worth the
    average over every unseen card of the best hand it can keep, taking the best hand the
    discard makes; on a tie it takes. A throw keeps the three cards worth most, but **does
    not feed the next player**: it does not throw a card of a suit the next player took from
@@ -650,7 +650,7 @@ class RankedMove:
     declared at once; for a take the card ``then`` thrown and the card ``taken``; for an
     end of the hand ``p_one`` and ``p_two``, the chances of losing exactly one and two lives
     (``lives = p_one + 2 * p_two``): exact counts for a knock against one opponent with
-    lives kept (:func:`_exact_knock`), the engine's estimates elsewhere."""
+    lives kept (:func:`!_exact_knock`), the engine's estimates elsewhere."""
 
     action: Action
     value: Fraction | None

@@ -42,6 +42,14 @@ which is made before looking at the cards.
 
 Hands and action indexes are counted from 1 (the first action of a hand is action 1).
 
+**In the learner's words.** :meth:`scatlab.analysis.ReviewedDecision.words` gives a
+decision as the course shows it (the review widget, lesson 8), in reading order: what happened (the position and
+the move played), what was better (or that it was the best move), by how much on the
+decision's scale with its class, and why (the ranking's figures, rounded: "on average 24.4",
+"+6.6%"). The seats are named as the table names them ("you", "player 1 (tip)"), a
+decision by the player's own move in the hand ("Hand 3, your 12th move"); the exact
+fractions stay in :attr:`Assessment.figures`.
+
 >>> from scatlab.rules import GameRecord, deal_order
 >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
 >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
@@ -60,7 +68,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...cards import format_cards
+from ...cards import Suit, format_cards
 from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
@@ -77,7 +85,9 @@ __all__ = [
     "WIN_THRESHOLDS",
     "WIN_UNIT",
     "CLASSES",
+    "CLASS_RANGES",
     "Assessment",
+    "DecisionWords",
     "ReviewedDecision",
     "PlayerSummary",
     "GameReview",
@@ -95,6 +105,12 @@ WIN_THRESHOLDS = (Fraction(1, 100), Fraction(3, 100), Fraction(8, 100))
 WIN_UNIT = "chance of winning"
 """The unit of a cost on the win scale (a probability; shown as points of percentage)."""
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
+CLASS_RANGES = {
+    "value": {"best": "below 1/4 point", "inaccuracy": "1/4 up to 1 point", "mistake": "1 up to 3 points",
+              "blunder": "3 points or more"},
+    "win": {"best": "below 1%", "inaccuracy": "1% up to 3%", "mistake": "3% up to 8%", "blunder": "8% or more"},
+}
+"""Each class's range in the learner's words, per scale (the thresholds above, as lesson 8's table states them)."""
 
 _ZERO = Fraction(0)
 
@@ -123,7 +139,9 @@ class Assessment:
     """The analysis of one decision: the preferred move, the cost of the played one (in
     ``unit``, never negative), the class, and each option's figure (``figures``: expected
     hand value on the value scale; the change in the chance of winning the game on the win
-    scale, with ``"playing on"`` that of the moves that go on: higher is better on both)."""
+    scale, with ``"playing on"`` that of the moves that go on, and a take for a sure 31:
+    higher is better on both). ``reason`` is the analyst's line (the CLI report);
+    ``better``, ``why`` and ``labels`` are the same comparison in the learner's words."""
 
     played: Action
     best: Action
@@ -133,12 +151,26 @@ class Assessment:
     label: str
     figures: tuple[tuple[str, Fraction], ...]
     reason: str
+    horizon: int = HORIZON
+    """Own turns ahead the value figures look: :data:`~scatlab.analysis.engine.ranking.HORIZON`,
+    or 0 on a last turn (only the hand kept counts)."""
+    better: str = ""
+    """The preferred move in the learner's words: ``"taking the 9♥ (then throwing the 6♠)"``."""
+    why: str = ""
+    """Why, in the learner's words: the figures the ranking compares, rounded."""
+    labels: tuple[str, ...] = ()
+    """Each option of ``figures`` in the learner's words (``"take the 9♥ (throw the 6♠)"``)."""
 
     @property
     def cost_text(self) -> str:
-        """The cost in words a learner reads: ``"2.33 hand value"`` or ``"2.1% chance of
-        winning"`` (a chance given up is shown in points of percentage)."""
-        return _cost(self.cost, self.scale)
+        """The cost as a learner reads it: ``"5.6 points of hand value"`` or ``"10.5% chance
+        of winning the game"`` (a chance given up in points of percentage, as the ranking's
+        ``win_change`` writes it), ``"nothing"`` for a move that cost nothing."""
+        if self.cost == 0:
+            return "nothing"
+        if self.scale == "win":
+            return f"{_amount(self.cost, 'win')} chance of winning the game"
+        return f"{_points_of(self.cost)} of hand value"
 
 
 def _show(x: Fraction) -> str:
@@ -177,13 +209,16 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
     scale = ranking.scale_of(played)
     cost = ranking.cost(played)
     unit = WIN_UNIT if scale == "win" else "hand value"
-    horizon = "the hand now" if ranking.horizon == 0 else f"expected value {ranking.ahead}"
+    horizon = "the hand now: a last turn" if ranking.horizon == 0 else f"expected value {ranking.ahead}"
     if scale == "value":
-        figures = tuple((m.name, m.value) for m in ranking.moves if m.value is not None)
+        shown = [m for m in ranking.moves if m.value is not None]
+        figures = tuple((m.name, m.value) for m in shown if m.value is not None)
     else:
-        figures = tuple((m.name, m.win) for m in ranking.moves if m.win is not None and m.ends_hand)
+        shown = [m for m in ranking.moves if m.win is not None and (m.ends_hand or m.sure_31)]
+        figures = tuple((m.name, m.win) for m in shown if m.win is not None)
         if ranking.play_on_win is not None:
             figures += (("playing on", ranking.play_on_win),)
+    labels = tuple(_label(m, ranking) for m in shown) + (("play on",) if len(figures) > len(shown) else ())
     shown_best = played if cost == 0 else best.action
     what = _words(move, ranking)
     if ActionKind.DECLARE in ranking.position.kinds:
@@ -206,7 +241,103 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
             other = "playing on" if move.ends_hand and not best.ends_hand and not best.sure_31 else _words(best, ranking)
             reason = (f"{what} changes the chance of winning the game by {_points(move.win)}; {other} by "
                       f"{_points(best.win)}")
-    return Assessment(played, shown_best, cost, scale, unit, classify(cost, scale), figures, reason)
+    better = _words(best, ranking)
+    why = _why(ranking, move, best, scale, cost)
+    return Assessment(played, shown_best, cost, scale, unit, classify(cost, scale), figures, reason,
+                      ranking.horizon, better, why, labels)
+
+
+def _worth(x: Fraction) -> str:
+    """A hand value as a learner reads it: ``"worth 21"``, ``"worth 30.5"``, and an average
+    rounded to one decimal: ``"worth on average 24.4"``.
+
+    >>> _worth(Fraction(21)), _worth(Fraction(61, 2)), _worth(Fraction(1082, 48))
+    ('worth 21', 'worth 30.5', 'worth on average 22.5')
+    """
+    if x.denominator == 1:
+        return f"worth {x.numerator}"
+    if x.denominator == 2:
+        return f"worth {float(x):.1f}"
+    return f"worth on average {float(x):.1f}"
+
+
+def _ahead(horizon: int) -> str:
+    """When a value figure is counted, in the learner's words (lesson 6 names the horizon)."""
+    return "looking five turns ahead" if horizon == HORIZON else (
+        "on a last turn, counting only the hand kept" if horizon == 0 else f"looking {horizon} turns ahead")
+
+
+def _why(ranking: Ranking, move: RankedMove, best: RankedMove, scale: Scale, cost: Fraction) -> str:
+    """Why ``move`` cost what it did, in the learner's words: the figures the ranking
+    compares, rounded (the exact ones are :attr:`Assessment.figures`); it follows "Why: "."""
+    what = _words(move, ranking)
+    if scale == "value":
+        if cost == 0:
+            others = [m for m in ranking.moves if m.value is not None and m is not move]
+            pairs = [(what, move)] + ([(f"the next best, {_words(others[0], ranking)},", others[0])] if others else [])
+        else:
+            pairs = [(_words(best, ranking), best), (what, move)]
+        figures = "; ".join(f"{name} is {_worth(m.value)}" for name, m in pairs if m.value is not None)
+        if ActionKind.DECLARE in ranking.position.kinds:
+            return figures + "."
+        return f"{_ahead(ranking.horizon)}, {figures}."
+    assert move.win is not None
+    text = f"{what} changes the chance of winning the game by {win_change(move.win)}"
+    if cost == 0:
+        if move.ends_hand and ranking.play_on_win is not None:
+            return f"{text}; playing on, by {win_change(ranking.play_on_win)}."
+        return f"{text}, as much as any other choice."
+    assert best.win is not None
+    other = "playing on" if move.ends_hand and not best.ends_hand and not best.sure_31 else _words(best, ranking)
+    return f"{text}; {other}, by {win_change(best.win)}."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _label(move: RankedMove, ranking: Ranking) -> str:
+    """An option of the figures' table in the learner's words: ``"take the 9♥ (throw the 6♠)"``."""
+    kind = move.action.kind
+    if kind is ActionKind.PASS:
+        return "do not declare (C10)" if ActionKind.DECLARE in ranking.position.kinds else "pass (C11)"
+    if kind is ActionKind.DECLARE:
+        return "declare the 31"
+    return move.label() + (" for 31" if move.sure_31 else "")
+
+
+def _amount(cost: Fraction, scale: Scale) -> str:
+    """A cost rounded as a learner reads it: one decimal (``"5.6"``, ``"10.5%"`` as the
+    ranking's ``win_change`` writes a chance), more where one
+    decimal would put it in another class, ``"less than 0.1"`` when it rounds to nothing.
+
+    >>> _amount(Fraction(557, 100), "value"), _amount(Fraction(2, 1), "value"), _amount(Fraction(21, 200), "win")
+    ('5.6', '2', '10.5%')
+    >>> _amount(Fraction(296, 100), "value"), _amount(Fraction(1, 1000), "value"), _amount(Fraction(796, 10000), "win")
+    ('2.96', 'less than 0.1', '7.96%')
+    """
+    scaled, pct = (cost * 100, "%") if scale == "win" else (cost, "")
+    if scaled.denominator == 1:
+        return f"{scaled.numerator}{pct}"
+    places = 1
+    while places < 4:
+        text = f"{float(scaled):.{places}f}"
+        if Fraction(text) == 0:
+            return f"less than 0.1{pct}"
+        if classify(Fraction(text) / (100 if pct else 1), scale) == classify(cost, scale):
+            break
+        places += 1
+    return text + pct
+
+
+def _only(amount: str) -> str:
+    return amount if amount.startswith("less than") else f"only {amount}"
+
+
+def _points_of(cost: Fraction) -> str:
+    """A cost on the value scale: ``"5.6 points"``, ``"1 point"``."""
+    amount = _amount(cost, "value")
+    return f"{amount} point" + ("" if amount == "1" else "s")
 
 
 def _cost(cost: Fraction, scale: Scale) -> str:
@@ -257,6 +388,74 @@ def _words(move: RankedMove, ranking: Ranking) -> str:
 
 
 # -- a whole record -------------------------------------------------------------------------
+
+
+YOU = "you"
+"""The learner's seat, as the table names it in running text."""
+_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+def _seat(seat: int, names: Mapping[int, str]) -> str:
+    return names.get(seat, f"player {seat}")
+
+
+def _whose(who: str) -> str:
+    return "your" if who == YOU else f"{who}'s"
+
+
+def _their(who: str) -> str:
+    return "your" if who == YOU else "their"
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``22nd``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '103rd']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _did(played: Action, view: PlayerView) -> str:
+    """The move played, in the past tense: ``"drew from the stock"``, ``"threw the 9♦"``."""
+    kind = played.kind
+    if kind is ActionKind.TAKE:
+        top = view.top_discard
+        return f"took the {top.pretty}" if top is not None else "took the top discard"
+    if kind is ActionKind.DISCARD and played.card is not None:
+        return f"threw the {played.card.pretty}"
+    if kind is ActionKind.PASS:
+        if any(a.kind is ActionKind.DECLARE for a in view.legal_actions):
+            return "did not declare the 31 (C10)"
+        return "passed, which ends the hand (C11)"
+    return {ActionKind.DRAW: "drew from the stock", ActionKind.KNOCK: "knocked", ActionKind.HAMMER: "hammered (V10)",
+            ActionKind.STOP_BUS: "stopped the bus (V19)", ActionKind.DECLARE: "declared the 31"}.get(kind, str(played))
+
+
+@dataclass(frozen=True)
+class DecisionWords:
+    """One reviewed decision in the learner's words
+    (:meth:`scatlab.analysis.ReviewedDecision.words`), in the order it is read: where, what happened, what was better, by how much (with the class
+    and its range), why; then the cards the player had seen (a count, ``seen``, and the
+    discard pile by suit, ``by_suit``: ``("♠", "K 9 2")``; ``held``: cards another player
+    took and still holds)."""
+
+    where: str
+    label: str
+    happened: str
+    better: str
+    how_much: str
+    why: str
+    seen: str = ""
+    by_suit: tuple[tuple[str, str], ...] = ()
+    held: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The decision as plain lines (the cards seen by suit left out: a count is enough)."""
+        lines = [f"{self.where}: {self.label}", self.happened, self.better, self.how_much,
+                 f"Why: {self.why}" if self.why else "", self.seen, *self.held]
+        return "\n".join(line for line in lines if line)
 
 
 @dataclass(frozen=True)
@@ -311,6 +510,120 @@ class ReviewedDecision:
         if knowledge is None:
             return f"hand {format_cards(self.view.hand, pretty=True)}"
         return knowledge.describe(pretty=True)
+
+    @property
+    def move_number(self) -> int:
+        """Which of the player's own moves in this hand the decision was (from 1; a draw and
+        the discard after it are two moves, a forced one counts too)."""
+        return 1 + sum(1 for e in self.view.history if e.player == self.player)
+
+    def words(self, names: Mapping[int, str] | None = None) -> DecisionWords:
+        """The decision in the learner's words, in reading order
+        (:class:`~scatlab.analysis.explain.review.DecisionWords`).
+        ``names`` names the seats as the table shows them: the learner's seat ``"you"``,
+        another ``"player 1 (tip)"``; a seat not in ``names`` is ``"player 2"``.
+
+        >>> from scatlab.rules import GameRecord, deal_order
+        >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+        >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+        ...     {"deck": [str(c) for c in deck],
+        ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
+        >>> take, throw = review_game(record, player=1).decisions
+        >>> print(take.words({1: "you"}).text())
+        Hand 1, your 1st move: best
+        You held A♥ K♥ 4♣, worth 21, with the Q♥ on top of the discard pile. You took the Q♥.
+        This was the best move.
+        Why: looking five turns ahead, taking the Q♥ (then throwing the 4♣) for 31 is worth 31; the next best, drawing, is worth on average 26.9.
+        Cards you had seen: none besides your hand and the top discard; 48 not seen yet.
+        >>> print(throw.words({1: "you"}).text())
+        Hand 1, your 2nd move: blunder
+        You had taken the Q♥ and held A♥ K♥ 4♣ Q♥. You threw the A♥.
+        Better: throwing the 4♣.
+        Compared with that, your move gave up 5.5 points of hand value on average, looking five turns ahead: a blunder (3 points or more).
+        Why: looking five turns ahead, throwing the 4♣ is worth 31; throwing the A♥ is worth on average 25.5.
+        Cards you had seen: none besides your hand; 48 not seen yet.
+        """
+        names = names if names is not None else {}
+        view, a = self.view, self.assessment
+        who = _seat(self.player, names)
+        whose = _whose(who)
+        hand = " ".join(c.pretty for c in view.hand)
+        if len(view.hand) == 3:
+            top = view.top_discard
+            pile = f"with the {top.pretty} on top of the discard pile" if top is not None else "with no discard pile"
+            worth = f", {_worth(view.value)}," if view.value is not None else ""
+            held = f"{_capital(who)} held {hand}{worth} {pile}."
+        elif view.taken is not None:
+            held = f"{_capital(who)} had taken the {view.taken.pretty} and held {hand}."
+        elif view.drawn is not None:
+            held = f"{_capital(who)} had drawn the {view.drawn.pretty} and held {hand}."
+        else:
+            held = f"{_capital(who)} held {hand}."
+        if view.knocker is not None and view.knocker != self.player:
+            held += f" {_capital(_seat(view.knocker, names))} had knocked, so this was {_their(who)} last turn."
+        happened = f"{held} {_capital(who)} {self.did}."
+        if a.cost == 0:
+            better, how_much = "This was the best move.", ""
+        else:
+            better = f"{'Slightly better' if a.label == 'best' else 'Better'}: {a.better}."
+            if a.scale == "win":
+                amount = _amount(a.cost, "win")
+                gave = f"{whose} move lowered {_their(who)} chance of winning the game by about {amount}"
+                only = f"The difference is {_only(amount)} in {_their(who)} chance of winning the game"
+            else:
+                if ActionKind.DECLARE in {x.kind for x in view.legal_actions}:
+                    ahead = ": a 31 not declared counts 30 (C10)"
+                elif a.horizon == 0:
+                    ahead = " in the hand kept, the only one that counts on a last turn"
+                else:
+                    ahead = f" on average, {_ahead(a.horizon)}"
+                gave = f"{whose} move gave up {_points_of(a.cost)} of hand value{ahead}"
+                only = f"The difference is {_only(_points_of(a.cost))} of hand value{ahead}"
+            span = CLASS_RANGES[a.scale][a.label]
+            if a.label == "best":
+                how_much = f"{only}, so this still counts as best ({span})."
+            else:
+                how_much = f"Compared with that, {gave}: {'an' if a.label == 'inaccuracy' else 'a'} {a.label} ({span})."
+        return DecisionWords(self.where(names), a.label, happened, better, how_much, a.why, *self._seen(who, names))
+
+    def where(self, names: Mapping[int, str] | None = None) -> str:
+        """Where the decision was, in the learner's words: ``"Hand 3, your 12th move"``
+        (``names`` as in :meth:`words`)."""
+        who = _seat(self.player, names if names is not None else {})
+        return f"Hand {self.hand}, {_whose(who)} {_ordinal(self.move_number)} move"
+
+    @property
+    def did(self) -> str:
+        """The move played, in the past tense: ``"drew from the stock"``, ``"threw the 9♦"``."""
+        return _did(self.assessment.played, self.view)
+
+    def _seen(self, who: str, names: Mapping[int, str]) -> tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]]:
+        """What the player had seen (beside their hand): a count, the cards by suit, who holds what."""
+        knowledge = self.knowledge
+        if knowledge is None:
+            return "", (), ()
+        k = knowledge
+        beside = "your hand" if who == YOU else "their hand"
+        beside += " and the top discard" if k.top is not None else ""
+        head = f"Cards {who} had seen, beside {beside}"
+        held = []
+        for seat, cards in zip(self.view.opponents, k.opponent_holds):
+            if cards:
+                shown = " and ".join(f"the {c.pretty}" for c in cards)
+                held.append(f"{_capital(_seat(seat, names))} took {shown} from the pile and still held "
+                            f"{'it' if len(cards) == 1 else 'them'}.")
+        counted = len(k.dead) + sum(len(h) for h in k.opponent_holds)
+        if counted == 0:
+            return f"Cards {who} had seen: none besides {beside}; {len(k.unseen)} not seen yet.", (), ()
+        parts = [f"{len(k.dead)} in the discard pile"] if k.dead else []
+        if len(held):
+            n = sum(len(h) for h in k.opponent_holds)
+            parts.append(f"{n} taken by {'another player' if len(held) == 1 else 'other players'}")
+        by_suit = tuple((suit.symbol, " ".join(c.rank.symbol for c in sorted(
+            (c for c in k.dead if c.suit is suit), key=lambda c: -c.rank)) or "none") for suit in _SUIT_ORDER) \
+            if k.dead else ()
+        return (f"{head}: {' and '.join(parts)}; {len(k.unseen)} not seen yet.", by_suit,
+                tuple(held))
 
     def to_json(self) -> dict[str, Any]:
         a = self.assessment

@@ -1,6 +1,6 @@
 """What an opponent probably holds: an opponent model that learns from the hand so far.
 
-The knock risk (:mod:`scatlab.analysis.model.knock`), the advice and the ``expert`` player weigh
+The knock risk (:mod:`!scatlab.analysis.model.knock`), the advice and the ``expert`` player weigh
 every 3-card hand an opponent may hold now. Its unknown cards are unseen cards (not in your
 hand, not face up, not thrown, not known to be another's); the cards it took from the pile
 and still holds are in every candidate hand; the opponents' hands are independent apart from
@@ -18,7 +18,7 @@ played). Evidence multiplies each hand's weight by the chance of what was seen. 
 game's log (:meth:`Observations.from_view`: in play and in the review) every turn is
 followed in order (not knocking where allowed, the card taken or passed over, the card
 thrown; each kind slips against its way 2% of the time) by the filter of
-:mod:`scatlab.analysis.model.hand_filter`, and the kinds' odds, even in a game's first hand, are
+:mod:`!scatlab.analysis.model.hand_filter`, and the kinds' odds, even in a game's first hand, are
 learned from the hands shown at earlier showdowns (C7), one hand counting at most
 :data:`KIND_EVIDENCE_CAP` (e**4) for a kind. From typed-in observations (turns played and
 cards rejected, without their order: the analyzer, ``scatlab analyze``) a prior chain plays

@@ -60,7 +60,7 @@ __all__ = ["KnockValuation", "KnockOutcome", "Seats", "Standing", "TurnOdds", "t
            "MAX_TURNS"]
 
 MAX_TURNS = 20
-""":class:`TurnOdds` holds the simple turn model up to this many turns (and one more)."""
+""":class:`!TurnOdds` holds the simple turn model up to this many turns (and one more)."""
 
 
 class Seats(Protocol):

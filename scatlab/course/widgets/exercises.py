@@ -60,6 +60,10 @@ def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) ->
         b.tooltip = "the right answer" if name in right else "your answer" if name == chosen else ""
 
 
+_WORKING_STYLE = ("<style>.scatlab-working mjx-container[display='true']{text-align:left!important;"
+                  "margin:2px 0!important}.scatlab-working-words{margin:4px 0}</style>")
+"""The working reads as a sum written down: its lines start at the left, as the lesson's do."""
+
 _WORDS_ONLY = re.compile(r"^\\text\{([^{}]*)\}$")
 
 
@@ -216,7 +220,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         if self.working_button.layout.display == "none":
             return ""
         lines = self.exercise.working(self.question).splitlines()
-        shown = "".join(working_line(line) for line in lines)
+        shown = _WORKING_STYLE + "".join(working_line(line) for line in lines)
         self.working.value = shown
         return shown
 

@@ -2,7 +2,7 @@
 house-rules table, the tournament lab and the Skat calculator.
 
 Each one only calls the layers below (values, analysis, players, :mod:`scatlab.skat`) and
-draws the result; the numbers come from :mod:`scatlab.course.data`.
+draws the result; the numbers come from :mod:`!scatlab.course.data`.
 
 >>> e = HandExplorer("7S 7H 7D", preset="gin")
 >>> "30.5" in e.result.value
@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 
 import re
+from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from html import escape
 from typing import Any
@@ -33,8 +35,8 @@ from ...rules.values import hand_value
 from ...session.wording import card_words
 from ...widgets.svg import card_svg
 
-__all__ = ["HandExplorer", "knock_chart_svg", "KnockChart", "preset_table", "TournamentLab", "SkatCalculator",
-           "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
+__all__ = ["HandExplorer", "knock_chart_svg", "knock_table_html", "KnockChart", "preset_table", "TournamentLab",
+           "SkatCalculator", "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
            "costliest_html", "ReviewAndReplay", "OpponentModelExplorer", "calibration_svg", "calibration_figure"]
 
 
@@ -61,9 +63,12 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
     """Type any three cards and see what they are worth under any preset (C4, V1, V2, V3,
     V13, V18)."""
 
-    def __init__(self, cards: str = "AH KH 4C", preset: str = "classic") -> None:
+    def __init__(self, cards: str = "AH KH 4C", preset: str = "classic", *, choose_rules: bool = True) -> None:
+        """``choose_rules=False`` (lesson 1) hides the rules: presets wait for lesson 5."""
         self.cards = widgets.Text(value=cards, description="Cards", layout=widgets.Layout(width="20em"))
         self.preset = widgets.Dropdown(options=list(PRESETS), value=find_rules(preset).name, description="Rules")
+        if not choose_rules:
+            self.preset.layout.display = "none"
         self.result = widgets.HTML()
         self.cards.observe(lambda _c: self._update(), "value")
         self.preset.observe(lambda _c: self._update(), "value")
@@ -86,58 +91,128 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
                              f"under {escape(_rules_name(rules))}</p>")
 
 
+def _knock_chart_style(count: int) -> str:
+    """The chart's own CSS: a column tapped, clicked or reached with Tab (focused), or under the
+    mouse, shows its figures in a box at the top right (a phone has no hover: a tap focuses)."""
+    rules = [".scat-kc .scat-kc-col{cursor:pointer;outline:none}",
+             ".scat-kc .scat-kc-col:hover .scat-kc-hit{fill:#f2f2f2}",
+             ".scat-kc .scat-kc-col:focus .scat-kc-hit{fill:#fff1bf}",
+             ".scat-kc .scat-kc-readout{display:none}",
+             ".scat-kc:focus-within .scat-kc-hint{display:none}",
+             ".scat-kc:has(.scat-kc-col:hover) .scat-kc-hint{display:none}"]  # a browser without :has drops only this
+    for i in range(count):
+        col, box = f'.scat-kc-col[data-i="{i}"]', f'.scat-kc-readout[data-i="{i}"]'
+        rules.append(f".scat-kc {col}:focus~{box},.scat-kc {col}:hover~{box}{{display:inline}}")
+        rules.append(f".scat-kc:has(.scat-kc-col:hover) {col}:focus:not(:hover)~{box}{{display:none}}")
+    return "<style>" + "".join(rules) + "</style>"
+
+
 def knock_chart_svg(line: Any) -> str:
-    """Bars of the expected lives a knock costs at the start of a turn, per hand value,
-    beside the expected lives playing on costs (a dot per value): green where the engine
-    knocks, red where it plays on (``line`` is a :class:`~scatlab.analysis.engine.ranking.KnockLine`)."""
-    rows = [(float(v), float(k), float(on), knocks) for v, k, _kw, on, _ow, knocks in line.rows]
-    width, height, left, bottom, plot_top = 640, 280, 62, 36, 34  # the legend sits above plot_top
-    most = max(1.0, max(max(k, on) for _, k, on, _ in rows))
+    """Bars of the lives a knock costs on average at the start of a turn, per hand value,
+    beside the lives playing on costs (a dot per value): green where the engine knocks, red
+    where it plays on (``line`` is a :class:`~scatlab.analysis.engine.ranking.KnockLine`).
+
+    Drawn for a phone first: a 420-wide view box that scales to the page's width (its text
+    stays about 11 px high at 390 px), every hand value labelled, the legend on rows of its
+    own above the plot. Each value's column can be tapped, clicked or reached with Tab: it
+    then shows its figures (lives with two decimals); its ``<title>`` keeps the exact ones."""
+    rows = [(Fraction(v), Fraction(k), Fraction(on), bool(knocks)) for v, k, _kw, on, _ow, knocks in line.rows]
+    width, left, right, font = 420, 56, 8, 13  # left: the tick labels, clear of the axis title
+    plot_top, plot_bottom = 66, 266  # three legend rows sit above plot_top
+    height = plot_bottom + 50
+    most = max(1.0, max(float(max(k, on)) for _, k, on, _ in rows))
     step = 0.25 if most <= 1 else 0.5
     top = math.ceil(most / step) * step  # the top tick: no bar or dot goes above it
-    bar = (width - left - 10) / len(rows)
+    bar = (width - left - right) / len(rows)
     n = line.opponents
+    safe = float(getattr(line, "safe", 0))
 
     def y(v: float) -> float:
-        return height - bottom - (height - bottom - plot_top) * v / top
+        return plot_bottom - (plot_bottom - plot_top) * v / top
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" '
-             f'style="width:100%;min-width:560px;max-width:{width}px;height:auto" '
+    def advice(knocks: bool) -> str:
+        return "knock" if knocks else "play on"
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="scat-kc" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="group" '
+             f'style="display:block;width:100%;max-width:480px;height:auto" '
              f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
-             f'opponent{"s" if n != 1 else ""}">']
+             f'opponent{"s" if n != 1 else ""}">', _knock_chart_style(len(rows))]
+    # the legend: one entry a row, so each stays whole on a phone
+    parts.append(f'<g class="scat-kc-legend" font-size="{font}">'
+                 f'<rect x="8" y="6" width="11" height="11" fill="#1e7b34" opacity="0.7"/>'
+                 f'<text x="25" y="16">a knock costs (the advice: knock)</text>'
+                 f'<rect x="8" y="24" width="11" height="11" fill="#c0392b" opacity="0.7"/>'
+                 f'<text x="25" y="34">a knock costs (the advice: play on)</text>'
+                 f'<circle cx="13.5" cy="47.5" r="4.5" fill="#1a5fb4"/>'
+                 f'<text x="25" y="52">playing on costs</text>')
+    if safe:
+        parts.append(f'<line x1="160" x2="184" y1="47.5" y2="47.5" stroke="#333" stroke-dasharray="5 4"/>'
+                     f'<text x="190" y="52">nearly safe: {safe:.3f}</text>')
+    parts.append("</g>")
     for i in range(round(top / step) + 1):
         tick = i * step
-        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
-                     f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="11">{tick:g}</text>')
-    middle = (plot_top + height - bottom) / 2
-    parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="12" '
-                 f'transform="rotate(-90 14 {middle:.1f})">lives lost (expected)</text>')
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
+                     f'<text x="{left - 5}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}</text>')
+    middle = (plot_top + plot_bottom) / 2
+    parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
+                 f'transform="rotate(-90 14 {middle:.1f})">lives lost, on average</text>')
+    if safe:  # the engine's nearly-safe limit: a knock whose bar ends below it is taken
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(safe):.1f}" y2="{y(safe):.1f}" stroke="#333" '
+                     f'stroke-dasharray="5 4"/>')
+    parts.append(f'<text class="scat-kc-hint" x="{width - right - 2}" y="{plot_top + 16}" text-anchor="end" '
+                 f'font-size="12" fill="#555">Tap a bar for its numbers</text>')
     for i, (value, knock, on, knocks) in enumerate(rows):
         x = left + i * bar
         colour = "#1e7b34" if knocks else "#c0392b"
-        label = f"{value:g}"
-        parts.append(f'<rect x="{x + 2:.1f}" y="{y(knock):.1f}" width="{bar - 4:.1f}" height="{y(0) - y(knock):.1f}" '
-                     f'fill="{colour}" opacity="0.7"><title>{label}: knocking costs {knock:.3f} lives expected, '
-                     f'playing on {on:.3f}</title></rect>')
-        parts.append(f'<circle cx="{x + bar / 2:.1f}" cy="{y(on):.1f}" r="4" fill="#1a5fb4"/>')
+        label = escape(show_value(value))
+        exact = (f"worth {label}: a knock costs {float(knock):.2f} lives on average (exactly {knock}), "
+                 f"playing on costs {float(on):.2f} lives (exactly {on}); the advice: {advice(knocks)}")
+        parts.append(f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" tabindex="0" role="img">'
+                     f'<title>{exact}</title>'
+                     f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
+                     f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
+                     f'<rect class="scat-kc-bar" x="{x + 2:.1f}" y="{y(float(knock)):.1f}" width="{bar - 4:.1f}" '
+                     f'height="{y(0) - y(float(knock)):.1f}" fill="{colour}" opacity="0.7"/>'
+                     f'<circle class="scat-kc-dot" cx="{x + bar / 2:.1f}" cy="{y(float(on)):.1f}" r="4" '
+                     f'fill="#1a5fb4"/>')
         if value == int(value):
-            parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle" '
-                         f'font-size="11">{label}</text>')
-    safe = float(getattr(line, "safe", 0))
-    if safe:  # the engine's nearly-safe limit: a knock whose bar ends below it is taken
-        parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{y(safe):.1f}" y2="{y(safe):.1f}" stroke="#333" '
-                     f'stroke-dasharray="5 4"/><text x="{width - 12}" y="{y(safe) - 4:.1f}" text-anchor="end" '
-                     f'font-size="11">nearly safe: {safe:.3f}</text>')
-    parts.append(f'<circle cx="{left + 10}" cy="14" r="4" fill="#1a5fb4"/>'
-                 f'<text x="{left + 18}" y="18" font-size="11">playing on</text>'
-                 f'<rect x="{left + 100}" y="9" width="10" height="10" fill="#1e7b34" opacity="0.7"/>'
-                 f'<text x="{left + 114}" y="18" font-size="11">the advice knocks</text>'
-                 f'<rect x="{left + 240}" y="9" width="10" height="10" fill="#c0392b" opacity="0.7"/>'
-                 f'<text x="{left + 254}" y="18" font-size="11">it plays on</text>'
-                 f'<text x="{left + (width - left) / 2}" y="{height - 4}" text-anchor="middle" font-size="12">'
-                 f'hand value at the start of your turn</text></svg>')
+            parts.append(f'<text class="scat-kc-value" x="{x + bar / 2:.1f}" y="{plot_bottom + 17}" '
+                         f'text-anchor="middle" font-size="{font}">{label}</text>')
+        parts.append("</g>")
+    parts.append(f'<text x="{left + (width - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+                 f'font-size="{font}">hand value at the start of your turn</text>')
+    box_w, box_h = 214, 82
+    box_x, box_y = width - right - box_w, plot_top + 2
+    for i, (value, knock, on, knocks) in enumerate(rows):  # after every column, so drawn over them
+        lines = [f"a knock costs {float(knock):.2f} lives", f"playing on costs {float(on):.2f} lives",
+                 f"the advice: {advice(knocks)}"]
+        parts.append(f'<g class="scat-kc-readout" data-i="{i}" aria-hidden="true" font-size="{font}">'
+                     f'<rect x="{box_x}" y="{box_y}" width="{box_w}" height="{box_h}" rx="4" fill="#fff" '
+                     f'stroke="#555"/><text x="{box_x + 10}" y="{box_y + 18}" font-weight="bold">'
+                     f'worth {escape(show_value(value))}</text>' +
+                     "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 18 * j}">{t}</text>'
+                             for j, t in enumerate(lines)) + "</g>")
+    parts.append("</svg>")
     return "".join(parts)
+
+
+def knock_table_html(line: Any) -> str:
+    """The chart's figures as a small table, always readable (a phone has no hover): per hand
+    value, what a knock and playing on cost on average, in lives with two decimals, and the
+    advice."""
+    cell = "padding:2px 6px;text-align:right"
+    td = f"<td style='{cell};border-top:1px solid #e0e0e0'>"
+    body = "".join(
+        f"<tr data-value='{escape(show_value(Fraction(v)))}'>{td}{escape(show_value(Fraction(v)))}</td>"
+        f"{td}{float(k):.2f} lives</td>{td}{float(on):.2f} lives</td>"
+        f"{td}{'<b>knock</b>' if knocks else 'play on'}</td></tr>"
+        for v, k, _kw, on, _ow, knocks in line.rows)
+    return ("<details class='scatlab-knock-table'><summary style='cursor:pointer'>The numbers, value by value"
+            "</summary><table style='border-collapse:collapse;font-size:0.9em;margin-top:4px'>"
+            f"<thead><tr><th style='{cell}'>Your hand is worth</th><th style='{cell}'>A knock costs</th>"
+            f"<th style='{cell}'>Playing on costs</th><th style='{cell}'>The advice</th></tr></thead>"
+            f"<tbody>{body}</tbody></table></details>")
 
 
 class KnockChart(widgets.VBox):  # type: ignore[misc]
@@ -152,12 +227,13 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
                                                value=opponents, description="Against")
         self.turns = widgets.ToggleButtons(options=[("just dealt", 0), ("1 turn in", 1), ("2 turns in", 2),
-                                                    ("3 turns in", 3), ("4 turns in", 4)], value=turns, description="Opponents")
+                                                    ("3 turns in", 3), ("4 turns in", 4)], value=turns, description="When")
         self.chart = widgets.HTML()
         self.caption = widgets.HTML()
+        self.table = widgets.HTML()
         self.opponents.observe(lambda _c: self._update(), "value")
         self.turns.observe(lambda _c: self._update(), "value")
-        super().__init__([self.opponents, self.turns, self.chart, self.caption])
+        super().__init__([self.opponents, self.turns, self.chart, self.caption, self.table])
         self.add_class("scatlab-knock-chart")
         if defer and _running_loop() is not None:
             import threading
@@ -174,18 +250,16 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         n, t = int(self.opponents.value), int(self.turns.value)
         line = knock_line("classic", opponents=n, turns=t)
         self.line = line
-        # on a phone the chart keeps a readable size and scrolls in its own box (shrunk to the
-        # screen, its labels came out about 6 px high)
-        self.chart.value = ("<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the "
-                            "chart sideways to see every hand value.</p><div class='scatlab-chart-scroll' "
-                            "style='overflow-x:auto'>" + knock_chart_svg(line) + "</div>")
+        # drawn for a phone first: it scales to the page's width, every hand value in view
+        self.chart.value = knock_chart_svg(line)
+        self.table.value = knock_table_html(line)
         after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
         if line.line is None:
             verdict = "the advice never knocks at the start of a turn"
         else:
             verdict = f"the advice knocks from <b>{show_value(line.line)}</b> up"
         self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}: {verdict}. "
-                              "On a computer, hover over a bar for its numbers.</p>")
+                              "Tap a bar for its numbers, or open the table below.</p>")
 
 
 def _percent(p: Any) -> str:
@@ -383,14 +457,15 @@ def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]
 
 class TournamentLab(widgets.VBox):  # type: ignore[misc]
     """Pick three computer players, run a small tournament with a progress bar, and see
-    the win rates with their 95% intervals."""
+    the win rates with their 95% intervals. Each run deals new cards (``seed``, then the
+    next one): a learner sees the rates move from run to run, and no seed field to explain."""
 
     def __init__(self, players: tuple[str, str, str] = ("expert", "tip", "tip"), games: int = 36, seed: int = 1) -> None:
         kinds = ["expert", "tip", "greedy", "random"]
         self.seats = [widgets.Dropdown(options=kinds, value=p, layout=widgets.Layout(width="8em")) for p in players]
         self.games = widgets.IntSlider(value=games, min=9, max=180, step=9, description="Games")
-        self.seed = widgets.BoundedIntText(value=seed, min=0, max=10**6, description="Seed",
-                                           layout=widgets.Layout(width="12em"))
+        self.seed = seed
+        """The deals of the next run (each run moves on to new deals)."""
         self.run_button = widgets.Button(description="Run the tournament", button_style="primary", layout=widgets.Layout(width="auto"))
         self.bar = widgets.IntProgress(value=0, min=0, max=games, description="Played")  # how far the run is (the slider above is "Games")
         self.chart = widgets.HTML()
@@ -398,7 +473,7 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
         self.run_button.on_click(lambda _b: self.run())
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         super().__init__([widgets.HBox([widgets.Label("Players"), *self.seats], layout=wrap),
-                          widgets.HBox([self.games, self.seed], layout=wrap), self.run_button, self.bar, self.chart,
+                          self.games, self.run_button, self.bar, self.chart,
                           self.table])
         self.add_class("scatlab-tournament")
 
@@ -410,7 +485,8 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
         self.bar.value = 0
         last = None
         try:
-            for step in tournament_in_steps(players, self.games.value, "classic", self.seed.value):
+            seed, self.seed = self.seed, self.seed + 1  # the next run deals new cards
+            for step in tournament_in_steps(players, self.games.value, "classic", seed):
                 self.bar.value = step.done
                 last = step
             assert last is not None
@@ -675,7 +751,7 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
                   player: str = "tip") -> Any:
     """A finished game to review when the learner has not finished one: a table of
     ``rules`` dealt from ``seed``, the learner's seat played by ``player``
-    (:func:`play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
+    (:func:`!play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
     short hands, 64 decisions, played and reviewed in well under a second) give a blunder on
     the hand-value scale and one on the chance-of-winning scale, so both scales show. The game is
     played once per process (:func:`stand_in_record`) and loaded into a new table each time.
@@ -696,34 +772,42 @@ _SCALE_CODES = {"value": "C5", "win": "C6"}
 _CODE = re.compile(r"\(([CV]\d{1,2})\)")
 
 
-def costliest_html(decisions: Any, whose: str = "your") -> str:
-    """The decisions (from :func:`~scatlab.analysis.explain.review.costliest`) as a numbered list:
-    where (hand, action), what was played and what the analysis prefers, the cost on its
-    scale with its class, the reason, and the rule codes linked to the rulebook.
+def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> str:
+    """The decisions (from :func:`~scatlab.analysis.explain.review.costliest`, worst first) as
+    a numbered list that says it is sorted by cost, each read in order
+    (:meth:`scatlab.analysis.ReviewedDecision.words`): where and its class,
+    what happened, what was better, by how much, why, and the cards the player had seen (a
+    count that opens); rule codes link to the rulebook. ``names`` names the seats
+    (``seat_names`` of the review widget).
 
     >>> from scatlab.widgets.review import costliest
-    >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2))
-    >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html
-    (2, True, True)
+    >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2), {0: "you"})
+    >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html, "worst first" in html
+    (2, True, True, True)
     >>> costliest_html(())
     "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     """
     from .course import rule_link
-    from ...widgets.review import CLASS_COLOURS
+    from ...widgets.review_widget import CLASS_COLOURS, seen_html
+
+    def linked(text: str) -> str:
+        return _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(text))
 
     items = []
-    for rank, d in enumerate(decisions, 1):
+    for d in decisions:
         a = d.assessment
-        reason = _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(a.reason))
+        w = d.words(names)
+        better = linked(w.better).replace("Better:", "<b>Better:</b>", 1)
         items.append(
             f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
-            f"<b>Hand {d.hand}, action {d.index}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
-            f"{whose} move <b>{escape(card_words(d.played))}</b>; the analysis prefers <b>{escape(card_words(d.best))}</b>.<br>"
-            f"Cost <b>{escape(a.cost_text)}</b>, a <b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b>. "
-            f"Why: {reason}.<br><span style='color:#555'>What was seen then: {escape(d.position())}</span></li>")
+            f"<b>{escape(w.where)}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
+            f"<b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b><br>"
+            f"{linked(w.happened)}<br>{better} {linked(w.how_much)}<br>"
+            f"<b>Why:</b> {linked(w.why)}{seen_html(w)}</li>")
     if not items:
         return "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
-    return "<ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>"
+    return ("<p class='scatlab-costliest-order'>Sorted by cost, the worst first (not in the order they were "
+            "played):</p><ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>")
 
 
 def _class_words(name: str, count: int) -> str:
@@ -813,12 +897,16 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         # built, not shown below the table: showing it there and taking it back at once raced
         # in the browser ("Could not add child view to box" at the end of a game)
         self.review = table.review_widget(controls="beginner")  # its try tables as the lesson's own
-        if source != "your game":
-            self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
-                                       f"(player {table.session.seat})")
-            self.review.handle({"type": "first"})  # redraws with the title
-        self.worst = costliest(self.review.result, self.n)
         s = table.session
+        names = self.review.steps.names
+        if source != "your game":  # the tip player sat in the learner's seat: not "you"
+            names[s.seat] = "the stand-in"
+            self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
+                                       f"(player {s.seat}), in the order played")
+        else:
+            self.review.steps.title = "Review of your game: your decisions, in the order played"
+        self.review.handle({"type": "first"})  # redraws with the title and the names
+        self.worst = costliest(self.review.result, self.n)
         record = s.record()
         self.tables = [try_table(record, d, opponents=s.opponents, controls="beginner") for d in self.worst]
         whose = "your" if source == "your game" else "the stand-in's"
@@ -827,14 +915,17 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.status.value = (f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
                              f"{summary.decisions} decisions ({escape(counts)}).</p>")
         self.review_box.children = (self.review,)
-        self.listing.value = costliest_html(self.worst, whose)
+        self.listing.value = costliest_html(self.worst, names)
         for i, box in enumerate(self.try_boxes):
             if i < len(self.worst):
                 d = self.worst[i]
                 seat = ("You are back in your seat" if source == "your game"
                         else f"You take the stand-in's seat (player {s.seat})")
-                head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself: hand {d.hand}, action {d.index}</b> "
-                                    f"(played then: {escape(card_words(d.played))}; a {d.label}). {seat}, "
+                who = names.get(d.player, f"player {d.player}")
+                which = "the costliest decision" if i == 0 else "the second costliest" if i == 1 else f"costliest no. {i + 1}"
+                head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself, {which}: "
+                                    f"{escape(d.where(names))}</b> ({escape(who)} {escape(d.did)} then, "
+                                    f"{'an' if d.label == 'inaccuracy' else 'a'} {d.label}). {seat}, "
                                     "hints on: play it again.</p>")
                 box.children = (head, self.tables[i])
             else:

@@ -37,12 +37,18 @@ from ..app import INDEX
 from ..exercises import ExerciseError, Verdict
 from ..progress import Progress, ProgressError
 from ..puzzles import LEVELS, THEMES, Puzzle, pool
-from ..rating import START, update
+from ..rating import K, LEVEL_RATING, START, update
 from ...widgets.svg import card_svg
 from .course import RULEBOOK_PAGE, open_progress
 from .exercises import mark_choices
 
-__all__ = ["PracticePage", "puzzle_html", "THEME_LABELS"]
+__all__ = ["PracticePage", "puzzle_html", "THEME_LABELS", "RATING_RULE"]
+
+RATING_RULE = (f"How your rating moves: each level has a rating (level 1 {LEVEL_RATING[1]}, level 2 {LEVEL_RATING[2]}, "
+               f"level 3 {LEVEL_RATING[3]}; you start at {START}). A right answer raises yours, more when the puzzle "
+               "is rated above you; a wrong answer lowers it, more when the puzzle is rated below you. One answer "
+               f"moves it by 1 to {K} points; a puzzle answered before is not rated again.")
+"""The rating rule (:mod:`scatlab.course.rating`) where it scores, beside the rating."""
 
 THEME_LABELS: dict[str, str] = {
     "take-or-draw": "Take or draw",
@@ -83,7 +89,9 @@ def puzzle_html(puzzle: Puzzle, *, width: int = 56) -> str:
     level = f"level {puzzle.level}"
     return (f'<div class="scatlab-puzzle" data-puzzle="{escape(puzzle.id)}">'
             f'<p style="font-size:1.05em">{escape(puzzle.prompt)}</p>'
-            f'<p style="color:#555;margin:2px 0">{escape(puzzle.situation)} &middot; {level}</p>{"".join(rows)}</div>')
+            f'<ul class="scatlab-situation" style="color:#555;margin:2px 0;padding-left:1.2em">'
+            + "".join(f"<li>{escape(line)}</li>" for line in (*puzzle.situation_lines, level))
+            + f'</ul>{"".join(rows)}</div>')
 
 
 class PracticePage(widgets.VBox):  # type: ignore[misc]
@@ -219,6 +227,7 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             self.answered += 1
             self.right += int(verdict.correct)
             p = self.puzzle
+            before = self.rating
             if self.progress is not None:
                 try:
                     self.rating = self.progress.record_practice(p.id, p.theme, p.level, verdict.correct)
@@ -228,11 +237,15 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
                                             f"not kept: {escape(str(exc))}</p>")
             else:
                 self.rating = update(self.rating, p.level, verdict.correct)
-            self._show_score()
+            self._show_score(self.rating - before)
         mark_choices(self.choices.children, verdict.answer, {self.puzzle.answer})
         return verdict
 
-    def _show_score(self) -> None:
+    def _show_score(self, change: int = 0) -> None:
         done = f" &middot; {self.right} of {self.answered} right on this page" if self.answered else ""
+        moved = (f" <span class='scatlab-rating-change'>({'+' if change > 0 else '−'}{abs(change)})</span>"
+                 if change else "")
         self.score.value = (f"<span style='margin-left:1em'>Your rating: <b class='scatlab-rating-value'>"
-                            f"{self.rating}</b>{done}</span>")
+                            f"{self.rating}</b>{moved}{done}</span>"
+                            f"<p class='scatlab-rating-rule' style='color:#555;font-size:0.9em;margin:4px 0'>"
+                            f"{RATING_RULE}</p>")
