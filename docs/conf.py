@@ -67,6 +67,7 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Sequence"),
     ("py:class", "concurrent.futures.Executor"),
     ("py:class", "concurrent.futures._base.Executor"),  # where Executor is defined
+    ("py:class", "datetime.datetime"),  # the class database's report (scatlab.course.classdb)
     ("py:class", "enum.Enum"),  # the base of Suit, ActionKind, Phase
     ("py:class", "enum.IntEnum"),  # the base of Rank
     ("py:class", "fractions.Fraction"),

@@ -280,7 +280,39 @@ def _record(file: str) -> Any:
 
     if file == "-":
         return read_record(sys.stdin, "standard input")
+    _refuse_unless_regular_file(file)
     return read_record(file)
+
+
+def _refuse_unless_regular_file(file: str) -> None:
+    """A :class:`RecordError` for a path that names something other than a regular file
+    (a named pipe, which would block forever with no writer; a device such as
+    ``/dev/zero``; a folder), checked with ``os.stat`` before anything opens it. A missing
+    or unreadable path is left to :func:`~scatlab.rules.record.read_record`."""
+    import os
+    import stat
+
+    from .errors import RecordError
+
+    try:
+        mode = os.stat(file).st_mode
+    except (OSError, ValueError):  # missing, no access, a NUL: read_record says so
+        return
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        what = "a folder"
+    elif stat.S_ISFIFO(mode):
+        what = "a named pipe (FIFO)"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        what = "a device"
+    elif stat.S_ISSOCK(mode):
+        what = "a socket"
+    else:  # pragma: no cover - door, whiteout, ...
+        what = "not a regular file"
+    raise RecordError(
+        f"cannot read {shown(file, 300)}: it is {what}; give a record saved as a file (or '-' for standard input)"
+    )
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ __all__ = [
     "ProgressError",
     "ServeError",
     "SkatError",
+    "ClassDatabaseError",
 ]
 
 
@@ -77,3 +78,8 @@ class ServeError(ScatlabError):
 class SkatError(ScatlabError):
     """Bad input to the Skat calculator: an unknown contract, a card outside the 32-card
     Skat deck, an impossible number of matadors or an announcement the rules do not allow."""
+
+
+class ClassDatabaseError(ScatlabError):
+    """The class database cannot be used: no URL, a bad URL, psycopg missing, or the
+    server cannot be reached (the message is one line and never shows a password)."""

@@ -153,10 +153,31 @@ def test_a_rejected_card_may_be_seen_where_it_went(extra: list[str], capsys: pyt
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 @pytest.mark.parametrize("command", ["replay", "review"])
-def test_replay_and_review_read_a_record_with_one_bound(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue: ``scatlab review /dev/zero`` read until memory ran out (replay refused it)."""
+def test_replay_and_review_refuse_a_device_before_reading_it(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue: ``scatlab review /dev/zero`` read until memory ran out (replay refused it);
+    issue 52: a device is now refused before it is opened."""
     code, _out, err = _run([command, "/dev/zero"], capsys)
-    assert "'/dev/zero' is too big for a record: at most 10,000,000 characters" in _one_line_error(code, err)
+    assert "cannot read '/dev/zero': it is a device; give a record saved as a file" in _one_line_error(code, err)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("command", ["replay", "review"])
+def test_replay_and_review_refuse_a_named_pipe_or_folder_at_once_with_one_line(command: str, tmp_path: Path) -> None:
+    """Issue 52: ``scatlab replay FIFO`` (a named pipe with no writer) blocked forever.
+    Run as a real process with a timeout, so a regression fails instead of hanging."""
+    import subprocess
+
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    for path, what in ((fifo, "a named pipe (FIFO)"), (tmp_path, "a folder")):
+        done = subprocess.run(
+            [sys.executable, "-m", "scatlab.cli", command, str(path)],
+            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )
+        assert f"cannot read {str(path)!r}: it is {what}; give a record saved as a file" in _one_line_error(
+            done.returncode, done.stderr
+        )
+        assert done.stdout == ""
 
 
 def _good_record() -> str:

@@ -640,11 +640,11 @@ def test_load_game_refuses_what_is_not_a_saved_games_id_quoting_it(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "text, words",
-    [("99999999999999999999999", "no saved game has id 99999999999999999999999;"),
-     ("9" * 5000, "no saved game has id '99999"),
-     ("x", "'x' is not a saved game's id: give a whole number such as 3"),
-     ("", "'' is not a saved game's id"),
-     ("1.5", "'1.5' is not a saved game's id")],
+    [("99999999999999999999999", "There is no saved game 99999999999999999999999 here: open a saved game from the course index."),
+     ("9" * 5000, "There is no saved game 99999"),
+     ("x", "'x' is not the number of a saved game: open a saved game from the course index."),
+     ("", "'' is not the number of a saved game"),
+     ("1.5", "'1.5' is not the number of a saved game")],
     ids=["23 digits", "5000 digits", "x", "empty", "1.5"],
 )
 def test_lesson_8s_game_parameter_goes_through_the_same_check_and_shows_the_message(
@@ -662,7 +662,19 @@ def test_lesson_8s_game_given_as_a_number_from_python_goes_to_load_game_as_it_is
     from scatlab.course.widgets.lessonkit import GameWithHints
 
     g = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=10**30, pace=0)
-    assert f"Cannot reopen game {10**30}: no saved game has id {10**30};" in html.unescape(g.status.value)
+    assert f"Cannot reopen game {10**30}: There is no saved game {10**30} here:" in html.unescape(g.status.value)
+
+
+@pytest.mark.parametrize("game", ["12", "x", "9" * 60])
+def test_lesson_8s_bad_game_parameter_shows_the_learner_plain_words_without_api_names(tmp_path: Path, game: str) -> None:
+    """Issue 52: a bad ``?game=`` showed the learner "see Progress.saved_games()"."""
+    from scatlab.course.widgets.lessonkit import GameWithHints
+
+    shown = html.unescape(GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=game, pace=0).status.value)
+    assert "open a saved game from the course index." in shown
+    assert "Progress" not in shown and "saved_games" not in shown and "()" not in shown and " id " not in shown
+    if game == "12":
+        assert "There is no saved game 12 here: open a saved game from the course index." in shown
 
 
 # -- the widgets and the CLI when the file cannot be used ---------------------------------------
@@ -763,3 +775,65 @@ def test_cli_progress_on_a_read_only_file_shows_it_and_refuses_reset_in_one_line
         assert "Traceback" not in reset[2] and _set_aside(folder) == []
         os.chmod(path, 0o644)
         assert Progress(path).finished_lessons() == {"01-the-game"}
+
+
+# -- symbolic links and missing folders (issue 52) ----------------------------------------------
+
+
+@pytest.mark.parametrize("target_holds", [b"root:x:0:0:root:/root:/bin/bash\n", b"", b"SQLite format 3\x00" + b"\x00" * 200])
+def test_a_symlink_to_a_file_that_is_not_a_scatlab_database_is_refused_and_neither_is_touched(
+    tmp_path: Path, target_holds: bytes
+) -> None:
+    """Issue 52: the link's target (as root, /etc/passwd) was renamed aside and replaced."""
+    elsewhere = tmp_path / "etc"
+    elsewhere.mkdir()
+    target = elsewhere / "passwd"
+    target.write_bytes(target_holds)
+    link = tmp_path / "home" / "progress.sqlite3"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    with pytest.raises(ProgressError) as caught:
+        Progress(link, timeout=0)
+    message = str(caught.value)
+    assert repr(str(link)) in message and repr(str(target)) in message and "is a symbolic link to" in message
+    assert "not a scatlab progress database" in message
+    assert target.read_bytes() == target_holds and link.is_symlink() and os.readlink(link) == str(target)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["passwd"]  # nothing renamed, no .lock or -wal beside it
+
+
+def test_a_symlink_to_a_scatlab_database_keeps_working(tmp_path: Path) -> None:
+    real = tmp_path / "real.sqlite3"
+    Progress(real).finish_lesson("01")
+    link = tmp_path / "progress.sqlite3"
+    link.symlink_to(real)
+    p = Progress(link)
+    p.finish_lesson("02")
+    assert p.notice is None and Progress(real).finished_lessons() == {"01", "02"} and link.is_symlink()
+
+
+@pytest.mark.parametrize("where", ["missing folder", "file in the way"])
+def test_a_dangling_symlink_says_its_target_does_not_exist_not_that_a_folder_is_read_only(
+    tmp_path: Path, where: str
+) -> None:
+    """Issue 52: a dangling link's error said its (missing) folder "is read-only"."""
+    if where == "file in the way":
+        (tmp_path / "nowhere").write_text("a file")
+    target = tmp_path / "nowhere" / "progress.sqlite3"
+    link = tmp_path / "progress.sqlite3"
+    link.symlink_to(target)
+    with pytest.raises(ProgressError) as caught:
+        Progress(link, timeout=0)
+    message = str(caught.value)
+    assert f"is a symbolic link to {str(target)!r}, a path that does not exist" in message
+    assert "read-only" not in message and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (
+        ["progress.sqlite3"] if where == "missing folder" else ["nowhere", "progress.sqlite3"]
+    )  # nothing made: no folder, no .lock
+
+
+def test_a_file_in_the_way_of_the_progress_folder_is_named_as_such(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ProgressError) as caught:
+        Progress(blocker / "sub" / "p.sqlite3")
+    assert f"{str(blocker)!r} is a file, not a folder" in str(caught.value) and blocker.read_text() == "x"

@@ -1,4 +1,5 @@
-"""The course's commands for the ``scatlab`` command line: ``serve``, ``lab`` and ``progress``.
+"""The course's commands for the ``scatlab`` command line: ``serve``, ``lab``, ``progress``
+and ``class`` (the teacher's report from the class database, :mod:`scatlab.course.classdb`).
 
 Kept here (not in :mod:`scatlab.cli`) so the course owns its commands; the CLI adds them
 with :func:`add_commands` and runs them with :data:`COMMANDS`.
@@ -16,7 +17,7 @@ __all__ = ["add_commands", "COMMANDS"]
 
 
 def add_commands(sub: Any) -> None:
-    """Add ``serve``, ``lab`` and ``progress`` to an argparse sub-parser set."""
+    """Add ``serve``, ``lab``, ``progress`` and ``class`` to an argparse sub-parser set."""
     serve = sub.add_parser(
         "serve",
         help="serve the course (lessons/) as a web app with Voilà",
@@ -34,6 +35,17 @@ def add_commands(sub: Any) -> None:
     progress = sub.add_parser("progress", help="show the course progress kept for you (or --reset it)")
     progress.add_argument("--reset", action="store_true", help="delete every answer, finished lesson, saved game, star and practice rating")
     progress.add_argument("--yes", action="store_true", help="with --reset: do not ask")
+
+    klass = sub.add_parser("class", help="the teacher's view of the class database (SCATLAB_CLASS_DB)")
+    class_sub = klass.add_subparsers(dest="class_command", metavar="{report}", required=True)
+    report = class_sub.add_parser(
+        "report", help="per learner: lessons, stars, practice rating; where the class struggles",
+        description="Per learner: lessons opened and finished, stars per step, practice rating over time; then "
+        "the exercises and steps the class gets right at the first try least often.",
+    )
+    report.add_argument("--db", metavar="URL", help="the class database's postgresql:// URL (default $SCATLAB_CLASS_DB)")
+    report.add_argument("--csv", metavar="FILE", help="also write every event as CSV to FILE ('-' for standard output, "
+                        "then without the report)")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -97,8 +109,25 @@ def _cmd_progress(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_class(args: argparse.Namespace) -> int:
+    from .classdb import ENV, ClassDatabaseError, class_report, configured_url, write_csv
+
+    url = args.db if args.db is not None else configured_url()
+    if not url:
+        raise ClassDatabaseError(f"no class database: give --db postgresql://... or set {ENV}")
+    if args.csv == "-":
+        write_csv(url, sys.stdout)
+        return 0
+    sys.stdout.write(class_report(url).text())
+    if args.csv is not None:
+        count = write_csv(url, args.csv)
+        sys.stdout.write(f"{count} event(s) written to {args.csv}\n")
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "serve": _cmd_serve,
     "lab": _cmd_lab,
     "progress": _cmd_progress,
+    "class": _cmd_class,
 }

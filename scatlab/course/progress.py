@@ -39,6 +39,18 @@ Promises, each tested:
   a device (``/dev/null``), a socket in the progress file's place is refused with a
   :class:`ProgressError` naming what it is, checked with ``os.stat`` before anything opens
   it (so a FIFO cannot hang the page), and left where it is.
+- **A symlink is followed only to a scatlab database.** A progress file that is a symbolic
+  link works when its target is a scatlab progress database (marked with
+  :data:`APPLICATION_ID`): it is read and written there, and its ``-wal``, ``-shm`` and
+  ``.lock`` live beside the target. A link to anything else (a file that is not a
+  database, an empty file, another program's database, a damaged database) or to a path
+  that does not exist is refused with a :class:`ProgressError` naming the link and its
+  target, checked before anything is locked, created, renamed or written: the link and
+  its target are left exactly as they are (as root, a link to ``/etc/passwd`` must never
+  rename it).
+- **A missing folder is named as missing.** The reason given for a file that cannot be
+  made says what is true: its folder does not exist, a file stands where a folder should,
+  or the folder is read-only.
 - **Every failure is a ProgressError** (a :class:`ValueError`) with a plain message quoting
   the path: no :mod:`sqlite3` error escapes. ``load_game`` takes a whole-number id only
   (``True``, ``1.5``, ``"3"``, ``None`` are refused, quoted) and an id outside SQLite's
@@ -72,7 +84,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import ProgressError, ScatlabError
 
@@ -273,6 +285,21 @@ def _what_it_is(mode: int) -> str | None:
     return "not a regular file"  # pragma: no cover - door, whiteout, ...
 
 
+def _missing_folder_why(folder: Path) -> str:
+    """Plain words when ``folder`` is not a folder: it does not exist, or a file (or a
+    dangling link) stands where it or one of its parents should be; else ``""``."""
+    if os.path.isdir(folder):
+        return ""
+    if os.path.lexists(folder):
+        return f"its folder {str(folder)!r} is not a folder but a file or a broken link"
+    parent = folder.parent
+    while parent != parent.parent and not os.path.lexists(parent):
+        parent = parent.parent
+    if os.path.lexists(parent) and not os.path.isdir(parent):
+        return f"its folder {str(folder)!r} cannot exist: {str(parent)!r} is a file, not a folder"
+    return f"its folder {str(folder)!r} does not exist"
+
+
 def _look(conn: sqlite3.Connection) -> _Facts:
     app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
     tables = frozenset(r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"))
@@ -320,17 +347,27 @@ class Progress:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            why = exc.strerror
+            if isinstance(exc, (FileExistsError, NotADirectoryError)):  # a file in the way of a folder
+                why = _missing_folder_why(self.path.parent).removeprefix(f"its folder {str(self.path.parent)!r} ")
             raise ProgressError(
-                f"cannot create the progress folder {str(self.path.parent)!r}: {exc.strerror}; "
+                f"cannot create the progress folder {str(self.path.parent)!r}: {why}; "
                 "set SCATLAB_HOME to a folder you can write"
             ) from None
         self._file = Path(os.path.realpath(self.path))  # a symlink: its target, with -wal, -shm beside it
+        self._link_target: Path | None = self._file if os.path.islink(self.path) else None
         self._uri_rw = self._uri("rw")
         self._uri_read = self._uri_rw
         deadline = time.monotonic() + self.timeout
         self._refuse_odd_file()  # before the lock: a FIFO must not be waited on, a folder not locked beside
+        self._refuse_link_unless_ours(deadline)  # before the lock: no .lock file beside a foreign target
         with self._flock(exclusive=True, deadline=deadline) as locked:
             state, problem = self._inspect(deadline)
+            if self._link_target is not None or os.path.islink(self.path):
+                if state == "damaged":  # a link's target is never moved aside, even a damaged one
+                    raise self._link_refused(problem)
+                if state == "new":  # the target went away or was emptied since: nothing is made through a link
+                    self._refuse_link_unless_ours(deadline)
             if state == "damaged":
                 if not locked:  # never moved without the lock (a read-only folder could not take it anyway)
                     why = self._why_read_only() or f"its lock file {str(self._lock_path)!r} cannot be locked"
@@ -342,6 +379,7 @@ class Progress:
                 state = "new"
             if state in ("new", "setup"):
                 self._create(deadline)
+        self._to_class()  # events a previous write could not send (scatlab.course.classdb)
 
     # -- the file, its lock, its URIs ------------------------------------------------------
 
@@ -361,6 +399,14 @@ class Progress:
             mode = os.stat(self.path).st_mode
         except FileNotFoundError:
             return
+        except NotADirectoryError:
+            if os.path.islink(self.path):  # a link into a path a file stands in: the link check says so
+                return
+            raise ProgressError(
+                f"the progress file {self._where()} cannot be looked at: "
+                f"{_missing_folder_why(self.path.parent) or 'a file stands where a folder should'}; "
+                "set SCATLAB_HOME to a folder you can use"
+            ) from None
         except OSError as exc:
             raise ProgressError(
                 f"the progress file {self._where()} cannot be looked at: {exc.strerror}; "
@@ -372,6 +418,55 @@ class Progress:
                 f"the progress file {self._where()} is {what}, not a file: scatlab leaves it as it is; "
                 "remove it or set SCATLAB_HOME to another folder"
             )
+
+    def _link_refused(self, problem: str) -> ProgressError:
+        target = self._link_target if self._link_target is not None else Path(os.path.realpath(self.path))
+        return ProgressError(
+            f"the progress file {self._where()} is a symbolic link to {str(target)!r}, which is not a scatlab "
+            f"progress database ({problem}): scatlab leaves the link and its target as they are; remove the "
+            "link or set SCATLAB_HOME to another folder"
+        )
+
+    def _refuse_link_unless_ours(self, deadline: float) -> None:
+        """A ProgressError when the path is a symbolic link whose target does not exist or
+        is not a scatlab database; only reads the target (its header, then SQLite read-only)."""
+        if not os.path.islink(self.path):
+            return
+        target = Path(os.path.realpath(self.path))
+        self._link_target = target
+        if not os.path.lexists(target):
+            folder_why = _missing_folder_why(target.parent)
+            raise ProgressError(
+                f"the progress file {self._where()} is a symbolic link to {str(target)!r}, a path that does not "
+                f"exist{f' ({folder_why})' if folder_why else ''}: scatlab makes no file through a link; remove the "
+                "link, point it at your progress file, or set SCATLAB_HOME to another folder"
+            )
+        try:
+            fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since _refuse_odd_file looked
+                    raise self._link_refused("it is not a regular file")
+                header = os.read(fd, 100)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise ProgressError(
+                f"the progress file {self._where()} is a symbolic link to {str(target)!r}, which cannot be "
+                f"read: {exc.strerror}; remove the link or set SCATLAB_HOME to another folder"
+            ) from None
+        if not header:
+            raise self._link_refused("it is empty")
+        if not header.startswith(_SQLITE_HEADER) or len(header) < 72:
+            raise self._link_refused("it does not begin with SQLite's header")
+        if int.from_bytes(header[68:72], "big") == APPLICATION_ID:
+            return
+        try:  # the mark may still be in the -wal only: ask SQLite, read-only
+            app_id = self._attempt(self._uri("ro"), lambda c: int(c.execute("PRAGMA application_id").fetchone()[0]),
+                                   deadline)
+        except sqlite3.Error as exc:
+            raise self._link_refused(f"SQLite cannot read it: {exc}") from None
+        if app_id != APPLICATION_ID:
+            raise self._link_refused("it is a SQLite database of another program, or not marked as scatlab's")
 
     def _open_lock_file(self) -> int | None:
         """The lock file's descriptor, or None where there is none and none can be made
@@ -458,6 +553,9 @@ class Progress:
 
     def _why_read_only(self) -> str:
         folder = self._file.parent
+        missing = _missing_folder_why(folder)
+        if missing:
+            return missing
         if not os.access(folder, os.W_OK):
             return f"its folder {str(folder)!r} is read-only"
         if self._file.exists() and not os.access(self._file, os.W_OK):
@@ -683,6 +781,9 @@ class Progress:
                 "INSERT INTO answers (lesson, exercise, question, answer, correct, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (lesson, exercise, str(question), str(answer), int(bool(correct)), time.time()),
             )
+            _for_class(conn, "answer", lesson=lesson, step=exercise, correct=bool(correct),
+                       payload={"question": str(question), "answer": str(answer)})
+        self._to_class()
 
     def answers(self, lesson: str | None = None) -> list[Answer]:
         """Every answer kept (of one lesson when given), oldest first."""
@@ -700,6 +801,8 @@ class Progress:
         lesson = self._name(lesson, "lesson")
         with self._write() as conn:
             conn.execute("INSERT OR IGNORE INTO lessons (lesson, finished_at) VALUES (?, ?)", (lesson, time.time()))
+            _for_class(conn, "finish", lesson=lesson)
+        self._to_class()
 
     def finished_lessons(self) -> set[str]:
         """The names of the lessons marked finished."""
@@ -729,7 +832,10 @@ class Progress:
             raise ProgressError(f"the game {name!r} cannot be saved: its record is not valid ({exc})") from None
         with self._write() as conn:
             cur = conn.execute("INSERT INTO games (name, record, at) VALUES (?, ?, ?)", (name, record, time.time()))
-            return int(cur.lastrowid or 0)
+            game_id = int(cur.lastrowid or 0)
+            _for_class(conn, "game", payload={"name": name, "id": game_id})  # never the record's cards
+        self._to_class()
+        return game_id
 
     def saved_games(self) -> list[SavedGame]:
         """Every saved game, newest first."""
@@ -778,6 +884,8 @@ class Progress:
             conn.execute(_VISITS_TABLE)
             conn.execute("INSERT INTO visits (lesson, first_at, last_at) VALUES (?, ?, ?) "
                          "ON CONFLICT (lesson) DO UPDATE SET last_at = excluded.last_at", (lesson, now, now))
+            _for_class(conn, "visit", lesson=lesson)
+        self._to_class()
 
     def visited_lessons(self) -> set[str]:
         """The lessons the learner has opened (as kept by :meth:`record_visit`)."""
@@ -805,6 +913,8 @@ class Progress:
                 (lesson, step, stars, time.time()),
             )
             row = conn.execute("SELECT stars FROM steps WHERE lesson = ? AND step = ?", (lesson, step)).fetchone()
+            _for_class(conn, "stars", lesson=lesson, step=step, stars=stars, payload={"best": int(row[0])})
+        self._to_class()
         return int(row[0])
 
     def step_stars(self, lesson: str | None = None) -> dict[str, int]:
@@ -842,6 +952,9 @@ class Progress:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (puzzle_id, theme, level, int(correct), before, after, time.time()),
             )
+            _for_class(conn, "practice", step=puzzle_id, correct=correct, rating=after,
+                       payload={"theme": theme, "level": level, "rating_before": before})
+        self._to_class()
         return after
 
     def practice_rating(self) -> int:
@@ -857,6 +970,14 @@ class Progress:
             rows = conn.execute("SELECT puzzle, theme, level, correct, rating_before, rating_after, at "
                                 "FROM practice ORDER BY id").fetchall()
         return [PracticeAnswer(r[0], r[1], int(r[2]), bool(r[3]), int(r[4]), int(r[5]), r[6]) for r in rows]
+
+    def _to_class(self) -> None:
+        """Send the queued events to the class database, when one is configured (never
+        raises; :func:`scatlab.course.classdb.flush`)."""
+        if os.environ.get("SCATLAB_CLASS_DB", "").strip():
+            from .classdb import flush
+
+            flush(self)
 
     def _reset_practice(self, conn: sqlite3.Connection) -> None:
         if _has_practice(conn):
@@ -887,6 +1008,15 @@ class PracticeAnswer:
     rating_before: int
     rating_after: int
     at: float
+
+
+def _for_class(conn: sqlite3.Connection, kind: str, **fields: Any) -> None:
+    """Queue an event for the class database in the open transaction (nothing when none is
+    configured; :func:`scatlab.course.classdb.queue`)."""
+    if os.environ.get("SCATLAB_CLASS_DB", "").strip():
+        from .classdb import queue
+
+        queue(conn, kind, **fields)
 
 
 def _start_rating() -> int:

@@ -686,8 +686,13 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             saved = self.progress.load_game(game_id_from_text(game) if isinstance(game, str) else game)
         except ProgressError as exc:
             shown = str(game) if len(str(game)) <= 40 else str(game)[:37] + "..."
+            words = str(exc)  # the analyst's message; a learner reads plain words, no API names:
+            if "no saved game has id" in words:
+                words = f"There is no saved game {shown} here: open a saved game from the course index."
+            elif "saved game's id" in words:
+                words = f"{shown!r} is not the number of a saved game: open a saved game from the course index."
             self.status.value = (f"<p class='scatlab-reopen-error' style='color:#8a5a00'>Cannot reopen game "
-                                 f"{escape(shown)}: {escape(str(exc))}</p>")
+                                 f"{escape(shown)}: {escape(words)}</p>")
             return
         self.table.handle({"type": "load", "text": saved.record})
         self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"

@@ -1,0 +1,323 @@
+"""The class database (issue 52), against a real PostgreSQL server that the session starts
+in a temporary folder (Debian's ``/usr/lib/postgresql/*/bin``; ``.ci/run`` installs it).
+
+Never a mock: events go through psycopg into a real ``events`` table, the server is
+stopped with ``pg_ctl stop`` to show the outbox keeping them, and started again to show
+them sent exactly once."""
+
+from __future__ import annotations
+
+import csv
+import glob
+import io
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scatlab.cli import main
+from scatlab.course import classdb
+from scatlab.course.classdb import ClassDatabaseError, class_report, flush, pending, write_csv
+from scatlab.course.progress import Progress
+
+INSTALL_HINT = "PostgreSQL is not installed: .ci/run installs it (apt-get install postgresql)"
+
+
+@dataclass
+class PgServer:
+    """A PostgreSQL server of the test session, in a temporary folder."""
+
+    bin: Path
+    data: Path
+    sockets: Path
+    log: Path
+    port: int
+    prefix: list[str]
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/scatlab_class"
+
+    def ctl(self, *args: str) -> None:
+        subprocess.run([*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), *args],
+                       check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        self.ctl("start", "-w", "-l", str(self.log), "-o",
+                 f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off")
+
+    def stop(self) -> None:
+        self.ctl("stop", "-w", "-m", "fast")
+
+    def sql(self, query: str) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn, conn.cursor() as cur:
+            cur.execute(query)
+            return cur.fetchall() if cur.description else []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    if not found:
+        pytest.fail(INSTALL_HINT)
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.fail("psycopg is not installed: pip install -e '.[test]' (make test does)")
+    bin_dir = Path(found[-1]).parent
+    prefix: list[str] = []
+    root = Path(tempfile.mkdtemp(prefix="scatlab-pg-"))
+    if os.geteuid() == 0:  # initdb refuses to run as root: run the server as the postgres (or nobody) user
+        user = "postgres"
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            user = "nobody"
+        prefix = ["runuser", "-u", user, "--"]
+        shutil.chown(root, user=user)
+    server = PgServer(bin_dir, root / "data", root, root / "server.log", _free_port(), prefix)
+    subprocess.run([*prefix, str(bin_dir / "initdb"), "-D", str(server.data), "-A", "trust", "-U", "postgres",
+                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True, timeout=120)
+    server.start()
+    try:
+        subprocess.run([str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(server.port), "-U", "postgres",
+                        "scatlab_class"], check=True, capture_output=True, timeout=60)
+        yield server
+    finally:
+        try:
+            server.ctl("stop", "-w", "-m", "immediate")
+        except subprocess.CalledProcessError:
+            pass  # already stopped by a failed test
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> PgServer:
+    """The server, running, with an empty events table and SCATLAB_CLASS_DB pointing at it."""
+    try:
+        pg_server.sql("SELECT 1")
+    except Exception:  # noqa: BLE001 - a test stopped it and failed before starting it again
+        pg_server.start()
+    pg_server.sql("DROP TABLE IF EXISTS events")
+    monkeypatch.setenv("SCATLAB_CLASS_DB", pg_server.url)
+    monkeypatch.setenv("JUPYTERHUB_USER", "ann")
+    classdb._quiet_until.clear()
+    return pg_server
+
+
+def _events(pg: PgServer) -> list[tuple[Any, ...]]:
+    return pg.sql("SELECT learner, kind, lesson, step, correct, stars, rating, payload FROM events ORDER BY at, id")
+
+
+def test_two_learners_events_land_tagged(pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann = Progress(tmp_path / "ann" / "progress.sqlite3")
+    ann.record_visit("01-the-game")
+    ann.record_answer("01-the-game", "hand-value", "AH KH 4C", "21", correct=True)
+    ann.record_stars("01-the-game", "s1", 3)
+    ann.finish_lesson("01-the-game")
+    monkeypatch.setenv("JUPYTERHUB_USER", "bob")
+    bob = Progress(tmp_path / "bob" / "progress.sqlite3")
+    bob.record_visit("01-the-game")
+    bob.record_answer("01-the-game", "hand-value", "AH KH 4C", "25", correct=False)
+    rating = bob.record_practice("p-7", "knock", 2, True)
+    from scatlab.rules.record import GameRecord, play_random_game
+
+    bob.save_game("my game", GameRecord.from_state(play_random_game("classic", players=3, seed=1)).dumps())
+    rows = _events(pg)
+    assert [(r[0], r[1]) for r in rows] == [
+        ("ann", "visit"), ("ann", "answer"), ("ann", "stars"), ("ann", "finish"),
+        ("bob", "visit"), ("bob", "answer"), ("bob", "practice"), ("bob", "game")]
+    assert rows[1][2:5] == ("01-the-game", "hand-value", True) and rows[1][7] == {"question": "AH KH 4C", "answer": "21"}
+    assert rows[2][5] == 3 and rows[5][4] is False
+    assert rows[6][3:7] == ("p-7", True, None, rating) and rows[6][7]["theme"] == "knock"
+    assert rows[7][7] == {"name": "my game", "id": 1}  # the game's name, never its cards
+    assert pending(ann) == pending(bob) == 0
+
+
+def test_nothing_is_queued_without_a_class_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCATLAB_CLASS_DB", raising=False)
+    p = Progress(tmp_path / "progress.sqlite3")
+    p.record_answer("01-the-game", "hand-value", "AH KH 4C", "21", correct=True)
+    assert pending(p) == 0 and p.answers()[0].answer == "21"
+
+
+def _class_of_three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for who, first, stars in (("ann", True, 3), ("bob", False, 1), ("cy", False, 2)):
+        monkeypatch.setenv("JUPYTERHUB_USER", who)
+        p = Progress(tmp_path / who / "progress.sqlite3")
+        p.record_visit("01-the-game")
+        p.record_answer("01-the-game", "hand-value", "q1", "a", correct=first)
+        p.record_answer("01-the-game", "hand-value", "q2", "b", correct=True)  # a second try does not count
+        p.record_answer("01-the-game", "easy", "q3", "c", correct=True)
+        p.record_stars("01-the-game", "s1", stars)
+        p.record_stars("01-the-game", "s1", 3)
+        if who != "cy":
+            p.record_visit("02-odds")
+            p.finish_lesson("01-the-game")
+        if who == "ann":
+            p.record_practice("p-1", "knock", 1, True)
+            p.record_practice("p-2", "knock", 3, True)
+
+
+def test_the_report_and_csv_are_right(pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _class_of_three(tmp_path, monkeypatch)
+    report = class_report(pg.url)
+    assert report.events == 3 * 6 + 2 * 2 + 2
+    people = {one.learner: one for one in report.learners}
+    assert list(people) == ["ann", "bob", "cy"]
+    assert people["ann"].opened == ("01-the-game", "02-odds") and people["ann"].finished == ("01-the-game",)
+    assert people["cy"].opened == ("01-the-game",) and people["cy"].finished == ()
+    assert people["bob"].answers == 3 and people["bob"].right == 2
+    assert {who: one.stars for who, one in people.items()} == {"ann": {"s1": 3}, "bob": {"s1": 3}, "cy": {"s1": 3}}
+    ratings = [r for _, r in people["ann"].rating]
+    assert len(ratings) == 2 and ratings[0] < ratings[1] and people["bob"].rating == ()
+    hardest = [(s.kind, s.item, s.tried, s.first_try) for s in report.struggles]
+    assert hardest == [("exercise", "hand-value", 3, 1), ("step", "s1", 3, 2), ("exercise", "easy", 3, 3)]
+    text = report.text()
+    assert "exercise 01-the-game/hand-value: 1 of 3 learner(s) (33%)" in text
+    out = tmp_path / "class.csv"
+    assert write_csv(pg.url, out) == report.events
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) == report.events and {r["learner"] for r in rows} == {"ann", "bob", "cy"}
+    assert [r["kind"] for r in rows if r["learner"] == "bob"][:3] == ["visit", "answer", "answer"]
+    assert rows[1]["correct"] == "yes" and rows[1]["payload"] == '{"answer": "a", "question": "q1"}'
+    assert all(r["at"].endswith("+00:00") for r in rows)
+
+
+def test_the_cli_report(pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    _class_of_three(tmp_path, monkeypatch)
+    capsys.readouterr()
+    out = tmp_path / "c.csv"
+    assert main(["class", "report", "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("3 learner(s), 24 event(s)\nann:\n") and "24 event(s) written to" in text
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 25
+    monkeypatch.delenv("SCATLAB_CLASS_DB")
+    assert main(["class", "report", "--db", pg.url, "--csv", "-"]) == 0
+    assert capsys.readouterr().out.startswith("at,learner,kind,")
+
+
+@pytest.mark.parametrize("url, words", [
+    ("mysql://x/y", "is not a class database URL"),
+    ("postgresql://u:secret@127.0.0.1:1/x", "cannot use the class database postgresql://u:***@127.0.0.1:1/x"),
+    ("postgresql://127.0.0.1:99999999/x", "port '99999999' is not a port number"),
+    ("postgresql://127.0.0.1/x?bogus=1", "is not a readable class database URL"),
+    ("", "no class database: give --db"),
+])
+def test_the_cli_says_one_line_for_a_bad_or_unreachable_database(
+        url: str, words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCATLAB_CLASS_DB", raising=False)
+    assert main(["class", "report", *(["--db", url] if url else [])]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err
+    assert "secret" not in captured.err
+
+
+def test_a_stopped_server_queues_and_a_restart_sends_exactly_once(
+        pg: PgServer, tmp_path: Path) -> None:
+    path = tmp_path / "progress.sqlite3"
+    p = Progress(path)
+    p.record_answer("01-the-game", "hand-value", "q0", "a", correct=True)
+    assert len(_events(pg)) == 1
+    pg.stop()
+    try:
+        started = time.monotonic()
+        p.record_answer("01-the-game", "hand-value", "q1", "a", correct=False)
+        p.record_stars("01-the-game", "s1", 2)
+        p.finish_lesson("01-the-game")
+        took = time.monotonic() - started
+        assert took < 3, f"three writes with the server down took {took:.1f} s"
+        assert [a.question for a in p.answers()] == ["q0", "q1"] and p.finished_lessons() == {"01-the-game"}
+        assert pending(p) == 3
+        assert pending(Progress(path)) == 3  # opening tries too, and keeps them when it fails
+    finally:
+        pg.start()
+    Progress(path)  # opening the progress again sends what waited
+    rows = _events(pg)
+    assert [r[1] for r in rows] == ["answer", "answer", "stars", "finish"] and pending(p) == 0
+    p.record_visit("01-the-game")  # the next write sends only its own event
+    assert len(_events(pg)) == 5
+
+
+def test_the_next_write_sends_what_waited(pg: PgServer, tmp_path: Path) -> None:
+    p = Progress(tmp_path / "progress.sqlite3")
+    pg.stop()
+    try:
+        p.record_visit("01-the-game")
+        assert pending(p) == 1
+    finally:
+        pg.start()
+    p.record_visit("02-odds")
+    assert [r[2] for r in _events(pg)] == ["01-the-game", "02-odds"] and pending(p) == 0
+
+
+def test_a_resend_never_duplicates(pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outbox sent but not emptied (the learner's process died between the two) is sent
+    again: the events' ids keep the class table free of duplicates."""
+    path = tmp_path / "progress.sqlite3"
+    monkeypatch.setenv("SCATLAB_CLASS_DB", "postgresql://127.0.0.1:1/nowhere")  # queue only
+    p = Progress(path)
+    p.record_answer("01-the-game", "hand-value", "q", "a", correct=True)
+    p.record_visit("01-the-game")
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        kept = conn.execute("SELECT * FROM class_outbox").fetchall()
+    assert flush(p, pg.url) == 2 and pending(p) == 0
+    with sqlite3.connect(path) as conn:  # as if the delete had never happened
+        conn.executemany("INSERT INTO class_outbox VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", kept)
+    assert flush(p, pg.url) == 2 and pending(p) == 0
+    assert len(_events(pg)) == 2
+    assert pg.sql("SELECT count(DISTINCT id) FROM events") == [(2,)]
+
+
+def test_a_learner_never_sees_a_class_database_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad URL: the learner's writes work, the events wait."""
+    monkeypatch.setenv("SCATLAB_CLASS_DB", "not a url")
+    p = Progress(tmp_path / "progress.sqlite3")
+    assert p.record_stars("01-the-game", "s1", 1) == 1
+    assert pending(p) == 1
+    with pytest.raises(ClassDatabaseError, match="is not a class database URL"):
+        class_report("not a url")
+    buffer = io.StringIO()
+    with pytest.raises(ClassDatabaseError):
+        write_csv("postgresql://127.0.0.1:1/x", buffer)
+    assert buffer.getvalue() == ""
+
+
+def test_a_silent_server_delays_one_write_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that accepts the connection and then says nothing (libpq's two-second
+    timeout): one write waits for it, the next ones do not try for a while."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        monkeypatch.setenv("SCATLAB_CLASS_DB", f"postgresql://127.0.0.1:{silent.getsockname()[1]}/x")
+        classdb._quiet_until.clear()
+        p = Progress(tmp_path / "progress.sqlite3")  # opening has nothing to send: no attempt
+        started = time.monotonic()
+        p.record_visit("01-the-game")
+        first = time.monotonic() - started
+        started = time.monotonic()
+        p.record_visit("02-odds")
+        second = time.monotonic() - started
+    classdb._quiet_until.clear()
+    assert first < 4 and second < 0.5, (first, second)
+    assert pending(p) == 2
