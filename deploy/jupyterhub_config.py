@@ -12,10 +12,18 @@ Every setting a teacher may change is an environment variable:
   ``SCATLAB_HUB_PORT`` (default 8000); the hub also uses the next two ports on 127.0.0.1
   (the proxy's API and the hub's own), or ``SCATLAB_PROXY_API_PORT`` and ``SCATLAB_HUB_API_PORT``.
 - ``SCATLAB_CULL_IDLE`` (default 3600): a learner's server unused this many seconds is stopped.
+- ``SCATLAB_CLASS_DB``: the class database's ``postgresql://`` URL, where every learner's
+  events go and the teacher's dashboard reads. Unset, the hub starts a PostgreSQL server of
+  its own in ``CLASS_DIR/postgres`` on 127.0.0.1 (the next free port after the hub's;
+  ``SCATLAB_CLASS_DB_PORT``) and stops it when the hub stops; ``SCATLAB_CLASS_DB=none``
+  keeps each learner's progress local only (no dashboard figures).
+- ``SCATLAB_DASHBOARD_PORT`` (default: the hub's port + 3): where the teacher's dashboard
+  service listens on 127.0.0.1; the hub serves it at ``/services/dashboard/``.
 
 Run: ``jupyterhub -f deploy/jupyterhub_config.py`` (``make class`` installs and runs it).
 """
 
+import atexit
 import os
 import sys
 from pathlib import Path
@@ -66,6 +74,20 @@ c.ClassCodeAuthenticator.class_code = _need("SCATLAB_CLASS_CODE")
 c.ClassCodeAuthenticator.teacher_code = _need("SCATLAB_TEACHER_CODE")
 c.Authenticator.admin_users = {os.environ.get("SCATLAB_TEACHER", "teacher")}
 
+# --- the login page says "Your name" and "Class code" ----------------------------------------
+c.JupyterHub.template_paths = [str(HERE / "templates")]
+
+# --- the class database: given, or a PostgreSQL server of the class's own -------------------
+CLASS_DB = os.environ.get("SCATLAB_CLASS_DB", "").strip()
+if not CLASS_DB:
+    from scatlab.course.pgserver import LocalPostgres
+
+    _db = LocalPostgres(CLASS / "postgres", int(os.environ.get("SCATLAB_CLASS_DB_PORT", PORT + 4)))
+    CLASS_DB = _db.start()
+    atexit.register(_db.stop)
+elif CLASS_DB.lower() == "none":
+    CLASS_DB = ""
+
 # --- each learner's server: a process of this user, with its own home in the class folder ---
 c.JupyterHub.spawner_class = "simple"  # jupyterhub.spawner.SimpleLocalProcessSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = str(LEARNERS / "{username}")
@@ -77,6 +99,7 @@ c.Spawner.environment = {
     "SCATLAB_LESSONS": str(lessons_dir()),
     "JUPYTER_PATH": os.pathsep.join(p for p in (str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p),
     "PYTHONUNBUFFERED": "1",
+    "SCATLAB_CLASS_DB": CLASS_DB,
 }
 c.Spawner.args = [
     *singleuser_args(),  # the course's Voilà settings (scatlab.course.app.voila_options)
@@ -101,4 +124,13 @@ c.JupyterHub.services = [{
     "name": "idle-culler",
     "command": [sys.executable, "-m", "jupyterhub_idle_culler",
                 f"--timeout={int(os.environ.get('SCATLAB_CULL_IDLE', '3600'))}"],
+}, {
+    # the teacher's dashboard (scatlab.course.dashboard): only users with access:services,
+    # which the admin role has and the learners' role has not, get past the hub's OAuth
+    "name": "dashboard",
+    "display": True,
+    "oauth_no_confirm": True,
+    "url": f"http://127.0.0.1:{int(os.environ.get('SCATLAB_DASHBOARD_PORT', PORT + 3))}",
+    "command": [sys.executable, "-m", "scatlab.course.dashboard"],
+    "environment": {"SCATLAB_CLASS_DB": CLASS_DB},
 }]

@@ -73,6 +73,7 @@ nitpick_ignore = [
     ("py:class", "fractions.Fraction"),
     ("py:class", "Fraction"),  # an annotation autodoc could not evaluate keeps its bare name
     ("py:class", "os.PathLike"),
+    ("py:class", "sqlite3.Connection"),  # classdb.queue writes in the caller's transaction
     ("py:class", "pathlib.Path"),
     ("py:class", "random.Random"),
     # third-party bases of the widgets and of the course app's kernel classes

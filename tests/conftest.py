@@ -53,3 +53,60 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
         parts = ", ".join(f"{name} {n:,}" for name, n in sorted(fuzzing.COUNTS.items()))
         write = getattr(terminalreporter, "write_line")
         write(f"fuzz inputs tried: {total:,} ({parts})")
+
+
+# -- a real PostgreSQL server for the class database's tests (issue 52) ----------------------
+
+
+class PgServer:
+    """A PostgreSQL server of the test session in a temporary folder
+    (:class:`scatlab.course.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them)."""
+
+    def __init__(self, folder: Any, port: int) -> None:
+        from scatlab.course.pgserver import LocalPostgres
+
+        self.db = LocalPostgres(folder, port)
+        self.url = self.db.url
+
+    def start(self) -> None:
+        self.db.start(fast=True)
+
+    def stop(self) -> None:
+        self.db.stop("fast")
+
+    def sql(self, query: str) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn, conn.cursor() as cur:
+            cur.execute(query)
+            return cur.fetchall() if cur.description else []
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Any:
+    """A running PostgreSQL server (one per test worker), stopped and removed at the end."""
+    import shutil
+    import socket
+    import tempfile
+    from pathlib import Path
+
+    from scatlab.course.pgserver import find_binaries
+
+    if find_binaries() is None:
+        pytest.fail("PostgreSQL is not installed: .ci/run installs it (apt-get install postgresql)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.fail("psycopg is not installed: pip install -e '.[test]' (make test does)")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    root = Path(tempfile.mkdtemp(prefix="scatlab-pg-"))
+    root.chmod(0o755)  # the server may run as another user (as root: postgres), who must reach its folder
+    server = PgServer(root / "pg", port)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.db.stop("immediate")
+        shutil.rmtree(root, ignore_errors=True)

@@ -8,17 +8,9 @@ them sent exactly once."""
 from __future__ import annotations
 
 import csv
-import glob
 import io
-import os
-import pwd
-import shutil
 import socket
-import subprocess
-import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,84 +21,7 @@ from scatlab.course import classdb
 from scatlab.course.classdb import ClassDatabaseError, class_report, flush, pending, write_csv
 from scatlab.course.progress import Progress
 
-INSTALL_HINT = "PostgreSQL is not installed: .ci/run installs it (apt-get install postgresql)"
-
-
-@dataclass
-class PgServer:
-    """A PostgreSQL server of the test session, in a temporary folder."""
-
-    bin: Path
-    data: Path
-    sockets: Path
-    log: Path
-    port: int
-    prefix: list[str]
-
-    @property
-    def url(self) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/scatlab_class"
-
-    def ctl(self, *args: str) -> None:
-        subprocess.run([*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), *args],
-                       check=True, capture_output=True, timeout=60)
-
-    def start(self) -> None:
-        self.ctl("start", "-w", "-l", str(self.log), "-o",
-                 f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off")
-
-    def stop(self) -> None:
-        self.ctl("stop", "-w", "-m", "fast")
-
-    def sql(self, query: str) -> list[tuple[Any, ...]]:
-        import psycopg
-
-        with psycopg.connect(self.url, autocommit=True) as conn, conn.cursor() as cur:
-            cur.execute(query)
-            return cur.fetchall() if cur.description else []
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
-    if not found:
-        pytest.fail(INSTALL_HINT)
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        pytest.fail("psycopg is not installed: pip install -e '.[test]' (make test does)")
-    bin_dir = Path(found[-1]).parent
-    prefix: list[str] = []
-    root = Path(tempfile.mkdtemp(prefix="scatlab-pg-"))
-    if os.geteuid() == 0:  # initdb refuses to run as root: run the server as the postgres (or nobody) user
-        user = "postgres"
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            user = "nobody"
-        prefix = ["runuser", "-u", user, "--"]
-        shutil.chown(root, user=user)
-    server = PgServer(bin_dir, root / "data", root, root / "server.log", _free_port(), prefix)
-    subprocess.run([*prefix, str(bin_dir / "initdb"), "-D", str(server.data), "-A", "trust", "-U", "postgres",
-                    "--no-sync", "-E", "UTF8"], check=True, capture_output=True, timeout=120)
-    server.start()
-    try:
-        subprocess.run([str(bin_dir / "createdb"), "-h", "127.0.0.1", "-p", str(server.port), "-U", "postgres",
-                        "scatlab_class"], check=True, capture_output=True, timeout=60)
-        yield server
-    finally:
-        try:
-            server.ctl("stop", "-w", "-m", "immediate")
-        except subprocess.CalledProcessError:
-            pass  # already stopped by a failed test
-        shutil.rmtree(root, ignore_errors=True)
-
+from conftest import PgServer
 
 @pytest.fixture
 def pg(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> PgServer:
@@ -321,3 +236,81 @@ def test_a_silent_server_delays_one_write_only(tmp_path: Path, monkeypatch: pyte
     classdb._quiet_until.clear()
     assert first < 4 and second < 0.5, (first, second)
     assert pending(p) == 2
+
+
+# -- reviewed games: the costliest decisions by theme ----------------------------------------
+
+
+def _a_reviewed_game(seed: int) -> Any:
+    from scatlab.course.widgets.lessonkit import play_to_the_end
+    from scatlab.widgets.table import Table
+
+    table = play_to_the_end(Table("classic", opponents=("tip", "tip"), seed=seed, hints=False, pace=0),
+                            player="random", seed=seed)
+    return table.session
+
+
+def test_a_reviewed_games_costly_decisions_reach_the_class_once_and_without_cards(
+        pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game reviewed twice sends its costly decisions once; each event has the decision's
+    place, theme, class and cost, and no card (RULES C1: a card is a rank and a suit)."""
+    session = _a_reviewed_game(5)
+    review = session.review()
+    costly = [d for d in review.costly() if d.player == session.seat]
+    assert costly, "a random player makes costly decisions"
+    p = Progress(tmp_path / "ann.sqlite3")
+    assert p.record_review("08-play-a-game", review, session.seat, "game-1") == len(costly)
+    assert p.record_review("08-play-a-game", review, session.seat, "game-1") == len(costly)  # again: no duplicate
+    rows = pg.sql("SELECT step, payload FROM events WHERE kind = 'review' ORDER BY at, id")
+    assert len(rows) == len(costly) and pending(p) == 0
+    assert {r[1]["theme"] for r in rows} <= {"knock", "take-or-draw", "throw", "other"}
+    assert [r[0] for r in rows] == [d.where({session.seat: "you"}) for d in costly]
+    import re
+
+    card = re.compile(r"\b(10|[2-9AJQK])[♠♥♦♣SHDC]\b")
+    assert not any(card.search(str(r)) for r in rows), rows
+    monkeypatch.setenv("JUPYTERHUB_USER", "bob")
+    other = _a_reviewed_game(6)
+    Progress(tmp_path / "bob.sqlite3").record_review("08-play-a-game", other.review(), other.seat, "game-1")
+    report = class_report(pg.url)
+    themes = {t.theme: t for t in report.themes}
+    assert sum(len(t.decisions) for t in report.themes) == len(pg.sql("SELECT id FROM events WHERE kind = 'review'"))
+    assert [t.serious for t in report.themes] == sorted((t.serious for t in report.themes), reverse=True)
+    for t in themes.values():  # costliest first within a theme: the chance of winning, then hand value
+        keys = [(d.scale != "win", -d.cost) for d in t.decisions]
+        assert keys == sorted(keys)
+    assert {d.learner for t in report.themes for d in t.decisions} == {"ann", "bob"}
+    assert "Costly decisions in reviewed games, by theme:" in report.text()
+
+
+def test_no_class_database_no_review_events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SCATLAB_CLASS_DB", raising=False)
+    session = _a_reviewed_game(5)
+    p = Progress(tmp_path / "p.sqlite3")
+    assert p.record_review("08-play-a-game", session.review(), session.seat, "g") == 0 and pending(p) == 0
+
+
+def test_the_dashboard_shows_each_learner_their_own_stars_and_no_card() -> None:
+    """The teacher's page: one row per learner with that learner's steps only, the struggles
+    hardest first, the themes; learner names are escaped."""
+    from datetime import datetime, timezone
+
+    from scatlab.course.classdb import ClassReport, CostlyDecision, LearnerReport, Struggle, ThemeCosts
+    from scatlab.course.dashboard import dashboard_html
+
+    at = datetime(2026, 12, 5, tzinfo=timezone.utc)
+    report = ClassReport(
+        9,
+        (LearnerReport("ada", ("01-the-game",), ("01-the-game",), 6, 6, {"1.1": 3}, ((at, 1016), (at, 1030))),
+         LearnerReport("<b>ben</b>", ("02-draw-or-take",), (), 5, 4, {"2.1": 2})),
+        (Struggle("step", "02-draw-or-take", "2.1", 2, 1),),
+        (ThemeCosts("knock", (CostlyDecision("ada", "Hand 2, your 3rd move", "knock", "blunder", 0.12, "win",
+                                             "knock", "draw"),)),),
+    )
+    page = dashboard_html(report, when=at)
+    rows = page.split("<tr class='learner'")[1:]
+    assert len(rows) == 2 and "1.1 ★★★" in rows[0] and "2.1" not in rows[0]
+    assert "2.1 ★★☆" in rows[1] and "1.1" not in rows[1] and "&lt;b&gt;ben&lt;/b&gt;" in rows[1]
+    assert "1. The game in five minutes" in rows[0] and "<polyline" in rows[0] and "1030 after 2 puzzle(s)" in rows[0]
+    assert "1 of 2 learner(s) (50%)" in page and "When to knock" in page and "12.0% chance of winning" in page
+    assert "events.csv" in page

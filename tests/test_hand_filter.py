@@ -530,7 +530,7 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
 
 def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> None:
     """The strong kind chooses its cards as the expert does (the module doc): for every hand
-    and every card added (32-card deck), the card it throws keeps the three worth most five
+    and every card added (32-card deck; every other hand, for the suite's time), the card it throws keeps the three worth most five
     turns ahead (ties: the strongest three now, then the lowest card, then the lower index),
     it never throws a card just taken, it throws another suit than the next player collects
     when that keeps at most 2 points less, and it would take a discard exactly when the best
@@ -546,7 +546,7 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
             (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.HEARTS}), False, True)]
     fed = [0] * len(ways)
     now = 0
-    for h in ref._hands():
+    for h in list(ref._hands())[::2]:  # every other hand: all of them took 40 s of the suite
         row = tables.row(h)
         for d in idx:
             if d in h:
@@ -564,7 +564,7 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
             take_now = ref.take_chance(STRONG_PLAY, h, d, last=True) > STRONG_PLAY.slip
             assert f.last_take_mask[d, row] == take_now
             now += take_now != take
-    assert differ > 1000 and takes > 1000 and fed[1] > 1000 and now > 1000
+    assert differ > 500 and takes > 500 and fed[1] > 500 and now > 500
 
 
 def test_casual_kind_throws_as_the_tip_player_does() -> None:
@@ -579,7 +579,7 @@ def test_casual_kind_throws_as_the_tip_player_does() -> None:
     ways = [(frozenset(), False, False), (frozenset({Suit.HEARTS}), False, False),
             (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.DIAMONDS}), False, True)]
     differ = 0
-    for h in ref._hands():
+    for h in list(ref._hands())[1::2]:  # every other hand (the other half of the strong kind's test)
         row = f.tables.row(h)
         for d in idx:
             if d in h:
@@ -588,7 +588,7 @@ def test_casual_kind_throws_as_the_tip_player_does() -> None:
                 thrown = ref.best_throw(CASUAL_PLAY, h, d, avoid, taken, last)
                 assert f.throw_table(casual, avoid, taken, last)[row, d] == thrown
             differ += f.throw_table(casual)[row, d] != f.discard[row, d]
-    assert differ > 1000  # not the strongest three now
+    assert differ > 500  # not the strongest three now
 
 
 def test_strong_kind_throws_the_card_the_expert_throws() -> None:

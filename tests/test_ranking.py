@@ -305,7 +305,7 @@ def test_decision_oracle_advice_equals_the_reviews_best_move_at_every_decision(n
     if ORACLE_GAMES is not None:
         games = int(ORACLE_GAMES)
     else:
-        games = 3 if name == "french-canadian" else 20  # a race to 31 points: games of a thousand decisions
+        games = 1 if name == "french-canadian" else 20  # a race to 31 points: games of a thousand decisions
     for g in range(games):
         kinds = _SEATS[g % len(_SEATS)]
         play_out([make_player(k) for k in kinds], list(kinds), rules, 2039, g, observe)
@@ -359,7 +359,7 @@ def test_the_expert_plays_the_engines_first_move_at_every_decision(name: str) ->
         assert make_player("expert").decide(view, random.Random(0)).action == action
         checked += 1
 
-    games = 2 if name == "french-canadian" else 6
+    games = 1 if name == "french-canadian" else 3 if name == "cadillac" else 5  # the longest games: fewer
     for g in range(games):
         seat_kinds = ("expert", "tip") if g % 2 else ("expert", "tip", "expert")
         play_out([make_player(k) for k in seat_kinds], list(seat_kinds), rules, 4051, g, observe)

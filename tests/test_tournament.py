@@ -448,7 +448,7 @@ def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet)
     session = TableSession(rules, opponents=("tip", "random"), seed=5)
     rng = random.Random(rules.describe())
     checked = 0
-    for _ in range(45):
+    for _ in range(30):
         if session.state.is_over:
             break
         model = session.model()

@@ -10,6 +10,9 @@ Every Voilà setting the app uses is in :func:`voila_options` (one place; there 
   widget (comm) and kernel-info messages (``MappingKernelManager.allowed_message_types``),
   so an ``execute_request`` sent by hand is dropped.
 - **No source is shown** (``strip_sources``) and tracebacks are not sent to the page.
+- **Kernels listen on Unix sockets** (``KernelManager.transport=ipc``) in the server's private
+  connection folder, not on TCP ports: a port chosen free could be taken by another kernel
+  starting at the same moment, and that kernel died.
 - **Kernels of closed pages are culled** (``cull_interval`` 10 s, ``cull_idle_timeout``
   30 s; open, connected pages are never culled). Voilà's preheating is off (with culling
   it broke pages: "Kernel does not exist"); instead pages get **warm kernels**
@@ -109,6 +112,12 @@ def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
         "--VoilaExecutor.iopub_timeout=60",
         r"--VoilaConfiguration.file_allowlist=.*\.(png|jpg|jpeg|gif|svg)",
         "--KernelManager.transport_encryption=auto",  # CurveZMQ keys between the server and its kernels
+        # kernels talk to the server over Unix sockets in the server's private connection folder
+        # (Voilà: a fresh /tmp/voila_* of mode 700; a Jupyter server: its runtime dir, 700): with
+        # TCP, jupyter_client picks five free ports and releases them for the kernel to bind, and
+        # with many pages opening at once another kernel took one first ("ZMQError: Address
+        # already in use"); a socket file named after the kernel's id cannot be taken
+        "--KernelManager.transport=ipc",
         "--MappingKernelManager.cull_interval=10",
         "--MappingKernelManager.cull_idle_timeout=30",
         "--MappingKernelManager.cull_connected=False",

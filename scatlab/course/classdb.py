@@ -14,7 +14,11 @@ the operating system's user name):
 - ``practice``: a practice puzzle's answer (puzzle id as ``step``, right or not, the new
   rating; theme, level and the rating before in ``payload``);
 - ``game``: a game saved (its name and local id only: **never the cards** of the record;
-  the teacher sees results, not a learner's hands).
+  the teacher sees results, not a learner's hands);
+- ``review``: one costly decision of a game the learner reviewed in lesson 8 (where it was
+  as ``step``, ``"Hand 2, your 3rd move"``; its theme, class, cost and scale in
+  ``payload``, with the kinds of the move played and the better one: never a card). A
+  game reviewed twice sends its decisions once (the ``key`` of :func:`~scatlab.course.classdb.queue`).
 
 **Nothing is lost.** An event is first written to the ``class_outbox`` table of the
 learner's SQLite file, in the same transaction as the local write it describes. After the
@@ -69,6 +73,9 @@ __all__ = [
     "pending",
     "LearnerReport",
     "Struggle",
+    "CostlyDecision",
+    "ThemeCosts",
+    "THEME_WORDS",
     "ClassReport",
     "class_report",
     "write_csv",
@@ -115,6 +122,8 @@ CREATE TABLE IF NOT EXISTS class_outbox (
 _COLUMNS = "id, learner, kind, lesson, step, payload, correct, stars, rating, at"
 
 _quiet_until: dict[str, float] = {}
+_KEYS = uuid.UUID("5c47a1ab-31c0-4e55-9d3e-7c1a55db0031")
+"""The namespace of the ids of keyed events (:func:`queue`)."""
 
 
 def configured_url() -> str | None:
@@ -139,16 +148,20 @@ def learner() -> str:
 
 def queue(conn: sqlite3.Connection, kind: str, *, lesson: str | None = None, step: str | None = None,
           correct: bool | None = None, stars: int | None = None, rating: int | None = None,
-          payload: dict[str, Any] | None = None) -> None:
+          payload: dict[str, Any] | None = None, key: str | None = None) -> None:
     """Add one event to the outbox, inside the caller's open transaction on the learner's
     SQLite file (so it is kept exactly when the local write is); nothing when no class
-    database is configured."""
+    database is configured. An event with a ``key`` has an id made from the learner and the
+    key, so the same event queued twice (a game reviewed again) is one event in the class
+    database; without one, a new id."""
     if configured_url() is None:
         return
+    who = learner()
+    event_id = uuid.uuid5(_KEYS, f"{who}\n{kind}\n{key}") if key is not None else uuid.uuid4()
     conn.execute(_OUTBOX_TABLE)
     conn.execute(
-        f"INSERT INTO class_outbox ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (str(uuid.uuid4()), learner(), kind, lesson, step, json.dumps(payload or {}),
+        f"INSERT OR IGNORE INTO class_outbox ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (str(event_id), who, kind, lesson, step, json.dumps(payload or {}),
          None if correct is None else int(correct), stars, rating, time.time()),
     )
 
@@ -339,13 +352,65 @@ class Struggle:
 
 
 @dataclass(frozen=True)
+class CostlyDecision:
+    """One costly decision of a learner's reviewed game (a ``review`` event)."""
+
+    learner: str
+    where: str
+    """``"Hand 2, your 3rd move"``."""
+    theme: str
+    label: str
+    """``inaccuracy``, ``mistake`` or ``blunder``."""
+    cost: float
+    scale: str
+    """``"value"`` (points of hand value) or ``"win"`` (the chance of winning the game, 0-1)."""
+    played: str
+    better: str
+
+    @property
+    def cost_text(self) -> str:
+        """``"5.5 points of hand value"`` or ``"4.2% chance of winning"``."""
+        if self.scale == "win":
+            return f"{100 * self.cost:.1f}% chance of winning"
+        return f"{self.cost:.1f} points of hand value"
+
+
+THEME_WORDS = {"knock": "When to knock", "take-or-draw": "Take or draw", "throw": "Which card to throw",
+               "other": "Other decisions"}
+"""A review theme (``scatlab.analysis.explain.review.REVIEW_THEMES``) as a teacher reads it."""
+
+
+@dataclass(frozen=True)
+class ThemeCosts:
+    """The costly decisions of one theme in the class's reviewed games, costliest first."""
+
+    theme: str
+    decisions: tuple[CostlyDecision, ...]
+
+    @property
+    def learners(self) -> int:
+        return len({d.learner for d in self.decisions})
+
+    @property
+    def serious(self) -> int:
+        """Mistakes and blunders (the inaccuracies left out)."""
+        return sum(d.label in ("mistake", "blunder") for d in self.decisions)
+
+    @property
+    def words(self) -> str:
+        return THEME_WORDS.get(self.theme, self.theme)
+
+
+@dataclass(frozen=True)
 class ClassReport:
-    """What :func:`class_report` found: the learners (by name) and the class's struggles
-    (hardest first)."""
+    """What :func:`class_report` found: the learners (by name), the class's struggles
+    (hardest first) and the costly decisions of reviewed games by theme (most mistakes and
+    blunders first)."""
 
     events: int
     learners: tuple[LearnerReport, ...]
     struggles: tuple[Struggle, ...]
+    themes: tuple[ThemeCosts, ...] = ()
 
     def text(self) -> str:
         """The report as the command line prints it."""
@@ -365,6 +430,13 @@ class ClassReport:
             for s in self.struggles:
                 lines.append(f"  {s.kind} {s.lesson}/{s.item}: {s.first_try} of {s.tried} learner(s) "
                              f"({round(100 * s.rate)}%)")
+        if self.themes:
+            lines.append("Costly decisions in reviewed games, by theme:")
+            for t in self.themes:
+                lines.append(f"  {t.words}: {len(t.decisions)} decision(s), {t.serious} mistake(s) or blunder(s), "
+                             f"{t.learners} learner(s)")
+                for d in t.decisions[:3]:
+                    lines.append(f"    {d.learner}, {d.where}: {d.label}, {d.cost_text} ({d.played}; better {d.better})")
         return "\n".join(lines) + "\n"
 
 
@@ -385,6 +457,8 @@ def class_report(url: str) -> ClassReport:
             " ORDER BY learner, kind, lesson, step, at, id) AS firsts"
         )
         firsts = cur.fetchall()
+        cur.execute("SELECT learner, step, payload FROM events WHERE kind = 'review' ORDER BY at, id")
+        reviewed = cur.fetchall()
     people: dict[str, dict[str, Any]] = {}
     for who, kind, lesson, step, correct, stars, rating, at in rows:
         p = people.setdefault(who, {"opened": [], "finished": [], "answers": 0, "right": 0, "stars": {}, "rating": []})
@@ -412,7 +486,25 @@ def class_report(url: str) -> ClassReport:
         tally[1] += bool(correct) if kind == "answer" else int((stars or 0) >= 2)
     struggles = sorted((Struggle(k, lesson, item, n, ok) for (k, lesson, item), (n, ok) in counts.items()),
                        key=lambda s: (s.rate, -s.tried, s.kind, s.lesson, s.item))
-    return ClassReport(total, learners, tuple(struggles))
+    return ClassReport(total, learners, tuple(struggles), _themes(reviewed))
+
+
+def _themes(rows: Sequence[tuple[Any, ...]]) -> tuple[ThemeCosts, ...]:
+    """``review`` events grouped by theme: the themes with most mistakes and blunders
+    first, each theme's decisions costliest first (chances of winning before hand value)."""
+    by_theme: dict[str, list[CostlyDecision]] = {}
+    for who, where, payload in rows:
+        p = payload if isinstance(payload, dict) else {}
+        try:
+            d = CostlyDecision(str(who), str(where or ""), str(p.get("theme", "other")), str(p.get("label", "")),
+                               float(p.get("cost_value", 0.0)), str(p.get("scale", "value")),
+                               str(p.get("played", "")), str(p.get("better", "")))
+        except (TypeError, ValueError):
+            continue  # an event this version cannot read is left out, not a failed report
+        by_theme.setdefault(d.theme, []).append(d)
+    themes = [ThemeCosts(theme, tuple(sorted(ds, key=lambda d: (d.scale != "win", -d.cost, d.learner, d.where))))
+              for theme, ds in by_theme.items()]
+    return tuple(sorted(themes, key=lambda t: (-t.serious, -len(t.decisions), t.theme)))
 
 
 CSV_COLUMNS = ("at", "learner", "kind", "lesson", "step", "correct", "stars", "rating", "payload", "id")

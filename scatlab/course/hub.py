@@ -5,9 +5,12 @@
   Names are normalised (:func:`normalize_name`), so "Ada Lovelace" and "ada-lovelace" are
   one learner.
 - :func:`singleuser_args`: the Voilà settings of :func:`scatlab.course.app.voila_options`
-  that apply to a learner's single-user server, where Voilà runs as a server extension.
+  that apply to a learner's single-user server, where Voilà runs as a server extension, and
+  the course's own server extension (:mod:`scatlab.course.server`).
 - :class:`ReadOnlyContents`: the single-user server's files API cannot write, so a learner
   cannot change the lessons their pages run.
+- :class:`LocalHub`: a class hub on this machine in a folder of its own, started and stopped
+  from Python (the class's browser test and ``benchmarks/bench_class.py`` run it).
 
 >>> normalize_name("  Ada Lovelace ")
 'ada-lovelace'
@@ -19,17 +22,26 @@ True
 True
 >>> any(a.startswith(("--port", "--Voila.", "--no-browser")) for a in singleuser_args())
 False
+>>> "--KernelManager.transport=ipc" in singleuser_args() and singleuser_args()[-1] == SERVER_EXTENSION
+True
 """
 
 from __future__ import annotations
 
 import hmac
+import os
 import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .app import voila_options
 
-__all__ = ["NAME_PATTERN", "normalize_name", "singleuser_args", "ClassCodeAuthenticator", "ReadOnlyContents"]
+__all__ = ["NAME_PATTERN", "SERVER_EXTENSION", "normalize_name", "singleuser_args", "ClassCodeAuthenticator", "ReadOnlyContents", "LocalHub"]
 
 NAME_PATTERN = re.compile(r"^[^\W_][\w.-]{0,38}$")
 """A learner's name once normalised: a letter or digit first, then letters, digits, ``_``, ``.``
@@ -48,9 +60,16 @@ def normalize_name(name: str) -> str | None:
     return cleaned if NAME_PATTERN.match(cleaned) and ".." not in cleaned else None
 
 
+SERVER_EXTENSION = "--ServerApp.jpserver_extensions=scatlab.course.server=True"
+"""What :mod:`scatlab.course.server` adds to Voilà, loaded into a learner's server as a server
+extension: an over-long request is answered 414/431, a page whose kernel did not start ends
+with one line."""
+
+
 def singleuser_args() -> list[str]:
-    """``voila_options`` without what only Voilà's own application understands."""
-    return [a for a in voila_options(0, "127.0.0.1") if not a.startswith(_NOT_IN_A_SERVER)]
+    """``voila_options`` without what only Voilà's own application understands, and the
+    course's server extension (:data:`SERVER_EXTENSION`)."""
+    return [*(a for a in voila_options(0, "127.0.0.1") if not a.startswith(_NOT_IN_A_SERVER)), SERVER_EXTENSION]
 
 
 def _authenticator_base() -> Any:
@@ -149,3 +168,134 @@ class ReadOnlyContents(_Contents):  # type: ignore[misc, valid-type]
 
     async def restore_checkpoint(self, checkpoint_id: str, path: str) -> Any:
         return self._refuse()
+
+
+class LocalHub:
+    """A class hub on this machine, as ``make class`` runs it (``deploy/jupyterhub_config.py``
+    with ``configurable-http-proxy`` from ``deploy/node_modules``), in a class folder of its
+    own: what the class's browser test and ``benchmarks/bench_class.py`` start, and a
+    teacher's trial run.
+
+    ``folder`` is the class folder (``SCATLAB_CLASS_DIR``); the hub listens on 127.0.0.1:``port``
+    and uses the next four ports (the proxy's API, the hub's API, the dashboard, the class's
+    PostgreSQL). ``env`` adds settings (``SCATLAB_CULL_IDLE``...). Use it as a context
+    manager: the hub is up inside, and afterwards it, the learners' servers, the proxy and the
+    class's PostgreSQL are stopped.
+
+    >>> hub = LocalHub(Path("/tmp/class"), 8000, class_code="blue-cat", teacher_code="t-7")
+    >>> hub.url
+    'http://127.0.0.1:8000'
+    """
+
+    def __init__(self, folder: Path, port: int, *, class_code: str, teacher_code: str,
+                 teacher: str = "teacher", env: Mapping[str, str] | None = None) -> None:
+        self.folder, self.port = Path(folder), port
+        self.class_code, self.teacher_code, self.teacher = class_code, teacher_code, teacher
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = self.folder / "hub.log"
+        self.extra_env = dict(env or {})
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @staticmethod
+    def config() -> Path:
+        """``deploy/jupyterhub_config.py`` of this checkout."""
+        return Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
+
+    def log_text(self, tail: int = 4000) -> str:
+        """The end of the hub's log (its learners' servers log there too)."""
+        return self.log.read_text(errors="replace")[-tail:] if self.log.is_file() else ""
+
+    def start(self, timeout: float = 30) -> LocalHub:
+        """Start the hub and wait until its API answers; a RuntimeError with the log's end if
+        it exits or does not answer within ``timeout`` seconds."""
+        import urllib.error
+        import urllib.request
+
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.chmod(0o755)  # as root, the class's PostgreSQL runs as postgres, who must reach its folder
+        bindir = str(Path(sys.executable).parent)
+        env = {**os.environ, "SCATLAB_CLASS_DIR": str(self.folder), "SCATLAB_HUB_PORT": str(self.port),
+               "SCATLAB_CLASS_CODE": self.class_code, "SCATLAB_TEACHER_CODE": self.teacher_code,
+               "SCATLAB_TEACHER": self.teacher, **self.extra_env}
+        env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(self.config())],
+                                            cwd=self.folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the hub exited ({self.process.returncode}):\n{self.log_text()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/hub/api", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except (OSError, urllib.error.URLError):
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the hub did not answer within {timeout:g} s:\n{self.log_text()}")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        """Stop the hub (it stops the learners' servers), the proxy and the class's PostgreSQL."""
+        proc = self.process
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass  # the hub had exited
+        from .pgserver import LocalPostgres
+
+        LocalPostgres(self.folder / "postgres", self.port + 4).stop("immediate")  # if the hub could not
+        proxy_pid = self.folder / "jupyterhub-proxy.pid"  # the proxy runs in its own session
+        if proxy_pid.is_file():
+            try:
+                os.kill(int(proxy_pid.read_text()), signal.SIGTERM)
+            except (ProcessLookupError, ValueError):
+                pass
+
+    def __enter__(self) -> LocalHub:
+        return self if self.process is not None else self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    def login(self, name: str, code: str) -> Any:
+        """A ``requests.Session`` logged in through the hub's login form, as a browser does;
+        its ``login_status`` is the form's answer (302 logged in, 403 refused)."""
+        import requests
+
+        s = requests.Session()
+        s.get(f"{self.url}/hub/login", timeout=10)
+        xsrf = s.cookies.get("_xsrf", path="/hub/")
+        r = s.post(f"{self.url}/hub/login?next=", data={"username": name, "password": code, "_xsrf": xsrf},
+                   allow_redirects=False, timeout=30)
+        s.login_status = r.status_code  # type: ignore[attr-defined]
+        return s
+
+    def page(self, session: Any, user: str, path: str = "voila/render/00-index.ipynb", wait: float = 40) -> Any:
+        """GET /user/USER/PATH with a logged-in session, starting USER's server (the hub's
+        spawn page) first if it is not running; the ``requests.Response``."""
+        session.get(f"{self.url}/hub/spawn/{user}", timeout=60)
+        deadline = time.monotonic() + wait
+        while True:
+            r = session.get(f"{self.url}/user/{user}/{path}", timeout=60)
+            if r.status_code != 424 and "/hub/spawn-pending/" not in r.url or time.monotonic() > deadline:
+                return r
+            time.sleep(0.3)
+
+    def server_pid(self, user: str) -> int | None:
+        """The process id of ``user``'s single-user server (from the hub's database), or None."""
+        import json
+        import sqlite3
+
+        with sqlite3.connect(self.folder / "jupyterhub.sqlite") as db:
+            rows = db.execute("SELECT spawners.state FROM spawners JOIN users ON spawners.user_id = users.id "
+                              "WHERE users.name = ?", (user,)).fetchall()
+        state = json.loads(rows[0][0]) if rows and rows[0][0] else {}
+        pid = state.get("pid")
+        return int(pid) if pid else None

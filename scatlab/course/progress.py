@@ -957,6 +957,30 @@ class Progress:
         self._to_class()
         return after
 
+    def record_review(self, lesson: str, review: Any, seat: int, game: str) -> int:
+        """Tell the class database about the costly decisions of ``seat`` in a reviewed game
+        (a :class:`~scatlab.analysis.explain.review.GameReview`); ``game`` identifies the game
+        (e.g. a hash of its record), so reviewing it again sends nothing new. Nothing is kept
+        locally (the game itself is kept by ``save_game``) and nothing is queued without
+        a class database. Returns the number of decisions queued.
+
+        Each event carries the decision's place, theme (``knock``, ``take-or-draw``,
+        ``throw``, ``other``), class, cost and scale, and the kinds of the move played and
+        the better one: no card."""
+        lesson = self._name(lesson, "lesson")
+        if not os.environ.get("SCATLAB_CLASS_DB", "").strip():
+            return 0
+        costly = [d for d in review.costly() if d.player == seat]
+        with self._write() as conn:
+            for d in costly:
+                _for_class(conn, "review", lesson=lesson, step=d.where({seat: "you"}), key=f"{game}/{d.hand}/{d.index}",
+                           payload={"theme": d.theme, "label": d.label, "cost": str(d.cost),
+                                    "cost_value": float(d.cost), "scale": d.scale, "unit": d.unit,
+                                    "played": d.assessment.played.kind.value, "better": d.assessment.best.kind.value,
+                                    "hand": d.hand, "index": d.index, "game": game})
+        self._to_class()
+        return len(costly)
+
     def practice_rating(self) -> int:
         """The learner's practice rating (:data:`scatlab.course.rating.START` before any answer)."""
         with self._read() as conn:

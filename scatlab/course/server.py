@@ -17,19 +17,43 @@
 - A quiet log: at the default level only warnings an operator can act on; the lines every
   page load repeated ("Notebook ... is not trusted", "Kernel is running over TCP without
   encryption") are dropped. ``scatlab serve --debug`` shows everything.
+- A request whose head (address and headers) is longer than Tornado reads (64 kB) is
+  answered ``414 URI Too Long`` or ``431 Request Header Fields Too Large`` with one plain
+  line (Tornado closed such a connection without a word); other requests are not affected.
+- A page whose kernel cannot start (or whose rendering fails) ends with one line the learner
+  can read, "The lesson could not start; reload the page.", instead of waiting forever:
+  Voilà 0.5.8 lost the error and kept the page open with heartbeats.
+
+The last two are also a Jupyter server extension (this module), for a learner's server under
+JupyterHub: ``--ServerApp.jpserver_extensions=scatlab.course.server=True``
+(``scatlab.course.hub.singleuser_args`` passes it). There it also moves the kernels'
+connection files to a private folder in the temporary folder when the learner's runtime
+folder is too deep for a Unix socket's path (107 bytes): kernels listen on Unix sockets
+(``KernelManager.transport=ipc``, :func:`scatlab.course.app.voila_options`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import html
 import logging
 import os
+import shutil
+import socket
 import sys
+import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from tornado.httpserver import HTTPServer
+from tornado.iostream import IOStream, UnsatisfiableReadError
+
 from .app import INDEX
 
-__all__ = ["SHARE", "QUIET", "main"]
+__all__ = ["SHARE", "QUIET", "HEAD_LIMIT", "PAGE_FAILED", "PAGE_BROKEN", "CourseHTTPServer", "ipc_fits",
+           "install", "main"]
 
 SHARE = Path(__file__).parent / "share"
 """The Jupyter data folder holding the ``scatlab`` Voilà template."""
@@ -79,6 +103,213 @@ def _compile_templates_once() -> None:
     VoilaExporter._scatlab_cache = cache
 
 
+HEAD_LIMIT = 65536
+"""The longest request head (request line and headers, in bytes) the server reads: Tornado's
+``max_header_size`` default, kept."""
+
+_LINGER_SECONDS = 2.0
+_LINGER_BYTES = 1 << 26
+_access_log = logging.getLogger("tornado.access")
+_hang_ups: set[asyncio.Task[None]] = set()
+
+
+def _refusal(status: int, line: str) -> bytes:
+    """A complete HTTP/1.1 response that closes the connection, with ``line`` as its body.
+
+    >>> _refusal(414, "Too long.").split(b"\\r\\n")[0]
+    b'HTTP/1.1 414 URI Too Long'
+    """
+    reason = {414: "URI Too Long", 431: "Request Header Fields Too Large"}[status]
+    body = (line + "\n").encode()
+    return (f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n").encode() + body
+
+
+async def _answer_and_hang_up(sock: socket.socket, response: bytes) -> None:
+    """Send ``response`` on a connection Tornado gave up on, then read and drop what the client
+    still sends (the rest of its request) for a moment before closing: closing a socket with
+    unread data resets the connection, and a reset can destroy the answer before the client
+    reads it."""
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.wait_for(loop.sock_sendall(sock, response), _LINGER_SECONDS)
+        sock.shutdown(socket.SHUT_WR)
+        deadline, drained = loop.time() + _LINGER_SECONDS, 0
+        while drained < _LINGER_BYTES and loop.time() < deadline:
+            data = await asyncio.wait_for(loop.sock_recv(sock, 65536), deadline - loop.time())
+            if not data:
+                break
+            drained += len(data)
+    except (OSError, TimeoutError):
+        pass
+    finally:
+        sock.close()
+
+
+class _AnsweringStream(IOStream):
+    """The stream of one server connection. When a request's head is longer than
+    :data:`HEAD_LIMIT`, Tornado's stream closes the connection without a word (it cannot
+    find the head's end within the bytes it may read); this one answers first, ``414`` when
+    the request line alone is too long, ``431`` when the headers are."""
+
+    def __init__(self, sock: socket.socket, address: Any, **kwargs: Any) -> None:
+        super().__init__(sock, **kwargs)
+        self._address = address
+        self._reading_head = False
+
+    def read_until_regex(self, regex: bytes, max_bytes: int | None = None) -> Any:
+        self._reading_head = True  # on a server connection: only the request's head
+        return super().read_until_regex(regex, max_bytes)
+
+    def read_until(self, delimiter: bytes, max_bytes: int | None = None) -> Any:
+        self._reading_head = False  # a chunk of a request's body
+        return super().read_until(delimiter, max_bytes)
+
+    def close_fd(self) -> None:
+        if not (self._reading_head and isinstance(self.error, UnsatisfiableReadError)):
+            super().close_fd()
+            return
+        head = bytes(getattr(self, "_read_buffer", b"")[:HEAD_LIMIT])
+        line_too_long = b"\n" not in head
+        status, what = (414, "line") if line_too_long else (431, "headers")
+        text = (f"This page's address is too long (over {HEAD_LIMIT // 1024} kB); open the course from its first page."
+                if line_too_long else
+                f"This request's headers are too long (over {HEAD_LIMIT // 1024} kB); clear this site's cookies "
+                "and reload the page.")
+        start = "".join(chr(b) if 32 <= b < 127 else "?" for b in head.split(b"\n", 1)[0].rstrip(b"\r")[:80])
+        client = self._address[0] if isinstance(self._address, tuple) and self._address else self._address
+        _access_log.warning("%d %s... (%s): request %s longer than %d bytes", status, start, client, what, HEAD_LIMIT)
+        sock, self.socket = self.socket, None  # type: ignore[assignment]  # handed over, not closed
+        task = asyncio.ensure_future(_answer_and_hang_up(sock, _refusal(status, text)))
+        _hang_ups.add(task)
+        task.add_done_callback(_hang_ups.discard)
+
+
+class CourseHTTPServer(HTTPServer):
+    """Tornado's HTTP server, whose connections answer an over-long request head
+    (:class:`_AnsweringStream`) instead of dropping it. Installed for the whole process with
+    ``HTTPServer.configure`` (:func:`install`), so that Voilà's ``app.listen`` and Jupyter
+    server's ``HTTPServer(...)`` both make one."""
+
+    def handle_stream(self, stream: IOStream, address: tuple[Any, ...]) -> None:
+        if type(stream) is IOStream:  # a plain connection (not TLS): nothing has been read yet
+            stream = _AnsweringStream(stream.socket, address, max_buffer_size=stream.max_buffer_size,
+                                      read_chunk_size=stream.read_chunk_size,
+                                      max_write_buffer_size=stream.max_write_buffer_size)
+        super().handle_stream(stream, address)
+
+
+PAGE_FAILED = "The lesson could not start; reload the page."
+"""The line a page ends with when its kernel did not start."""
+
+PAGE_BROKEN = "The lesson could not be shown in full; reload the page."
+"""The line a page ends with when its rendering failed after its kernel started."""
+
+
+def _page_end(line: str) -> str:
+    """The HTML a failed page ends with: ``line``, where Voilà's spinner was."""
+    return (f'<p class="scatlab-page-failed" role="alert" style="font: 1.25em sans-serif; '
+            f'text-align: center; margin: 4em 1em">{html.escape(line)}</p>\n'
+            "<script>(function () {\n"
+            '  var note = document.querySelector(".scatlab-page-failed"), spinner = document.getElementById("loading");\n'
+            "  if (spinner) { spinner.replaceWith(note); } else { document.body.prepend(note); }\n"
+            "})();</script>\n")
+
+
+def _end_failed_pages() -> None:
+    """Make a page whose rendering raises end with one line instead of hanging.
+
+    Voilà 0.5.8 renders a page in a background task (``VoilaHandler.get_generator``'s
+    ``put_html``) that hands each piece of HTML to the request through a queue and a last
+    ``None`` when done. An error there (a kernel that died before answering ``kernel_info``:
+    "Kernel died before replying to kernel_info") ended the task without that ``None``, and the
+    request sent a heartbeat every 10 s forever. The renderer's pieces now end, on an error,
+    with :data:`PAGE_FAILED` (or :data:`PAGE_BROKEN`), and a kernel that never started is
+    shut down."""
+    from jupyter_server.utils import ensure_async
+    from voila.notebook_renderer import NotebookRenderer
+
+    if getattr(NotebookRenderer, "_scatlab_ends_failed_pages", False):
+        return
+    generate = NotebookRenderer.generate_content_generator
+
+    async def ending(renderer: Any, pieces: AsyncIterator[Any], kernel_id: str | None) -> AsyncIterator[Any]:
+        try:
+            async for piece in pieces:
+                yield piece
+        except Exception as exc:  # the request must end, whatever went wrong
+            started = bool(getattr(renderer, "kernel_started", False))
+            renderer.log.warning("A page of %s ended early: %s (%s)", getattr(renderer, "notebook_path", "?"),
+                                 "its kernel did not start" if not started else "its rendering failed", exc)
+            if not started and kernel_id is not None:
+                try:
+                    manager = renderer.request_handler.kernel_manager
+                    if kernel_id in manager:
+                        await ensure_async(manager.shutdown_kernel(kernel_id, now=True))
+                except Exception as shutdown_error:  # already gone: nothing to free
+                    renderer.log.debug("kernel %s not shut down: %s", kernel_id, shutdown_error)
+            yield (_page_end(PAGE_BROKEN if started else PAGE_FAILED), None)
+
+    def generate_content_generator(self: Any, kernel_id: str | None = None, kernel_future: Any = None) -> Any:
+        return ending(self, generate(self, kernel_id, kernel_future), kernel_id)
+
+    NotebookRenderer.generate_content_generator = generate_content_generator
+    NotebookRenderer._scatlab_ends_failed_pages = True
+
+
+_KERNEL_SOCKET = "kernel-00000000-0000-0000-0000-000000000000-ipc-99"
+"""The longest name of a kernel's Unix socket (``KernelManager.transport=ipc``): the
+connection file's name, ``-ipc-`` and the channel's number."""
+
+
+def ipc_fits(folder: str) -> bool:
+    """Whether a kernel's Unix sockets in ``folder`` have paths ZeroMQ can bind (107 bytes
+    on Linux): a learner's runtime folder under a deep home does not.
+
+    >>> ipc_fits("/tmp/voila_abcdefgh"), ipc_fits("/srv/class/learners/" + "a" * 39 + "/.local/share/jupyter/runtime")
+    (True, False)
+    """
+    import zmq
+
+    limit = getattr(zmq, "IPC_PATH_MAX_LEN", 0) or 103
+    return len(os.fsencode(os.path.join(folder, _KERNEL_SOCKET))) <= limit
+
+
+def _short_root() -> str:
+    """A folder to make a private folder in whose kernel sockets fit: the temporary folder,
+    or ``/tmp`` when ``$TMPDIR`` is too deep."""
+    root = tempfile.gettempdir()
+    return root if ipc_fits(os.path.join(root, "scatlab-kernels-abcdefgh")) or not os.path.isdir("/tmp") else "/tmp"
+
+
+def install() -> None:
+    """Install the answers above in this process, before its HTTP server is made: over-long
+    request heads get 414/431, failed pages end with a line."""
+    HTTPServer.configure(CourseHTTPServer)
+    _end_failed_pages()
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """This module as a Jupyter server extension (a learner's server under JupyterHub)."""
+    return [{"module": "scatlab.course.server"}]
+
+
+def _load_jupyter_server_extension(serverapp: Any) -> None:
+    """Loaded before the server makes its HTTP server (jupyter_server 2: ``load_server_extensions``
+    runs before ``init_httpserver``), so the server is a :class:`CourseHTTPServer`."""
+    install()
+    serverapp.log.info("scatlab: over-long requests are answered; failed pages end with a line")
+    kernels = getattr(serverapp, "kernel_manager", None)
+    if kernels is not None and not ipc_fits(kernels.connection_dir):
+        # the server's runtime folder (under the learner's home) is too deep for the kernels'
+        # Unix sockets: a private folder of its own (mode 700), removed when the server exits
+        folder = tempfile.mkdtemp(prefix="scatlab-kernels-", dir=_short_root())
+        atexit.register(shutil.rmtree, folder, True)
+        serverapp.log.info("scatlab: kernel connection files in %s (%s is too deep for Unix sockets)",
+                           folder, kernels.connection_dir)
+        kernels.connection_dir = folder
+
+
 def _course_app() -> Any:
     from tornado.web import HTTPError, RedirectHandler
     from voila.app import Voila
@@ -123,8 +354,11 @@ def main(argv: list[str] | None = None) -> None:
     debug = "--debug" in args
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p)
     _compile_templates_once()
+    install()
     instance = _course_app().instance()
     instance.initialize(args)
+    if not ipc_fits(os.path.join(instance.connection_dir_root, "voila_abcdefgh")):  # Voilà's private folder in it
+        instance.connection_dir_root = _short_root()
     if not debug:  # on the app's logger, tornado's and every handler they write through
         quiet = _Quiet()
         loggers = [instance.log, *(logging.getLogger(n) for n in ("tornado.application", "tornado.general", ""))]

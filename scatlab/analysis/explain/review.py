@@ -88,6 +88,7 @@ __all__ = [
     "CLASS_RANGES",
     "Assessment",
     "DecisionWords",
+    "REVIEW_THEMES",
     "ReviewedDecision",
     "PlayerSummary",
     "GameReview",
@@ -458,6 +459,12 @@ class DecisionWords:
         return "\n".join(line for line in lines if line)
 
 
+REVIEW_THEMES: tuple[str, ...] = ("knock", "take-or-draw", "throw", "other")
+"""What a reviewed decision was about (:attr:`ReviewedDecision.theme`), in the order a
+teacher's dashboard lists them."""
+_ENDING = frozenset({ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS, ActionKind.DECLARE})
+
+
 @dataclass(frozen=True)
 class ReviewedDecision:
     """One reviewed decision: where it was (``hand`` and ``index`` from 1, as in the
@@ -510,6 +517,31 @@ class ReviewedDecision:
         if knowledge is None:
             return f"hand {format_cards(self.view.hand, pretty=True)}"
         return knowledge.describe(pretty=True)
+
+    @property
+    def theme(self) -> str:
+        """What the decision was about, as practice names its themes
+        (``REVIEW_THEMES``): ``"knock"`` when the move played or the better one ends the
+        hand (a knock, a hammer, a bus stop, a declared 31), ``"take-or-draw"`` for a choice
+        between the discard pile and the stock, ``"throw"`` for which card to throw, and
+        ``"other"`` (a throw-down, a pass when the stock is out).
+
+        >>> from scatlab.rules import GameRecord, deal_order
+        >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+        >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+        ...     {"deck": [str(c) for c in deck],
+        ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
+        >>> [d.theme for d in review_game(record, player=1).decisions]
+        ['take-or-draw', 'throw']
+        """
+        kinds = {self.assessment.played.kind, self.assessment.best.kind}
+        if kinds & _ENDING:
+            return "knock"
+        if kinds <= {ActionKind.TAKE, ActionKind.DRAW}:
+            return "take-or-draw"
+        if kinds == {ActionKind.DISCARD}:
+            return "throw"
+        return "other"
 
     @property
     def move_number(self) -> int:

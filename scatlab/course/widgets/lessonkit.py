@@ -892,6 +892,22 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.show(table, "your game")
         return True
 
+    def _tell_the_class(self, session: Any) -> None:
+        """The learner's costly decisions to the class database, when there is one
+        (:meth:`~scatlab.course.progress.Progress.record_review`; a game reviewed again sends
+        nothing new). The page never fails for it: a progress that cannot be written is
+        already said by the game's own status line."""
+        import hashlib
+
+        progress = getattr(self.learner, "progress", None)
+        if progress is None:
+            return
+        game = hashlib.sha256(session.record_json().encode()).hexdigest()[:20]
+        try:
+            progress.record_review("08-play-a-game", self.review.result, session.seat, game)
+        except ProgressError:
+            pass
+
     def show(self, table: Any, source: str) -> None:
         """Review ``table``'s finished game (its "Review this game", :meth:`Table.review_game`)
         and refill the boxes."""
@@ -920,6 +936,8 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.status.value = (f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
                              f"{summary.decisions} decisions ({escape(counts)}).</p>")
         self.review_box.children = (self.review,)
+        if source == "your game":
+            self._tell_the_class(s)
         self.listing.value = costliest_html(self.worst, names)
         for i, box in enumerate(self.try_boxes):
             if i < len(self.worst):
