@@ -91,7 +91,8 @@ elif CLASS_DB.lower() == "none":
 # --- each learner's server: a process of this user, with its own home in the class folder ---
 c.JupyterHub.spawner_class = "simple"  # jupyterhub.spawner.SimpleLocalProcessSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = str(LEARNERS / "{username}")
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+# jupyterhub-singleuser, started ~0.9 s of CPU sooner (scatlab.course.server.singleuser)
+c.Spawner.cmd = [sys.executable, "-m", "scatlab.course.server", "--singleuser"]
 c.Spawner.notebook_dir = str(lessons_dir())  # Voilà's root: the lessons, nothing else
 c.Spawner.default_url = f"/voila/render/{INDEX}"
 c.Spawner.environment = {

@@ -229,7 +229,10 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - a serv
         _app().listen(where.port or 80, where.hostname or "127.0.0.1")
         await asyncio.Event().wait()
 
-    asyncio.run(serve())
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:  # the hub stops its services with SIGINT: a stop, not a crash
+        pass
     return 0
 
 

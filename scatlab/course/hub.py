@@ -47,8 +47,10 @@ NAME_PATTERN = re.compile(r"^[^\W_][\w.-]{0,38}$")
 """A learner's name once normalised: a letter or digit first, then letters, digits, ``_``, ``.``
 or ``-``; at most 39 characters (it is part of URLs and folder names)."""
 
-# Voilà's own application flags with no meaning inside a Jupyter server, and the options of
-# scatlab serve's warm kernels (its own kernel manager, which the server extension does not use)
+# Voilà's own application flags with no meaning inside a Jupyter server, and scatlab serve's
+# warm kernels and their quick client (in a class, thirty servers warming kernels kept both
+# cores busy, and the quick client's polling of starting kernels made pages slower under that
+# load: docs/deploying.md)
 _NOT_IN_A_SERVER = ("--port", "--Voila.", "--no-browser", "--debug",
                     "--VoilaConfiguration.multi_kernel_manager_class", "--ServerKernelManager.client_factory")
 

@@ -213,4 +213,5 @@ def test_the_z2jh_values_use_the_same_server_settings() -> None:
     assert args[: len(singleuser_args())] == singleuser_args()
     assert "--ServerApp.contents_manager_class=scatlab.course.hub.ReadOnlyContents" in args
     assert values["singleuser"]["defaultUrl"] == "/voila/render/00-index.ipynb"
+    assert values["singleuser"]["cmd"] == ["python", "-m", "scatlab.course.server", "--singleuser"]
     assert values["cull"]["enabled"] is True and "SCATLAB_HOME" in values["singleuser"]["extraEnv"]
