@@ -20,17 +20,31 @@ The default of 2,400 games a row is a whole number of seating cycles for two pla
 games); for three (9 games) all but 6 games are. A full run (8 rows, twice with ``--before``) takes a long while:
 use ``--rows`` for a subset. Benchmarks print, they never assert.
 
+With ``--budget N`` every ``master`` entrant searches ``N`` rollouts a decision (its
+default otherwise; the worker processes of ``--jobs`` get it too). When a ``master`` plays,
+the script also times a small sample of its decisions (``--timing-games`` games of the
+first row, default 2) and prints their median, 95th percentile and slowest.
+
 Run: ``python benchmarks/bench_strength.py --seed 7 [--games 2400] [--jobs 2]
 [--rows classic,gin,heads-up] [--players expert] [--against tip,tip] [--heads-up-against tip]
-[--before /tmp/base]``
+[--budget 600] [--timing-games 2] [--before /tmp/base]``
+
+For example, the master against the expert heads-up and against two experts::
+
+    python benchmarks/bench_strength.py --seed 2027 --games 1200 --jobs 1 --rows heads-up,classic \
+        --players master --heads-up-against expert --against expert,expert --budget 200
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import functools
 import json
 import os
 import platform
+import random
+import statistics
 import subprocess
 import sys
 import time
@@ -38,8 +52,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import scatlab
-from scatlab.players import run_tournament
-from scatlab.players.tournament import wilson_interval
+from scatlab.players import Decision, Player, make_player, run_tournament
+from scatlab.players.base import PLAYER_KINDS
+from scatlab.players.tournament import play_out, wilson_interval
+from scatlab.rules import PlayerView, find_rules
 from scatlab.rules.options import PRESETS
 
 HEADS_UP = "heads-up"
@@ -103,12 +119,27 @@ def split(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def play(rows: list[Row], games: int, seed: int, jobs: int, label: str) -> list[Outcome]:
+def set_budget(budget: int | None) -> None:
+    """Make every ``master`` entrant of this process search ``budget`` rollouts a decision
+    (None: its default). A process pool's workers call it first (their initializer)."""
+    if budget is not None:
+        from scatlab.players.master import MasterPlayer
+
+        PLAYER_KINDS["master"] = functools.partial(MasterPlayer, budget=budget)
+
+
+def play(rows: list[Row], games: int, seed: int, jobs: int, label: str, budget: int | None = None) -> list[Outcome]:
     """Play every row with the scatlab this process imports; a line per row on standard error."""
     out = []
+    set_budget(budget)
     for row in rows:
         start = time.perf_counter()
-        result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
+        if jobs == 1 or budget is None:
+            result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
+        else:  # the workers get the budget through their initializer
+            with concurrent.futures.ProcessPoolExecutor(jobs or None, initializer=set_budget,
+                                                        initargs=(budget,)) as pool:
+                result = run_tournament(list(row.players), games, row.rules, seed, executor=pool, progress=False)
         secs = time.perf_counter() - start
         outcome = Outcome(row.name, result.games, tuple(e.wins for e in result.entrants), result.hands,
                           result.actions, secs)
@@ -124,6 +155,8 @@ def worker_argv(args: argparse.Namespace) -> list[str]:
             "--against", args.against, "--heads-up-against", args.heads_up_against]
     if args.rows:
         argv += ["--rows", args.rows]
+    if args.budget is not None:
+        argv += ["--budget", str(args.budget)]
     return argv
 
 
@@ -173,6 +206,36 @@ def print_table(rows: list[Row], after: list[Outcome], before: list[Outcome] | N
           "same games: the same wins per entrant, hands and actions")
 
 
+class Timed(Player):
+    """A player whose every decision is timed (wall clock, seconds)."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.seconds: list[float] = []
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        start = time.perf_counter()
+        decision = self.player.decide(view, rng)
+        self.seconds.append(time.perf_counter() - start)
+        return decision
+
+
+def time_master(row: Row, games: int, seed: int) -> None:
+    """Print the median, 95th percentile and slowest of the master's decisions in ``games``
+    games of ``row`` (each decision it makes, the forced ones too)."""
+    timed = [Timed(make_player(kind)) for kind in row.players]
+    for game in range(games):
+        play_out(timed, list(row.players), find_rules(row.rules), seed, game)
+    seconds = sorted(t for player in timed if player.name == "master" for t in player.seconds)
+    if not seconds:
+        return
+    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
+    print(f"master's time a decision ({row.name}, {games} game{'s' if games != 1 else ''}, {len(seconds)} "
+          f"decisions): median {1000 * statistics.median(seconds):.0f} ms, 95th percentile {1000 * p95:.0f} ms, "
+          f"slowest {1000 * seconds[-1]:.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seed", type=int, required=True, help="tournament seed (required)")
@@ -182,27 +245,36 @@ def main() -> None:
     parser.add_argument("--players", default="expert", help="the kind of the seat under test (default expert)")
     parser.add_argument("--against", default="tip,tip", help="its opponents under each preset (default tip,tip)")
     parser.add_argument("--heads-up-against", default="tip", help="its one opponent in the heads-up row (default tip)")
+    parser.add_argument("--budget", type=int, help="rollouts a decision of every master entrant (default: its own)")
+    parser.add_argument("--timing-games", type=int, default=2,
+                        help="games of the first row whose master decisions are timed (default 2; 0: none)")
     parser.add_argument("--before", metavar="PATH", help="a checkout of an older commit to compare with")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rows = pick_rows(args)
 
+    if args.budget is not None and not 1 <= args.budget <= 1_000_000:
+        sys.exit(f"--budget {args.budget}: use a whole number from 1 to 1,000,000")
     if args.worker:  # play the rows with the scatlab on PYTHONPATH and answer in JSON on standard output
-        outcomes = play(rows, args.games, args.seed, args.jobs, "before")
+        outcomes = play(rows, args.games, args.seed, args.jobs, "before", args.budget)
         json.dump({"scatlab": str(Path(scatlab.__file__).parent), "outcomes": [asdict(o) for o in outcomes]},
                   sys.stdout)
         return
 
+    budget = f"; master's budget {args.budget} rollouts a decision" if args.budget is not None else ""
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {args.games} games "
           f"a row, seed {args.seed}, jobs {args.jobs}; {args.players} against {args.against} "
-          f"(heads-up: {args.heads_up_against})")
+          f"(heads-up: {args.heads_up_against}){budget}")
     before = None
     if args.before:
         where, before = play_before(args)
         print(f"before: scatlab from {where}")
-    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run")
+    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run", args.budget)
     print(f"{'after' if before is not None else 'code'}: scatlab from {Path(scatlab.__file__).parent}")
     print_table(rows, after, before)
+    if args.timing_games > 0 and rows and any(k == "master" for row in rows for k in row.players):
+        row = next(r for r in rows if "master" in r.players)
+        time_master(row, args.timing_games, args.seed)
 
 
 if __name__ == "__main__":

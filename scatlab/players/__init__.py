@@ -6,7 +6,9 @@ injected random generator, and explain each move in one sentence.
   player);
 - ``expert``: plays from the exact analysis (card tracking, draw odds, horizon tables, knock
   risk);
-- ``greedy``: the simple player of the terminal demo.
+- ``greedy``: the simple player of the terminal demo;
+- ``master``: searches from the engine: plays its first moves out in deals sampled from what
+  it saw, and plays another move only when that is clearly better.
 """
 
 from __future__ import annotations

@@ -144,16 +144,19 @@ PLAYER_KINDS: dict[str, Callable[..., Player]] = {
     "tip": _loaded(".tip", "TipPlayer"),
     "expert": _loaded(".expert", "ExpertPlayer"),
     "greedy": _loaded(".simple", "GreedyPlayer"),
+    "master": _loaded(".master", "MasterPlayer"),
 }
 
 
 def make_player(kind: str, **params: Any) -> Player:
-    """A player by name: ``random``, ``tip``, ``expert`` or ``greedy``.
+    """A player by name: ``random``, ``tip``, ``expert``, ``greedy`` or ``master``.
 
+    >>> make_player("master", budget=200).budget
+    200
     >>> make_player("champion")
     Traceback (most recent call last):
     ...
-    scatlab.errors.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy
+    scatlab.errors.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy, master
     """
     key = kind.strip().lower() if isinstance(kind, str) else None
     if key not in PLAYER_KINDS:

@@ -1,0 +1,621 @@
+"""The ``master`` player: it searches from the one decision engine.
+
+At a decision whose answer is forced or obvious it plays the engine's move
+(:func:`scatlab.analysis.engine.ranking.decide`, the ``expert``'s) without a search: a single
+legal action, a 31 to declare or made for sure (C8, C9), a blind throw-down declined (V11),
+or when the engine rates every other move far behind (:data:`PRUNE_POINTS` points of
+expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Otherwise:
+
+1. **Candidates.** The engine's first moves of :func:`~scatlab.analysis.engine.ranking.rank`
+   (up to ``candidates``, the engine's first always among them).
+2. **Deals consistent with the view.** It samples the cards it cannot see, from the
+   :class:`~scatlab.rules.PlayerView` alone (:class:`WorldSampler` never receives a game
+   state): each opponent's hand from the adaptive opponent model
+   (:func:`~scatlab.analysis.model.opponents.row_weights`: dealt at random, weighed by every
+   turn it was seen to play, holding the cards it took from the pile), the opponents' hands
+   disjoint, and the stock a uniformly random order of the remaining unseen cards. A sampled
+   deal is a whole deck order: dealt, the hand's public log replays to exactly the moment
+   the seat sees (its hand, the pile, the stock's size), so the deal is one the seat could
+   be in; a deal that does not replay (an opponent who would have held 31, a knock the rules
+   would refuse) is drawn again.
+3. **Rollouts.** In every sampled deal each candidate is played, then the hand is played to
+   its end by a fast policy for every seat, and the outcome is scored by the engine's model
+   of standing: the chance of winning the game ``s_me / sum of s`` (lives left, the county
+   counting as one; letters; bus positions; ``exp(points / 4)`` under V16) after the hand's
+   lives are lost (:class:`~scatlab.analysis.model.valuation.KnockValuation`). Every
+   candidate is played in the same deals (common random numbers), so the differences
+   between candidates have a small variance.
+4. **The choice.** It plays the candidate with the best mean only when its margin over the
+   engine's move is more than ``confidence`` (2) standard errors; otherwise the engine's
+   move. So where a search cannot tell the moves apart the master plays as the expert
+   does, and with one deal a move it always does.
+
+**The rollout policy** is the engine's way of playing on, read from its exact tables, with
+its knock line: draw or take by the hands' expected values five turns ahead (the horizon
+tables of :mod:`scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
+on a last turn the value now), throw by the engine's own throw table
+(:func:`~scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
+at the engine's knock line (:func:`~scatlab.analysis.engine.ranking.knock_line`, by the
+opponents, the turns played and the mover's lives), always declare a 31, never hammer,
+throw down or stop the bus. Measured on this machine (one core, classic rules, positions
+of seeded expert games), the engine's own ``decide`` takes 0.09 ms at a median turn but
+0.6 ms on average and up to 10 ms where a knock is weighed, and a rollout plays 10 to 40
+actions: about 15 ms a rollout. The table policy takes a few microseconds a move, so a
+rollout (about 10 microseconds of the rules' own work per action) costs about 0.5 ms,
+some 20 times more rollouts for the same time; the first move of each rollout is still
+the engine's candidate (with the throw the engine plans after a take).
+
+**Budget.** ``budget`` rollouts a decision (default :data:`DEFAULT_BUDGET`, about a
+second on one core of the machine it was measured on: docs/guide/master.md), shared
+between the candidates, and optionally ``seconds``, a time limit: the search stops at
+whichever comes first. Given the same view, budget and random generator state it decides
+the same (with ``seconds``, only when the budget is reached first).
+
+>>> import random
+>>> from scatlab.rules import GameState, deal_order
+>>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
+>>> d = MasterPlayer(budget=60).decide(s.view(1), random.Random(0))
+>>> d.action, d.reason.startswith("takes the QH")      # a 31 for sure: no search
+(Action(kind=<ActionKind.TAKE: 'take'>, card=None), True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from ..analysis.counting.horizon import horizon_table
+from ..analysis.counting.knowledge import Knowledge
+from ..analysis.counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..analysis.engine.ranking import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank
+from ..analysis.model.hand_filter import LAST_THROW, expert_throw, throw_choice
+from ..analysis.model.opponents import Observations, pile_tops, row_weights
+from ..analysis.model.valuation import MAX_TURNS, KnockValuation, Standing
+from ..cards import ALL_CARDS, Card, Suit
+from ..checks import real_number, whole_number
+from ..errors import ScatlabError
+from ..rules.actions import Action, ActionKind
+from ..rules.options import RuleSet
+from ..rules.scoring import settle
+from ..rules.state import GameState, Phase
+from ..rules.values import tiebreak_key
+from ..rules.view import PlayerView
+from .base import Decision, Player, PlayerError, settled_choice
+from .expert import ExpertPlayer
+from .public import PublicMove
+
+__all__ = ["MasterPlayer", "WorldSampler", "RolloutPolicy", "SearchResult", "search", "DEFAULT_BUDGET",
+           "PRUNE_POINTS", "PRUNE_WIN"]
+
+DEFAULT_BUDGET = 900
+"""Rollouts a decision by default: a decision then takes about 0.4 s at the median and at
+most about a second on one core (measured in classic games against experts, heads-up and
+three-handed: docs/guide/master.md)."""
+PRUNE_POINTS = 3.0
+"""A way of playing on the engine rates this many points of expected hand value (five turns
+ahead) below its first move is not searched."""
+PRUNE_WIN = 0.08
+"""A move the engine rates this much lower in the chance of winning the game (8 points) is
+not searched."""
+MAX_ROLLOUT_ACTIONS = 400
+"""A rollout stops after this many actions (a hand of takers with the stock gone always
+ends sooner, C11)."""
+
+_ACTIVE = (Phase.TURN, Phase.DISCARD, Phase.DECLARE, Phase.THROW_DOWN)
+_EXPERT_THROW = expert_throw(EXPERT.horizon, EXPERT.feed_margin)
+_VALUATION = KnockValuation()
+_EXPERT = ExpertPlayer()
+
+
+# -- the rollout policy ------------------------------------------------------------------------
+
+
+class RolloutPolicy:
+    """The fast policy every seat plays in a rollout (see the module doc): the engine's way
+    of playing on read from its exact tables, and its knock line. It reads a seat's own
+    cards, the top discard and public facts of the sampled game state; ``lives`` are the
+    real game's lives of the sampled game's seats.
+
+    >>> from scatlab.rules import GameState, deal_order, find_rules
+    >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
+    >>> RolloutPolicy.of(find_rules("classic")).choose(s, (3, 3))
+    Action(kind=<ActionKind.TAKE: 'take'>, card=None)
+    """
+
+    def __init__(self, rules: RuleSet, tables: Tables, now: list[int], one: list[int], five: list[int],
+                 six: list[int]) -> None:
+        self.rules = rules
+        self.others = tables.deck_size - 3
+        self.strength = tables.triple_list
+        self.row = tables.row_list
+        self.one, self.five, self.six = one, five, six
+        self.now = now
+        self._lines: dict[tuple[int, int, int], int] = {}
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> RolloutPolicy:
+        """The policy for ``rules`` (its tables built once per scoring configuration)."""
+        return _policy(rules)
+
+    def line(self, opponents: int, turns: int, lives: int) -> int:
+        """Twice the engine's knock line (:func:`knock_line`), 999 when it never knocks."""
+        key = (opponents, min(turns, MAX_TURNS), max(1, min(lives, 99)))
+        try:
+            return self._lines[key]
+        except KeyError:
+            found = knock_line(self.rules, min(key[0], 8), key[1], key[2]).line
+            value = 999 if found is None else int(found * 2)
+            self._lines[key] = value
+            return value
+
+    def choose(self, state: GameState, lives: Sequence[int],
+               collects: Sequence[frozenset[Suit]] | None = None) -> Action:
+        """The action of the seat to move in ``state`` (a sampled game); ``collects``: the
+        suits each seat has taken from the pile this hand (a throw avoids the next seat's)."""
+        phase = state.phase
+        seat = state.to_move
+        assert seat is not None
+        if phase is Phase.DISCARD:
+            return self.throw(state, seat, collects)
+        if phase is Phase.DECLARE:
+            return Action.DECLARE
+        if phase is Phase.THROW_DOWN:
+            return Action.PASS
+        legal = state.legal_actions()
+        kinds = {a.kind for a in legal}
+        a, b, c = sorted(card.index for card in state.hands[seat])
+        st = self.strength
+        own = st[a * 2704 + b * 52 + c]
+        top = state.discards[-1].index if ActionKind.TAKE in kinds else -1
+        take = -1
+        if top >= 0:
+            take = max(st[a * 2704 + b * 52 + top], st[a * 2704 + c * 52 + top], st[b * 2704 + c * 52 + top])
+            if take >> RANK_BITS >= BLITZ2:
+                return Action.TAKE
+        final = state.knocker is not None
+        if ActionKind.KNOCK in kinds:
+            opponents = len(state.active) - 1
+            turns = max(t for s, t in enumerate(state.turns) if s != seat and not state.out[s])
+            if own >> RANK_BITS >= self.line(opponents, turns, lives[seat]):
+                return Action.KNOCK
+        if ActionKind.DRAW not in kinds:  # C11: take only what raises the hand now
+            if top >= 0 and take > own:
+                return Action.TAKE
+            return Action.PASS if ActionKind.PASS in kinds else legal[0]
+        if top >= 0:
+            rl = self.row
+            keeps = (rl[a * 2704 + b * 52 + top], rl[a * 2704 + c * 52 + top], rl[b * 2704 + c * 52 + top])
+            row = rl[a * 2704 + b * 52 + c]
+            if final:
+                if max(self.now[r] for r in keeps) * self.others >= self.one[row]:
+                    return Action.TAKE
+            elif max(self.five[r] for r in keeps) * self.others >= self.six[row]:
+                return Action.TAKE
+        return Action.DRAW
+
+    def throw(self, state: GameState, seat: int, collects: Sequence[frozenset[Suit]] | None = None) -> Action:
+        """The engine's throw from the four cards: for the hand now on a last turn, else
+        five turns ahead, not feeding the next seat a suit it collects when that costs little."""
+        hand = state.hands[seat]
+        taken = state.taken
+        drawn = taken if taken is not None else state.drawn
+        if drawn is None or drawn not in hand:
+            drawn = hand[-1]
+        held = tuple(c for c in hand if c is not drawn)
+        last = state.knocker is not None or state.stopper is not None
+        avoid: frozenset[Suit] = frozenset()
+        if collects is not None and not last:
+            avoid = collects[(seat + 1) % len(collects)]
+        card = throw_choice(self.rules, LAST_THROW if last else _EXPERT_THROW, (held[0], held[1], held[2]), drawn,
+                            taken=taken is not None, avoid=avoid).card
+        return Action.discard(card)
+
+
+@lru_cache(maxsize=16)
+def _policy(rules: RuleSet) -> RolloutPolicy:
+    tables = tables_for(scoring_rules(rules))
+    levels = [horizon_table(tables, k) for k in (1, 5, 6)]
+    return RolloutPolicy(rules, tables, [int(x) for x in tables.value2], *[lv.tolist() for lv in levels])
+
+
+# -- sampled deals -----------------------------------------------------------------------------
+
+
+class WorldSampler:
+    """Deals consistent with one :class:`~scatlab.rules.PlayerView` (see the module doc):
+    :meth:`sample` returns a game state of the seats still in, at the moment of the view,
+    whose hidden cards (the opponents' hands, the stock's order) are drawn at random, the
+    opponents' hands from the adaptive opponent model. It receives the view only.
+
+    >>> from scatlab.rules import GameState, deal_order
+    >>> s = GameState.new("classic", 3).deal(deal_order(["AH KH 4C", "2S 3S 9H", "5D 6D 7D"], up="QH"))
+    >>> s = s.apply("draw").apply("discard 9H")
+    >>> sampler = WorldSampler(s.view(2))
+    >>> world = sampler.sample(np.random.default_rng(1), random.Random(1))
+    >>> world.view(sampler.seat_of[2]).hand == s.view(2).hand, world.discards == s.discards
+    (True, True)
+    """
+
+    def __init__(self, view: PlayerView) -> None:
+        if not isinstance(view, PlayerView):
+            raise PlayerError(f"WorldSampler needs a PlayerView, not {type(view).__name__}")
+        if view.to_move != view.player or view.phase not in (Phase.TURN, Phase.DISCARD):
+            raise PlayerError(f"player {view.player} has no turn to search in this view (phase {view.phase.value!r})")
+        self.view = view
+        self.rules = view.rules
+        self.active = tuple(s for s in range(view.num_players) if not view.out[s])
+        self.seat_of = {s: j for j, s in enumerate(self.active)}
+        """The sampled game's seat of each real seat still in."""
+        self.lives = tuple(view.lives[s] for s in self.active)
+        """The real lives of the sampled game's seats (the sampled game starts fresh)."""
+        knowledge = Knowledge.from_view(view)
+        observations = Observations.from_view(view, knock_rules=False)
+        tables = tables_for(view.rules)
+        self._rows = tables.rows
+        self._masks = tables.cards_mask
+        self._unseen = tuple(ALL_CARDS[i] for i in knowledge.unseen_index)
+        self._cumulative: list[npt.NDArray[np.float64]] = []
+        for i in range(knowledge.opponents):
+            try:
+                w = row_weights(knowledge, observations, i)
+            except ScatlabError:  # pragma: no cover - the model allows no hand: uniform over the possible ones
+                w = np.zeros(len(tables.rows))
+            if not w.max() > 0:
+                held = 0
+                for card in knowledge.holds_of(i):
+                    held |= 1 << card.index
+                avail = held
+                for idx in knowledge.unseen_index:
+                    avail |= 1 << idx
+                masks = self._masks
+                w = (((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)).astype(np.float64)
+            cum = np.cumsum(w)
+            self._cumulative.append(cum / cum[-1])
+        history = view.history
+        self._tops = pile_tops(history, view.discard_pile)
+        self._up = self._tops[0] if history else view.discard_pile[-1]
+        collects: list[set[Suit]] = [set() for _ in self.active]
+        for event in history:
+            if event.action.kind is ActionKind.TAKE and event.card is not None and event.player in self.seat_of:
+                collects[self.seat_of[event.player]].add(event.card.suit)
+        self.collects = tuple(frozenset(c) for c in collects)
+        """The suits each sampled game's seat has taken from the pile this hand (public)."""
+        self.tries = 0
+        """Deals drawn so far, including those that did not replay."""
+
+    def _hands(self, gen: np.random.Generator) -> list[tuple[Card, ...]] | None:
+        """The opponents' hands now (in turn order after the player), disjoint."""
+        rows, masks = self._rows, self._masks
+        for _ in range(64):
+            used = 0
+            hands: list[tuple[Card, ...]] = []
+            for cum in self._cumulative:
+                row = min(int(np.searchsorted(cum, gen.random(), side="right")), len(cum) - 1)
+                mask = int(masks[row])
+                if used & mask:
+                    break
+                used |= mask
+                hands.append(tuple(ALL_CARDS[int(i)] for i in rows[row]))
+            else:
+                return hands
+        return None
+
+    def sample(self, gen: np.random.Generator, rnd: random.Random) -> GameState | None:
+        """One sampled deal, played to the view's moment, or None when the deal drawn does
+        not replay (draw again)."""
+        self.tries += 1
+        view = self.view
+        hands = self._hands(gen)
+        if hands is None:
+            return None
+        now: dict[int, list[Card]] = {view.player: list(view.hand)}
+        taken_cards: set[Card] = set()
+        for seat, dealt in zip(view.opponents, hands):
+            now[seat] = list(dealt)
+            taken_cards.update(dealt)
+        stock = [c for c in self._unseen if c not in taken_cards]
+        if len(stock) != view.stock_size:
+            return None
+        rnd.shuffle(stock)
+        # walk the hand's log backwards: each seat's dealt hand, and the cards drawn
+        drawn: dict[int, Card] = {}
+        history = view.history
+        for k in range(len(history) - 1, -1, -1):
+            event = history[k]
+            held = now.get(event.player)
+            if held is None:
+                return None
+            kind = event.action.kind
+            if kind is ActionKind.DISCARD and event.card is not None:
+                held.append(event.card)
+            elif kind is ActionKind.TAKE and event.card is not None:
+                if event.card not in held:
+                    return None
+                held.remove(event.card)
+            elif kind is ActionKind.DRAW:
+                card = event.card
+                if card is None:  # another seat's draw: any card of its hand it did not take earlier
+                    pinned = {e.card for e in history[:k] if e.player == event.player
+                              and e.action.kind is ActionKind.TAKE}
+                    free = [c for c in held if c not in pinned]
+                    if not free:
+                        return None
+                    card = free[rnd.randrange(len(free))]
+                if card not in held:
+                    return None
+                held.remove(card)
+                drawn[k] = card
+        n = len(self.active)
+        dealer = self.seat_of.get(view.dealer)
+        if dealer is None or any(len(now[s]) != 3 for s in self.active):
+            return None
+        order: list[Card] = []
+        for round_ in range(3):
+            for step in range(1, n + 1):
+                order.append(now[self.active[(dealer + step) % n]][round_])
+        if self._up is None:  # pragma: no cover - a hand starts with a card face up (C3)
+            return None
+        order.append(self._up)
+        order.extend(drawn[k] for k in sorted(drawn))
+        order.extend(stock)
+        try:
+            world = GameState.new(self.rules, n, dealer).deal(order)
+            for event in history:
+                if world.to_move != self.seat_of.get(event.player):
+                    return None
+                world = world.apply(event.action)
+        except ScatlabError:
+            return None
+        me = self.seat_of[view.player]
+        if world.to_move != me or world.phase is not view.phase or world.discards != view.discard_pile \
+                or sorted(world.hands[me]) != sorted(view.hand) or world.stock_size != view.stock_size:
+            return None
+        return world
+
+
+# -- the search --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found: the candidates (the engine's first first), the deals played,
+    each candidate's mean chance of winning the game after the hand, and its mean margin
+    over the engine's move with that margin's standard error."""
+
+    moves: tuple[RankedMove, ...]
+    deals: int
+    means: tuple[float, ...]
+    margins: tuple[float, ...]
+    errors: tuple[float, ...]
+
+    @property
+    def rollouts(self) -> int:
+        return self.deals * len(self.moves)
+
+
+def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
+    """The chance of winning the game (the standing model) of the real seat ``me`` after the
+    sampled game's last hand."""
+    result = world.results[-1]
+    view = sampler.view
+    rules = view.rules
+    active = sampler.active
+    keys = {}
+    for j, seat in enumerate(active):
+        value = result.values[j]
+        assert value is not None
+        keys[seat] = (value, *tiebreak_key(result.final[j], rules)[1:])
+    knocker = None if result.knocker is None else active[result.knocker]
+    declarers = tuple(active[j] for j in result.declarers)
+    settlement = settle(rules, result.ended, players=active, keys=keys, knocker=knocker, declarers=declarers)
+    lives, points, out = list(view.lives), list(view.points), list(view.out)
+    if rules.score_keeping == "points":
+        for seat, won in settlement.points.items():
+            points[seat] += won
+    else:
+        floor = 0 if rules.county else 1
+        after = {seat: lives[seat] - settlement.losses[seat] for seat in active}
+        gone = [seat for seat in active if after[seat] < floor]
+        if gone and len(gone) == len(active):  # V9, C14: every one would be out: they stay in
+            after = {seat: max(a, floor) for seat, a in after.items()}
+            gone = []
+        for seat in active:
+            lives[seat] = max(after[seat], 0)
+        for seat in gone:
+            out[seat] = True
+    standing = Standing(rules, me, view.num_players, tuple(view.opponents), tuple(lives), tuple(points), tuple(out))
+    return _VALUATION.p_win(_VALUATION.standing(standing), me, rules.score_keeping == "points")
+
+
+def _play_out(world: GameState, policy: RolloutPolicy, lives: Sequence[int],
+              collects: Sequence[frozenset[Suit]]) -> GameState:
+    """``world`` played to the hand's end by ``policy`` for every seat."""
+    suits = list(collects)
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        if world.phase not in _ACTIVE:
+            return world
+        action = policy.choose(world, lives, suits)
+        if action.kind is ActionKind.TAKE:
+            seat = world.to_move
+            assert seat is not None
+            suits[seat] = suits[seat] | {world.discards[-1].suit}
+        world = world.apply(action)
+    raise RuntimeError("a rollout did not end")  # pragma: no cover - C11 ends a hand of takers
+
+
+def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: random.Random,
+           seconds: float | None = None) -> SearchResult:
+    """Play each of ``moves`` (the engine's first first) out in the same sampled deals, about
+    ``budget`` rollouts in all (and within ``seconds`` when given), and compare their
+    chances of winning the game after the hand (see the module doc)."""
+    sampler = WorldSampler(view)
+    policy = RolloutPolicy.of(view.rules)
+    gen = np.random.default_rng(rng.getrandbits(64))
+    rnd = random.Random(rng.getrandbits(64))
+    me = view.player
+    wme = sampler.seat_of[me]
+    deals = max(1, budget // len(moves))
+    start = time.perf_counter()
+    scores: list[list[float]] = [[] for _ in moves]
+    while len(scores[0]) < deals and sampler.tries < 4 * deals + 20:
+        if seconds is not None and scores[0] and time.perf_counter() - start > seconds:
+            break
+        world = sampler.sample(gen, rnd)
+        if world is None:
+            continue
+        for m, out in zip(moves, scores):
+            w = world.apply(m.action)
+            collects = sampler.collects
+            if m.action.kind is ActionKind.TAKE and w.phase is Phase.DISCARD and w.to_move == wme:
+                assert w.taken is not None
+                collects = tuple(c | {w.taken.suit} if j == wme else c for j, c in enumerate(collects))
+                then = m.then if m.then is not None and m.then in w.hands[wme] and m.then != w.taken else None
+                w = w.apply(Action.discard(then) if then is not None else policy.throw(w, wme, collects))
+            out.append(_after_hand(_play_out(w, policy, sampler.lives, collects), sampler, me))
+    n = len(scores[0])
+    means = tuple(sum(s) / n if n else 0.0 for s in scores)
+    margins, errors = [], []
+    for s in scores:
+        diffs = [x - y for x, y in zip(s, scores[0])]
+        mean = sum(diffs) / n if n else 0.0
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
+        margins.append(mean)
+        errors.append(math.sqrt(var / n) if n > 1 else math.inf)
+    return SearchResult(tuple(moves), n, means, tuple(margins), tuple(errors))
+
+
+# -- the player --------------------------------------------------------------------------------
+
+
+def _doing(move: RankedMove, top: Card | None) -> str:
+    """The move as a learner says it: ``drawing``, ``taking the QH``, ``throwing the 7C``."""
+    kind = move.action.kind
+    if kind is ActionKind.TAKE:
+        return f"taking the {top}" if top is not None else "taking the discard"
+    if kind is ActionKind.DISCARD:
+        return f"throwing the {move.action.card}"
+    return {ActionKind.DRAW: "drawing", ActionKind.KNOCK: "knocking", ActionKind.PASS: "passing",
+            ActionKind.HAMMER: "calling a hammer", ActionKind.STOP_BUS: "stopping the bus"}.get(kind, str(kind.value))
+
+
+def _does(move: RankedMove, top: Card | None) -> str:
+    """The move as the reason's verb: ``draws``, ``takes the QH``, ``throws the 7C``."""
+    kind = move.action.kind
+    if kind is ActionKind.TAKE:
+        return f"takes the {top}" if top is not None else "takes the discard"
+    if kind is ActionKind.DISCARD:
+        return f"throws the {move.action.card}"
+    return {ActionKind.DRAW: "draws", ActionKind.KNOCK: "knocks", ActionKind.PASS: "passes",
+            ActionKind.HAMMER: "calls a hammer", ActionKind.STOP_BUS: "stops the bus"}.get(kind, str(kind.value))
+
+
+def _points(p: float) -> str:
+    return f"{abs(p) * 100:.1f}"
+
+
+class MasterPlayer(Player):
+    """Searches from the engine (see the module doc).
+
+    ``budget``: rollouts a decision (1 to 1,000,000); ``seconds``: an optional time limit
+    a decision (more than 0, up to an hour); ``candidates``: how many of the engine's first
+    moves are searched (2 to 6); ``confidence``: how many standard errors a move's margin
+    over the engine's must exceed for the master to play it (0 to 10).
+
+    >>> MasterPlayer(budget=0)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.PlayerError: budget=0 is not allowed: use a whole number from 1 to 1,000,000
+    """
+
+    name = "master"
+
+    def __init__(self, budget: int = DEFAULT_BUDGET, seconds: float | None = None, candidates: int = 4,
+                 confidence: float = 2.0) -> None:
+        whole_number("budget", budget, 1, 1_000_000, error=PlayerError)
+        if seconds is not None and real_number("seconds", seconds, 0, 3600, error=PlayerError) <= 0:
+            raise PlayerError(f"seconds={seconds!r} is not allowed: use a number more than 0, up to 3600")
+        whole_number("candidates", candidates, 2, 6, error=PlayerError)
+        real_number("confidence", confidence, 0, 10, error=PlayerError)
+        self.budget = budget
+        self.seconds = None if seconds is None else float(seconds)
+        self.candidates = candidates
+        self.confidence = float(confidence)
+        self.style: Style = EXPERT
+        """The engine's settings it searches from (the ``expert``'s)."""
+        self.last: SearchResult | None = None
+        """The last decision's search (None: it played the engine's move without one)."""
+
+    def decide(self, view: PlayerView, rng: random.Random) -> Decision:
+        self.last = None
+        _, settled = settled_choice(view, "does not throw down blind: its cards are unknown (V11)")
+        if settled is not None:
+            return settled
+        legal = view.legal_actions
+        if len(legal) == 1:
+            choice = decide(view, self.style)
+            return Decision(choice.action, choice.reason)
+        ranking = rank(view, self.style)
+        moves = self._searched(ranking)
+        if len(moves) < 2:
+            return Decision(ranking.best.action, ranking.reason)
+        found = search(view, moves, self.budget, rng, self.seconds)
+        self.last = found
+        return self._choose(view, ranking, found)
+
+    def _searched(self, ranking: Ranking) -> tuple[RankedMove, ...]:
+        """The candidates: the engine's first moves, less those it rates far behind."""
+        best = ranking.best
+        if best.sure_31:
+            return (best,)
+        kept = [best]
+        for m in ranking.moves[1:self.candidates]:
+            if m.sure_31:
+                continue
+            cost = float(ranking.cost(m.action))
+            if ranking.scale_of(m.action) == "win":
+                if cost <= PRUNE_WIN:
+                    kept.append(m)
+            elif cost <= PRUNE_POINTS:
+                kept.append(m)
+        return tuple(kept)
+
+    def _choose(self, view: PlayerView, ranking: Ranking, found: SearchResult) -> Decision:
+        top = view.top_discard if view.phase is Phase.TURN else None
+        engine = found.moves[0]
+        if found.deals == 0:
+            return Decision(engine.action, f"{ranking.reason} (no deal consistent with what it saw could be sampled)")
+        pick = 0
+        for i in range(1, len(found.moves)):
+            if found.margins[i] > self.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
+                pick = i
+        deals = f"searched {found.deals:,} deals ({found.rollouts:,} rollouts)"
+        if pick:
+            m, err = found.margins[pick], found.errors[pick]
+            move = found.moves[pick]
+            return Decision(move.action, f"{_does(move, top)}: {deals}, {_doing(move, top)} is {_points(m)} points "
+                            f"of winning chance better than {_doing(engine, top)}, give or take {_points(err)}")
+        best = max(range(1, len(found.moves)), key=lambda i: found.margins[i])
+        m, err = found.margins[best], found.errors[best]
+        rival = _doing(found.moves[best], top)
+        if math.isinf(err):
+            told = f"{rival} was not clearly better after one deal"
+        else:
+            told = (f"{rival} {'better' if m > 0 else 'worse'} by {_points(m)} points of winning chance, give or take "
+                    f"{_points(err)}, not clearly better")
+        return Decision(engine.action, f"{ranking.reason}; {deals}: {told}")
+
+    # -- what an observer is told ------------------------------------------------------
+
+    def inference(self, move: PublicMove) -> str | None:
+        """What the master's way of playing lets an observer infer from ``move``: it plays
+        the expert's move unless playing sampled deals out finds a clearly better one."""
+        said = _EXPERT.inference(move)
+        lead = "the master plays the expert's move unless playing out sampled deals finds a clearly better one"
+        return f"{lead}; {said}" if said else lead

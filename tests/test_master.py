@@ -1,0 +1,167 @@
+"""The master player (scatlab.players.master): it searches from the one engine, sees only
+its view, is reproducible, and plays the engine's move where a search cannot tell moves apart."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from scatlab.analysis.engine.ranking import decide, rank
+from scatlab.cards import parse_card
+from scatlab.players import make_player, seat_policy
+from scatlab.players.base import PlayerError
+from scatlab.players.master import MasterPlayer, SearchResult, WorldSampler
+from scatlab.players.tournament import play_out
+from scatlab.rules import Action, ActionKind, GameState, Phase, PlayerView, deal_order, find_rules, play_random_game
+
+
+def heads_up(hands: list[str], up: str, stock: str = "", moves: tuple[str, ...] = (),
+             rules: str | dict[str, object] = "classic") -> GameState:
+    state = GameState.new(rules, 2).deal(deal_order(hands, up=up, stock=stock))
+    for move in moves:
+        state = state.apply(move)
+    return state
+
+
+def searched_position() -> GameState:
+    """Heads-up, a few turns in, player 1 to move with a real choice (draw, take or knock)."""
+    return heads_up(["9C 10D 2H", "KH QH 5S"], up="4D", stock="7S 3C 8H 6D",
+                    moves=("draw", "discard 7S", "draw", "discard 2H"))
+
+
+def test_C8_C9_a_sure_31_is_always_taken_without_a_search() -> None:
+    master = MasterPlayer(budget=50)
+    take = heads_up(["2S 3S 9D", "AH KH 4C"], up="QH")        # the QH makes A K Q of hearts (C8)
+    decision = master.decide(take.view(1), random.Random(0))
+    assert decision.action == Action.TAKE and master.last is None
+    kept = heads_up(["2S 3S 9D", "AH KH 4C"], up="5D", stock="QH", moves=("draw",))
+    decision = master.decide(kept.view(1), random.Random(0))  # throwing the 4C keeps 31 (C8)
+    assert decision.action == Action.discard("4C") and master.last is None
+    dealt = heads_up(["2S 3S 9D", "AH KH QH"], up="5D", rules={"declare": "manual"})
+    assert dealt.phase is Phase.DECLARE                         # a dealt 31 is declared (C9, C10)
+    assert master.decide(dealt.view(1), random.Random(0)).action == Action.DECLARE
+
+
+def test_a_seeded_master_is_reproducible() -> None:
+    view = searched_position().view(1)
+    one = MasterPlayer(budget=120).decide(view, random.Random(7))
+    two = MasterPlayer(budget=120).decide(view, random.Random(7))
+    assert one == two and "searched" in one.reason
+
+
+def test_the_master_never_reads_a_card_its_view_does_not_show() -> None:
+    """Two games player 1 cannot tell apart (player 0's hand and the stock differ): the same
+    decision and the same reason."""
+    one = searched_position()
+    other = heads_up(["JC 10S 2H", "KH QH 5S"], up="4D", stock="7S AD 8H 6D",
+                     moves=("draw", "discard 7S", "draw", "discard 2H"))
+    assert one.view(1) == other.view(1) and one.hands[0] != other.hands[0] and one.stock != other.stock
+    master = MasterPlayer(budget=120)
+    told = {master.decide(s.view(1), random.Random(3)) for s in (one, other)}
+    assert len(told) == 1 and master.last is not None
+
+
+def test_the_sampler_takes_a_view_and_its_deals_replay_to_that_view() -> None:
+    """Player 1 takes the 4D, player 2 draws and throws, player 0 draws: player 0's sampled
+    deals replay the hand's log to exactly its view, player 1 holding the 4D in every one."""
+    state = GameState.new("classic", 3).deal(deal_order(["9C 10D 2H", "KH QH 5S", "4C 4H 8D"], up="4D",
+                                                        stock="7S 3C"))
+    for move in ("take", "discard 5S", "draw", "discard 7S", "draw"):
+        state = state.apply(move)
+    view = state.view(0)
+    with pytest.raises(PlayerError, match="needs a PlayerView"):
+        WorldSampler(state)  # type: ignore[arg-type]
+    sampler = WorldSampler(view)
+    gen, rnd = np.random.default_rng(0), random.Random(0)
+    worlds = [w for w in (sampler.sample(gen, rnd) for _ in range(30)) if w is not None]
+    assert len(worlds) >= 20
+    me = sampler.seat_of[0]
+    for world in worlds:
+        seen = world.view(me)
+        assert sorted(seen.hand) == sorted(view.hand) and seen.drawn == view.drawn
+        assert seen.discard_pile == view.discard_pile and seen.stock_size == view.stock_size
+        assert set(seen.legal_actions) == set(view.legal_actions)
+        assert [(e.action, e.card) for e in seen.history] == [(e.action, e.card) for e in view.history]
+        assert parse_card("4D") in world.hands[sampler.seat_of[1]]
+    assert len({frozenset(w.hands[sampler.seat_of[2]]) for w in worlds}) > 5   # the hidden cards do vary
+
+
+def test_with_one_rollout_per_move_it_plays_the_engines_move() -> None:
+    """One sampled deal cannot make a move clearly better: at every decision of seeded games
+    (last turns after a knock, sure 31s and throws among them) the master plays the engine's move."""
+    master = MasterPlayer(budget=1)
+    kinds: set[ActionKind] = set()
+    last_turns = 0
+    rules = find_rules("classic")
+    for game in range(2):
+        def check(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+            nonlocal last_turns
+            if view.phase in (Phase.TURN, Phase.DISCARD):
+                assert master.decide(view, random.Random(0)).action == decide(view).action
+                kinds.add(action.kind)
+                last_turns += view.knocker is not None
+        play_out([make_player("expert"), make_player("expert")], ["expert", "expert"], rules, 5, game, check)
+    assert {ActionKind.DRAW, ActionKind.DISCARD, ActionKind.KNOCK} <= kinds and last_turns > 0
+
+
+@pytest.mark.parametrize(("params", "quoted"), [
+    ({"budget": 0}, "budget=0"),
+    ({"budget": 2.5}, "budget=2.5"),
+    ({"budget": True}, "budget=True"),
+    ({"seconds": 0}, "seconds=0"),
+    ({"seconds": -1.5}, "seconds=-1.5"),
+    ({"seconds": "1"}, "seconds='1'"),
+    ({"candidates": 1}, "candidates=1"),
+    ({"confidence": float("nan")}, "confidence=nan"),
+])
+def test_bad_parameters_raise_player_error_quoting_the_value(params: dict[str, object], quoted: str) -> None:
+    with pytest.raises(PlayerError, match=quoted.replace(".", r"\.")):
+        MasterPlayer(**params)  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match=quoted.replace(".", r"\.")):
+        make_player("master", **params)
+
+
+def test_make_player_master() -> None:
+    master = make_player("master")
+    assert isinstance(master, MasterPlayer) and master.name == "master" and master.budget > 100
+    assert isinstance(make_player(" Master ", budget=40, seconds=0.5), MasterPlayer)
+    with pytest.raises(PlayerError, match="bad parameters for the master player"):
+        make_player("master", depth=3)
+
+
+def test_the_reason_states_the_search_in_words() -> None:
+    state = heads_up(["9C 10D 2H", "KH 4H 5S"], up="2C")
+    view = state.view(1)
+    ranking = rank(view)
+    moves = tuple(m for m in ranking.moves if m.action in (Action.TAKE, Action.DRAW))
+    assert moves[0].action == Action.DRAW
+    found = SearchResult(moves, 400, (0.5, 0.52), (0.0, 0.021), (0.0, 0.008))
+    decision = MasterPlayer()._choose(view, ranking, found)
+    assert decision.action == Action.TAKE
+    assert decision.reason == ("takes the 2C: searched 400 deals (800 rollouts), taking the 2C is 2.1 points of "
+                               "winning chance better than drawing, give or take 0.8")
+    close = SearchResult(moves, 400, (0.5, 0.51), (0.0, 0.01), (0.0, 0.008))
+    decision = MasterPlayer()._choose(view, ranking, close)
+    assert decision.action == Action.DRAW and "±" not in decision.reason
+    assert decision.reason.endswith("searched 400 deals (800 rollouts): taking the 2C better by 1.0 points of "
+                                    "winning chance, give or take 0.8, not clearly better")
+
+
+def test_a_public_reason_tells_how_the_master_plays() -> None:
+    state = searched_position()
+    told = make_player("master").public_reason(Action.DRAW, state.view(0))
+    assert told.startswith("draws") and "unless playing out sampled deals finds a clearly better one" in told
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("quick", 3)])
+def test_a_short_seeded_game_with_master_seats_ends_legally(preset: str, players: int) -> None:
+    kinds = ["master"] + ["expert"] * (players - 1)
+    table = [MasterPlayer(budget=12)] + [make_player("expert") for _ in range(players - 1)]
+    state, _, actions = play_out(table, kinds, find_rules(preset), 3, 0)   # every action checked legal
+    assert state.is_over and state.winner is not None and actions > 20
+    game = play_random_game(preset, players, seed=2, policy=seat_policy(table))
+    again = play_random_game(preset, players, seed=2, policy=seat_policy(
+        [MasterPlayer(budget=12)] + [make_player("expert") for _ in range(players - 1)]))
+    assert game.is_over and game.results == again.results
