@@ -494,26 +494,32 @@ def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: rand
 # -- the player --------------------------------------------------------------------------------
 
 
+_WORDS = {  # a move's words: as the subject ("drawing is ...") and as the reason's verb ("draws")
+    ActionKind.DRAW: ("drawing", "draws"), ActionKind.KNOCK: ("knocking", "knocks"),
+    ActionKind.PASS: ("passing", "passes"), ActionKind.HAMMER: ("calling a hammer", "calls a hammer"),
+    ActionKind.STOP_BUS: ("stopping the bus", "stops the bus"),
+    ActionKind.TAKE: ("taking the {}", "takes the {}"), ActionKind.DISCARD: ("throwing the {}", "throws the {}"),
+}
+
+
+def _said(move: RankedMove, top: Card | None, verb: bool) -> str:
+    kind = move.action.kind
+    words = _WORDS.get(kind)
+    if words is None:
+        return str(kind.value)
+    card = top if kind is ActionKind.TAKE else move.action.card
+    text = words[verb]
+    return text.format(card) if card is not None else text.replace("the {}", "the discard")
+
+
 def _doing(move: RankedMove, top: Card | None) -> str:
     """The move as a learner says it: ``drawing``, ``taking the QH``, ``throwing the 7C``."""
-    kind = move.action.kind
-    if kind is ActionKind.TAKE:
-        return f"taking the {top}" if top is not None else "taking the discard"
-    if kind is ActionKind.DISCARD:
-        return f"throwing the {move.action.card}"
-    return {ActionKind.DRAW: "drawing", ActionKind.KNOCK: "knocking", ActionKind.PASS: "passing",
-            ActionKind.HAMMER: "calling a hammer", ActionKind.STOP_BUS: "stopping the bus"}.get(kind, str(kind.value))
+    return _said(move, top, verb=False)
 
 
 def _does(move: RankedMove, top: Card | None) -> str:
     """The move as the reason's verb: ``draws``, ``takes the QH``, ``throws the 7C``."""
-    kind = move.action.kind
-    if kind is ActionKind.TAKE:
-        return f"takes the {top}" if top is not None else "takes the discard"
-    if kind is ActionKind.DISCARD:
-        return f"throws the {move.action.card}"
-    return {ActionKind.DRAW: "draws", ActionKind.KNOCK: "knocks", ActionKind.PASS: "passes",
-            ActionKind.HAMMER: "calls a hammer", ActionKind.STOP_BUS: "stops the bus"}.get(kind, str(kind.value))
+    return _said(move, top, verb=True)
 
 
 def _points(p: float) -> str:
