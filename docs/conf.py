@@ -80,7 +80,8 @@ nitpick_ignore = [
     ("py:class", "ipywidgets.widgets.widget_box.VBox"),
     ("py:class", "jupyter_client.asynchronous.client.AsyncKernelClient"),
     ("py:class", "jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager"),
-    ("py:class", "t.Any"),  # traitlets' HasTraits.__init__(*args: t.Any, **kwargs: t.Any)
+    ("py:class", "t.Any"),
+    ("py:class", "numpy.random._generator.Generator"),  # the master's sampler draws from numpy's generator  # traitlets' HasTraits.__init__(*args: t.Any, **kwargs: t.Any)
     # scatlab's two private classes that public API names: the base of Lesson and Appendix
     # (shown by show-inheritance) and the type of the GameState.log field (an internal cons
     # list; GameState.events is its public form). Private, so deliberately undocumented.

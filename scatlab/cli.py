@@ -128,6 +128,13 @@ def _build_parser() -> _Parser:
     review.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
     review.add_argument("--player", type=_whole_number, default=None, help="review only this seat (default: every seat)")
     review.add_argument("--json", action="store_true", help="JSON instead of the readable report")
+    review.add_argument("--deep", type=_whole_number, nargs="?", const=3, default=None, metavar="N",
+                        help="a deeper look at the N costliest decisions (default 3): the master plays each choice "
+                        "out in sampled deals and says which wins most often")
+    review.add_argument("--budget", type=_whole_number, default=None,
+                        help="rollouts of each deeper look (default 2000, about a second each)")
+    review.add_argument("--seed", type=_whole_number, default=0, help="seed of the deeper looks (default 0)")
+    review.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
     analyze = sub.add_parser(
         "analyze",
@@ -176,6 +183,8 @@ def _build_parser() -> _Parser:
     tournament.add_argument("--seed", type=_whole_number, default=0, help="random seed (default 0)")
     tournament.add_argument("--jobs", type=_whole_number, default=1,
                             help="worker processes (default 1; 0 means one per core)")
+    tournament.add_argument("--budget", type=_whole_number, default=None,
+                            help="rollouts a decision of every master entrant (default 600, about half a second)")
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -326,11 +335,51 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_review(args: argparse.Namespace) -> int:
     from .analysis.explain.review import review_game
 
+    if args.deep is None and (args.budget is not None or args.seed):
+        raise ScatlabError("--budget and --seed set the deeper looks: give --deep as well")
+    if args.deep is not None:
+        _bounded("--deep", args.deep, 1, 50)
+        _bounded("--budget", 2000 if args.budget is None else args.budget, 1, 1_000_000)
+        _bounded("--seed", args.seed, *SEED_RANGE)
     result = review_game(_record(args.file), args.player)
+    looks: tuple[Any, ...] = ()
+    if args.deep is not None:
+        from .players.deeper import DEEP_BUDGET, look_deeper_at_costliest
+
+        bar: Any = None
+        if not args.no_progress and sys.stderr.isatty():
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=0, unit="deal", desc="looking deeper", file=sys.stderr, dynamic_ncols=True)
+
+        def progress(done: int, planned: int) -> None:
+            if bar is not None:
+                bar.total = planned
+                bar.n = done
+                bar.refresh()
+
+        try:
+            looks = look_deeper_at_costliest(result, args.deep, args.player,
+                                             DEEP_BUDGET if args.budget is None else args.budget, args.seed, progress)
+        finally:
+            if bar is not None:
+                bar.close()
     if args.json:
-        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+        data = result.to_json()
+        if args.deep is not None:
+            data["deeper"] = [look.to_json() for look in looks]
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(result.text() + "\n")
+        text = result.text()
+        if args.deep is not None:
+            names = {args.player: "you"} if args.player is not None else {}
+            text += f"\nA deeper look at the {len(looks)} costliest decision{'s' if len(looks) != 1 else ''}:"
+            if not looks:
+                text += " none cost anything."
+            for look in looks:
+                d = look.decision
+                text += f"\n  Hand {d.hand}, action {d.index}, player {d.player}: " + "\n    ".join(look.lines(names))
+        sys.stdout.write(text + "\n")
     return 0
 
 
@@ -419,6 +468,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     _bounded("--jobs", args.jobs, 0, MAX_JOBS, " (0: one per core)")
     _bounded("--seed", args.seed, *SEED_RANGE)
     players = [p.strip() for p in args.players.split(",")]
+    if args.budget is not None:
+        _bounded("--budget", args.budget, 1, 1_000_000)
+        if not any(p.lower() == "master" for p in players):
+            raise ScatlabError(f"--budget {args.budget} is read only by master players, and --players "
+                               f"{shown(args.players)} has none")
+        players = [f"master:{args.budget}" if p.lower() == "master" else p for p in players]
     result = run_tournament(players, args.games, args.rules, args.seed, jobs=args.jobs,
                             progress=False if args.no_progress else None)
     if args.json:

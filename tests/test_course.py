@@ -206,6 +206,29 @@ def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
     assert "Cannot reopen game 99" in bad.status.value
 
 
+def test_lesson_8_opponents_can_be_masters_and_a_game_in_play_is_not_lost_without_a_second_click(
+        tmp_path: Path) -> None:
+    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.errors import ScatlabError
+    from scatlab.players.master import MasterPlayer
+
+    p = Progress(tmp_path / "p.sqlite3")
+    g = GameWithHints(progress=p, pace=0)
+    assert g.table.session._kinds == {1: "tip", 2: "tip"}
+    g.choose.value = "expert"  # no move made yet: a new game against experts at once
+    assert set(g.table.session._kinds.values()) == {"expert"}
+    g.table.handle({"type": "stock"})
+    before = g.table
+    g.choose.value = "master"  # a move made: nothing lost before a second click
+    assert g.table is before and "save it first" in g.change_note.value
+    assert g.change_button.layout.display != "none" and "masters" in g.change_button.description
+    g.change_button.click()
+    assert g.table is not before and g.change_button.layout.display == "none"
+    assert all(isinstance(pl, MasterPlayer) for pl in g.table.session._players.values())
+    with pytest.raises(ScatlabError, match="'champions' is not allowed"):
+        GameWithHints(progress=p, pace=0, opponents="champions")
+
+
 def test_serve_binds_loopback_unless_a_host_is_given() -> None:
     assert check_host(None) == "127.0.0.1"
     assert check_host("0.0.0.0") == "0.0.0.0"

@@ -106,6 +106,37 @@ def test_with_one_rollout_per_move_it_plays_the_engines_move() -> None:
     assert {ActionKind.DRAW, ActionKind.DISCARD, ActionKind.KNOCK} <= kinds and last_turns > 0
 
 
+def test_with_one_rollout_per_move_the_search_reproduces_the_rankings_order_where_it_is_exact() -> None:
+    """On a last turn after a knock (C6) the engine's ranking of the throws is exact: the hand
+    kept is all that counts. Played out in one sampled deal each (a budget of one rollout per
+    move), a throw the ranking puts first never scores below one it puts after it, in every
+    seeded deal."""
+    from scatlab.players.master import search
+
+    rules = find_rules("classic")
+    checked = 0
+    for game in range(6):
+        def check(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+            nonlocal checked
+            if view.phase is not Phase.DISCARD or view.knocker is None:
+                return
+            ranking = rank(view)
+            if ranking.horizon != 0 or len(ranking.moves) < 2:
+                return
+            moves = ranking.moves
+            for seed in range(3):
+                found = search(view, moves, len(moves), random.Random(seed))
+                assert found.deals == 1
+                for i in range(len(moves) - 1):
+                    a, b = moves[i].value, moves[i + 1].value
+                    assert a is not None and b is not None and a >= b
+                    if a > b:
+                        assert found.means[i] >= found.means[i + 1], (view, i)
+            checked += 1
+        play_out([make_player("expert"), make_player("tip")], ["expert", "tip"], rules, 11, game, check)
+    assert checked >= 3
+
+
 @pytest.mark.parametrize(("params", "quoted"), [
     ({"budget": 0}, "budget=0"),
     ({"budget": 2.5}, "budget=2.5"),
@@ -124,6 +155,14 @@ def test_bad_parameters_raise_player_error_quoting_the_value(params: dict[str, o
 
 
 def test_make_player_master() -> None:
+    budgets = [getattr(make_player(kind), "budget", None) for kind in ("master:250", " MASTER:7 ")]
+    assert budgets == [250, 7]
+    for bad, said in (("master:0", "'master:0': budget=0"), ("tip:3", "only the master takes a budget"),
+                      ("master:x", "'master:x'"), ("master:", "'master:'")):
+        with pytest.raises(PlayerError, match=said):
+            make_player(bad)
+    with pytest.raises(PlayerError, match="given a budget twice"):
+        make_player("master:9", budget=3)
     master = make_player("master")
     assert isinstance(master, MasterPlayer) and master.name == "master" and master.budget > 100
     assert isinstance(make_player(" Master ", budget=40, seconds=0.5), MasterPlayer)

@@ -149,16 +149,29 @@ PLAYER_KINDS: dict[str, Callable[..., Player]] = {
 
 
 def make_player(kind: str, **params: Any) -> Player:
-    """A player by name: ``random``, ``tip``, ``expert``, ``greedy`` or ``master``.
+    """A player by name: ``random``, ``tip``, ``expert``, ``greedy`` or ``master``; ``master:N``
+    is a master searching ``N`` rollouts a decision (a name that pickles, for a tournament's
+    worker processes).
 
-    >>> make_player("master", budget=200).budget
-    200
+    >>> make_player("master", budget=200).budget, make_player("master:300").budget
+    (200, 300)
     >>> make_player("champion")
     Traceback (most recent call last):
     ...
     scatlab.errors.PlayerError: unknown player 'champion': choose one of random, tip, expert, greedy, master
     """
     key = kind.strip().lower() if isinstance(kind, str) else None
+    if key is not None and ":" in key:  # "master:300": a master searching 300 rollouts a decision
+        name, _, budget = key.partition(":")
+        if name.strip() != "master" or not budget.strip().isdigit():
+            raise PlayerError(f"unknown player {shown(kind)}: only the master takes a budget, as master:300 "
+                              f"(rollouts a decision); choose one of {', '.join(PLAYER_KINDS)}")
+        if "budget" in params:
+            raise PlayerError(f"player {shown(kind)} is given a budget twice")
+        try:
+            return make_player("master", budget=int(budget), **params)
+        except PlayerError as exc:
+            raise PlayerError(f"player {shown(kind)}: {exc}") from None
     if key not in PLAYER_KINDS:
         raise PlayerError(f"unknown player {shown(kind)}: choose one of {', '.join(PLAYER_KINDS)}")
     try:

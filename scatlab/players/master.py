@@ -11,7 +11,7 @@ expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Other
 2. **Deals consistent with the view.** It samples the cards it cannot see, from the
    :class:`~scatlab.rules.PlayerView` alone (:class:`WorldSampler` never receives a game
    state): each opponent's hand from the adaptive opponent model
-   (:func:`~scatlab.analysis.model.opponents.row_weights`: dealt at random, weighed by every
+   (:func:`!scatlab.analysis.model.opponents.row_weights`: dealt at random, weighed by every
    turn it was seen to play, holding the cards it took from the pile), the opponents' hands
    disjoint, and the stock a uniformly random order of the remaining unseen cards. A sampled
    deal is a whole deck order: dealt, the hand's public log replays to exactly the moment
@@ -32,9 +32,9 @@ expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Other
 
 **The rollout policy** is the engine's way of playing on, read from its exact tables, with
 its knock line: draw or take by the hands' expected values five turns ahead (the horizon
-tables of :mod:`scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
+tables of :mod:`!scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
 on a last turn the value now), throw by the engine's own throw table
-(:func:`~scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
+(:func:`!scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
 at the engine's knock line (:func:`~scatlab.analysis.engine.ranking.knock_line`, by the
 opponents, the turns played and the mover's lives), always declare a 31, never hammer,
 throw down or stop the bus. Measured on this machine (one core, classic rules, positions
@@ -64,7 +64,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -94,10 +94,10 @@ from .public import PublicMove
 __all__ = ["MasterPlayer", "WorldSampler", "RolloutPolicy", "SearchResult", "search", "DEFAULT_BUDGET",
            "PRUNE_POINTS", "PRUNE_WIN"]
 
-DEFAULT_BUDGET = 900
-"""Rollouts a decision by default: a decision then takes about 0.4 s at the median and at
-most about a second on one core (measured in classic games against experts, heads-up and
-three-handed: docs/guide/master.md)."""
+DEFAULT_BUDGET = 600
+"""Rollouts a decision by default: a decision then takes about 0.43 s at the median, 0.6 s at
+the 95th percentile, on one core (measured by ``benchmarks/bench_strength.py --timing-games``
+in heads-up classic games against the expert: docs/guide/master.md)."""
 PRUNE_POINTS = 3.0
 """A way of playing on the engine rates this many points of expected hand value (five turns
 ahead) below its first move is not searched."""
@@ -394,10 +394,31 @@ class SearchResult:
     means: tuple[float, ...]
     margins: tuple[float, ...]
     errors: tuple[float, ...]
+    scores: tuple[tuple[float, ...], ...] = ()
+    """Each candidate's chance of winning after the hand, deal by deal (the same deals)."""
 
     @property
     def rollouts(self) -> int:
         return self.deals * len(self.moves)
+
+    def difference(self, i: int, j: int) -> tuple[float, float]:
+        """The mean margin of candidate ``i`` over candidate ``j`` in the same deals, and its
+        standard error (infinite after fewer than two deals).
+
+        >>> r = SearchResult((), 3, (0.5, 0.4), (0.0, -0.1), (0.0, 0.05), ((0.5, 0.6, 0.4), (0.4, 0.4, 0.4)))
+        >>> [round(x, 3) for x in r.difference(0, 1)]
+        [0.1, 0.058]
+        """
+        a, b = self.scores[i], self.scores[j]
+        diffs = [x - y for x, y in zip(a, b)]
+        n = len(diffs)
+        if n == 0:
+            return 0.0, math.inf
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, math.inf
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
 
 
 def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
@@ -451,10 +472,11 @@ def _play_out(world: GameState, policy: RolloutPolicy, lives: Sequence[int],
 
 
 def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: random.Random,
-           seconds: float | None = None) -> SearchResult:
+           seconds: float | None = None, progress: Callable[[int, int], None] | None = None) -> SearchResult:
     """Play each of ``moves`` (the engine's first first) out in the same sampled deals, about
     ``budget`` rollouts in all (and within ``seconds`` when given), and compare their
-    chances of winning the game after the hand (see the module doc)."""
+    chances of winning the game after the hand (see the module doc). ``progress`` is
+    called with (deals played, deals planned) after every deal."""
     sampler = WorldSampler(view)
     policy = RolloutPolicy.of(view.rules)
     gen = np.random.default_rng(rng.getrandbits(64))
@@ -479,6 +501,8 @@ def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: rand
                 then = m.then if m.then is not None and m.then in w.hands[wme] and m.then != w.taken else None
                 w = w.apply(Action.discard(then) if then is not None else policy.throw(w, wme, collects))
             out.append(_after_hand(_play_out(w, policy, sampler.lives, collects), sampler, me))
+        if progress is not None:
+            progress(len(scores[0]), deals)
     n = len(scores[0])
     means = tuple(sum(s) / n if n else 0.0 for s in scores)
     margins, errors = [], []
@@ -488,7 +512,7 @@ def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: rand
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
         margins.append(mean)
         errors.append(math.sqrt(var / n) if n > 1 else math.inf)
-    return SearchResult(tuple(moves), n, means, tuple(margins), tuple(errors))
+    return SearchResult(tuple(moves), n, means, tuple(margins), tuple(errors), tuple(tuple(s) for s in scores))
 
 
 # -- the player --------------------------------------------------------------------------------

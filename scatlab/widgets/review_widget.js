@@ -11,6 +11,17 @@ function render({ model, el }) {
   });
   // A redraw replaces the buttons: the one that had focus (or the root) gets it back, so the
   // arrow keys keep working after a click on a button or a mark.
+  let meter = null;
+  let busy = false;
+  function showProgress() {
+    const p = model.get("progress") || {};
+    busy = p.total !== undefined;
+    if (!meter) return;
+    meter.hidden = !busy;
+    if (busy) { meter.max = p.total || 1; meter.value = p.done || 0; }
+    const deep = root.querySelector('[data-focus="deep"]');
+    if (deep) deep.disabled = busy || !!(model.get("state") || {}).looked;
+  }
   function draw() {
     const s = model.get("state") || {};
     const active = document.activeElement;
@@ -31,8 +42,17 @@ function render({ model, el }) {
     bar.append(button("\u25C0", "prev", "previous decision"));
     const where = document.createElement("span");
     where.textContent = ` ${s.count ? s.step + 1 : 0} / ${s.count || 0} `;
+    const deep = button("Look deeper", "deep", "ask the master for a deeper look at this decision");
+    deep.disabled = !s.count || !!s.looked || busy;
     bar.append(where, button("\u25B6", "next", "next decision"),
-               button("Try it yourself", "try", "play this position again at the table"));
+               button("Try it yourself", "try", "play this position again at the table"), deep);
+    // The deeper look's progress: a bar while the master searches (updated without a redraw).
+    meter = document.createElement("progress");
+    meter.className = "scat-review-progress";
+    meter.setAttribute("aria-label", "deeper look under way");
+    meter.hidden = !busy;
+    bar.append(meter);
+    showProgress();
     const line = document.createElement("div");
     line.className = "scat-review-timeline";
     line.setAttribute("role", "list");
@@ -91,6 +111,7 @@ function render({ model, el }) {
     setTimeout(look, 200);
   });
   model.on("change:state", draw);
+  model.on("change:progress", showProgress);
   draw();
 }
 export default { render };

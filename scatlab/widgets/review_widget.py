@@ -50,7 +50,7 @@ from ..session.wording import card_words
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
-           "record_before", "seat_names", "seen_html"]
+           "deeper_html", "record_before", "seat_names", "seen_html"]
 
 _HERE = Path(__file__).parent
 
@@ -176,6 +176,19 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     )
 
 
+def deeper_html(lines: Sequence[str] | None) -> str:
+    """A deeper look's lines (:meth:`scatlab.players.deeper.DeepLook.lines`) as a fragment:
+    what it found and what it says of the move played, then how, behind a disclosure."""
+    if not lines:
+        return ""
+    found = "".join(f"<p>{escape(line)}</p>" for line in lines if not line.startswith("How:"))
+    how = "".join(f"<p>{escape(line[4:].strip())}</p>" for line in lines if line.startswith("How:"))
+    return (f'<div class="scat-review-deeper" role="status"><p class="scat-review-deeper-title"><b>A second opinion</b> '
+            f"(the master)</p>{found}"
+            + (f'<details class="scat-review-deeper-how"><summary>How it looked</summary>{how}</details>' if how else "")
+            + "</div>")
+
+
 def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
     """The record cut just before action ``index`` (from 1) of hand ``hand`` (from 1): its
     replay is the state in which that decision was taken."""
@@ -204,6 +217,9 @@ class ReviewSteps:
         self.title = title if title is not None else f"Game review: {seats}, in the order played"
         self.trying = ""
         """What "Try it yourself" opened (shown under the review), or empty."""
+        self.deeper: dict[int, tuple[str, ...]] = {}
+        """The deeper looks asked for so far (:func:`scatlab.players.deeper.look_deeper`): a
+        step's lines in the learner's words."""
 
     @property
     def decisions(self) -> tuple[ReviewedDecision, ...]:
@@ -234,7 +250,20 @@ class ReviewSteps:
         d = self.current()
         if d is None:
             return "<p>No decision to review: every action in this record was forced.</p>"
-        return decision_html(d, self.names)
+        return decision_html(d, self.names) + deeper_html(self.deeper.get(self.step))
+
+    def look_deeper(self, budget: int | None = None, progress: Callable[[int, int], None] | None = None) -> tuple[str, ...]:
+        """Ask the master for a deeper look at the current decision (kept, so asking again
+        costs nothing) and return its lines (:class:`scatlab.players.deeper.DeepLook`)."""
+        from ..players.deeper import DEEP_BUDGET, look_deeper
+
+        d = self.current()
+        if d is None:
+            return ()
+        if self.step not in self.deeper:
+            look = look_deeper(d, DEEP_BUDGET if budget is None else budget, progress=progress)
+            self.deeper[self.step] = look.lines(self.names)
+        return self.deeper[self.step]
 
     def marks(self) -> list[dict[str, Any]]:
         """The timeline, in the order played: one entry per decision (step, hand, index,
@@ -249,9 +278,11 @@ class ReviewSteps:
         costly = sum(1 for d in self.decisions if d.label != "best")
         return {"html": self.html(), "step": self.step, "count": len(self.decisions), "marks": self.marks(),
                 "colours": CLASS_COLOURS, "title": self.title, "trying": self.trying,
+                "looked": self.step in self.deeper,
                 "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
                            "costly. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
-                           "Try it yourself plays it again at a table."}
+                           "Try it yourself plays it again at a table; Look deeper asks the master, the strongest "
+                           "computer player, for a second opinion (about a second)."}
 
 
 class ReviewSurface(anywidget.AnyWidget):
@@ -260,6 +291,8 @@ class ReviewSurface(anywidget.AnyWidget):
     _esm = (_HERE / "review_widget.js").read_text(encoding="utf-8")
     _css = (_HERE / "review_widget.css").read_text(encoding="utf-8")
     state = traitlets.Dict().tag(sync=True)
+    progress = traitlets.Dict().tag(sync=True)
+    """A deeper look under way: ``{"done": deals played, "total": deals planned}`` (empty: none)."""
 
 
 class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
@@ -303,7 +336,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         return data
 
     def handle(self, content: Any) -> dict[str, Any]:
-        """Play one message: ``{"type": "prev" | "next" | "first" | "last" | "try"}`` or
+        """Play one message: ``{"type": "prev" | "next" | "first" | "last" | "try" | "deep"}`` or
         ``{"type": "goto", "step": N}``; anything else changes nothing."""
         kind = content.get("type") if isinstance(content, dict) else None
         s = self.steps
@@ -319,7 +352,29 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
             s.go(content["step"])
         elif kind == "try":
             self.try_it()
+        elif kind == "deep":
+            self.look_deeper()
         return self._refresh()
+
+    def look_deeper(self, budget: int | None = None) -> tuple[str, ...]:
+        """The master's deeper look at the current decision (:meth:`!ReviewSteps.look_deeper`),
+        with a progress bar while it searches; shown under the decision."""
+        surface = self.surface
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            percent = 100 * done // max(total, 1)
+            if percent >= shown[0] + 5 or done == total:  # a message every 5%, not every deal
+                shown[0] = percent
+                surface.progress = {"done": done, "total": total}
+
+        surface.progress = {"done": 0, "total": 1}
+        try:
+            lines = self.steps.look_deeper(budget, progress)
+        finally:
+            surface.progress = {}
+        self._refresh()
+        return lines
 
     @property
     def result(self) -> GameReview:

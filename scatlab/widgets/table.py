@@ -128,7 +128,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
 
     ``rules`` is a preset name (``classic``, ``quick``, ``cadillac``, ``gin``,
     ``ride-the-bus``, ``french-canadian``, ``eenendertigen``), a :class:`RuleSet` or its
-    options; ``opponents`` are player kinds (``tip``, ``expert``, ``greedy``, ``random``),
+    options; ``opponents`` are player kinds (``tip``, ``expert``, ``master``, ``greedy``, ``random``),
     one per other seat (1 to 5); ``seed`` replays a game (None picks one, shown on the
     table); ``hints`` shows the exact analysis of the learner's decision; ``pace`` is the
     pause in seconds between two opponent moves (0 plays them at once); ``deal`` starts from

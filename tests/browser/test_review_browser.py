@@ -1,7 +1,8 @@
 """The review widget in a real browser (headless Chromium on a Voilà page): ◀ ▶ and the
 arrow keys step through the decisions, a timeline mark jumps to its decision, and "Try it
 yourself" opens the card table at that position; no console errors beyond the known
-offline noise. Screenshots: tests/artifacts/."""
+offline noise; "Look deeper" shows a progress bar, then the master's answer. Screenshots:
+tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -48,6 +49,21 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     at = int(counter.inner_text().split("/")[0])  # the costly mark, clicked above, keeps the focus too
     page.keyboard.press("ArrowLeft" if at == total else "ArrowRight")
     expect(counter).to_have_text(re.compile(rf"^\s*{at - 1 if at == total else at + 1} / "), timeout=TIMEOUT)
+
+    # Look deeper (issue 53): a progress bar while the master searches, then its answer under
+    # the decision; asked once, the button rests.
+    costly.click()
+    deep = review.get_by_role("button", name="ask the master for a deeper look at this decision")
+    deep.click()
+    expect(review.locator(".scat-review-progress")).to_be_visible(timeout=TIMEOUT)
+    answer = review.locator(".scat-review-deeper")
+    expect(answer).to_be_visible(timeout=60_000)
+    expect(answer).to_contain_text(re.compile(r"A deeper look (agrees with the review|finds better)"))
+    expect(answer).to_contain_text(re.compile(r"Your move"))
+    expect(review.locator(".scat-review-progress")).to_be_hidden()
+    expect(deep).to_be_disabled()
+    assert not re.search(r"±|seed|rollout", answer.inner_text())
+    shot("review-deeper")
 
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: the table lands below the review
     review.get_by_role("button", name="play this position again at the table").click()

@@ -622,14 +622,31 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
         self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"
 
 
+OPPONENT_CHOICES = (("Tip players", "tip"), ("Experts", "expert"), ("Masters", "master"))
+"""Lesson 8's opponents: the player kinds a learner may play against, weakest first."""
+
+
 class GameWithHints(widgets.VBox):  # type: ignore[misc]
-    """Lesson 8: a whole game against two tip players (hints on or off with the table's own
-    Hints button), saved to the learner's progress on request; ``?game=ID`` in the page's
-    address reopens a saved game."""
+    """Lesson 8: a whole game against two computer players, tip players unless the learner
+    chooses experts or masters (``opponents``, one of :data:`OPPONENT_CHOICES`' kinds), hints on
+    or off with the table's own Hints button, saved to the learner's progress on request;
+    ``?game=ID`` in the page's address reopens a saved game. A new choice of opponents deals a
+    new game at once when no move of the learner's would be lost, else after a second click."""
 
     def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | int | None = None,
-                 pace: float = 0.5) -> None:
+                 pace: float = 0.5, opponents: str = "tip") -> None:
         from .course import open_progress
+
+        kinds = [kind for _, kind in OPPONENT_CHOICES]
+        if opponents not in kinds:
+            raise ScatlabError(f"opponents={opponents!r} is not allowed: choose one of {', '.join(kinds)}")
+        self.opponents = opponents
+        self.choose = widgets.ToggleButtons(options=list(OPPONENT_CHOICES), value=opponents, description="Against",
+                                            style={"button_width": "auto"})
+        self.change_note = widgets.HTML()
+        self.change_button = widgets.Button(layout=widgets.Layout(width="auto", display="none"))
+        self.choose.observe(lambda _c: self._chosen(), "value")
+        self.change_button.on_click(lambda _b: self._change())
 
         if progress is None:
             self.progress, notice = open_progress()
@@ -643,7 +660,8 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         self.table_box = widgets.VBox()
         self.seed = seed
         self.save_button.on_click(lambda _b: self.save())
-        super().__init__([self.table_box, widgets.HBox([self.save_name, self.save_button]), self.status])
+        super().__init__([widgets.HBox([self.choose]), widgets.HBox([self.change_note, self.change_button]),
+                          self.table_box, widgets.HBox([self.save_name, self.save_button]), self.status])
         self.add_class("scatlab-game")
         self.new_game(seed)
         if game is not None:
@@ -657,10 +675,38 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.seed += 1
         else:
             self.seed = seed
-        self.table = Table("classic", opponents=("tip", "tip"), seed=self.seed, hints=self.hints_on, pace=self.pace,
-                           controls="beginner")
+        self.table = Table("classic", opponents=(self.opponents,) * 2, seed=self.seed, hints=self.hints_on,
+                           pace=self.pace, controls="beginner")
         self.table.surface.takes_focus = True  # the page's game, above the review's try-it tables
         self.table_box.children = (self.table,)
+
+    def _in_play(self) -> bool:
+        """Whether the learner has moved in a game that is not over (a new deal would lose it)."""
+        session = self.table.session
+        state = session.state
+        return not state.is_over and any(h.actions for h in session.record().hands)
+
+    def _chosen(self) -> None:
+        kind = str(self.choose.value)
+        self.change_button.layout.display = "none"
+        self.change_note.value = ""
+        if kind == self.opponents:
+            return
+        name = dict((k, n) for n, k in OPPONENT_CHOICES)[kind].lower()
+        if self._in_play():
+            self.change_note.value = (f"<p>Your game so far would end: save it first to keep it, then deal a new one "
+                                      f"against {escape(name)}.</p>")
+            self.change_button.description = f"Deal a new game against {name}"
+            self.change_button.layout.display = ""
+            return
+        self._change()
+
+    def _change(self) -> None:
+        """Deal a new game against the chosen opponents."""
+        self.opponents = str(self.choose.value)
+        self.change_button.layout.display = "none"
+        self.change_note.value = ""
+        self.new_game()
 
     def save(self) -> int | None:
         """Keep the game so far in the progress database; returns its id."""

@@ -1,0 +1,194 @@
+"""A deeper look at a reviewed decision: the master's search on demand.
+
+The review (:func:`scatlab.analysis.review_game`) prices every decision by the one engine's
+ranking. Where that ranking's answer is close, or a learner wants a second opinion on a
+costly decision, :func:`look_deeper` asks the :class:`~scatlab.players.master.MasterPlayer`'s
+search: the engine's first moves (as the master picks them) and the move played are each
+played to the end of the hand in the same deals sampled from the player's own view
+(:class:`~scatlab.players.master.WorldSampler`: never the hidden cards), every seat then
+playing the engine's way (:class:`~scatlab.players.master.RolloutPolicy`), and compared by
+the chance of winning the game after the hand.
+
+**What it assumes** (the master's model, docs/guide/master.md): the other players' hands
+are as likely as the adaptive opponent model says; after the move compared, every seat plays
+by the engine's tables and knock line; a hand's outcome is worth what the standing model
+says. The figures are estimates from a sample of deals, so each comes with the range two
+standard errors either side, and the master's move is the review's best move unless another
+is better by more than that.
+
+>>> from scatlab.rules import GameRecord, deal_order
+>>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
+>>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
+...     {"deck": [str(c) for c in deck],
+...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
+>>> from scatlab.analysis import review_game
+>>> look = look_deeper(review_game(record, player=1).decisions[1], budget=60)
+>>> look.master_move, look.agrees
+('discard 4C', True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.engine.ranking import RankedMove, rank
+from ..analysis.explain.review import YOU, GameReview, ReviewedDecision, costliest
+from ..checks import whole_number
+from ..errors import AnalysisError
+from .master import MasterPlayer, SearchResult, search
+
+__all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
+
+DEEP_BUDGET = 2000
+"""Rollouts a deeper look uses by default: about a second on one core (docs/guide/master.md),
+more than a move at the table gets, since a learner asks for it once."""
+
+Progress = Callable[[int, int], None]
+"""Called with (deals played, deals planned) as a look goes on."""
+
+
+def _pct(x: float) -> str:
+    return f"{abs(x) * 100:.1f}%"
+
+
+@dataclass(frozen=True)
+class DeepLook:
+    """What a deeper look found at one reviewed decision: the moves searched (the review's
+    best first, the move played among them), the search (:class:`SearchResult`), which
+    move the master plays (``pick``) and which one was played (``played``), as indices of
+    ``found.moves``."""
+
+    decision: ReviewedDecision
+    found: SearchResult
+    pick: int
+    played: int
+    confidence: float
+
+    @property
+    def master_move(self) -> str:
+        """The master's move, as the review writes moves (``"draw"``, ``"discard 4C"``)."""
+        return str(self.found.moves[self.pick].action)
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the master plays the review's best move."""
+        return self.pick == 0
+
+    def gap(self, i: int, j: int) -> tuple[float, float, float]:
+        """How much more often move ``i`` wins the game than move ``j`` (the mean of the
+        same deals) and the range two standard errors either side."""
+        mean, error = self.found.difference(i, j)
+        spread = self.confidence * error
+        return mean, mean - spread, mean + spread
+
+    def lines(self, names: Mapping[int, str] | None = None) -> tuple[str, ...]:
+        """The look in the learner's words: what it found, what it says of the move played,
+        how it was done."""
+        moves = self.found.moves
+        said = [m.label() for m in moves]
+        who = (names or {}).get(self.decision.player, f"player {self.decision.player}")
+        whose = "Your move" if who == YOU else f"The move of {who}"
+        if self.found.deals == 0:
+            return ("A deeper look found no deal that fits what was seen, so it has nothing to add.",)
+        out = []
+        if self.agrees:
+            out.append(f"A deeper look agrees with the review: {said[0]} is the best move.")
+        else:
+            mean, low, high = self.gap(self.pick, 0)
+            out.append(f"A deeper look finds better: {said[self.pick]} wins the game about {_pct(mean)} more "
+                       f"often than {said[0]}, the review's best move (somewhere between {_pct(low)} and "
+                       f"{_pct(high)} more).")
+        if self.played == self.pick:
+            out.append(f"{whose}, {said[self.played]}, is the one it plays.")
+        else:
+            mean, low, high = self.gap(self.pick, self.played)
+            if low > 0:
+                out.append(f"{whose}, {said[self.played]}, wins about {_pct(mean)} less often than "
+                           f"{said[self.pick]} (somewhere between {_pct(low)} and {_pct(high)} less).")
+            else:
+                out.append(f"{whose}, {said[self.played]}, is too close to {said[self.pick]} for the look to tell "
+                           f"them apart: it wins somewhere between {_pct(high)} less often and {_pct(low)} more often.")
+        out.append(f"How: in {self.found.deals:,} deals that fit everything that had been seen, each of "
+                   f"{', '.join(said)} was played to the end of the hand, every player then playing the "
+                   "computer's way, and the chance of winning the game counted after the hand.")
+        return tuple(out)
+
+    def text(self, names: Mapping[int, str] | None = None) -> str:
+        return " ".join(self.lines(names))
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.found
+        return {
+            "hand": self.decision.hand, "index": self.decision.index, "player": self.decision.player,
+            "played": str(f.moves[self.played].action), "review_best": str(f.moves[0].action),
+            "master": self.master_move, "agrees": self.agrees, "deals": f.deals,
+            "moves": [{"move": str(m.action), "win_after_hand": round(mean, 6),
+                       "margin_over_review_best": round(margin, 6),
+                       "standard_error": None if math.isinf(err) else round(err, 6)}
+                      for m, mean, margin, err in zip(f.moves, f.means, f.margins, f.errors)],
+            "text": self.text(),
+        }
+
+
+def _candidates(decision: ReviewedDecision, master: MasterPlayer) -> tuple[tuple[RankedMove, ...], int]:
+    """The moves to search (the master's candidates, at least two, and the move played) and
+    the index of the move played among them."""
+    ranking = rank(decision.view, master.style)
+    moves = list(master._searched(ranking))
+    if len(moves) < 2 and len(ranking.moves) > 1:
+        moves.append(ranking.moves[1])
+    played = ranking.move(decision.assessment.played)
+    if played not in moves:
+        moves.append(played)
+    return tuple(moves), moves.index(played)
+
+
+def look_deeper(decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int = 0,
+                progress: Progress | None = None) -> DeepLook:
+    """Ask the master about one reviewed ``decision`` (see the module doc): about ``budget``
+    rollouts, seeded by ``seed`` and the decision's place in the game, so the same look gives
+    the same answer. ``progress`` is called as deals are played."""
+    whole_number("budget", budget, 1, 1_000_000, error=AnalysisError)
+    whole_number("seed", seed, 0, 2**63 - 1, error=AnalysisError)
+    master = MasterPlayer(budget=budget)
+    return _look(decision, master, _candidates(decision, master), seed, progress)
+
+
+def _look(decision: ReviewedDecision, master: MasterPlayer, searched: tuple[tuple[RankedMove, ...], int],
+          seed: int, progress: Progress | None) -> DeepLook:
+    moves, played = searched
+    rng = random.Random(f"deeper:{seed}:{decision.hand}:{decision.index}:{decision.player}")
+    found = search(decision.view, moves, master.budget, rng, progress=progress)
+    pick = 0
+    for i in range(1, len(moves)):
+        if found.margins[i] > master.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
+            pick = i
+    return DeepLook(decision, found, pick, played, master.confidence)
+
+
+def look_deeper_at_costliest(review: GameReview, n: int = 3, player: int | None = None, budget: int = DEEP_BUDGET,
+                             seed: int = 0, progress: Progress | None = None) -> tuple[DeepLook, ...]:
+    """:func:`look_deeper` at the ``n`` costliest decisions of ``review``
+    (:func:`scatlab.analysis.explain.review.costliest`, worst first); ``progress`` counts
+    deals over all of them."""
+    whole_number("budget", budget, 1, 1_000_000, error=AnalysisError)
+    whole_number("seed", seed, 0, 2**63 - 1, error=AnalysisError)
+    master = MasterPlayer(budget=budget)
+    chosen: Sequence[ReviewedDecision] = costliest(review, n, player)
+    plans = [_candidates(d, master) for d in chosen]
+    planned = [max(1, budget // len(moves)) for moves, _ in plans]
+    total = sum(planned)
+    looks = []
+    for k, (d, plan) in enumerate(zip(chosen, plans)):
+        before = sum(planned[:k])
+
+        def step(done: int, _planned: int, before: int = before) -> None:
+            if progress is not None:
+                progress(before + done, total)
+
+        looks.append(_look(d, master, plan, seed, step))
+    return tuple(looks)

@@ -1,0 +1,134 @@
+"""A deeper look at a reviewed decision (scatlab.players.deeper; issue 53): the master's
+search on demand, in the review widget (Look deeper) and the CLI (scatlab review --deep)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scatlab.analysis import review_game
+from scatlab.cli import main
+from scatlab.errors import AnalysisError
+from scatlab.players.deeper import DeepLook, look_deeper, look_deeper_at_costliest
+from scatlab.rules import GameRecord, deal_order, play_random_game
+
+LOOK = 240  # rollouts: enough to tell a blunder, quick in a test
+
+
+def record(hands: list[str], up: str, stock: str, actions: list[dict[str, Any]]) -> GameRecord:
+    deck = deal_order(hands, up=up, stock=stock)
+    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0,
+                                 "hands": [{"deck": [str(c) for c in deck], "actions": actions}]})
+
+
+THREW_THE_ACE = [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]
+"""Player 1 takes the QH to A K Q of hearts and throws the AH (C5): a blunder."""
+
+
+def blunder(hands: tuple[str, str] = ("2S 3S 9D", "5D 6D 8C"), stock: str = "9C 9H 2D") -> Any:
+    game = record([hands[0], "AH KH 4C", hands[1]], "QH", stock, THREW_THE_ACE)
+    return review_game(game, player=1).decisions[1]
+
+
+def test_a_deeper_look_at_a_blunder_agrees_and_says_how_much_the_move_played_loses() -> None:
+    look = look_deeper(blunder(), budget=LOOK)
+    assert isinstance(look, DeepLook) and look.agrees and look.master_move == "discard 4C"
+    assert str(look.found.moves[look.played].action) == "discard AH"
+    mean, low, high = look.gap(look.pick, look.played)
+    assert 0 < low <= mean <= high
+    lines = look.lines({1: "you"})
+    assert lines[0] == "A deeper look agrees with the review: throw the 4♣ is the best move."
+    assert lines[1].startswith("Your move, throw the A♥, wins about") and "less often" in lines[1]
+    assert lines[2].startswith("How: in ") and "deals that fit everything that had been seen" in lines[2]
+    assert not any(word in look.text() for word in ("±", "seed", "rollout", "P("))
+    data = look.to_json()
+    assert data["agrees"] and data["master"] == "discard 4C" and data["played"] == "discard AH"
+    assert data["deals"] == look.found.deals and len(data["moves"]) == len(look.found.moves)
+
+
+def test_a_deeper_look_is_seeded_and_reproducible() -> None:
+    d = blunder()
+    assert look_deeper(d, LOOK, seed=3).to_json() == look_deeper(d, LOOK, seed=3).to_json()
+
+
+def test_a_deeper_look_reads_only_the_view_hidden_cards_change_nothing() -> None:
+    """Two games player 1 cannot tell apart at its throw (the other hands and the stock
+    differ): the same look, figure for figure."""
+    one, other = blunder(), blunder(("JC 10S 7D", "2C 3C 5S"), "KD 9S 8S")
+    assert one.view == other.view
+    assert look_deeper(one, LOOK).to_json() == look_deeper(other, LOOK).to_json()
+
+
+def test_the_progress_callback_counts_the_deals_up_to_the_planned_number() -> None:
+    calls: list[tuple[int, int]] = []
+    look = look_deeper(blunder(), LOOK, progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1] == (look.found.deals, look.found.deals)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_the_costliest_decisions_are_looked_at_worst_first_with_one_progress() -> None:
+    review = review_game(GameRecord.from_state(play_random_game("classic", 3, seed=1)), player=0)
+    calls: list[tuple[int, int]] = []
+    looks = look_deeper_at_costliest(review, 2, 0, budget=80, progress=lambda d, t: calls.append((d, t)))
+    assert len(looks) == 2 and looks[0].decision.cost > 0
+    assert calls[-1][0] == calls[-1][1] and len({t for _, t in calls}) == 1
+
+
+@pytest.mark.parametrize(("budget", "seed", "said"), [(0, 0, "budget=0"), (10, -1, "seed=-1"),
+                                                      (2.5, 0, "budget=2.5")])
+def test_bad_budgets_and_seeds_are_refused_quoting_them(budget: Any, seed: Any, said: str) -> None:
+    with pytest.raises(AnalysisError, match=said):
+        look_deeper(blunder(), budget, seed)
+
+
+def test_the_review_widget_looks_deeper_with_a_progress_bar_once_per_decision() -> None:
+    from scatlab.widgets.review import ReviewWidget
+
+    game = record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", THREW_THE_ACE)
+    w = ReviewWidget(game, player=1)
+    w.steps.go(1)
+    shown: list[dict[str, int]] = []
+    w.surface.observe(lambda change: shown.append(dict(change["new"])), "progress")
+    lines = w.look_deeper(budget=LOOK)
+    assert shown[0] == {"done": 0, "total": 1} and shown[-1] == {}
+    assert any(p and p["done"] == p["total"] > 1 for p in shown)
+    state = w.surface.state
+    assert state["looked"] and "A second opinion" in state["html"] and "A deeper look agrees" in state["html"]
+    assert lines[1].startswith("Your move, throw the A♥")
+    shown.clear()
+    assert w.look_deeper(budget=LOOK) == lines and shown == [{"done": 0, "total": 1}, {}]  # kept: no search again
+    w.handle({"type": "prev"})
+    assert not w.surface.state["looked"] and "A second opinion" not in w.surface.state["html"]
+
+
+def run(argv: list[str], capsys: Any) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_review_deep_adds_the_masters_look_at_the_costliest(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
+                                      THREW_THE_ACE).to_json()))
+    code, out, _ = run(["review", str(path), "--player", "1", "--deep", "--budget", str(LOOK)], capsys)
+    assert code == 0 and "A deeper look at the 1 costliest decision:" in out
+    assert "Hand 1, action 2, player 1: A deeper look agrees with the review: throw the 4♣" in out
+    code, out, _ = run(["review", str(path), "--player", "1", "--deep", "1", "--budget", str(LOOK), "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and len(data["deeper"]) == 1 and data["deeper"][0]["master"] == "discard 4C"
+    for argv, said in ((["--budget", "50"], "give --deep as well"), (["--deep", "0"], "--deep 0 is not allowed"),
+                       (["--deep", "--budget", "0"], "--budget 0 is not allowed")):
+        code, out, err = run(["review", str(path), *argv], capsys)
+        assert code == 2 and said in err and err.count("\n") == 1 and not out
+
+
+def test_cli_tournament_budget_sets_every_masters_rollouts(capsys: Any) -> None:
+    code, out, _ = run(["tournament", "--players", "master,tip", "--budget", "20", "--games", "1", "--json",
+                        "--no-progress"], capsys)
+    assert code == 0 and [e["kind"] for e in json.loads(out)["entrants"]] == ["master:20", "tip"]
+    code, _, err = run(["tournament", "--players", "tip,tip", "--budget", "20"], capsys)
+    assert code == 2 and "--budget 20 is read only by master players" in err
