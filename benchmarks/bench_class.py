@@ -27,7 +27,8 @@ clickable* is when the states have arrived.
 It prints: per page, to clickable median and p95; login to the index; answers; any failed or
 hung page (none may hang: each waits at most ``--timeout`` s); the load average; memory (each
 learner's server with its kernels at its highest, the hub side: the hub, the proxy, the
-culler, the dashboard and PostgreSQL); whether every learner's stars reached the class
+culler, the dashboard, the kernels' warm parent and PostgreSQL; proportional set sizes, so a
+page shared by a forked kernel and its parent counts once); whether every learner's stars reached the class
 database (the teacher's dashboard reads it); then, the pages closed, the memory once the
 idle culler has stopped the servers (``SCATLAB_CULL_IDLE`` is ``--cull`` seconds here,
 default 150, longer than a learner waits for the class; the culler looks every half of that).
@@ -61,7 +62,7 @@ from typing import Any
 import websocket  # websocket-client, which jupyter_server itself requires
 from playwright.sync_api import Browser, sync_playwright
 
-from bench_course import CHROMIUM, memory_mb, tree_processes, watch
+from bench_course import CHROMIUM, tree_processes, watch
 from scatlab.course.classdb import class_report
 from scatlab.course.hub import LocalHub
 from scatlab.course.steps import STEPS
@@ -339,13 +340,63 @@ def in_chromium(hub: LocalHub, browser: Browser, learner: Learner, pace: Pace, t
 # -- the class --------------------------------------------------------------------------------
 
 
+def pss_kb(pid: int) -> int:
+    """The proportional set size of a process (kB): its own pages, and its share of the pages
+    it shares with others (a forked kernel shares most of its parent's), so that summing
+    processes counts every page once."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+class ForkedKernels:
+    """The kernels forked for each learner (scatlab.course.forks), from the hub's log, where
+    the warm parent writes "forked kernel PID for LEARNER" (a fork's environment in /proc is
+    its parent's, so the log is where the learner is named)."""
+
+    PATTERN = re.compile(r"scatlab kernels: forked kernel (\d+) for (\S+)")
+
+    def __init__(self, log: Path) -> None:
+        self.log, self.offset = log, 0
+        self.owner: dict[int, str] = {}
+
+    def __call__(self) -> dict[str, list[int]]:
+        try:
+            with self.log.open("rb") as f:
+                f.seek(self.offset)
+                text = f.read().decode(errors="replace")
+                self.offset = f.tell()
+        except OSError:
+            text = ""
+        for pid, user in self.PATTERN.findall(text):
+            self.owner[int(pid)] = user
+        found: dict[str, list[int]] = {}
+        for pid, user in list(self.owner.items()):
+            if Path(f"/proc/{pid}").exists():
+                found.setdefault(user, []).append(pid)
+            else:
+                del self.owner[pid]
+        return found
+
+
+def learner_mb(server: int, forked: list[int]) -> tuple[float, int]:
+    """A learner's memory (MB, proportional): their server, the kernels it started or that
+    were forked for it; and how many kernels."""
+    procs = tree_processes(server)
+    kernels = sum(1 for _, cmd, _ in procs if "ipykernel" in cmd or "--kernel" in cmd)
+    return (sum(pss_kb(p) for p, _c, _r in procs) + sum(pss_kb(p) for p in forked)) / 1024, kernels
+
+
 def rss_mb(pids: list[int]) -> float:
-    """The resident set (MB) of these processes and every process below them."""
-    seen: dict[int, int] = {}
+    """The memory (MB, proportional) of these processes and every process below them."""
+    seen: set[int] = set()
     for pid in pids:
-        for p, _cmd, rss in tree_processes(pid):
-            seen[p] = rss
-    return sum(seen.values()) / 1024
+        seen.update(p for p, _cmd, _rss in tree_processes(pid))
+    return sum(pss_kb(p) for p in seen) / 1024
 
 
 def postgres_pid(hub: LocalHub) -> int | None:
@@ -356,17 +407,18 @@ def postgres_pid(hub: LocalHub) -> int | None:
         return None
 
 
-def hub_side_mb(hub: LocalHub, servers: set[int]) -> float:
+def hub_side_mb(hub: LocalHub, servers: set[int], forked: dict[str, list[int]] | None = None) -> float:
     """The hub, the proxy, the culler, the dashboard and PostgreSQL, without the learners' servers."""
     assert hub.process is not None
     below = {p for pid in servers for p, _c, _r in tree_processes(pid)}
-    procs = {p: rss for p, _c, rss in tree_processes(hub.process.pid) if p not in below}
+    below.update(p for pids in (forked or {}).values() for p in pids)  # learners' forked kernels
+    procs = {p for p, _c, _r in tree_processes(hub.process.pid) if p not in below}
     proxy = hub.folder / "jupyterhub-proxy.pid"
     extra = [int(proxy.read_text())] if proxy.is_file() else []
     pg = postgres_pid(hub)
     for pid in [*extra, *([pg] if pg else [])]:
-        procs.update({p: rss for p, _c, rss in tree_processes(pid)})
-    return sum(procs.values()) / 1024
+        procs.update(p for p, _c, _r in tree_processes(pid))
+    return sum(pss_kb(p) for p in procs) / 1024
 
 
 def quantiles(xs: list[float]) -> str:
@@ -447,12 +499,13 @@ def main() -> None:
 
 
 class Monitor(threading.Thread):
-    """Every 3 s: the load average, each learner's server's memory (with its kernels) and the
-    hub side's."""
+    """Every 3 s the load average; every 9 s each learner's server's memory (with its kernels)
+    and the hub side's."""
 
     def __init__(self, hub: LocalHub, learners: list[Learner]) -> None:
         super().__init__(daemon=True)
         self.hub, self.learners = hub, learners
+        self.forked = ForkedKernels(hub.log)
         self.loads: list[float] = []
         self.peak: dict[str, tuple[float, int]] = {}  # learner: (MB, kernels) at their server's highest
         self.hub_peak = 0.0
@@ -460,8 +513,12 @@ class Monitor(threading.Thread):
         self._done = threading.Event()
 
     def run(self) -> None:
+        tick = 0
         while not self._done.wait(3.0):
             self.loads.append(os.getloadavg()[0])
+            tick += 1
+            if tick % 3 != 1:  # memory every 9 s: reading proportional sizes costs system time
+                continue
             servers = {}
             for ln in self.learners:
                 try:
@@ -471,12 +528,13 @@ class Monitor(threading.Thread):
                 if pid:
                     servers[ln.name] = pid
             total = 0.0
+            forked = self.forked()
             for name, pid in servers.items():
-                mb, kernels = memory_mb(pid)
+                mb, kernels = learner_mb(pid, forked.get(name, []))
                 total += mb
                 if mb > self.peak.get(name, (0.0, 0))[0]:
                     self.peak[name] = (mb, kernels)
-            side = hub_side_mb(self.hub, set(servers.values()))
+            side = hub_side_mb(self.hub, set(servers.values()), forked)
             self.hub_peak = max(self.hub_peak, side)
             self.total_peak = max(self.total_peak, total + side)
 

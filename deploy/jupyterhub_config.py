@@ -19,6 +19,9 @@ Every setting a teacher may change is an environment variable:
   keeps each learner's progress local only (no dashboard figures).
 - ``SCATLAB_DASHBOARD_PORT`` (default: the hub's port + 3): where the teacher's dashboard
   service listens on 127.0.0.1; the hub serves it at ``/services/dashboard/``.
+- ``SCATLAB_KERNEL_FORKS`` (default on): ``off`` starts every lesson kernel the ordinary way
+  instead of forking it from one warm parent (:mod:`scatlab.course.forks`, the ``kernels``
+  service).
 
 Run: ``jupyterhub -f deploy/jupyterhub_config.py`` (``make class`` installs and runs it).
 """
@@ -29,6 +32,7 @@ import sys
 from pathlib import Path
 
 from scatlab.course.app import INDEX, lessons_dir
+from scatlab.course.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
 from scatlab.course.server import SHARE
 from scatlab.course.hub import singleuser_args
 
@@ -88,6 +92,10 @@ if not CLASS_DB:
 elif CLASS_DB.lower() == "none":
     CLASS_DB = ""
 
+# --- lesson kernels forked from one warm parent (scatlab.course.forks), unless turned off ----
+FORKS = "" if os.environ.get("SCATLAB_KERNEL_FORKS", "").strip().lower() == "off" else socket_path(CLASS)
+KERNELS = [str(KERNEL_SPECS)] if FORKS else []  # its python3 kernel spec asks the parent for a fork
+
 # --- each learner's server: a process of this user, with its own home in the class folder ---
 c.JupyterHub.spawner_class = "simple"  # jupyterhub.spawner.SimpleLocalProcessSpawner
 c.SimpleLocalProcessSpawner.home_dir_template = str(LEARNERS / "{username}")
@@ -98,9 +106,10 @@ c.Spawner.default_url = f"/voila/render/{INDEX}"
 c.Spawner.environment = {
     "SCATLAB_HOME": lambda spawner: str(LEARNERS / spawner.user.name / "scatlab"),
     "SCATLAB_LESSONS": str(lessons_dir()),
-    "JUPYTER_PATH": os.pathsep.join(p for p in (str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p),
+    "JUPYTER_PATH": os.pathsep.join(p for p in (*KERNELS, str(SHARE), os.environ.get("JUPYTER_PATH", "")) if p),
     "PYTHONUNBUFFERED": "1",
     "SCATLAB_CLASS_DB": CLASS_DB,
+    SOCKET_ENV: FORKS,
 }
 c.Spawner.args = [
     *singleuser_args(),  # the course's Voilà settings (scatlab.course.app.voila_options)
@@ -135,3 +144,5 @@ c.JupyterHub.services = [{
     "command": [sys.executable, "-m", "scatlab.course.dashboard"],
     "environment": {"SCATLAB_CLASS_DB": CLASS_DB},
 }]
+if FORKS:  # the warm parent every lesson kernel is forked from (its socket: this user only)
+    c.JupyterHub.services.append({"name": "kernels", "command": [sys.executable, "-m", "scatlab.course.forks", FORKS]})

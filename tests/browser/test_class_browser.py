@@ -106,6 +106,11 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
         assert r.status_code == 200, f"{name}: {r.status_code} {r.url}\n{hub.log_text()}"
         assert "Learn 31" in r.text and "jp-OutputArea" in r.text, r.text[:2000]  # the course index, run
 
+    # each page's kernel was forked from the class's one warm parent (scatlab.course.forks)
+    log = hub.log.read_text(errors="replace")
+    assert "scatlab kernels: forking warm kernels on" in log, hub.log_text()
+    assert all(f" for {name}" in log for name in ("ada-lovelace", "bob")), hub.log_text()
+
     homes = {name: hub.server_env(name)["SCATLAB_HOME"] for name in ("ada-lovelace", "bob")}
     assert homes["ada-lovelace"] != homes["bob"]
     assert all(Path(h).parent == hub.folder / "learners" / n for n, h in homes.items()), homes
