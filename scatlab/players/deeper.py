@@ -100,15 +100,15 @@ class DeepLook:
         else:
             mean, low, high = self.gap(self.pick, 0)
             out.append(f"A deeper look finds better: {said[self.pick]} wins the game about {_pct(mean)} more "
-                       f"often than {said[0]}, the review's best move (somewhere between {_pct(low)} and "
-                       f"{_pct(high)} more).")
+                       f"often than {said[0]}, the review's best move: somewhere between {_pct(low)} and "
+                       f"{_pct(high)} more.")
         if self.played == self.pick:
             out.append(f"{whose}, {said[self.played]}, is the one it plays.")
         else:
             mean, low, high = self.gap(self.pick, self.played)
             if low > 0:
                 out.append(f"{whose}, {said[self.played]}, wins about {_pct(mean)} less often than "
-                           f"{said[self.pick]} (somewhere between {_pct(low)} and {_pct(high)} less).")
+                           f"{said[self.pick]}: somewhere between {_pct(low)} and {_pct(high)} less.")
             else:
                 out.append(f"{whose}, {said[self.played]}, is too close to {said[self.pick]} for the look to tell "
                            f"them apart: it wins somewhere between {_pct(high)} less often and {_pct(low)} more often.")
