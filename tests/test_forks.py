@@ -85,8 +85,13 @@ def test_a_forked_kernel_is_a_page_s_own_kernel_and_answers_interrupt_and_shutdo
         cwd, query, ppid, pid, warm, rand = said.split()
         assert (cwd, query, int(ppid), warm) == (str(tmp_path), "game=3", proc.pid, "True")  # forked, warm
         seen.append(rand)
-        kc.execute("import time; time.sleep(30)")
-        time.sleep(0.5)
+        # stop_on_error=False: else ipykernel aborts a request that follows the interrupted one at once
+        msg_id = kc.execute("import time; print('sleeping', flush=True); time.sleep(30)", stop_on_error=False)
+        while True:  # interrupt once the sleep has begun (a busy machine may take a while)
+            msg = kc.get_iopub_msg(timeout=30)
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                break
+        time.sleep(0.2)
         km.interrupt_kernel()
         reply = kc.get_shell_msg(timeout=10)
         assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
