@@ -21,7 +21,7 @@ games); for three (9 games) all but 6 games are. A full run (8 rows, twice with 
 use ``--rows`` for a subset. Benchmarks print, they never assert.
 
 With ``--budget N`` every ``master`` entrant searches ``N`` rollouts a decision (its
-default otherwise; the worker processes of ``--jobs`` get it too). When a ``master`` plays,
+default otherwise; the entrant is the kind ``master:N``, so worker processes get it too). When a ``master`` plays,
 the script also times a small sample of its decisions (``--timing-games`` games of the
 first row, default 2) and prints their median, 95th percentile and slowest.
 
@@ -38,8 +38,6 @@ For example, the master against the expert heads-up and against two experts::
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
-import functools
 import json
 import os
 import platform
@@ -53,7 +51,6 @@ from pathlib import Path
 
 import scatlab
 from scatlab.players import Decision, Player, make_player, run_tournament
-from scatlab.players.base import PLAYER_KINDS
 from scatlab.players.tournament import play_out, wilson_interval
 from scatlab.rules import PlayerView, find_rules
 from scatlab.rules.options import PRESETS
@@ -103,8 +100,15 @@ def all_rows(seat: str, against: list[str], heads_up_against: str) -> list[Row]:
     return rows
 
 
+def with_budget(kinds: tuple[str, ...], budget: int | None) -> tuple[str, ...]:
+    """``kinds`` with every ``master`` searching ``budget`` rollouts a decision (``master:N``,
+    a kind make_player knows); unchanged for None."""
+    return kinds if budget is None else tuple(f"master:{budget}" if k == "master" else k for k in kinds)
+
+
 def pick_rows(args: argparse.Namespace) -> list[Row]:
-    rows = all_rows(args.players.strip(), split(args.against), args.heads_up_against.strip())
+    rows = [Row(r.name, r.rules, with_budget(r.players, args.budget))
+            for r in all_rows(args.players.strip(), split(args.against), args.heads_up_against.strip())]
     if not args.rows:
         return rows
     by_name = {r.name: r for r in rows}
@@ -119,27 +123,12 @@ def split(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def set_budget(budget: int | None) -> None:
-    """Make every ``master`` entrant of this process search ``budget`` rollouts a decision
-    (None: its default). A process pool's workers call it first (their initializer)."""
-    if budget is not None:
-        from scatlab.players.master import MasterPlayer
-
-        PLAYER_KINDS["master"] = functools.partial(MasterPlayer, budget=budget)
-
-
-def play(rows: list[Row], games: int, seed: int, jobs: int, label: str, budget: int | None = None) -> list[Outcome]:
+def play(rows: list[Row], games: int, seed: int, jobs: int, label: str) -> list[Outcome]:
     """Play every row with the scatlab this process imports; a line per row on standard error."""
     out = []
-    set_budget(budget)
     for row in rows:
         start = time.perf_counter()
-        if jobs == 1 or budget is None:
-            result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
-        else:  # the workers get the budget through their initializer
-            with concurrent.futures.ProcessPoolExecutor(jobs or None, initializer=set_budget,
-                                                        initargs=(budget,)) as pool:
-                result = run_tournament(list(row.players), games, row.rules, seed, executor=pool, progress=False)
+        result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
         secs = time.perf_counter() - start
         outcome = Outcome(row.name, result.games, tuple(e.wins for e in result.entrants), result.hands,
                           result.actions, secs)
@@ -206,6 +195,10 @@ def print_table(rows: list[Row], after: list[Outcome], before: list[Outcome] | N
           "same games: the same wins per entrant, hands and actions")
 
 
+def is_master(kind: str) -> bool:
+    return kind.partition(":")[0] == "master"
+
+
 class Timed(Player):
     """A player whose every decision is timed (wall clock, seconds)."""
 
@@ -256,7 +249,7 @@ def main() -> None:
     if args.budget is not None and not 1 <= args.budget <= 1_000_000:
         sys.exit(f"--budget {args.budget}: use a whole number from 1 to 1,000,000")
     if args.worker:  # play the rows with the scatlab on PYTHONPATH and answer in JSON on standard output
-        outcomes = play(rows, args.games, args.seed, args.jobs, "before", args.budget)
+        outcomes = play(rows, args.games, args.seed, args.jobs, "before")
         json.dump({"scatlab": str(Path(scatlab.__file__).parent), "outcomes": [asdict(o) for o in outcomes]},
                   sys.stdout)
         return
@@ -269,11 +262,11 @@ def main() -> None:
     if args.before:
         where, before = play_before(args)
         print(f"before: scatlab from {where}")
-    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run", args.budget)
+    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run")
     print(f"{'after' if before is not None else 'code'}: scatlab from {Path(scatlab.__file__).parent}")
     print_table(rows, after, before)
-    if args.timing_games > 0 and rows and any(k == "master" for row in rows for k in row.players):
-        row = next(r for r in rows if "master" in r.players)
+    if args.timing_games > 0 and rows and any(is_master(k) for row in rows for k in row.players):
+        row = next(r for r in rows if any(is_master(k) for k in r.players))
         time_master(row, args.timing_games, args.seed)
 
 

@@ -338,13 +338,15 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.deep is None and (args.budget is not None or args.seed):
         raise ScatlabError("--budget and --seed set the deeper looks: give --deep as well")
     if args.deep is not None:
+        from .players.deeper import DEEP_BUDGET, look_deeper_at_costliest
+
+        args.budget = DEEP_BUDGET if args.budget is None else args.budget
         _bounded("--deep", args.deep, 1, 50)
-        _bounded("--budget", 2000 if args.budget is None else args.budget, 1, 1_000_000)
+        _bounded("--budget", args.budget, 1, 1_000_000)
         _bounded("--seed", args.seed, *SEED_RANGE)
     result = review_game(_record(args.file), args.player)
     looks: tuple[Any, ...] = ()
     if args.deep is not None:
-        from .players.deeper import DEEP_BUDGET, look_deeper_at_costliest
 
         bar: Any = None
         if not args.no_progress and sys.stderr.isatty():
@@ -359,8 +361,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
                 bar.refresh()
 
         try:
-            looks = look_deeper_at_costliest(result, args.deep, args.player,
-                                             DEEP_BUDGET if args.budget is None else args.budget, args.seed, progress)
+            looks = look_deeper_at_costliest(result, args.deep, args.player, args.budget, args.seed, progress)
         finally:
             if bar is not None:
                 bar.close()

@@ -190,19 +190,22 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
     stand-in's three standard streams."""
     conn.settimeout(10)
     data, fds = b"", []
-    while not data.endswith(b"\n"):
-        part, got, _flags, _addr = socket.recv_fds(conn, 65536, 3)
-        if not part:
-            break
-        data += part
-        fds.extend(got)
-        if len(data) > _MAX_REQUEST:
-            raise ValueError("over 1 MB")
-    request = json.loads(data)
-    if not isinstance(request, dict) or len(fds) != 3 or not isinstance(request.get("argv"), list):
+    try:
+        while not data.endswith(b"\n"):
+            part, got, _flags, _addr = socket.recv_fds(conn, 65536, 3)
+            fds.extend(got)
+            if not part:
+                break
+            data += part
+            if len(data) > _MAX_REQUEST:
+                raise ValueError("over 1 MB")
+        request = json.loads(data)
+        if not isinstance(request, dict) or len(fds) != 3 or not isinstance(request.get("argv"), list):
+            raise ValueError("not a kernel request")
+    except (OSError, ValueError):  # a bad request's streams are closed, not leaked
         for fd in fds:
             os.close(fd)
-        raise ValueError("not a kernel request")
+        raise
     return request, fds
 
 

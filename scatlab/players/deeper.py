@@ -39,7 +39,7 @@ from ..analysis.engine.ranking import RankedMove, rank
 from ..analysis.explain.review import YOU, GameReview, ReviewedDecision, costliest
 from ..checks import whole_number
 from ..errors import AnalysisError
-from .master import MasterPlayer, SearchResult, search
+from .master import MasterPlayer, SearchResult, planned_deals, search
 
 __all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
 
@@ -85,37 +85,45 @@ class DeepLook:
         spread = self.confidence * error
         return mean, mean - spread, mean + spread
 
-    def lines(self, names: Mapping[int, str] | None = None) -> tuple[str, ...]:
-        """The look in the learner's words: what it found, what it says of the move played,
-        how it was done."""
-        moves = self.found.moves
-        said = [m.label() for m in moves]
+    def findings(self, names: Mapping[int, str] | None = None) -> tuple[str, ...]:
+        """What the look found and what it says of the move played, in the learner's words
+        (``names`` as the review names the seats)."""
+        said = [m.label() for m in self.found.moves]
         who = (names or {}).get(self.decision.player, f"player {self.decision.player}")
         whose = "Your move" if who == YOU else f"The move of {who}"
         if self.found.deals == 0:
             return ("A deeper look found no deal that fits what was seen, so it has nothing to add.",)
-        out = []
         if self.agrees:
-            out.append(f"A deeper look agrees with the review: {said[0]} is the best move.")
+            first = f"A deeper look agrees with the review: {said[0]} is the best move."
         else:
             mean, low, high = self.gap(self.pick, 0)
-            out.append(f"A deeper look finds better: {said[self.pick]} wins the game about {_pct(mean)} more "
-                       f"often than {said[0]}, the review's best move: somewhere between {_pct(low)} and "
-                       f"{_pct(high)} more.")
+            first = (f"A deeper look finds better: {said[self.pick]} wins the game about {_pct(mean)} more often "
+                     f"than {said[0]}, the review's best move: somewhere between {_pct(low)} and {_pct(high)} more.")
         if self.played == self.pick:
-            out.append(f"{whose}, {said[self.played]}, is the one it plays.")
-        else:
-            mean, low, high = self.gap(self.pick, self.played)
-            if low > 0:
-                out.append(f"{whose}, {said[self.played]}, wins about {_pct(mean)} less often than "
+            return first, f"{whose}, {said[self.played]}, is the one it plays."
+        mean, low, high = self.gap(self.pick, self.played)
+        if low > 0:
+            return first, (f"{whose}, {said[self.played]}, wins about {_pct(mean)} less often than "
                            f"{said[self.pick]}: somewhere between {_pct(low)} and {_pct(high)} less.")
-            else:
-                out.append(f"{whose}, {said[self.played]}, is too close to {said[self.pick]} for the look to tell "
-                           f"them apart: it wins somewhere between {_pct(high)} less often and {_pct(low)} more often.")
-        out.append(f"How: in {self.found.deals:,} deals that fit everything that had been seen, each of "
-                   f"{', '.join(said)} was played to the end of the hand, every player then playing the "
-                   "computer's way, and the chance of winning the game counted after the hand.")
-        return tuple(out)
+        return first, (f"{whose}, {said[self.played]}, is too close to {said[self.pick]} for the look to tell them "
+                       f"apart: it wins somewhere between {_pct(high)} less often and {_pct(low)} more often.")
+
+    def _how(self) -> str:
+        if self.found.deals == 0:
+            return ""
+        return (f"in {self.found.deals:,} deals that fit everything that had been seen, each of "
+                f"{', '.join(m.label() for m in self.found.moves)} was played to the end of the hand, every player "
+                "then playing the computer's way, and the chance of winning the game counted after the hand.")
+
+    def how(self) -> str:
+        """How the look was made, in the learner's words (empty when no deal could be drawn)."""
+        how = self._how()
+        return how[:1].upper() + how[1:]
+
+    def lines(self, names: Mapping[int, str] | None = None) -> tuple[str, ...]:
+        """:meth:`findings`, then how the look was made (``"How: in 500 deals ..."``)."""
+        how = self._how()
+        return self.findings(names) + ((f"How: {how}",) if how else ())
 
     def text(self, names: Mapping[int, str] | None = None) -> str:
         return " ".join(self.lines(names))
@@ -138,7 +146,7 @@ def _candidates(decision: ReviewedDecision, master: MasterPlayer) -> tuple[tuple
     """The moves to search (the master's candidates, at least two, and the move played) and
     the index of the move played among them."""
     ranking = rank(decision.view, master.style)
-    moves = list(master._searched(ranking))
+    moves = list(master.candidates_for(ranking))
     if len(moves) < 2 and len(ranking.moves) > 1:
         moves.append(ranking.moves[1])
     played = ranking.move(decision.assessment.played)
@@ -147,15 +155,11 @@ def _candidates(decision: ReviewedDecision, master: MasterPlayer) -> tuple[tuple
     return tuple(moves), moves.index(played)
 
 
-def look_deeper(decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int = 0,
-                progress: Progress | None = None) -> DeepLook:
-    """Ask the master about one reviewed ``decision`` (see the module doc): about ``budget``
-    rollouts, seeded by ``seed`` and the decision's place in the game, so the same look gives
-    the same answer. ``progress`` is called as deals are played."""
+def _master(budget: int, seed: int) -> MasterPlayer:
+    """The master that looks (``budget`` rollouts a look), once ``budget`` and ``seed`` are checked."""
     whole_number("budget", budget, 1, 1_000_000, error=AnalysisError)
     whole_number("seed", seed, 0, 2**63 - 1, error=AnalysisError)
-    master = MasterPlayer(budget=budget)
-    return _look(decision, master, _candidates(decision, master), seed, progress)
+    return MasterPlayer(budget=budget)
 
 
 def _look(decision: ReviewedDecision, master: MasterPlayer, searched: tuple[tuple[RankedMove, ...], int],
@@ -163,11 +167,16 @@ def _look(decision: ReviewedDecision, master: MasterPlayer, searched: tuple[tupl
     moves, played = searched
     rng = random.Random(f"deeper:{seed}:{decision.hand}:{decision.index}:{decision.player}")
     found = search(decision.view, moves, master.budget, rng, progress=progress)
-    pick = 0
-    for i in range(1, len(moves)):
-        if found.margins[i] > master.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
-            pick = i
-    return DeepLook(decision, found, pick, played, master.confidence)
+    return DeepLook(decision, found, master.pick(found), played, master.confidence)
+
+
+def look_deeper(decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int = 0,
+                progress: Progress | None = None) -> DeepLook:
+    """Ask the master about one reviewed ``decision`` (see the module doc): about ``budget``
+    rollouts, seeded by ``seed`` and the decision's place in the game, so the same look gives
+    the same answer. ``progress`` is called as deals are played."""
+    master = _master(budget, seed)
+    return _look(decision, master, _candidates(decision, master), seed, progress)
 
 
 def look_deeper_at_costliest(review: GameReview, n: int = 3, player: int | None = None, budget: int = DEEP_BUDGET,
@@ -175,12 +184,10 @@ def look_deeper_at_costliest(review: GameReview, n: int = 3, player: int | None 
     """:func:`look_deeper` at the ``n`` costliest decisions of ``review``
     (:func:`scatlab.analysis.explain.review.costliest`, worst first); ``progress`` counts
     deals over all of them."""
-    whole_number("budget", budget, 1, 1_000_000, error=AnalysisError)
-    whole_number("seed", seed, 0, 2**63 - 1, error=AnalysisError)
-    master = MasterPlayer(budget=budget)
+    master = _master(budget, seed)
     chosen: Sequence[ReviewedDecision] = costliest(review, n, player)
     plans = [_candidates(d, master) for d in chosen]
-    planned = [max(1, budget // len(moves)) for moves, _ in plans]
+    planned = [planned_deals(budget, len(moves)) for moves, _ in plans]
     total = sum(planned)
     looks = []
     for k, (d, plan) in enumerate(zip(chosen, plans)):

@@ -61,6 +61,7 @@ the same (with ``seconds``, only when the budget is reached first).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -91,7 +92,7 @@ from .base import Decision, Player, PlayerError, settled_choice
 from .expert import ExpertPlayer
 from .public import PublicMove
 
-__all__ = ["MasterPlayer", "WorldSampler", "RolloutPolicy", "SearchResult", "search", "DEFAULT_BUDGET",
+__all__ = ["MasterPlayer", "WorldSampler", "RolloutPolicy", "SearchResult", "search", "planned_deals", "DEFAULT_BUDGET",
            "PRUNE_POINTS", "PRUNE_WIN"]
 
 DEFAULT_BUDGET = 600
@@ -483,7 +484,7 @@ def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: rand
     rnd = random.Random(rng.getrandbits(64))
     me = view.player
     wme = sampler.seat_of[me]
-    deals = max(1, budget // len(moves))
+    deals = planned_deals(budget, len(moves))
     start = time.perf_counter()
     scores: list[list[float]] = [[] for _ in moves]
     while len(scores[0]) < deals and sampler.tries < 4 * deals + 20:
@@ -505,14 +506,18 @@ def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: rand
             progress(len(scores[0]), deals)
     n = len(scores[0])
     means = tuple(sum(s) / n if n else 0.0 for s in scores)
-    margins, errors = [], []
-    for s in scores:
-        diffs = [x - y for x, y in zip(s, scores[0])]
-        mean = sum(diffs) / n if n else 0.0
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
-        margins.append(mean)
-        errors.append(math.sqrt(var / n) if n > 1 else math.inf)
-    return SearchResult(tuple(moves), n, means, tuple(margins), tuple(errors), tuple(tuple(s) for s in scores))
+    found = SearchResult(tuple(moves), n, means, (), (), tuple(tuple(s) for s in scores))
+    over_engine = [found.difference(i, 0) for i in range(len(moves))]  # each margin over the engine's move
+    return dataclasses.replace(found, margins=tuple(m for m, _ in over_engine), errors=tuple(e for _, e in over_engine))
+
+
+def planned_deals(budget: int, candidates: int) -> int:
+    """The deals a search of ``candidates`` moves plays with ``budget`` rollouts (at least one).
+
+    >>> planned_deals(600, 4), planned_deals(3, 4)
+    (150, 1)
+    """
+    return max(1, budget // candidates)
 
 
 # -- the player --------------------------------------------------------------------------------
@@ -592,14 +597,14 @@ class MasterPlayer(Player):
             choice = decide(view, self.style)
             return Decision(choice.action, choice.reason)
         ranking = rank(view, self.style)
-        moves = self._searched(ranking)
+        moves = self.candidates_for(ranking)
         if len(moves) < 2:
             return Decision(ranking.best.action, ranking.reason)
         found = search(view, moves, self.budget, rng, self.seconds)
         self.last = found
         return self._choose(view, ranking, found)
 
-    def _searched(self, ranking: Ranking) -> tuple[RankedMove, ...]:
+    def candidates_for(self, ranking: Ranking) -> tuple[RankedMove, ...]:
         """The candidates: the engine's first moves, less those it rates far behind."""
         best = ranking.best
         if best.sure_31:
@@ -616,15 +621,22 @@ class MasterPlayer(Player):
                 kept.append(m)
         return tuple(kept)
 
+    def pick(self, found: SearchResult) -> int:
+        """Which of a search's moves the master plays (an index of ``found.moves``): the one
+        with the best margin over the engine's move among those whose margin exceeds
+        ``confidence`` standard errors; else the engine's (0)."""
+        pick = 0
+        for i in range(1, len(found.moves)):
+            if found.margins[i] > self.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
+                pick = i
+        return pick
+
     def _choose(self, view: PlayerView, ranking: Ranking, found: SearchResult) -> Decision:
         top = view.top_discard if view.phase is Phase.TURN else None
         engine = found.moves[0]
         if found.deals == 0:
             return Decision(engine.action, f"{ranking.reason} (no deal consistent with what it saw could be sampled)")
-        pick = 0
-        for i in range(1, len(found.moves)):
-            if found.margins[i] > self.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
-                pick = i
+        pick = self.pick(found)
         deals = f"searched {found.deals:,} deals ({found.rollouts:,} rollouts)"
         if pick:
             m, err = found.margins[pick], found.errors[pick]

@@ -176,16 +176,17 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     )
 
 
-def deeper_html(lines: Sequence[str] | None) -> str:
-    """A deeper look's lines (:meth:`scatlab.players.deeper.DeepLook.lines`) as a fragment:
-    what it found and what it says of the move played, then how, behind a disclosure."""
-    if not lines:
+def deeper_html(look: Any, names: Mapping[int, str] | None = None) -> str:
+    """A deeper look (:class:`scatlab.players.deeper.DeepLook`, or None) as a fragment: what it
+    found and what it says of the move played, then how, behind a disclosure."""
+    if look is None:
         return ""
-    found = "".join(f"<p>{escape(line)}</p>" for line in lines if not line.startswith("How:"))
-    how = "".join(f"<p>{escape(line[4:].strip())}</p>" for line in lines if line.startswith("How:"))
+    found = "".join(f"<p>{escape(line)}</p>" for line in look.findings(names))
+    how = look.how()
     return (f'<div class="scat-review-deeper" role="status"><p class="scat-review-deeper-title"><b>A second opinion</b> '
             f"(the master)</p>{found}"
-            + (f'<details class="scat-review-deeper-how"><summary>How it looked</summary>{how}</details>' if how else "")
+            + (f'<details class="scat-review-deeper-how"><summary>How it looked</summary><p>{escape(how)}</p>'
+               "</details>" if how else "")
             + "</div>")
 
 
@@ -217,9 +218,8 @@ class ReviewSteps:
         self.title = title if title is not None else f"Game review: {seats}, in the order played"
         self.trying = ""
         """What "Try it yourself" opened (shown under the review), or empty."""
-        self.deeper: dict[int, tuple[str, ...]] = {}
-        """The deeper looks asked for so far (:func:`scatlab.players.deeper.look_deeper`): a
-        step's lines in the learner's words."""
+        self.deeper: dict[int, Any] = {}
+        """The deeper looks asked for so far, by step (:class:`scatlab.players.deeper.DeepLook`)."""
 
     @property
     def decisions(self) -> tuple[ReviewedDecision, ...]:
@@ -250,7 +250,7 @@ class ReviewSteps:
         d = self.current()
         if d is None:
             return "<p>No decision to review: every action in this record was forced.</p>"
-        return decision_html(d, self.names) + deeper_html(self.deeper.get(self.step))
+        return decision_html(d, self.names) + deeper_html(self.deeper.get(self.step), self.names)
 
     def look_deeper(self, budget: int | None = None, progress: Callable[[int, int], None] | None = None) -> tuple[str, ...]:
         """Ask the master for a deeper look at the current decision (kept, so asking again
@@ -261,9 +261,8 @@ class ReviewSteps:
         if d is None:
             return ()
         if self.step not in self.deeper:
-            look = look_deeper(d, DEEP_BUDGET if budget is None else budget, progress=progress)
-            self.deeper[self.step] = look.lines(self.names)
-        return self.deeper[self.step]
+            self.deeper[self.step] = look_deeper(d, DEEP_BUDGET if budget is None else budget, progress=progress)
+        return tuple(self.deeper[self.step].lines(self.names))
 
     def marks(self) -> list[dict[str, Any]]:
         """The timeline, in the order played: one entry per decision (step, hand, index,
