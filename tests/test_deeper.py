@@ -132,3 +132,25 @@ def test_cli_tournament_budget_sets_every_masters_rollouts(capsys: Any) -> None:
     assert code == 0 and [e["kind"] for e in json.loads(out)["entrants"]] == ["master:20", "tip"]
     code, _, err = run(["tournament", "--players", "tip,tip", "--budget", "20"], capsys)
     assert code == 2 and "--budget 20 is read only by master players" in err
+
+
+def test_a_deeper_look_finds_better_only_with_its_range_above_zero_knocks_too() -> None:
+    """The master at the table trusts a knock from one standard error; a deeper look asks two
+    of every move, the range it prints, so "finds better" never comes with a range reaching
+    below zero."""
+    from scatlab.analysis.engine.ranking import rank
+    from scatlab.players.deeper import LOOK_CONFIDENCE, _master
+    from scatlab.players.master import SearchResult
+    from scatlab.rules import GameState
+
+    view = GameState.new("classic", 2).deal(deal_order(["9C 10D 2H", "KH 4H 5S"], up="2C")).view(1)
+    by_name = {m.name: m for m in rank(view).moves}
+    moves = (by_name["draw"], by_name["knock"])
+    scores = ((0.5, 0.5, 0.5, 0.5), (0.52, 0.5, 0.52, 0.5))   # knocking 1 point better, 0.58 SE: 1.7 SE
+    mean = sum(b - a for a, b in zip(*scores)) / 4
+    found = SearchResult(moves, 4, (0.5, 0.51), (0.0, mean), (0.0, 0.01 / 3 ** 0.5), scores)
+    master = _master(100, 0)
+    assert LOOK_CONFIDENCE == 2.0 and master.knock_confidence == master.confidence == LOOK_CONFIDENCE
+    assert master.pick(found) == 0
+    from scatlab.players.master import MasterPlayer
+    assert MasterPlayer().pick(found) == 1                     # at the table: a knock from 1 SE

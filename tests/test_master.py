@@ -146,6 +146,7 @@ def test_with_one_rollout_per_move_the_search_reproduces_the_rankings_order_wher
     ({"seconds": "1"}, "seconds='1'"),
     ({"candidates": 1}, "candidates=1"),
     ({"confidence": float("nan")}, "confidence=nan"),
+    ({"knock_confidence": -1}, "knock_confidence=-1"),
 ])
 def test_bad_parameters_raise_player_error_quoting_the_value(params: dict[str, object], quoted: str) -> None:
     with pytest.raises(PlayerError, match=quoted.replace(".", r"\.")):
@@ -186,6 +187,36 @@ def test_the_reason_states_the_search_in_words() -> None:
     assert decision.action == Action.DRAW and "±" not in decision.reason
     assert decision.reason.endswith("searched 400 deals (800 rollouts): taking the 2C better by 1.0 points of "
                                     "winning chance, give or take 0.8, not clearly better")
+
+
+def test_a_knock_against_playing_on_needs_knock_confidence_standard_errors_the_rest_confidence() -> None:
+    """The choice rule at its boundaries: a margin must exceed (strictly) ``knock_confidence``
+    standard errors where one move ends the hand and the other plays on, else ``confidence``;
+    among the moves that pass, the best margin wins."""
+    view = heads_up(["9C 10D 2H", "KH 4H 5S"], up="2C").view(1)
+    by_name = {m.name: m for m in rank(view).moves}
+    draw, take, knock = by_name["draw"], by_name["take"], by_name["knock"]
+    master = MasterPlayer()
+    assert (master.confidence, master.knock_confidence) == (2.0, 1.0)
+
+    def found(moves: tuple[object, ...], margins: tuple[float, ...], errors: tuple[float, ...]) -> SearchResult:
+        return SearchResult(moves, 100, tuple(0.5 + m for m in margins), margins, errors)  # type: ignore[arg-type]
+
+    moves = (draw, take, knock)
+    assert master.threshold(found(moves, (0, 0, 0), (0, 1, 1)), 1) == 2.0
+    assert master.threshold(found(moves, (0, 0, 0), (0, 1, 1)), 2) == 1.0
+    assert master.pick(found(moves, (0.0, 0.0199, 0.01), (0.0, 0.01, 0.01))) == 0     # at 1 SE: not yet
+    assert master.pick(found(moves, (0.0, 0.0199, 0.0101), (0.0, 0.01, 0.01))) == 2   # past 1 SE: knock
+    assert master.pick(found(moves, (0.0, 0.02, 0.0101), (0.0, 0.01, 0.01))) == 2     # take at 2 SE: not yet
+    assert master.pick(found(moves, (0.0, 0.0201, 0.0101), (0.0, 0.01, 0.01))) == 1   # past 2 SE, the best margin
+    assert master.pick(found(moves, (0.0, 0.0201, 0.03), (0.0, 0.01, 0.01))) == 2     # both pass: the larger
+    # the engine knocks: playing on instead is the knock decision too, trusted from 1 SE
+    assert master.pick(found((knock, draw), (0.0, 0.0101), (0.0, 0.01))) == 1
+    assert master.pick(found((knock, draw), (0.0, 0.01), (0.0, 0.01))) == 0
+    # one deal: an infinite error never passes, whatever the thresholds
+    assert MasterPlayer(knock_confidence=0).pick(found(moves, (0.0, 0.5, 0.5), (0.0, float("inf"), float("inf")))) == 0
+    # the thresholds are the player's: with knock_confidence 2 the knock waits for 2 SE
+    assert MasterPlayer(knock_confidence=2).pick(found(moves, (0.0, 0.0, 0.0199), (0.0, 0.01, 0.01))) == 0
 
 
 def test_a_public_reason_tells_how_the_master_plays() -> None:

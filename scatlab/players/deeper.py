@@ -14,7 +14,9 @@ are as likely as the adaptive opponent model says; after the move compared, ever
 by the engine's tables and knock line; a hand's outcome is worth what the standing model
 says. The figures are estimates from a sample of deals, so each comes with the range two
 standard errors either side, and the master's move is the review's best move unless another
-is better by more than that.
+is better by more than that: two standard errors for every move, knocks too (at the table the
+master trusts a knock from one, ``knock_confidence``; a review that says "finds better" shows
+a range wholly above zero).
 
 >>> from scatlab.rules import GameRecord, deal_order
 >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
@@ -46,6 +48,11 @@ __all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
 DEEP_BUDGET = 2000
 """Rollouts a deeper look uses by default: about a second on one core (docs/guide/master.md),
 more than a move at the table gets, since a learner asks for it once."""
+
+LOOK_CONFIDENCE = 2.0
+"""Standard errors a move must be better by for a deeper look to say it finds better, for
+every move (the range it prints is this many either side, so a better move's range is above
+zero)."""
 
 Progress = Callable[[int, int], None]
 """Called with (deals played, deals planned) as a look goes on."""
@@ -159,7 +166,7 @@ def _master(budget: int, seed: int) -> MasterPlayer:
     """The master that looks (``budget`` rollouts a look), once ``budget`` and ``seed`` are checked."""
     whole_number("budget", budget, 1, 1_000_000, error=AnalysisError)
     whole_number("seed", seed, 0, 2**63 - 1, error=AnalysisError)
-    return MasterPlayer(budget=budget)
+    return MasterPlayer(budget=budget, confidence=LOOK_CONFIDENCE, knock_confidence=LOOK_CONFIDENCE)
 
 
 def _look(decision: ReviewedDecision, master: MasterPlayer, searched: tuple[tuple[RankedMove, ...], int],

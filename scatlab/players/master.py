@@ -26,9 +26,16 @@ expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Other
    candidate is played in the same deals (common random numbers), so the differences
    between candidates have a small variance.
 4. **The choice.** It plays the candidate with the best mean only when its margin over the
-   engine's move is more than ``confidence`` (2) standard errors; otherwise the engine's
-   move. So where a search cannot tell the moves apart the master plays as the expert
-   does, and with one deal a move it always does.
+   engine's move is more than ``confidence`` (2) standard errors, or ``knock_confidence``
+   (1) where one of the two moves ends the hand and the other does not (knocking against
+   playing on); otherwise the engine's move. So where a search cannot tell the moves apart
+   the master plays as the expert does, and with one deal a move it always does. The knock
+   is trusted on less evidence because its rollouts are short and its differences large:
+   after a knock only the opponents' last turns are played out, which the rollout policy
+   pictures well, and nearly every deal tells knocking from playing on; two moves that both
+   play on differ in few deals, so with a small budget the spread of their difference is
+   itself poorly known, and a lower bar there would switch on noise (what the knock's lower bar
+   is worth against two experts: docs/guide/master.md).
 
 **The rollout policy** is the engine's way of playing on, read from its exact tables, with
 its knock line: draw or take by the hands' expected values five turns ahead (the horizon
@@ -561,7 +568,8 @@ class MasterPlayer(Player):
     ``budget``: rollouts a decision (1 to 1,000,000); ``seconds``: an optional time limit
     a decision (more than 0, up to an hour); ``candidates``: how many of the engine's first
     moves are searched (2 to 6); ``confidence``: how many standard errors a move's margin
-    over the engine's must exceed for the master to play it (0 to 10).
+    over the engine's must exceed for the master to play it (0 to 10); ``knock_confidence``:
+    the same where one of the two moves ends the hand and the other does not (0 to 10).
 
     >>> MasterPlayer(budget=0)
     Traceback (most recent call last):
@@ -572,16 +580,18 @@ class MasterPlayer(Player):
     name = "master"
 
     def __init__(self, budget: int = DEFAULT_BUDGET, seconds: float | None = None, candidates: int = 4,
-                 confidence: float = 2.0) -> None:
+                 confidence: float = 2.0, knock_confidence: float = 1.0) -> None:
         whole_number("budget", budget, 1, 1_000_000, error=PlayerError)
         if seconds is not None and real_number("seconds", seconds, 0, 3600, error=PlayerError) <= 0:
             raise PlayerError(f"seconds={seconds!r} is not allowed: use a number more than 0, up to 3600")
         whole_number("candidates", candidates, 2, 6, error=PlayerError)
         real_number("confidence", confidence, 0, 10, error=PlayerError)
+        real_number("knock_confidence", knock_confidence, 0, 10, error=PlayerError)
         self.budget = budget
         self.seconds = None if seconds is None else float(seconds)
         self.candidates = candidates
         self.confidence = float(confidence)
+        self.knock_confidence = float(knock_confidence)
         self.style: Style = EXPERT
         """The engine's settings it searches from (the ``expert``'s)."""
         self.last: SearchResult | None = None
@@ -621,13 +631,22 @@ class MasterPlayer(Player):
                 kept.append(m)
         return tuple(kept)
 
+    def threshold(self, found: SearchResult, i: int) -> float:
+        """How many standard errors candidate ``i``'s margin over the engine's move must
+        exceed: ``knock_confidence`` where exactly one of the two ends the hand (a knock
+        against playing on), else ``confidence``."""
+        if found.moves[i].ends_hand != found.moves[0].ends_hand:
+            return self.knock_confidence
+        return self.confidence
+
     def pick(self, found: SearchResult) -> int:
         """Which of a search's moves the master plays (an index of ``found.moves``): the one
         with the best margin over the engine's move among those whose margin exceeds
-        ``confidence`` standard errors; else the engine's (0)."""
+        :meth:`threshold` standard errors (strictly); else the engine's (0)."""
         pick = 0
         for i in range(1, len(found.moves)):
-            if found.margins[i] > self.confidence * found.errors[i] and found.margins[i] > found.margins[pick]:
+            margin = found.margins[i]
+            if margin > self.threshold(found, i) * found.errors[i] and margin > found.margins[pick]:
                 pick = i
         return pick
 
