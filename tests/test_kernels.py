@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
-import time
+import types
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -134,34 +134,65 @@ def test_the_quick_client_never_sends_to_a_shell_socket_that_would_block(monkeyp
     assert sent == []
 
 
+class _Clock:
+    """A pretend clock for the refill's waiting: ``sleep`` moves it on at once, so what the
+    test checks is the rule, never how busy the machine running it is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._real_sleep = asyncio.sleep
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await self._real_sleep(0)
+
+
 def test_a_replacement_waits_until_the_pages_kernels_are_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Warming a kernel takes about two seconds of CPU: it waits until no page's kernel has
-    been active for ``refill_quiet`` seconds, at most ``refill_patience`` seconds; the
-    pool's own kernels (waiting or warming) do not count as a page."""
+    been active for ``refill_quiet`` seconds, at most ``refill_patience`` seconds, looking
+    every 0.1 s."""
+    import scatlab.course.kernels as kernels_module
+
     km = _manager(tmp_path, refill_quiet=0.3, refill_patience=0.8)
-    kernels = {kid: type("K", (), {"last_activity": datetime.now(timezone.utc)})() for kid in ("page", "warming")}
+    clock = _Clock()
+    monkeypatch.setattr(kernels_module, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    monkeypatch.setattr(kernels_module, "asyncio", types.SimpleNamespace(sleep=clock.sleep))
+    busy_until: list[float | None] = [None]  # a page's kernel active until then; None: no page
+
+    def busy_since() -> float:
+        if busy_until[0] is None:
+            return float("inf")
+        return clock.now - min(clock.now, busy_until[0])
+
+    monkeypatch.setattr(km, "_busy_since", busy_since)
+
+    def waited(busy_for: float | None) -> float:
+        clock.now = 0.0
+        busy_until[0] = busy_for
+        _in_own_loop(km._wait_for_quiet())
+        return clock.now
+
+    eps = 1e-9
+    assert 0.5 - eps <= waited(0.2) < 0.6 - eps  # the page, then a quiet 0.3 s
+    assert 0.3 - eps <= waited(0.0) < 0.4 - eps  # a page just handed its kernel: a quiet 0.3 s
+    assert 0.8 - eps <= waited(5.0) < 0.9 + eps  # a page busy all along: patience runs out
+    assert waited(None) == 0.0  # no page at all: at once
+
+
+def test_only_a_pages_kernel_counts_as_busy_never_the_pools_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seconds since the last activity of a kernel handed out to a page; the pool's
+    kernels (waiting or warming) do not count; no page: infinity."""
+    km = _manager(tmp_path)
+    now = datetime.now(timezone.utc)
+    kernels = {kid: type("K", (), {"last_activity": now})() for kid in ("page", "warming", "waiting")}
+    kernels["page"].last_activity = now - timedelta(seconds=5)
     monkeypatch.setattr(km, "list_kernel_ids", lambda: list(kernels))
     monkeypatch.setattr(km, "get_kernel", lambda kid: kernels[kid])
     km._warming.add("warming")
-
-    async def scenario(busy_for: float) -> float:
-        async def page_busy() -> None:  # a page's kernel sending messages every 50 ms
-            end = time.monotonic() + busy_for
-            while time.monotonic() < end:
-                kernels["page"].last_activity = datetime.now(timezone.utc)
-                await asyncio.sleep(0.05)
-
-        if "page" in kernels:  # the page has just been handed its kernel
-            kernels["page"].last_activity = datetime.now(timezone.utc)
-        busy = asyncio.ensure_future(page_busy())
-        start = time.monotonic()
-        kernels["warming"].last_activity = datetime.now(timezone.utc) + timedelta(hours=1)  # ours: ignored
-        await km._wait_for_quiet()
-        waited = time.monotonic() - start
-        busy.cancel()
-        return waited
-
-    assert 0.2 + 0.3 <= _in_own_loop(scenario(0.2)) < 0.8  # waits for the page, then a quiet 0.3 s
-    assert 0.8 <= _in_own_loop(scenario(5.0)) < 1.5  # a page busy all along: patience runs out
+    km._ready[("python3", "")] = [("waiting", {})]
+    assert 5.0 <= km._busy_since() < 3600.0  # only the page's 5 s, never the pool's "now"
     kernels.pop("page")
-    assert _in_own_loop(scenario(0.0)) < 0.2  # no page at all: at once
+    assert km._busy_since() == float("inf")

@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,7 +91,6 @@ def hub() -> Iterator[Hub]:
 
 
 def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
-    started = time.monotonic()
     # a wrong class code is refused; so is the teacher's name with the class code
     assert hub.login("Mallory", "not-the-code").login_status == 403
     assert hub.login("miss-t", CODE).login_status == 403
@@ -129,7 +127,6 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
     # the teacher logs in with the teacher's code; the idle culler asks the hub about servers
     assert hub.login("Miss-T", TEACHER_CODE).login_status == 302
     assert "(idle-culler@127.0.0.1)" in hub.log.read_text(errors="replace")
-    assert time.monotonic() - started < 60
 
 
 def _log_in(page: Page, hub: Hub, name: str, code: str) -> None:
