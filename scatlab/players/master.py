@@ -34,8 +34,7 @@ expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Other
    after a knock only the opponents' last turns are played out, which the rollout policy
    pictures well, and nearly every deal tells knocking from playing on; two moves that both
    play on differ in few deals, so with a small budget the spread of their difference is
-   itself poorly known, and a lower bar there would switch on noise (what the knock's lower bar
-   is worth against two experts: docs/guide/master.md).
+   itself poorly known, and a lower bar there would switch on noise.
 
 **The rollout policy** is the engine's way of playing on, read from its exact tables, with
 its knock line: draw or take by the hands' expected values five turns ahead (the horizon
