@@ -159,7 +159,7 @@ def test_a_stopped_server_queues_and_a_restart_sends_exactly_once(
         p.record_stars("01-the-game", "s1", 2)
         p.finish_lesson("01-the-game")
         took = time.monotonic() - started
-        assert took < 3, f"three writes with the server down took {took:.1f} s"
+        assert took < 30, f"three writes with the server down took {took:.1f} s"  # never hangs
         assert [a.question for a in p.answers()] == ["q0", "q1"] and p.finished_lessons() == {"01-the-game"}
         assert pending(p) == 3
         assert pending(Progress(path)) == 3  # opening tries too, and keeps them when it fails
@@ -220,21 +220,36 @@ def test_a_learner_never_sees_a_class_database_error(tmp_path: Path, monkeypatch
 
 def test_a_silent_server_delays_one_write_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that accepts the connection and then says nothing (libpq's two-second
-    timeout): one write waits for it, the next ones do not try for a while."""
+    timeout): one write tries it, the next ones do not try for ``QUIET_SECONDS``. Counted
+    by the connections the silent server received, not by the clock."""
+
+    def connections(server: socket.socket) -> int:
+        """The connections waiting to be accepted, accepted and closed."""
+        server.setblocking(False)
+        n = 0
+        while True:
+            try:
+                conn, _ = server.accept()
+            except BlockingIOError:
+                return n
+            conn.close()
+            n += 1
+
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         monkeypatch.setenv("SCATLAB_CLASS_DB", f"postgresql://127.0.0.1:{silent.getsockname()[1]}/x")
         classdb._quiet_until.clear()
         p = Progress(tmp_path / "progress.sqlite3")  # opening has nothing to send: no attempt
+        assert connections(silent) == 0
         started = time.monotonic()
         p.record_visit("01-the-game")
         first = time.monotonic() - started
-        started = time.monotonic()
+        assert connections(silent) >= 1  # it tried
         p.record_visit("02-odds")
-        second = time.monotonic() - started
+        assert connections(silent) == 0  # quiet: it did not try again
     classdb._quiet_until.clear()
-    assert first < 4 and second < 0.5, (first, second)
+    assert first < 30, first  # not a speed target: a write never hangs on a silent server
     assert pending(p) == 2
 
 
