@@ -187,9 +187,13 @@ def test_three_learners_play_and_the_teacher_sees_each_ones_own_stars(hub: Hub, 
     assert response is not None and response.status == 403, (response and response.status, ada.url)
     assert "Class dashboard" not in ada.locator("body").inner_text()
 
-    teacher = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    _log_in(teacher, hub, "miss-t", TEACHER_CODE)
-    teacher.wait_for_url("**/hub/**", timeout=30_000)
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    landing = teacher_context.new_page()
+    _log_in(landing, hub, "miss-t", TEACHER_CODE)
+    landing.wait_for_url("**/hub/**", timeout=30_000)
+    # the landing page may still be waiting for the teacher's own server, and its script
+    # navigates once the server is up: the dashboard gets a page of its own (same cookies)
+    teacher = teacher_context.new_page()
     response = teacher.goto(f"{hub.url}/services/dashboard/", wait_until="domcontentloaded")
     assert response is not None and response.status == 200, hub.log_text()
     expect(teacher.get_by_role("heading", name="Class dashboard")).to_be_visible()
