@@ -224,6 +224,17 @@ def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:
     assert "0.15 ÷ (number of players) lives, 0.075 against one opponent, 0.05 against two" in prose
 
 
+def test_lesson_3_C6_the_advice_also_knocks_when_a_knock_clearly_beats_playing_on() -> None:
+    """The lesson's second rule is the engine's margin: 3 points of the chance of winning
+    against one opponent, 6 against two (KnockValuation.margin, scaled by opponents / 2)."""
+    from scatlab.analysis.counting.knowledge import Knowledge
+    from scatlab.analysis.engine.ranking import Position, rank
+
+    margins = [rank(Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=n))).margin for n in (1, 2)]
+    assert margins == [Fraction(3, 100), Fraction(6, 100)]
+    assert "by 3 points or more against one opponent, 6 against two" in _lesson_3_prose()
+
+
 def test_lesson_3_C13_on_the_county_the_nearly_safe_limit_drops_to_0_6() -> None:
     """On the county (C13) one more loss is out: the limit is 0.6 of the usual (with equal
     lives the line stays put)."""

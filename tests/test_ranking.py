@@ -145,6 +145,57 @@ def test_C6_the_cost_of_a_knock_not_advised_is_the_chance_of_winning_it_gives_up
     assert knock.lives == (knock.p_one or 0) + 2 * (knock.p_two or 0)
 
 
+def _with_knock(r: Ranking, win: Fraction, lives: Fraction, on: Fraction) -> Ranking:
+    """``r`` with its knock's figures and playing on's change in the chance of winning set."""
+    import dataclasses
+
+    moves = tuple(dataclasses.replace(m, win=win, lives=lives) if m.ends_hand else m for m in r.moves)
+    return dataclasses.replace(r, moves=moves, play_on_win=on)
+
+
+def test_C6_advice_to_play_on_states_the_knock_rule_where_the_knocks_figure_is_as_high() -> None:
+    """A learner who reads "knocking ... by -0.5%, playing on by -0.9%" beside the advice
+    "draw" is told why: the rule (nearly safe, or beating playing on by the margin), with
+    this position's limit and margin. Where the knock's figure is lower the figures speak
+    for themselves; where the rule would knock on these figures nothing is claimed."""
+    from scatlab.analysis.engine.advice import _ending_note
+
+    r = rank(Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2)))
+    assert r.best.name == "draw" and r.margin == F(6, 100) and r.limit == F(5, 100)
+    on = F(-9, 1000)
+    rule = ": the advice knocks only when that costs at most 0.05 lives without lowering the chance of winning " \
+           "(nearly safe), or beats playing on by 6 points or more"
+    assert rule in _ending_note(_with_knock(r, on, F(43, 100), on), {})  # as high: the rule is said
+    assert rule in _ending_note(_with_knock(r, on + r.margin - F(1, 10**6), F(43, 100), on), {})
+    assert "the advice knocks only" not in _ending_note(_with_knock(r, on - F(1, 10**6), F(43, 100), on), {})
+    assert "the advice knocks only" not in _ending_note(_with_knock(r, on + r.margin, F(43, 100), on), {})
+    assert "the advice knocks only" not in _ending_note(_with_knock(r, F(0), r.limit, on), {})
+    r1 = rank(Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=1)))
+    assert "beats playing on by 3 points or more" in _ending_note(_with_knock(r1, F(0), F(1, 2), F(0)), {})
+
+
+def test_C6_a_nearly_safe_knock_below_playing_ons_figure_says_it_is_nearly_safe() -> None:
+    """The advice knocks with a figure below playing on's only by the nearly-safe rule, and
+    says so (seeded expert game, the first such knock: seed 7, game 26, classic)."""
+    seen: list[str] = []
+
+    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
+        if entrant == 0 and action.kind is ActionKind.KNOCK and not seen:
+            a = analyze(view)
+            r = a.ranking
+            assert r is not None and r.best.win is not None and r.play_on_win is not None
+            if r.best.win < r.play_on_win:
+                assert r.best.lives is not None and r.best.lives <= r.limit
+                seen.append(f"{float(r.limit):g}|{a.advice.reason}")
+
+    players = [make_player("expert"), make_player("tip"), make_player("tip")]
+    play_out(players, ["expert", "tip", "tip"], find_rules("classic"), 7, 26, observe)
+    assert seen, "no nearly safe knock below playing on's figure in that game"
+    limit, reason = seen[0].split("|")
+    assert reason.endswith(f": nearly safe (at most {limit} lives without lowering the chance of winning), "
+                           "and the advice takes a nearly safe end of the hand"), reason
+
+
 def test_C6_a_knock_already_made_leaves_no_knock_to_advise() -> None:
     s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "10H 8H JH"], up="5C"))
     s = s.apply(Action.KNOCK)

@@ -556,20 +556,46 @@ def _state_before(record: GameRecord, hand: int, index: int) -> GameState:
     return replay(record_before(record, hand, index))
 
 
-def test_C6_the_knock_rows_are_the_rankings_exact_figures_beside_playing_on() -> None:
-    """The table shows the figures the advice compares, exact: the knock's chances and
-    expected lives, and playing on's expected lives (no Monte Carlo estimate, no "±")."""
+def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_marked() -> None:
+    """The table shows the figures the advice compares: the knock's chances and expected
+    lives, and playing on's. Against two opponents they are the engine's estimates, so their
+    exact column says ``estimate`` (never a rounded decimal passed off as a fraction), as does
+    every change in the chance of winning; no "±"."""
+    from scatlab.session.table import ESTIMATE
+
     s = TableSession("classic", opponents=("tip", "tip"), seed=8)
     m = s.model()
     assert m.hints is not None and m.hints.analysis.ranking is not None
     ranking = m.hints.analysis.ranking
     knock = ranking.move("knock")
+    assert not knock.exact_risk
     rows = {label: (exact, shown) for label, exact, shown in m.hints.rows}
-    assert rows["knock: chance of losing one life"] == (str(knock.p_one), chance_words(knock.p_one or Fraction(0)))
-    assert rows["knock: chance of losing two lives"][0] == str(knock.p_two)
-    assert rows["knock: lives lost on average"] == (str(knock.lives), f"{float(knock.lives or 0):.2f}")
-    assert rows["playing on: lives lost on average"][0] == str(ranking.play_on_lives)
+    assert rows["knock: chance of losing one life"] == (ESTIMATE, chance_words(knock.p_one or Fraction(0)))
+    assert rows["knock: chance of losing two lives"][0] == ESTIMATE
+    assert rows["knock: lives lost on average"] == (ESTIMATE, f"{float(knock.lives or 0):.2f}")
+    assert rows["playing on: lives lost on average"] == (ESTIMATE, f"{float(ranking.play_on_lives or 0):.2f}")
+    assert rows["knock: change in your chance of winning the game"][0] == ESTIMATE
+    assert rows["playing on: change in your chance of winning the game"][0] == ESTIMATE
+    assert rows["draw: chance of 31"][0] != ESTIMATE  # counted over the unseen cards: exact
     assert not any("±" in shown or "Monte Carlo" in label for label, _, shown in m.hints.rows)
+
+
+def test_C6_against_one_opponent_the_knock_rows_are_exact_counts() -> None:
+    """Against one opponent with lives kept the knock's chances are exact counts
+    (docs/design/engine.md): the exact column holds their fractions, and lives = one + 2 × two."""
+    for seed in range(20):
+        m = TableSession("classic", opponents=("tip",), seed=seed).model()
+        ranking = m.hints.analysis.ranking if m.hints is not None else None
+        if ranking is None or not any(mv.ends_hand for mv in ranking.moves):
+            continue
+        knock = ranking.move("knock")
+        assert knock.exact_risk and knock.p_one is not None and knock.p_two is not None
+        rows = {label: exact for label, exact, _ in m.hints.rows}  # type: ignore[union-attr]
+        assert rows["knock: chance of losing one life"] == str(knock.p_one)
+        assert rows["knock: chance of losing two lives"] == str(knock.p_two)
+        assert rows["knock: lives lost on average"] == str(knock.p_one + 2 * knock.p_two)
+        return
+    raise AssertionError("no seed gave a knock to weigh against one opponent")
 
 
 def test_a_table_offers_the_controls_asked_for_and_refuses_an_unknown_set() -> None:

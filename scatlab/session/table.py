@@ -65,6 +65,7 @@ __all__ = [
     "TableSession",
     "TableModel",
     "SeatModel",
+    "ESTIMATE",
     "HintsModel",
     "DrawChart",
     "ShowdownModel",
@@ -139,11 +140,18 @@ class DrawChart:
         }
 
 
+ESTIMATE = "estimate"
+"""The exact value of a hint row that has none: the figure is the engine's estimate (see
+docs/design/engine.md, "What is exact and what is estimated")."""
+
+
 @dataclass(frozen=True)
 class HintsModel:
     """Advice for the learner's decision, all from ``analysis = analyze(view)``.
 
-    ``rows`` are (label, exact value, display value) triples; ``chart`` is the value
+    ``rows`` are (label, exact value, display value) triples, the exact value
+    :data:`~scatlab.session.ESTIMATE` for a figure the engine estimates (its knock figures against two or
+    more opponents, every change in the chance of winning); ``chart`` is the value
     distribution after drawing (None when no draw is possible), which the table widget
     draws (:func:`scatlab.widgets.chart.distribution_svg`)."""
 
@@ -843,8 +851,8 @@ def _num(value: Fraction) -> tuple[str, str]:
     return exact, shown
 
 
-def _pct(p: Fraction) -> tuple[str, str]:
-    return str(p), chance_words(p)
+def _pct(p: Fraction, exact: bool = True) -> tuple[str, str]:
+    return str(p) if exact else ESTIMATE, chance_words(p)
 
 
 def _counted(p: Fraction, unseen: int) -> tuple[str, str]:
@@ -855,8 +863,9 @@ def _counted(p: Fraction, unseen: int) -> tuple[str, str]:
 
 
 def _win(p: Fraction) -> tuple[str, str]:
-    """An estimated change in the chance of winning, as points of percentage: ``+2.1%``."""
-    return str(p), win_change(p)
+    """An estimated change in the chance of winning, as points of percentage: ``+2.1%``
+    (an estimate: no exact fraction)."""
+    return ESTIMATE, win_change(p)
 
 
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
@@ -894,17 +903,19 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         for move in ranking.moves:
             if move.ends_hand and move.lives is not None and move.p_one is not None and move.p_two is not None:
                 name = move.label()
+                exact = move.exact_risk  # else the engine's estimates: no exact fraction to show
                 if unit == "points":
-                    rows.append((f"{name}: chance of not scoring the point", *_pct(move.p_one)))
+                    rows.append((f"{name}: chance of not scoring the point", *_pct(move.p_one, exact)))
                 else:
                     one, two = ("a letter", "two letters") if unit == "letters" else ("one life", "two lives")
-                    rows.append((f"{name}: chance of losing {one}", *_pct(move.p_one)))
+                    rows.append((f"{name}: chance of losing {one}", *_pct(move.p_one, exact)))
                     if unit != "letters":
-                        rows.append((f"{name}: chance of losing {two}", *_pct(move.p_two)))
-                rows.append((f"{name}: {unit} lost on average", str(move.lives), f"{float(move.lives):.2f}"))
+                        rows.append((f"{name}: chance of losing {two}", *_pct(move.p_two, exact)))
+                rows.append((f"{name}: {unit} lost on average", str(move.lives) if exact else ESTIMATE,
+                             f"{float(move.lives):.2f}"))
         on = ranking.play_on_lives
         if on is not None and any(m.ends_hand for m in ranking.moves):
-            rows.append((f"playing on: {unit} lost on average", str(on), f"{float(on):.2f}"))
+            rows.append((f"playing on: {unit} lost on average", ESTIMATE, f"{float(on):.2f}"))
             for move in ranking.moves:  # what the advice decides by: the chance of winning the game
                 if move.ends_hand and move.win is not None:
                     rows.append((f"{move.label()}: change in your chance of winning the game", *_win(move.win)))

@@ -5,7 +5,8 @@ were played, the position as that player saw it (their hand and the top discard,
 the project's SVG cards), then, in the learner's words and in this order, what happened,
 what was better, by how much and in which class, and why
 (:meth:`scatlab.analysis.ReviewedDecision.words`); the cards the player had
-seen open from a count, the exact fractions from **Exact numbers**. A timeline has one mark
+seen open from a count, the exact fractions from **Exact numbers** (**The estimates** where the
+choice is on the chance of winning the game, which the engine estimates). A timeline has one mark
 per decision, coloured by class, so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
 jumps to its decision, and **Try it yourself** opens a card :class:`~scatlab.widgets.table.Table`
 at that very position (the state just before the decision), with hints, so the learner can
@@ -150,13 +151,13 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
             better = f"<b>{lead}</b>{better[len(lead):]}"
     if a.cost == 0:
         cost = "No cost: this was the best move."
-    elif a.scale == "win":
-        cost = f"Cost: about {float(a.cost) * 100:.2f}% of the chance of winning the game (exactly {a.cost})."
+    elif a.scale == "win":  # the engine's estimates: no exact fraction behind them
+        cost = f"Cost: about {float(a.cost) * 100:.2f}% of the chance of winning the game (an estimate)."
     elif a.cost.denominator == 1:
         cost = f"Cost: {a.cost} point{'s' if a.cost != 1 else ''} of hand value."
     else:
         cost = f"Cost: about {float(a.cost):.2f} points of hand value (exactly {a.cost})."
-    exact = "".join(f"<li>{escape(name)}: {_exact(x) if a.scale == 'value' else f'{win_change(x)} (exactly {x})'}</li>"
+    exact = "".join(f"<li>{escape(name)}: {_exact(x) if a.scale == 'value' else f'{win_change(x)} (an estimate)'}</li>"
                     for name, (_, x) in zip(_names(a), a.figures))
     return (
         f'<div class="scat-review-decision" data-class="{a.label}">'
@@ -171,7 +172,8 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
         + f'<p class="scat-review-why"><b>Why:</b> {escape(w.why)}</p>'
         f'<p class="scat-review-figures">{escape(what)}</p><table aria-label="{escape(what)}">{rows}</table>'
         + seen_html(w)
-        + f'<details class="scat-review-exact"><summary>Exact numbers</summary><p>{cost}</p><ul>{exact}</ul>'
+        + f'<details class="scat-review-exact"><summary>{"Exact numbers" if a.scale == "value" else "The estimates"}'
+        f'</summary><p>{cost}</p><ul>{exact}</ul>'
         "</details></div>"
     )
 

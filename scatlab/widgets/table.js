@@ -170,7 +170,11 @@ async function render({ model, el: host }) {
     }
     // a long fraction does not fit beside the label: the cell says "exact" and holds it as
     // its title (hover) and spoken label; short ones (21, 1/16) are shown as they are
-    const exactCell = (exact) => exact.length > 9
+    // an estimate (the engine's knock figures against two or more opponents, every change in
+    // the chance of winning) has no exact fraction: the cell says so
+    const exactCell = (exact) => exact === "estimate"
+      ? el("td", { class: "scat-exact scat-estimate", title: "the engine's estimate: no exact fraction" }, "an estimate")
+      : exact.length > 9
       ? el("td", { class: "scat-exact scat-exact-long", title: exact, "aria-label": `exactly ${exact}` }, "exact fraction")
       : el("td", { class: "scat-exact" }, exact);
     const advice = h.advice_action.replace("_", " ") + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");

@@ -49,6 +49,11 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     expect(hints).to_contain_text(re.compile(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)"))
     hints.get_by_role("button", name="Show the exact numbers").click()
     expect(hints.locator("thead")).to_contain_text("exact")
+    # the knock's figures against two opponents are the engine's estimates: said, no fraction
+    knock = hints.locator("tr", has_text="knock: lives lost on average")
+    expect(knock.locator(".scat-estimate")).to_have_text("an estimate")
+    expect(hints.locator("tr", has_text="draw: chance of 31").locator(".scat-exact")).to_have_text(re.compile(r"^\d+/\d+$"))
+    shot("table-mouse-exact-numbers")
     hints.get_by_role("button", name="Hide the exact numbers").click()
     expect(hints.locator("thead")).not_to_contain_text("exact")
     shot("table-mouse-start")

@@ -35,7 +35,7 @@ from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
 from ..counting.onestep import TurnAnalysis
-from .ranking import Position, Ranking, rank, win_change as _signed
+from .ranking import Position, RankedMove, Ranking, rank, win_change as _signed
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -180,7 +180,28 @@ def _ending_note(ranking: Ranking, numbers: dict[str, Fraction]) -> str:
     numbers["play_on_expected_loss"] = on
     numbers["play_on_win_change"] = ranking.play_on_win
     return (f"; {_ENDING_WORDS[m.action.kind]} now would cost {_lives(m.lives)} {ranking.unit} expected and change "
-            f"the chance of winning the game by {_signed(m.win)}, playing on by {_signed(ranking.play_on_win)}")
+            f"the chance of winning the game by {_signed(m.win)}, playing on by {_signed(ranking.play_on_win)}"
+            f"{_ending_rule(ranking, m) if not ranking.best.sure_31 else ''}")
+
+
+def _ending_rule(ranking: Ranking, m: RankedMove) -> str:
+    """Why figures that favour ending the hand (``m``, not advised) do not end it: the
+    engine's rule in words (module doc of :mod:`~scatlab.analysis.engine.ranking`, rule 2),
+    with this position's limit and margin; empty where the figures do not favour it (they
+    speak for themselves) or where the rule would end it on these figures (then a screen or
+    an exact count decided, not the rule)."""
+    assert m.win is not None and m.lives is not None and ranking.play_on_win is not None
+    if m.win < ranking.play_on_win:
+        return ""
+    if (m.lives <= ranking.limit and m.win >= 0) or m.win >= ranking.play_on_win + ranking.margin:
+        return ""
+    verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "hammers",
+            ActionKind.STOP_BUS: "stops the bus"}[m.action.kind]
+    points = f"{float(ranking.margin) * 100:.1f}".removesuffix(".0")
+    limit = f"{float(ranking.limit):.3f}".rstrip("0")
+    return (f": the advice {verb} only when that costs at most {limit} {ranking.unit} without "
+            f"lowering the chance of winning (nearly safe), or beats playing on by {points} points or more "
+            "(playing on keeps the choice to end the hand later with a better one)")
 
 
 _ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
@@ -220,6 +241,10 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
         else:
             numbers["win_change"] = best.win
             compared = f"it changes the chance of winning the game by {_signed(best.win)}"
+        if ranking.play_on_win is not None and best.win < ranking.play_on_win and best.lives <= ranking.limit:
+            limit = f"{float(ranking.limit):.3f}".rstrip("0")
+            compared += (f": nearly safe (at most {limit} {unit} without lowering the chance of winning), and the "
+                         "advice takes a nearly safe end of the hand")
         reason = f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}); {compared}"
         end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
                      ActionKind.STOP_BUS: ("V19", "C7")}[kind]

@@ -663,6 +663,9 @@ class RankedMove:
     win: Fraction | None = None
     """The estimated change in the chance of winning the game (a probability, e.g. 3/100 for
     three points), where the position has a move that ends the hand."""
+    exact_risk: bool = False
+    """``p_one``, ``p_two`` and ``lives`` of an end of the hand are exact counts (a knock
+    against one opponent, lives kept), not the engine's estimates."""
 
     @property
     def name(self) -> str:
@@ -718,6 +721,9 @@ class Ranking:
     play_on_win: Fraction | None = None
     """The estimated change in the chance of winning the game of playing on (None where no
     move ends the hand)."""
+    limit: Fraction = _ZERO
+    """The expected lives (letters, points missed) ending the hand may always cost when it
+    does not lower the chance of winning: *nearly safe* (:meth:`KnockValuation.limit`)."""
 
     @property
     def ahead(self) -> str:
@@ -888,13 +894,14 @@ def _rank(position: Position, style: Style) -> Ranking:
         if exact is not None:
             p_one, p_two = exact
         moves.append(RankedMove(Action(kind), None, p_one + 2 * p_two, False, None, p_one, p_two,
-                                win=_estimate(est.gain)))
+                                win=_estimate(est.gain), exact_risk=exact is not None))
     if not moves:
         raise AnalysisError("there is no move to rank in this position")
     first = next(m for m in moves if m.action == choice.action)
     ordered = (first,) + _order([m for m in moves if m is not first])
     margin = _estimate(any_end.margin) if any_end is not None else _ZERO
-    return Ranking(position, ordered, horizon, lives_unit(rules), choice.reason, margin, on_win)
+    limit = _estimate(any_end.limit) if any_end is not None else _ZERO
+    return Ranking(position, ordered, horizon, lives_unit(rules), choice.reason, margin, on_win, limit)
 
 
 def _exact_knock(position: Position) -> tuple[Fraction, Fraction] | None:
