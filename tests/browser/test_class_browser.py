@@ -190,7 +190,9 @@ def test_three_learners_play_and_the_teacher_sees_each_ones_own_stars(hub: Hub, 
     teacher_context = browser.new_context(viewport={"width": 1280, "height": 900})
     landing = teacher_context.new_page()
     _log_in(landing, hub, "miss-t", TEACHER_CODE)
-    landing.wait_for_url("**/hub/**", timeout=30_000)
+    # signed in: the hub sends the teacher on (to the spawn-pending page, or straight to the
+    # teacher's own server when it is already up)
+    landing.wait_for_url(lambda url: "/hub/login" not in url, timeout=30_000)
     # the landing page may still be waiting for the teacher's own server, and its script
     # navigates once the server is up: the dashboard gets a page of its own (same cookies)
     teacher = teacher_context.new_page()
