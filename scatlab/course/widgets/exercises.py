@@ -196,6 +196,8 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
             return None
         first = not self._answered()
         colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
+        if self.exercise.explain is not None:  # with the verdict, never after the progress is written
+            self.working_button.layout.display = "flex"
         self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
         if first:
             self.answered += 1
@@ -210,8 +212,6 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
                                             f"not kept: {escape(str(exc))}</p>")
         mark_choices(self.choices.children, verdict.answer, self.question.accepted)
         self.number.disabled = self.check_button.disabled = True
-        if self.exercise.explain is not None:
-            self.working_button.layout.display = "flex"
         return verdict
 
     def show_working(self) -> str:
