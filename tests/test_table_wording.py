@@ -334,3 +334,21 @@ def test_C5_after_a_draw_the_status_names_the_number_keys_that_throw_a_card() ->
     s = drawn("classic", 0)
     m = s.model()
     assert m.status == "Your turn: click a card of your hand to discard it, or press its number (1-4).", m.status
+
+
+def test_C6_after_a_knock_the_status_says_it_is_your_last_turn_and_who_knocked() -> None:
+    """Following the advice at seed 0 against two experts, an opponent knocks; on the
+    learner's next turn the status line says that turn is the last and who knocked (C6)."""
+    from scatlab.session import TableSession
+
+    s = TableSession("classic", opponents=("expert", "expert"), seed=0)
+    m = s.model()
+    for _ in range(40):
+        assert m.hints is not None and m.hints.analysis.ranking is not None
+        if s.state.knocker is not None and s.state.knocker != s.seat:
+            break
+        assert "last turn" not in m.status
+        s.play(m.hints.analysis.ranking.best.action)
+        m = s.model()
+    assert m.status.startswith("Your turn: ")
+    assert m.status.endswith(f" This is your last turn: player {s.state.knocker} (expert) knocked."), m.status

@@ -632,3 +632,31 @@ def test_the_hints_speak_the_lessons_words() -> None:
         assert re.fullmatch(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)", chance), chance
         return
     raise AssertionError("no seed gave the learner a decision with hints")
+
+
+def test_the_charts_title_names_a_gold_bar_only_where_one_is_drawn() -> None:
+    """The chart colours the value taking gives only where a draw can give it too; its title
+    says "gold" exactly then (seed 0: taking gives 18, a draw can; seed 3: taking gives 12,
+    no draw can)."""
+    for seed, gold in ((0, True), (3, False)):
+        m = TableSession("classic", opponents=("tip", "tip"), seed=seed).model()
+        assert m.hints is not None and m.hints.chart is not None
+        chart = m.hints.chart
+        assert chart.highlight is not None and "taking the" in chart.title
+        assert (chart.highlight in chart.distribution) is gold
+        assert ("gold:" in chart.title) is gold, chart.title
+
+
+def test_C6_a_last_turn_shows_each_way_of_playing_on_once() -> None:
+    """After a knock (C6) the one-draw and take rows are the ranking's figures (the hand now):
+    no second row saying the same as "worth now (last turn)"."""
+    from scatlab.rules import Action
+    from scatlab.session.table import _hints_model
+
+    s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "10H 8H JH"], up="5C")).apply(Action.KNOCK)
+    view = s.view(s.to_move)  # type: ignore[arg-type]
+    a = analyze(view, knock=False)
+    assert a.ranking is not None and a.ranking.horizon == 0
+    labels = [label for label, _, _ in _hints_model(a, view, "C6").rows]
+    assert "draw: worth on average after this one draw" in labels and "take the 5♣, throw the 2♠: worth now" in labels
+    assert not any("(last turn)" in label for label in labels), labels

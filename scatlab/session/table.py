@@ -806,7 +806,12 @@ class TableSession:
         if ActionKind.PASS in kinds:
             options.append("pass")
         said = ", ".join(options[:-1]) + (" or " if len(options) > 1 else "") + options[-1] if options else "wait"
-        return f"Your turn: {said}."
+        last = ""
+        if view.knocker is not None:  # C6: one more turn each, then the showdown
+            last = f" This is your last turn: {self.words(f'player {view.knocker} knocked')}."
+        elif state.stopper is not None:  # V19 (public: the bus stop is announced)
+            last = f" This is your last turn: {self.words(f'player {state.stopper} stopped the bus')}."
+        return f"Your turn: {said}.{last}"
 
     def _showdown(self) -> ShowdownModel:
         result: HandResult = self.state.results[-1]
@@ -898,6 +903,10 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         ahead = "worth now (last turn)" if ranking.horizon == 0 else f"worth on average, looking {ranking.ahead}"
         for move in ranking.moves:  # the ways of playing on (a discard's own row shows it now; the reason, ahead)
             if move.value is not None and move.action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS):
+                if ranking.horizon == 0 and (
+                        (move.action.kind is ActionKind.DRAW and draw is not None and move.value == draw.expected_value)
+                        or (move.action.kind is ActionKind.TAKE and move.value == taken_now)):
+                    continue  # a last turn: the one-draw and take rows above already say it
                 rows.append((f"{move.label()}: {ahead}", *_num(move.value)))
         unit = ranking.unit
         for move in ranking.moves:
@@ -933,7 +942,9 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         highlight = taken_now
         title = "After drawing"
         if turn.take is not None and taken_now is not None:
-            title += f" (gold: taking the {turn.take.card.pretty} gives {pretty_value(taken_now)})"
+            # the gold bar only where a draw can give that value too (else no bar to colour)
+            gold = "gold: " if taken_now in draw.distribution else ""
+            title += f" ({gold}taking the {turn.take.card.pretty} gives {pretty_value(taken_now)})"
         chart = DrawChart(draw.distribution, highlight, title)
     return HintsModel(
         analysis=analysis,
