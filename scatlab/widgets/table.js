@@ -47,6 +47,11 @@ async function render({ model, el: host }) {
   host.append(root);
   let showWhy = false;
   let showExact = false;
+  // the <details> a learner opened stay open when the table is drawn again (a redraw
+  // rebuilds them: the Why? button, a computer move)
+  const openDetails = new Set();
+  const keptOpen = (key) => ({ open: openDetails.has(key),
+    ontoggle: (e) => { if (e.target.open) openDetails.add(key); else openDetails.delete(key); } });
   let lastDownload = null;
   let focusAfter = null;  // a key's target to keep focus on after the redraw
   let firstDraw = true;
@@ -218,10 +223,10 @@ async function render({ model, el: host }) {
       hands,
       el("ul", { class: "scat-outcome" }, sd.outcome.map((line) => el("li", {}, line))),
       el("div", { class: "scat-explain" }, sd.explain.split("\n").map((line) => el("p", {}, line))),
-      sd.reasons && sd.reasons.length ? el("details", { class: "scat-sd-reasons" },
+      sd.reasons && sd.reasons.length ? el("details", { class: "scat-sd-reasons", ...keptOpen(`reasons-${sd.number}`) },
         el("summary", {}, "The computer players' reasons, now that the cards are face up"),
         el("ol", {}, sd.reasons.map((line) => el("li", {}, line)))) : null,
-      sd.rules.map((r) => el("details", { class: "scat-rule-link" },
+      sd.rules.map((r) => el("details", { class: "scat-rule-link", ...keptOpen(`rule-${sd.number}-${r.code}`) },
         el("summary", {}, `${r.code} ${r.title}`), el("p", {}, r.text))));
   }
 

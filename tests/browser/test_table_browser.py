@@ -90,6 +90,10 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     expect(reasons).to_have_count(1)
     reasons.locator("summary").click()
     expect(reasons.locator("li").first).to_contain_text(re.compile(r"^player \d \(tip\) chose to "))
+    # another button redraws the table: the reasons the learner opened stay open
+    page.get_by_role("button", name="Why? (last computer move)").click()
+    expect(page.get_by_role("button", name="Why? (hide)")).to_be_visible()
+    expect(reasons).to_have_attribute("open", "")
     shot("table-mouse-showdown")
     # between hands the one thing to do is the next hand: no greyed "Knock (K)" beside it
     expect(page.get_by_role("button", name="Next hand (N)")).to_be_visible()
