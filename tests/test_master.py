@@ -48,7 +48,7 @@ def test_a_seeded_master_is_reproducible() -> None:
     view = searched_position().view(1)
     one = MasterPlayer(budget=120).decide(view, random.Random(7))
     two = MasterPlayer(budget=120).decide(view, random.Random(7))
-    assert one == two and "searched" in one.reason
+    assert one == two and "played out" in one.reason
 
 
 def test_the_master_never_reads_a_card_its_view_does_not_show() -> None:
@@ -180,13 +180,13 @@ def test_the_reason_states_the_search_in_words() -> None:
     found = SearchResult(moves, 400, (0.5, 0.52), (0.0, 0.021), (0.0, 0.008))
     decision = MasterPlayer()._choose(view, ranking, found)
     assert decision.action == Action.TAKE
-    assert decision.reason == ("takes the 2C: searched 400 deals (800 rollouts), taking the 2C is 2.1 points of "
-                               "winning chance better than drawing, give or take 0.8")
+    assert decision.reason == ("takes the 2C: played out 400 deals it could be in; taking the 2C wins the game "
+                               "about 2.1% more often than drawing, give or take 0.8%")
     close = SearchResult(moves, 400, (0.5, 0.51), (0.0, 0.01), (0.0, 0.008))
     decision = MasterPlayer()._choose(view, ranking, close)
     assert decision.action == Action.DRAW and "±" not in decision.reason
-    assert decision.reason.endswith("searched 400 deals (800 rollouts): taking the 2C better by 1.0 points of "
-                                    "winning chance, give or take 0.8, not clearly better")
+    assert decision.reason.endswith("played out 400 deals it could be in: taking the 2C wins the game about 1.0% "
+                                    "more often, give or take 0.8%, not clearly better")
 
 
 def test_a_knock_against_playing_on_needs_knock_confidence_standard_errors_the_rest_confidence() -> None:

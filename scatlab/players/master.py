@@ -655,20 +655,20 @@ class MasterPlayer(Player):
         if found.deals == 0:
             return Decision(engine.action, f"{ranking.reason} (no deal consistent with what it saw could be sampled)")
         pick = self.pick(found)
-        deals = f"searched {found.deals:,} deals ({found.rollouts:,} rollouts)"
+        deals = f"played out {found.deals:,} deal{'s' if found.deals != 1 else ''} it could be in"
         if pick:
             m, err = found.margins[pick], found.errors[pick]
             move = found.moves[pick]
-            return Decision(move.action, f"{_does(move, top)}: {deals}, {_doing(move, top)} is {_points(m)} points "
-                            f"of winning chance better than {_doing(engine, top)}, give or take {_points(err)}")
+            return Decision(move.action, f"{_does(move, top)}: {deals}; {_doing(move, top)} wins the game about "
+                            f"{_points(m)}% more often than {_doing(engine, top)}, give or take {_points(err)}%")
         best = max(range(1, len(found.moves)), key=lambda i: found.margins[i])
         m, err = found.margins[best], found.errors[best]
         rival = _doing(found.moves[best], top)
         if math.isinf(err):
             told = f"{rival} was not clearly better after one deal"
         else:
-            told = (f"{rival} {'better' if m > 0 else 'worse'} by {_points(m)} points of winning chance, give or take "
-                    f"{_points(err)}, not clearly better")
+            told = (f"{rival} wins the game about {_points(m)}% {'more' if m > 0 else 'less'} often, give or take "
+                    f"{_points(err)}%, not clearly better")
         return Decision(engine.action, f"{ranking.reason}; {deals}: {told}")
 
     # -- what an observer is told ------------------------------------------------------

@@ -544,7 +544,7 @@ def _turn(position: Position, style: Style, model: _Model, work: _Work, figures:
             s = scores[rl[rest[0] * 2704 + rest[1] * 52 + top.index]]
             if take_score is None or s > take_score:
                 take_score, take_discard = s, out
-    what = "the hand now" if final else f"the expected value {style.horizon} turns ahead"
+    what = "the hand now" if final else f"worth on average {style.horizon} turns ahead"
     if ActionKind.DRAW not in kinds:
         # C11: the stock is gone. Take only what strictly raises the hand now, so that a
         # hand of takers always ends (each take raises the taker's value).
