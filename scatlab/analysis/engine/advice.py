@@ -198,10 +198,14 @@ def _ending_rule(ranking: Ranking, m: RankedMove) -> str:
     verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "hammers",
             ActionKind.STOP_BUS: "stops the bus"}[m.action.kind]
     points = f"{float(ranking.margin) * 100:.1f}".removesuffix(".0")
-    limit = f"{float(ranking.limit):.3f}".rstrip("0")
-    return (f": the advice {verb} only when that costs at most {limit} {ranking.unit} without "
+    return (f": the advice {verb} only when that costs at most {_limit(ranking)} {ranking.unit} without "
             f"lowering the chance of winning (nearly safe), or beats playing on by {points} points or more "
             "(playing on keeps the choice to end the hand later with a better one)")
+
+
+def _limit(ranking: Ranking) -> str:
+    """The nearly-safe limit as the lessons write it: ``0.05``, ``0.075``."""
+    return f"{float(ranking.limit):.3f}".rstrip("0")
 
 
 _ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
@@ -242,9 +246,8 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
             numbers["win_change"] = best.win
             compared = f"it changes the chance of winning the game by {_signed(best.win)}"
         if ranking.play_on_win is not None and best.win < ranking.play_on_win and best.lives <= ranking.limit:
-            limit = f"{float(ranking.limit):.3f}".rstrip("0")
-            compared += (f": nearly safe (at most {limit} {unit} without lowering the chance of winning), and the "
-                         "advice takes a nearly safe end of the hand")
+            compared += (f": nearly safe (at most {_limit(ranking)} {unit} without lowering the chance of "
+                         "winning), and the advice takes a nearly safe end of the hand")
         reason = f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}); {compared}"
         end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
                      ActionKind.STOP_BUS: ("V19", "C7")}[kind]
