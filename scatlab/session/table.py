@@ -141,8 +141,9 @@ class DrawChart:
 
 
 ESTIMATE = "estimate"
-"""The exact value of a hint row that has none: the figure is the engine's estimate (see
-docs/design/engine.md, "What is exact and what is estimated")."""
+"""The exact value of a hint row that has none (the table's script shows it as "an
+estimate"): the figure is the engine's estimate (see docs/design/engine.md, "What is exact
+and what is estimated")."""
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     if a.cost == 0:
         cost = "No cost: this was the best move."
     elif a.scale == "win":  # the engine's estimates: no exact fraction behind them
-        cost = f"Cost: about {float(a.cost) * 100:.2f}% of the chance of winning the game (an estimate)."
+        cost = f"Cost: about {float(a.cost) * 100:.1f}% of the chance of winning the game (an estimate)."
     elif a.cost.denominator == 1:
         cost = f"Cost: {a.cost} point{'s' if a.cost != 1 else ''} of hand value."
     else:

@@ -35,7 +35,7 @@ from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
 from ..counting.onestep import TurnAnalysis
-from .ranking import Position, RankedMove, Ranking, rank, win_change as _signed
+from .ranking import Position, RankedMove, Ranking, ends_the_hand, nearly_safe, rank, win_change as _signed
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -193,7 +193,7 @@ def _ending_rule(ranking: Ranking, m: RankedMove) -> str:
     assert m.win is not None and m.lives is not None and ranking.play_on_win is not None
     if m.win < ranking.play_on_win:
         return ""
-    if (m.lives <= ranking.limit and m.win >= 0) or m.win >= ranking.play_on_win + ranking.margin:
+    if ends_the_hand(m.lives, m.win, ranking.play_on_win, ranking.limit, ranking.margin):
         return ""
     verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "hammers",
             ActionKind.STOP_BUS: "stops the bus"}[m.action.kind]
@@ -242,12 +242,12 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
             numbers.update(win_change=best.win, play_on_win_change=ranking.play_on_win)
             compared = (f"it changes the chance of winning the game by {_signed(best.win)}, playing on by "
                         f"{_signed(ranking.play_on_win)}")
+            if best.win < ranking.play_on_win and nearly_safe(best.lives, best.win, ranking.limit):
+                compared += (f": nearly safe (at most {_limit(ranking)} {unit} without lowering the chance of "
+                             "winning), and the advice takes a nearly safe end of the hand")  # not its figure
         else:
             numbers["win_change"] = best.win
             compared = f"it changes the chance of winning the game by {_signed(best.win)}"
-        if ranking.play_on_win is not None and best.win < ranking.play_on_win and best.lives <= ranking.limit:
-            compared += (f": nearly safe (at most {_limit(ranking)} {unit} without lowering the chance of "
-                         "winning), and the advice takes a nearly safe end of the hand")
         reason = f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}); {compared}"
         end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
                      ActionKind.STOP_BUS: ("V19", "C7")}[kind]

@@ -335,6 +335,19 @@ class Position:
 # -- ending the hand ---------------------------------------------------------------------------
 
 
+def nearly_safe(own: Fraction | float, gain: Fraction | float, limit: Fraction | float) -> bool:
+    """Rule 2's first way (module doc): ending the hand costs at most ``limit`` expected
+    lives (``own``) and does not lower the chance of winning (``gain`` at least 0)."""
+    return own <= limit and gain >= 0
+
+
+def ends_the_hand(own: Fraction | float, gain: Fraction | float, on: Fraction | float, limit: Fraction | float,
+                  margin: Fraction | float) -> bool:
+    """Rule 2 on an estimate's figures (the quick screen aside): nearly safe, or its change
+    in the chance of winning (``gain``) beats playing on's (``on``) by ``margin``."""
+    return nearly_safe(own, gain, limit) or gain >= on + margin
+
+
 @dataclass(frozen=True)
 class _Ending:
     """The engine's estimate of ending the hand now against playing on."""
@@ -352,9 +365,7 @@ class _Ending:
         if self.hopeless or self.outcome is None:
             return False
         out = self.outcome
-        if out.own <= self.limit and out.gain >= 0:
-            return True
-        return out.gain >= self.on + self.margin
+        return ends_the_hand(out.own, out.gain, self.on, self.limit, self.margin)
 
     def why(self, rules: RuleSet) -> str:
         """The reason in the ``expert``'s words."""
@@ -992,7 +1003,7 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
         on = base + slope * on_lives
         out = valuation.outcome(seats, dists, v2)
         hopeless = valuation.hopeless(seats, model.odds, v2 << RANK_BITS, True, played)
-        knocks = not hopeless and ((out.own <= limit and out.gain >= 0) or out.gain >= on + margin)
+        knocks = not hopeless and ends_the_hand(out.own, out.gain, on, limit, margin)
         rows.append((Fraction(v2, 2), _estimate(out.own), _estimate(out.gain), _estimate(on_lives), _estimate(on),
                      knocks))
     line = None
