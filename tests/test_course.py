@@ -306,7 +306,7 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     assert first.view() == r.worst[0].view
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
-    assert "chance of winning the game by about 10.5%: a blunder (8% or more)" in html and "knocking with 28" in html
+    assert "chance of winning the game by about 11.2%: a blunder (8% or more)" in html and "knocking with 28" in html
     assert "<b>Better:</b> taking the A♥ (then throwing the 8♥) for 31." in html
     assert "Sorted by cost, the worst first" in html and "dead" not in html and "action" not in html
 

@@ -64,7 +64,7 @@ def _lesson_3_prose() -> str:
 def test_lesson_3_C6_C7_C8_the_worked_example_draws_with_21_and_the_9S_on_the_pile() -> None:
     """The example's every number, from the one engine (:func:`rank`): 0.3% (an opponent's
     31, C8), 16.8% (knocker lowest on their own, C7), 1 x 0.003 + 2 x 0.168 = about 0.34 lives
-    for the knock, far above the nearly-safe 0.075; the advice draws; knocking +3.1% to the
+    for the knock, far above the nearly-safe 0.15; the advice draws; knocking +3.1% to the
     chance of winning the game, playing on +3.9%."""
     from scatlab.analysis.counting.knowledge import Knowledge
 
@@ -73,13 +73,13 @@ def test_lesson_3_C6_C7_C8_the_worked_example_draws_with_21_and_the_9S_on_the_pi
     assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
     assert f"{float(knock.p_one):.1%}" == "0.3%" and f"{float(knock.p_two):.1%}" == "16.8%"
     assert f"{float(knock.lives):.2f}" == "0.34" and round(1 * 0.003 + 2 * 0.168, 2) == 0.34
-    assert knock_line("classic", 1, 0).safe == Fraction(75, 1000) and knock.lives > Fraction(75, 1000)
+    assert knock_line("classic", 1, 0).safe == Fraction(15, 100) and knock.lives > Fraction(15, 100)
     assert ranking.best.name == "draw"
     assert knock.win is not None and ranking.play_on_win is not None
     assert f"{float(knock.win):.1%}" == "3.1%" and f"{float(ranking.play_on_win):.1%}" == "3.9%"
     prose = _lesson_3_prose()
     for stated in ("A♥ K♥ 4♣, worth 21", "the 9♠ on the pile", "0.3%", "16.8%", "1 × 0.003 + 2 × 0.168 ≈ 0.34 lives",
-                   "far above 0.075", "So **draw**", "about 3.1%, playing on by about 3.9%"):
+                   "far above 0.15", "So **draw**", "about 3.1%, playing on by about 3.9%"):
         assert stated in prose, stated
 
 
@@ -113,10 +113,10 @@ def test_lesson_3_one_knock_figure_for_the_worked_examples_position_everywhere()
 
 
 def test_lesson_3_C6_the_knock_line_moves_down_with_opponents_and_up_with_turns() -> None:
-    """26 against one opponent just dealt, 21 against two, 19 against three; 28 after one
-    turn each against one opponent, 29 after two."""
-    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [26, 21, 19]
-    assert [knock_line("classic", 1, t).line for t in (1, 2)] == [28, 29]
+    """23 against one opponent just dealt, 20 against two, 19 against three; 26 after one
+    turn each against one opponent, 27 after two."""
+    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [23, 20, 19]
+    assert [knock_line("classic", 1, t).line for t in (1, 2)] == [26, 27]
 
 
 def _chart(opponents: int, turns: int) -> tuple[Any, Any]:
@@ -202,17 +202,17 @@ def test_lesson_3_the_knock_charts_controls_and_caption_speak_plainly() -> None:
     chart = KnockChart(defer=False)
     assert (chart.opponents.description, chart.turns.description) == ("Against", "When")
     assert "hover" not in chart.caption.value.lower() and "tap a bar" in chart.caption.value.lower()
-    assert "knocks from <b>26</b> up" in chart.caption.value
+    assert "knocks from <b>23</b> up" in chart.caption.value
     assert "scatlab-chart-scroll" not in chart.chart.value and "Swipe" not in chart.chart.value
     assert chart.table.value.startswith("<details") and chart.children[-1] is chart.table
     chart.opponents.value = 2
-    assert "knocks from <b>21</b> up" in chart.caption.value and "against 2 opponents" in chart.chart.value
+    assert "knocks from <b>20</b> up" in chart.caption.value and "against 2 opponents" in chart.chart.value
 
 
 def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:
-    """The lesson's rule: the advice knocks where a knock costs at most 0.15 / players lives
-    (0.075 against one, 0.05 against two), and the chart's green bars are those values."""
-    assert [knock_line("classic", n, 0).safe for n in (1, 2, 3)] == [Fraction(3, 40), Fraction(1, 20), Fraction(3, 80)]
+    """The lesson's rule: the advice knocks where a knock costs at most 0.3 / players lives
+    (0.15 against one, 0.1 against two), and the chart's green bars are those values."""
+    assert [knock_line("classic", n, 0).safe for n in (1, 2, 3)] == [Fraction(3, 20), Fraction(1, 10), Fraction(3, 40)]
     for n in (1, 2, 3):  # every setting the chart offers: green exactly where the bar is under the line
         for t in range(5):
             line = knock_line("classic", n, t)
@@ -221,7 +221,7 @@ def test_lesson_3_C6_the_line_is_where_a_knock_gets_nearly_safe() -> None:
                 if line.line is not None:
                     assert knocks == (value >= line.line), (n, t, value)
     prose = _lesson_3_prose()
-    assert "0.15 ÷ (number of players) lives, 0.075 against one opponent, 0.05 against two" in prose
+    assert "0.3 ÷ (number of players) lives, 0.15 against one opponent, 0.1 against two" in prose
 
 
 def test_lesson_3_C6_the_advice_also_knocks_when_a_knock_clearly_beats_playing_on() -> None:
@@ -252,8 +252,8 @@ def test_lesson_3_C13_on_the_county_the_nearly_safe_limit_drops_to_0_6() -> None
 def test_lesson_3_links_its_optional_appendix_and_states_no_study_figures() -> None:
     prose = _lesson_3_prose()
     assert "](appendix-how-we-know.ipynb)" in prose
-    for stated in ("from 26 up", "26 against one opponent, 21 against two, 19 against three",
-                   "from 26 to 28 after one turn each, and 29 after two"):
+    for stated in ("from 23 up", "23 against one opponent, 20 against two, 19 against three",
+                   "from 23 to 26 after one turn each, and 27 after two"):
         assert stated in prose, stated
     assert "±" not in prose and "seed" not in prose.lower()
 
@@ -413,13 +413,13 @@ def test_lesson_2_steps_C5_the_sum_for_AH_KH_4C_with_9S_on_the_pile() -> None:
     assert turn.take.best.value == 21  # taking the 9S leaves A-K of hearts at 21
 
 
-def test_lesson_6_step_6_3_C6_the_knock_line_climbs_26_28_29_against_one_opponent() -> None:
-    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2)] == [26, 28, 29]
+def test_lesson_6_step_6_3_C6_the_knock_line_climbs_23_26_27_against_one_opponent() -> None:
+    assert [knock_line("classic", 1, turns).line for turns in (0, 1, 2)] == [23, 26, 27]
     prose = "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "06-strategy-lab.ipynb").read_text(
         encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
-    assert "26 at the start of a hand, 28 after one turn each and 29 after two" in prose
+    assert "23 at the start of a hand, 26 after one turn each and 27 after two" in prose
 
 
-def test_lesson_3_step_3_2_C6_the_lines_just_dealt_are_26_21_19() -> None:
-    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [26, 21, 19]
-    assert "the line is 26 against one opponent, 21 against two, 19 against three" in _lesson_3_prose()
+def test_lesson_3_step_3_2_C6_the_lines_just_dealt_are_23_20_19() -> None:
+    assert [knock_line("classic", n, 0).line for n in (1, 2, 3)] == [23, 20, 19]
+    assert "the line is 23 against one opponent, 20 against two, 19 against three" in _lesson_3_prose()

@@ -160,10 +160,10 @@ def test_C6_advice_to_play_on_states_the_knock_rule_where_the_knocks_figure_is_a
     for themselves; where the rule would knock on these figures nothing is claimed."""
     from scatlab.analysis.engine.advice import _ending_note
 
-    r = rank(Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2)))
-    assert r.best.name == "draw" and r.margin == F(6, 100) and r.limit == F(5, 100)
+    r = rank(Position.of(Knowledge.of("AH 8C 4D", discard="9S", opponents=2)))
+    assert r.best.name == "draw" and r.margin == F(6, 100) and r.limit == F(1, 10)
     on = F(-9, 1000)
-    rule = ": the advice knocks only when that costs at most 0.05 lives without lowering the chance of winning " \
+    rule = ": the advice knocks only when that costs at most 0.1 lives without lowering the chance of winning " \
            "(nearly safe), or beats playing on by 6 points or more"
     assert rule in _ending_note(_with_knock(r, on, F(43, 100), on), {})  # as high: the rule is said
     assert rule in _ending_note(_with_knock(r, on + r.margin - F(1, 10**6), F(43, 100), on), {})

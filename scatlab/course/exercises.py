@@ -508,7 +508,7 @@ def _working_knock_cost(question: Question) -> str:
     one, two, safe = (Fraction(x) for x in question.position[2:5])
     r1, r2 = (_half_up(x * 100, 10) / 100 for x in (one, two))  # the question's rounded chances
     shown = r1 + 2 * r2
-    limit = f"{float(safe):.3f}"
+    limit = f"{float(safe):.3f}".rstrip("0")
     verdict = (f"under {limit}, the nearly-safe limit: knock" if shown <= safe
                else f"over {limit}, the nearly-safe limit: play on")
     exact = one + 2 * two
@@ -641,7 +641,7 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
             break
     solution = "knock" if want_knock else "play on"
     p1, p2 = show_value(r1), show_value(r2)
-    limit = f"{float(safe):.3f}"
+    limit = f"{float(safe):.3f}".rstrip("0")
     why = (f"a knock costs 1 × {float(r1 / 100):.3f} + 2 × {float(r2 / 100):.3f} = {float(shown_cost):.3f} lives "
            f"(one if your opponent makes 31, C8; two if you are lowest on your own, C7). "
            + (f"That is under {limit}: the knock is nearly safe, so knock." if want_knock else
@@ -678,9 +678,10 @@ def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int,
     when = "just dealt" if turns == 0 else f"after {turns} turn{'s' if turns != 1 else ''} each"
     above = "at or above" if want_knock else "below"
     verdict = "nearly safe" if k <= line.safe else "more than a nearly safe knock may cost"
+    safe = f"{float(line.safe):.3f}".rstrip("0")
     why = (f"against {against} {when} the line is {show_value(line.line)}, and {show_value(value)} is {above} it: for a hand worth "
            f"{show_value(value)} a knock costs {float(k):.3f} lives on average, {verdict} "
-           f"({float(line.safe):.3f}; C6, C7).")
+           f"({safe}; C6, C7).")
     if turns:
         why += " Every turn the others play improves their hands, so the line climbs as a hand goes on."
     return Question(exercise, seed, f"Against {against}, {when}. By the knock line: knock or play on?",

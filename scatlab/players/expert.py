@@ -54,7 +54,7 @@ class ExpertPlayer(Player):
 
     name = "expert"
 
-    def __init__(self, knock_risk: float = 0.15, horizon: int = 5, feed_margin: float = 2.0,
+    def __init__(self, knock_risk: float = 0.3, horizon: int = 5, feed_margin: float = 2.0,
                  alpha: float = 1.0, margin: float = 0.06) -> None:
         real_number("knock_risk", knock_risk, 0, 10, error=PlayerError)
         whole_number("horizon", horizon, 0, 5, error=PlayerError)

@@ -522,7 +522,7 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_bars_numbers(course
     assert drawn_over == []  # no text over another (the legend, the ticks, the axis titles)
     drawn = " ".join(t["text"] for t in texts)
     for whole in ("a knock costs (the advice: knock)", "a knock costs (the advice: play on)", "playing on costs",
-                  "nearly safe: 0.075", "lives lost, on average", "hand value at the start of your turn"):
+                  "nearly safe: 0.15", "lives lost, on average", "hand value at the start of your turn"):
         assert whole in drawn, (whole, drawn)
     line = knock_line("classic", opponents=1, turns=0)
     _value, knock, _kw, on, _ow, _knocks = next(row for row in line.rows if row[0] == 21)

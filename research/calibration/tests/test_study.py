@@ -419,7 +419,7 @@ def test_kinds_agree_with_the_players_they_stand_for() -> None:
     (classic and quick), the expert throws exactly as the strong kind and takes what it would
     take nearly always (the 2% slip covers the rest); the other pairs differ."""
     for rules_name in ("classic", "quick"):
-        found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 3, rules=rules_name, seed=4)}
+        found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 4, rules=rules_name, seed=4)}
         tip, expert = found[("tip", "casual")], found[("expert", "strong")]
         assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
         assert tip.throws[0] == tip.throws[1] > 100

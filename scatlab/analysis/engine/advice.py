@@ -204,7 +204,7 @@ def _ending_rule(ranking: Ranking, m: RankedMove) -> str:
 
 
 def _limit(ranking: Ranking) -> str:
-    """The nearly-safe limit as the lessons write it: ``0.05``, ``0.075``."""
+    """The nearly-safe limit as the lessons write it: ``0.1``, ``0.15``."""
     return f"{float(ranking.limit):.3f}".rstrip("0")
 
 

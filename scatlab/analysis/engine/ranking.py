@@ -45,8 +45,10 @@ that it is ``rank(view).best``). **The rule** (each part tested by name in
   Opponents are independent.
 - **Ending the hand** gives each opponent one last turn (none after a hammer or a bus
   stop): take the top discard if it makes a stronger hand, else draw any card not in the
-  hand and keep the best three; then the showdown under the rule set (C7, V7, V8, V9, V14,
-  V16) gives the chance of every outcome.
+  hand nor on the discard pile and keep the best three; then the showdown under the rule
+  set (C7, V7, V8, V9, V14, V16) gives the chance of every outcome. The next player sees
+  the top discard, every later one the throw of the player before it, pictured as a card
+  nobody has seen (two looks at a card that helps).
 - **Playing on** is one more draw (keeping the best hand), then a showdown the player did
   not call, against opponents who have had two more turns of the simple turn model; it costs
   the player a life with the chance of being lowest there (or of an opponent's 31), else it
@@ -969,7 +971,7 @@ class KnockLine:
     line: Fraction | None
     safe: Fraction = _ZERO
     """The expected lives a knock may always cost and still be taken (the engine's "nearly
-    safe" limit, :meth:`~scatlab.analysis.model.valuation.KnockValuation.limit`): 0.15 ÷ players."""
+    safe" limit, :meth:`~scatlab.analysis.model.valuation.KnockValuation.limit`): 0.3 ÷ players."""
 
 
 @lru_cache(maxsize=128)
@@ -985,7 +987,9 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
     played = (turns,) * opponents
     w = turn_priors(rules)[min(turns, CHAIN_TURNS)]
     w = w / w.sum()
-    dist = value_after_last_turn(rules, w, None)
+    # heads-up the top discard is the opponent's own throw: it only draws; with more, each
+    # sees a card it has not seen (a throw) and takes it if it raises the hand, else draws
+    dist = value_after_last_turn(rules, w, None, top_unseen=opponents > 1)
     dists = [dist] * opponents
     risk = np.array(valuation.risk_by_value(model.odds, played))
     after = tables.after_draw >> RANK_BITS
@@ -1023,7 +1027,7 @@ def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int 
     left (default: the rules' lives at the start).
 
     >>> line = knock_line("classic", opponents=1, turns=0)
-    >>> 25 < line.line <= 31
+    >>> 20 < line.line <= 31
     True
     """
     ruleset = find_rules(rules)

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -365,6 +366,22 @@ def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Ca
     return tops
 
 
+def _piles(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """The discard pile (top last) just before each event of ``history``, rebuilt as
+    :func:`pile_tops` does."""
+    piles: list[tuple[Card, ...]] = []
+    pile = list(pile_now)
+    for event in reversed(history):
+        kind = event.action.kind
+        if kind is ActionKind.DISCARD and pile:
+            pile.pop()
+        elif kind is ActionKind.TAKE and event.card is not None:
+            pile.append(event.card)
+        piles.append(tuple(pile))
+    piles.reverse()
+    return piles
+
+
 _RULE_CACHE: OrderedDict[tuple[object, ...], KnockRule | None] = OrderedDict()
 _RULE_CACHE_SIZE = 4096
 _UNSET = object()
@@ -401,8 +418,8 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     ...     s = s.apply(move)
     >>> obs = with_knock_rules(s.view(0), Observations.from_view(s.view(0), knock_rules=False))
     >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as anyone saw it
-    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 29 whatever playing on risks
-    [0.42, 0.36, 0.35, -inf]
+    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 28 whatever playing on risks
+    [0.41, 0.35, -inf, -inf]
     """
     if not isinstance(view, PlayerView):
         raise AnalysisError(f"with_knock_rules needs a PlayerView, not {shown(view)}")
@@ -415,7 +432,7 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     elif not isinstance(valuation, KnockValuation):
         raise AnalysisError(f"valuation={shown(valuation)} is not allowed: a KnockValuation or None")
     rules, history = view.rules, view.history
-    tops = pile_tops(history, view.discard_pile)
+    piles = _piles(history, view.discard_pile)
     logs = []
     for i, p in enumerate(view.opponents):
         # p's position, as anyone sees it (p's cards hidden: the rule reads public facts only)
@@ -426,14 +443,14 @@ def with_knock_rules(view: PlayerView, observations: Observations,
         done = {q: 0 for q in order}
         turns = iter(observations.log[i])
         out = []
-        for event, top in zip(history, tops):
+        for event, pile in zip(history, piles):
             if event.player == p and event.action.kind in _TURN_STARTS:
                 turn = next(turns, None)
                 if turn is None:
                     break
                 if turn.may_knock:
                     before = tuple(tuple(seen[q][:done[q]]) for q in order)
-                    rule = _knock_rule(theirs, before, odds, top, valuation)
+                    rule = _knock_rule(theirs, before, odds, pile, valuation)
                     if rule is not None:
                         turn = replace(turn, knock_rule=rule)
                 out.append(turn)
@@ -445,13 +462,14 @@ def with_knock_rules(view: PlayerView, observations: Observations,
 
 
 def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
-                odds: tuple[tuple[float, ...], ...] | None, top: Card | None,
+                odds: tuple[tuple[float, ...], ...] | None, pile: tuple[Card, ...],
                 valuation: KnockValuation) -> KnockRule | None:
     """The rule of :func:`with_knock_rules` at one turn of ``theirs.player``, its opponents
     having played the turns ``before`` (one tuple each, in the order of
-    ``theirs.opponents``) with the kind odds ``odds``, ``top`` on the pile (cached)."""
+    ``theirs.opponents``) with the kind odds ``odds``, ``pile`` the discard pile, top last
+    (cached)."""
     key = (theirs.rules, theirs.num_players, theirs.player, theirs.lives, theirs.out, theirs.points,
-           before, odds, top, valuation)
+           before, odds, pile, valuation)
     found = _RULE_CACHE.get(key, _UNSET)
     if found is not _UNSET:
         try:
@@ -466,7 +484,7 @@ def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
         w = filt.weights(log, odds[j] if odds is not None else None)
         if not w.sum() > 0:  # no kind could have played those turns: no rule, the table
             break
-        dists.append(value_after_last_turn(rules, w / w.sum(), top))
+        dists.append(last_turn_of(rules, w / w.sum(), j, pile[:-1], pile[-1] if pile else None))
     rule = valuation.knock_rule(theirs, dists, [len(log) for log in before]) if len(dists) == len(before) else None
     _RULE_CACHE[key] = rule
     while len(_RULE_CACHE) > _RULE_CACHE_SIZE:
@@ -684,6 +702,15 @@ def _last_turn(scoring: RuleSet) -> _LastTurn:
     return _LastTurn((uniq % m).astype(np.int32), counts.astype(np.uint8), values, starts, pair_base)
 
 
+@lru_cache(maxsize=8)
+def _stays(scoring: RuleSet) -> IntArray:
+    """Per hand row: how many of the cards not in the hand leave its value as it is."""
+    tables = tables_for(scoring)
+    valid = tables.discard >= 0
+    return np.asarray(((tables.after_draw >> RANK_BITS) == tables.value2[:, None]).sum(axis=1, where=valid),
+                      dtype=np.int64)
+
+
 @lru_cache(maxsize=2 * 52)
 def _take_strength(scoring: RuleSet, top: int) -> IntArray:
     """Per hand row: the strength of the best three it can keep with the card ``top`` added."""
@@ -778,9 +805,11 @@ def final_value_distribution(knowledge: Knowledge, observations: Observations, o
     """``dist[v2]``: the probability that opponent ``opponent``'s hand is worth ``v2 / 2``,
     now (``extra_turn`` False) or after one more turn of the last-turn policy (take the top
     discard if that makes a stronger hand, else draw and keep the strongest three). A fast
-    approximation for the ``expert``: the drawn card is any card not in the hand (as the
-    horizon tables assume), and every opponent sees the same top discard. Returns 67
-    floats summing to 1."""
+    approximation for the ``expert``: the drawn card is any card not on the discard pile
+    and not in the opponent's hand (the knocker's own cards are not ruled out, so that
+    anyone can work out the same figure from what the table shows: :func:`with_knock_rules`).
+    The first opponent sees the top discard; every later one sees the card the opponent
+    before it threw, pictured as such a card too. Returns 67 floats summing to 1."""
     tables = tables_for(knowledge.rules)
     obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
     w = row_weights(knowledge, obs, opponent)
@@ -792,13 +821,28 @@ def final_value_distribution(knowledge: Knowledge, observations: Observations, o
     w = w / total
     if not extra_turn:
         return np.asarray(np.bincount(tables.value2, weights=w, minlength=67)[:67], dtype=np.float64)
-    return value_after_last_turn(knowledge.rules, w, knowledge.top)
+    return last_turn_of(knowledge.rules, w, opponent, knowledge.dead, knowledge.top)
 
 
-def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> FloatArray:
+def last_turn_of(rules: RuleSet, w: FloatArray, opponent: int, under: Sequence[Card], top: Card | None) -> FloatArray:
+    """:func:`value_after_last_turn` of opponent number ``opponent`` (0: the next player)
+    after a knock, the discard pile ``under`` with ``top`` on it: the next player sees
+    ``top``, every later one the throw of the player before it."""
+    pile = tuple(c.index for c in under) + ((top.index,) if top is not None else ())
+    if opponent == 0:
+        return value_after_last_turn(rules, w, top, pile)
+    return value_after_last_turn(rules, w, None, pile, top_unseen=True)
+
+
+def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen: tuple[int, ...] = (),
+                          top_unseen: bool = False) -> FloatArray:
     """``dist[v2]``: the chance that a hand drawn by the weights ``w`` (one per row of the
     tables, summing to 1) is worth ``v2 / 2`` after one more turn of the last-turn policy of
-    :func:`final_value_distribution`, with ``top`` the top discard (None: an empty pile).
+    :func:`final_value_distribution`, with ``top`` the top discard (None: an empty pile). The
+    card drawn is any card not in the hand and not among ``seen`` (card indices; every hand
+    with weight holds none of them). With ``top_unseen`` the top discard is such a card too,
+    unknown (the throw of the opponent before): the hand takes it when it raises the value,
+    else draws, so it keeps its value only when neither card raises it.
 
     >>> from scatlab.rules import find_rules
     >>> from scatlab.analysis.counting.tables import tables_for
@@ -811,15 +855,41 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None) -> Fl
     tables = tables_for(rules)
     scoring = scoring_rules(rules)
     last = _last_turn(scoring)
-    if top is not None:
+    nz = np.flatnonzero(w)
+    n: npt.NDArray[np.float64] | float = float(tables.deck_size - 3)  # the cards a hand may draw
+    kept = ok = None
+    if seen:  # a seen card is drawn by no hand (it may be in a pictured hand: then it is in no draw)
+        after = tables.after_draw[np.ix_(nz, np.asarray(seen))]
+        ok = after >= 0
+        kept = np.where(ok, after >> RANK_BITS, 0)
+        n = tables.deck_size - 3 - ok.sum(axis=1).astype(np.float64)
+    stay = None
+    if top_unseen:  # q: the chance that one card raises the hand's value; the two looks
+        left = _stays(scoring)[nz].astype(np.float64)
+        if kept is not None and ok is not None:
+            left = left - ((kept == tables.value2[nz, None]) & ok).sum(axis=1)
+        q = 1.0 - left / n
+        stay = np.zeros(len(w))
+        stay[nz] = w[nz] * (1.0 - q)
+        draw_w = np.zeros(len(w))
+        draw_w[nz] = w[nz] * (2.0 - q)
+        takes = None
+    elif top is not None:
         take = _take_strength(scoring, top.index)
         takes = take > tables.strength
         draw_w = np.where(takes, 0.0, w)
     else:
         takes = None
         draw_w = w
+    per_card = np.zeros(len(w))  # each hand's weight per card it may draw
+    per_card[nz] = draw_w[nz] / n
     # each hand's draws by the value they keep: a sparse matrix-vector product
-    dist = sparse_dot(draw_w, last.rows, last.counts, last.values, last.starts, 67) / (tables.deck_size - 3)
+    dist = sparse_dot(per_card, last.rows, last.counts, last.values, last.starts, 67)
+    if kept is not None and ok is not None:  # the draws of a seen card, taken out
+        dist = dist - np.bincount(kept.ravel(), weights=(ok * per_card[nz, None]).ravel(), minlength=67)[:67]
+    if stay is not None:  # took neither card: (2 - q) draws counted the value kept once too often
+        dist = dist - np.bincount(tables.value2, weights=stay, minlength=67)[:67]
+    dist = np.maximum(dist, 0.0)
     if takes is not None:
         dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
                                   minlength=67)[:67]

@@ -203,7 +203,7 @@ class KnockValuation:
     scatlab.errors.AnalysisError: margin=2 is not allowed: use a number from -1 to 1
     """
 
-    knock_risk: float = 0.15
+    knock_risk: float = 0.3
     alpha: float = 1.0
     margin: float = 0.06
 

@@ -147,8 +147,9 @@ def knock_chart_svg(line: Any) -> str:
                  f'<circle cx="13.5" cy="47.5" r="4.5" fill="#1a5fb4"/>'
                  f'<text x="25" y="52">playing on costs</text>')
     if safe:
+        shown_safe = f"{safe:.3f}".rstrip("0")
         parts.append(f'<line x1="160" x2="184" y1="47.5" y2="47.5" stroke="#333" stroke-dasharray="5 4"/>'
-                     f'<text x="190" y="52">nearly safe: {safe:.3f}</text>')
+                     f'<text x="190" y="52">nearly safe: {shown_safe}</text>')
     parts.append("</g>")
     for i in range(round(top / step) + 1):
         tick = i * step
