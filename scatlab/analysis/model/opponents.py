@@ -702,6 +702,19 @@ def _last_turn(scoring: RuleSet) -> _LastTurn:
     return _LastTurn((uniq % m).astype(np.int32), counts.astype(np.uint8), values, starts, pair_base)
 
 
+_NO_DRAW = 127
+"""In :func:`_after_by_card`: the card is in the hand (or not in the deck)."""
+
+
+@lru_cache(maxsize=8)
+def _after_by_card(scoring: RuleSet) -> npt.NDArray[np.int8]:
+    """``[card, row]``: the value (value2) a hand keeps after drawing ``card``, or
+    :data:`_NO_DRAW` when it cannot (card by card, so a card's row of hands is contiguous)."""
+    tables = tables_for(scoring)
+    valid = tables.discard >= 0
+    return np.ascontiguousarray(np.where(valid, tables.after_draw >> RANK_BITS, _NO_DRAW).astype(np.int8).T)
+
+
 @lru_cache(maxsize=8)
 def _stays(scoring: RuleSet) -> IntArray:
     """Per hand row: how many of the cards not in the hand leave its value as it is."""
@@ -855,24 +868,23 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen:
     tables = tables_for(rules)
     scoring = scoring_rules(rules)
     last = _last_turn(scoring)
-    nz = np.flatnonzero(w)
     n: npt.NDArray[np.float64] | float = float(tables.deck_size - 3)  # the cards a hand may draw
-    kept = ok = None
+    after_t = None
     if seen:  # a seen card is drawn by no hand (it may be in a pictured hand: then it is in no draw)
-        after = tables.after_draw[np.ix_(nz, np.asarray(seen))]
-        ok = after >= 0
-        kept = np.where(ok, after >> RANK_BITS, 0)
-        n = tables.deck_size - 3 - ok.sum(axis=1).astype(np.float64)
+        after_t = _after_by_card(scoring)[np.asarray(seen)]
+        seen_mask = 0
+        for c in seen:
+            seen_mask |= 1 << c
+        held = np.bitwise_count(tables.cards_mask & np.int64(seen_mask)).astype(np.float64)
+        n = tables.deck_size - 3 - len(seen) + held
     stay = None
     if top_unseen:  # q: the chance that one card raises the hand's value; the two looks
-        left = _stays(scoring)[nz].astype(np.float64)
-        if kept is not None and ok is not None:
-            left = left - ((kept == tables.value2[nz, None]) & ok).sum(axis=1)
+        left = _stays(scoring).astype(np.float64)
+        if after_t is not None:
+            left = left - (after_t == tables.value2[None, :]).sum(axis=0)
         q = 1.0 - left / n
-        stay = np.zeros(len(w))
-        stay[nz] = w[nz] * (1.0 - q)
-        draw_w = np.zeros(len(w))
-        draw_w[nz] = w[nz] * (2.0 - q)
+        stay = w * (1.0 - q)
+        draw_w = w * (2.0 - q)
         takes = None
     elif top is not None:
         take = _take_strength(scoring, top.index)
@@ -881,12 +893,12 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen:
     else:
         takes = None
         draw_w = w
-    per_card = np.zeros(len(w))  # each hand's weight per card it may draw
-    per_card[nz] = draw_w[nz] / n
+    per_card = draw_w / n  # each hand's weight per card it may draw
     # each hand's draws by the value they keep: a sparse matrix-vector product
     dist = sparse_dot(per_card, last.rows, last.counts, last.values, last.starts, 67)
-    if kept is not None and ok is not None:  # the draws of a seen card, taken out
-        dist = dist - np.bincount(kept.ravel(), weights=(ok * per_card[nz, None]).ravel(), minlength=67)[:67]
+    if after_t is not None:  # the draws of a seen card, taken out
+        for values in after_t:
+            dist = dist - np.bincount(values, weights=per_card, minlength=_NO_DRAW + 1)[:67]
     if stay is not None:  # took neither card: (2 - q) draws counted the value kept once too often
         dist = dist - np.bincount(tables.value2, weights=stay, minlength=67)[:67]
     dist = np.maximum(dist, 0.0)
