@@ -852,8 +852,8 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen:
     """``dist[v2]``: the chance that a hand drawn by the weights ``w`` (one per row of the
     tables, summing to 1) is worth ``v2 / 2`` after one more turn of the last-turn policy of
     :func:`final_value_distribution`, with ``top`` the top discard (None: an empty pile). The
-    card drawn is any card not in the hand and not among ``seen`` (card indices; every hand
-    with weight holds none of them). With ``top_unseen`` the top discard is such a card too,
+    card drawn is any card not in the hand and not among ``seen`` (card indices; a pictured
+    hand may hold one of them, then it draws among the others). With ``top_unseen`` the top discard is such a card too,
     unknown (the throw of the opponent before): the hand takes it when it raises the value,
     else draws, so it keeps its value only when neither card raises it.
 
