@@ -353,22 +353,12 @@ def pile_tops(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[Ca
         raise AnalysisError(f"history={shown(history)} is not allowed: a tuple of Events (PlayerView.history)")
     if not (isinstance(pile_now, tuple) and all(isinstance(c, Card) for c in pile_now)):
         raise AnalysisError(f"pile_now={shown(pile_now)} is not allowed: a tuple of Cards (PlayerView.discard_pile)")
-    tops: list[Card | None] = []
-    pile = list(pile_now)
-    for event in reversed(history):
-        kind = event.action.kind
-        if kind is ActionKind.DISCARD and pile:
-            pile.pop()
-        elif kind is ActionKind.TAKE and event.card is not None:
-            pile.append(event.card)
-        tops.append(pile[-1] if pile else None)
-    tops.reverse()
-    return tops
+    return [pile[-1] if pile else None for pile in _piles(history, pile_now)]
 
 
 def _piles(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list[tuple[Card, ...]]:
-    """The discard pile (top last) just before each event of ``history``, rebuilt as
-    :func:`pile_tops` does."""
+    """The discard pile (top last) just before each event of ``history``, rebuilt backwards
+    from ``pile_now`` as :func:`pile_tops` describes (its tops are these piles' last cards)."""
     piles: list[tuple[Card, ...]] = []
     pile = list(pile_now)
     for event in reversed(history):
