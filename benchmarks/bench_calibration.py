@@ -1,4 +1,15 @@
-"""Benchmark the knock figures a learner reads: are the ranking's expected losses calibrated?
+"""Benchmark the figures a learner reads: are the chances of winning and the knock's expected losses calibrated?
+
+**The chance of winning the game.** At every decision of the measured seat with two legal
+moves or more, the ranking's best move's chance of winning the game (``r.best.win``, the
+figure the advice is chosen by) is recorded with whether the seat went on to win that game;
+each is also marked as a knock (the best move ends the hand) or a way of playing on. Printed
+per setting, then for every setting together: the mean predicted and observed, the bias (observed - predicted, in points)
+with its standard error counted by game (the decisions of one game share its outcome), and
+the same by bins of the predicted chance (tenths); the verdict: the bias within 1 point
+overall and within 2 points in every bin of 200 decisions or more.
+
+**The knock's expected losses.**
 
 Seeded whole games (:func:`scatlab.players.tournament.play_out`: the seating, decks and
 players' generators of a tournament with ``--seed``) of the measured seat (``--players``,
@@ -42,11 +53,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scatlab.analysis import rank
+from scatlab.analysis.engine.ranking import decide
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action, ActionKind
 from scatlab.rules.options import find_rules
-from scatlab.rules.state import GameState
+from scatlab.rules.state import GameState, Phase
 from scatlab.rules.view import PlayerView
 
 ENDING = frozenset({ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS})
@@ -55,6 +67,8 @@ EDGES: tuple[float, ...] = (0.0, 0.05, 0.1, 0.2, 0.3, 0.5)
 OVERALL_POINTS = 1.0
 BIN_POINTS = 3.0
 BIN_MIN = 200
+WIN_BIN_POINTS = 2.0
+"""The verdict of the chance of winning: every bin of :data:`BIN_MIN` decisions or more within this."""
 
 
 @dataclass(frozen=True)
@@ -70,10 +84,23 @@ class Knock:
     tie_break: bool
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the measured seat: the predicted chance of winning the game of the
+    move advised, whether that move ends the hand, and whether the seat won the game."""
+
+    game: int
+    predicted: float
+    knock: bool
+    won: bool
+
+
 @dataclass
 class Tally:
-    """The measured seat's knock decisions in some games, and its advised knocks taken."""
+    """The measured seat's decisions in some games: every advised move's chance of winning,
+    and its advised knocks taken."""
 
+    decisions: list[Decision] = field(default_factory=list)
     allowed: int = 0
     """Decisions where an action ending the hand was legal."""
     advised: int = 0
@@ -83,6 +110,7 @@ class Tally:
     knocks: list[Knock] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
+        self.decisions.extend(other.decisions)
         self.allowed += other.allowed
         self.advised += other.advised
         self.against += other.against
@@ -96,17 +124,22 @@ def play_chunk(kinds: tuple[str, ...], rules: str, seed: int, games: list[int]) 
     tally = Tally()
     for game in games:
         pending: list[tuple[int, int, Fraction, Fraction | None, Fraction | None]] = []
+        chances: list[tuple[float, bool]] = []
 
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
-            if entrant == 0 and any(a.kind in ENDING for a in view.legal_actions):
+            choice = None
+            if entrant == 0 and len(view.legal_actions) >= 2 and view.phase not in (Phase.THROW_DOWN, Phase.DECLARE):
+                choice = decide(view)
+                if action == choice.action:
+                    chances.append((choice.win, choice.action.kind in ENDING))
+            if choice is not None and any(a.kind in ENDING for a in view.legal_actions):
                 tally.allowed += 1
-                best = rank(view).best
-                if best.ends_hand:
+                if choice.action.kind in ENDING:
                     tally.advised += 1
-                    if action == best.action:
-                        assert best.lives is not None
-                        pending.append((len(before.results), view.player, best.lives,
-                                        getattr(best, "p_one", None), getattr(best, "p_two", None)))
+                    if action == choice.action:
+                        best = rank(view).best
+                        assert best.action == choice.action and best.lives is not None
+                        pending.append((len(before.results), view.player, best.lives, best.p_one, best.p_two))
                 elif action.kind in ENDING:
                     tally.against += 1
             while pending and len(after.results) > pending[0][0]:
@@ -114,8 +147,10 @@ def play_chunk(kinds: tuple[str, ...], rules: str, seed: int, games: list[int]) 
                 result = after.results[number]
                 tally.knocks.append(Knock(game, lives, one, two, result.lives_lost[seat], result.tie_break))
 
-        play_out(players, kinds, ruleset, seed, game, observe)
+        state, entrant_at, _ = play_out(players, kinds, ruleset, seed, game, observe)
         assert not pending, "a knock's hand never ended"
+        won = state.winner == entrant_at.index(0)
+        tally.decisions.extend(Decision(game, p, knock, won) for p, knock in chances)
     return tally
 
 
@@ -165,15 +200,75 @@ def bin_label(i: int) -> str:
     return f"{EDGES[i]:g}-{EDGES[i + 1]:g}" if i + 1 < len(EDGES) else f"{EDGES[i]:g}+"
 
 
+WIN_EDGES: tuple[float, ...] = tuple(i / 10 for i in range(10))
+"""Lower ends of the bins of the predicted chance of winning (tenths)."""
+
+
+def win_summary(decisions: list[Decision]) -> tuple[int, float, float, float, float]:
+    """(count, mean predicted, mean observed, bias in points, its standard error in points
+    counted by game: the decisions of one game share its outcome)."""
+    n = len(decisions)
+    if n == 0:
+        return 0, math.nan, math.nan, math.nan, math.nan
+    pred = sum(d.predicted for d in decisions) / n
+    obs = sum(d.won for d in decisions) / n
+    by_game: dict[int, list[float]] = {}
+    for d in decisions:
+        by_game.setdefault(d.game, []).append(d.won - d.predicted)
+    bias = obs - pred
+    sums = [sum(r) - len(r) * bias for r in by_game.values()]  # each game's residuals about the bias
+    se = math.sqrt(sum(x * x for x in sums)) / n if len(sums) > 1 else math.nan
+    return n, pred, obs, 100 * bias, 100 * se
+
+
+def report_chances(tally: Tally) -> bool:
+    """Print the calibration of the chance of winning; whether it met the verdict."""
+    decisions = tally.decisions
+    if not decisions:
+        print("chance of winning: no decision advised")
+        return True
+    games = len({d.game for d in decisions})
+    n, pred, obs, bias, se = win_summary(decisions)
+    knocks = [d for d in decisions if d.knock]
+    print(f"chance of winning the game, {n:,} advised decisions taken in {games:,} games "
+          f"({len(knocks):,} ending the hand): predicted {100 * pred:.2f}%, won {100 * obs:.2f}%, "
+          f"bias {bias:+.2f} points (se {se:.2f})")
+    for label, part in (("knocks", knocks), ("playing on", [d for d in decisions if not d.knock])):
+        k = win_summary(part)
+        if k[0]:
+            print(f"  {label:<11} {k[0]:>7,}  predicted {100 * k[1]:.2f}%, won {100 * k[2]:.2f}%, bias {k[3]:+.2f} "
+                  f"(se {k[4]:.2f})")
+    print(f"  {'predicted':<10} {'decisions':>9} {'mean pred':>10} {'won':>7} {'bias pts':>9} {'se':>6}")
+    bins: list[list[Decision]] = [[] for _ in WIN_EDGES]
+    for d in decisions:
+        bins[max(i for i, low in enumerate(WIN_EDGES) if d.predicted >= low)].append(d)
+    ok = True
+    for i, members in enumerate(bins):
+        c, p, o, b, e = win_summary(members)
+        if c == 0:
+            continue
+        judged = c >= BIN_MIN
+        if judged and abs(b) > WIN_BIN_POINTS:
+            ok = False
+        mark = "" if not judged else ("  ok" if abs(b) <= WIN_BIN_POINTS else "  MISSED")
+        label = f"{WIN_EDGES[i]:.1f}-{WIN_EDGES[i] + 0.1:.1f}"
+        print(f"  {label:<10} {c:>9,} {100 * p:>9.2f}% {100 * o:>6.2f}% {b:>+9.2f} {e:>6.2f}{mark}")
+    overall = abs(bias) <= OVERALL_POINTS
+    print(f"verdict: overall bias {bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall else 'MISSED'}; "
+          f"bins of {BIN_MIN}+ decisions within {WIN_BIN_POINTS:g} points: {'ok' if ok else 'MISSED'}")
+    return overall and ok
+
+
 def report(title: str, tally: Tally, unit: str, seconds: float) -> bool:
     """Print one setting's figures; whether it met the verdict (True when there was nothing to judge)."""
     knocks = tally.knocks
     print(f"\n== {title}  ({seconds:.1f} s)")
+    chances_ok = report_chances(tally)
     print(f"decisions with a knock allowed {tally.allowed:,}; advised (best move ends the hand) {tally.advised:,}; "
           f"advised and taken {len(knocks):,}; knocks against the advice {tally.against:,}")
     if not knocks:
         print("no advised knock taken: nothing to judge")
-        return True
+        return chances_ok
     s = summarise(knocks)
     ties = sum(k.tie_break for k in knocks)
     print(f"expected {unit} lost: predicted {s.predicted:.4f}, observed {s.observed:.4f}, "
@@ -210,7 +305,7 @@ def report(title: str, tally: Tally, unit: str, seconds: float) -> bool:
     judged_bins = sum(len(m) >= BIN_MIN for m in bins)
     print(f"verdict: overall bias {s.bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall_ok else 'MISSED'}; "
           f"bins of {BIN_MIN}+ knocks ({judged_bins}) within {BIN_POINTS:g} points: {'ok' if bins_ok else 'MISSED'}")
-    return overall_ok and bins_ok
+    return overall_ok and bins_ok and chances_ok
 
 
 def main() -> None:
@@ -229,6 +324,7 @@ def main() -> None:
           f"{os.cpu_count()} cores; {args.games} games a setting, seed {args.seed}, jobs {args.jobs}; "
           f"measured seat {args.players}")
     results = []
+    pooled = Tally()
     for rules in args.rules:
         unit = {"gin": "letters", "points": "points"}.get(find_rules(rules).score_keeping, "lives")
         for against in args.against:
@@ -238,9 +334,16 @@ def main() -> None:
             title = f"{rules}: {kinds[0]} against {', '.join(kinds[1:])}"
             ok = report(title, tally, unit, time.perf_counter() - start)
             results.append((title, len(tally.knocks), ok))
+            offset = len(results) * 1_000_000  # one game number per game of every setting
+            pooled.decisions.extend(Decision(d.game + offset, d.predicted, d.knock, d.won) for d in tally.decisions)
+    if len(results) > 1:
+        print("\n== every setting together ==")
+        pooled_ok = report_chances(pooled)
+        results.append(("every setting together: chance of winning", 0, pooled_ok))
     print("\nsummary:")
     for title, n, ok in results:
-        print(f"  {title:<40} {n:>7,} advised knocks taken  {'ok' if ok else 'MISSED'}")
+        taken = f"{n:>7,} advised knocks taken" if not title.startswith("every setting") else f"{'':>28}"
+        print(f"  {title:<40} {taken}  {'ok' if ok else 'MISSED'}")
 
 
 if __name__ == "__main__":

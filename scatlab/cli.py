@@ -9,7 +9,9 @@
   recorded game (or of one seat), with the move the analysis prefers.
 - ``scatlab analyze HAND --discard CARD [--dead CARDS] [--opponent-holds CARDS]...
   [--opponents N] [--rules PRESET] [--horizon K] [--opponent-model adaptive|uniform] [--turns T...]
-  [--rejected CARDS]... [--json]``: exact odds and advice.
+  [--rejected CARDS]... [--no-knock] [--json]``: exact odds, every move ranked by the chance of
+  winning the game, and the advice (:mod:`!scatlab.analysis.explain.report`: each figure stated
+  once, in percent; ``--no-knock`` leaves the knock out of the advice too).
 - ``scatlab rules [PRESET] [--explain CODE]``: list the presets, or show one preset's options
   and the rules in force (code and title); ``--explain C7`` prints one rulebook entry.
 - ``scatlab tournament --players expert,tip,tip [--games N] [--rules PRESET] [--seed N]
@@ -139,8 +141,10 @@ def _build_parser() -> _Parser:
     analyze = sub.add_parser(
         "analyze",
         help="exact odds and advice for a hand: take, draw or knock (or declare a 31)",
-        description="Exact draw probabilities, expected values, knock risk and advice for one hand. "
-        "Model: every card you have not seen is equally likely to be the top of the stock.",
+        description="Exact draw probabilities and expected values for one hand, every legal move ranked by your "
+        "chance of winning the game (the engine's estimate; a knock's chances of losing one and two lives are "
+        "counted exactly against one opponent), and the advice: the move ranked first. Model: every card you "
+        "have not seen is equally likely to be the top of the stock.",
     )
     analyze.add_argument("hand", nargs="+", help="your three cards, e.g. AH KH 4C (or four, to choose a discard)")
     analyze.add_argument("--discard", help="the top card of the discard pile, e.g. 9S")
@@ -153,9 +157,12 @@ def _build_parser() -> _Parser:
     analyze.add_argument("--horizon", type=_whole_number, default=0, metavar="K",
                          help="also the expected value after 1..K more turns (K at most 8)")
     analyze.add_argument("--samples", type=_whole_number, default=10_000,
-                         help="Monte Carlo deals for the knock risk against 2+ opponents (default 10000)")
+                         help="Monte Carlo deals for the risk of a knock the rules refuse now (V4, V5, V6), against "
+                         "2+ opponents (default 10000); a knock the rules allow is priced by the engine, like every move")
     analyze.add_argument("--seed", type=_whole_number, default=0, help="seed of that Monte Carlo (default 0)")
-    analyze.add_argument("--no-knock", action="store_true", help="skip the knock risk")
+    analyze.add_argument("--no-knock", action="store_true",
+                         help="leave the knock out: no knock figures, and the moves ranked and the advice given "
+                         "without it")
     analyze.add_argument("--opponent-model", choices=("adaptive", "uniform"), default="adaptive",
                          help="how opponents' hands are weighted: adaptive (by --turns and --rejected; the "
                          "default) or uniform (as if just dealt)")
@@ -426,6 +433,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         rules=args.rules,
         horizon=args.horizon,
         knock=not args.no_knock,
+        rank_knock=not args.no_knock,
         samples=args.samples,
         seed=args.seed,
         opponent_model=args.opponent_model,

@@ -34,9 +34,9 @@ International Skat Order, ISkO):
   the smallest multiple of the base value at least the bid (for Null: the smallest Null
   value at least the bid is not defined, so a Null overbid loses twice the Null value).
 
->>> game_value("clubs", matadors=2).value            # clubs, with 2: (1 + 2) x 12
+>>> game_value("clubs", matadors=2).value            # clubs, with 2: (1 + 2) × 12
 36
->>> game_value("grand", matadors=1, hand=True).value  # grand hand, with 1: (1 + 1 + 1) x 24
+>>> game_value("grand", matadors=1, hand=True).value  # grand hand, with 1: (1 + 1 + 1) × 24
 72
 >>> game_value("null", hand=True, ouvert=True).value
 59
@@ -201,7 +201,7 @@ class GameValue:
         """One line that shows the sum.
 
         >>> print(game_value("hearts", matadors=2, schneider=True).explain())
-        hearts: base 10 x (game 1 + matadors 2 + schneider 1) = 10 x 4 = 40
+        hearts: base 10 × (game 1 + matadors 2 + schneider 1) = 10 × 4 = 40
         >>> print(game_value("null", hand=True).explain())
         null hand: a fixed value of 35
         """
@@ -211,7 +211,7 @@ class GameValue:
         for level in self.levels:
             counts[level] = counts.get(level, 0) + 1
         parts = " + ".join(f"{name} {n}" for name, n in counts.items())
-        return f"{self.contract}: base {self.base} x ({parts}) = {self.base} x {self.multiplier} = {self.value}"
+        return f"{self.contract}: base {self.base} × ({parts}) = {self.base} × {self.multiplier} = {self.value}"
 
 
 def game_value(
@@ -233,10 +233,10 @@ def game_value(
     schneider announced; ``ouvert`` implies schwarz announced. A schwarz game is also
     schneider. For ``"null"`` only ``hand`` and ``ouvert`` matter.
 
-    >>> game_value("diamonds").value          # the cheapest game: 2 x 9
+    >>> game_value("diamonds").value          # the cheapest game: 2 × 9
     18
     >>> game_value("grand", matadors=4, hand=True, schneider=True, schneider_announced=True,
-    ...            schwarz=True, schwarz_announced=True, ouvert=True).value   # (1+4+6) x 24
+    ...            schwarz=True, schwarz_announced=True, ouvert=True).value   # (1+4+6) × 24
     264
     >>> game_value("grand", matadors=5)
     Traceback (most recent call last):
@@ -280,7 +280,7 @@ def game_value(
 
 
 def settle(value: GameValue, *, won: bool, bid: int = 18) -> int:
-    """The change to the declarer's score: ``+value`` when won, ``-2 x value`` when lost.
+    """The change to the declarer's score: ``+value`` when won, ``-2 × value`` when lost.
 
     A game worth less than the bid is lost (overbid) and its value raised to the smallest
     multiple of the base value at least the bid (ISkO; the seed only says it is lost).

@@ -4,6 +4,7 @@ search on demand, in the review widget (Look deeper) and the CLI (scatlab review
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -33,19 +34,22 @@ def blunder(hands: tuple[str, str] = ("2S 3S 9D", "5D 6D 8C"), stock: str = "9C 
     return review_game(game, player=1).decisions[1]
 
 
-def test_a_deeper_look_at_a_blunder_agrees_and_says_how_much_the_move_played_loses() -> None:
+def test_a_deeper_look_at_a_blunder_agrees_on_the_best_move_and_gives_its_own_cost_range() -> None:
     look = look_deeper(blunder(), budget=LOOK)
     assert isinstance(look, DeepLook) and look.agrees and look.master_move == "discard 4C"
     assert str(look.found.moves[look.played].action) == "discard AH"
     mean, low, high = look.gap(look.pick, look.played)
-    assert 0 < low <= mean <= high
+    assert 0 < low <= mean <= high and look.cost_range == (low, high)
     lines = look.lines({1: "you"})
-    assert lines[0] == "A deeper look agrees with the review: throw the 4♣ is the best move."
-    assert lines[1].startswith("Your move, throw the A♥, wins about") and "less often" in lines[1]
+    assert lines[0] == "A deeper look agrees that throwing the 4♣ is the best move."
+    assert lines[1].startswith(f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said "
+                               f"about {look.review_cost * 100:.1f}%")
     assert lines[2].startswith("How: in ") and "deals that fit everything that had been seen" in lines[2]
+    assert "agrees with the review" not in look.text()
     assert not any(word in look.text() for word in ("±", "seed", "rollout", "P("))
     data = look.to_json()
     assert data["agrees"] and data["master"] == "discard 4C" and data["played"] == "discard AH"
+    assert data["cost_agrees"] == (low <= look.review_cost <= high) and data["review_cost"] == round(look.review_cost, 6)
     assert data["deals"] == look.found.deals and len(data["moves"]) == len(look.found.moves)
 
 
@@ -90,16 +94,18 @@ def test_the_review_widget_looks_deeper_with_a_progress_bar_once_per_decision() 
     game = record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", THREW_THE_ACE)
     w = ReviewWidget(game, player=1)
     w.steps.go(1)
-    shown: list[dict[str, int]] = []
+    shown: list[dict[str, Any]] = []
     w.surface.observe(lambda change: shown.append(dict(change["new"])), "progress")
     lines = w.look_deeper(budget=LOOK)
-    assert shown[0] == {"done": 0, "total": 1} and shown[-1] == {}
-    assert any(p and p["done"] == p["total"] > 1 for p in shown)
+    assert shown[0]["done"] == 0 and shown[-1] == {}
+    assert all(p["what"].startswith("Looking deeper:") for p in shown[:-1])  # the bar says what it is doing
+    assert any(p and p["done"] == p["total"] > 1 and f"deal {p['done']:,} of {p['total']:,}" in p["what"]
+               for p in shown)
     state = w.surface.state
-    assert state["looked"] and "A second opinion" in state["html"] and "A deeper look agrees" in state["html"]
-    assert lines[1].startswith("Your move, throw the A♥")
+    assert state["looked"] and "A second opinion" in state["html"] and "A deeper look agrees that" in state["html"]
+    assert lines[1].startswith("It puts your move's cost at")
     shown.clear()
-    assert w.look_deeper(budget=LOOK) == lines and shown == [{"done": 0, "total": 1}, {}]  # kept: no search again
+    assert w.look_deeper(budget=LOOK) == lines and len(shown) == 2 and shown[-1] == {}  # kept: no search again
     w.handle({"type": "prev"})
     assert not w.surface.state["looked"] and "A second opinion" not in w.surface.state["html"]
 
@@ -116,7 +122,7 @@ def test_cli_review_deep_adds_the_masters_look_at_the_costliest(tmp_path: Path, 
                                       THREW_THE_ACE).to_json()))
     code, out, _ = run(["review", str(path), "--player", "1", "--deep", "--budget", str(LOOK)], capsys)
     assert code == 0 and "A deeper look at the 1 costliest decision:" in out
-    assert "Hand 1, action 2, player 1: A deeper look agrees with the review: throw the 4♣" in out
+    assert "Hand 1, action 2, player 1: A deeper look agrees that throwing the 4♣ is the best move." in out
     code, out, _ = run(["review", str(path), "--player", "1", "--deep", "1", "--budget", str(LOOK), "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and len(data["deeper"]) == 1 and data["deeper"][0]["master"] == "discard 4C"
@@ -154,3 +160,85 @@ def test_a_deeper_look_finds_better_only_with_its_range_above_zero_knocks_too() 
     assert master.pick(found) == 0
     from scatlab.players.master import MasterPlayer
     assert MasterPlayer().pick(found) == 1                     # at the table: a knock from 1 SE
+
+
+# -- two judgements, apart: the best move, then the cost (issue 64, item 7) ----------------------
+
+
+def _look_with(pick: int, gaps: tuple[float, ...], spread: float) -> DeepLook:
+    """A look at the blunder whose deals give each searched move ``gaps`` less than the first
+    (the review's best), alternating by ``spread`` deal by deal; the master picks ``pick``."""
+    from scatlab.players.deeper import LOOK_CONFIDENCE, _candidates, _master
+    from scatlab.players.master import SearchResult
+
+    d = blunder()
+    moves, played = _candidates(d, _master(LOOK, 0))
+    deals = 100
+    scores = tuple(tuple(0.5 - g + (spread if k % 2 else -spread) * (i > 0) for k in range(deals))
+                   for i, g in enumerate(gaps[:len(moves)]))
+    means = tuple(sum(x) / deals for x in scores)
+    found = SearchResult(moves, deals, means, tuple(m - means[0] for m in means), (0.0,) * len(moves), scores)
+    return DeepLook(d, found, pick, played, LOOK_CONFIDENCE)
+
+
+def _played_gap(look: DeepLook, cost: float) -> tuple[float, ...]:
+    gaps = [0.0] * len(look.found.moves)
+    gaps[look.played] = cost
+    return tuple(gaps)
+
+
+def test_look_deeper_says_the_best_move_and_the_cost_apart_and_never_agrees_outside_its_range() -> None:
+    """Agreeing on the best move is one judgement; the cost of the move played is another: a
+    range set beside the review's cost. Where the range leaves the review's cost out the look
+    says it puts the cost lower (or higher), never that it agrees with the review."""
+    base = _look_with(0, (0.0,), 0.0)
+    review = base.review_cost
+    assert review > 0.02  # the review's cost of throwing the ace
+    # the review's cost inside the look's range: "within that range"
+    inside = _look_with(0, _played_gap(base, review), 0.02)
+    low, high = inside.cost_range
+    assert low < review < high and inside.cost_agrees
+    first, cost = inside.findings({1: "you"})
+    assert first == "A deeper look agrees that throwing the 4♣ is the best move."
+    assert cost == (f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said about "
+                    f"{review * 100:.1f}%, within that range).")
+    # far lower than the review's: the same best move, the cost said lower, no "agrees"
+    lower = _look_with(0, _played_gap(base, review / 3), 0.005)
+    low, high = lower.cost_range
+    assert high < review and not lower.cost_agrees and lower.agrees
+    first, cost = lower.findings({1: "you"})
+    assert first.startswith("A deeper look agrees that throwing the 4♣") and "the look puts it lower" in cost
+    assert "agrees with the review" not in lower.text() and f"{low * 100:.1f}% to {high * 100:.1f}%" in cost
+    # higher than the review's
+    higher = _look_with(0, _played_gap(base, review * 2), 0.005)
+    assert not higher.cost_agrees and "the look puts it higher" in higher.findings()[1]
+
+
+def test_look_deeper_that_finds_another_best_move_says_so_with_its_range() -> None:
+    base = _look_with(0, (0.0,), 0.0)
+    if len(base.found.moves) < 3:
+        pytest.skip("the blunder's search has only the best move and the move played")
+    gaps = [0.0] * len(base.found.moves)
+    other = next(i for i in range(1, len(gaps)) if i != base.played)
+    gaps[other] = -0.05  # the look finds this move 5 points better than the review's best
+    gaps[base.played] = base.review_cost
+    look = _look_with(other, tuple(gaps), 0.004)
+    first, cost = look.findings({1: "you"})
+    said = first.split(" better than ")[0]
+    assert said.startswith("A deeper look finds ") and "the review's best move" in first and not look.agrees
+    _, low, high = look.gap(other, 0)
+    assert 0 < low and f"between {low * 100:.1f}% and {high * 100:.1f}% more often" in first
+    assert cost.startswith("It puts your move's cost at") and "agrees" not in look.text()
+
+
+def test_a_close_call_reviewed_at_no_cost_is_said_so_beside_the_looks_range() -> None:
+    """A move the review called a close call costs nothing there; the look says so beside its
+    own range, and agrees only where its range holds nothing (0)."""
+    from dataclasses import replace
+
+    look = _look_with(0, _played_gap(_look_with(0, (0.0,), 0.0), 0.003), 0.05)
+    close = replace(look, decision=replace(look.decision, assessment=replace(
+        look.decision.assessment, cost=Fraction(0), close=True, label="best")))
+    low, high = close.cost_range
+    assert low == 0 < high and close.cost_agrees
+    assert "the review called it a close call, at no cost, within that range" in close.findings()[1]

@@ -3,8 +3,8 @@ tie rules, the players' decision rules and the tournament statistics survived).
 
 - thresholds at the boundary: tip knocks at 26 (25 does not), ``knock_at``; the advice's
   knock limit 1/(2 x players) exactly; V4's minimum knock score; the horizon's maximum 8;
-  the expert's knock limit ``knock_risk / players`` (x0.6 on a last life), its knock rule
-  (P(win) gain over playing on by ``margin`` x opponents/2) and standing model (lives ** alpha);
+  the expert's knock (the highest chance of winning, a tie to playing on) and the knock
+  model's lives share without a game model (lives ** alpha);
 - every tie rule: C7's branches, V7(a)-(d), V8, V9 (and C8), V14's tied highest, V16's
   ties, V17's rank ordering (A-10-9 > K-Q-J, K-10-9 > Q-J-9, K-J-7 > K-9-8), C11;
 - the tip and expert players' documented rules, each in a position where it decides;
@@ -21,6 +21,7 @@ import pytest
 
 from scatlab.analysis import analyze, analyze_turn
 from scatlab.analysis.model.knock import KnockRisk, knock_refusal, knock_risk
+from scatlab.analysis.model.valuation import KnockValuation
 from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.errors import AnalysisError
 from scatlab.errors import RulesError as RulesError_
@@ -76,56 +77,36 @@ def test_horizon_maximum_is_8_turns() -> None:
         analyze("AH KH 9C", "7S", rules="eenendertigen", horizon=9, knock=False)
 
 
-def test_expert_knock_limit_is_knock_risk_over_players_and_less_on_a_last_life() -> None:
-    expert = ExpertPlayer(knock_risk=0.3)
-    fresh = _table(["2C 3D 5S", "KH QH 4C", "2H 3H 5D"], up="4D").view(1)
-    assert expert.valuation.limit(fresh) == pytest.approx(0.3 / 3)
-    rules = RuleSet.from_codes("V12", lives=1)  # no county: one life left is the last
-    last = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=rules).view(1)
-    assert expert.valuation.limit(last) == pytest.approx(0.3 / 2 * 0.6)
-    two = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=RuleSet.from_codes("V12", lives=2)).view(1)
-    assert expert.valuation.limit(two) == pytest.approx(0.3 / 2)
+def _stub_knock(monkeypatch: pytest.MonkeyPatch, gain: float) -> None:
+    """Fix the knock's estimate so that only the comparison decides: the quick screen passes
+    and the knock changes the chance of winning the game by ``gain``."""
+    from scatlab.analysis.engine import ranking
+    from scatlab.analysis.model.valuation import KnockOutcome, KnockValuation
+
+    monkeypatch.setattr(KnockValuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
+    monkeypatch.setattr(KnockValuation, "outcome",
+                        lambda self, view, dists, k, chances=None: KnockOutcome(0.1, gain, 0.1, 0.0, "stub"))
+    monkeypatch.setattr(ranking, "_exact_knock", lambda position: None)
+    ranking._rank.cache_clear()
 
 
-def _stub_knock(expert: ExpertPlayer, monkeypatch: pytest.MonkeyPatch, own: float, gain: float, on: float) -> None:
-    """Fix the expert's estimates so that only its knock rule decides: the quick screen
-    passes, the knock costs ``own`` lives and changes P(win) by ``gain``; playing on
-    changes it by ``on``."""
-    from scatlab.analysis.model.valuation import KnockOutcome
-
-    valuation = type(expert.valuation)  # a frozen dataclass: its methods are stubbed on the class
-    monkeypatch.setattr(valuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
-    monkeypatch.setattr(valuation, "outcome", lambda self, view, dists, k: KnockOutcome(own, gain, own, 0.0, "stub"))
-    monkeypatch.setattr(valuation, "value_of_risk", lambda self, view, own: on)
-
-
-@pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.0500001, 0.0, False), (0.05, -1e-9, False)])
-def test_expert_knocks_when_the_loss_is_within_its_limit_and_p_win_does_not_fall(
-    own: float, gain: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize(("above", "knocks"), [(1e-9, True), (0.0, False), (-1e-9, False)])
+def test_expert_knocks_when_knocking_has_the_highest_chance_of_winning(
+    players: int, above: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Documented: it knocks when a knock costs at most ``knock_risk / players`` lives and
-    does not lower P(win). margin=1 keeps the other branch out (gain 0 < on + 1/2)."""
-    expert = ExpertPlayer(knock_risk=0.1, margin=1.0)  # limit 0.1 / 2 players = 0.05
-    _stub_knock(expert, monkeypatch, own, gain, on=0.0)
-    view = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
-    assert (expert.decide(view, RNG).action == Action.KNOCK) is knocks
+    """Documented: every move is judged by its chance of winning the game, and the knock is
+    made when its chance is the highest; on a tie the way of playing on comes first. The
+    knock's figure is set a billionth above, exactly at, and a billionth below the best way of
+    playing on's."""
+    from scatlab.analysis.engine.ranking import Position, _options, _scale
 
-
-@pytest.mark.parametrize(("players", "gain", "knocks"), [
-    (2, 0.5, True), (2, 0.4999, False),  # one opponent: margin 0.5 x 1/2 = 0.25 over playing on (0.25)
-    (3, 0.75, True), (3, 0.7499, False),  # two opponents: margin 0.5 x 2/2 = 0.5
-])
-def test_expert_knocks_when_the_gain_in_p_win_beats_playing_on_by_margin_times_opponents_over_two(
-    players: int, gain: float, knocks: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Documented: it knocks when the knock's expected change in P(win) beats that of
-    playing on by ``margin`` scaled by the number of opponents / 2. knock_risk=0 keeps the
-    loss-limit branch out (the stubbed knock costs 0.1 lives)."""
-    expert = ExpertPlayer(knock_risk=0.0, margin=0.5)
-    _stub_knock(expert, monkeypatch, own=0.1, gain=gain, on=0.25)
     hands: list[str | None] = ["2C 3D 5S", "KH QH 4C", "2H 3H 5D"]
     view = _table(hands[:players], up="4D").view(1)
-    assert (expert.decide(view, RNG).action == Action.KNOCK) is knocks
+    position = Position.from_view(view)
+    on = max(o.win for o in _options(position, ExpertPlayer().style) if o.action != Action.KNOCK)
+    _stub_knock(monkeypatch, on - _scale(position).game.now + above)
+    assert (ExpertPlayer().decide(view, RNG).action == Action.KNOCK) is knocks
 
 
 @pytest.mark.parametrize(("alpha", "standing", "p_win"), [
@@ -134,16 +115,19 @@ def test_expert_knocks_when_the_gain_in_p_win_beats_playing_on_by_margin_times_o
 def test_expert_standing_model_p_win_is_proportional_to_lives_to_the_alpha(
     alpha: float, standing: list[float], p_win: float
 ) -> None:
-    """Documented: P(win) = s_me / sum of s over the players still in, s = lives ** alpha."""
-    assert ExpertPlayer(alpha=alpha).valuation.p_win(standing, 0, False) == pytest.approx(p_win)
+    """Documented: without a game model the knock model reads the lives share, P(win) = s_me /
+    sum of s over the players still in, s = lives ** alpha."""
+    from scatlab.analysis.model.valuation import KnockValuation
+
+    assert KnockValuation(alpha=alpha).p_win(standing, 0, False) == pytest.approx(p_win)
 
 
 def test_expert_standing_counts_the_county_as_one_life() -> None:
     """C13: classic's 3 lives and the county stand as 4; without the county (V12), 2 lives as 2."""
     classic = _table(["2C 3D 5S", "KH QH 4C"], up="4D").view(1)
-    assert ExpertPlayer().valuation.standing(classic) == [4.0, 4.0]
+    assert KnockValuation.standing(classic) == [4.0, 4.0]
     no_county = _table(["2C 3D 5S", "KH QH 4C"], up="4D", rules=RuleSet.from_codes("V12", lives=2)).view(1)
-    assert ExpertPlayer().valuation.standing(no_county) == [2.0, 2.0]
+    assert KnockValuation.standing(no_county) == [2.0, 2.0]
 
 
 # -- tie rules -------------------------------------------------------------------------------
@@ -495,22 +479,36 @@ def test_records_nested_at_the_limit_are_read_and_one_deeper_refused() -> None:
         GameRecord.loads(deeper)
 
 
-def test_monte_carlo_numbers_print_as_decimals_with_their_standard_error_exact_ones_as_fractions() -> None:
-    estimate = analyze("AH KH 4C", "9S", opponents=2, samples=2000)
-    line = next(x for x in estimate.table().splitlines() if x.startswith("Knock risk"))
-    assert "±" in line and "(Monte Carlo, 2,000 deals)" in line and "/" not in line.split("(Monte")[0], line
+def test_estimates_print_as_percentages_monte_carlo_with_its_standard_error_exact_ones_as_fractions() -> None:
+    """The knock's figures are the ranking's own (issue 64): the engine's estimate against two
+    opponents prints in percent, never as a fraction that looks exact; a knock the rules refuse
+    now (V4) is not ranked, and its Monte Carlo estimate prints as a decimal with its standard
+    error; an exact count prints as a fraction."""
+    estimate = analyze("AH KH 4C", "9S", opponents=2)
+    line = next(x for x in estimate.table().splitlines() if ". knock:" in x)
+    assert "the engine's estimates" in line and "/" not in line and "%" in line, line
     data = estimate.to_json()["knock"]
+    assert data["exact"] is False and data["p_lose_one"].endswith("%") and "/" not in data["p_lose_one"]
+    assert estimate.ranking is not None and estimate.knock is not None
+    assert estimate.knock.p_lose_one == estimate.ranking.move("knock").p_one
+    assert r"\text{the engine's estimate}" in estimate._repr_latex_()
+    refused = analyze("AH KH 4C", "9S", opponents=2, rules={"min_knock": 25}, samples=2000)
+    line = next(x for x in refused.table().splitlines() if x.startswith("Knock risk"))
+    assert "±" in line and "(Monte Carlo, 2,000 deals)" in line and "/" not in line.split("(Monte")[0], line
+    assert "[not allowed now: V4" in line
+    data = refused.to_json()["knock"]
     assert data["exact"] is False and "/" not in data["p_lose_one"] and "." in data["p_lose_one"]
-    assert abs(Fraction(data["p_lose_one"]) - estimate.knock.p_lose_one) < F(1, 10**4)  # type: ignore[union-attr]
-    assert r"\pm" in estimate._repr_latex_()
+    assert abs(Fraction(data["p_lose_one"]) - refused.knock.p_lose_one) < F(1, 10**4)  # type: ignore[union-attr]
+    assert r"\pm" in refused._repr_latex_()
     exact = analyze("AH KH 4C", "9S")
-    line = next(x for x in exact.table().splitlines() if x.startswith("Knock risk"))
-    assert "(exact)" in line and "±" not in line and "/" in line
+    line = next(x for x in exact.table().splitlines() if ". knock:" in x)
+    assert "(counted exactly)" in line and "±" not in line and "/" in line
     assert exact.to_json()["knock"]["p_lose_one"] == str(exact.knock.p_lose_one)  # type: ignore[union-attr]
 
 
 def test_monte_carlo_standard_error_is_sqrt_p_1_minus_p_over_n_and_the_seed_is_the_one_given() -> None:
-    k = Knowledge.of("AH KH 4C", "9S", opponents=2)
+    """The Monte Carlo prices a knock the rules refuse now (V4), which the ranking leaves out."""
+    k = Knowledge.of("AH KH 4C", "9S", opponents=2, rules={"min_knock": 25})
     for seed in (0, 3):
         risk = analyze(k, samples=500, seed=seed).knock
         assert risk is not None and risk == knock_risk(k, samples=500, seed=seed)  # analyze passes its seed

@@ -33,7 +33,8 @@ from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.checks import notation_pieces, one_line, shown
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
 from scatlab.analysis.model.opponents import Observations, pile_tops, with_knock_rules
-from scatlab.analysis.model.valuation import KnockValuation
+from scatlab.analysis.model.valuation import KnockValuation, Standing
+from scatlab.analysis.model.winning import GameModel, knock_rule
 from scatlab.players import make_player, run_tournament
 from scatlab.players.base import PlayerError
 from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay
@@ -123,12 +124,11 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "Knowledge.from_view": lambda a: Knowledge.from_view(a),
     "pile_tops(history)": lambda a: pile_tops(a, ()),
     "pile_tops(pile_now)": lambda a: pile_tops((), a),
-    "KnockValuation.knock_rule(view)": lambda a: KnockValuation().knock_rule(a, [_SURE_20], [0]),
-    "KnockValuation.knock_rule(dists)": lambda a: KnockValuation().knock_rule(STATE.view(0), a, [0]),
-    "KnockValuation.knock_rule(played)": lambda a: KnockValuation().knock_rule(STATE.view(0), [_SURE_20], a),
-    "KnockValuation(knock_risk)": lambda a: KnockValuation(knock_risk=a),
+    "knock_rule(view)": lambda a: knock_rule(a, [_SURE_20], [0]),
+    "knock_rule(dists)": lambda a: knock_rule(STATE.view(0), a, [0]),
+    "knock_rule(played)": lambda a: knock_rule(STATE.view(0), [_SURE_20], a),
     "KnockValuation(alpha)": lambda a: KnockValuation(alpha=a),
-    "KnockValuation(margin)": lambda a: KnockValuation(margin=a),
+    "GameModel.of(strong)": lambda a: GameModel.of(Standing.fresh(find_rules("classic"), 2), a),
     "Observations.from_view(view)": lambda a: Observations.from_view(a),
     "Observations.from_view(knock_rules)": lambda a: Observations.from_view(STATE.view(0), knock_rules=a),
     "with_knock_rules(view)": lambda a: with_knock_rules(a, Observations.from_view(STATE.view(0), knock_rules=False)),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from typing import Any
@@ -80,8 +82,8 @@ def test_showdown_exercise_covers_every_c7_case() -> None:
     ex = EXERCISES["showdown"]
     notes = " ".join(ex.question(s).why for s in range(40))
     assert "knocker is safe" in notes          # tie involving the knocker
-    assert "lowest on their own" in notes and "player 0 loses 2" in notes  # knocker strictly lowest
-    assert "player 1 loses 1; player 2 loses 1" in notes  # tie among non-knockers
+    assert "The knocker (player 1) is lowest on their own and loses two lives" in notes  # knocker strictly lowest
+    assert "Players 2 and 3 tie for lowest" in notes and "both lose a life" in notes  # tie among non-knockers
     answers = {ex.question(s).solution for s in range(40)}
     assert answers == {"0", "1", "2"}
 
@@ -91,7 +93,7 @@ def test_skat_exercise_uses_the_calculator() -> None:
     for seed in SEEDS:
         q = ex.question(seed)
         if "Null" not in q.prompt:
-            assert " x " in q.why
+            assert " × " in q.why and " x " not in q.why
         assert int(q.solution) >= 18 or "Null" in q.prompt
 
 
@@ -159,64 +161,68 @@ def test_ev_sum_C5_weighs_each_outcome_by_its_cards() -> None:
         assert f"= {total.numerator}/{draw.unseen}" in ex.working(q)  # the sum the lesson writes, over the unseen cards
 
 
-def test_knock_cost_C6_C7_is_one_times_p_one_plus_two_times_p_two_against_the_nearly_safe_limit() -> None:
-    """Step 3.1: the knock's cost is 1 x P(lose one) + 2 x P(lose two), the ranking's own
-    chances for that hand and pile; the answer knocks exactly when the cost is within the
-    nearly-safe limit (0.15 lives heads-up), and the advice for the hand agrees."""
-    from scatlab.analysis import analyze
-    from scatlab.analysis.engine.ranking import knock_line
+def test_knock_worth_C6_C7_weighs_each_ending_and_knocks_when_that_beats_playing_on() -> None:
+    """Step 3.1: a knock's chance of winning the game is each ending's chance (the ranking's
+    own, counted exactly against one opponent) times your chance after it, added up; the
+    answer knocks exactly when that beats playing on's figure (the ranking's best way of
+    playing on), which is the engine's choice. Never a close call; the question's rounded
+    figures add up to the engine's own, term by term in the working."""
+    from scatlab.analysis.engine.ranking import CLOSE_CALL
+    from scatlab.course.knocking import knock_sum, level
 
-    safe = knock_line("classic", 1, 0).safe
-    assert safe == Fraction(3, 20)
     ex = EXERCISES["knock-cost"]
     for seed in SEEDS:
         q = ex.question(seed)
         hand, up = q.position[:2]
-        ranking = analyze(hand, up, opponents=1, knock=False).ranking
-        assert ranking is not None
-        move = ranking.move("knock")
-        assert move.p_one is not None and move.p_two is not None
-        knock = move.p_one + 2 * move.p_two
-        assert q.solution == ("knock" if knock <= safe else "play on") == ("knock" if wants_knock(ex.id, seed) else "play on")
-        assert q.solution == ("knock" if ranking.best.ends_hand else "play on")  # the advice agrees
-        assert abs(knock - safe) >= 0.02  # never a coin toss
-        r1, r2 = (Fraction(round(float(p) * 1000), 10) for p in (move.p_one, move.p_two))
-        assert f"lose one life with chance {show_value(r1)}% and two lives with chance {show_value(r2)}%" in q.prompt
-        assert "nearly safe when it costs at most 0.15 lives" in q.prompt
+        s = knock_sum(hand, up)
+        ranking = s.ranking
+        knock, on = ranking.move("knock"), ranking.play_on
+        assert on is not None and (s.p_one, s.p_two) == (knock.p_one, knock.p_two) and s.knock == knock.win
+        assert q.solution == ("knock" if knock.win > on.win else "play on") == (
+            "knock" if wants_knock(ex.id, seed) else "play on")
+        assert abs(knock.win - on.win) >= 2 * CLOSE_CALL  # never a coin toss
+        (p1, a1), (p2, a2), (p3, a3) = s.shown()
+        assert p1 + p2 + p3 == 1
+        assert (f"you lose one life with chance {level(p1)}, two with {level(p2)}, and your opponent loses one "
+                f"with {level(p3)}") in q.prompt
+        assert f"after each: {level(a1)}, {level(a2)} and {level(a3)}" in q.prompt
+        assert f"it is {level(on.win)}. Knock or play on?" in q.prompt
         working = ex.working(q).splitlines()
-        # the learner's own rounded figures first (the prompt's), then the exact fractions
-        assert working[1] == f"\\text{{= 1 × {show_value(r1)}% + 2 × {show_value(r2)}%}}"
-        assert "0.15" in working[3] and working[-1].startswith(f"\\text{{exactly: 1 × {move.p_one} + 2 × {move.p_two} =")
+        # the learner's own rounded figures first (the prompt's), each product, the engine's total
+        assert working[3] == f"\\text{{= {s.terms()}}}"
+        *terms, total = [Fraction(x[:-1]) for x in re.findall(r"[\d.]+%", working[4])]
+        assert len(terms) == 3 and sum(terms, Fraction(0)) == total and level(total / 100) == level(knock.win)
+        assert working[-1].startswith(f"\\text{{exactly: you lose one with chance {knock.p_one}, two with {knock.p_two}")
 
 
 @pytest.mark.parametrize("name", ["knock-chart", "knock-early"])
-def test_knock_by_the_line_C6_follows_the_knock_line_and_alternates_its_answer(name: str) -> None:
-    import re
-
-    from scatlab.analysis.engine.ranking import knock_line
+def test_knock_by_the_chart_C6_follows_the_charts_figures_and_alternates_its_answer(name: str) -> None:
+    """Step 3.2 (and lesson 6's step 6.3): knock exactly where the chart, for that many
+    opponents and turns, gives knocking the better chance of winning the game; never a close
+    call; the reason states both levels."""
+    from scatlab.analysis.engine.ranking import CLOSE_CALL, knock_line
     from scatlab.cards import parse_cards
+    from scatlab.course.knocking import chart_rows, level
 
     ex = EXERCISES[name]
     seen = set()
     for seed in range(16):
         q = ex.question(seed)
-        m = re.match(r"Against (\d) opponents?, (?:just dealt|after (\d) turns? each)\. By the knock line", q.prompt)
+        m = re.match(r"Against (\d) opponents?, (?:just dealt|after (\d) turns? each)\. By the chart", q.prompt)
         assert m, q.prompt
         opponents, turns = int(m.group(1)), int(m.group(2) or 0)
         seen.add((opponents, turns))
-        line = knock_line("classic", opponents, turns)
-        rows = {r[0]: (r[1], r[5]) for r in line.rows}
+        rows = {r.value: r for r in chart_rows(knock_line("classic", opponents, turns))}
         value = hand_value(parse_cards(q.shown[0][1]))
-        knock, knocks = rows[value]
-        assert line.line is not None
-        assert q.solution == ("knock" if knocks else "play on") == ("knock" if value >= line.line else "play on")
-        assert q.solution == ("knock" if knock <= line.safe else "play on")  # the lesson's rule, nearly safe
+        row = rows[value]
+        assert q.solution == ("knock" if row.knocks else "play on") == ("knock" if row.knock > row.play_on
+                                                                           else "play on")
         assert q.solution == ("knock" if wants_knock(name, seed) else "play on")
-        assert -6 <= value - line.line <= 4  # near the line, where reading it matters
-        assert f"the line is {line.line}" in q.why
+        assert abs(row.knock - row.play_on) >= 2 * CLOSE_CALL
+        assert f"{level(row.knock)} if you knock and {level(row.play_on)} if you play on" in q.why
     if name == "knock-chart":  # lesson 3: just dealt, one to three opponents
         assert {t for _, t in seen} == {0} and {o for o, _ in seen} == {1, 2, 3}
-    else:  # lesson 6: one opponent, the line climbing turn by turn through each step
+    else:  # lesson 6: one opponent, the line moving turn by turn through each step
         assert {o for o, _ in seen} == {1}
         turns_by_seed = [re.search(r"after (\d) turn", ex.question(s).prompt) for s in range(8)]
         assert [int(m.group(1)) if m else 0 for m in turns_by_seed] == [0, 1, 2, 3, 0, 1, 2, 3]

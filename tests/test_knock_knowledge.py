@@ -130,7 +130,12 @@ def test_C6_C11_V18_exact_knock_risk_on_every_kind_of_knowledge(
     assert risk.exact
     assert (risk.p_lose_one, risk.p_lose_two) == brute_one(rules, k), (preset, hand, holds)
     a = analyze(k, horizon=1)
-    assert a.knock == risk
+    assert a.ranking is not None
+    knock = next((m for m in a.ranking.moves if m.action.kind.value == "knock"), None)
+    if knock is None or knock.exact_risk:  # not a move here (C11), or the engine's figure is this count
+        assert a.knock == risk
+    else:  # V14, V16: the engine's estimate is the one figure the analysis shows (issue 64)
+        assert a.knock is not None and (a.knock.p_lose_one, a.knock.p_lose_two) == (knock.p_one, knock.p_two)
 
 
 def test_C6_knock_risk_exact_whenever_many_known_cards_random_sweep() -> None:

@@ -6,6 +6,8 @@ calibration study's reliability diagram ships as package data."""
 
 from __future__ import annotations
 
+import re
+
 import fnmatch
 import json
 import tomllib
@@ -62,14 +64,15 @@ def test_later_in_a_hand_the_adaptive_model_sees_more_risk() -> None:
     assert e.risks["adaptive"].model == "adaptive" and e.risks["uniform"].model == "uniform"
     assert e.risks["adaptive"].p_lose > e.risks["uniform"].p_lose
     assert "4 turns, rejected 8S 2D" in e.result.value.replace("8♠ 2♦", "8S 2D")
-    # the verdict is the advice's (the engine with what was seen), with both moves' change in
-    # the chance of winning the game
+    # the verdict is the advice's (the engine with what was seen), with both moves' chance of
+    # winning the game as levels (issue 64: never a signed change alone)
     on = e.play_on
-    assert f"data-field='play_on'><b>{float(on):.3f}</b>" in e.result.value
+    assert f"data-field='play_on'><b>{float(on):.1%}</b>" in e.result.value
     verdict = "knock" if e.advice == "knock" else "play on"
     assert f"data-field='verdict'><span style='color:#{'1e7b34' if verdict == 'knock' else 'c0392b'}'>{verdict}" \
         in e.result.value
-    assert "knocking changes your chance of winning the game by" in e.result.value
+    assert re.search(r"your chance of winning the game is [\d.]+% if you knock, [\d.]+% if you play on", e.result.value)
+    assert not re.search(r"[+-]\d+(\.\d+)?%", e.result.value)
 
 
 @pytest.mark.parametrize(("turns", "text", "says"), [

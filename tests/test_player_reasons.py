@@ -2,7 +2,7 @@
 README's promise that the others' cards are face down holds for the players' reasons too.
 
 A :class:`~scatlab.players.base.Decision`'s ``reason`` is the mover's own and names its
-hidden cards (the two examples of the defect: the expert "throws the 2S, keeping 3C 7H 8H",
+hidden cards (the two examples of the defect: the expert "throws the 2S, keeping AH KH 8H",
 the tip player "throws the 9C … (not the 7D: player 0 collects D)"). The public reason is
 built from the observer's view of the moment before the move and the action: it names only
 cards the observer sees, and it is the same whatever the hidden cards are.
@@ -30,11 +30,11 @@ def expert_after_drawing_the_2s(hand: str) -> GameState:
 
 def test_expert_tells_another_seat_the_card_it_throws_not_the_cards_it_keeps() -> None:
     expert = make_player("expert")
-    state = expert_after_drawing_the_2s("3C 7H 8H")
+    state = expert_after_drawing_the_2s("AH KH 8H")  # 29 in hearts: the 2S goes
     decision = expert.decide(state.view(1), random.Random(0))
     assert decision.action == Action.discard("2S")
     hidden = hidden_from(state.apply(decision.action), 0)  # after the throw, as the learner reads it
-    assert cards_named(decision.reason) & hidden == set(parse_cards("3C 7H 8H"))  # the defect: its own reason
+    assert cards_named(decision.reason) & hidden == set(parse_cards("AH KH 8H"))  # the defect: its own reason
     public = expert.public_reason(decision.action, state.view(0))
     assert cards_named(public) == {parse_card("2S")}
     assert public == "throws the 2S: it keeps the three cards worth most to it 5 turns ahead"

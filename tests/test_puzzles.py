@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scatlab.analysis.engine.ranking import rank
+from scatlab.analysis.engine.ranking import rank, win_level
 from scatlab.cards import Card
 from scatlab.cli import main
 from scatlab.course import puzzles as pz
@@ -91,9 +91,12 @@ def test_C6_a_last_turn_puzzle_counts_draws_so_a_first_turn_knock_reads_plainly(
     finals = [p for p in _all() if p.final]
     assert finals and any(0 in p.opponent_turns for p in finals)
     for p in _all():
-        times = {0: "not yet", 1: "once", 2: "twice"}
+        times = {1: "once", 2: "twice"}
         for t in p.opponent_turns:
-            assert f"has drawn or taken {times.get(t, f'{t} times')} this hand" in p.situation
+            said = ("has not drawn or taken a card yet this hand" if t == 0
+                    else f"has drawn or taken a card {times.get(t, f'{t} times')} this hand")
+            assert said in p.situation
+        assert "drawn or taken not yet" not in p.situation  # issue 64: correct English
         assert len(p.situation_lines) == 2 + len(p.opponent_turns) + p.final  # one short fact a line
         assert ("an opponent has knocked (instead of drawing)" in p.situation) == p.final
         assert "turns" not in p.situation
@@ -135,9 +138,10 @@ def test_check_says_why_right_and_wrong_and_refuses_an_unknown_answer() -> None:
     wrong = next(c for c in p.choices if c != p.answer)
     v = p.check(wrong.upper())
     assert not v.correct and v.answer == wrong
-    assert v.message.startswith(f"Not quite: you chose to {pz.choice_words(wrong)}; the best move is to "
-                                f"{pz.choice_words(p.answer)}. Your move is worth about ")
-    assert v.message.endswith(p.why)
+    mine, best = (win_level(p.wins[p.choices.index(c)]) for c in (wrong, p.answer))
+    assert v.message == (f"Not quite: you chose to {pz.choice_words(wrong)} ({mine} chance of winning the game); the "
+                         f"best move is to {pz.choice_words(p.answer)} ({best}). {p.why}")
+    assert float(mine.rstrip("%")) <= float(best.rstrip("%"))  # levels: the answer's is the higher
     card = p.moves[p.choices.index(p.answer)].split()[1]  # "discard 4C": the card in letters
     assert p.check(f"throw {card.lower()}").correct  # letters are read as symbols
     with pytest.raises(ExerciseError) as err:
@@ -496,36 +500,41 @@ def test_a_position_belongs_to_one_theme_in_the_pools() -> None:
     assert chase_knock and all(f"knock/{p.id.split('/', 1)[1]}" not in {q.id for q in pool("knock")} for p in chase_knock)
 
 
-def test_every_reason_with_a_knock_choice_gives_both_changes_in_the_chance_of_winning() -> None:
-    """A chase-31 puzzle offering take, draw and knock said what knocking costs but not what
-    playing on gives, so it did not justify drawing over knocking. Every pool puzzle with a
-    knock choice gives both moves' change in the chance of winning the game (the engine's
-    scale, the one its answer is chosen on); a knock puzzle also its lives."""
-    with_knock = [p for theme in THEMES for p in pool(theme) if "knock" in p.choices]
-    assert "knock" in {p.theme for p in with_knock}
-    for p in with_knock:
-        r = rank(p.position())
-        knock = r.move("knock")
-        assert knock.win is not None and r.play_on_win is not None
-        assert f"by about {abs(float(knock.win)) * 100:.1f}%" in p.why, p.id
-        assert f"by about {abs(float(r.play_on_win)) * 100:.1f}%" in p.why, p.id
-        if p.theme == "knock":
-            assert knock.lives is not None and f"{float(knock.lives):.2f} lives" in p.why, p.id
-        assert "knock" in p.why.lower() and ("play on" in p.why or "playing on" in p.why), p.id
+def test_every_reason_gives_each_choices_chance_of_winning_as_a_level_first() -> None:
+    """A chase-31 puzzle offering take, draw and knock once said what knocking costs but not
+    what playing on gives. Every pool puzzle's reason gives every choice's chance of winning
+    the game, as levels, best first (the engine's scale, the one its answer is chosen on),
+    before the figures behind them, and no signed change; a knock puzzle also its lives."""
+    import re
+
+    for theme in THEMES:
+        for p in pool(theme):
+            r = rank(p.position())
+            assert len(p.wins) == len(p.choices)
+            levels = [f"{win_level(w)} if you {pz.choice_words(c)}" for c, w in sorted(zip(p.choices, p.wins),
+                                                                                    key=lambda cw: -cw[1])]
+            said = "Your chance of winning the game: " + ", ".join(levels) + "."
+            assert said in p.why, (p.id, p.why)
+            assert p.wins[p.choices.index(p.answer)] == max(p.wins) == r.best.win, p.id
+            assert not re.search(r"(?<![\w.%])[+\-−]\d+(\.\d+)?%", p.why), p.id
+            if p.theme == "knock":
+                knock = r.move("knock")
+                assert knock.lives is not None and f"{float(knock.lives):.2f} lives" in p.why, p.id
+                assert "If you play on, you lose a life this hand with a chance of" in p.why, p.id
 
 
 def test_the_verdict_names_the_best_move_in_plain_words() -> None:
     draw = next(p for p in pool("take-or-draw") if p.answer == "draw")
     take = next(c for c in draw.choices if c.startswith("take "))
-    assert draw.check(take).message.startswith(
-        f"Not quite: you chose to take the {take.split()[1]}; the best move is to draw. Your move is worth about ")
+    assert draw.check(take).message.startswith(f"Not quite: you chose to take the {take.split()[1]} (")
+    assert "; the best move is to draw (" in draw.check(take).message
     throw = pool("throw")[0]
     wrong = next(c for c in throw.choices if c != throw.answer)
-    assert throw.check(wrong).message.startswith(
-        f"Not quite: you chose to throw the {wrong.split()[1]}; the best move is to throw the {throw.answer.split()[1]}.")
+    assert throw.check(wrong).message.startswith(f"Not quite: you chose to throw the {wrong.split()[1]} (")
+    assert f"; the best move is to throw the {throw.answer.split()[1]} (" in throw.check(wrong).message
     knock = next(p for p in pool("knock") if p.answer == "play on")
-    assert knock.check("knock").message.startswith("Not quite: you chose to knock; the best move is to play on. "
-                                                   "Your move gives up about ")
+    assert knock.check("knock").message.startswith("Not quite: you chose to knock (")
+    assert "chance of winning the game); the best move is to play on (" in knock.check("knock").message
 
 
 def test_no_reason_or_verdict_uses_words_a_newcomer_cannot_parse() -> None:

@@ -24,14 +24,15 @@ from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.analysis.counting.onestep import analyze_turn
 from scatlab.analysis.model.valuation import KnockOutcome
 from scatlab.analysis.engine.ranking import (
+    CLOSE_CALL,
     EXPERT,
-    FEED_MARGIN,
     HORIZON,
     Position,
     RankedMove,
     Ranking,
-    _Ending,
-    _order,
+    _Option,
+    _ordered,
+    _rank_options,
     decide,
     knock_line,
     rank,
@@ -50,10 +51,6 @@ from scatlab.rules.view import PlayerView
 F = Fraction
 
 
-def _move(kind: str, value: Fraction | None = None, lives: Fraction | None = None, sure: bool = False) -> RankedMove:
-    return RankedMove(Action(ActionKind(kind)), value, lives, sure)
-
-
 # -- C8: a sure 31 first -----------------------------------------------------------------------
 
 
@@ -64,7 +61,7 @@ def test_C8_taking_the_discard_into_a_sure_31_is_advised_not_a_knock() -> None:
     assert (a.advice.action, str(a.advice.discard)) == ("take", "8H")
     assert "makes 31" in a.advice.reason and "C8" in a.advice.codes
     assert a.ranking is not None and a.ranking.best.sure_31
-    assert [m.name for m in a.ranking.moves] == ["take", "draw", "knock"]
+    assert a.ranking.best.name == "take" and {m.name for m in a.ranking.moves} == {"take", "draw", "knock"}
 
 
 def test_C8_the_cli_advises_taking_into_31(capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,103 +94,52 @@ def test_C8_a_sure_31_by_taking_comes_before_a_knock_the_engine_would_make() -> 
     assert sure.best.name == "take" and sure.best.sure_31 and sure.best.then == Action.discard("9C").card
 
 
-def test_C8_the_moves_after_the_first_put_sure_31s_first_then_value_then_ends() -> None:
-    moves = [_move("knock", None, F(0)), _move("take", F(31), F(0), sure=True), _move("draw", F(25), F(1, 10))]
-    assert [m.name for m in _order(moves)] == ["take", "draw", "knock"]
+def _option(kind: str, win: float, card: str | None = None) -> _Option:
+    action = Action.discard(card) if kind == "discard" and card else Action(ActionKind(kind))
+    return _Option(action, win, 0.0)
 
 
-def test_ways_of_playing_on_rank_by_value_and_a_tie_takes() -> None:
-    """On a tie in value the engine takes (what it takes is known; a draw is a chance)."""
-    assert [m.name for m in _order([_move("draw", F(22)), _move("take", F(22))])] == ["take", "draw"]
-    assert [m.name for m in _order([_move("take", F(22)), _move("draw", F(22) + F(1, 10**9))])] == ["draw", "take"]
+def test_one_scale_the_moves_are_ordered_by_the_chance_of_winning() -> None:
+    position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
+    moves = [_option("knock", 0.40), _option("take", 0.45), _option("draw", 0.44)]
+    assert [o.action.kind.value for o in _ordered(moves, position)] == ["take", "draw", "knock"]
 
 
-# -- C6: ending the hand on the scale the game is won on ---------------------------------------
+@pytest.mark.parametrize(("kinds", "first"), [(("draw", "take"), "take"), (("knock", "draw"), "draw"),
+                                               (("knock", "take", "draw"), "take")])
+def test_one_scale_a_tie_goes_to_take_then_draw_then_knock(kinds: tuple[str, ...], first: str) -> None:
+    """On equal chances of winning the order of rule 1: declare, take, draw, pass, discard, knock."""
+    position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
+    assert _ordered([_option(k, 0.4) for k in kinds], position)[0].action.kind.value == first
 
 
-def _ending(own: float, gain: float, on: float, limit: float = 0.05, margin: float = 0.03,
-            hopeless: bool = False) -> _Ending:
-    return _Ending(hopeless, KnockOutcome(own, gain, own, 0.0, "stub"), on, 0.2, limit, margin)
+def test_C11_with_the_stock_gone_a_tie_passes_so_that_a_hand_of_takers_ends() -> None:
+    k = Knowledge(hand=Knowledge.of("AH KH 4C").hand, top=Knowledge.of("AH KH 4C", discard="9S").top, dead=(),
+                  opponent_holds=(), opponents=1, rules=find_rules("classic"), stock_size=0)
+    position = Position.of(k)
+    assert ActionKind.PASS in position.kinds and ActionKind.DRAW not in position.kinds
+    assert _ordered([_option("take", 0.4), _option("pass", 0.4)], position)[0].action.kind is ActionKind.PASS
+    r = rank(position)  # the 9♠ does not raise A♥ K♥ (21): pass
+    assert r.best.action.kind is ActionKind.PASS
 
 
-@pytest.mark.parametrize(("gain", "knocks"), [(0.05, True), (0.05 - 1e-9, False)])
-def test_C6_a_knock_must_beat_playing_on_by_the_margin_in_the_chance_of_winning(gain: float, knocks: bool) -> None:
-    """At the boundary: a knock whose change in the chance of winning is exactly playing
-    on's plus the margin is made; a billionth less is not."""
-    assert _ending(own=0.3, gain=gain, on=0.02, margin=0.03).chosen is knocks
+@pytest.mark.parametrize(("gap", "close"), [(CLOSE_CALL - F(1, 10**6), True), (CLOSE_CALL, False)])
+def test_a_close_call_is_a_move_within_the_close_call_width_of_the_best(gap: Fraction, close: bool) -> None:
+    """At the boundary: a move whose chance of winning is a millionth less than the width
+    below the best's is a close call; one exactly the width below is not."""
+    position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
+    ranked = _rank_options(position, [_option("take", 0.5), _option("draw", float(F(1, 2) - gap))])
+    assert ranked.moves[1].close is close and not ranked.moves[0].close
+    assert ranked.cost("draw") == (0 if close else gap)
 
 
-@pytest.mark.parametrize(("own", "gain", "knocks"), [(0.05, 0.0, True), (0.05 + 1e-9, 0.0, False),
-                                                      (0.05, -1e-9, False)])
-def test_C6_a_knock_within_the_accepted_risk_is_made_when_it_does_not_lower_the_chance_of_winning(
-        own: float, gain: float, knocks: bool) -> None:
-    assert _ending(own=own, gain=gain, on=0.5, limit=0.05).chosen is knocks
-
-
-def test_C6_a_hopeless_knock_is_never_made() -> None:
-    assert not _ending(own=0.0, gain=0.9, on=0.0, hopeless=True).chosen
-
-
-def test_C6_the_cost_of_a_knock_not_advised_is_the_chance_of_winning_it_gives_up() -> None:
-    k = Knowledge.of("AH KH 4C", discard="9S", opponents=1)
-    r = rank(Position.of(k))
-    knock = r.move("knock")
-    assert r.best.name == "draw" and knock.win is not None and r.play_on_win is not None
-    assert r.scale_of("knock") == "win" and r.cost("knock") == max(r.play_on_win - knock.win, F(0))
-    assert r.scale_of("take") == "value" and r.cost("take") == (r.best.value or 0) - (r.move("take").value or 0)
-    assert r.cost("draw") == 0
-    assert knock.lives == (knock.p_one or 0) + 2 * (knock.p_two or 0)
-
-
-def _with_knock(r: Ranking, win: Fraction, lives: Fraction, on: Fraction) -> Ranking:
-    """``r`` with its knock's figures and playing on's change in the chance of winning set."""
-    import dataclasses
-
-    moves = tuple(dataclasses.replace(m, win=win, lives=lives) if m.ends_hand else m for m in r.moves)
-    return dataclasses.replace(r, moves=moves, play_on_win=on)
-
-
-def test_C6_advice_to_play_on_states_the_knock_rule_where_the_knocks_figure_is_as_high() -> None:
-    """A learner who reads "knocking ... by -0.5%, playing on by -0.9%" beside the advice
-    "draw" is told why: the rule (nearly safe, or beating playing on by the margin), with
-    this position's limit and margin. Where the knock's figure is lower the figures speak
-    for themselves; where the rule would knock on these figures nothing is claimed."""
-    from scatlab.analysis.engine.advice import _ending_note
-
-    r = rank(Position.of(Knowledge.of("AH 8C 4D", discard="9S", opponents=2)))
-    assert r.best.name == "draw" and r.margin == F(6, 100) and r.limit == F(1, 10)
-    on = F(-9, 1000)
-    rule = ": the advice knocks only when that costs at most 0.1 lives without lowering the chance of winning " \
-           "(nearly safe), or beats playing on by 6 points or more"
-    assert rule in _ending_note(_with_knock(r, on, F(43, 100), on), {})  # as high: the rule is said
-    assert rule in _ending_note(_with_knock(r, on + r.margin - F(1, 10**6), F(43, 100), on), {})
-    assert "the advice knocks only" not in _ending_note(_with_knock(r, on - F(1, 10**6), F(43, 100), on), {})
-    assert "the advice knocks only" not in _ending_note(_with_knock(r, on + r.margin, F(43, 100), on), {})
-    assert "the advice knocks only" not in _ending_note(_with_knock(r, F(0), r.limit, on), {})
-    r1 = rank(Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=1)))
-    assert "beats playing on by 3 points or more" in _ending_note(_with_knock(r1, F(0), F(1, 2), F(0)), {})
-
-
-def test_C6_a_nearly_safe_knock_below_playing_ons_figure_says_it_is_nearly_safe() -> None:
-    """The advice knocks with a figure below playing on's only by the nearly-safe rule, and
-    says so (seeded expert game, the first such knock: seed 7, game 26, classic)."""
-    seen: list[str] = []
-
-    def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
-        if entrant == 0 and action.kind is ActionKind.KNOCK and not seen:
-            a = analyze(view)
-            r = a.ranking
-            assert r is not None and r.best.win is not None and r.play_on_win is not None
-            if r.best.win < r.play_on_win:
-                assert r.best.lives is not None and r.best.lives <= r.limit
-                seen.append(f"{float(r.limit):g}|{a.advice.reason}")
-
-    players = [make_player("expert"), make_player("tip"), make_player("tip")]
-    play_out(players, ["expert", "tip", "tip"], find_rules("classic"), 7, 26, observe)
-    assert seen, "no nearly safe knock below playing on's figure in that game"
-    limit, reason = seen[0].split("|")
-    assert reason.endswith(f": nearly safe (at most {limit} lives without lowering the chance of winning), "
-                           "and the advice takes a nearly safe end of the hand"), reason
+def test_one_scale_the_best_move_has_the_highest_chance_of_winning() -> None:
+    for hand, top, opponents in (("AH KH 4C", "9S", 1), ("AH KH 4C", "9S", 2), ("7S 7H 7D", "2C", 2),
+                                 ("10H 8H JH", "AH", 2), ("2S 5D 9C", "KD", 3), ("AH KH QS", "2C", 1)):
+        r = rank(Position.of(Knowledge.of(hand, discard=top, opponents=opponents)))
+        assert all(r.best.win >= m.win for m in r.moves), [(m.name, m.win) for m in r.moves]
+        assert [m.win for m in r.moves] == sorted((m.win for m in r.moves), reverse=True)
+        assert all(m.close == (r.best.win - m.win < CLOSE_CALL) for m in r.moves[1:])
 
 
 def test_C6_a_knock_already_made_leaves_no_knock_to_advise() -> None:
@@ -234,15 +180,19 @@ def test_C7_V8_V7_the_knock_outcome_follows_the_tie_and_lowest_rules() -> None:
 
 
 def test_the_knock_line_is_the_engines_rule_for_every_value() -> None:
+    """C6, one scale: for every value of the chart the engine knocks exactly where knocking's
+    chance of winning the game is above playing on's (a tie plays on: the knock is last in the
+    tie order), and ``line`` is the lowest value from which every higher value knocks (None
+    where the top value plays on). Against one opponent the first knocking value never falls
+    as the turns go by."""
     for opponents, turns in itertools.product((1, 2, 3), (0, 2)):
         line = knock_line("classic", opponents, turns)
-        assert line.line is not None
-        for value, _k, _kw, _o, _ow, knocks in line.rows:
-            assert knocks == (value >= line.line) or value < line.line
-        below = [r for r in line.rows if r[0] < line.line]
-        assert below and not below[-1][5]
-    assert knock_line("classic", 2, 0).line < knock_line("classic", 1, 0).line  # type: ignore[operator]
-    assert knock_line("classic", 1, 0).line < knock_line("classic", 1, 2).line  # type: ignore[operator]
+        for _value, _k, kw, _o, ow, knocks in line.rows:
+            assert knocks == (kw > ow)
+        tail = [r[0] for i, r in enumerate(line.rows) if all(x[5] for x in line.rows[i:])]
+        assert line.line == (min(tail) if tail else None)
+    first = [next(r[0] for r in knock_line("classic", 1, t).rows if r[5]) for t in (0, 1, 2)]
+    assert first == sorted(first)
     with pytest.raises(AnalysisError, match="opponents=0"):
         knock_line("classic", 0)
     with pytest.raises(AnalysisError, match="turns=True"):
@@ -316,23 +266,13 @@ def _check(view: PlayerView, played: Action) -> None:
     assert mine is not None and mine.cost == 0 and mine.best == advised
     other = assess(view, played)
     assert other is not None and (other.best == advised or other.cost == 0), (advice, other)
-    # (b) the first move is the engine's decision, and nothing the engine values strictly
-    # higher is left unadvised on the scale of the question
+    # (b) the first move is the engine's decision (the screened knocks of decide never hide
+    # the best), and no move has a higher chance of winning
     position = Position.from_view(view)
     r = rank(position)
     best = r.best
     assert best.action == advised == decide(position).action
-    playing = [m for m in r.moves if not m.ends_hand]
-    ending = [m for m in r.moves if m.ends_hand]
-    if not best.sure_31 and not best.ends_hand and best.action.kind is not ActionKind.PASS:
-        assert best.value is not None
-        values = [m.value for m in playing if m.value is not None and m.action.kind is not ActionKind.PASS]
-        slack = F(FEED_MARGIN) if best.action.kind is ActionKind.DISCARD and not position.final else F(0)
-        if ActionKind.DRAW in position.kinds:  # C11 (no draw) decides by the hand now
-            assert all(best.value + slack >= v for v in values), (best, values)
-    if best.ends_hand:
-        assert best.win is not None and r.play_on_win is not None
-        assert all(best.win >= (m.win or 0) for m in ending if m.action.kind is best.action.kind)
+    assert all(best.win >= m.win for m in r.moves), [(m.name, m.win) for m in r.moves]
     # (c) a 31 reachable this turn for certain is reached
     sure = _sure_31(view)
     if sure:

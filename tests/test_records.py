@@ -66,7 +66,7 @@ def test_half_points_are_exact_strings() -> None:
     assert state.to_move == 0
     state = state.apply("knock").apply("draw").apply("discard 8S")
     result = result_json(state)
-    assert result["hands"][0]["values"] == ["61/2", "5"]
+    assert result["hands"][0]["values"] == ["30.5", "5"]  # a half as 30.5, read back exactly by Fraction
     assert result["letters"] == ["", "G"]
 
 

@@ -128,7 +128,7 @@ def test_V2_three_of_a_kind_counts_61_halves_exactly_and_beats_30() -> None:
     assert r.lives_lost == (1, 0)
     assert r.codes == ("C7",)
     assert s.lives == (2, 3)
-    assert result_json(s)["hands"][0]["values"] == ["30", "61/2"]
+    assert result_json(s)["hands"][0]["values"] == ["30", "30.5"]
 
 
 def test_V2_three_of_a_kind_is_not_declared_like_31() -> None:

@@ -252,3 +252,50 @@ def test_a_learners_server_under_a_deep_home_answers_long_requests_and_its_kerne
         assert "scatlab: kernel connection files in" in log.read_text()
     finally:
         _stop(proc)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.parametrize("moment", ["just started", "loading a page", "pressed twice"])
+def test_ctrl_c_stops_scatlab_serve_cleanly_without_a_traceback_or_a_kernel_left(tmp_path: Path, moment: str) -> None:
+    """Ctrl+C in the terminal of ``make serve`` (SIGINT to the whole foreground process
+    group): the server stops within seconds with exit status 0, says so, prints no
+    traceback (not Voilà's, not a kernel's still warming up or running a page's cells) and
+    leaves no kernel running; a second Ctrl+C while it stops changes nothing."""
+    import threading
+
+    server = _serve(tmp_path)
+    try:
+        if moment == "loading a page":  # a page's kernel runs the lesson's cells as Ctrl+C comes
+            def load() -> None:
+                try:
+                    _get(server.port, f"/voila/render/{INDEX}", timeout=60)
+                except (OSError, http.client.HTTPException, AssertionError):
+                    pass  # the server stopped under it
+
+            threading.Thread(target=load, daemon=True).start()
+            time.sleep(1.5)
+        started = _descendants(server.proc.pid)  # Voilà and its kernels (the pool's still warming up)
+        os.killpg(server.proc.pid, signal.SIGINT)
+        if moment == "pressed twice":
+            time.sleep(0.3)
+            os.killpg(server.proc.pid, signal.SIGINT)
+        status = server.proc.wait(60)
+    finally:
+        _stop(server.proc)
+    said = server.log.read_text(encoding="utf-8", errors="replace")
+    assert status == 0, said
+    for trouble in ("Traceback", "KeyboardInterrupt", "ERROR", "Error"):
+        assert trouble not in said, said
+    assert said.rstrip().endswith("Stopping the course server…\nStopped."), said
+    assert started, "no Voilà process was found under scatlab serve"
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in started if _alive(pid)], "a process of the server outlived it"

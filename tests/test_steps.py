@@ -4,6 +4,7 @@ boundary, the best stars kept in the progress store and shown again on a reload.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -185,3 +186,51 @@ def test_a_typed_answer_is_echoed_as_typed() -> None:
     verdict = w.answer(wrong)
     assert verdict is not None and verdict.answer == wrong
     assert f"you answered {wrong}, which is" in verdict.message and "you answered 1/24" not in verdict.message
+
+
+STEP_4_1_ATTEMPTS = 50
+"""Step 4.1's puzzles read over this many attempts (300 showdowns: every C7 case, every player asked about)."""
+
+
+def _clauses(text: str) -> list[str]:
+    """A text's clauses: the pieces between full stops, semicolons and colons, lower-cased."""
+    return [c.strip().lower() for c in re.split(r"[.;:]", text) if c.strip()]
+
+
+def _seat_numbers(text: str) -> list[int]:
+    """Every seat number a text names: ``player 2``, ``players 1, 2 and 3``."""
+    found = []
+    for m in re.finditer(r"\bplayers? ((?:\d+(?:, | and )?)+)", text, re.IGNORECASE):
+        found += [int(n) for n in re.findall(r"\d+", m.group(1))]
+    return found
+
+
+def test_step_4_1_numbers_players_as_the_table_and_never_repeats_a_clause() -> None:
+    """Step 4.1 (lesson 4, the showdown), over every puzzle of many attempts: players are
+    numbered from 1 as the table shows them (the knocker is player 1, never "player 0") in
+    the question, the hands' labels and the feedback, right or wrong; the feedback tells each
+    player's loss once, repeats no clause, and agrees with the engine's answer."""
+    step = STEPS["4.1"]
+    ex = EXERCISES[step.exercise]
+    asked = set()
+    for attempt in range(STEP_4_1_ATTEMPTS):
+        for q in step.questions(attempt):
+            assert [label for label, _ in q.shown] == ["Player 1 (knocker)", "Player 2", "Player 3"]
+            assert q.prompt.startswith("Player 1 knocked")
+            asked.add(q.prompt.split("does ")[1])
+            wrong = next(c for c in q.choices if c != q.solution)
+            for verdict in (ex.check(q, q.solution), ex.check(q, wrong)):
+                said = verdict.message
+                for text in (q.prompt, said):
+                    assert not re.search(r"\bplayers? 0\b", text, re.IGNORECASE), text
+                    assert set(_seat_numbers(text)) <= {1, 2, 3}, text
+                clauses = _clauses(said)
+                assert len(clauses) == len(set(clauses)), f"a clause repeated: {said}"
+                told = said.split(").", 1)[1]  # after "The hands are worth ... (players 1, 2 and 3)."
+                assert sorted(_seat_numbers(told)) == [1, 2, 3], f"each player's loss once: {said}"
+            # the feedback names what the asked player loses, as the engine settles it
+            who = "knocker" if "knocker" in q.prompt else q.prompt.split("does ")[1].split(" lose")[0]
+            loss = {"0": "nothing", "1": "a life", "2": "two lives"}[q.solution]
+            sentence = ex.check(q, q.solution).message.split(").", 1)[1]
+            assert loss in sentence or (q.solution == "0" and "knocker is safe" in sentence), (who, sentence)
+    assert asked == {"the knocker (player 1) lose?", "player 2 lose?", "player 3 lose?"}

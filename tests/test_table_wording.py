@@ -44,11 +44,14 @@ def seated(rules: Any, mine: str, others: list[str], seat: int, up: str = "9S", 
 
 
 def learner_text_problems(text: str, seat: int) -> list[str]:
-    """What in ``text`` is not in the learner's words: their seat by number, or a card in
-    letters."""
+    """What in ``text`` is not in the learner's words: their seat by number (the table
+    numbers seats from 1: seat 0 is player 1), "player 0", or a card in letters."""
     problems = []
-    if re.search(rf"\bplayers? {seat}\b|\bplayers [\d, ]*\b{seat}\b", text):
-        problems.append(f"names the learner's seat as player {seat}")
+    shown = seat + 1
+    if re.search(rf"\bplayers? {shown}\b|\bplayers [\d, and]*\b{shown}\b", text):
+        problems.append(f"names the learner's seat as player {shown}")
+    if re.search(r"\bplayers? 0\b|\bplayers [\d, and]*\b0\b", text):
+        problems.append("names a seat as player 0: the table numbers players from 1")
     letters = LETTER_CARD.search(text)
     if letters is not None:
         problems.append(f"shows a card in letters ({letters.group(0)})")
@@ -250,16 +253,19 @@ def test_C5_the_engine_keeps_its_own_words_and_the_table_rewords_them() -> None:
         s.state.apply_for(0, Action.DRAW)  # as the table passes it (an action given as text is also quoted)
     engine = str(exc.value)
     assert engine.startswith("C5: player 0 has drawn") and LETTER_CARD.search(engine)
-    assert s.click_stock().message == learner_words(engine, 0, {1: "player 1 (tip)"})
+    assert s.click_stock().message == learner_words(engine, 0, {1: "player 2 (tip)"})
 
 
 def test_a_computer_seat_is_named_as_the_table_shows_it() -> None:
+    """Seats are numbered from 1, as the table labels them: the learner in seat 0 is
+    "player 1 (you)", seat 1 "player 2 (tip)", and the texts say the same."""
     s = TableSession("classic", opponents=("tip", "tip"), seed=4, auto_play=False)
+    assert [seat.name for seat in s.model().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
     s.click_stock()
     s.click_card(s.model().discardable[0])
     m = s.click_stock()  # the learner clicks while a computer player is to move
-    assert m.message.startswith("it is player 1 (tip)'s turn"), m.message
-    assert m.status.startswith("Player 1 (tip) is playing")
+    assert m.message.startswith("it is player 2 (tip)'s turn"), m.message
+    assert m.status.startswith("Player 2 (tip) is playing")
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -296,8 +302,8 @@ def test_C7_C13_the_showdown_says_you_and_names_the_others() -> None:
     m = s.knock()
     assert m.log[0] == "you knock"
     assert m.showdown is not None
-    assert m.showdown.explain == "C7: lowest hand 11: player 2 (tip) loses a life"
-    assert m.showdown.outcome == ("player 2 (tip) loses 1 penny (2 left)",)
+    assert m.showdown.explain == "C7: lowest hand 11: player 3 (tip) loses a life"
+    assert m.showdown.outcome == ("player 3 (tip) loses 1 penny (2 left)",)
 
 
 def test_GameState_messages_are_unchanged_by_the_table() -> None:
@@ -337,18 +343,23 @@ def test_C5_after_a_draw_the_status_names_the_number_keys_that_throw_a_card() ->
 
 
 def test_C6_after_a_knock_the_status_says_it_is_your_last_turn_and_who_knocked() -> None:
-    """Following the advice at seed 0 against two experts, an opponent knocks; on the
-    learner's next turn the status line says that turn is the last and who knocked (C6)."""
+    """Following the advice at seed 0 against two experts, hand after hand, until an
+    opponent knocks; on the learner's next turn the status line says that turn is the last
+    and who knocked (C6)."""
     from scatlab.session import TableSession
 
     s = TableSession("classic", opponents=("expert", "expert"), seed=0)
     m = s.model()
-    for _ in range(40):
+    for _ in range(400):
+        if m.phase == "deal":  # the hand ended first (the learner's knock or a 31): the next one
+            m = s.next_hand()
+            continue
         assert m.hints is not None and m.hints.analysis.ranking is not None
         if s.state.knocker is not None and s.state.knocker != s.seat:
             break
         assert "last turn" not in m.status
         s.play(m.hints.analysis.ranking.best.action)
         m = s.model()
-    assert m.status.startswith("Your turn: ")
-    assert m.status.endswith(f" This is your last turn: player {s.state.knocker} (expert) knocked."), m.status
+    knocker = s.state.knocker
+    assert m.status.startswith("Your turn: ") and knocker is not None
+    assert m.status.endswith(f" This is your last turn: player {knocker + 1} (expert) knocked."), m.status  # from 1

@@ -111,7 +111,7 @@ def test_a_new_top_discard_replaces_the_old_one() -> None:
 @pytest.mark.parametrize(
     ("zone", "card", "message"),
     [
-        ("dead", "AH", "AH is given twice, in the hand and in the dead cards: a card exists once"),
+        ("dead", "AH", "AH is given twice, in the hand and in the cards seen: a card exists once"),
         ("discard", "KH", "KH is given twice, in the hand and in the discard"),
         ("hand", "5C", "a hand has 3 cards (4 just after drawing), not 5"),
         ("opponent 1", "9S", "9S is given twice, in the discard and in the cards of opponent 1"),
@@ -273,7 +273,10 @@ def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> No
         assert Fraction(shown["p_improve"].split()[0]) == draw.p_improve
         assert a.chart.value == distribution_svg(draw.distribution, highlight=expected.value,
                                                  title=f"Value after drawing (now {_num(expected.value)})")
-    if knock is not None and not knock.exact:  # Monte Carlo: decimal ± standard error
+    if knock is not None and not knock.exact and knock.samples is None:  # the ranking's own estimate (issue 64)
+        assert expected.ranking is not None and knock.p_lose_two == expected.ranking.move("knock").p_two
+        assert shown["p_lose_two"] == f"{float(knock.p_lose_two) * 100:.1f}% (the engine's estimate)"
+    elif knock is not None and not knock.exact:  # Monte Carlo (a knock not ranked here): decimal ± standard error
         assert shown["p_lose_two"] == (f"{float(knock.p_lose_two):.4f} ± {knock.std_error_two:.4f} "
                                        f"(Monte Carlo, {knock.samples:,} deals)")
     assert expected.advice.reason in html.unescape(a.advice.value)
@@ -527,8 +530,9 @@ def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[t
 def test_lesson_2s_analyzer_speaks_lesson_2s_words_and_folds_the_notation_away() -> None:
     """docs/design/voice.md: in lesson 2 (``beginner=True``) the numbers are the ones lesson 2
     teaches, in its words ("3 in 48 (about 6%)", "worth on average"); no rules or look-ahead
-    setting (lessons 5 and 6); the analyst's derivation (P(31), E[...]) folded under a
-    summary a learner opens only if curious."""
+    setting (lessons 5 and 6); where the numbers come from, folded under a summary, in the
+    same words (outs over unseen cards, the draw's sum), never the analyst's P(31) or E[...]
+    notation; no "dead" cards and no preset's name or deck size."""
     import re
 
     from scatlab.widgets.analyzer import Analyzer
@@ -539,7 +543,14 @@ def test_lesson_2s_analyzer_speaks_lesson_2s_words_and_folds_the_notation_away()
     for unearned in ("P(", "E[", "turns ahead", "lives", "expected value"):
         assert unearned not in shown, unearned
     assert all(part.layout.display == "none" for part in (a.rules_input, a.horizon_input, a.horizon_help))
-    assert a.derivation.value.startswith("<details class='scat-analyzer-detail'><summary>")
-    assert "P(31)" in a.derivation.value  # the exact notation is still there, for the curious
+    # where the numbers come from, folded away, in lesson 2's own words (before lesson 3 teaches P)
+    assert a.derivation.value.startswith("<details class='scat-analyzer-working'><summary>Where the numbers come from")
+    working = re.sub(r"<[^>]+>", " ", a.derivation.value)
+    assert "Chance of 31 = outs / unseen cards = 3/48 = 3 in 48 (about 6%)" in working
+    assert "On average = (3 × 31 + 30 + 29" in working and "1082/48, about 22.5 (exactly 541/24)" in working
+    for unearned in ("P(", "E[", "|{", "$", "analyst", "dead", "52 cards", "classic rules"):
+        assert unearned not in working + a.status.value, unearned
+    assert not re.search(r"\d\s*·\s*\d", working)  # a product is "×"
     analyst = Analyzer("AH KH 4C", "9S", knock=False)
-    assert "P(31)" in analyst.numbers.value and "<details" not in analyst.derivation.value
+    assert "P(31)" in analyst.numbers.value and "P(31)" in analyst.derivation.value and "<details" not in analyst.derivation.value
+    assert "classic rules, 52 cards" in analyst.status.value

@@ -18,6 +18,7 @@ import pytest
 from test_tournament import public_cards, reachable
 
 from scatlab.analysis import analyze, review_game
+from scatlab.analysis.engine.ranking import win_level
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
@@ -349,7 +350,7 @@ def test_opponents_step_one_move_at_a_time_and_why_explains_the_last() -> None:
     assert decision is not None and s.last_decision == (1, decision)
     why = s.model().why
     public = make_player("tip").public_reason(decision.action, seen)  # from the learner's view only
-    assert why == f"player 1 (tip) chose to {s.words(str(decision.action))}: {s.words(public)}"
+    assert why == f"player 2 (tip) chose to {s.words(str(decision.action))}: {s.words(public)}"
     assert s.run_opponents() >= 1 and not s.waiting
 
 
@@ -366,12 +367,12 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
             s.step()
             move, now = s.moves[-1], s.model()
             if now.phase != "deal":
-                assert now.why == f"player 1 (expert) chose to {s.words(str(move.decision.action))}: " \
+                assert now.why == f"player 2 (expert) chose to {s.words(str(move.decision.action))}: " \
                                   f"{s.words(move.public)}"
         else:
             s.play(me.decide(s.view(), rng).action)
     m = s.model()
-    own = [f"player 1 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}"
+    own = [f"player 2 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}"
            for x in s.moves]
     assert m.showdown is not None and list(m.showdown.reasons) == own and len(own) > 1
     assert m.why == own[-1] and any("keeping" in line for line in own)  # the expert names what it kept
@@ -381,7 +382,7 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
     s.step()
     moves: tuple[ComputerMove, ...] = s.moves
     assert [(x.hand_number, x.seat) for x in moves] == [(2, 1)] and s.model().why == (
-        f"player 1 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}")
+        f"player 2 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}")
     back = s.undo()
     assert back.phase == "deal" and back.why == own[-1] and back.showdown is not None and back.showdown.reasons == tuple(own)
 
@@ -560,7 +561,8 @@ def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_
     """The table shows the figures the advice compares: the knock's chances and expected
     lives, and playing on's. Against two opponents they are the engine's estimates, so their
     exact column says ``estimate`` (never a rounded decimal passed off as a fraction), as does
-    every change in the chance of winning; no "±"."""
+    the chance that playing on costs a life; no "±". The chance of winning is not a row: it is
+    shown first, as levels (``HintsModel.chances``)."""
     from scatlab.session.table import ESTIMATE
 
     s = TableSession("classic", opponents=("tip", "tip"), seed=8)
@@ -573,9 +575,11 @@ def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_
     assert rows["knock: chance of losing one life"] == (ESTIMATE, chance_words(knock.p_one or Fraction(0)))
     assert rows["knock: chance of losing two lives"][0] == ESTIMATE
     assert rows["knock: lives lost on average"] == (ESTIMATE, f"{float(knock.lives or 0):.2f}")
-    assert rows["playing on: lives lost on average"] == (ESTIMATE, f"{float(ranking.play_on_lives or 0):.2f}")
-    assert rows["knock: change in your chance of winning the game"][0] == ESTIMATE
-    assert rows["playing on: change in your chance of winning the game"][0] == ESTIMATE
+    assert rows["playing on: chance of losing a life this hand"] == (
+        ESTIMATE, chance_words(ranking.play_on_lives or Fraction(0)))
+    assert not any("change in" in label for label in rows)  # a chance of winning is a level, shown first
+    chances = {c.move: c.level for c in m.hints.chances}
+    assert chances["knock"] == win_level(knock.win) and m.hints.chance_now == win_level(ranking.now)
     assert rows["draw: chance of 31"][0] != ESTIMATE  # counted over the unseen cards: exact
     assert not any("±" in shown or "Monte Carlo" in label for label, _, shown in m.hints.rows)
 

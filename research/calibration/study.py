@@ -5,8 +5,9 @@ as in a tournament) and, at every real knock, records what :func:`scatlab.analys
 reports from the knocker's own view (under each opponent model asked for) and what then
 happened: whether the knocker lost (a life or letter, or under V16 did not score the point).
 :func:`reliability` bins the predictions and compares them with the observed frequencies
-(bias, Brier score, and per bin the mean prediction, the observed rate and its standard
-error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
+(bias, observed minus predicted; the Brier score, the mean squared gap between each
+prediction and its 0/1 outcome; and per bin the mean prediction, the observed rate and its
+standard error); :func:`reliability_svg` draws the reliability diagram as a small standalone SVG.
 :func:`hand_fidelity` looks at the same knocks from the other side: each opponent's hand as
 the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
 by opponent kind, turns played and whether the opponent took a card). The model in play
@@ -805,8 +806,10 @@ class Reliability:
 
     @property
     def bias(self) -> float:
-        """Mean predicted minus observed (negative: the risk was underestimated)."""
-        return self.predicted - self.observed
+        """Observed minus mean predicted, as :attr:`Bin.gap` is: positive when the knockers
+        lost more often than the risk they were given (the risk shown was too low, too
+        rosy), negative when less often (too gloomy)."""
+        return self.observed - self.predicted
 
     def table(self, min_bin: int = 200, tolerance: float = 0.02) -> str:
         """A text table; bins with at least ``min_bin`` knocks are marked ok when the observed

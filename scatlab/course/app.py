@@ -165,11 +165,16 @@ def check_host(host: str | None) -> str:
 
 
 def check_port(host: str, port: int) -> None:
-    """Refuse a port outside 1-65535 or one already in use on ``host``."""
+    """Refuse a port outside 1-65535 or one a program listens on at ``host``. A port only
+    waiting out the connections of a server just stopped (TIME_WAIT, for a minute after a
+    Ctrl+C) is free: the server listens with ``SO_REUSEADDR``, and so does this probe, so
+    ``scatlab serve`` starts again at once."""
     if not 1 <= port <= 65535:
         raise ServeError(f"--port {port} is not a port: use 1 to 65535 (default 8866)")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":  # on Windows the option would let two servers share a port
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -214,10 +219,15 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     print(f"scatlab course: {url}", flush=True)
     print(reach_message(address, port), flush=True)
     print("Stop it with Ctrl+C.", flush=True)
-    proc = subprocess.Popen(voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons)
+    # Voilà in a session of its own: Ctrl+C reaches this process only (the terminal sends
+    # SIGINT to its whole foreground group), which passes Voilà one SIGINT; two at once
+    # (the terminal's and ours) interrupted Voilà's own shut-down with a traceback
+    proc = subprocess.Popen(voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons,
+                            start_new_session=True)
 
     def stop(signum: int, _frame: object) -> None:  # `kill` of scatlab serve stops Voilà too
-        proc.send_signal(signum)
+        if proc.poll() is None:
+            proc.send_signal(signum)
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
@@ -229,12 +239,30 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     try:
         return proc.wait()
     except KeyboardInterrupt:
+        return _stop_after_ctrl_c(proc)
+    finally:
+        if proc.poll() is None:  # this process is ending some other way: Voilà must not outlive it
+            proc.kill()
+
+
+STOP_WAIT = 30.0
+"""Seconds Voilà gets to shut its kernels down after Ctrl+C before it is killed."""
+
+
+def _stop_after_ctrl_c(proc: subprocess.Popen[bytes]) -> int:
+    """Ctrl+C: ask Voilà to stop once and wait for it quietly (a second Ctrl+C while it shuts
+    its kernels down changes nothing); exit status 0, no traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    print("Stopping the course server…", flush=True)
+    if proc.poll() is None:
         proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.terminate()
-        return 0
+    try:
+        proc.wait(STOP_WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    print("Stopped.", flush=True)
+    return 0
 
 
 def lab(*, port: int = 8888, open_browser: bool = True) -> int:

@@ -3,7 +3,8 @@
 - :func:`knock_risk_by_value`: the knock risk of a representative hand of each value.
 - :func:`preset_rows`: the presets' options side by side.
 - :func:`tournament_in_steps`: a small tournament played chunk by chunk (for a progress
-  bar), with win rates and their 95% Wilson intervals.
+  bar), with win rates and their 95% Wilson intervals, its entrants named in a learner's
+  words (:func:`learner_entrant_labels`) and each range said in words (:func:`likely_range`).
 
 >>> rows = knock_risk_by_value(opponents=1, values=range(20, 23))
 >>> [(r.value, r.hand) for r in rows]
@@ -25,7 +26,7 @@ from ..rules.options import PRESETS, find_rules
 from ..rules.values import hand_value
 
 __all__ = ["KnockRow", "knock_risk_by_value", "representative_hand", "preset_rows", "PRESET_FIELDS",
-           "TournamentStep", "tournament_in_steps"]
+           "TournamentStep", "tournament_in_steps", "learner_entrant_labels", "likely_range"]
 
 _DISCARD = "3C"
 
@@ -120,9 +121,37 @@ def preset_rows() -> list[tuple[str, str, list[str]]]:
     return out
 
 
+def learner_entrant_labels(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The entrants of a tournament as a learner reads them: a kind that plays once by its
+    name, a kind that plays several times numbered (``tip player 1``), never the analyst's
+    ``tip#1`` (:func:`scatlab.players.tournament.entrant_labels`).
+
+    >>> learner_entrant_labels(["expert", "tip", "tip"])
+    ('expert', 'tip player 1', 'tip player 2')
+    """
+    counts = {k: list(kinds).count(k) for k in kinds}
+    seen: dict[str, int] = {}
+    labels = []
+    for k in kinds:
+        seen[k] = seen.get(k, 0) + 1
+        labels.append(k if counts[k] == 1 else f"{k} player {seen[k]}")
+    return tuple(labels)
+
+
+def likely_range(low: float, high: float) -> str:
+    """A win rate's 95% interval as a learner reads it, whole percentages in words (no
+    "95% interval", no "±").
+
+    >>> likely_range(0.3412, 0.6588)
+    'likely between 34% and 66%'
+    """
+    return f"likely between {low:.0%} and {high:.0%}"
+
+
 @dataclass(frozen=True)
 class TournamentStep:
-    """A tournament's standing after ``done`` of ``games`` games."""
+    """A tournament's standing after ``done`` of ``games`` games; ``labels`` name the
+    entrants in a learner's words (:func:`learner_entrant_labels`)."""
 
     done: int
     games: int
@@ -146,7 +175,7 @@ def tournament_in_steps(players: Sequence[str], games: int, rules: str = "classi
     >>> last.done, sum(last.wins)
     (8, 8)
     """
-    from ..players.tournament import entrant_labels, play_chunk
+    from ..players.tournament import play_chunk
 
     kinds = tuple(players)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -154,7 +183,7 @@ def tournament_in_steps(players: Sequence[str], games: int, rules: str = "classi
     find_rules(rules)
     size = step or len(kinds) * len(kinds)
     wins = [0] * len(kinds)
-    labels = entrant_labels(kinds)
+    labels = learner_entrant_labels(kinds)
     for start in range(0, games, size):
         for g in play_chunk(kinds, rules, seed, range(start, min(games, start + size))):
             wins[g["winner"]] += 1

@@ -48,6 +48,7 @@ __all__ = [
     "read_number",
     "show_value",
     "tenths",
+    "knock_worth_question",
 ]
 
 
@@ -292,7 +293,62 @@ def _take_or_draw(rng: random.Random, seed: int) -> Question:
 _C7_CASES = ("one lowest", "knocker tied", "knocker lowest", "others tied")
 
 
+def _lives(n: int) -> str:
+    """``nothing``, ``a life``, ``two lives``: what a player loses, in words."""
+    return {0: "nothing", 1: "a life", 2: "two lives"}.get(n, f"{n} lives")
+
+
+def _together(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _showdown_names(seats: Sequence[int]) -> str:
+    """Seats of a lesson 4 showdown as the table numbers them (from 1; seat 0 knocked), as
+    one subject: ``the knocker (player 1) and player 3``, ``players 2 and 3``."""
+    parts = ["the knocker (player 1)"] if 0 in seats else []
+    rest = [str(p + 1) for p in seats if p != 0]
+    if rest:
+        parts.append(("player " if len(rest) == 1 else "players ") + _together(rest))
+    return " and ".join(parts)
+
+
+def _showdown_why(values: Sequence[Fraction], losses: dict[int, int], code: str) -> str:
+    """Why a lesson 4 showdown (the knocker in seat 0) costs what it does, each player named
+    as the table numbers them (from 1: the knocker is player 1) and each player's loss told
+    once: the hands' values, the lowest hand and who pays, who pays nothing, and the rule.
+
+    >>> print(_showdown_why([Fraction(16), Fraction(11), Fraction(18)], {1: 1}, "C7"))
+    The hands are worth 16, 11 and 18 (players 1, 2 and 3). Player 2 is lowest on their own and loses a life; the knocker (player 1) and player 3 lose nothing (C7).
+    >>> print(_showdown_why([Fraction(20), Fraction(25), Fraction(20)], {2: 1}, "C7"))
+    The hands are worth 20, 25 and 20 (players 1, 2 and 3). Player 3 ties the knocker (player 1) for lowest at 20 and loses a life; the knocker is safe; player 2 loses nothing (C7).
+    >>> print(_showdown_why([Fraction(9), Fraction(20), Fraction(25)], {0: 2}, "C7"))
+    The hands are worth 9, 20 and 25 (players 1, 2 and 3). The knocker (player 1) is lowest on their own and loses two lives; players 2 and 3 lose nothing (C7).
+    """
+    seats = list(range(len(values)))
+    low = min(values)
+    lowest = [p for p in seats if values[p] == low]
+    worth = f"The hands are worth {_together([show_value(v) for v in values])} (players {_together([str(p + 1) for p in seats])})."
+    if len(lowest) == 1:
+        said = f"{_showdown_names(lowest)} is lowest on their own and loses {_lives(losses.get(lowest[0], 0))}"
+    else:
+        payers = [p for p in lowest if p != 0 and losses.get(p, 0)]
+        if 0 in lowest:
+            one = len(payers) == 1
+            said = (f"{_showdown_names(payers)} {'ties' if one else 'tie'} the knocker (player 1) for lowest at "
+                    f"{show_value(low)} and {'loses' if one else 'lose'} a life; the knocker is safe")
+        else:
+            said = (f"{_showdown_names(lowest)} tie for lowest at {show_value(low)}: "
+                    f"{'both' if len(payers) == 2 else 'all'} lose a life")
+    free = [p for p in seats if p not in lowest]
+    assert not any(losses.get(p, 0) for p in free), (values, losses)  # at a showdown only the lowest pay (C7)
+    nothing = f"; {_showdown_names(free)} {'loses' if len(free) == 1 else 'lose'} nothing" if free else ""
+    return f"{worth} {said[:1].upper()}{said[1:]}{nothing} ({code})."
+
+
 def _showdown(rng: random.Random, seed: int) -> Question:
+    from ..rules.view import player_label
+
     rules = find_rules("classic")
     case = rng.choice(_C7_CASES)
     full = deck(52)
@@ -312,15 +368,15 @@ def _showdown(rng: random.Random, seed: int) -> Question:
                knocker=0, declarers=())
     target = rng.choice((0, 0, 1, 2))
     lost = s.losses[target]
-    notes = " ".join(str(n).rstrip(".") + "." for n in s.notes)
-    losers = "; ".join(f"player {p} loses {s.losses[p]}" for p in range(3) if s.losses[p])
-    why = (f"the hands are worth {', '.join(show_value(v) for v in values)} (players 0, 1, 2). {notes} "
-           f"So {losers}, and player {target} loses {lost}.")
-    who = "the knocker (player 0)" if target == 0 else f"player {target}"
-    return Question("showdown", seed, f"Player 0 knocked and everyone has had their last turn. "
+    code = s.notes[0].code if s.notes else "C7"
+    why = _showdown_why(values, {p: n for p, n in s.losses.items() if n}, code)
+    # the players as the table numbers them: from 1, the knocker first (seat 0 is player 1)
+    who = "the knocker (player 1)" if target == 0 else player_label(target)
+    return Question("showdown", seed, f"Player 1 knocked and everyone has had their last turn. "
                     f"How many lives does {who} lose?",
-                    tuple((f"Player {p}{' (knocker)' if p == 0 else ''}", _cards(hands[p])) for p in range(3)),
-                    ("0", "1", "2"), str(lost), frozenset({str(lost)}), why, ("C7",))
+                    tuple((f"{player_label(p).capitalize()}{' (knocker)' if p == 0 else ''}", _cards(hands[p]))
+                          for p in range(3)),
+                    ("0", "1", "2"), str(lost), frozenset({str(lost)}), why, (code,))
 
 
 # -- 5. house rules ---------------------------------------------------------------------------
@@ -345,8 +401,9 @@ def _house_value(rng: random.Random, seed: int) -> Question:
     trips = len({c.rank for c in hand}) == 1
     if trips and rules.grand_cadillac and all(c.value == 11 for c in hand):
         reason = "Three Aces are a Grand Cadillac, worth 33 (V13)"
-    elif trips and rules.three_of_a_kind is not None:
-        reason = f"Three of a kind counts {show_value(rules.three_of_a_kind)} under these rules"
+    elif trips and rules.three_of_a_kind is not None:  # V1 or V2, under every preset that plays it (GIN's 30.5 is V2)
+        reason = (f"Three of a kind counts {show_value(rules.three_of_a_kind)} under these rules "
+                  f"({'V2' if rules.three_of_a_kind == Fraction(61, 2) else 'V1'})")
     elif trips:
         reason = "Three of a kind counts nothing special here: only one suit adds up (C4)"
     elif len({c.suit for c in hand}) == 3:
@@ -401,7 +458,7 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
         flags = [f"{kind} {matadors}"] + (["hand"] if hand else []) + (["schwarz"] if schwarz else
                                                                         ["schneider"] if schneider else [])
         desc = f"{contract.capitalize()} ({', '.join(flags)})"
-    why = (f"{v.explain()}. Skat values a game as base value x game level (Null has fixed values): "
+    why = (f"{v.explain()}. Skat values a game as base value × game level (Null has fixed values): "
            "nothing like 31's hand values.")
     return Question("skat-value", seed, f"Skat, not 31: what is a won game of {desc} worth?", (), (),
                     str(v.value), frozenset({str(v.value)}), why, ())
@@ -505,19 +562,22 @@ def _working_take_or_draw(question: Question) -> str:
 
 
 def _working_knock_cost(question: Question) -> str:
-    one, two, safe = (Fraction(x) for x in question.position[2:5])
-    r1, r2 = (_half_up(x * 100, 10) / 100 for x in (one, two))  # the question's rounded chances
-    shown = r1 + 2 * r2
-    limit = f"{float(safe):.3f}".rstrip("0")
-    verdict = (f"under {limit}, the nearly-safe limit: knock" if shown <= safe
-               else f"over {limit}, the nearly-safe limit: play on")
-    exact = one + 2 * two
+    """Step 3.1's working: the knock's sum from the question's own rounded figures, term by
+    term, against playing on's figure; then the exact chances the sum starts from."""
+    from .knocking import knock_sum, level
+
+    w = knock_sum(question.position[0], question.position[1])
+    on = w.play_on
+    verdict = "knock" if w.knocks else "play on"
+    better = "higher" if w.knocks else "lower"
     return "\n".join([
-        _tex("a knock costs = 1 × (chance of losing one) + 2 × (chance of losing two)"),
-        _tex(f"= 1 × {show_value(r1 * 100)}% + 2 × {show_value(r2 * 100)}%"),
-        rf"= 1 \times {float(r1):.3f} + 2 \times {float(r2):.3f} = {float(shown):.3f}" + _tex(" lives"),
-        _tex(f"{float(shown):.3f} is {verdict}"),
-        _tex(f"exactly: 1 × {one} + 2 × {two} = {exact}, about {float(exact):.4f} lives"),
+        _tex("knocking = (chance you lose one) × (your chance after it)"),
+        _tex("+ (chance you lose two) × (your chance after it)"),
+        _tex("+ (chance they lose one) × (your chance after it)"),
+        _tex(f"= {w.terms()}"),
+        _tex(f"= {' + '.join(level(x) for x in w.products())} = {level(w.knock)}"),
+        _tex(f"playing on: {level(on.win)}; knocking is {better}: {verdict}"),
+        _tex(f"exactly: you lose one with chance {w.p_one}, two with {w.p_two}, they lose one with {w.p_theirs}"),
     ])
 
 
@@ -597,7 +657,7 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
                     frozenset({shown[0]}), why, ("C4", "C5"), (format_cards(hand), str(up)))
 
 
-# -- 3. what a knock costs, and knocking early --------------------------------------------------
+# -- 3. what a knock is worth, and knocking early ----------------------------------------------
 
 def wants_knock(exercise: str, seed: int) -> bool:
     """Whether the puzzle of ``seed`` is dealt so that knocking is right: in each block of six
@@ -612,85 +672,104 @@ def wants_knock(exercise: str, seed: int) -> bool:
     return pattern[seed % 6]
 
 
+def knock_worth_question(hand: str, pile: str, seed: int = 0) -> Question:
+    """Step 3.1's question about one position (``hand`` against one opponent just dealt,
+    ``pile`` on the discard pile): what a knock is worth, weighed as lesson 3 teaches
+    (:func:`~scatlab.course.knocking.knock_sum`), against playing on's chance of winning the
+    game; the answer is the engine's choice between the two. Every figure is the ranking's,
+    so the step, the worked example and ``scatlab analyze`` state one figure for a position.
+
+    >>> q = knock_worth_question("AH KH 4C", "9S")
+    >>> q.choices, q.position
+    (('knock', 'play on'), ('AH KH 4C', '9S'))
+    """
+    from ..cards import parse_card
+    from .knocking import knock_sum, level, move_words
+
+    w = knock_sum(hand, pile)
+    (p1, a1), (p2, a2), (p3, a3) = w.shown()
+    on = w.play_on
+    solution = "knock" if w.knocks else "play on"
+    lives = w.ranking.position.seats.lives[0]
+    up = parse_card(pile)
+    prompt = (f"One opponent, just dealt; everyone has {lives} lives. If you knock, you lose one life with chance "
+              f"{level(p1)}, two with {level(p2)}, and your opponent loses one with {level(p3)}. Your chance of "
+              f"winning the game after each: {level(a1)}, {level(a2)} and {level(a3)}. If you play on "
+              f"({move_words(on, w.ranking)}), it is {level(on.win)}. Knock or play on?")
+    which = "Knocking" if w.knocks else "Playing on"
+    why = (f"knocking: {w.terms()} = {level(w.knock)}; playing on: {level(on.win)}. {which} gives you the better "
+           f"chance of winning the game, so {solution} (C6, C7). These figures are for this very hand and the "
+           f"{up.pretty} on the pile (your opponent may take it); the chart's are for an average hand.")
+    return Question("knock-cost", seed, prompt, (("Your hand", _cards(list(w.hand))), ("Discard pile", up.pretty)),
+                    ("knock", "play on"), solution, frozenset({solution}), why, ("C6", "C7"),
+                    (format_cards(w.hand), str(up)))
+
+
 def _knock_cost(rng: random.Random, seed: int) -> Question:
-    """Knock or play on by adding up the knock (lesson 3): a heads-up hand whose knock costs
-    clearly less, or clearly more, than the nearly-safe limit, and whose advice (the engine's
-    first move, :func:`scatlab.analysis.engine.ranking.rank`) agrees with the sum. The chances are
-    the ranking's own, so this step, the table's hints and ``scatlab analyze`` read one figure."""
-    from ..analysis.engine.ranking import knock_line
-    from ..analysis.explain.report import analyze
+    """What a knock is worth (lesson 3): a heads-up hand, just dealt, whose knock is weighed
+    outcome by outcome (:func:`knock_worth_question`); knocking and playing on at least a point
+    apart (never a close call), the question's rounded figures adding up to the engine's
+    own, and the answer dealt three knocks and three play-ons in every six seeds."""
+    from ..analysis.engine.ranking import CLOSE_CALL
+    from ..errors import ScatlabError
+    from .knocking import knock_sum
 
     full = deck(52)
     want_knock = wants_knock("knock-cost", seed)
-    safe = knock_line("classic", opponents=1, turns=0).safe
     while True:  # a position whose shown figures give the advice's answer, never a coin toss
         hand = _hand_with_a_pair_of_suit(rng, full)
         if not 17 <= hand_value(hand) <= 30:
             continue
         up = rng.choice([c for c in full if c not in hand])
-        a = analyze(hand, up, opponents=1, knock=False)
-        assert a.ranking is not None
-        move = a.ranking.move("knock")
-        assert move.p_one is not None and move.p_two is not None
-        one, two = move.p_one, move.p_two
-        r1, r2 = _half_up(one * 100, 10), _half_up(two * 100, 10)  # percent to one decimal, as shown
-        shown_cost = (r1 + 2 * r2) / 100
-        advised = a.ranking.best.ends_hand  # the advice for this very hand agrees with the sum shown
-        if ((one + 2 * two <= safe) == want_knock == (shown_cost <= safe) == advised
-                and abs(one + 2 * two - safe) >= Fraction(2, 100) and abs(shown_cost - safe) >= Fraction(2, 100)):
-            break
-    solution = "knock" if want_knock else "play on"
-    p1, p2 = show_value(r1), show_value(r2)
-    limit = f"{float(safe):.3f}".rstrip("0")
-    why = (f"a knock costs 1 × {float(r1 / 100):.3f} + 2 × {float(r2 / 100):.3f} = {float(shown_cost):.3f} lives "
-           f"(one if your opponent makes 31, C8; two if you are lowest on your own, C7). "
-           + (f"That is under {limit}: the knock is nearly safe, so knock." if want_knock else
-              f"That is over {limit}: playing on keeps the chance to improve and knock later, so play on.")
-           + f" These figures are for this very hand and the {up.pretty} on the pile (your opponent may take it).")
-    return Question("knock-cost", seed, f"One opponent, just dealt. If you knock now you lose one life with chance "
-                    f"{p1}% and two lives with chance {p2}%. A knock is nearly safe when it costs at most {limit} "
-                    "lives. Knock or play on?",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("knock", "play on"), solution,
-                    frozenset({solution}), why, ("C6", "C7"),
-                    (format_cards(hand), str(up), str(one), str(two), str(safe)))
+        try:
+            w = knock_sum(hand, up)
+        except ScatlabError:  # a knock is not a move here: deal again
+            continue
+        if w.knocks == want_knock and abs(w.knock - w.play_on.win) >= 2 * CLOSE_CALL and w.lands():
+            return knock_worth_question(format_cards(hand), str(up), seed)
 
 
-def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int, turns: int) -> Question:
-    """Knock or play on by the knock line (the chart of lesson 3: an average over every hand
-    of a value): a hand value near the line, where the line decides (:func:`wants_knock`)."""
-    from ..analysis.engine.ranking import knock_line
+def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int | None, turns: int) -> Question:
+    """Knock or play on by the knock chart (lesson 3: an average hand of each value, against
+    ``opponents``, 1 to 3 dealt at random when None, who have played ``turns`` turns): a value
+    near where the advice switches, knocking and playing on at least a point apart, the answer
+    dealt by :func:`wants_knock`."""
+    from ..analysis.engine.ranking import CLOSE_CALL, knock_line
+    from .knocking import chart_rows, level, line_words
 
     full = deck(52)
-    line = knock_line("classic", opponents=opponents, turns=turns)
-    assert line.line is not None
-    rows: dict[Fraction, tuple[Fraction, bool]] = {r[0]: (r[1], r[5]) for r in line.rows}
     want_knock = wants_knock(exercise, seed)
-    while True:  # a value near the line, where reading it matters
+    for attempt in range(2000):
+        n = opponents if opponents is not None else rng.choice((1, 2, 3))
+        rows = chart_rows(knock_line("classic", opponents=n, turns=turns))
+        by_value = {r.value: r for r in rows}
+        switches = [b.value for a, b in zip(rows, rows[1:]) if a.knocks != b.knocks]
         hand = _hand_with_a_pair_of_suit(rng, full)
         value = hand_value(hand)
-        if value not in rows or not -6 <= value - line.line <= 4:
+        row = by_value.get(value)
+        if row is None or abs(row.knock - row.play_on) < 2 * CLOSE_CALL:
             continue
-        k, knocks = rows[value]
-        if knocks == (value >= line.line) == (k <= line.safe) == want_knock:
+        near = not switches or min(abs(value - s) for s in switches) <= 4
+        if near and (row.knocks == want_knock or attempt >= 1500):  # (no value fits the answer dealt: any clear one)
             break
-    solution = "knock" if want_knock else "play on"
-    against = f"{opponents} opponent{'s' if opponents != 1 else ''}"
+    else:  # pragma: no cover - every value a close call
+        raise ExerciseError(f"no hand value against {opponents} opponents after {turns} turns is clear enough to ask")
+    solution = "knock" if row.knocks else "play on"
+    against = f"{n} opponent{'s' if n != 1 else ''}"
     when = "just dealt" if turns == 0 else f"after {turns} turn{'s' if turns != 1 else ''} each"
-    above = "at or above" if want_knock else "below"
-    verdict = "nearly safe" if k <= line.safe else "more than a nearly safe knock may cost"
-    safe = f"{float(line.safe):.3f}".rstrip("0")
-    why = (f"against {against} {when} the line is {show_value(line.line)}, and {show_value(value)} is {above} it: for a hand worth "
-           f"{show_value(value)} a knock costs {float(k):.3f} lives on average, {verdict} "
-           f"({safe}; C6, C7).")
+    better = "knocking" if row.knocks else "playing on"
+    why = (f"for an average hand worth {show_value(value)} against {against} {when}, the chart gives your chance of "
+           f"winning the game as {level(row.knock)} if you knock and {level(row.play_on)} if you play on: {better} is "
+           f"better, so {solution} (C6, C7). Here the advice knocks {line_words(rows)}.")
     if turns:
-        why += " Every turn the others play improves their hands, so the line climbs as a hand goes on."
-    return Question(exercise, seed, f"Against {against}, {when}. By the knock line: knock or play on?",
+        why += " Every turn the others play improves their hands, so the line moves as a hand goes on."
+    return Question(exercise, seed, f"Against {against}, {when}. By the chart: knock or play on?",
                     (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
                     ("C6", "C7"))
 
 
 def _knock_chart(rng: random.Random, seed: int) -> Question:
-    return _knock_by_line(rng, seed, "knock-chart", rng.choice((1, 2, 3)), 0)
+    return _knock_by_line(rng, seed, "knock-chart", None, 0)
 
 
 def _knock_early(rng: random.Random, seed: int) -> Question:
@@ -731,7 +810,7 @@ EXERCISES: dict[str, Exercise] = {
         Exercise("draw-chance", "02-draw-or-take", "The chance of 31 in one draw", _draw_chance, _working_p31),
         Exercise("ev-sum", "02-draw-or-take", "What is a draw worth?", _ev_sum, _working_ev),
         Exercise("take-or-draw", "02-draw-or-take", "Take or draw?", _take_or_draw, _working_take_or_draw),
-        Exercise("knock-cost", "03-knocking", "What a knock costs", _knock_cost, _working_knock_cost),
+        Exercise("knock-cost", "03-knocking", "What a knock is worth", _knock_cost, _working_knock_cost),
         Exercise("knock-chart", "03-knocking", "Knock or play on, by the chart", _knock_chart),
         Exercise("showdown", "04-showdown", "Who loses at the showdown?", _showdown),
         Exercise("house-value", "05-house-rules", "Same hand, other rules", _house_value),

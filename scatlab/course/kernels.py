@@ -19,7 +19,8 @@ What a page sees is the same as with a fresh kernel:
 - the execution count starts at 1 (warming runs silently).
 
 Kernels waiting in the pool are never culled; once handed out a kernel is culled like any
-other (idle and with no page connected). Shutting the server down shuts the pool down.
+other (idle and with no page connected). Shutting the server down (Ctrl+C) stops filling
+the pool and stops every kernel at once (:meth:`WarmKernelManager.shutdown_all`).
 
 This is not Voilà's ``preheat_kernel``: that runs each notebook ahead of time and kept
 breaking pages when combined with culling (docs/benchmarks.md), while these kernels run no
@@ -90,6 +91,10 @@ class WarmKernelManager(AsyncMappingKernelManager):
         self._filling: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._warming: set[str] = set()
         self._failures = 0
+        self._closing = False
+        self._starting: set[asyncio.Task[Any]] = set()
+        """The pool's fills now inside ``start_kernel`` (not cancelled at shut-down: a kernel
+        process could be left without its manager)."""
 
     # -- the pool ---------------------------------------------------------------------------
 
@@ -102,7 +107,7 @@ class WarmKernelManager(AsyncMappingKernelManager):
         self._refill((kernel_name or self.prefill_kernel, path), delay=0.0)
 
     def _refill(self, key: tuple[str, str], delay: float) -> None:
-        if self.pool_size <= 0 or self._failures >= 3:
+        if self.pool_size <= 0 or self._failures >= 3 or self._closing:
             return
         task = self._filling.get(key)
         if task is None or task.done():
@@ -134,21 +139,32 @@ class WarmKernelManager(AsyncMappingKernelManager):
     async def _fill(self, key: tuple[str, str], delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)
-        while len(self._ready.setdefault(key, [])) < self.pool_size and self._failures < 3:
+        while len(self._ready.setdefault(key, [])) < self.pool_size and self._failures < 3 and not self._closing:
             if delay:  # a replacement: pages first
                 await self._wait_for_quiet()
+            if self._closing:
+                return
             env = dict(os.environ)
             path: Any = key[1]
+            task = asyncio.current_task()
+            assert task is not None  # _fill runs as a task (_refill)
+            self._starting.add(task)
             try:
                 kernel_id = await super().start_kernel(kernel_name=key[0], path=path, env=env)
             except Exception as exc:  # no kernel to pool: pages start their own
                 self._failures += 1
                 self.log.warning("a kernel for the pool did not start (%s)", exc)
                 continue
+            finally:
+                self._starting.discard(task)
+            if self._closing:  # the server stopped while it started: :meth:`shutdown_all` has it
+                return
             self._warming.add(kernel_id)
             try:
                 await asyncio.wait_for(self._run(kernel_id, warm_code(self.warm_function)), self.warm_timeout)
             except Exception as exc:  # a kernel that cannot warm is not kept
+                if self._closing:  # killed by shutdown_all while warming
+                    return
                 self._failures += 1
                 self.log.warning("a pooled kernel failed to warm (%s); it is shut down", exc)
                 self._warming.discard(kernel_id)
@@ -158,6 +174,20 @@ class WarmKernelManager(AsyncMappingKernelManager):
             if kernel_id in self:
                 self._failures = 0
                 self._ready[key].append((kernel_id, env))
+
+    async def shutdown_all(self, now: bool = True) -> None:  # type: ignore[override]  # async, as AsyncMultiKernelManager's
+        """Stop every kernel when the server stops, at once (``now``, whatever Voilà asks):
+        the pool's have no page, and a page's kernel dies with the server anyway. Asked to
+        shut down politely, a kernel still running cells (a page loading, the pool's warm-up)
+        printed a traceback on the server's console as its reply found the socket closed.
+        The pool stops filling first; a kernel still starting for it is one of the pending
+        kernels, stopped here too. (Answers are kept as they are given: nothing is lost.)"""
+        self._closing = True
+        self._ready.clear()
+        for task in self._filling.values():  # waiting for quiet or warming (not inside start_kernel)
+            if not task.done() and task not in self._starting:
+                task.cancel()
+        await ensure_async(super().shutdown_all(now=True))
 
     async def _run(self, kernel_id: str, code: str, *, ready: bool = False) -> None:
         """Run ``code`` silently in a kernel and wait for its reply (an error raises);

@@ -80,7 +80,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(2, "02-draw-or-take", "Draw or take",
            "Outs and exact odds: when the discard beats the stock."),
     Lesson(3, "03-knocking", "Knocking",
-           "What a knock costs and when it pays, by hand value, players and turn."),
+           "When a knock gives you the better chance of winning the game, by hand value, opponents and turns."),
     Lesson(4, "04-showdown", "31, the showdown and lives",
            "Every showdown case and every 31 case, played out on a real table."),
     Lesson(5, "05-house-rules", "House rules",
@@ -90,7 +90,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(7, "07-not-this-game", "Not this game",
            "Skat, Schwimmen and the other games called 31 or Blitz, told apart."),
     Lesson(8, "08-play-a-game", "Play a whole game",
-           "A game with hints, then one without, against the tip player; then review it and replay "
+           "A game with hints, then one without, against computer players; then review it and replay "
            "your two costliest decisions."),
 )
 

@@ -5,13 +5,16 @@ players, classic rules, the first hand of each game) and, at every decision a se
 ranks the legal moves with :func:`scatlab.analysis.engine.ranking.rank`: **the one ranking the
 advice uses**, never another scoring. A position becomes a puzzle only when **one move is
 clearly best**: every other choice shown costs at least a stated margin (the lichess-puzzler
-criterion), on the ranking's own scale (:meth:`~scatlab.analysis.engine.ranking.Ranking.cost`):
+criterion), on the ranking's one scale, the chance of winning the game
+(:meth:`~scatlab.analysis.engine.ranking.Ranking.cost`): :data:`WIN_MARGIN`, one point of
+percentage, twice the close-call width (:data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`),
+so a puzzle never asks a close call. (:data:`VALUE_MARGIN`, half a point of expected hand
+value, is the margin puzzles made on the hand-value scale had.)
 
-- :data:`VALUE_MARGIN` (half a point of expected hand value, :data:`~scatlab.analysis.engine.ranking.HORIZON` turns ahead,
-  or of the hand now on a last turn) between ways of playing on: taking or drawing, which
-  card to throw;
-- :data:`WIN_MARGIN` (one point of percentage of the chance of winning the game, the
-  engine's estimate) where a choice ends the hand: a knock against playing on.
+Each reason gives the chance of winning the game of every choice, as levels, first ("Your
+chance of winning the game: 46.9% if you draw, 46.0% if you take the 9♥"), then the figures
+it is built from (the value five turns ahead, the draw's outs, a knock's lives), never a
+signed change alone.
 
 **Themes.** Each position gives at most one puzzle, so a learner never meets the same
 position twice in practice: the first theme, in the order **chase-31 > knock >
@@ -55,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.counting.knowledge import Knowledge
-from ..analysis.engine.ranking import Position, RankedMove, Ranking, rank
+from ..analysis.engine.ranking import Position, RankedMove, Ranking, rank, win_level
 from ..cards import Card, format_cards, parse_card
 from ..checks import SEED_RANGE, shown
 from ..errors import ExerciseError, ScatlabError
@@ -97,9 +100,11 @@ PRECEDENCE: tuple[str, ...] = ("chase-31", "knock", "take-or-draw", "throw")
 LEVELS: tuple[int, ...] = (1, 2, 3)
 """Difficulty levels: 1 easy, 2 medium, 3 hard."""
 VALUE_MARGIN = Fraction(1, 2)
-"""The least cost, in expected hand-value points, of every other way of playing on."""
+"""The least cost, in expected hand-value points, of every other way of playing on, for a
+puzzle on the hand-value scale (puzzles made before the one scale)."""
 WIN_MARGIN = Fraction(1, 100)
-"""The least cost, in the chance of winning the game, of every other choice when one ends the hand."""
+"""The least cost, in the chance of winning the game, of every other choice (one point of
+percentage: twice the close-call width)."""
 EASY = 6
 """A puzzle whose closest other choice costs at least this many margins is level 1."""
 MEDIUM = 3
@@ -130,13 +135,18 @@ def choice_words(choice: str) -> str:
     return f"{verb} the {card}" if verb in ("take", "throw") and card else choice
 
 
-def _times(n: int) -> str:
-    """``once``, ``twice``, ``3 times``; ``not yet`` for none.
+def _drawn_or_taken(who: str, n: int) -> str:
+    """How often ``who`` has drawn or taken a card this hand, in plain English.
 
-    >>> [_times(n) for n in range(4)]
-    ['not yet', 'once', 'twice', '3 times']
+    >>> [_drawn_or_taken("opponent 1", n) for n in range(4)]  # doctest: +NORMALIZE_WHITESPACE
+    ['opponent 1 has not drawn or taken a card yet this hand',
+     'opponent 1 has drawn or taken a card once this hand',
+     'opponent 1 has drawn or taken a card twice this hand',
+     'opponent 1 has drawn or taken a card 3 times this hand']
     """
-    return {0: "not yet", 1: "once", 2: "twice"}.get(n, f"{n} times")
+    if n == 0:
+        return f"{who} has not drawn or taken a card yet this hand"
+    return f"{who} has drawn or taken a card {({1: 'once', 2: 'twice'}).get(n, f'{n} times')} this hand"
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -202,6 +212,9 @@ class Puzzle:
     margin: Fraction
     margin_scale: str
     why: str
+    wins: tuple[Fraction, ...] = ()
+    """Each choice's chance of winning the game (the engine's estimate, to a millionth), in
+    the order of ``choices``."""
 
     # -- the position -----------------------------------------------------------------------
 
@@ -235,10 +248,9 @@ class Puzzle:
         """The table around the position, one short fact a line: players, the opponents'
         turns so far, the stock, a knock."""
         if self.opponents == 1:
-            played = [f"your opponent has drawn or taken {_times(self.opponent_turns[0])} this hand"]
+            played = [_drawn_or_taken("your opponent", self.opponent_turns[0])]
         else:
-            played = [f"opponent {i} has drawn or taken {_times(t)} this hand"
-                      for i, t in enumerate(self.opponent_turns, start=1)]
+            played = [_drawn_or_taken(f"opponent {i}", t) for i, t in enumerate(self.opponent_turns, start=1)]
         lines = [f"{self.opponents + 1} players", *played, f"{self.stock_size} cards in the stock"]
         if self.final:
             lines.append("an opponent has knocked (instead of drawing): this is your last turn (C6)")
@@ -279,7 +291,7 @@ class Puzzle:
 
         >>> p = generate("knock", 1, seed=2)[0]
         >>> wrong = next(c for c in p.choices if c != p.answer)
-        >>> p.check(wrong).message.startswith(f"Not quite: you chose to {choice_words(wrong)}; the best move is to")
+        >>> p.check(wrong).message.startswith(f"Not quite: you chose to {choice_words(wrong)} (")
         True
         >>> p.check("fold")
         Traceback (most recent call last):
@@ -290,14 +302,14 @@ class Puzzle:
         if chosen == self.answer:
             return Verdict(True, chosen, f"Right: {self.why}")
         i = self.choices.index(chosen)
-        scale = self.scales[i]
-        cost = self.costs[i]
-        if scale == "win":
-            worse = f"Your move gives up about {_num(cost * 100)}% of your chance of winning the game."
-        else:
-            worse = f"Your move is worth about {_num(cost)} points less."
-        return Verdict(False, chosen, f"Not quite: you chose to {choice_words(chosen)}; the best move is to "
-                                      f"{choice_words(self.answer)}. {worse} {self.why}")
+        wins = self.wins
+        if len(wins) != len(self.choices):  # a puzzle written before its levels were kept: rank it again
+            ranking = rank(self.position())
+            wins = tuple(ranking.move(m).win for m in self.moves)
+        best = wins[self.choices.index(self.answer)]
+        return Verdict(False, chosen, f"Not quite: you chose to {choice_words(chosen)} ({win_level(wins[i])} chance "
+                                      f"of winning the game); the best move is to {choice_words(self.answer)} "
+                                      f"({win_level(best)}). {self.why}")
 
     # -- JSON -------------------------------------------------------------------------------
 
@@ -314,7 +326,7 @@ class Puzzle:
             "final": self.final, "first_round": self.first_round, "choices": list(self.choices),
             "moves": list(self.moves), "answer": self.answer, "costs": [str(c) for c in self.costs],
             "scales": list(self.scales), "margin": str(self.margin), "margin_scale": self.margin_scale,
-            "why": self.why,
+            "why": self.why, "wins": [str(w) for w in self.wins],
         }
 
     @classmethod
@@ -323,7 +335,7 @@ class Puzzle:
         :class:`~scatlab.errors.ExerciseError` naming what is wrong."""
         if not isinstance(data, Mapping):
             raise ExerciseError(f"a puzzle is a JSON object, not {shown(data)}")
-        missing = [k for k in _FIELDS if k not in data]
+        missing = [k for k in _FIELDS if k not in data and k not in _OPTIONAL]
         extra = [k for k in data if k not in _FIELDS]
         if missing or extra:
             raise ExerciseError(f"not a puzzle: missing {missing or 'nothing'}, unknown {extra or 'nothing'}")
@@ -370,13 +382,15 @@ class Puzzle:
                 costs=tuple(Fraction(c) for c in strings(data["costs"], "costs")),
                 scales=strings(data["scales"], "scales"), margin=Fraction(_text(data["margin"], "margin")),
                 margin_scale=_text(data["margin_scale"], "margin_scale"), why=_text(data["why"], "why"),
+                wins=tuple(Fraction(w) for w in strings(data.get("wins", []), "wins")),
             )
         except ScatlabError as exc:
             raise ExerciseError(f"not a puzzle: {exc}") from None
         except (ValueError, ZeroDivisionError) as exc:
             raise ExerciseError(f"not a puzzle: a number cannot be read ({exc})") from None
         if puzzle.theme not in THEMES or puzzle.level not in LEVELS or puzzle.answer not in puzzle.choices or not (
-                len(puzzle.choices) == len(puzzle.moves) == len(puzzle.costs) == len(puzzle.scales)):
+                len(puzzle.choices) == len(puzzle.moves) == len(puzzle.costs) == len(puzzle.scales)) or (
+                puzzle.wins and len(puzzle.wins) != len(puzzle.choices)):
             raise ExerciseError(f"not a puzzle: its theme, level, answer or choices do not fit ({puzzle.id!r})")
         return puzzle
 
@@ -392,6 +406,8 @@ class Puzzle:
 
 
 _FIELDS = tuple(Puzzle.__dataclass_fields__)
+_OPTIONAL = ("wins",)
+"""Fields a puzzle's JSON may leave out (puzzles written before them)."""
 
 
 # -- wording ---------------------------------------------------------------------------------
@@ -430,23 +446,32 @@ def _kept(hand: Sequence[Card], thrown: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c != thrown)
 
 
+def _what(m: RankedMove, k: Knowledge, label: str) -> str:
+    """A way of playing on as the reason says it: ``"drawing"``, ``"taking the 9♥ (and
+    throwing the 6♠)"``, ``"keeping 9♥ 9♠ 9♦"``."""
+    if m.action.kind is ActionKind.TAKE and m.then is not None:
+        return f"taking the {k.top.pretty if k.top else ''} (and throwing the {m.then.pretty})"
+    if m.action.kind is ActionKind.DRAW:
+        return "drawing"
+    if m.action.card is not None:
+        return f"keeping {_cards(_kept(k.hand, m.action.card))}"
+    return label  # pragma: no cover - no other way of playing on is offered
+
+
 def _why_value(r: Ranking, k: Knowledge, choices: Sequence[tuple[str, RankedMove]], best: RankedMove) -> str:
-    """Ways of playing on compared by hand value (take or draw; which card to throw)."""
+    """Ways of playing on, the figure the chance of winning is built from: the hand value
+    (take or draw; which card to throw), said the way it points."""
     parts = []
-    for label, m in sorted(choices, key=lambda lm: r.moves.index(lm[1])):
-        if m.ends_hand:
-            continue
+    ways = [(label, m) for label, m in sorted(choices, key=lambda lm: r.moves.index(lm[1])) if not m.ends_hand]
+    for label, m in ways:
         assert m.value is not None
-        if m.action.kind is ActionKind.TAKE and m.then is not None:
-            what = f"taking the {k.top.pretty if k.top else ''} (and throwing the {m.then.pretty})"
-        elif m.action.kind is ActionKind.DRAW:
-            what = "drawing"
-        elif m.action.card is not None:
-            what = f"keeping {_cards(_kept(k.hand, m.action.card))}"
-        else:  # pragma: no cover - no other way of playing on is offered
-            what = label
-        parts.append(f"{what} is worth {_worth(m.value)}")
+        parts.append(f"{_what(m, k, label)} is worth {_worth(m.value)}")
     text = f"{_ahead(r).capitalize()}: " + "; ".join(parts) + "."
+    higher = [(label, m) for label, m in ways if m is not best and m.value is not None and best.value is not None
+              and m.value > best.value]
+    if higher and not best.ends_hand:
+        text += (f" {_what(higher[0][1], k, higher[0][0]).capitalize()} is worth more on average, but the chance of "
+                 "winning also counts what each move leaves the next player and how the hand may end.")
     if best.action.kind is ActionKind.TAKE and r.horizon:
         text += " A card taken from the pile cannot be thrown back this turn (C5)."
     elif any(m.action.kind is ActionKind.DRAW for _, m in choices):
@@ -459,25 +484,26 @@ def _lives(x: Fraction) -> str:
     return f"{_num(x, 2)} lives"
 
 
-def _chance(p: Fraction) -> str:
-    """A change in the chance of winning the game, in words: ``"raises ... by about 2.1%"``."""
-    verb = "raises" if p >= 0 else "lowers"
-    return f"{verb} your chance of winning the game by about {_num(abs(p) * 100)}%"
+def _levels(labelled: Sequence[tuple[str, RankedMove]]) -> str:
+    """Every choice's chance of winning the game as levels, best first: "Your chance of
+    winning the game: 46.9% if you draw, 46.0% if you take the 9♥." (the hints' words)."""
+    shown = sorted(labelled, key=lambda lm: -lm[1].win)
+    return ("Your chance of winning the game: "
+            + ", ".join(f"{win_level(m.win)} if you {choice_words(label)}" for label, m in shown) + ".")
 
 
-def _why_knock(r: Ranking, k: Knowledge, knock: RankedMove, on_lives: Fraction) -> str:
+def _why_knock(r: Ranking, k: Knowledge, knock: RankedMove, on_loss: Fraction,
+               labelled: Sequence[tuple[str, RankedMove]]) -> str:
     assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
-    assert knock.win is not None and r.play_on_win is not None
     value = value_of(k.hand, k.rules)
-    text = (f"If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you lose one life with a "
-            f"chance of {chance_words(knock.p_one)}")
+    text = (f"{_levels(labelled)} If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you "
+            f"lose one life with a chance of {chance_words(knock.p_one)}")
     if knock.p_two:
         text += (f" and two lives with a chance of {chance_words(knock.p_two)} (the knocker loses two when their hand "
                  f"alone is the lowest, C7)")
-    text += (f": {_lives(knock.lives)} on average, and knocking {_chance(knock.win)}. If you play on, you risk "
-             f"{_lives(on_lives)} on average before the hand ends, but you keep the chance to improve and knock later: "
-             f"playing on {_chance(r.play_on_win)}. After a knock every other player has one more turn (C6), then the "
-             f"lowest hand loses a life (C7).")
+    text += (f": {_lives(knock.lives)} on average. If you play on, you lose a life this hand with a chance of "
+             f"{chance_words(on_loss)}, but you keep the chance to improve and knock later. After a knock every other "
+             "player has one more turn (C6), then the lowest hand loses a life (C7).")
     return text
 
 
@@ -488,7 +514,7 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
     if theme == "knock":
         knock = next(m for _, m in labelled if m.ends_hand)
         assert knock_on is not None
-        return _why_knock(r, k, knock, knock_on)
+        return _why_knock(r, k, knock, knock_on, labelled)
     lead = ""
     if best.sure_31:
         if best.action.kind is ActionKind.TAKE:
@@ -506,11 +532,9 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
         lead = (f"Keeping {_cards(kept)} chases 31: {_out_words(_outs(kept, k.unseen), unseen)} if drawn later. ")
     elif best.action.kind is ActionKind.DRAW or any(m.action.kind is ActionKind.DRAW for _, m in labelled):
         lead = f"If you draw, {_out_words(_outs(k.hand, k.unseen), unseen)}. "
-    text = lead + _why_value(r, k, labelled, best)
-    ender = next((m for _, m in labelled if m.ends_hand), None)
-    if ender is not None and ender.win is not None and r.play_on_win is not None:
-        text += (f" Knocking now {_chance(ender.win)}; playing on as well as you can {_chance(r.play_on_win)} "
-                 f"(C6, C7).")
+    text = lead + _levels(labelled) + " " + _why_value(r, k, labelled, best)
+    if any(m.ends_hand for _, m in labelled):
+        text += " A knock ends the hand after one more turn each (C6, C7)."
     if theme == "throw" or (theme == "chase-31" and k.hand and len(k.hand) == 4):
         text += " Only the best suit of the three cards you keep counts (C4)."
     return text
@@ -604,7 +628,7 @@ def _make(theme: str, r: Ranking, k: Knowledge, labelled: list[tuple[str, Ranked
         stock_size=k.stock_size if k.stock_size is not None else 0, final=pos.final, first_round=k.first_round,
         choices=tuple(label for label, _ in labelled), moves=tuple(m.name for _, m in labelled), answer=answer_label,
         costs=tuple(costs), scales=tuple(scales), margin=closest[0], margin_scale=closest[1],
-        why=_why(theme, r, k, labelled, answer, knock_on),
+        why=_why(theme, r, k, labelled, answer, knock_on), wins=tuple(m.win for _, m in labelled),
     )
 
 

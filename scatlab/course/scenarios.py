@@ -2,7 +2,9 @@
 an explicit deck, to be played out on the card table.
 
 Each :class:`Scenario` deals three players from :func:`scatlab.rules.deal_order`: the
-learner in seat 0 plays first (seat 2 deals), two ``tip`` players sit in seats 1 and 2.
+learner in seat 0 plays first (seat 2 deals), two ``tip`` players sit in seats 1 and 2. The
+texts name the seats as the table shows them: "you", "player 2" and "player 3"
+(:func:`scatlab.rules.player_label`).
 ``moves`` is what the learner is asked to do (``"knock"``, ``"stock"``, ``"discard"`` or
 ``"card XX"``); the rest follows from the deck (the stock's top cards are fixed) and the
 tip players' choices. :func:`play_out` plays a scenario through
@@ -60,11 +62,11 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("lowest", "C7", "Knock with 30",
              ("AH KH 9H", "2C 3C 5D", "QS JS 4D"), "2D", "3D 4H 5H",
              ("knock",), "You hold 30. Knock (K) and watch the others take their last turn. Who will lose a life?",
-             (0, 1, 0), "Player 1 is lowest on their own and loses one life; the knocker is safe (C7)."),
+             (0, 1, 0), "Player 2 is lowest on their own and loses one life; the knocker is safe (C7)."),
     Scenario("knocker-tied", "C7", "Knock with 20",
              ("KS QS 3C", "KC QC 2H", "AD KD 9D"), "2S", "3S 4S 5S",
              ("knock",), "You hold 20. Knock (K). If another player ends level with you, who pays?",
-             (0, 1, 0), "You and player 1 tie for lowest at 20: the other tied player loses a life and "
+             (0, 1, 0), "You and player 2 tie for lowest at 20: the other tied player loses a life and "
              "the knocker is safe (C7)."),
     Scenario("knocker-lowest", "C7", "Knock with 19",
              ("KS 9S 2C", "AC KC 3H", "AD KD 4H"), "2D", "3D 5C 6C",
@@ -73,7 +75,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("others-tied", "C7", "Knock with 21",
              ("AH KH QS", "KC 7C 2S", "KD 7D 3S"), "2H", "3H 4H 5H",
              ("knock",), "You hold 21. Knock (K). What if two other players end level at the bottom?",
-             (0, 1, 1), "Players 1 and 2 tie for lowest: both lose a life (C7)."),
+             (0, 1, 1), "Players 2 and 3 tie for lowest: both lose a life (C7)."),
     Scenario("declare", "C8", "Drawing to 31",
              ("AH KH 4C", "2S 5S 8D", "3D 6D 9C"), "7C", "QH 2C 3C",
              ("stock", "card 4C"), "Draw from the stock (D), then throw the 4♣.",
@@ -81,8 +83,8 @@ SCENARIOS: tuple[Scenario, ...] = (
              "a life (C8)."),
     Scenario("after-knock", "C8", "Knock with 29",
              ("KS QS 9S", "AC KC 2D", "5H 6H 8D"), "2H", "QC 3D 4D",
-             ("knock",), "You hold 29. Knock (K) and watch player 1's last turn. What if someone makes 31 after your knock?",
-             (1, 0, 1), "Player 1 makes 31 after your knock: everyone else loses a life, the knocker too, "
+             ("knock",), "You hold 29. Knock (K) and watch player 2's last turn. What if someone makes 31 after your knock?",
+             (1, 0, 1), "Player 2 makes 31 after your knock: everyone else loses a life, the knocker too, "
              "like everyone else (C8)."),
     Scenario("after-knock-v9", "V9", "Knock with 29, under V9",
              ("KS QS 9S", "AC KC 2D", "5H 6H 8D"), "2H", "QC 3D 4D",
@@ -95,7 +97,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              (0, 1, 1), "A player dealt 31 declares it before any play; all others lose a life (C9)."),
     Scenario("dealt-two", "C9", "Two players dealt 31",
              ("AH KH QH", "AS KS QS", "3D 6D 9C"), "7C", "2C 3C 4C",
-             (), "You and player 1 were both dealt 31.",
+             (), "You and player 2 were both dealt 31.",
              (0, 0, 1), "With two players dealt 31, everyone else loses a life (C9)."),
     Scenario("undeclared", "C10", "A 31 not declared",
              ("AH KH 4C", "2S 5S 8D", "3D 6D 9C"), "7C", "QH 2C 3C",
@@ -103,7 +105,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              "With manual declaring: draw (D), throw the 4♣, press Pass instead of Declare 31, and knock (K) "
              "on your next turn.",
              (0, 1, 0), "The 31 not declared at once did not end the hand and cannot be claimed later: at the "
-             "showdown it counts as 30 (C10). Player 1 is lowest and loses a life (C7).",
+             "showdown it counts as 30 (C10). Player 2 is lowest and loses a life (C7).",
              {"preset": "classic", "declare": "manual"}),
 )
 """Every deal of lesson 4, in the order the lesson shows them."""

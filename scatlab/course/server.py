@@ -23,6 +23,12 @@
 - A page whose kernel cannot start (or whose rendering fails) ends with one line the learner
   can read, "The lesson could not start; reload the page.", instead of waiting forever:
   Voilà 0.5.8 lost the error and kept the page open with heartbeats.
+- Ctrl+C stops it quietly: the kernels are stopped at once
+  (:meth:`scatlab.course.kernels.WarmKernelManager.shutdown_all`), a second signal while
+  they stop is ignored, and kernels are interrupted by a message, not a SIGINT (the kernel
+  spec in ``share/kernels/python3``: jupyter_client interrupts every kernel before shutting
+  it down, and a SIGINT killed a kernel still starting with a KeyboardInterrupt traceback on
+  the console). No page interrupts its kernel: the spec changes nothing else.
 
 The last three are also a Jupyter server extension (this module), for a learner's server under
 JupyterHub: ``--ServerApp.jpserver_extensions=scatlab.course.server=True``
@@ -331,7 +337,17 @@ def _course_app() -> Any:
             self.get(*args)
 
     class CourseVoila(Voila):  # type: ignore[misc]
-        """Voilà, with ``/`` and ``/voila/tree`` sent to the course index."""
+        """Voilà, with ``/`` and ``/voila/tree`` sent to the course index, that stops without
+        a traceback."""
+
+        def stop(self) -> None:
+            """Shut the kernels down; a second Ctrl+C or ``kill`` meanwhile is ignored (it
+            interrupted the shut-down with a KeyboardInterrupt traceback and left kernels)."""
+            import signal
+
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, signal.SIG_IGN)
+            super().stop()
 
         def init_handlers(self) -> list[Any]:
             base = self.server_url.rstrip("/")
@@ -396,7 +412,10 @@ def main(argv: list[str] | None = None) -> None:
             logger.addFilter(quiet)
             for handler in logger.handlers:
                 handler.addFilter(quiet)
-    instance.start()
+    try:
+        instance.start()
+    except KeyboardInterrupt:  # Ctrl+C before Voilà's loop ran (it catches its own once it runs)
+        pass
 
 
 if __name__ == "__main__":

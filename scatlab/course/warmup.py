@@ -34,13 +34,14 @@ quick preset of lesson 8's stand-in game (14 MB per kernel; the page then plays 
 reviews that game in a third of the time)."""
 
 WARM_KNOCK_LINES = ((1, 0), (2, 0), (3, 0), (1, 1), (1, 2), (1, 3))
-"""(opponents, turns) of the classic knock lines the lessons' knock chart and its steps
-read first (lesson 3: one to three opponents; lesson 6: one opponent, turns in)."""
+"""(opponents, turns) of the classic knock lines the lessons' knock chart, its steps and
+lesson 3's "what moves the line" read first (lesson 3: one to three opponents just dealt, one
+opponent turns in; lesson 6: one opponent, turns in)."""
 
 
 def warm() -> None:
-    """Import :data:`WARM_MODULES`, build the analysis tables of :data:`WARM_RULES` and
-    the knock lines of :data:`WARM_KNOCK_LINES`, and play and review lesson 8's stand-in
+    """Import :data:`WARM_MODULES`, build the analysis tables of :data:`WARM_RULES`, the
+    knock lines of :data:`WARM_KNOCK_LINES` and lesson 3's worked example, and play and review lesson 8's stand-in
     game (:func:`~scatlab.course.widgets.lessonkit.stand_in_record`). Leaves no state a
     page could notice other than those caches (no widget, no name)."""
     for name in WARM_MODULES:
@@ -53,6 +54,9 @@ def warm() -> None:
         tables_for(PRESETS[preset]).after_draw
     for opponents, turns in WARM_KNOCK_LINES:
         knock_line("classic", opponents, turns)
+    from .knocking import WORKED_HAND, WORKED_PILE, knock_sum
+
+    knock_sum(WORKED_HAND, WORKED_PILE)  # lesson 3's worked example: its ranking and exact knock count
     # lesson 8's stand-in game, played and reviewed with no widget (a widget made here would
     # be sent to every page): its page then loads the record and finds the review's
     # positions ranked (about 0.25 s saved, 20 MB per kernel)

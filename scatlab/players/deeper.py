@@ -18,6 +18,13 @@ is better by more than that: two standard errors for every move, knocks too (at 
 master trusts a knock from one, ``knock_confidence``; a review that says "finds better" shows
 a range wholly above zero).
 
+**Two judgements, apart.** A look says first which move it finds best (it agrees with the
+review's best move, or finds another better), then what it puts the move played's cost at: a
+range (two standard errors either side) set beside the review's own cost ("it puts your
+move's cost at 9.0% to 9.6% (the review said about 11.2%)"). Agreeing on the best move is
+never said as agreeing with the review's cost: where the range leaves the review's cost out,
+it says the look puts the cost lower or higher (:attr:`DeepLook.cost_agrees`).
+
 >>> from scatlab.rules import GameRecord, deal_order
 >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
 >>> record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
@@ -25,8 +32,8 @@ a range wholly above zero).
 ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
 >>> from scatlab.analysis import review_game
 >>> look = look_deeper(review_game(record, player=1).decisions[1], budget=60)
->>> look.master_move, look.agrees
-('discard 4C', True)
+>>> look.master_move, look.agrees, look.cost_range[0] > 0
+('discard 4C', True, True)
 """
 
 from __future__ import annotations
@@ -40,7 +47,9 @@ from typing import Any
 from ..analysis.engine.ranking import RankedMove, rank
 from ..analysis.explain.review import YOU, GameReview, ReviewedDecision, costliest
 from ..checks import whole_number
+from ..rules.actions import ActionKind
 from ..errors import AnalysisError
+from ..rules.view import player_label
 from .master import MasterPlayer, SearchResult, planned_deals, search
 
 __all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
@@ -60,6 +69,19 @@ Progress = Callable[[int, int], None]
 
 def _pct(x: float) -> str:
     return f"{abs(x) * 100:.1f}%"
+
+
+def _doing(move: RankedMove) -> str:
+    """A move as the look says it: ``"drawing"``, ``"taking the A♥ (then throwing the 8♥)"``."""
+    kind = move.action.kind
+    if kind is ActionKind.TAKE:
+        taken = f" the {move.taken.pretty}" if move.taken is not None else ""
+        return f"taking{taken}" + (f" (then throwing the {move.then.pretty})" if move.then is not None else "")
+    if kind is ActionKind.DISCARD and move.action.card is not None:
+        return f"throwing the {move.action.card.pretty}"
+    return {ActionKind.DRAW: "drawing", ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "calling a hammer (V10)",
+            ActionKind.STOP_BUS: "stopping the bus (V19)", ActionKind.PASS: "passing",
+            ActionKind.DECLARE: "declaring"}.get(kind, str(kind.value))
 
 
 @dataclass(frozen=True)
@@ -92,35 +114,68 @@ class DeepLook:
         spread = self.confidence * error
         return mean, mean - spread, mean + spread
 
+    @property
+    def review_cost(self) -> float:
+        """The review's cost of the move played (0 for the best move and for a close call)."""
+        return float(self.decision.cost)
+
+    @property
+    def cost_range(self) -> tuple[float, float]:
+        """The look's own cost of the move played: how much less often it wins the game than
+        the look's best move (:attr:`master_move`), two standard errors either side, never
+        below 0; (0, 0) when the move played is the look's move."""
+        if self.played == self.pick:
+            return 0.0, 0.0
+        _, low, high = self.gap(self.pick, self.played)
+        return max(low, 0.0), max(high, 0.0)
+
+    @property
+    def cost_agrees(self) -> bool:
+        """Whether the review's cost of the move played lies in the look's range."""
+        low, high = self.cost_range
+        return low <= self.review_cost <= high
+
     def findings(self, names: Mapping[int, str] | None = None) -> tuple[str, ...]:
-        """What the look found and what it says of the move played, in the learner's words
-        (``names`` as the review names the seats)."""
-        said = [m.label() for m in self.found.moves]
-        who = (names or {}).get(self.decision.player, f"player {self.decision.player}")
-        whose = "Your move" if who == YOU else f"The move of {who}"
+        """What the look found, in the learner's words (``names`` as the review names the
+        seats), its two judgements apart: which move is best, then what it puts the move
+        played's cost at, beside the review's cost."""
+        said = [_doing(m) for m in self.found.moves]
+        who = (names or {}).get(self.decision.player, player_label(self.decision.player))
+        whose = "your move" if who == YOU else f"the move of {who}"
         if self.found.deals == 0:
             return ("A deeper look found no deal that fits what was seen, so it has nothing to add.",)
         if self.agrees:
-            first = f"A deeper look agrees with the review: {said[0]} is the best move."
+            first = f"A deeper look agrees that {said[0]} is the best move."
         else:
-            mean, low, high = self.gap(self.pick, 0)
-            first = (f"A deeper look finds better: {said[self.pick]} wins the game about {_pct(mean)} more often "
-                     f"than {said[0]}, the review's best move: somewhere between {_pct(low)} and {_pct(high)} more.")
+            _, low, high = self.gap(self.pick, 0)
+            first = (f"A deeper look finds {said[self.pick]} better than {said[0]}, the review's best move: it wins "
+                     f"the game somewhere between {_pct(low)} and {_pct(high)} more often.")
+        a = self.decision.assessment
+        review = ("the review called it a close call, at no cost" if a.close
+                  else "the review found no cost" if self.review_cost == 0
+                  else f"the review said about {_pct(self.review_cost)}")
+        low, high = self.cost_range
         if self.played == self.pick:
-            return first, f"{whose}, {said[self.played]}, is the one it plays."
-        mean, low, high = self.gap(self.pick, self.played)
-        if low > 0:
-            return first, (f"{whose}, {said[self.played]}, wins about {_pct(mean)} less often than "
-                           f"{said[self.pick]}: somewhere between {_pct(low)} and {_pct(high)} less.")
-        return first, (f"{whose}, {said[self.played]}, is too close to {said[self.pick]} for the look to tell them "
-                       f"apart: it wins somewhere between {_pct(high)} less often and {_pct(low)} more often.")
+            cost = f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is the move it plays: it puts its cost at nothing"
+        elif low > 0:
+            cost = f"It puts {whose}'s cost at {_pct(low)} to {_pct(high)}"
+        else:
+            cost = (f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is too close to {said[self.pick]} for the "
+                    f"look to tell them apart: it puts its cost at nothing to {_pct(high)}")
+        if self.cost_agrees:
+            verdict = f" ({review}, within that range)." if high > 0 else f" ({review})."
+        else:
+            verdict = f" ({review}: the look puts it {'lower' if self.review_cost > high else 'higher'})."
+        return first, cost + verdict
 
     def _how(self) -> str:
         if self.found.deals == 0:
             return ""
-        return (f"in {self.found.deals:,} deals that fit everything that had been seen, each of "
-                f"{', '.join(m.label() for m in self.found.moves)} was played to the end of the hand, every player "
-                "then playing the computer's way, and the chance of winning the game counted after the hand.")
+        said = [_doing(m) for m in self.found.moves]
+        moves = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
+        return (f"in {self.found.deals:,} deals that fit everything that had been seen, each of {moves} was "
+                "played to the end of the hand, every player then playing the computer's way, and the chance of "
+                "winning the game counted after the hand.")
 
     def how(self) -> str:
         """How the look was made, in the learner's words (empty when no deal could be drawn)."""
@@ -141,6 +196,8 @@ class DeepLook:
             "hand": self.decision.hand, "index": self.decision.index, "player": self.decision.player,
             "played": str(f.moves[self.played].action), "review_best": str(f.moves[0].action),
             "master": self.master_move, "agrees": self.agrees, "deals": f.deals,
+            "cost_range": [round(x, 6) for x in self.cost_range], "review_cost": round(self.review_cost, 6),
+            "cost_agrees": self.cost_agrees,
             "moves": [{"move": str(m.action), "win_after_hand": round(mean, 6),
                        "margin_over_review_best": round(margin, 6),
                        "standard_error": None if math.isinf(err) else round(err, 6)}

@@ -9,11 +9,11 @@ exact counting over the unseen cards, throws that do not feed the next player, a
 the hand when that raises its chance of winning the game, estimated with the adaptive
 opponent model and a stated model of standing.
 
-Its parameters are the engine's :class:`~scatlab.analysis.engine.ranking.Style`: ``horizon`` (5)
-and ``feed_margin`` (2) were fitted on seed 101 against tip players, heads-up and under
-every preset; ``knock_risk``, ``alpha`` and ``margin`` are the
-:class:`~scatlab.analysis.model.valuation.KnockValuation`'s (the strength table in the players
-guide, docs/guide/players.md, is measured on another seed).
+It has no parameters of its own to tune: every choice is the move with the highest chance of
+winning the game by the engine's models (:mod:`scatlab.analysis.model.winning`), whose numbers
+were measured on seeded games (``research/winchance``); the strength table in the players
+guide, docs/guide/players.md, is measured on other seeds. ``horizon`` only sets how far ahead
+the value figures in its reasons look.
 
 >>> import random
 >>> from scatlab.rules import GameState, deal_order
@@ -27,8 +27,7 @@ from __future__ import annotations
 import random
 
 from ..analysis.engine.ranking import Style, decide
-from ..analysis.model.valuation import KnockValuation
-from ..checks import real_number, whole_number
+from ..checks import whole_number
 from ..cards import Rank
 from ..rules.actions import ActionKind
 from ..rules.state import Phase
@@ -42,48 +41,17 @@ _RANK_PLURALS = {Rank.ACE: "aces", Rank.KING: "kings", Rank.QUEEN: "queens", Ran
 
 
 class ExpertPlayer(Player):
-    """Plays from the analysis (see the module doc).
-
-    ``knock_risk``: the expected lives a knock may always cost, times the number of
-    players (when the knock does not lower its chance of winning); ``horizon``: how many turns ahead hands are valued;
-    ``feed_margin``: how much continuation value (in points) it gives up to avoid feeding
-    the next player; ``alpha``: the exponent of the standing model; ``margin``: how much
-    (in probability of winning the game) a knock must beat playing on by, against two
-    opponents (scaled by the number of opponents / 2).
-    """
+    """Plays from the analysis (see the module doc). ``horizon``: how many turns ahead the
+    value figures of its reasons look (0 to 5; the choice reads the chance of winning the
+    game, whatever the horizon)."""
 
     name = "expert"
 
-    def __init__(self, knock_risk: float = 0.3, horizon: int = 5, feed_margin: float = 2.0,
-                 alpha: float = 1.0, margin: float = 0.06) -> None:
-        real_number("knock_risk", knock_risk, 0, 10, error=PlayerError)
+    def __init__(self, horizon: int = 5) -> None:
         whole_number("horizon", horizon, 0, 5, error=PlayerError)
-        real_number("feed_margin", feed_margin, 0, 31, error=PlayerError)
-        if real_number("alpha", alpha, 0, 10, error=PlayerError) == 0:  # lives ** 0 would weigh every standing alike
-            raise PlayerError(f"alpha={alpha!r} is not allowed: use a number more than 0, up to 10")
-        real_number("margin", margin, -1, 1, error=PlayerError)
         self.horizon = horizon
-        self.feed_margin = feed_margin
-        self.valuation = KnockValuation(knock_risk, alpha, margin)
-        """How it values a knock (:class:`~scatlab.analysis.model.valuation.KnockValuation`, with
-        its ``knock_risk``, ``alpha`` and ``margin``)."""
-        self.style = Style(horizon, feed_margin, self.valuation)
+        self.style = Style(horizon)
         """The engine's settings it plays with (:class:`~scatlab.analysis.engine.ranking.Style`)."""
-
-    @property
-    def knock_risk(self) -> float:
-        """Its valuation's ``knock_risk``."""
-        return self.valuation.knock_risk
-
-    @property
-    def alpha(self) -> float:
-        """Its valuation's ``alpha``."""
-        return self.valuation.alpha
-
-    @property
-    def margin(self) -> float:
-        """Its valuation's ``margin`` (against two opponents)."""
-        return self.valuation.margin
 
     # -- the decision ------------------------------------------------------------------
 

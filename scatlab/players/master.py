@@ -3,8 +3,9 @@
 At a decision whose answer is forced or obvious it plays the engine's move
 (:func:`scatlab.analysis.engine.ranking.decide`, the ``expert``'s) without a search: a single
 legal action, a 31 to declare or made for sure (C8, C9), a blind throw-down declined (V11),
-or when the engine rates every other move far behind (:data:`PRUNE_POINTS` points of
-expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Otherwise:
+or when the engine rates every other move far behind (between two ways of playing on
+:data:`PRUNE_POINTS` points of expected hand value five turns ahead, else :data:`PRUNE_WIN`
+of the chance of winning the game). Otherwise:
 
 1. **Candidates.** The engine's first moves of :func:`~scatlab.analysis.engine.ranking.rank`
    (up to ``candidates``, the engine's first always among them).
@@ -19,10 +20,10 @@ expected hand value, :data:`PRUNE_WIN` of the chance of winning the game). Other
    be in; a deal that does not replay (an opponent who would have held 31, a knock the rules
    would refuse) is drawn again.
 3. **Rollouts.** In every sampled deal each candidate is played, then the hand is played to
-   its end by a fast policy for every seat, and the outcome is scored by the engine's model
-   of standing: the chance of winning the game ``s_me / sum of s`` (lives left, the county
-   counting as one; letters; bus positions; ``exp(points / 4)`` under V16) after the hand's
-   lives are lost (:class:`~scatlab.analysis.model.valuation.KnockValuation`). Every
+   its end by a fast policy for every seat, and the outcome is scored by the engine's game
+   model: the chance of winning the game from the standings the hand leaves
+   (:class:`~scatlab.analysis.model.winning.GameModel`, the opponents' kinds as learned from
+   the hands shown). Every
    candidate is played in the same deals (common random numbers), so the differences
    between candidates have a small variance.
 4. **The choice.** It plays the candidate with the best mean only when its margin over the
@@ -41,7 +42,8 @@ its knock line: draw or take by the hands' expected values five turns ahead (the
 tables of :mod:`!scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
 on a last turn the value now), throw by the engine's own throw table
 (:func:`!scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
-at the engine's knock line (:func:`~scatlab.analysis.engine.ranking.knock_line`, by the
+at the engine's knock line (:func:`~scatlab.analysis.engine.ranking.knock_line`: the values
+where knocking's chance of winning is above playing on's for an average hand, by the
 opponents, the turns played and the mover's lives), always declare a 31, never hammer,
 throw down or stop the bus. Measured on this machine (one core, classic rules, positions
 of seeded expert games), the engine's own ``decide`` takes 0.09 ms at a median turn but
@@ -81,10 +83,11 @@ import numpy.typing as npt
 from ..analysis.counting.horizon import horizon_table
 from ..analysis.counting.knowledge import Knowledge
 from ..analysis.counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
-from ..analysis.engine.ranking import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank
+from ..analysis.engine.ranking import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank, win_level
 from ..analysis.model.hand_filter import LAST_THROW, expert_throw, throw_choice
-from ..analysis.model.opponents import Observations, pile_tops, row_weights
+from ..analysis.model.opponents import Observations, kind_odds, pile_tops, row_weights
 from ..analysis.model.valuation import MAX_TURNS, KnockValuation, Standing
+from ..analysis.model.winning import GameModel
 from ..cards import ALL_CARDS, Card, Suit
 from ..checks import real_number, whole_number
 from ..errors import ScatlabError
@@ -144,21 +147,23 @@ class RolloutPolicy:
         self.row = tables.row_list
         self.one, self.five, self.six = one, five, six
         self.now = now
-        self._lines: dict[tuple[int, int, int], int] = {}
+        self._lines: dict[tuple[int, int, int], frozenset[int]] = {}
 
     @classmethod
     def of(cls, rules: RuleSet) -> RolloutPolicy:
         """The policy for ``rules`` (its tables built once per scoring configuration)."""
         return _policy(rules)
 
-    def line(self, opponents: int, turns: int, lives: int) -> int:
-        """Twice the engine's knock line (:func:`knock_line`), 999 when it never knocks."""
+    def knocks(self, opponents: int, turns: int, lives: int) -> frozenset[int]:
+        """The hand values (twice, in half points) at which the engine's knock line
+        (:func:`knock_line`) knocks: where knocking's chance of winning the game is above
+        playing on's for an average hand of that value."""
         key = (opponents, min(turns, MAX_TURNS), max(1, min(lives, 99)))
         try:
             return self._lines[key]
         except KeyError:
-            found = knock_line(self.rules, min(key[0], 8), key[1], key[2]).line
-            value = 999 if found is None else int(found * 2)
+            rows = knock_line(self.rules, min(key[0], 8), key[1], key[2]).rows
+            value = frozenset(int(row[0] * 2) for row in rows if row[5])
             self._lines[key] = value
             return value
 
@@ -190,7 +195,7 @@ class RolloutPolicy:
         if ActionKind.KNOCK in kinds:
             opponents = len(state.active) - 1
             turns = max(t for s, t in enumerate(state.turns) if s != seat and not state.out[s])
-            if own >> RANK_BITS >= self.line(opponents, turns, lives[seat]):
+            if own >> RANK_BITS in self.knocks(opponents, turns, lives[seat]):
                 return Action.KNOCK
         if ActionKind.DRAW not in kinds:  # C11: take only what raises the hand now
             if top >= 0 and take > own:
@@ -262,6 +267,7 @@ class WorldSampler:
         """The sampled game's seat of each real seat still in."""
         self.lives = tuple(view.lives[s] for s in self.active)
         """The real lives of the sampled game's seats (the sampled game starts fresh)."""
+        self._games: dict[int, GameModel] = {}
         knowledge = Knowledge.from_view(view)
         observations = Observations.from_view(view, knock_rules=False)
         tables = tables_for(view.rules)
@@ -296,6 +302,23 @@ class WorldSampler:
         """The suits each sampled game's seat has taken from the pile this hand (public)."""
         self.tries = 0
         """Deals drawn so far, including those that did not replay."""
+
+    def game_of(self, seat: int) -> GameModel:
+        """The game model of the real seat ``seat`` (the chance of winning from the real
+        standings, the opponents' kinds as learned from the hands shown)."""
+        game = self._games.get(seat)
+        if game is None:
+            view = self.view
+            strong = None
+            if seat == view.player and view.past_hands:
+                odds = kind_odds(view)
+                strong = tuple(o[1] for o in odds) if odds is not None else None
+            seats = Standing(view.rules, seat, view.num_players, tuple(
+                (seat + i) % view.num_players for i in range(1, view.num_players)
+                if not view.out[(seat + i) % view.num_players]), tuple(view.lives), tuple(view.points), tuple(view.out))
+            game = GameModel.of(seats, strong)
+            self._games[seat] = game
+        return game
 
     def _hands(self, gen: np.random.Generator) -> list[tuple[Card, ...]] | None:
         """The opponents' hands now (in turn order after the player), disjoint."""
@@ -429,7 +452,8 @@ class SearchResult:
 
 
 def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
-    """The chance of winning the game (the standing model) of the real seat ``me`` after the
+    """The chance of winning the game (the engine's game model,
+    :class:`~scatlab.analysis.model.winning.GameModel`) of the real seat ``me`` after the
     sampled game's last hand."""
     result = world.results[-1]
     view = sampler.view
@@ -458,8 +482,12 @@ def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
             lives[seat] = max(after[seat], 0)
         for seat in gone:
             out[seat] = True
-    standing = Standing(rules, me, view.num_players, tuple(view.opponents), tuple(lives), tuple(points), tuple(out))
-    return _VALUATION.p_win(_VALUATION.standing(standing), me, rules.score_keeping == "points")
+    game = sampler.game_of(me)
+    if rules.score_keeping == "points":
+        return game.after({seat: points[seat] - view.points[seat] for seat in active})
+    extra = 1 if rules.county else 0
+    before = _VALUATION.standing(view)
+    return game.after({seat: int(before[seat]) - (0 if out[seat] else lives[seat] + extra) for seat in active})
 
 
 def _play_out(world: GameState, policy: RolloutPolicy, lives: Sequence[int],
@@ -561,6 +589,14 @@ def _points(p: float) -> str:
     return f"{abs(p) * 100:.1f}"
 
 
+def _levels(found: SearchResult, which: Sequence[int], top: Card | None) -> str:
+    """What the play-outs gave ``which`` moves, as levels of the chance of winning the game
+    (the hints' words, :func:`~scatlab.analysis.engine.ranking.win_level`): ``"its chance of
+    winning the game came to 52.0% if it takes the 2C, 50.0% if it draws"``."""
+    said = ", ".join(f"{win_level(found.means[i])} if it {_does(found.moves[i], top)}" for i in which)
+    return f"its chance of winning the game came to {said}"
+
+
 class MasterPlayer(Player):
     """Searches from the engine (see the module doc).
 
@@ -622,11 +658,10 @@ class MasterPlayer(Player):
         for m in ranking.moves[1:self.candidates]:
             if m.sure_31:
                 continue
-            cost = float(ranking.cost(m.action))
-            if ranking.scale_of(m.action) == "win":
-                if cost <= PRUNE_WIN:
+            if not m.ends_hand and not best.ends_hand and m.value is not None and best.value is not None:
+                if float(best.value - m.value) <= PRUNE_POINTS:
                     kept.append(m)
-            elif cost <= PRUNE_POINTS:
+            elif float(best.win - m.win) <= PRUNE_WIN:
                 kept.append(m)
         return tuple(kept)
 
@@ -657,18 +692,15 @@ class MasterPlayer(Player):
         pick = self.pick(found)
         deals = f"played out {found.deals:,} deal{'s' if found.deals != 1 else ''} it could be in"
         if pick:
-            m, err = found.margins[pick], found.errors[pick]
             move = found.moves[pick]
-            return Decision(move.action, f"{_does(move, top)}: {deals}; {_doing(move, top)} wins the game about "
-                            f"{_points(m)}% more often than {_doing(engine, top)}, give or take {_points(err)}%")
+            return Decision(move.action, f"{_does(move, top)}: {deals}; {_levels(found, (pick, 0), top)}, give or "
+                            f"take {_points(found.errors[pick])}%")
         best = max(range(1, len(found.moves)), key=lambda i: found.margins[i])
-        m, err = found.margins[best], found.errors[best]
-        rival = _doing(found.moves[best], top)
+        err = found.errors[best]
         if math.isinf(err):
-            told = f"{rival} was not clearly better after one deal"
+            told = f"{_doing(found.moves[best], top)} was not clearly better after one deal"
         else:
-            told = (f"{rival} wins the game about {_points(m)}% {'more' if m > 0 else 'less'} often, give or take "
-                    f"{_points(err)}%, not clearly better")
+            told = f"{_levels(found, (0, best), top)}, give or take {_points(err)}%: not clearly better"
         return Decision(engine.action, f"{ranking.reason}; {deals}: {told}")
 
     # -- what an observer is told ------------------------------------------------------

@@ -10,7 +10,7 @@ Fraction(21, 1)
 from __future__ import annotations
 
 from .actions import Action, ActionKind
-from .options import ALIASES, BUS_STEPS, PRESETS, VARIANT_CODES, RuleSet, find_rules
+from .options import ALIASES, BUS_STEPS, PRESETS, VARIANT_CODES, VARIANT_PARTS, RuleSet, find_rules
 from .record import (
     GameRecord,
     HandRecord,
@@ -24,8 +24,8 @@ from .record import (
 from .rulebook import RULEBOOK, RuleEntry, cited_codes, rule_entry
 from .scoring import HandEnd, RuleNote, Settlement, settle
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, deal_order
-from .values import BLITZ, format_value, hand_value, is_blitz, is_flush, tiebreak_key, value_of
-from .view import Event, PastHand, PlayerView
+from .values import BLITZ, format_value, hand_value, is_blitz, is_flush, tiebreak_key, value_of, value_rule
+from .view import Event, PastHand, PlayerView, player_label
 
 __all__ = [
     "Action",
@@ -34,6 +34,7 @@ __all__ = [
     "BUS_STEPS",
     "PRESETS",
     "VARIANT_CODES",
+    "VARIANT_PARTS",
     "RuleSet",
     "find_rules",
     "GameRecord",
@@ -65,7 +66,9 @@ __all__ = [
     "is_flush",
     "tiebreak_key",
     "value_of",
+    "value_rule",
     "Event",
     "PastHand",
     "PlayerView",
+    "player_label",
 ]

@@ -73,6 +73,7 @@ __all__ = [
     "BUS_STEPS",
     "find_rules",
     "VARIANT_CODES",
+    "VARIANT_PARTS",
 ]
 
 KnockerTie = Literal["classic", "knocker_two", "knocker_only", "cadillac"]
@@ -244,7 +245,7 @@ class RuleSet:
             if all(getattr(self, name) == value for name, value in changes.items())
         ]
         # A variant that is part of a larger one found is not listed twice.
-        for larger, part in (("V13", "V1"), ("V14", "V2"), ("V14", "V12"), ("V15", "V12"), ("V17", "V5")):
+        for larger, part in VARIANT_PARTS:
             if larger in found and part in found:
                 found.remove(part)
         if self.min_knock is not None:
@@ -252,6 +253,20 @@ class RuleSet:
         if self.knocker_tie != "classic":
             found.append("V7")
         return tuple(sorted(found, key=lambda c: int(c[1:])))
+
+    def plays(self, code: str) -> bool:
+        """Whether this rule set plays variant ``code``, on its own or as part of a larger
+        one (:data:`scatlab.rules.VARIANT_PARTS`: GIN's three of a kind at 30½ is V2's value).
+
+        >>> gin = find_rules("gin")
+        >>> gin.codes(), gin.plays("V2"), gin.plays("V14"), gin.plays("V1")
+        (('V14',), True, True, False)
+        """
+        if code in self.codes():
+            return True
+        changes = VARIANT_CODES.get(code)
+        return changes is not None and all(getattr(self, name) == value for name, value in changes.items()) and any(
+            part == code and larger in self.codes() for larger, part in VARIANT_PARTS)
 
     def rules_in_force(self) -> tuple[RuleEntry, ...]:
         """The rulebook entries that apply under this rule set: the core rules that are not
@@ -483,6 +498,12 @@ VARIANT_CODES: dict[str, dict[str, Any]] = {
 }
 """What each variant code switches on (V4 and V7 take a value: ``min_knock`` and
 ``knocker_tie``)."""
+
+VARIANT_PARTS: tuple[tuple[str, str], ...] = (("V13", "V1"), ("V14", "V2"), ("V14", "V12"), ("V15", "V12"),
+                                              ("V17", "V5"))
+"""(larger, part): a variant that includes another's options (GIN, V14, counts three of a
+kind 30½ as V2 does). :meth:`RuleSet.codes` lists only the larger one; the 30½ rule itself
+is still V2 (:meth:`RuleSet.plays`)."""
 
 _VALUED_CODES = {"V4": "min_knock", "V7": "knocker_tie"}
 

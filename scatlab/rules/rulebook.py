@@ -252,7 +252,7 @@ _ENTRIES: tuple[RuleEntry, ...] = (
         "Cadillac",
         "Players start with four nickels instead of three pennies, and a 31 is called a Cadillac. "
         "Three Aces make a Grand Cadillac worth 33, announced like a 31; any other three of a kind "
-        "counts 30. A knocker who ties for lowest pays as in V7(d).",
+        "counts 30, as in V1. A knocker who ties for lowest pays as in V7(d).",
         ("grand_cadillac", "three_of_a_kind", "knocker_tie", "lives"),
     ),
     RuleEntry(
@@ -261,7 +261,7 @@ _ENTRIES: tuple[RuleEntry, ...] = (
         "Knocking is a claim to hold the best hand. After the last turns, if the knocker is highest or "
         "shares the highest hand, every other player takes a letter; if not, the knocker takes one. A "
         "31 gives a letter to everyone else, three letters (G, I, N) put a player out, and three of a "
-        "kind counts 30.5.",
+        "kind counts 30.5, as in V2.",
         ("score_keeping", "three_of_a_kind", "county"),
     ),
     RuleEntry(

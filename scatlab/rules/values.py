@@ -34,6 +34,7 @@ __all__ = [
     "is_flush",
     "pretty_value",
     "format_value",
+    "value_rule",
     "BLITZ",
 ]
 
@@ -176,6 +177,30 @@ def _counted_ranks(cards: Sequence[Card], value: Fraction, rules: RuleSet) -> li
     return best
 
 
+def value_rule(cards: CardsLike, rules: RuleSet | str | Mapping[str, Any] = CLASSIC) -> str:
+    """The code of the rule that gives three cards their value under ``rules``: a Grand
+    Cadillac's 33 (V13), three of a kind's 30 (V1) or 30½ (V2, whichever preset plays it:
+    GIN's 30½ is V2's value), a straight flush's 30 (V3), else the best suit (C4).
+
+    >>> from scatlab.rules.options import find_rules
+    >>> value_rule("7S 7H 7D", "gin"), value_rule("7S 7H 7D", "quick"), value_rule("7S 7H 7D")
+    ('V2', 'V1', 'C4')
+    >>> value_rule("AS AH AD", "cadillac"), value_rule("9C 10C JC", RuleSet.from_codes("V3")), value_rule("AH KH 4C", "gin")
+    ('V13', 'V3', 'C4')
+    """
+    ruleset = find_rules(rules)
+    hand = parse_cards(cards, count=3, deck_size=ruleset.deck_size, what="cards in a hand")
+    suit_value = _compute(hand, CLASSIC)
+    value = value_of(hand, ruleset)
+    if value == suit_value:
+        return "C4"
+    if hand[0].rank == hand[1].rank == hand[2].rank:
+        if ruleset.grand_cadillac and hand[0].rank is Rank.ACE:
+            return "V13"
+        return "V2" if value == Fraction(61, 2) else "V1"
+    return "V3"
+
+
 def pretty_value(value: Fraction) -> str:
     """A hand value as the table and charts show it: whole numbers as they are, 30.5 (V2)
     as ``30½``, anything else to two places.
@@ -191,11 +216,14 @@ def pretty_value(value: Fraction) -> str:
 
 
 def format_value(value: Fraction | None) -> str:
-    """An exact value as text: ``"21"``, ``"61/2"`` (``None`` gives ``"-"``).
+    """An exact value as text: ``"21"``, a half as ``"30.5"`` (never ``"61/2"``; ``Fraction``
+    reads it back exactly), anything else as its fraction; ``None`` gives ``"-"``.
 
-    >>> format_value(Fraction(61, 2)), format_value(Fraction(21))
-    ('61/2', '21')
+    >>> format_value(Fraction(61, 2)), format_value(Fraction(21)), Fraction(format_value(Fraction(61, 2)))
+    ('30.5', '21', Fraction(61, 2))
     """
     if value is None:
         return "-"
+    if value.denominator == 2:
+        return f"{value.numerator / 2:.1f}"
     return str(value)

@@ -14,9 +14,9 @@ clicks, and tests drive the session directly.
 
 from __future__ import annotations
 
-from .table import (ESTIMATE, MAX_SEATS, MIN_SEATS, ComputerMove, DrawChart, HintsModel, RuleModel, SeatModel,
-                    ShowdownModel, TableModel, TableSession)
+from .table import (ESTIMATE, MAX_SEATS, MIN_SEATS, ChanceRow, ComputerMove, DrawChart, HintsModel, RuleModel,
+                    SeatModel, ShowdownModel, TableModel, TableSession)
 from .wording import YOU, card_words, chance_words, learner_words
 
-__all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "DrawChart", "ShowdownModel", "RuleModel",
+__all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "ChanceRow", "DrawChart", "ShowdownModel", "RuleModel",
            "ComputerMove", "ESTIMATE", "MIN_SEATS", "MAX_SEATS", "learner_words", "card_words", "chance_words", "YOU"]

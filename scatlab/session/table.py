@@ -53,8 +53,9 @@ from ..rules.record import GameRecord, replay, shuffled_deck
 from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
-from ..rules.view import PlayerView
-from ..analysis.engine.ranking import prepare, win_change
+from ..rules.view import PlayerView, player_label
+from ..analysis.engine.advice import move_words
+from ..analysis.engine.ranking import CLOSE_CALL, Ranking, prepare, win_level
 from ..analysis.explain.report import Analysis, analyze
 from ..analysis.explain.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
@@ -67,6 +68,7 @@ __all__ = [
     "SeatModel",
     "ESTIMATE",
     "HintsModel",
+    "ChanceRow",
     "DrawChart",
     "ShowdownModel",
     "RuleModel",
@@ -147,14 +149,43 @@ and what is estimated")."""
 
 
 @dataclass(frozen=True)
+class ChanceRow:
+    """One move's chance of winning the game as the hints show it: the move in the learner's
+    words after "if you" (``"take the 7♠ (throwing the 10♥)"``), the level as shown
+    (``"37.2%"``), the engine's estimate behind it (``win``), whether it is the advised move
+    and whether it is a close call with it (within
+    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`)."""
+
+    move: str
+    level: str
+    win: Fraction
+    advised: bool
+    close: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "level": self.level, "advised": self.advised, "close": self.close}
+
+
+@dataclass(frozen=True)
 class HintsModel:
     """Advice for the learner's decision, all from ``analysis = analyze(view)``.
 
-    ``rows`` are (label, exact value, display value) triples, the exact value
-    :data:`~scatlab.session.ESTIMATE` for a figure the engine estimates (its knock figures against two or
-    more opponents, every change in the chance of winning); ``chart`` is the value
-    distribution after drawing (None when no draw is possible), which the table widget
-    draws (:func:`scatlab.widgets.chart.distribution_svg`)."""
+    What the hints show **first**, on the one scale the advice decides by: ``chance_now``,
+    the chance of winning the game from the standings (a level, ``"40.4%"``), and
+    ``chances``, each move's chance of winning if it is made (:class:`ChanceRow`, best
+    first: the advised move has the highest figure, or a close call within half a point of
+    it); ``summary`` says the same in one sentence ("Your chance of winning the game: 40.4%
+    now; 46.9% if you draw, …"); ``close`` says where the advice is a close call (else
+    empty); ``thumb`` where it departs from a lesson's rule of thumb, with the figures that
+    decide (:attr:`~scatlab.analysis.engine.advice.Advice.thumb`, else empty).
+
+    Then, **on demand** (the table's "More figures"): ``advice_reason`` (the advice in full)
+    and ``rows``, (label, exact value, display value) triples, the exact value
+    :data:`~scatlab.session.ESTIMATE` for a figure the engine estimates (a knock's chances
+    against two or more opponents, the chance that playing on costs a life); ``outs``; and
+    ``chart``, the value distribution after drawing (None when no draw is possible), which
+    the table widget draws (:func:`scatlab.widgets.chart.distribution_svg`). A chance of
+    winning is always shown as a level, never as a signed change."""
 
     analysis: Analysis
     rows: tuple[tuple[str, str, str], ...]
@@ -164,6 +195,16 @@ class HintsModel:
     outs: tuple[str, ...]
     chart: DrawChart | None
     rule: RuleModel
+    chance_now: str = ""
+    chances: tuple[ChanceRow, ...] = ()
+    summary: str = ""
+    close: str = ""
+    thumb: str = ""
+
+    @property
+    def advised(self) -> ChanceRow | None:
+        """The advised move's row of :attr:`chances` (None without a ranking)."""
+        return next((c for c in self.chances if c.advised), None)
 
 
 @dataclass(frozen=True)
@@ -255,6 +296,11 @@ def _jsonable(value: Any) -> Any:
             "outs": list(value.outs),
             "chart": value.chart.to_json() if value.chart is not None else None,
             "rule": _jsonable(value.rule),
+            "chance_now": value.chance_now,
+            "chances": [c.to_json() for c in value.chances],
+            "summary": value.summary,
+            "close": value.close,
+            "thumb": value.thumb,
         }
     if hasattr(value, "__dataclass_fields__"):
         return {name: _jsonable(getattr(value, name)) for name in value.__dataclass_fields__}
@@ -594,6 +640,10 @@ class TableSession:
                     hints,
                     rows=tuple((self.words(label), exact, self.words(shown)) for label, exact, shown in hints.rows),
                     advice_reason=self.words(hints.advice_reason),
+                    chances=tuple(replace(c, move=self.words(c.move)) for c in hints.chances),
+                    summary=self.words(hints.summary),
+                    close=self.words(hints.close),
+                    thumb=self.words(hints.thumb),
                 )
         self._hint_cache = (view, hints)
         return hints
@@ -653,9 +703,9 @@ class TableSession:
         return f"{lives} {coin[0] if lives == 1 else coin[1]}"
 
     def seat_name(self, seat: int) -> str:
-        """``player 0 (you)`` or ``player 1 (tip)``: the names the seats are shown under, with
-        who sits there."""
-        return f"player {seat} (you)" if seat == self.seat else f"player {seat} ({self._kinds[seat]})"
+        """``player 1 (you)`` or ``player 2 (tip)``: the names the seats are shown under,
+        numbered from 1 (:func:`scatlab.rules.player_label`), with who sits there."""
+        return f"{player_label(seat)} ({'you' if seat == self.seat else self._kinds[seat]})"
 
     def words(self, text: str) -> str:
         """An engine text (a refusal, a showdown note, a log line, a computer player's reason)
@@ -666,7 +716,7 @@ class TableSession:
 
         >>> s = TableSession("classic", opponents=("tip", "expert"), seed=7)
         >>> s.words("C6: player 2 has already knocked; only one knock a hand")
-        'C6: player 2 (expert) has already knocked; only one knock a hand'
+        'C6: player 3 (expert) has already knocked; only one knock a hand'
         >>> s.words("C5: player 0 does not hold 6H; discard one of AD KD 6S 8H")
         'C5: you do not hold 6♥; discard one of A♦ K♦ 6♠ 8♥'
         """
@@ -868,17 +918,49 @@ def _counted(p: Fraction, unseen: int) -> tuple[str, str]:
     return f"{n.numerator}/{unseen}", counted_chance(n.numerator, unseen)
 
 
-def _win(p: Fraction) -> tuple[str, str]:
-    """An estimated change in the chance of winning, as points of percentage: ``+2.1%``
-    (an estimate: no exact fraction)."""
-    return ESTIMATE, win_change(p)
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, a full stop last."""
+    text = text.strip()
+    if not text:
+        return ""
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _chances(ranking: Ranking, advised: Action) -> tuple[ChanceRow, ...]:
+    """Every move's chance of winning the game as a level, best first (the ranking's order),
+    the advised one marked."""
+    k = ranking.position.knowledge
+    return tuple(ChanceRow(move_words(m, k), win_level(m.win), m.win, m.action == advised, m.close)
+                 for m in ranking.moves)
+
+
+def _summary(now: str, chances: Sequence[ChanceRow]) -> str:
+    """The chances as one sentence, levels only: "Your chance of winning the game: 40.4% now;
+    46.9% if you draw, 46.0% if you take the 3♥ (throwing the 6♠)."."""
+    moves = ", ".join(f"{c.level} if you {c.move}" for c in chances)
+    return f"Your chance of winning the game: {now} now; {moves}."
+
+
+def _close_words(chances: Sequence[ChanceRow]) -> str:
+    """Where the advice is a close call, the sentence that says so, with both levels."""
+    best = next((c for c in chances if c.advised), None)
+    close = [c for c in chances if c.close and not c.advised]
+    if best is None or not close:
+        return ""
+    said = [f"{c.level} if you {c.move}" for c in close]
+    others = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return (f"A close call: {others} against {best.level} if you {best.move}, within "
+            f"{float(CLOSE_CALL) * 100:.1f}%, closer than the estimates can tell apart: "
+            "either is a good move.")
 
 
 def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
-    """The hint rows, advice, outs and chart of one analysis (its numbers, unchanged): the
-    one-turn odds, then the ranking's figures the advice compares (hand value
-    ``horizon`` turns ahead for the ways of playing on; for a knock against playing on, the
-    expected lives lost and the change in the chance of winning the game the advice decides by)."""
+    """The hints of one analysis (its numbers, unchanged). First, the chance of winning the
+    game as levels (now, and if each move is made: the figure the advice decides by), a
+    close call and the rule of thumb the advice departs from; then, on demand, the figures
+    they are built from: the one-turn odds, the hand value ``horizon`` turns ahead of the
+    ways of playing on, and for a move that ends the hand its chances of losing lives
+    beside the chance that playing on costs a life."""
     rows: list[tuple[str, str, str]] = [("your hand is worth now", *_num(analysis.value))]
     turn = analysis.turn
     for option in turn.discards:
@@ -899,15 +981,15 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         rows.append((f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: worth now",
                      *_num(option.value)))
     if ranking is not None:
-        # the figures the advice compares: looking five turns ahead (lesson 6 names it), or
-        # the hand now on a last turn
+        # the figures the chance of winning is built from: looking five turns ahead (lesson
+        # 6 names it), or the hand now on a last turn
         ahead = "worth now (last turn)" if ranking.horizon == 0 else f"worth on average, looking {ranking.ahead}"
         for move in ranking.moves:  # the ways of playing on (a discard's own row shows it now; the reason, ahead)
             if move.value is not None and move.action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS):
                 if ranking.horizon == 0 and (
-                        (move.action.kind is ActionKind.DRAW and draw is not None and move.value == draw.expected_value)
-                        or (move.action.kind is ActionKind.TAKE and move.value == taken_now)):
-                    continue  # a last turn: the one-draw and take rows above already say it
+                        (move.action.kind is ActionKind.DRAW and draw is not None)
+                        or (move.action.kind is ActionKind.TAKE and taken_now is not None)):
+                    continue  # a last turn: the one-draw and take rows above say what the hand is worth
                 rows.append((f"{move.label()}: {ahead}", *_num(move.value)))
         unit = ranking.unit
         for move in ranking.moves:
@@ -924,13 +1006,9 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
                 rows.append((f"{name}: {unit} lost on average", str(move.lives) if exact else ESTIMATE,
                              f"{float(move.lives):.2f}"))
         on = ranking.play_on_lives
-        if on is not None and any(m.ends_hand for m in ranking.moves):
-            rows.append((f"playing on: {unit} lost on average", ESTIMATE, f"{float(on):.2f}"))
-            for move in ranking.moves:  # what the advice decides by: the chance of winning the game
-                if move.ends_hand and move.win is not None:
-                    rows.append((f"{move.label()}: change in your chance of winning the game", *_win(move.win)))
-            if ranking.play_on_win is not None:
-                rows.append(("playing on: change in your chance of winning the game", *_win(ranking.play_on_win)))
+        if on is not None:
+            lose = {"points": "not scoring the point", "letters": "getting a letter"}.get(unit, "losing a life")
+            rows.append((f"playing on: chance of {lose} this hand", *_pct(on, False)))
     if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
         from ..analysis.model.knock import knock_refusal
 
@@ -947,6 +1025,12 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
             gold = "gold: " if taken_now in draw.distribution else ""
             title += f" ({gold}taking the {turn.take.card.pretty} gives {pretty_value(taken_now)})"
         chart = DrawChart(draw.distribution, highlight, title)
+    chances: tuple[ChanceRow, ...] = ()
+    now = summary = ""
+    if ranking is not None:
+        chances = _chances(ranking, advice.as_action())
+        now = win_level(ranking.now)
+        summary = _summary(now, chances)
     return HintsModel(
         analysis=analysis,
         rows=tuple(rows),
@@ -956,4 +1040,9 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
         outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
         chart=chart,
         rule=RuleModel.of(rule_code),
+        chance_now=now,
+        chances=chances,
+        summary=summary,
+        close=_close_words(chances),
+        thumb=_sentence(advice.thumb),
     )

@@ -44,14 +44,14 @@ from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
-from .analyzer_model import (MAX_OPPONENTS, AnalyzerModel, learner_advice, learner_rows, number_rows, outs_of,
-                             zone_title)
+from .analyzer_model import (MAX_OPPONENTS, AnalyzerModel, learner_advice, learner_rows, learner_working,
+                             number_rows, outs_of, zone_title)
 from .chart import distribution_svg
 from .svg import card_label, card_svg
 
 __all__ = ["Analyzer", "CardPicker", "ZONE_BADGES"]
 
-ZONE_BADGES = {"hand": "hand", "discard": "top", "dead": "dead"}
+ZONE_BADGES = {"hand": "hand", "discard": "top", "dead": "seen"}
 """The badge a card in each zone carries on the picker (``opp 2`` for opponent 2)."""
 
 _HERE = Path(__file__).parent
@@ -118,8 +118,10 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         beginner: bool = False,
     ) -> None:
         """``beginner``: lesson 2's analyzer: the classic rules, no look ahead, the numbers
-        lesson 2 teaches in its words (:func:`.analyzer_model.learner_rows`) and the exact
-        derivation, in the analyst's notation, folded away under "Where the numbers come from"."""
+        lesson 2 teaches in its words (:func:`.analyzer_model.learner_rows`), and where they
+        come from in the same words (:func:`.analyzer_model.learner_working`: outs over unseen
+        cards, the draw's sum), folded away under "Where the numbers come from". The exact
+        derivation in the analyst's notation (P, E[...], sets of cards) is the full view's."""
         if model is None:
             model = AnalyzerModel(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
                                   rules=rules, horizon=horizon, knock=knock, samples=samples, seed=seed)
@@ -254,9 +256,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             if old is not None:
                 fields[zone], errors[zone] = old, self.field_errors[zone]
             else:
-                label = {"hand": "Hand", "discard": "Top discard", "dead": "Dead cards"}.get(zone, zone.capitalize())
+                label = {"hand": "Hand", "discard": "Top discard", "dead": "Seen cards"}.get(zone, zone.capitalize())
                 field = w.Text(description=label + ":", continuous_update=False,
-                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S", "dead": "cards out of play"}.get(
+                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S", "dead": "seen on the pile, e.g. 2D"}.get(
                                    zone, "cards seen taken, e.g. QS"),
                                style={"description_width": "110px"}, layout=w.Layout(width="360px"))
                 field.add_class(f"scat-field-{zone.replace(' ', '-')}")
@@ -339,7 +341,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         game = ""
         if m.context.get("stock_size") is not None:
             game = f" · from the game: {m.context['stock_size']} cards in the stock"
-        self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a) + game)}</p>"
+        self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a, beginner=self.beginner) + game)}</p>"
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
             f"<td class='num'>{html.escape(r.text).replace('/', '/<wbr>')}</td></tr>"
@@ -360,13 +362,15 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         draw = a.turn.draw
         self.chart.value = distribution_svg(draw.distribution, highlight=a.value,
                                             title=f"Value after drawing (now {_num(a.value)})") if draw else ""
+        if self.beginner:  # lesson 2's own words, folded away: a learner opens it if curious
+            lines = learner_working(a)
+            self.derivation.value = ("<details class='scat-analyzer-working'><summary>Where the numbers come from"
+                                     "</summary>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines)
+                                     + "</details>") if lines else ""
+            return
         from ..analysis.explain.display import latex  # sympy: only when there is a derivation to show
 
-        shown = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
-        if shown and self.beginner:  # the analyst's notation, folded away: a learner opens it if curious
-            shown = ("<details class='scat-analyzer-detail'><summary>Where the numbers come from (exact, in an "
-                     "analyst's notation)</summary>" + shown.replace(DERIVATION_HEADING, "") + "</details>")
-        self.derivation.value = shown
+        self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
 
 
 _CUSTOM = "__custom__"
@@ -381,16 +385,18 @@ HORIZON_HELP = ("Turns ahead: 1 to 8 add to the numbers what the hand is expecte
 """What the "Turns ahead" setting (the horizon) means, beside it."""
 
 
-def _position_line(a: Analysis) -> str:
-    """The position in words: ``Hand A♥ K♥ 4♣ worth 21 · top discard 9♠ · …``."""
+def _position_line(a: Analysis, beginner: bool = False) -> str:
+    """The position in words: ``Hand A♥ K♥ 4♣ worth 21 · top discard 9♠ · …``; for a
+    ``beginner`` (lesson 2, before lesson 5 names the presets) without the rules' name and deck."""
     k = a.knowledge
     parts = [f"Hand {format_cards(k.hand, pretty=True)} worth {_num(a.value)}"]
     parts.append(f"top discard {k.top.pretty}" if k.top is not None else "no top discard")
     if k.dead:
-        parts.append(f"{len(k.dead)} dead")
+        parts.append(f"{len(k.dead)} other card{'s' if len(k.dead) != 1 else ''} seen")
     parts.append(f"{k.opponents} opponent{'s' if k.opponents != 1 else ''}")
     parts.append(f"{len(k.unseen)} unseen cards")
-    parts.append(f"{k.rules.name} rules, {k.rules.deck_label}")
+    if not beginner:
+        parts.append(f"{k.rules.name} rules, {k.rules.deck_label}")
     return " · ".join(parts)
 
 
@@ -400,7 +406,7 @@ def _rules_key(rules: RuleSet) -> str:
 
 
 def _zone_button(zone: str) -> str:
-    return {"hand": "Hand", "discard": "Top discard", "dead": "Dead"}.get(zone, zone.capitalize())
+    return {"hand": "Hand", "discard": "Top discard", "dead": "Seen"}.get(zone, zone.capitalize())
 
 
 def _num(value: Any) -> str:

@@ -24,7 +24,7 @@ Fraction(1, 16)
 >>> m.toggle("AH", "dead")
 Traceback (most recent call last):
 ...
-scatlab.errors.AnalysisError: the dead cards field holds 'AH 7X', which is not valid yet: correct or clear it first
+scatlab.errors.AnalysisError: the cards seen field holds 'AH 7X', which is not valid yet: correct or clear it first
 """
 
 from __future__ import annotations
@@ -37,14 +37,15 @@ from typing import Any
 
 from ..analysis import Analysis, Knowledge, analyze
 from ..analysis.counting.horizon import MAX_HORIZON
-from ..analysis.engine.ranking import win_change
+from ..analysis.engine.ranking import win_level
 from ..analysis.model.opponents import Observations
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.view import PlayerView
 
-__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "outs_of", "zone_title", "MAX_OPPONENTS"]
+__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "learner_rows", "learner_working", "outs_of", "zone_title",
+           "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 8
 """31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
@@ -55,16 +56,17 @@ MAX_SAMPLES = 1_000_000
 
 
 def zone_title(zone: str) -> str:
-    """How a zone is named in messages: ``the hand``, ``the dead cards``, ``opponent 2``.
+    """How a zone is named in messages: ``the hand``, ``the cards seen`` (the ``dead`` zone: a
+    learner reads "cards seen", never "dead"), ``opponent 2``.
 
     >>> zone_title("discard"), zone_title("opponent 2")
     ('the discard', 'opponent 2')
     """
-    return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(zone, zone)
+    return {"hand": "the hand", "discard": "the discard", "dead": "the cards seen"}.get(zone, zone)
 
 
 def _field_title(zone: str) -> str:
-    return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(zone, f"the {zone}")
+    return {"hand": "the hand", "discard": "the discard", "dead": "the cards seen"}.get(zone, f"the {zone}")
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,45 @@ def learner_rows(a: Analysis) -> list[NumberRow]:
     return rows
 
 
+def learner_working(a: Analysis) -> list[str]:
+    """Where lesson 2's numbers come from, as lesson 2 writes them (docs/design/voice.md):
+    the outs, the chance of 31 as outs over unseen cards, the draw's average as the sum of
+    each value times the cards that give it, and the chance of a better hand. Plain words
+    and numbers, no notation (P, E[...] and sets of cards wait for lesson 3 or stay in the
+    analyst's view); a long sum wraps on a phone. Empty when nothing can be drawn.
+
+    >>> for line in learner_working(analyze("AH KH 4C", discard="9S", knock=False)):
+    ...     print(line)
+    Cards that make 31 (the outs): 10♥ J♥ Q♥.
+    Chance of 31 = outs / unseen cards = 3/48 = 3 in 48 (about 6%).
+    On average = (3 × 31 + 30 + 29 + 28 + 27 + 26 + 25 + 24 + 23 + 37 × 21) / 48 = 1082/48, about 22.5 (exactly 541/24).
+    Cards that make a better hand: 11 of the 48 unseen, a chance of 11 in 48 (about 23%).
+    """
+    from ..rules.values import pretty_value
+    from ..session.wording import counted_chance
+
+    draw = a.turn.draw
+    if draw is None:
+        return []
+    u = draw.unseen
+    outs = outs_of(a)
+    lines = []
+    if a.value < 31:
+        listed = format_cards(outs, pretty=True) if 0 < len(outs) <= 12 else ("none" if not outs else f"{len(outs)} cards")
+        lines.append(f"Cards that make 31 (the outs): {listed}.")
+        lines.append(f"Chance of 31 = outs / unseen cards = {len(outs)}/{u} = {counted_chance(len(outs), u)}.")
+    counts = sorted(((v, int(p * u)) for v, p in draw.distribution.items()), key=lambda vc: -vc[0])
+    terms = [pretty_value(v) if n == 1 else f"{n} × {pretty_value(v)}" for v, n in counts]
+    total = sum((v * n for v, n in counts), Fraction(0))
+    ev = draw.expected_value
+    summed = pretty_value(total) if total.denominator in (1, 2) else str(total)
+    exact = f", about {float(ev):.1f} (exactly {ev})" if ev.denominator not in (1, 2) else f" = {pretty_value(ev)}"
+    lines.append(f"On average = ({' + '.join(terms)}) / {u} = {summed}/{u}{exact}.")
+    lines.append(f"Cards that make a better hand: {draw.count_improve} of the {u} unseen, a chance of "
+                 f"{counted_chance(draw.count_improve, u)}.")
+    return lines
+
+
 def _whole_or_tenths(x: Fraction) -> str:
     """A value as a learner reads it: ``21``, ``30.5``, or ``about 22.5 (exactly 541/24)``."""
     if x.denominator in (1, 2):
@@ -127,24 +168,33 @@ def _whole_or_tenths(x: Fraction) -> str:
 
 def learner_advice(a: Analysis) -> str:
     """The advice's move with lesson 2's reason: the sure take against the draw's average.
-    When the one-draw rule and the advice differ, it says the advice looks further.
+    When the one-draw rule and the advice differ, it says the advice looks further. Lesson 2
+    weighs drawing against taking only: where the advice would end the hand (a knock,
+    taught in lesson 3), it gives the better of the two and says so.
 
-    >>> learner_advice(analyze("AH KH 4C", discard="9S", knock=False))
-    'draw: drawing is worth about 22.5 on average, taking the 9♠ 21.'
+    >>> learner_advice(analyze("AH KH 4C", discard="9S", knock=False))  # doctest: +ELLIPSIS
+    'draw: drawing is worth about 22.5 on average, taking the 9♠ 21...'
     """
     adv = a.advice
     what = adv.action.replace("_", " ") + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
     t = a.turn
     if t.draw is None or t.take is None:
         return f"{what}."
+    action: str = adv.action
+    later = ""
+    on = a.ranking.play_on if a.ranking is not None else None
+    if action not in ("take", "draw") and on is not None and on.action.kind.value in ("take", "draw"):
+        action = on.action.kind.value  # the best way of playing on: lesson 2's choice
+        what = action + (f" (throw the {on.then.pretty})" if action == "take" and on.then is not None else "")
+        later = " The advice would end the hand here instead (lesson 3 shows when a knock pays)."
     ev, tv = t.draw.expected_value, t.take.best.value
     shown = _whole_or_tenths(ev).split(" (")[0]
     reason = f"drawing is worth {shown} on average, taking the {t.take.card.pretty} {_whole_or_tenths(tv).split(' (')[0]}."
     one_draw = "take" if tv >= ev else "draw"
-    if adv.action in ("take", "draw") and adv.action != one_draw:
+    if action in ("take", "draw") and action != one_draw:
         reason += (" The advice also counts the turns after this one, so here it differs from the one-draw rule "
                    "(lesson 6 shows how).")
-    return f"{what}: {reason}"
+    return f"{what}: {reason}{later}"
 
 
 def number_rows(a: Analysis) -> list[NumberRow]:
@@ -185,24 +235,24 @@ def number_rows(a: Analysis) -> list[NumberRow]:
                               f"{draw.count_improve} of {draw.unseen} unseen"))
     ranking = a.ranking
     if ranking is not None and len(ranking.moves) > 1:
+        # the one scale the advice decides by: the chance of winning the game, as levels
+        rows.append(NumberRow("win_now", "Chance of winning the game before this hand (estimated)", None,
+                              win_level(ranking.now)))
         ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
         for i, move in enumerate(ranking.moves, start=1):
+            close = " (a close call with move 1)" if move.close else ""
+            rows.append(NumberRow(f"rank_{i}_win", f"Move {i} of the advice's ranking: {move.label()}, chance of "
+                                  "winning the game (estimated)", None, win_level(move.win) + close))
             if move.value is not None:
                 rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
                                       move.value, _exact(move.value)))
             if move.lives is not None and move.ends_hand:
-                rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, "
+                rows.append(NumberRow(f"rank_{i}_lives", f"Move {i} of the advice's ranking: {move.label()}, "
                                       f"expected {ranking.unit} lost", move.lives, _exact(move.lives)))
-            if move.win is not None and move.ends_hand:
-                rows.append(NumberRow(f"rank_{i}_win", f"Move {i} of the advice's ranking: {move.label()}, change in "
-                                      "the chance of winning the game (estimated)", None, win_change(move.win)))
         on = ranking.play_on_lives
-        if on is not None and any(m.ends_hand for m in ranking.moves):
-            rows.append(NumberRow("play_on_lives", f"Playing on: expected {ranking.unit} lost (estimated)",
+        if on is not None:
+            rows.append(NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)",
                                   on, _exact(on)))
-            if ranking.play_on_win is not None:
-                rows.append(NumberRow("play_on_win", "Playing on: change in the chance of winning the game (estimated)",
-                                      None, win_change(ranking.play_on_win)))
     risk = a.knock
     if risk is not None:
         model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
@@ -212,12 +262,19 @@ def number_rows(a: Analysis) -> list[NumberRow]:
                                    risk.std_error_two)):
             if risk.exact:
                 text = _exact(p)
+            elif risk.samples is None:  # the ranking's own knock figure, the engine's estimate
+                text = f"{float(p) * 100:.1f}% (the engine's estimate)"
             else:
                 text = f"{float(p):.4f} ± {se or 0.0:.4f} (Monte Carlo, {risk.samples:,} deals)"
             rows.append(NumberRow(key, label, p, text))
         loss = risk.expected_loss
-        rows.append(NumberRow("expected_loss", f"Knock risk ({model}): expected lives lost", loss,
-                              _exact(loss) if risk.exact else f"{float(loss):.4f} (Monte Carlo)"))
+        if risk.exact:
+            text = _exact(loss)
+        elif risk.samples is None:  # the engine's estimates are kept to a millionth: all its digits
+            text = f"{float(loss):.6f}".rstrip("0").rstrip(".") + " (the engine's estimate)"
+        else:
+            text = f"{float(loss):.4f} (Monte Carlo)"
+        rows.append(NumberRow("expected_loss", f"Knock risk ({model}): expected lives lost", loss, text))
         if not risk.allowed:
             rows.append(NumberRow("knock_refusal", "Knock allowed now?", None, f"no: {risk.refusal}"))
     for k, value in enumerate(a.horizon):
@@ -346,7 +403,7 @@ class AnalyzerModel:
         >>> m.toggle("AH", "dead")
         Traceback (most recent call last):
         ...
-        scatlab.errors.AnalysisError: AH is given twice, in the hand and in the dead cards: a card exists once (pick it in the hand to take it out)
+        scatlab.errors.AnalysisError: AH is given twice, in the hand and in the cards seen: a card exists once (pick it in the hand to take it out)
         >>> m.toggle("4C"); m.cards["hand"]
         (Card('AH'), Card('KH'))
         """
@@ -372,8 +429,8 @@ class AnalyzerModel:
 
     @staticmethod
     def _claim(zone: str) -> str:
-        """A zone as :class:`~scatlab.analysis.Knowledge` names it in its messages."""
-        return {"hand": "the hand", "discard": "the discard", "dead": "the dead cards"}.get(
+        """A zone as the analyzer's messages name it (the ``dead`` zone is "the cards seen")."""
+        return {"hand": "the hand", "discard": "the discard", "dead": "the cards seen"}.get(
             zone, f"the cards of {zone}")
 
     def set_text(self, zone: str, text: str) -> None:

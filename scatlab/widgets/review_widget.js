@@ -12,6 +12,7 @@ function render({ model, el }) {
   // A redraw replaces the buttons: the one that had focus (or the root) gets it back, so the
   // arrow keys keep working after a click on a button or a mark.
   let meter = null;
+  let meterLabel = null;
   let busy = false;
   function showProgress() {
     const p = model.get("progress") || {};
@@ -19,6 +20,9 @@ function render({ model, el }) {
     if (!meter) return;
     meter.hidden = !busy;
     if (busy) { meter.max = p.total || 1; meter.value = p.done || 0; }
+    // what the look is doing, in words, beside its bar (and for a screen reader)
+    if (meterLabel) { meterLabel.hidden = !busy; meterLabel.textContent = busy ? (p.what || "Looking deeper") : ""; }
+    if (busy) meter.setAttribute("aria-label", p.what || "deeper look under way");
     const deep = root.querySelector('[data-focus="deep"]');
     if (deep) deep.disabled = busy || !!(model.get("state") || {}).looked;
   }
@@ -51,7 +55,11 @@ function render({ model, el }) {
     meter.className = "scat-review-progress";
     meter.setAttribute("aria-label", "deeper look under way");
     meter.hidden = !busy;
-    bar.append(meter);
+    meterLabel = document.createElement("output");
+    meterLabel.className = "scat-review-progress-label";
+    meterLabel.setAttribute("role", "status");
+    meterLabel.hidden = !busy;
+    bar.append(meter, meterLabel);
     showProgress();
     const line = document.createElement("div");
     line.className = "scat-review-timeline";

@@ -5,8 +5,8 @@ were played, the position as that player saw it (their hand and the top discard,
 the project's SVG cards), then, in the learner's words and in this order, what happened,
 what was better, by how much and in which class, and why
 (:meth:`scatlab.analysis.ReviewedDecision.words`); the cards the player had
-seen open from a count, the exact fractions from **Exact numbers** (**The estimates** where the
-choice is on the chance of winning the game, which the engine estimates). A timeline has one mark
+seen open from a count, and **The estimates and the exact figures** (each choice's chance of
+winning the game, which the engine estimates, and the exact figure it is built from). A timeline has one mark
 per decision, coloured by class, so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
 jumps to its decision, and **Try it yourself** opens a card :class:`~scatlab.widgets.table.Table`
 at that very position (the state just before the decision), with hints, so the learner can
@@ -42,11 +42,12 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.engine.ranking import win_change
+from ..analysis.engine.ranking import win_level
 from ..analysis.explain.review import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
                                        review_game)
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
+from ..rules.view import player_label
 from ..session.wording import card_words
 from .svg import card_svg, empty_slot_svg
 
@@ -69,17 +70,18 @@ def _num(x: Any) -> str:
 
 
 def _exact(x: Any) -> str:
-    """A figure for the Exact numbers: ``about 24.43 (exactly 110413352741/4519603984)``, or ``30``."""
+    """An exact figure: ``about 24.43 (exactly 110413352741/4519603984)``, or ``30``."""
     return str(x) if x.denominator == 1 else f"about {float(x):.2f} (exactly {x})"
 
 
 def seat_names(seat: int | None, players: int, opponents: str | Sequence[str] | None = None) -> dict[int, str]:
     """The seats as the table names them in running text: ``seat`` (the learner's) is
-    "you", another ``"player 1 (tip)"`` (``opponents``: one kind for every other seat, or
-    one kind per seat clockwise from the seat after the learner's), or ``"player 1"``.
+    "you", another ``"player 2 (tip)"`` (``opponents``: one kind for every other seat, or
+    one kind per seat clockwise from the seat after the learner's), or ``"player 2"``:
+    numbered from 1, as the table shows them (:func:`scatlab.rules.player_label`).
 
     >>> seat_names(0, 3, ("tip", "expert"))
-    {0: 'you', 1: 'player 1 (tip)', 2: 'player 2 (expert)'}
+    {0: 'you', 1: 'player 2 (tip)', 2: 'player 3 (expert)'}
     >>> seat_names(None, 2)
     {}
     """
@@ -89,7 +91,7 @@ def seat_names(seat: int | None, players: int, opponents: str | Sequence[str] | 
     kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents or ())
     names = {seat: YOU}
     for i, other in enumerate(others):
-        names[other] = f"player {other} ({kinds[i]})" if i < len(kinds) else f"player {other}"
+        names[other] = f"{player_label(other)} ({kinds[i]})" if i < len(kinds) else player_label(other)
     return names
 
 
@@ -115,26 +117,43 @@ def _names(a: Assessment) -> tuple[str, ...]:
 
 
 def _figures(a: Assessment) -> tuple[str, str]:
-    """The caption and the rows of the options' figures, in the learner's words."""
+    """The caption and the rows of the options' chances of winning the game (levels, best
+    first), in the learner's words; the move played and the best one are marked."""
     names = _names(a)
-    if a.scale == "win":
-        rows = "".join(f"<tr><td>{escape(name)}</td><td>{win_change(x)}</td></tr>"
-                       for name, (_, x) in zip(names, a.figures))
-        return "How each choice changes the chance of winning the game (higher is better):", rows
-    rows = "".join(f"<tr><td>{escape(name)}</td><td>{_num(x)}</td></tr>" for name, (_, x) in zip(names, a.figures))
-    if any(n.startswith("declare") for n in names):
-        return "What each choice is worth (higher is better):", rows
-    if a.horizon == 0:
-        return "What each choice leaves in the hand kept, on a last turn (higher is better):", rows
-    return "What each choice is worth on average, looking five turns ahead (higher is better):", rows
+    played, best = str(a.played), a.figures[0][0] if a.figures else ""
+    rows = "".join(
+        f'<tr{" class=scat-review-played" if name == played else ""}><td>{escape(label)}</td>'
+        f"<td>{win_level(x)}</td>"
+        f'<td>{"your move" if name == played else "best" if name == best else ""}</td></tr>'
+        for label, (name, x) in zip(names, a.figures))
+    before = f"; before the hand: {win_level(a.now)}" if a.now is not None else ""
+    return f"Your chance of winning the game with each choice (higher is better{before}):", rows
+
+
+def _exact_rows(a: Assessment) -> str:
+    """The figures behind the chances, for **The estimates**: each option's chance (an
+    estimate, to a millionth) and the exact figure it is built from."""
+    values = dict(a.values)
+    unit = "hand value" if a.horizon == 0 else "hand value on average, five turns ahead"
+    items = []
+    for label, (name, x) in zip(_names(a), a.figures):
+        line = f"{escape(label)}: {win_level(x)} (an estimate: {float(x):.6f})"
+        v = values.get(name)
+        if v is not None:
+            kind = name.split()[0]
+            line += (f"; {_exact(v)} lives lost on average" if kind in ("knock", "hammer", "stop_bus")
+                     else f"; {unit} {_exact(v)}")
+        items.append(f"<li>{line}</li>")
+    return "".join(items)
 
 
 def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -> str:
     """One decision as an HTML fragment, read in order (:meth:`scatlab.analysis.ReviewedDecision.words`):
     where and its class, the player's cards and the top discard (SVG), what happened, what
     was better, by how much, why (with every option's figure), the cards the player had
-    seen (a count that opens), and the exact fractions behind **Exact numbers**. ``names``
-    names the seats (:func:`seat_names`; by default ``"player 1"``)."""
+    seen (a count that opens), and behind **The estimates and the exact figures** each
+    choice's estimate and the exact figure it is built from. ``names``
+    names the seats (:func:`seat_names`; by default numbered from 1: seat 1 is ``"player 2"``)."""
     view = d.view
     hand = "".join(card_svg(c, width=56) for c in view.hand)
     top = view.top_discard
@@ -149,16 +168,14 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     for lead in ("Slightly better:", "Better:"):
         if better.startswith(lead):
             better = f"<b>{lead}</b>{better[len(lead):]}"
-    if a.cost == 0:
+    if a.close:
+        cost = ("No cost: a close call, within half a point of the best move's chance of winning, closer than the "
+                "estimates can tell apart.")
+    elif a.cost == 0:
         cost = "No cost: this was the best move."
-    elif a.scale == "win":  # the engine's estimates: no exact fraction behind them
+    else:  # the engine's estimates: no exact fraction behind them
         cost = f"Cost: about {float(a.cost) * 100:.1f}% of the chance of winning the game (an estimate)."
-    elif a.cost.denominator == 1:
-        cost = f"Cost: {a.cost} point{'s' if a.cost != 1 else ''} of hand value."
-    else:
-        cost = f"Cost: about {float(a.cost):.2f} points of hand value (exactly {a.cost})."
-    exact = "".join(f"<li>{escape(name)}: {_exact(x) if a.scale == 'value' else f'{win_change(x)} (an estimate)'}</li>"
-                    for name, (_, x) in zip(_names(a), a.figures))
+    exact = _exact_rows(a)
     return (
         f'<div class="scat-review-decision" data-class="{a.label}">'
         f'<p class="scat-review-where"><b>{escape(w.where)}</b>: '
@@ -172,7 +189,7 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
         + f'<p class="scat-review-why"><b>Why:</b> {escape(w.why)}</p>'
         f'<p class="scat-review-figures">{escape(what)}</p><table aria-label="{escape(what)}">{rows}</table>'
         + seen_html(w)
-        + f'<details class="scat-review-exact"><summary>{"Exact numbers" if a.scale == "value" else "The estimates"}'
+        + f'<details class="scat-review-exact"><summary>The estimates and the exact figures'
         f'</summary><p>{cost}</p><ul>{exact}</ul>'
         "</details></div>"
     )
@@ -216,7 +233,7 @@ class ReviewSteps:
         if player is None:
             seats = "every player's decisions"
         else:
-            seats = "your decisions" if self.names.get(player) == YOU else f"the decisions of player {player}"
+            seats = "your decisions" if self.names.get(player) == YOU else f"the decisions of {player_label(player)}"
         self.title = title if title is not None else f"Game review: {seats}, in the order played"
         self.trying = ""
         """What "Try it yourself" opened (shown under the review), or empty."""
@@ -277,11 +294,14 @@ class ReviewSteps:
     def state(self) -> dict[str, Any]:
         """What the surface draws."""
         costly = sum(1 for d in self.decisions if d.label != "best")
+        close = sum(1 for d in self.decisions if d.assessment.close)
+        calls = f" and 1 close call, which costs nothing" if close == 1 else (
+            f" and {close} close calls, which cost nothing" if close else "")
         return {"html": self.html(), "step": self.step, "count": len(self.decisions), "marks": self.marks(),
                 "colours": CLASS_COLOURS, "title": self.title, "trying": self.trying,
                 "looked": self.step in self.deeper,
                 "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
-                           "costly. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
+                           f"costly{calls}. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
                            "Try it yourself plays it again at a table; Look deeper asks the master, the strongest "
                            "computer player, for a second opinion (about a second)."}
 
@@ -293,7 +313,8 @@ class ReviewSurface(anywidget.AnyWidget):
     _css = (_HERE / "review_widget.css").read_text(encoding="utf-8")
     state = traitlets.Dict().tag(sync=True)
     progress = traitlets.Dict().tag(sync=True)
-    """A deeper look under way: ``{"done": deals played, "total": deals planned}`` (empty: none)."""
+    """A deeper look under way: ``{"done": deals played, "total": deals planned, "what": what it
+    is doing, in words}`` (empty: none)."""
 
 
 class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
@@ -302,7 +323,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     learner in that player's seat against ``opponents`` of the given kinds, hints on; ``tip``
     players when none are given). The reviewed ``player`` is "you"; the other seats are named
     as the table names them when ``opponents`` is given (the kinds that played the game, as a
-    table's own review gives them: ``player 1 (tip)``), else ``player 1``.
+    table's own review gives them: ``player 2 (tip)``), else ``player 2``.
 
     The table comes from ``table_at`` (a :data:`TableAt`), by default
     :attr:`default_table_at`, which :mod:`scatlab.widgets.review` sets to
@@ -367,9 +388,12 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
             percent = 100 * done // max(total, 1)
             if percent >= shown[0] + 5 or done == total:  # a message every 5%, not every deal
                 shown[0] = percent
-                surface.progress = {"done": done, "total": total}
+                surface.progress = {"done": done, "total": total,
+                                    "what": f"Looking deeper: the master plays each move out in deal {done:,} of "
+                                            f"{total:,} that fit what was seen"}
 
-        surface.progress = {"done": 0, "total": 1}
+        surface.progress = {"done": 0, "total": 1,
+                            "what": "Looking deeper: drawing deals that fit what was seen"}
         try:
             lines = self.steps.look_deeper(budget, progress)
         finally:
@@ -408,7 +432,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         table = table_at(self.steps.record, d, self.opponents)
         self.table = table
         self.children = (self.surface, table)
-        who = self.steps.names.get(d.player, f"player {d.player}")
+        who = self.steps.names.get(d.player, player_label(d.player))
         self.steps.trying = (f"Below: {d.where(self.steps.names)} again, as {who} saw it ({who} {d.did} then). "
                              "Play it again with the hints.")
         self._refresh()

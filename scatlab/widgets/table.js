@@ -47,6 +47,7 @@ async function render({ model, el: host }) {
   host.append(root);
   let showWhy = false;
   let showExact = false;
+  let showMore = false;  // the hints' figures behind the chance of winning: on demand
   // the <details> a learner opened stay open when the table is drawn again (a redraw
   // rebuilds them: the Why? button, a computer move)
   const openDetails = new Set();
@@ -173,34 +174,59 @@ async function render({ model, el: host }) {
       return el("section", { class: "scat-panel scat-hints" }, el("h3", {}, "Hints"), el("p", { class: "scat-muted" }, text),
         s.rule ? ruleBox(s.rule, "The rule now") : null);
     }
-    // a long fraction does not fit beside the label: the cell says "exact" and holds it as
-    // its title (hover) and spoken label; short ones (21, 1/16) are shown as they are
-    // an estimate (the engine's knock figures against two or more opponents, every change in
-    // the chance of winning) has no exact fraction: the cell says so
-    const exactCell = (exact) => exact === "estimate"
-      ? el("td", { class: "scat-exact scat-estimate", title: "the engine's estimate: no exact fraction" }, "an estimate")
+    // a long fraction does not fit beside the label: the cell says "exact fraction" and
+    // opens on a click, a tap or Enter (a <details>: a phone has no hover), the fraction then
+    // wrapping inside the cell; it stays open across redraws. Short ones (21, 1/16) are shown
+    // as they are. An estimate (the engine's knock figures against two or more opponents,
+    // every change in the chance of winning) has no exact fraction: the cell says so
+    const exactCell = (exact, label) => exact === "estimate"
+      ? el("td", { class: "scat-exact scat-estimate" }, "an estimate")
       : exact.length > 9
-      ? el("td", { class: "scat-exact scat-exact-long", title: exact, "aria-label": `exactly ${exact}` }, "exact fraction")
+      ? el("td", { class: "scat-exact scat-exact-long" },
+          el("details", { class: "scat-exact-more", ...keptOpen(`exact-${label}`) },
+            el("summary", { "data-focus": `exact-${label}` }, "exact fraction"),
+            el("span", { class: "scat-exact-value" }, exact)))
       : el("td", { class: "scat-exact" }, exact);
     const advice = h.advice_action.replace("_", " ") + (h.advice_discard ? (h.advice_action === "take" ? ` (throw the ${pretty(h.advice_discard)})` : ` the ${pretty(h.advice_discard)}`) : "");
-    // the figures as a learner reads them; the exact fractions behind a click
+    // first, the one figure the advice decides by: the chance of winning the game, as levels
+    // (now, then if you make each move, best first), a close call said as such
+    const chances = h.chances && h.chances.length ? el("table", { class: "scat-chances", "aria-label": h.summary },
+      el("caption", {}, "Your chance of winning the game"),
+      el("tbody", {},
+        el("tr", { class: "scat-chance-now" }, el("th", { scope: "row" }, "now"), el("td", {}, h.chance_now), el("td", {})),
+        h.chances.map((c) => el("tr", { class: "scat-chance" + (c.advised ? " scat-chance-advised" : "") + (c.close ? " scat-chance-close" : "") },
+          el("th", { scope: "row" }, `if you ${c.move}`), el("td", {}, c.level),
+          el("td", { class: "scat-chance-note" }, c.advised ? "advice" : c.close ? "a close call" : ""))))) : null;
+    // then, on demand, the figures behind it: the advice in full, the draw's odds, the value
+    // five turns ahead, a knock's lives, the exact fractions and the chart
     const rows = el("table", { class: "scat-numbers" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "what"), el("th", { scope: "col" }, "about"),
         showExact ? el("th", { scope: "col" }, "exact") : null)),
       el("tbody", {}, h.rows.map(([label, exact, shown]) =>
-        el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, shown), showExact ? exactCell(exact) : null))));
+        el("tr", {}, el("th", { scope: "row" }, label), el("td", {}, shown), showExact ? exactCell(exact, label) : null))));
     const exactToggle = el("button", { class: "scat-btn scat-exact-toggle", type: "button", "data-focus": "exact",
       "aria-expanded": showExact ? "true" : "false",
       onclick: (e) => { e.stopPropagation(); showExact = !showExact; draw(); } },
       showExact ? "Hide the exact numbers" : "Show the exact numbers");
-    return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
-      el("h3", {}, "Hints"),
-      el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice)),
-      el("p", { class: "scat-reason" }, h.advice_reason),
+    const moreToggle = el("button", { class: "scat-btn scat-more-toggle", type: "button", "data-focus": "more",
+      "aria-expanded": showMore ? "true" : "false",
+      onclick: (e) => { e.stopPropagation(); showMore = !showMore; draw(); } },
+      showMore ? "Fewer figures" : "More figures: the odds behind the advice");
+    const more = showMore ? el("div", { class: "scat-more" },
+      el("p", { class: "scat-reason" }, el("b", {}, "The advice in full: "), h.advice_reason),
       h.outs.length ? el("p", { class: "scat-outs" }, "Cards that make 31: ", h.outs.map(pretty).join(" ")) : null,
       rows,
       exactToggle,
-      h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null,
+      h.chart ? el("div", { class: "scat-chart-box", html: h.chart }) : null) : null;
+    return el("section", { class: "scat-panel scat-hints", "aria-label": "hints" },
+      el("h3", {}, "Hints"),
+      el("p", { class: "scat-advice" }, el("span", { class: "scat-advice-label" }, "Advice: "), el("strong", {}, advice),
+        h.close ? " " : null, h.close ? el("span", { class: "scat-badge scat-close-badge" }, "a close call") : null),
+      h.thumb ? el("p", { class: "scat-thumb", role: "note" }, h.thumb) : null,
+      chances,
+      h.close ? el("p", { class: "scat-close" }, h.close) : null,
+      moreToggle,
+      more,
       ruleBox(h.rule, "The rule now"));
   }
 

@@ -130,7 +130,9 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
     ``ride-the-bus``, ``french-canadian``, ``eenendertigen``), a :class:`RuleSet` or its
     options; ``opponents`` are player kinds (``tip``, ``expert``, ``master``, ``greedy``, ``random``),
     one per other seat (1 to 5); ``seed`` replays a game (None picks one, shown on the
-    table); ``hints`` shows the exact analysis of the learner's decision; ``pace`` is the
+    table); ``hints`` shows the learner's chance of winning the game with each move, the
+    advice (the highest, or a close call said as such) and, under **More figures**, the exact
+    analysis behind them (:class:`~scatlab.session.HintsModel`); ``pace`` is the
     pause in seconds between two opponent moves (0 plays them at once); ``deal`` starts from
     a given deck order (:func:`scatlab.rules.deal_order`); ``controls`` is ``"full"`` (seed,
     save, load and the analyzer too) or ``"beginner"`` (undo, new game and hints only, for

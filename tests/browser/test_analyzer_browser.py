@@ -69,8 +69,8 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     # a 31 is declared, not knocked (C8)
     expect(analyzer.locator(".scat-analyzer-advice")).to_contain_text("Advice: declare: a hand worth 31 is declared, not knocked")
 
-    # keyboard only: Tab from the Q♥ to the next card (J♥) and Enter puts it into the dead cards
-    analyzer.get_by_role("button", name="Dead", exact=True).click()
+    # keyboard only: Tab from the Q♥ to the next card (J♥) and Enter puts it among the cards seen
+    analyzer.get_by_role("button", name="Seen", exact=True).click()
     queen = analyzer.locator(".scat-pick[data-card='QH']")
     queen.focus()
     page.keyboard.press("Tab")

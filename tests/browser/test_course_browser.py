@@ -201,8 +201,9 @@ def renders_its_widgets_without_errors(course_page: Page, server: Server, name: 
             expect(course_page.locator(".scatlab-footer .widget-button")).to_be_visible()
             assert live.count() >= (1 if name in READING_ONLY else 2)
         assert course_page.locator(".jp-InputArea-editor, .CodeMirror, .cm-editor").count() == 0
-    if name == "03-knocking":  # the chart is drawn once its exact numbers are ready
-        expect(course_page.locator("svg[aria-label^='expected lives lost by knocking']")).to_be_visible(timeout=30_000)
+    if name == "03-knocking":  # the chart is drawn once its figures are ready
+        expect(course_page.locator("svg[aria-label^='your chance of winning the game if you knock']")).to_be_visible(
+            timeout=30_000)
     course_page.wait_for_timeout(300)
     _no_trouble(course_page)
     # every button shows its whole label (no "Mark this lesson fini...")
@@ -315,8 +316,8 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     expect(box.locator(f".scatlab-puzzle[data-puzzle='{second.id}']")).to_be_visible()
     wrong = next(c for c in second.choices if c != second.answer)
     box.get_by_role("button", name=wrong, exact=True).click()
-    expect(box.locator(".scatlab-wrong")).to_contain_text(
-        f"Not quite: you chose to {choice_words(wrong)}; the best move is to {choice_words(second.answer)}.")
+    expect(box.locator(".scatlab-wrong")).to_contain_text(f"Not quite: you chose to {choice_words(wrong)} (")
+    expect(box.locator(".scatlab-wrong")).to_contain_text(f"the best move is to {choice_words(second.answer)} (")
     expect(box.locator(".scatlab-wrong")).to_contain_text(second.why)
     expect(box.get_by_role("button", name=f"{wrong} (your answer)", exact=True)).to_be_visible()  # marked
     expect(box.locator(".scatlab-rating-value")).to_have_text(str(update(rating, second.level, False)))
@@ -492,13 +493,16 @@ CHART_TEXTS = """(svg) => {  // every drawn text of the chart: its box and its s
 }"""
 
 
-def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_bars_numbers(course_page: Page, server: Server,
-                                                                          past_the_right_edge: Any) -> None:
+def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(course_page: Page, server: Server,
+                                                                            past_the_right_edge: Any) -> None:
     """At 390 x 844 lesson 3's knock chart fits the width with no sideways scroll: every hand
     value labelled and in view, the legend and both axis titles whole, text at least 10 px
-    high; a tap (a click, then the mouse moved away: not a hover) on the 21's bar shows its
-    figures; the table under the chart opens to them too. Its toggle rows read "Against" and
-    "When". At 1280 px it fits as well."""
+    high; a tap (a click, then the mouse moved away: not a hover) on the 21's column shows its
+    levels (your chance of winning the game if you knock and if you play on, the advice); the
+    table under the chart opens to them too; the worked example on the same page states the
+    ranking's figures. Its toggle rows read "Against" and "When". At 1280 px it fits as well."""
+    from scatlab.course.knocking import chart_rows, knock_sum, level
+
     course_page.set_viewport_size({"width": 390, "height": 844})
     _open(course_page, server, "03-knocking")
     chart = course_page.locator(".scatlab-knock-chart")
@@ -506,7 +510,11 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_bars_numbers(course
     expect(svg).to_be_visible(timeout=30_000)
     for label in ("Against", "When"):
         expect(chart.locator(".widget-label").filter(has_text=label)).to_be_visible()
-    assert "hover" not in chart.inner_text() and "Tap a bar for its numbers" in chart.inner_text()
+    assert "hover" not in chart.inner_text() and "Tap a value for its numbers" in chart.inner_text()
+    worked = knock_sum("AH KH 4C", "9S")
+    example = course_page.locator(".scatlab-worked-example")
+    expect(example).to_contain_text(f"= {level(worked.knock)}")
+    expect(example).to_contain_text(f"gives {level(worked.play_on.win)}")
     svg.scroll_into_view_if_needed()
     assert past_the_right_edge(course_page, ".scatlab-knock-chart, .scatlab-knock-chart *") == []
     assert past_the_right_edge(course_page, "#rendered_cells *") == []
@@ -521,45 +529,47 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_bars_numbers(course
                   and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1]
     assert drawn_over == []  # no text over another (the legend, the ticks, the axis titles)
     drawn = " ".join(t["text"] for t in texts)
-    for whole in ("a knock costs (the advice: knock)", "a knock costs (the advice: play on)", "playing on costs",
-                  "nearly safe: 0.15", "lives lost, on average", "hand value at the start of your turn"):
+    for whole in ("if you knock (the advice: knock)", "if you knock (the advice: play on)", "if you play on",
+                  "your chance of winning the game", "hand value at the start of your turn"):
         assert whole in drawn, (whole, drawn)
-    line = knock_line("classic", opponents=1, turns=0)
-    _value, knock, _kw, on, _ow, _knocks = next(row for row in line.rows if row[0] == 21)
-    readout = svg.locator('.scat-kc-readout[data-i="6"]')
+    rows = chart_rows(knock_line("classic", opponents=1, turns=0))
+    i21 = next(i for i, r in enumerate(rows) if r.value == 21)
+    row = rows[i21]
+    advice = "knock" if row.knocks else "play on"
+    readout = svg.locator(f'.scat-kc-readout[data-i="{i21}"]')
     expect(readout).to_be_hidden()
-    svg.locator('.scat-kc-col[data-value="21"] .scat-kc-bar').click()
-    course_page.mouse.move(5, 5)  # not a hover: the tapped bar keeps its numbers
+    svg.locator('.scat-kc-col[data-value="21"] .scat-kc-knock').click()
+    course_page.mouse.move(5, 5)  # not a hover: the tapped column keeps its numbers
     expect(readout).to_be_visible()
-    expect(readout).to_contain_text(f"worth 21a knock costs {float(knock):.2f} lives"
-                                    f"playing on costs {float(on):.2f} livesthe advice: play on")
+    expect(readout).to_contain_text(f"worth 21your chance of winning the game:{level(row.knock)} if you knock"
+                                    f"{level(row.play_on)} if you play onthe advice: {advice}")
     assert all(t["inside"] and t["right"] <= 390 for t in svg.evaluate(CHART_TEXTS))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     course_page.screenshot(path=str(ARTIFACTS / "03-knock-chart-390.png"))
-    chart.screenshot(path="/tmp/chart-390.png")
     chart.get_by_text("The numbers, value by value").click()
-    row = chart.locator(".scatlab-knock-table tr[data-value='21']")
-    expect(row).to_be_visible()
-    expect(row).to_have_text(f"21{float(knock):.2f} lives{float(on):.2f} livesplay on")
-    chart.screenshot(path="/tmp/chart-390-table.png")
+    table_row = chart.locator(".scatlab-knock-table tr[data-value='21']")
+    expect(table_row).to_be_visible()
+    expect(table_row).to_have_text(f"21{level(row.knock)}{level(row.play_on)}{advice}")
     assert past_the_right_edge(course_page, ".scatlab-knock-chart *") == []
     course_page.set_viewport_size({"width": 1280, "height": 900})
     course_page.wait_for_timeout(300)
-    svg.locator('.scat-kc-col[data-value="28"] .scat-kc-bar').click()
-    expect(svg.locator('.scat-kc-readout[data-i="13"]')).to_contain_text("the advice: knock")
+    top = len(rows) - 1
+    svg.locator(f'.scat-kc-col[data-value="{rows[top].value}"] .scat-kc-knock').click()
+    expect(svg.locator(f'.scat-kc-readout[data-i="{top}"]')).to_contain_text(
+        f"the advice: {'knock' if rows[top].knocks else 'play on'}")
     assert all(t["inside"] for t in svg.evaluate(CHART_TEXTS))
-    svg.scroll_into_view_if_needed()
-    chart.screenshot(path="/tmp/chart-1280.png")
     browser = course_page.context.browser
     assert browser is not None
     touch = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     try:  # a real tap, on a touch screen
         phone = touch.new_page()
         _open(phone, server, "03-knocking")
-        bar = phone.locator('svg.scat-kc .scat-kc-col[data-value="26"] .scat-kc-bar')
-        expect(bar).to_be_visible(timeout=30_000)
-        bar.tap()
-        expect(phone.locator('svg.scat-kc .scat-kc-readout[data-i="11"]')).to_contain_text("the advice: knock")
+        mark = phone.locator('svg.scat-kc .scat-kc-col[data-value="26"] .scat-kc-knock')
+        expect(mark).to_be_visible(timeout=30_000)
+        mark.tap()
+        i26 = next(i for i, r in enumerate(rows) if r.value == 26)
+        expect(phone.locator(f'svg.scat-kc .scat-kc-readout[data-i="{i26}"]')).to_contain_text(
+            f"{level(rows[i26].knock)} if you knock")
     finally:
         touch.close()
     _no_trouble(course_page)
@@ -732,7 +742,9 @@ def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, serve
     lab = course_page.locator(".scatlab-tournament")
     lab.get_by_role("button", name="Run the tournament").click()
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("won", timeout=60_000)
-    expect(lab.locator("svg[aria-label^='win rates with 95% intervals after 36 games']")).to_be_visible()
+    expect(lab.locator("svg[aria-label^='win rates after 36 games, each with the range it likely lies in']")).to_be_visible()
+    expect(lab.locator(".scatlab-tournament-result")).to_contain_text("tip player 1")
+    expect(lab.locator(".scatlab-tournament-result")).to_contain_text("likely between")
     _shot(course_page, "06-strategy-lab-run")
     _no_trouble(course_page)
 

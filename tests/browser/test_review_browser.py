@@ -56,10 +56,15 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     deep = review.get_by_role("button", name="ask the master for a deeper look at this decision")
     deep.click()
     expect(review.locator(".scat-review-progress")).to_be_visible(timeout=TIMEOUT)
+    # the bar says what it is doing
+    expect(review.locator(".scat-review-progress-label")).to_contain_text("Looking deeper", timeout=TIMEOUT)
     answer = review.locator(".scat-review-deeper")
     expect(answer).to_be_visible(timeout=60_000)
-    expect(answer).to_contain_text(re.compile(r"A deeper look (agrees with the review|finds better)"))
-    expect(answer).to_contain_text(re.compile(r"Your move"))
+    # two judgements apart: the best move, then the cost of yours beside the review's
+    expect(answer).to_contain_text(re.compile(r"A deeper look (agrees that .+ is the best move|finds .+ better than)"))
+    expect(answer).to_contain_text(re.compile(r"[Yy]our move('s cost|, .+, is)"))
+    expect(answer).to_contain_text(re.compile(r"the review (said about|found no cost|called it a close call)"))
+    expect(answer).not_to_contain_text("agrees with the review")
     expect(review.locator(".scat-review-progress")).to_be_hidden()
     expect(deep).to_be_disabled()
     assert not re.search(r"±|seed|rollout", answer.inner_text())

@@ -13,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from .conftest import ARTIFACTS
+
 TIMEOUT = 30_000
 
 
@@ -42,9 +44,18 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     open_table(page, voila_url)
     expect(page.get_by_role("img", name="face-down card").first).to_be_visible()
     expect(page.locator(".scat-hints")).to_contain_text("Advice")
+    hints = page.locator(".scat-hints")
+    # first the chance of winning the game, as levels: now, then if you make each move, the
+    # advised one marked; the figures behind it under "More figures"
+    expect(hints.locator(".scat-chances caption")).to_have_text("Your chance of winning the game")
+    expect(hints.locator(".scat-chance-advised")).to_have_count(1)
+    expect(hints.locator(".scat-chance-now td").first).to_have_text(re.compile(r"^\d+\.\d%$"))
+    expect(page.locator(".scat-chart-box svg")).to_have_count(0)
+    more = hints.get_by_role("button", name="More figures: the odds behind the advice")
+    expect(more).to_have_attribute("aria-expanded", "false")
+    more.click()
     expect(page.locator(".scat-chart-box svg")).to_be_visible()
     # chances in a learner's words ("3 in 48 (about 6%)"); the exact numbers behind a click
-    hints = page.locator(".scat-hints")
     expect(hints.locator("thead")).not_to_contain_text("exact")
     expect(hints).to_contain_text(re.compile(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)"))
     hints.get_by_role("button", name="Show the exact numbers").click()
@@ -177,8 +188,9 @@ def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url:
     expect(cards).to_have_count(4, timeout=TIMEOUT)
     page.locator(".scat-hand-card[aria-disabled=false]").first.click()
     status = page.locator(".scat-status")
-    expect(status).to_have_text(re.compile(r"^Player 1 \(tip\) is playing"), timeout=TIMEOUT)
-    expect(status).to_have_text(re.compile(r"^Player 2 \(tip\) is playing"), timeout=TIMEOUT)  # after player 1's move
+    # the seats as the table labels them, from 1: the learner is player 1
+    expect(status).to_have_text(re.compile(r"^Player 2 \(tip\) is playing"), timeout=TIMEOUT)
+    expect(status).to_have_text(re.compile(r"^Player 3 \(tip\) is playing"), timeout=TIMEOUT)  # after player 2's move
     expect(status).to_have_text(re.compile(r"^Your turn"), timeout=TIMEOUT)
     expect(page.locator(".scat-advice")).not_to_contain_text("weighing", timeout=TIMEOUT)
     expect(page.locator(".scat-log li")).to_have_count(6)  # two moves each
@@ -260,3 +272,33 @@ def test_the_table_fits_a_phone(
     expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)
     assert past_the_right_edge(page, parts) == []
     shot("table-phone")
+
+
+def test_an_exact_fraction_opens_by_a_tap_on_a_phone(browser: Any, voila_url: str, past_the_right_edge: Any) -> None:
+    """docs/design/voice.md, "On a phone": a long exact fraction in the hints is behind
+    "exact fraction", which a tap opens (a <details>, not a hover-only title) and which
+    wraps inside the viewport at 390 px; a second tap closes it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(voila_url + "/voila/render/table_page.ipynb", timeout=60_000)
+        expect(page.locator(".scat-hand-card")).to_have_count(3, timeout=TIMEOUT)
+        hints = page.locator(".scat-hints")
+        hints.get_by_role("button", name="More figures: the odds behind the advice").tap()
+        hints.get_by_role("button", name="Show the exact numbers").tap()
+        row = hints.locator("tr", has_text="draw: worth on average, looking five turns ahead")
+        cell = row.locator(".scat-exact-long")
+        expect(cell.locator("summary")).to_have_text("exact fraction", timeout=TIMEOUT)
+        value = cell.locator(".scat-exact-value")
+        expect(value).to_be_hidden()
+        assert cell.get_attribute("title") is None and cell.locator("[title]").count() == 0  # nothing on hover only
+        cell.locator("summary").tap()
+        expect(value).to_be_visible()
+        expect(value).to_have_text(re.compile(r"^\d+/\d+$"))
+        assert past_the_right_edge(page, ".scat-hints, .scat-hints *") == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "table-phone-exact-fraction-tapped.png"), full_page=True)
+        cell.locator("summary").tap()
+        expect(value).to_be_hidden()
+    finally:
+        context.close()

@@ -103,13 +103,13 @@ def test_posterior_table_bins_by_the_prediction_and_leaves_out_knocks_with_too_f
 
 
 def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_hand() -> None:
-    checks = posterior_checks(["expert", "tip", "tip"], games=6, seed=3, tries=500, samples=100, told_model=True)
+    checks = posterior_checks(["expert", "tip", "tip"], games=12, seed=4, tries=500, samples=100, told_model=True)
     assert checks and all(c.against == ("tip",) and c.opponent_turns <= 1 for c in checks)
     assert all({"uniform", "adaptive", "told"} <= set(c.predicted) for c in checks)
     for c in checks:
         if c.posterior.risk is not None:
             assert 0 <= c.posterior.risk <= 1 and c.posterior.accepted <= 500
-    risky = posterior_checks(["expert", "tip", "tip"], games=6, seed=3, tries=500, samples=100, min_predicted=0.05,
+    risky = posterior_checks(["expert", "tip", "tip"], games=12, seed=4, tries=500, samples=100, min_predicted=0.05,
                              told_model=True)
     assert [c.predicted for c in risky] == [c.predicted for c in checks if c.predicted["adaptive"] >= 0.05]
     with pytest.raises(PlayerError, match="max_opponents"):

@@ -416,13 +416,14 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
 
 def test_kinds_agree_with_the_players_they_stand_for() -> None:
     """``kind_agreement`` over seeded games: tip takes and throws exactly as the casual kind
-    (classic and quick), the expert throws exactly as the strong kind and takes what it would
-    take nearly always (the 2% slip covers the rest); the other pairs differ."""
+    (classic and quick), the expert throws as the strong kind does nine times in ten (the
+    kind is a fast picture; the expert throws by its chance of winning) and takes what it
+    would take nearly always (the 2% slip covers the rest); the other pairs differ."""
     for rules_name in ("classic", "quick"):
         found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 4, rules=rules_name, seed=4)}
         tip, expert = found[("tip", "casual")], found[("expert", "strong")]
         assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
         assert tip.throws[0] == tip.throws[1] > 100
-        assert expert.throws[0] == expert.throws[1] > 50
+        assert expert.throws[0] >= 0.85 * expert.throws[1] and expert.throws[1] > 50
         assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.02 * expert.takes_other[1]
         assert found[("tip", "strong")].throws[0] < tip.throws[0] and found[("expert", "casual")].throws[0] < expert.throws[0]

@@ -9,17 +9,15 @@ agree. In short:
    and a move that makes a 31 for sure (taking the discard into it, keeping it with the
    discard) comes before any other (C8, C9). A 31 already passed (C10,
    :attr:`Knowledge.undeclared_31`) counts as 30 and can no longer be declared.
-1. A knock (C6; a hammer, V10; stopping the bus, V19) is advised when it raises the chance
-   of winning the game more than playing on does, by the engine's margin (playing on keeps
-   the option to knock later), or when it is all but safe: the engine's rule and its model
-   of opponents and standing are stated in :mod:`scatlab.analysis.engine.ranking`. There is no
-   fixed knock line (:func:`~scatlab.analysis.engine.ranking.knock_line` derives the rule of
-   thumb the lessons teach from the same engine). The reason quotes the knock's chances of
-   losing one and two lives and both moves' change in the chance of winning.
-2. Otherwise the move that leaves the best expected hand value
-   :data:`~scatlab.analysis.engine.ranking.HORIZON` (5) turns ahead: draw or take at the start of a
-   turn (with the plan of which card to throw for every card that may come), the discard
-   with four cards; on a last turn and with the stock gone, the best hand now.
+1. Every legal move has one figure, the estimated **chance of winning the game** if you make
+   it, and the advice is the move with the highest (:attr:`RankedMove.win`). The reason gives
+   it as a level: "your chance of winning the game: 34.1% now; 37.2% if you draw, 36.8% if
+   you take the 7♠". Moves within :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` of the
+   best are a **close call**, and the reason says so.
+2. **Rules of thumb.** Lesson 2 teaches "take when the sure value beats the draw's average",
+   lesson 3 "knock from the line" (:func:`~scatlab.analysis.engine.ranking.knock_line`).
+   Where the advice departs from the rule of thumb the reason says so in one sentence, with
+   the figures that decide (:attr:`Advice.thumb`).
 
 Percentages and decimals in the reason are for reading only; the numbers are Fractions.
 """
@@ -34,8 +32,9 @@ from ...cards import Card, format_cards
 from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
+from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis
-from .ranking import Position, RankedMove, Ranking, ends_the_hand, nearly_safe, rank, win_change as _signed
+from .ranking import CLOSE_CALL, Position, RankedMove, Ranking, knock_line, rank, win_level
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -57,6 +56,12 @@ class Advice:
     discard: Card | None = None
     numbers: dict[str, Fraction] = field(default_factory=dict)
     codes: tuple[str, ...] = ()
+    thumb: str = ""
+    """Where the advice departs from the rule of thumb a lesson taught, the one sentence that
+    says so with the figures that decide (else empty)."""
+    close: bool = False
+    """The best move is a close call with another (within
+    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` of its chance of winning)."""
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"action": self.action, "reason": self.reason}
@@ -64,6 +69,9 @@ class Advice:
             data["discard"] = str(self.discard)
         data["numbers"] = {k: str(v) for k, v in self.numbers.items()}
         data["rules"] = list(self.codes)
+        if self.thumb:
+            data["rule_of_thumb"] = self.thumb
+        data["close_call"] = self.close
         return data
 
     def as_action(self) -> Action:
@@ -89,7 +97,10 @@ def _pct(p: Fraction) -> str:
 
 
 def _num(v: Fraction) -> str:
-    return str(v) if v.denominator == 1 else f"{float(v):.2f}"
+    """A value for reading: ``21``, a half as ``30.5`` (never ``30.50`` or ``61/2``), else two decimals."""
+    if v.denominator == 1:
+        return str(v)
+    return f"{float(v):.1f}" if v.denominator == 2 else f"{float(v):.2f}"
 
 
 def declare_advice(value: Fraction, rules: RuleSet) -> Advice:
@@ -166,102 +177,195 @@ def _ahead(ranking: Ranking) -> str:
     return ranking.ahead
 
 
-def _ending_note(ranking: Ranking, numbers: dict[str, Fraction]) -> str:
-    """The knock (hammer, bus stop) left alone, with its change in the chance of winning
-    against playing on's."""
-    ends = [m for m in ranking.moves if m.ends_hand and m.lives is not None and m.win is not None]
-    on = ranking.play_on_lives
-    if not ends or on is None or ranking.play_on_win is None:
-        return ""
-    m = ends[0]  # the best of them (the ranking orders the ends of the hand by the chance of winning)
-    assert m.lives is not None and m.win is not None
-    numbers[f"{m.action.kind.value}_expected_loss"] = m.lives
-    numbers[f"{m.action.kind.value}_win_change"] = m.win
-    numbers["play_on_expected_loss"] = on
-    numbers["play_on_win_change"] = ranking.play_on_win
-    return (f"; {_ENDING_WORDS[m.action.kind]} now would cost {_lives(m.lives)} {ranking.unit} expected and change "
-            f"the chance of winning the game by {_signed(m.win)}, playing on by {_signed(ranking.play_on_win)}"
-            f"{_ending_rule(ranking, m) if not ranking.best.sure_31 else ''}")
-
-
-def _ending_rule(ranking: Ranking, m: RankedMove) -> str:
-    """Why figures that favour ending the hand (``m``, not advised) do not end it: the
-    engine's rule in words (module doc of :mod:`~scatlab.analysis.engine.ranking`, rule 2),
-    with this position's limit and margin; empty where the figures do not favour it (they
-    speak for themselves) or where the rule would end it on these figures (then a screen or
-    an exact count decided, not the rule)."""
-    assert m.win is not None and m.lives is not None and ranking.play_on_win is not None
-    if m.win < ranking.play_on_win:
-        return ""
-    if ends_the_hand(m.lives, m.win, ranking.play_on_win, ranking.limit, ranking.margin):
-        return ""
-    verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "hammers",
-            ActionKind.STOP_BUS: "stops the bus"}[m.action.kind]
-    points = f"{float(ranking.margin) * 100:.1f}".removesuffix(".0")
-    return (f": the advice {verb} only when that costs at most {_limit(ranking)} {ranking.unit} without "
-            f"lowering the chance of winning (nearly safe), or beats playing on by {points} points or more "
-            "(playing on keeps the choice to end the hand later with a better one)")
-
-
-def _limit(ranking: Ranking) -> str:
-    """The nearly-safe limit as the lessons write it: ``0.1``, ``0.15``."""
-    return f"{float(ranking.limit):.3f}".rstrip("0")
-
-
-_ENDING_WORDS = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
-                 ActionKind.STOP_BUS: "stopping the bus (V19)"}
+_ENDING_WORDS = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "call a hammer (V10)",
+                 ActionKind.STOP_BUS: "stop the bus (V19)"}
 
 
 def _lives(x: Fraction) -> str:
     return "0" if x == 0 else f"{float(x):.3f}"
 
 
+def move_words(m: RankedMove, k: Knowledge) -> str:
+    """A move as the advice says it after "if you": ``"draw"``, ``"take the 7♠ (throwing the 10♥)"``."""
+    kind = m.action.kind
+    if kind is ActionKind.TAKE:
+        top = m.taken if m.taken is not None else k.top
+        what = f"take the {top.pretty}" if top is not None else "take"
+        return what + (f" (throwing the {m.then.pretty})" if m.then is not None else "")
+    if kind is ActionKind.DISCARD and m.action.card is not None:
+        return f"throw the {m.action.card.pretty}"
+    if kind in _ENDING_WORDS:
+        return _ENDING_WORDS[kind]
+    return {ActionKind.DRAW: "draw", ActionKind.PASS: "pass", ActionKind.DECLARE: "declare"}[kind]
+
+
+def levels(ranking: Ranking, limit: int = 4) -> str:
+    """The chance of winning the game as levels: now, then for the best moves (at most
+    ``limit``), best first: ``"34.1% now; 37.2% if you draw, 36.8% if you take the 7♠
+    (throwing the 10♥)"``."""
+    k = ranking.position.knowledge
+    parts = [f"{win_level(m.win)} if you {move_words(m, k)}" for m in ranking.moves[:limit]]
+    return f"{win_level(ranking.now)} now; " + ", ".join(parts)
+
+
+def _close_note(ranking: Ranking) -> str:
+    """``": a close call with drawing"`` where another move is within the close-call width."""
+    close = ranking.close_calls
+    if not close:
+        return ""
+    k = ranking.position.knowledge
+    names = " or ".join(move_words(m, k) for m in close[:2])
+    return (f"; a close call: to {names} is within {float(CLOSE_CALL) * 100:.1f}%, closer than the "
+            "estimates can tell apart")
+
+
+def _one(v: Fraction) -> str:
+    """A hand value as the rule of thumb says it: whole, or one decimal (``"15.2"``)."""
+    return str(v.numerator) if v.denominator == 1 else f"{float(v):.1f}"
+
+
+def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:
+    """The rule of thumb a lesson taught, where the advice departs from it (else empty):
+    lesson 2's "take when the sure value beats the draw's average" (one draw), lesson 3's
+    "knock from the line". The figure that decides comes first (the chance of winning the
+    game, the advice's one scale, as levels), then the value five turns ahead, said the way
+    it points (it may point the other way: the chance of winning also weighs what the
+    throw feeds the next player and how the hand may end).
+
+    >>> from scatlab.analysis.counting.knowledge import Knowledge
+    >>> from scatlab.analysis.counting.onestep import analyze_turn
+    >>> _thumb(analyze_turn(Knowledge.of("10H 8H JH", discard="AH", opponents=2)),
+    ...        rank(Position.of(Knowledge.of("10H 8H JH", discard="AH", opponents=2))))   # a sure 31: no thumb
+    ''
+    """
+    k = turn.knowledge
+    best = ranking.best
+    kinds = ranking.position.kinds
+    if best.sure_31 or len(k.hand) != 3:
+        return ""
+    notes = []
+    if turn.take is not None and turn.draw is not None and ActionKind.TAKE in kinds and ActionKind.DRAW in kinds \
+            and best.action.kind in (ActionKind.TAKE, ActionKind.DRAW):
+        sure, average = turn.take.best.value, turn.draw.expected_value
+        thumb = "take" if sure > average else "draw"
+        if thumb != best.action.kind.value:
+            take, draw = ranking.move(Action.TAKE), ranking.move(Action.DRAW)
+            drawing = best.action.kind is ActionKind.DRAW
+            better, worse = ("drawing", "taking") if drawing else ("taking", "drawing")
+            hi_w, lo_w = (draw.win, take.win) if drawing else (take.win, draw.win)
+            close = take.close or draw.close
+            little = "a little " if close else ""
+            text = (f"the rule of thumb says {thumb} ({_one(sure)} sure against {_one(average)} on average after "
+                    f"one draw); here {better} is {little}better: your chance of winning the game is "
+                    f"{win_level(hi_w)} against {win_level(lo_w)}{' (a close call)' if close else ''}")
+            if take.value is not None and draw.value is not None and ranking.horizon:
+                hi_v, lo_v = (draw.value, take.value) if drawing else (take.value, draw.value)
+                if hi_v >= lo_v:
+                    text += (f"; looking {ranking.ahead} {better} is also worth more on average "
+                             f"({_one(hi_v)} against {_one(lo_v)})")
+                else:
+                    text += (f"; looking {ranking.ahead} {worse} is worth more on average ({_one(lo_v)} against "
+                             f"{_one(hi_v)}), but the chance of winning also counts what each leaves the next "
+                             "player and how the hand may end")
+            notes.append(text)
+    if ActionKind.KNOCK in kinds and k.opponents <= 8:
+        line = _line(ranking)
+        if line is not None:
+            knock = ranking.move(Action.KNOCK)
+            says_knock = turn.value >= line
+            knocks = best.action.kind is ActionKind.KNOCK
+            if says_knock != knocks:
+                on = ranking.play_on
+                assert on is not None
+                hi, lo = (knock.win, on.win) if knocks else (on.win, knock.win)
+                what = "knocking" if knocks else "playing on"
+                close = knock.close or on.close
+                notes.append(f"the rule of thumb says {'knock' if says_knock else 'play on'} (the line is "
+                             f"{_one(line)}, you hold {_one(turn.value)}); here {what} is "
+                             f"{'a little ' if close else ''}better: your chance of winning the game is "
+                             f"{win_level(hi)} against {win_level(lo)}{' (a close call)' if close else ''}"
+                             f"{_why_not_line(ranking)}")
+    return "; ".join(notes)
+
+
+def _line(ranking: Ranking) -> Fraction | None:
+    """Lesson 3's knock line for this position: its rules, opponents, turns played (the
+    fewest of any opponent) and lives."""
+    p = ranking.position
+    k = p.knowledge
+    turns = min(p.opponent_turns) if p.opponent_turns else 0
+    lives = p.seats.lives[p.seats.player] if k.rules.score_keeping != "points" else None
+    try:
+        return knock_line(k.rules, k.opponents, min(turns, 20), lives if lives and lives > 0 else None).line
+    except AnalysisError:
+        return None
+
+
+def _why_not_line(ranking: Ranking) -> str:
+    """Why an exact hand departs from the chart's average hand of its value, in one clause."""
+    p = ranking.position
+    k = p.knowledge
+    reasons = []
+    if k.top is not None:
+        reasons.append(f"the {k.top.pretty} on the pile")
+    if p.view is not None and any(p.observed().rejected[i] for i in range(k.opponents)):
+        reasons.append("what the opponents passed over")
+    if not reasons:
+        return ""
+    return f" (the line is for an average hand; this one reads {' and '.join(reasons)})"
 
 
 def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     k = turn.knowledge
     best = ranking.best
     kind = best.action.kind
-    numbers: dict[str, Fraction] = {"value": turn.value}
+    numbers: dict[str, Fraction] = {"value": turn.value, "win_now": ranking.now, "win": best.win,
+                                    "loss": best.loss}
+    for m in ranking.moves:
+        numbers.setdefault(f"{m.action.kind.value}_win", m.win)
     ahead = _ahead(ranking)
+    chance = f"your chance of winning the game: {levels(ranking)}"
+    close = _close_note(ranking)
+    thumb = _thumb(turn, ranking)
+    tail = close + (f"; {thumb}" if thumb else "")
+    endings = [m for m in ranking.moves if m.ends_hand]
+    if endings:
+        e = endings[0]
+        assert e.lives is not None
+        numbers[f"{e.action.kind.value}_expected_loss"] = e.lives
+        numbers[f"{e.action.kind.value}_loss"] = e.loss
     if best.ends_hand:
         assert best.lives is not None and best.p_one is not None and best.p_two is not None
-        on = ranking.play_on_lives
         numbers.update(p_lose_one=best.p_one, p_lose_two=best.p_two, expected_loss=best.lives)
+        on = ranking.play_on
         if on is not None:
-            numbers["play_on_expected_loss"] = on
+            numbers["play_on_loss"] = on.loss
         unit = ranking.unit
-        what = _ENDING_WORDS[kind]
         value = turn.discards[0].value if turn.discards else turn.value
         odds = (f"P(lose one) = {_pct(best.p_one)}" if k.rules.score_keeping in ("gin", "points")
                 else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
         if k.rules.score_keeping == "points":
             odds = f"P(not scoring the point) = {_pct(best.p_one)}"
-        assert best.win is not None
-        if ranking.play_on_win is not None:
-            numbers.update(win_change=best.win, play_on_win_change=ranking.play_on_win)
-            compared = (f"it changes the chance of winning the game by {_signed(best.win)}, playing on by "
-                        f"{_signed(ranking.play_on_win)}")
-            if best.win < ranking.play_on_win and nearly_safe(best.lives, best.win, ranking.limit):
-                compared += (f": nearly safe (at most {_limit(ranking)} {unit} without lowering the chance of "
-                             "winning), and the advice takes a nearly safe end of the hand")  # not its figure
-        else:
-            numbers["win_change"] = best.win
-            compared = f"it changes the chance of winning the game by {_signed(best.win)}"
-        reason = f"{what} with {_num(value)} costs {_lives(best.lives)} {unit} expected ({odds}); {compared}"
+        what = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
+                ActionKind.STOP_BUS: "stopping the bus (V19)"}[kind]
+        reason = (f"{what} with {_num(value)} is best: {chance}; it costs {_lives(best.lives)} {unit} expected "
+                  f"({odds}){tail}")
         end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
                      ActionKind.STOP_BUS: ("V19", "C7")}[kind]
         action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",
                               ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
-        return Advice(action, reason, None, numbers, end_codes)
+        return Advice(action, reason, None, numbers, end_codes, thumb, bool(ranking.close_calls))
+    knock_note = ""
+    if endings:
+        e = endings[0]
+        assert e.lives is not None
+        knock_note = (f"; to {move_words(e, k)} would cost {_lives(e.lives)} {ranking.unit} expected "
+                      f"(P(lose a life) = {_pct(e.loss)})")
     if kind is ActionKind.DISCARD:
         card = best.action.card
         assert card is not None and best.value is not None
         kept = format_cards((c for c in k.hand if c is not card), pretty=True)
         reason = f"throw the {card.pretty}: keeping {kept} is worth {_num(best.value)} {ahead}"
-        others = [m for m in ranking.moves if m.action.kind is ActionKind.DISCARD and m is not best]
-        if others and others[0].value is not None:
-            reason += f" (the next best discard keeps {_num(others[0].value)})"
         numbers["discard_value"] = best.value
         codes: tuple[str, ...] = ("C5",)
         if best.sure_31:
@@ -271,8 +375,8 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
             else:
                 reason += ", declared at once: the hand ends (C8)"
                 codes = ("C5", "C8")
-        reason += _ending_note(ranking, numbers)
-        return Advice("discard", reason, card, numbers, codes)
+        reason += f"; {chance}{knock_note}{tail}"
+        return Advice("discard", reason, card, numbers, codes, thumb, bool(ranking.close_calls))
     draw = turn.draw
     take = ranking.move(Action.TAKE) if ActionKind.TAKE in ranking.position.kinds else None
     if draw is not None:
@@ -281,33 +385,32 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
         numbers["draw_horizon_value"] = ranking.move(Action.DRAW).value or _ZERO
     if take is not None and take.value is not None:
         numbers["take_horizon_value"] = take.value
-    note = _ending_note(ranking, numbers)
     if kind is ActionKind.PASS:
         reason = f"the stock is gone and the discard does not raise {_num(turn.value)}: pass, ending the hand"
-        return Advice("pass", reason, None, numbers, ("C11",))
+        return Advice("pass", reason + f"; {chance}", None, numbers, ("C11",), thumb, bool(ranking.close_calls))
     if kind is ActionKind.TAKE:
         assert best.then is not None and best.value is not None and turn.take is not None
         shown = turn.take.card.pretty
         if best.sure_31:
             end = (", to declare at once (C8, C10)" if k.rules.declare == "manual"
                    else ", declared at once: the hand ends (C8)")
-            reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}" + note
-            return Advice("take", reason, best.then, numbers, ("C5", "C8"))
+            reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}; {chance}"
+            return Advice("take", reason, best.then, numbers, ("C5", "C8"), thumb, bool(ranking.close_calls))
         if draw is None:
             reason = (f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
-                      f"{_num(best.value)} (passing ends the hand with {_num(turn.value)})")
-            return Advice("take", reason, best.then, numbers, ("C11", "C5"))
+                      f"{_num(best.value)} (passing ends the hand with {_num(turn.value)}); {chance}")
+            return Advice("take", reason, best.then, numbers, ("C11", "C5"), thumb, bool(ranking.close_calls))
         draw_move = ranking.move(Action.DRAW)
         assert draw_move.value is not None
-        reason = (f"taking the {shown} (throwing the {best.then.pretty}) is worth {_num(best.value)} {ahead}, "
-                  f"drawing {_num(draw_move.value)}{note}")
-        return Advice("take", reason, best.then, numbers, ("C5",))
+        reason = (f"taking the {shown} (throwing the {best.then.pretty}) is best: {chance}; taking is worth "
+                  f"{_num(best.value)} {ahead}, drawing {_num(draw_move.value)}{knock_note}{tail}")
+        return Advice("take", reason, best.then, numbers, ("C5",), thumb, bool(ranking.close_calls))
     assert kind is ActionKind.DRAW and draw is not None and best.value is not None
     outs = f"{draw.count_31} of {draw.unseen} unseen cards make 31"
     if take is not None and take.value is not None and turn.take is not None:
         assert take.then is not None
-        reason = (f"drawing is worth {_num(best.value)} {ahead} against {_num(take.value)} by taking the "
-                  f"{turn.take.card.pretty} (throwing the {take.then.pretty}); {outs}{note}")
+        reason = (f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead} against {_num(take.value)} by "
+                  f"taking the {turn.take.card.pretty}; {outs}{knock_note}{tail}")
     else:
-        reason = f"drawing is worth {_num(best.value)} {ahead}; {outs}{note}"
-    return Advice("draw", reason, None, numbers, ("C5",))
+        reason = f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead}; {outs}{knock_note}{tail}"
+    return Advice("draw", reason, None, numbers, ("C5",), thumb, bool(ranking.close_calls))

@@ -4,76 +4,76 @@ analyze``, lesson 3's knock line and the ``expert`` player all read it, so "foll
 hints" and "play like the expert" are the same thing.
 
 :func:`rank` lists every legal move of a position, best first, with its figures;
-:func:`decide` finds the first move alone, doing only the work that move needs (the
-``expert`` plays by it; a test checks at every decision of seeded games under every preset
-that it is ``rank(view).best``). **The rule** (each part tested by name in
-``tests/test_ranking.py``):
+:func:`decide` finds the first move (the ``expert`` plays by it; a test checks at every
+decision of seeded games under every preset that it is ``rank(view).best``). **The rule**
+(each part tested by name in ``tests/test_ranking.py``):
 
-1. **A 31 is declared** (C8, C9), and a move that makes a 31 declared at once with
-   certainty (taking a discard into it, keeping it with the discard) comes first among the
-   ways of playing on.
-2. **Ending the hand** (a knock, C6; a hammer, V10; stopping the bus, V19) **is judged on
-   the scale the game is won on**: the expected change in the player's chance of winning
-   the game. The engine ends the hand when its estimated change beats that of playing on by
-   a margin (:attr:`KnockValuation.margin`, 6 points against two opponents, scaled by the
-   number of opponents / 2), or when it costs at most ``knock_risk / players`` expected lives
-   (less on the last life) and does not lower the chance of winning. It never does when a
-   quick screen under the simple turn model calls it hopeless (lowest with a chance over
-   30%; under V14 or V16 highest or tied with a chance under 30%).
-3. **Ways of playing on are weighed by expected hand value** :data:`HORIZON` (5) own turns
-   ahead (the exact horizon tables of :mod:`!scatlab.analysis.counting.horizon`): drawing is worth the
-   average over every unseen card of the best hand it can keep, taking the best hand the
-   discard makes; on a tie it takes. A throw keeps the three cards worth most, but **does
-   not feed the next player**: it does not throw a card of a suit the next player took from
-   the pile when another throw gives up at most :data:`FEED_MARGIN` (2) points five turns
-   ahead. On a last turn (someone knocked, the bus was stopped) only the hand now counts; with
-   the stock gone (C11) it takes only a card that raises the hand now, else passes.
+1. **One scale.** Every legal move gets one figure, :attr:`RankedMove.win`: the player's
+   chance of winning the game if it makes that move and then plays as the engine advises
+   (:mod:`scatlab.analysis.model.winning`). The advice is the move with the highest figure;
+   on a tie, the order declare, take, draw, pass, discard, knock (with the stock gone, pass
+   before take, so that a hand of takers ends, C11), and between two throws the one keeping
+   the higher value.
+2. **Ending the hand** (a knock, C6; a hammer, V10; stopping the bus, V19) is valued by the
+   knock model: the chance of every outcome of the showdown after the opponents' last turns
+   (:meth:`!KnockValuation.outcome <scatlab.analysis.model.valuation.KnockValuation.outcome>`), each outcome by the
+   chance of winning the game it leaves.
+3. **Playing on** (drawing, taking, throwing) is valued by the hand it keeps: the hand
+   model's chance that this hand costs the player a life, from the kept hand's exact
+   expected value :data:`HORIZON` (5) own turns ahead and its value now, the turns played,
+   the opponents' kinds and whether the card thrown feeds the next player; a draw is the
+   average over every unseen card of the best hand it can keep, a take the best hand the
+   discard makes. A 31 made is declared at once (C8): every other player loses a life. On a
+   last turn (someone knocked, the bus was stopped) the hand kept is valued by its value now.
+4. **Close calls.** Moves whose figures are within :data:`CLOSE_CALL` of the best are a
+   close call (:attr:`RankedMove.close`): the estimates cannot tell them apart, and the review
+   never calls one a mistake.
+
+The figures shown beside the chance of winning are those it is built from: the exact
+expected hand value five turns ahead (:attr:`RankedMove.value`), the chance that the move
+costs a life this hand (:attr:`RankedMove.loss`), and for an end of the hand its chances of
+losing one and two lives.
 
 **The model and its assumptions** (stated in full in ``docs/design/engine.md``):
 
-- **Standing.** The chance of winning the game is ``P(win) = s_me / sum of s`` over the
-  players still in, ``s`` the lives left (the county counting as one; letters under V14; bus
-  positions under V15) or ``exp(points / 4)`` under V16 (:class:`KnockValuation`). So an
-  opponent's lost life is worth something, the player's own last life more than its first,
-  and under V14 a knock that stands (a letter to every opponent) is worth several.
+- **The game.** The chance of winning the game from the standings is the game model of
+  :mod:`~scatlab.analysis.model.winning`: each hand costs one player a life (sometimes two),
+  or every player but one a life, the player drawn by weights measured for casual and strong
+  players; the player being advised plays as the engine does, each opponent is strong with
+  the chance the opponent model has learned from the hands shown.
 - **Opponents** are pictured by the adaptive opponent model
   (:mod:`scatlab.analysis.model.opponents`): dealt hands improved by the turns each has played,
   less likely where a card they threw or passed over would have helped, each opponent a
   casual (``tip``-like) or a strong (``expert``-like) player in odds learned from the hands
-  shown earlier; with the game's log (a position from a view) every turn is followed in
-  order, from typed-in facts (``Position.of``) the turns played and the cards rejected.
-  Opponents are independent.
+  shown earlier. Opponents are independent.
 - **Ending the hand** gives each opponent one last turn (none after a hammer or a bus
   stop): take the top discard if it makes a stronger hand, else draw any card not in the
   hand nor on the discard pile and keep the best three; then the showdown under the rule
   set (C7, V7, V8, V9, V14, V16) gives the chance of every outcome. The next player sees
   the top discard, every later one the throw of the player before it, pictured as a card
   nobody has seen (two looks at a card that helps).
-- **Playing on** is one more draw (keeping the best hand), then a showdown the player did
-  not call, against opponents who have had two more turns of the simple turn model; it costs
-  the player a life with the chance of being lowest there (or of an opponent's 31), else it
-  costs an opponent.
+- **Playing on** is valued by the hand model, measured on seeded games of the ``expert``
+  against casual and strong players (``research/winchance``).
 - **What is exact and what is estimated.** Draw odds and expected hand values are exact
-  (Fractions from exact counting). The chances of losing one or two lives and the changes
-  in the chance of winning the game are model estimates computed in floating point and kept
-  as Fractions rounded to a millionth; against one opponent, with lives kept, a knock's
-  chances are counted exactly instead (:func:`~scatlab.analysis.model.knock.knock_risk`, the
-  adaptive model), so the advice, the hints, lesson 3 and ``scatlab analyze`` read one
-  figure. The decision itself reads the estimates. Measured on seeded games
-  (``benchmarks/bench_calibration.py``), the lives a knock is predicted to cost track the
-  lives it cost.
+  (Fractions from exact counting). Against one opponent, with lives kept, a knock's chances
+  of losing one and two lives are counted exactly
+  (:func:`~scatlab.analysis.model.knock.knock_risk`, the adaptive model). The chances of
+  winning the game and of losing a life by playing on are the models' estimates, computed
+  in floating point and kept as Fractions rounded to a millionth. Measured on seeded games
+  (``benchmarks/bench_calibration.py``), the chances of winning track how often the player
+  went on to win.
 
 >>> from scatlab.analysis.counting.knowledge import Knowledge
 >>> r = rank(Position.of(Knowledge.of("10H 8H JH", discard="AH", opponents=2)))
->>> [m.name for m in r.moves]          # taking the A-heart makes 31: first, never a knock
-['take', 'draw', 'knock']
->>> r.best.sure_31, r.move(Action.KNOCK).lives > 0
+>>> r.best.name, r.best.sure_31        # taking the A-heart makes 31: first, never a knock
+('take', True)
+>>> r.move(Action.KNOCK).lives > 0, r.best.win > r.moves[1].win
 (True, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -94,6 +94,7 @@ from ..counting.horizon import horizon_table
 from ..counting.knowledge import Knowledge, collected_suits, opponent_turns
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from ..model.valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
+from ..model.winning import GameModel, HandModel, draw_level_by_row, last_turn_by_value, loss_by_row
 
 if TYPE_CHECKING:  # the opponent model is imported when a knock is weighed
     from ..model.opponents import Observations
@@ -114,19 +115,28 @@ __all__ = [
     "KnockLine",
     "lives_unit",
     "win_change",
+    "win_level",
+    "CLOSE_CALL",
     "prepare",
 ]
 
 HORIZON = 5
 """Own turns ahead a way of playing on is valued at."""
 FEED_MARGIN = 2.0
-"""Points of expected hand value (five turns ahead) a throw gives up not to feed the next player."""
+"""Points of expected hand value (five turns ahead) the fast picture of a strong player's
+throw gives up not to feed the next player (the opponent model's picture of an ``expert``,
+the master's play-outs). The engine itself weighs feeding in the chance of winning."""
+CLOSE_CALL = Fraction(1, 200)
+"""Moves whose chances of winning the game are within this of the best move's (half a point
+of percentage) are a close call: below what the estimates can tell apart (the calibration of
+docs/design/engine.md)."""
 
 Scale = Literal["value", "win"]
-"""The scale a choice is made on: ``"value"``, expected hand value (how to play on);
-``"win"``, the chance of winning the game (whether to end the hand)."""
+"""The scale a figure is read on: ``"value"``, expected hand value; ``"win"``, the chance of
+winning the game (the scale every choice is made on)."""
 
 _ZERO = Fraction(0)
+_SUITS = tuple(Suit)  # a card's suit is its index // 13 in this order
 _ENDING = (ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS)
 _ORDER = {ActionKind.DECLARE: 0, ActionKind.TAKE: 1, ActionKind.DRAW: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4,
           ActionKind.KNOCK: 5, ActionKind.HAMMER: 6, ActionKind.STOP_BUS: 7}
@@ -140,6 +150,17 @@ def win_change(p: Fraction | float) -> str:
     ('+3.1%', '-0.5%')
     """
     return f"{float(p) * 100:+.1f}%"
+
+
+def win_level(p: Fraction | float) -> str:
+    """A chance of winning the game as a learner reads it: a level in percent with one
+    decimal, ``"34.2%"`` (the one format of the hints, the advice, the review and the lessons;
+    a change is :func:`win_change`).
+
+    >>> win_level(Fraction(342, 1000)), win_level(0.05)
+    ('34.2%', '5.0%')
+    """
+    return f"{float(p) * 100:.1f}%"
 
 
 def lives_unit(rules: RuleSet) -> str:
@@ -161,10 +182,12 @@ def _estimate(x: float) -> Fraction:
 
 @dataclass(frozen=True)
 class Style:
-    """The engine's settings: ``horizon``, own turns ahead a way of playing on is valued
-    at (0 to 5); ``feed_margin``, points of that value a throw gives up not to feed the next
-    player; ``valuation``, how ending the hand is valued (:class:`KnockValuation`). The
-    defaults (:data:`EXPERT`) are the strongest measured (docs/guide/players.md).
+    """The engine's settings: ``horizon``, own turns ahead the value figures shown beside
+    each way of playing on look (0 to 5; the chance of winning always reads five, the horizon
+    the hand model was measured with); ``feed_margin``, the fast throw picture's margin
+    (:data:`FEED_MARGIN`: the opponent model's picture of a strong player, the master's
+    play-outs); ``valuation``, how ending the hand is valued (:class:`KnockValuation`). The
+    defaults (:data:`EXPERT`) are the ``expert``'s.
 
     >>> Style(horizon=7)
     Traceback (most recent call last):
@@ -318,6 +341,23 @@ class Position:
             return self.standing
         return Standing.fresh(self.knowledge.rules, self.knowledge.opponents)
 
+    def strong(self) -> tuple[float, ...]:
+        """Each opponent's chance of being a strong player, as the opponent model has learned
+        it from the hands shown earlier in the game (a position from a view); even odds before
+        any hand was shown, and for a position typed in."""
+        memo = self.__dict__.get("_strong")
+        if memo is not None:
+            return memo  # type: ignore[no-any-return]
+        out: tuple[float, ...] = (0.5,) * self.knowledge.opponents
+        if self.view is not None and self.view.past_hands:
+            from ..model.opponents import kind_odds
+
+            odds = kind_odds(self.view)
+            if odds is not None:
+                out = tuple(o[1] for o in odds)
+        object.__setattr__(self, "_strong", out)
+        return out
+
     def observed(self) -> Observations:
         """What the opponents were seen to do, as the opponent model reads it."""
         from ..model.opponents import Observations as _Observations
@@ -334,95 +374,154 @@ class Position:
         return _Observations(self.opponent_turns, ((),) * n)
 
 
+# -- the one scale -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """The one scale at a position: the chance of winning the game (the game model) and how
+    a way of playing on maps onto it (the hand model)."""
+
+    game: GameModel
+    hand: HandModel
+    lose: float  # the chance of winning once this hand cost the player
+    other: float  # ... once it cost one other player
+    sure31: float  # ... once it cost every other player (a 31 declared at once; V14: a knock that stands)
+    loss_plain: list[float]
+    loss_fed: list[float]
+    sweep: list[float]
+    last_turn: list[float]
+
+    def level(self, loss: float, sweep: float = 0.0) -> float:
+        """The chance of winning of playing on with the chances ``loss`` of losing this hand
+        and ``sweep`` of costing every other player."""
+        return self.other + loss * (self.lose - self.other) + sweep * (self.sure31 - self.other)
+
+    def row_level(self, row: int, fed: bool) -> tuple[float, float]:
+        """(chance of winning, chance of losing) of keeping the hand of ``row`` and playing on."""
+        q = (self.loss_fed if fed else self.loss_plain)[row]
+        return self.level(q, self.sweep[row]), q
+
+
+@lru_cache(maxsize=1024)
+def _scale_for(seats: Standing, strong: tuple[float, ...], turns: float) -> _Scale:
+    game = GameModel.of(seats, strong)
+    lose, other, sweep = game.play_on()
+    n = len(seats.opponents)
+    s = round(sum(strong) / len(strong), 2) if strong else 0.5
+    scoring = scoring_rules(seats.rules)
+    plain, fed, swept = loss_by_row(scoring, n, turns, s)
+    return _Scale(game, game.model, lose, other, sweep, plain, fed, swept, last_turn_by_value(scoring, n, turns, s))
+
+
+def _scale(position: Position) -> _Scale:
+    turns = position.opponent_turns
+    mean_turns = round(sum(turns) / len(turns), 2) if turns else 0.0
+    return _scale_for(position.seats, position.strong(), mean_turns)
+
+
+def _last_turn_scale(position: Position, scale: _Scale) -> tuple[float, float, float]:
+    """``(lose, other, sure31)`` of a last turn after a knock (or a bus stop): the chance of
+    winning once the showdown cost the player, once it did not (then the knocker, strictly
+    lowest, loses ``knocker_lowest_loses`` (C7, V8) or, with more players, the lowest of
+    the others one, taken as even odds; under V14 the knocker a letter), and after a 31
+    declared now (C8: every other player one life; V9: the knocker two). Without a known
+    knocker (C11, the stock gone): the scale of playing on."""
+    view = position.view
+    rules = position.knowledge.rules
+    knocker = view.knocker if view is not None else None
+    if knocker is None or rules.score_keeping == "points" or knocker not in position.seats.opponents:
+        return scale.lose, scale.other, scale.sure31
+    g = scale.game
+    others = [s for s in position.seats.opponents if s != knocker]
+    if rules.score_keeping == "gin":
+        other = g.after({knocker: 1})
+    else:
+        caught = g.after({knocker: rules.knocker_lowest_loses})
+        other = caught if not others else 0.5 * caught + 0.5 * sum(g.after({s: 1}) for s in others) / len(others)
+    blitz = {s: 1 for s in position.seats.opponents}
+    if rules.thirty_one_after_knock == "knocker_two":
+        blitz[knocker] = 2
+    return scale.lose, other, g.after(blitz)
+
+
 # -- ending the hand ---------------------------------------------------------------------------
-
-
-def nearly_safe(own: Fraction | float, gain: Fraction | float, limit: Fraction | float) -> bool:
-    """Rule 2's first way (module doc): ending the hand costs at most ``limit`` expected
-    lives (``own``) and does not lower the chance of winning (``gain`` at least 0)."""
-    return own <= limit and gain >= 0
-
-
-def ends_the_hand(own: Fraction | float, gain: Fraction | float, on: Fraction | float, limit: Fraction | float,
-                  margin: Fraction | float) -> bool:
-    """Rule 2 on an estimate's figures (the quick screen aside): nearly safe, or its change
-    in the chance of winning (``gain``) beats playing on's (``on``) by ``margin``."""
-    return nearly_safe(own, gain, limit) or gain >= on + margin
 
 
 @dataclass(frozen=True)
 class _Ending:
-    """The engine's estimate of ending the hand now against playing on."""
+    """The engine's estimate of ending the hand now: the knock model's outcome, its chance
+    of winning the game, and its chances of losing one and two lives (exact counts against
+    one opponent with lives kept, else the estimate's).
 
-    hopeless: bool
-    outcome: KnockOutcome | None  # None when hopeless and not asked for the figures
-    on: float  # the expected change in P(win) of playing on
-    on_lives: float  # the expected lives playing on costs
-    limit: float
-    margin: float
+    Where the exact count gives the figures, the knock model's outcome is only read for the
+    words of a reason (the knock is the first move): it is then worked out on first reading
+    (``outcome`` given as a function), with the same numbers."""
+
+    pending: KnockOutcome | Callable[[], KnockOutcome] = field(repr=False, compare=False)
+    win: float
+    p_one: float
+    p_two: float
+    exact: tuple[Fraction, Fraction] | None
 
     @property
-    def chosen(self) -> bool:
-        """The rule: end the hand (see the module doc)."""
-        if self.hopeless or self.outcome is None:
-            return False
-        out = self.outcome
-        return ends_the_hand(out.own, out.gain, self.on, self.limit, self.margin)
+    def outcome(self) -> KnockOutcome:
+        """The knock model's outcome (:meth:`KnockValuation.outcome`)."""
+        if not isinstance(self.pending, KnockOutcome):
+            object.__setattr__(self, "pending", self.pending())
+        assert isinstance(self.pending, KnockOutcome)
+        return self.pending
 
-    def why(self, rules: RuleSet) -> str:
-        """The reason in the ``expert``'s words."""
-        assert self.outcome is not None
-        out = self.outcome
-        if out.own <= self.limit and out.gain >= 0:
-            unit = {"gin": "letters", "points": "points missed"}.get(rules.score_keeping, "lives")
-            return f"{out.phrase}; {out.own:.2f} {unit} expected, within the {self.limit:.2f} it accepts"
-        return (f"{out.phrase}; the knock changes its chance of winning the game by {win_change(out.gain)}, "
-                f"playing on by about {win_change(self.on)}")
+    @property
+    def loss(self) -> float:
+        """The chance that ending the hand costs the player a life (a letter; under V16: does not score)."""
+        return self.p_one + self.p_two
 
 
-def _ending(position: Position, style: Style, model: _Model, strength: int, row: int, extra_turn: bool,
-            hand: tuple[Card, ...] | None, figures: bool) -> _Ending:
-    """Weigh ending the hand with a hand of table strength ``strength`` (row ``row``):
-    against opponents pictured by the adaptive model, each with one last turn
-    (``extra_turn``, a knock) or none (a hammer, a bus stop, judged on the three cards
-    ``hand`` kept). With ``figures`` False a hopeless end is not estimated further."""
+def _ending(position: Position, style: Style, model: _Model, strength: int, extra_turn: bool,
+            hand: tuple[Card, ...] | None, scale: _Scale) -> _Ending:
+    """Value ending the hand with a hand of table strength ``strength``: against opponents
+    pictured by the adaptive model, each with one last turn (``extra_turn``, a knock) or none
+    (a hammer, a bus stop, judged on the three cards ``hand`` kept), each outcome by the game
+    model's chance of winning."""
     from ..model.opponents import final_value_distribution
 
-    valuation = style.valuation
-    seats = position.seats
-    played = position.opponent_turns
-    hopeless = valuation.hopeless(seats, model.odds, strength, extra_turn, played)
-    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
-    if hopeless and not figures:  # the rule never ends the hand here: nothing more to weigh
-        return _Ending(True, None, 0.0, 0.0, limit, margin)
     k = position.knowledge
-    unseen = k.unseen_index
-    on_lives = valuation.risk_playing_on(seats, model.odds, row, unseen, played) if unseen else 0.0
-    on = valuation.value_of_risk(seats, on_lives) if unseen else 0.0
     if hand is not None:  # a bus stop: judged on the three cards kept
         k = Knowledge(hand=hand, top=None, dead=k.dead, opponent_holds=k.opponent_holds, opponents=k.opponents,
                       rules=k.rules)
     observations = position.observed()
-    dists = [final_value_distribution(k, observations, i, extra_turn) for i in range(k.opponents)]
-    outcome = valuation.outcome(seats, dists, strength >> RANK_BITS)
-    return _Ending(hopeless, outcome, on, on_lives, limit, margin)
+
+    def outcome() -> KnockOutcome:
+        dists = [final_value_distribution(k, observations, i, extra_turn) for i in range(k.opponents)]
+        return style.valuation.outcome(position.seats, dists, strength >> RANK_BITS, scale.game)
+
+    exact = _exact_knock(position) if extra_turn and hand is None else None
+    if exact is not None:  # the exact count is the figure shown: the chance of winning reads it
+        p_one, p_two = float(exact[0]), float(exact[1])
+        me, opp = position.seats.player, position.seats.opponents[0]
+        g = scale.game
+        win = p_one * g.after({me: 1}) + p_two * g.after({me: 2}) + (1 - p_one - p_two) * g.after({opp: 1})
+        return _Ending(outcome, win, p_one, p_two, exact)  # the outcome, for a reason's words only: when read
+    out = outcome()
+    return _Ending(out, scale.game.now + out.gain, out.p_one, out.p_two, None)
 
 
-def _sure_31_gain(position: Position, style: Style) -> float:
-    """The change in P(win) of a 31 declared at once: every opponent loses a life (a
-    letter; under V16 the player scores)."""
-    seats = position.seats
-    valuation = style.valuation
-    points = seats.rules.score_keeping == "points"
-    base_standing = valuation.standing(seats)
-    base = valuation.p_win(base_standing, seats.player, points)
-    st = list(base_standing)
-    if points:
-        st[seats.player] += 1
-    else:
-        for s in seats.opponents:
-            st[s] = max(0.0, st[s] - 1)
-    return valuation.p_win(st, seats.player, points) - base
+def _exact_knock(position: Position) -> tuple[Fraction, Fraction] | None:
+    """A knock's chances of losing one and two lives, counted exactly by
+    :func:`~scatlab.analysis.model.knock.knock_risk` (the adaptive model, with what was seen of
+    the opponent), where that count is exact and means lives: one opponent, lives kept (C7,
+    C13; the bus, V15). Elsewhere None: the figures stay the engine's estimates. So the
+    advice, the hints, the lessons and ``scatlab analyze`` read one figure for a heads-up knock."""
+    k = position.knowledge
+    if k.opponents != 1 or len(k.hand) != 3 or k.rules.score_keeping not in ("lives", "bus"):
+        return None
+    from ..model.knock import knock_risk
+
+    risk = knock_risk(k, opponent_model="adaptive", observations=position.observed())
+    if not risk.exact:
+        return None
+    return risk.p_lose_one, risk.p_lose_two
 
 
 # -- the decision ------------------------------------------------------------------------------
@@ -437,49 +536,39 @@ class Choice:
     action: Action
     reason: str
     then: Card | None = None
+    win: float = 0.0
+    """The move's estimated chance of winning the game (:attr:`RankedMove.win`, unrounded)."""
 
 
 @dataclass
-class _Work:
-    """What deciding computed, for :func:`rank` to reuse."""
+class _Option:
+    """A legal move being weighed: its chance of winning, the chance it costs a life this
+    hand, the exact value figure shown beside it, and what it plans."""
 
-    endings: dict[ActionKind, _Ending] = field(default_factory=dict)
-    throw: Card | None = None
-    first_throw: Card | None = None
-    kept_best: tuple[Card, ...] | None = None
+    action: Action
+    win: float
+    loss: float
+    value: Fraction | None = None
+    sure_31: bool = False
+    then: Card | None = None
+    taken: Card | None = None
+    ending: _Ending | None = None
+    kept: tuple[Card, ...] | None = None
 
 
 def decide(position: Position | PlayerView, style: Style = EXPERT) -> Choice:
     """The engine's first move at ``position`` (a :class:`Position`, or a view whose player
-    is to move), by the module doc's rule: the first move of :func:`rank`, found with only
-    the work that move needs.
+    is to move), by the module doc's rule: the first move of :func:`rank`.
 
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
     >>> decide(s.view(1)).action                                    # QH into 2S 3S 9H? no: take
     Action(kind=<ActionKind.TAKE: 'take'>, card=None)
     """
-    if isinstance(position, PlayerView) and position.phase is Phase.DISCARD and position.to_move == position.player \
-            and not any(a.kind is ActionKind.STOP_BUS for a in position.legal_actions):
-        return _decide(_throw_position(position), style, _Work(), figures=False)
-    position = _position(position)
-    return _decide(position, style, _Work(), figures=False)
-
-
-def _throw_position(view: PlayerView) -> Position:
-    """The position of a throw with no bus stop to weigh, for :func:`decide` alone: the
-    throw reads only the four cards, the card taken, whether it is a last turn and the suits
-    the next player collects, so the card tracking of the pile and the opponents' cards
-    (:meth:`Knowledge.from_view`, most of a throw's time) is left out. Never ranked."""
-    k = Knowledge(hand=view.hand, top=None, dead=(), opponent_holds=(), opponents=len(view.opponents),
-                  rules=view.rules, taken=view.taken)
-    final = view.knocker is not None or (
-        bool(view.history) and view.history[-1].player == view.player
-        and view.history[-1].action.kind is ActionKind.STOP_BUS)
-    nxt = view.opponents[0] if view.opponents else None
-    collects = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
-    return Position(k, frozenset((ActionKind.DISCARD,)), tuple(opponent_turns(view)), final,
-                    Standing.from_view(view), collects, None, (), view)
+    p = _position(position)
+    options = _options(p, style)
+    best = _ordered(options, p)[0]
+    return Choice(best.action, _reason(best, options, p, style), best.then, best.win)
 
 
 def _position(position: Position | PlayerView) -> Position:
@@ -490,162 +579,213 @@ def _position(position: Position | PlayerView) -> Position:
     return position
 
 
-def _decide(position: Position, style: Style, work: _Work, figures: bool) -> Choice:
-    kinds = position.kinds
-    if ActionKind.DECLARE in kinds:
-        return Choice(Action.DECLARE, "declares 31 at once (C8)")
-    model = _model_for(position.knowledge.rules, style.horizon)
-    if ActionKind.DISCARD in kinds:
-        return _discard(position, style, model, work, figures)
-    return _turn(position, style, model, work, figures)
+def _stock_gone(position: Position) -> bool:
+    k = position.knowledge
+    return len(k.hand) == 3 and ActionKind.DRAW not in position.kinds and ActionKind.PASS in position.kinds
 
 
-def _show(score: int | None, model: _Model, final: bool) -> str:
-    if score is None:
-        return "-"
-    if final:
-        return str(Fraction(score >> RANK_BITS, 2))
-    return f"{score / model.scale:.2f}"
+def _ordered(options: list[_Option], position: Position) -> list[_Option]:
+    """Best first: by the chance of winning, then by the order of the module doc's rule 1,
+    then (two throws alike) by the value shown."""
+    order = dict(_ORDER)
+    if _stock_gone(position):  # C11: a hand of takers ends
+        order[ActionKind.PASS] = 0
+    return sorted(options, key=lambda o: (-o.win, order[o.action.kind], -(o.value or 0), str(o.action)))
 
 
-def _show_avg(total: int | None, n: int, model: _Model, final: bool) -> str:
-    if total is None or n == 0:
-        return "-"
-    if final:
-        return f"{(total / n) / (2 << RANK_BITS):.2f}"
-    return f"{total / n / model.scale:.2f}"
-
-
-def _turn(position: Position, style: Style, model: _Model, work: _Work, figures: bool) -> Choice:
+def _options(position: Position, style: Style) -> list[_Option]:
+    """Every legal move of ``position`` with its figures (the module doc's rule)."""
     k = position.knowledge
     kinds = position.kinds
+    model = _model_for(k.rules, style.horizon)
     tables = model.tables
+    scale = _scale(position)
+    final = position.final or _stock_gone(position)
+    options: list[_Option] = []
+    fed_suits = position.next_collects if not position.final else frozenset()
+    last_lose, last_other, last_31 = _last_turn_scale(position, scale) if final else (0.0, 0.0, 0.0)
+    sure31 = last_31 if final else scale.sure31
+
+    def last(q: float) -> float:
+        """The chance of winning of a last turn ending with the chance ``q`` of losing."""
+        return last_other + q * (last_lose - last_other)
+
+    def kept_option(cards: Sequence[Card], thrown: Card | None) -> tuple[float, float, bool, int]:
+        """(win, loss, sure 31, row) of keeping ``cards`` having thrown ``thrown``."""
+        idx = sorted(c.index for c in cards)
+        row = tables.row(idx)
+        v2 = model.value2[row]
+        if v2 >= BLITZ2:
+            return sure31, 0.0, True, row
+        if final:
+            q = scale.last_turn[v2]
+            return last(q), q, False, row
+        win, q = scale.row_level(row, thrown is not None and thrown.suit in fed_suits)
+        return win, q, False, row
+
+    def shown_value(row: int) -> Fraction:
+        return Fraction(model.value2[row], 2) if final else Fraction(model.future[row], model.scale)
+
+    if ActionKind.DECLARE in kinds:
+        options.append(_Option(Action.DECLARE, scale.sure31, 0.0, k.value, True))
+        if ActionKind.PASS in kinds:  # C10: a 31 not declared at once counts 30
+            turns = sum(position.opponent_turns) / max(1, len(position.opponent_turns))
+            strong = sum(position.strong()) / max(1, len(position.strong()))
+            q = scale.hand.loss(30.0, 30.0, turns, strong)
+            options.append(_Option(Action.PASS, scale.level(q, scale.hand.sweep_chance(30.0, 30.0, turns, strong)), q,
+                                   Fraction(30)))
+        return options
+    if len(k.hand) == 4:
+        four = k.hand
+        for out in four:
+            if out is k.taken:
+                continue
+            three = tuple(c for c in four if c is not out)
+            win, q, sure, r = kept_option(three, out)
+            options.append(_Option(Action.discard(out), win, q, Fraction(model.value2[r], 2) if (final or sure)
+                                   else shown_value(r), sure, kept=three))
+        if ActionKind.STOP_BUS in kinds:
+            drawn = k.taken if k.taken is not None else four[-1]
+            held = tuple(c for c in four if c is not drawn)
+            stop = throw_choice(k.rules, LAST_THROW, (held[0], held[1], held[2]), drawn, taken=k.taken is not None)
+            shown = tuple(c for c in four if c is not stop.first)
+            strength = tables.strength_of(sorted(c.index for c in shown))
+            ending = _ending(position, style, model, strength, False, shown, scale)
+            options.append(_Option(Action.STOP_BUS, ending.win, ending.loss, None, ending=ending, kept=shown))
+        return options
     hand = k.hand
-    idx = [c.index for c in hand]
-    strength = tables.strength_of(idx)
-    value = Fraction(strength >> RANK_BITS, 2)
-    unseen = k.unseen_index
+    idx = sorted(c.index for c in hand)
     row = tables.row(idx)
-    chosen: Choice | None = None
     top = k.top
-    if ActionKind.TAKE in kinds and top is not None and not k.undeclared_31:  # C8: a 31 for sure comes first
-        made = max((tables.strength_of(sorted([c.index for c in hand if c is not x] + [top.index])), x) for x in hand)
-        if made[0] >> RANK_BITS >= BLITZ2:
-            chosen = Choice(Action.TAKE, f"takes the {top} and will throw the {made[1]}: the three it keeps make 31",
-                            made[1])
-            if not figures:
-                return chosen
+    if ActionKind.TAKE in kinds and top is not None:
+        best_take: tuple[float, float, bool, int, Card] | None = None
+        for out in hand:
+            cards = [c for c in hand if c is not out] + [top]
+            win, q, sure, r = kept_option(cards, out)
+            if best_take is None or win > best_take[0] or (win == best_take[0] and not final
+                                                           and model.future[r] > model.future[best_take[3]]):
+                best_take = (win, q, sure, r, out)
+        assert best_take is not None
+        win, q, sure, r, out = best_take
+        if _stock_gone(position):  # C11: only the hand now counts; passing ends the hand
+            win, q = last(scale.last_turn[model.value2[r]]), scale.last_turn[model.value2[r]]
+        options.append(_Option(Action.TAKE, win, q, shown_value(r) if not sure else Fraction(model.value2[r], 2),
+                               sure, out, top))
+    unseen = k.unseen_index
+    if ActionKind.DRAW in kinds and unseen:
+        a, b, c = idx
+        ca, cb, cc = (next(x for x in hand if x.index == i) for i in (a, b, c))
+        rl = tables.row_list
+        pairs = ((b * 2704 + c * 52, ca), (a * 2704 + c * 52, cb), (a * 2704 + b * 52, cc))
+        keep_win, keep_q, keep_sure, _ = (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else \
+            kept_option(hand, None)
+        win_total = 0.0
+        q_total = 0.0
+        value_total = 0
+        sure_count = 0
+        suits = fed_suits
+        plain, fedl, v2l, lastq, lvl = scale.loss_plain, scale.loss_fed, model.value2, scale.last_turn, scale.level
+        swept = scale.sweep
+        fut = model.future
+        for d in unseen:
+            d_suit = _SUITS[d // 13] if suits else None
+            # keep the hand, throwing the card drawn
+            if keep_sure:
+                best_w, best_q, best_sure = keep_win, keep_q, True
+            elif final:
+                best_q = lastq[v2l[row]]
+                best_w, best_sure = last(best_q), False
+            else:
+                best_q = (fedl if d_suit in suits else plain)[row]
+                best_w, best_sure = lvl(best_q, swept[row]), False
+            best_val = v2l[row] if final else fut[row]
+            for base, out in pairs:
+                r = rl[base + d]
+                v2 = v2l[r]
+                if v2 >= BLITZ2:
+                    w, q, sure = sure31, 0.0, True
+                elif final:
+                    q = lastq[v2]
+                    w, sure = last(q), False
+                else:
+                    q = (fedl if out.suit in suits else plain)[r]
+                    w, sure = lvl(q, swept[r]), False
+                val = v2 if final else fut[r]
+                if w > best_w or (w == best_w and val > best_val):
+                    best_w, best_q, best_sure, best_val = w, q, sure, val
+            win_total += best_w
+            q_total += best_q
+            value_total += best_val
+            sure_count += best_sure
+        n = len(unseen)
+        value = Fraction(value_total, 2 * n) if final else Fraction(value_total, n * model.scale)
+        options.append(_Option(Action.DRAW, win_total / n, q_total / n, value, sure_count == n))
+    if ActionKind.PASS in kinds:
+        v2 = 60 if k.undeclared_31 else model.value2[row]
+        if final:
+            q = scale.last_turn[v2]
+            win = last(q)
+        else:
+            win, q = scale.row_level(row, False)
+        options.append(_Option(Action.PASS, win, q, Fraction(v2, 2) if final else shown_value(row)))
     for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
         if kind in kinds:
-            ending = _ending(position, style, model, strength, row, kind is ActionKind.KNOCK, None, figures)
-            work.endings[kind] = ending
-            if chosen is None and ending.chosen:
-                verb = "calls a hammer" if kind is ActionKind.HAMMER else "knocks"
-                chosen = Choice(Action(kind), f"{verb} with {value}: {ending.why(k.rules)}")
-                if not figures:
-                    return chosen
-    if chosen is not None:
-        return chosen
-    final = position.final  # a last turn: only the hand now counts
-    scores: list[int] = tables.strength_list if final else model.future
-    rl = tables.row_list
-    take_score = None
-    take_discard: Card | None = None
-    if ActionKind.TAKE in kinds and top is not None:
-        for i, out in enumerate(hand):
-            rest = idx[:i] + idx[i + 1:]
-            s = scores[rl[rest[0] * 2704 + rest[1] * 52 + top.index]]
-            if take_score is None or s > take_score:
-                take_score, take_discard = s, out
-    what = "the hand now" if final else f"worth on average {style.horizon} turns ahead"
-    if ActionKind.DRAW not in kinds:
-        # C11: the stock is gone. Take only what strictly raises the hand now, so that a
-        # hand of takers always ends (each take raises the taker's value).
-        if ActionKind.TAKE in kinds and top is not None:
-            after, out = max((tables.strength_of(sorted([c.index for c in hand if c is not x] + [top.index])), x)
-                             for x in hand)
-            if after > strength:
-                return Choice(Action.TAKE, f"takes the {top} with the stock gone: throwing the {out} raises the "
-                              f"hand from {value} to {Fraction(after >> RANK_BITS, 2)} (C11)", out)
-        if ActionKind.PASS in kinds:
-            return Choice(Action.PASS, "passes: the stock is gone and the discard does not raise the hand (C11)")
-    draw_total = None
-    if ActionKind.DRAW in kinds and unseen:
-        a, b, c = sorted(idx)
-        ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
-        keep = scores[row]
-        total = 0
-        for d in unseen:
-            best = keep
-            for base in (ab, ac, bc):
-                s = scores[rl[base + d]]
-                if s > best:
-                    best = s
-            total += best
-        draw_total = total
-    if take_score is not None and (draw_total is None or take_score * len(unseen) >= draw_total):
-        return Choice(Action.TAKE, f"takes the {top} and will throw the {take_discard}: it makes "
-                      f"{_show(take_score, model, final)} ({what}), at least the "
-                      f"{_show_avg(draw_total, len(unseen), model, final)} a draw is worth", take_discard)
-    if draw_total is not None:
-        return Choice(Action.DRAW, f"draws: over {len(unseen)} unseen cards a draw is worth "
-                      f"{_show_avg(draw_total, len(unseen), model, final)} ({what}), more than "
-                      + (f"{_show(take_score, model, final)} by taking the {top}" if take_score is not None
-                         else "keeping the hand"))
-    for kind in (ActionKind.DRAW, ActionKind.PASS, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER):
-        if kind in kinds:
-            return Choice(Action(kind), f"{kind.value}: the only sensible action left")
-    raise AnalysisError("there is no move to rank in this position")
+            ending = _ending(position, style, model, tables.strength_of(idx), kind is ActionKind.KNOCK, None, scale)
+            options.append(_Option(Action(kind), ending.win, ending.loss, None, ending=ending))
+    if not options:
+        raise AnalysisError("there is no move to rank in this position")
+    return options
 
 
-def _discard(position: Position, style: Style, model: _Model, work: _Work, figures: bool) -> Choice:
+def _reason(best: _Option, options: list[_Option], position: Position, style: Style) -> str:
+    """Why the first move, in the ``expert``'s words: its chance of winning the game against
+    the next best's."""
     k = position.knowledge
-    tables = model.tables
-    hand = k.hand
-    final = position.final
-    drawn = k.taken if k.taken is not None else hand[-1]
-    held = tuple(c for c in hand if c is not drawn)
-    avoid = position.next_collects if not final else frozenset()
-    way = LAST_THROW if final else expert_throw(style.horizon, style.feed_margin)
-    throw = throw_choice(k.rules, way, (held[0], held[1], held[2]), drawn, taken=k.taken is not None, avoid=avoid)
-    work.throw, work.first_throw = throw.card, throw.first
+    kind = best.action.kind
+    others = [o for o in _ordered(options, position) if o is not best]
+    best_win = _estimate(best.win)
+    close = [o for o in others if best_win - _estimate(o.win) < CLOSE_CALL]
+    said = [best, *(close or others[:1])]
+    levels = ", ".join(f"{win_level(o.win)} if it {_option_verb(o, k)}" for o in said)
+    chance = (f"its chance of winning the game: {win_level(_scale(position).game.now)} now; {levels}"
+              + (" (a close call)" if close else ""))
+    if kind is ActionKind.DECLARE:
+        return "declares 31 at once (C8)"
+    if best.sure_31 and kind is ActionKind.TAKE:
+        return f"takes the {k.top} and will throw the {best.then}: the three it keeps make 31"
+    if best.sure_31 and kind is ActionKind.DISCARD:
+        return f"throws the {best.action.card}: the other three make 31"
+    if kind in _ENDING:
+        assert best.ending is not None
+        verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "calls a hammer",
+                ActionKind.STOP_BUS: "stops the bus"}[kind]
+        value = k.value if best.kept is None else Fraction(
+            _model_for(k.rules).tables.strength_of(sorted(c.index for c in best.kept)) >> RANK_BITS, 2)
+        return f"{verb} with {value}: {best.ending.outcome.phrase}; {chance}"
+    if kind is ActionKind.TAKE and _stock_gone(position):
+        return f"takes the {k.top} with the stock gone: it raises the hand (C11); {chance}"
+    if kind is ActionKind.PASS and _stock_gone(position):
+        return "passes: the stock is gone and the discard does not raise the hand (C11)"
+    if kind is ActionKind.TAKE:
+        return f"takes the {k.top} and will throw the {best.then}: {chance}"
+    if kind is ActionKind.DRAW:
+        return f"draws: {chance}"
+    if kind is ActionKind.DISCARD:
+        card = best.action.card
+        kept = " ".join(str(c) for c in k.hand if c is not card)
+        return f"throws the {card}, keeping {kept}: {chance}"
+    return f"{kind.value}: {chance}"
 
-    def kept(out: Card) -> tuple[list[Card], int, int]:  # the three kept, their strength now and their worth
-        cards = [c for c in hand if c is not out]
-        idx = sorted(c.index for c in cards)
-        strength = tables.strength_of(idx)
-        return cards, strength, strength if final else model.future[tables.row(idx)]
 
-    _, first_strength, _ = kept(throw.first)
-    sure = first_strength >> RANK_BITS >= BLITZ2
-    if sure and not (figures and ActionKind.STOP_BUS in position.kinds):
-        return Choice(Action.discard(throw.first), f"throws the {throw.first}: the other three make 31")
-    chosen: Choice | None = None
-    if sure:
-        chosen = Choice(Action.discard(throw.first), f"throws the {throw.first}: the other three make 31")
-    if ActionKind.STOP_BUS in position.kinds:
-        # V19: the hand shows down with the three it keeps now, the highest (its last throw)
-        last = throw_choice(k.rules, LAST_THROW, (held[0], held[1], held[2]), drawn, taken=k.taken is not None)
-        best_cards, best_strength, _ = kept(last.first)
-        work.kept_best = tuple(best_cards)
-        ending = _ending(position, style, model, best_strength, tables.row(sorted(c.index for c in best_cards)),
-                         False, tuple(best_cards), figures)
-        work.endings[ActionKind.STOP_BUS] = ending
-        if chosen is None and ending.chosen:
-            chosen = Choice(Action.STOP_BUS, f"stops the bus, keeping {Fraction(best_strength >> RANK_BITS, 2)}: "
-                            f"{ending.why(k.rules)} (V19)")
-            if not figures:
-                return chosen
-    if chosen is not None:
-        return chosen
-    card = throw.card
-    nxt = position.seats.opponents[0] if position.seats.opponents else None
-    note = (f" (not the {throw.first}: player {nxt} collects {throw.first.suit.letter})"
-            if card is not throw.first else "")
-    cards, strength, worth = kept(card)
-    what = f"worth {Fraction(strength >> RANK_BITS, 2)} now" if final else (
-        f"worth {worth / model.scale:.2f} on average {style.horizon} turns ahead")
-    return Choice(Action.discard(card), f"throws the {card}, keeping {' '.join(str(c) for c in cards)}, {what}{note}")
+def _option_verb(o: _Option, k: Knowledge) -> str:
+    """A move as the reason says it after "if it": ``"draws"``, ``"takes the QH (throwing the 4C)"``."""
+    kind = o.action.kind
+    if kind is ActionKind.TAKE:
+        return f"takes the {k.top}" + (f" (throwing the {o.then})" if o.then is not None else "")
+    if kind is ActionKind.DISCARD:
+        return f"throws the {o.action.card}"
+    return {ActionKind.DRAW: "draws", ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "calls a hammer",
+            ActionKind.STOP_BUS: "stops the bus", ActionKind.PASS: "passes", ActionKind.DECLARE: "declares"}[kind]
 
 
 # -- the ranking -------------------------------------------------------------------------------
@@ -655,15 +795,17 @@ def _discard(position: Position, style: Style, model: _Model, work: _Work, figur
 class RankedMove:
     """One legal move with its figures.
 
-    ``value``: the exact expected hand value :attr:`Ranking.horizon` turns ahead (the hand
-    now on a last turn; None for a move that ends the hand); ``lives``: the expected lives
-    (letters, points missed) lost this hand, estimated where the position has a move that
-    ends the hand (for a way of playing on, that of playing on); ``win``: the estimated
-    change in the chance of winning the game, likewise; ``sure_31``: the move makes a 31
-    declared at once; for a take the card ``then`` thrown and the card ``taken``; for an
-    end of the hand ``p_one`` and ``p_two``, the chances of losing exactly one and two lives
-    (``lives = p_one + 2 * p_two``): exact counts for a knock against one opponent with
-    lives kept (:func:`!_exact_knock`), the engine's estimates elsewhere."""
+    ``win``: the estimated chance of winning the game if the player makes this move (and
+    plays on as the engine advises), the figure the engine decides by; ``loss``: the
+    estimated chance that the move costs the player a life (a letter, a bus step; under V16:
+    that it does not score) this hand; ``value``: the exact expected hand value
+    :attr:`Ranking.horizon` turns ahead (the hand now on a last turn; None for a move that
+    ends the hand); ``close``: a close call with the best move (:data:`CLOSE_CALL`);
+    ``sure_31``: the move makes a 31 declared at once; for a take the card ``then`` thrown
+    and the card ``taken``; for an end of the hand ``lives``, ``p_one`` and ``p_two``, the
+    expected lives lost and the chances of losing exactly one and two (``lives = p_one + 2 *
+    p_two``): exact counts for a knock against one opponent with lives kept
+    (:attr:`exact_risk`), the knock model's estimates elsewhere."""
 
     action: Action
     value: Fraction | None
@@ -673,12 +815,15 @@ class RankedMove:
     p_one: Fraction | None = None
     p_two: Fraction | None = None
     taken: Card | None = None
-    win: Fraction | None = None
-    """The estimated change in the chance of winning the game (a probability, e.g. 3/100 for
-    three points), where the position has a move that ends the hand."""
+    win: Fraction = _ZERO
+    """The estimated chance of winning the game (a probability, e.g. 37/100)."""
     exact_risk: bool = False
     """``p_one``, ``p_two`` and ``lives`` of an end of the hand are exact counts (a knock
     against one opponent, lives kept), not the engine's estimates."""
+    loss: Fraction = _ZERO
+    """The estimated chance that this move costs the player a life this hand."""
+    close: bool = False
+    """Within :data:`CLOSE_CALL` of the best move's chance of winning (the best move itself: False)."""
 
     @property
     def name(self) -> str:
@@ -692,15 +837,15 @@ class RankedMove:
 
     def to_json(self) -> dict[str, object]:
         """The move and its figures as JSON-ready data (fractions as strings)."""
-        data: dict[str, object] = {"move": self.name}
+        data: dict[str, object] = {"move": self.name, "win": str(self.win), "loss": str(self.loss)}
         if self.then is not None:
             data["then_throw"] = str(self.then)
         if self.value is not None:
             data["value"] = str(self.value)
         if self.lives is not None:
             data["expected_loss"] = str(self.lives)
-        if self.win is not None:
-            data["win_change"] = str(self.win)
+        if self.close:
+            data["close_call"] = True
         if self.sure_31:
             data["sure_31"] = True
         return data
@@ -729,14 +874,9 @@ class Ranking:
     """The unit of the lives figures: lives, letters (V14) or points (V16)."""
     reason: str = ""
     """Why the first move, in the ``expert``'s words (:attr:`Choice.reason`)."""
-    margin: Fraction = _ZERO
-    """How much ending the hand must beat playing on by, in the chance of winning the game."""
-    play_on_win: Fraction | None = None
-    """The estimated change in the chance of winning the game of playing on (None where no
-    move ends the hand)."""
-    limit: Fraction = _ZERO
-    """The expected lives (letters, points missed) ending the hand may always cost when it
-    does not lower the chance of winning: *nearly safe* (:meth:`KnockValuation.limit`)."""
+    now: Fraction = _ZERO
+    """The estimated chance of winning the game from the standings, before this hand is
+    played out (the game model): the level the moves' figures move it from."""
 
     @property
     def ahead(self) -> str:
@@ -751,27 +891,41 @@ class Ranking:
         return self.moves[0]
 
     @property
+    def close_calls(self) -> tuple[RankedMove, ...]:
+        """The moves that are a close call with the best (:attr:`RankedMove.close`)."""
+        return tuple(m for m in self.moves if m.close)
+
+    @property
+    def play_on(self) -> RankedMove | None:
+        """The best way of playing on where the position has a move that ends the hand (else None)."""
+        if not any(m.ends_hand for m in self.moves):
+            return None
+        return next((m for m in self.moves if not m.ends_hand), None)
+
+    @property
+    def play_on_win(self) -> Fraction | None:
+        """The chance of winning the game of the best way of playing on, where the position
+        has a move that ends the hand (None elsewhere)."""
+        on = self.play_on
+        return on.win if on is not None else None
+
+    @property
     def play_on_lives(self) -> Fraction | None:
-        """The estimated lives playing on costs (None where no move ends the hand)."""
-        lives = [m.lives for m in self.moves if not m.ends_hand and not m.sure_31 and m.lives is not None]
-        return min(lives) if lives else None
+        """The chance that the best way of playing on costs a life this hand, where the
+        position has a move that ends the hand (None elsewhere)."""
+        on = self.play_on
+        return on.loss if on is not None else None
 
     def to_json(self) -> dict[str, object]:
-        """The ranking as JSON-ready data: the moves best first, the horizon of their values
-        and the unit of their expected losses.
+        """The ranking as JSON-ready data: the chance of winning now, the moves best first,
+        the horizon of their values and the unit of their expected losses.
 
         >>> from scatlab.analysis.counting.knowledge import Knowledge
         >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]["move"]
         'take'
         """
-        data: dict[str, object] = {"horizon": self.horizon, "unit": self.unit,
-                                   "moves": [m.to_json() for m in self.moves]}
-        on = self.play_on_lives
-        if on is not None:
-            data["play_on_expected_loss"] = str(on)
-        if self.play_on_win is not None:
-            data["play_on_win_change"] = str(self.play_on_win)
-        return data
+        return {"win_now": str(self.now), "horizon": self.horizon, "unit": self.unit,
+                "close_call_width": str(CLOSE_CALL), "moves": [m.to_json() for m in self.moves]}
 
     def move(self, action: Action | str) -> RankedMove:
         """The ranked move of ``action`` (a take matches whatever it then throws)."""
@@ -783,33 +937,25 @@ class Ranking:
                             f"{', '.join(m.name for m in self.moves)}")
 
     def scale_of(self, action: Action | str) -> Scale:
-        """The scale a choice between the best move and ``action`` is made on: the chance
-        of winning the game when either ends the hand (a knock, a hammer, a bus stop), else
-        hand value."""
-        m = self.move(action)
-        return "win" if (m.ends_hand or self.best.ends_hand) else "value"
+        """The scale a choice between the best move and ``action`` is made on: always the
+        chance of winning the game (``"win"``; kept for readers of the value scale)."""
+        self.move(action)
+        return "win"
 
     def cost(self, action: Action | str) -> Fraction:
-        """How much worse ``action`` is than the best move, never negative, on
-        :meth:`scale_of`'s scale: on ``"win"``, the chance of winning the game it gives up
-        (estimated); on ``"value"``, the expected hand value it gives up (exact)."""
+        """How much lower ``action``'s chance of winning the game is than the best move's,
+        never negative (estimated); 0 for a close call."""
         m = self.move(action)
-        best = self.best
-        if m is best:
+        if m is self.best or m.close:
             return _ZERO
-        if self.scale_of(action) == "win":
-            assert m.win is not None and best.win is not None
-            return max(best.win - m.win, _ZERO)
-        assert m.value is not None and best.value is not None
-        return max(best.value - m.value, _ZERO)
+        return max(self.best.win - m.win, _ZERO)
 
 
 def rank(position: Position | PlayerView, style: Style = EXPERT) -> Ranking:
     """Rank every legal move of ``position`` (a :class:`Position`, or a view whose player
-    is to move), best first, by the module doc's rule: the first move is :func:`decide`'s,
-    the other ways of playing on follow by value, then the ends of the hand by the chance of
-    winning. Draw odds and hand values are exact; the lives and win figures are the model's
-    estimates (see the module doc).
+    is to move), best first, by the module doc's rule: by the chance of winning the game.
+    Draw odds and hand values are exact; the chances are the models' estimates (see the
+    module doc).
 
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
@@ -824,127 +970,35 @@ def rank(position: Position | PlayerView, style: Style = EXPERT) -> Ranking:
 def _rank(position: Position, style: Style) -> Ranking:
     """:func:`rank`, remembered for the last positions (the hints and then the review of
     the same game rank the same positions)."""
-    work = _Work()
-    choice = _decide(position, style, work, figures=True)
+    return _rank_options(position, _options(position, style), style)
+
+
+def _rank_options(position: Position, unordered: list[_Option], style: Style = EXPERT) -> Ranking:
+    """The ranking of ``position`` from its moves' figures: best first, close calls marked."""
+    options = _ordered(unordered, position)
+    best = options[0]
+    reason = _reason(best, options, position, style)
     k = position.knowledge
-    rules = k.rules
-    model = _model_for(rules, style.horizon)
-    tables = model.tables
-    kinds = position.kinds
-    final = position.final or (len(k.hand) == 3 and ActionKind.DRAW not in kinds and ActionKind.PASS in kinds)
-    scores, scale = (model.value2, 2) if final else (model.future, model.scale)
+    final = position.final or _stock_gone(position)
     horizon = 0 if final else style.horizon
-    row_list = tables.row_list
+    best_win = _estimate(best.win)
     moves: list[RankedMove] = []
-    endings = work.endings
-    any_end = next(iter(endings.values()), None)
-    on_win = _estimate(any_end.on) if any_end is not None else None
-    on_lives = _estimate(any_end.on_lives) if any_end is not None else None
-    sure_win = _estimate(_sure_31_gain(position, style)) if any_end is not None else None
-
-    def playing(action: Action, value: Fraction | None, sure: bool = False, then: Card | None = None,
-                taken: Card | None = None) -> RankedMove:
-        if any_end is None:
-            return RankedMove(action, value, None, sure, then, taken=taken)
-        return RankedMove(action, value, _ZERO if sure else on_lives, sure, then, taken=taken,
-                          win=sure_win if sure else on_win)
-
-    if ActionKind.DECLARE in kinds:
-        moves.append(RankedMove(Action.DECLARE, k.value, None, True))
-        if ActionKind.PASS in kinds:  # C10: a 31 not declared at once counts 30
-            moves.append(RankedMove(Action.PASS, Fraction(30), None))
-    elif len(k.hand) == 4:
-        idx = [c.index for c in k.hand]
-        for i, out in enumerate(k.hand):
-            if out is k.taken:
-                continue
-            row = tables.row(sorted(idx[:i] + idx[i + 1:]))
-            sure = model.value2[row] >= BLITZ2
-            value = Fraction(model.value2[row], 2) if final or sure else Fraction(model.future[row], model.scale)
-            moves.append(playing(Action.discard(out), value, sure))
-    else:
-        idx = sorted(c.index for c in k.hand)
-        row = tables.row(idx)
-        own2 = 60 if k.undeclared_31 else model.value2[row]  # C10: an undeclared 31 counts 30
-        keep = (60 * scale // 2) if k.undeclared_31 else scores[row]
-        unseen = k.unseen_index
-        if ActionKind.DRAW in kinds and unseen:
-            a, b, c = idx
-            ab, ac, bc = a * 2704 + b * 52, a * 2704 + c * 52, b * 2704 + c * 52
-            total = 0
-            sure_count = 0
-            for d in unseen:
-                top_score = keep
-                made = 0
-                for base in (ab, ac, bc):
-                    r = row_list[base + d]
-                    s = scores[r]
-                    if s > top_score:
-                        top_score = s
-                    if model.value2[r] >= BLITZ2:
-                        made = 1
-                total += top_score
-                sure_count += made
-            moves.append(playing(Action.DRAW, Fraction(total, len(unseen) * scale), sure_count == len(unseen)))
-        top = k.top
-        if ActionKind.TAKE in kinds and top is not None:
-            t = top.index
-            best_take, thrown, best_v2 = -1, k.hand[0], 0
-            for out in k.hand:
-                r = tables.row(sorted([x.index for x in k.hand if x is not out] + [t]))
-                if scores[r] > best_take:
-                    best_take, thrown, best_v2 = scores[r], out, model.value2[r]
-            if choice.action.kind is ActionKind.TAKE and choice.then is not None:
-                thrown = choice.then
-            moves.append(playing(Action.TAKE, Fraction(best_take, scale), best_v2 >= BLITZ2, thrown, top))
-        if ActionKind.PASS in kinds:
-            moves.append(playing(Action.PASS, Fraction(own2, 2) if final else Fraction(keep, scale)))
-    for kind, ending in endings.items():
-        est = ending.outcome
-        assert est is not None
-        p_one, p_two = _estimate(est.p_one), _estimate(est.p_two)
-        exact = _exact_knock(position) if kind is ActionKind.KNOCK else None
-        if exact is not None:
-            p_one, p_two = exact
-        moves.append(RankedMove(Action(kind), None, p_one + 2 * p_two, False, None, p_one, p_two,
-                                win=_estimate(est.gain), exact_risk=exact is not None))
-    if not moves:
-        raise AnalysisError("there is no move to rank in this position")
-    first = next(m for m in moves if m.action == choice.action)
-    ordered = (first,) + _order([m for m in moves if m is not first])
-    margin = _estimate(any_end.margin) if any_end is not None else _ZERO
-    limit = _estimate(any_end.limit) if any_end is not None else _ZERO
-    return Ranking(position, ordered, horizon, lives_unit(rules), choice.reason, margin, on_win, limit)
-
-
-def _exact_knock(position: Position) -> tuple[Fraction, Fraction] | None:
-    """A knock's chances of losing one and two lives, counted exactly by
-    :func:`~scatlab.analysis.model.knock.knock_risk` (the adaptive model, with what was seen of
-    the opponent), where that count is exact and means lives: one opponent, lives kept (C7,
-    C13; the bus, V15). Elsewhere None: the figures stay the engine's estimates. So the
-    advice, the hints, the lessons and ``scatlab analyze`` read one figure for a heads-up knock."""
-    k = position.knowledge
-    if k.opponents != 1 or len(k.hand) != 3 or k.rules.score_keeping not in ("lives", "bus"):
-        return None
-    from ..model.knock import knock_risk
-
-    risk = knock_risk(k, opponent_model="adaptive", observations=position.observed())
-    if not risk.exact:
-        return None
-    return risk.p_lose_one, risk.p_lose_two
-
-
-def _order(moves: list[RankedMove]) -> tuple[RankedMove, ...]:
-    """The moves after the first: 31s made for sure, then the ways of playing on by value,
-    then the ends of the hand by the chance of winning."""
-    def by_value(m: RankedMove) -> tuple[Fraction, int]:
-        assert m.value is not None
-        return (-m.value, _ORDER[m.action.kind])
-
-    sure = sorted((m for m in moves if m.sure_31 and not m.ends_hand), key=by_value)
-    playing = sorted((m for m in moves if not m.sure_31 and not m.ends_hand), key=by_value)
-    ending = sorted((m for m in moves if m.ends_hand), key=lambda m: (-(m.win or _ZERO), _ORDER[m.action.kind]))
-    return tuple(sure + playing + ending)
+    for o in options:
+        win = _estimate(o.win)
+        close = o is not best and best_win - win < CLOSE_CALL
+        if o.ending is not None:
+            e = o.ending
+            if e.exact is not None:
+                p_one, p_two = e.exact
+            else:
+                p_one, p_two = _estimate(e.p_one), _estimate(e.p_two)
+            moves.append(RankedMove(o.action, None, p_one + 2 * p_two, False, None, p_one, p_two, win=win,
+                                    exact_risk=e.exact is not None, loss=p_one + p_two, close=close))
+        else:
+            moves.append(RankedMove(o.action, o.value, None, o.sure_31, o.then, taken=o.taken, win=win,
+                                    loss=_estimate(o.loss), close=close))
+    now = _estimate(_scale(position).game.now)
+    return Ranking(position, tuple(moves), horizon, lives_unit(k.rules), reason, now)
 
 
 # -- the knock line ----------------------------------------------------------------------------
@@ -954,24 +1008,24 @@ def _order(moves: list[RankedMove]) -> tuple[RankedMove, ...]:
 class KnockLine:
     """The engine's knock line at the start of a turn, per hand value, against
     ``opponents`` opponents who have each completed ``turns`` turns, with ``lives`` lives
-    left for every player (a game's standings, or the game's first hand): for each value,
-    the knock's expected lives lost and change in the chance of winning the game, and
-    playing on's (averaged over every hand of that value drawing one of the other cards).
-    ``line`` is the lowest value from which every higher value knocks by the engine's rule
-    (None if none). A rule of thumb: the advice for an exact hand also reads the cards seen
-    and what each opponent did."""
+    left for every player (a game's standings, or the game's first hand), opponents of
+    unknown kind (even odds): for each value, the knock's chances of losing a life and of
+    winning the game, and playing on's (drawing, averaged over every hand of that value).
+    ``line`` is the lowest value from which every higher value knocks (knocking's chance of
+    winning the game above playing on's; None if none). A rule of thumb: the advice for an
+    exact hand also reads the cards seen and what each opponent did."""
 
     rules: RuleSet
     opponents: int
     turns: int
     lives: int
     rows: tuple[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool], ...]
-    """(value, knock's lives, knock's win change, playing on's lives, playing on's win change,
-    knocks), by value from 15 up."""
+    """(value, knock's chance of losing a life, knock's chance of winning the game, playing
+    on's chance of losing a life, playing on's chance of winning the game, knocks), by value
+    from 15 up."""
     line: Fraction | None
-    safe: Fraction = _ZERO
-    """The expected lives a knock may always cost and still be taken (the engine's "nearly
-    safe" limit, :meth:`~scatlab.analysis.model.valuation.KnockValuation.limit`): 0.3 ÷ players."""
+    now: Fraction = _ZERO
+    """The chance of winning the game from the standings (every seat with ``lives``)."""
 
 
 @lru_cache(maxsize=128)
@@ -984,39 +1038,34 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
     tables = model.tables
     n = opponents + 1
     seats = Standing(rules, 0, n, tuple(range(1, n)), (lives,) * n, (0,) * n, (False,) * n)
-    played = (turns,) * opponents
+    scale = _scale_for(seats, (0.5,) * opponents, float(turns))
     w = turn_priors(rules)[min(turns, CHAIN_TURNS)]
     w = w / w.sum()
     # heads-up the top discard is the opponent's own throw: it only draws; with more, each
     # sees a card it has not seen (a throw) and takes it if it raises the hand, else draws
     dist = value_after_last_turn(rules, w, None, top_unseen=opponents > 1)
     dists = [dist] * opponents
-    risk = np.array(valuation.risk_by_value(model.odds, played))
-    after = tables.after_draw >> RANK_BITS
-    valid = tables.discard >= 0
-    per_row = np.where(valid, risk[np.minimum(after, 66)], 0.0).sum(axis=1) / valid.sum(axis=1)
+    on_win, on_loss = draw_level_by_row(scoring_rules(rules), opponents, float(turns), 0.5, scale.lose, scale.other,
+                                        scale.sure31)
     value2 = tables.value2
-    base, slope = valuation.playing_on_line(seats)
-    limit, margin = valuation.limit(seats), valuation.scaled_margin(seats)
     rows: list[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool]] = []
     for v2 in range(30, BLITZ2):
         in_value = value2 == v2
         if not in_value.any():
             continue
-        on_lives = float(per_row[in_value].mean())
-        on = base + slope * on_lives
-        out = valuation.outcome(seats, dists, v2)
-        hopeless = valuation.hopeless(seats, model.odds, v2 << RANK_BITS, True, played)
-        knocks = not hopeless and ends_the_hand(out.own, out.gain, on, limit, margin)
-        rows.append((Fraction(v2, 2), _estimate(out.own), _estimate(out.gain), _estimate(on_lives), _estimate(on),
-                     knocks))
+        on = float(on_win[in_value].mean())
+        q_on = float(on_loss[in_value].mean())
+        out = valuation.outcome(seats, dists, v2, scale.game)
+        knock_win = scale.game.now + out.gain
+        rows.append((Fraction(v2, 2), _estimate(out.p_one + out.p_two), _estimate(knock_win), _estimate(q_on),
+                     _estimate(on), knock_win > on))
     line = None
     for row_ in reversed(rows):
         if row_[5]:
             line = row_[0]
         else:
             break
-    return KnockLine(rules, opponents, turns, lives, tuple(rows), line, _estimate(limit))
+    return KnockLine(rules, opponents, turns, lives, tuple(rows), line, _estimate(scale.game.now))
 
 
 def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int = 0,
@@ -1027,7 +1076,9 @@ def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int 
     left (default: the rules' lives at the start).
 
     >>> line = knock_line("classic", opponents=1, turns=0)
-    >>> 20 < line.line <= 31
+    >>> all(knocks == (kw > ow) for _v, _k, kw, _o, ow, knocks in line.rows)  # the higher chance decides
+    True
+    >>> line.line is None or line.rows[-1][5]  # a line: the top value knocks
     True
     """
     ruleset = find_rules(rules)

@@ -11,6 +11,10 @@ improved it), and the
 exact risk is the weighted count ``sum w(H) L(H) / sum w(H) |stock|``, ``L(H)`` the stock
 cards with which the knocker loses.
 
+The knock's chances are those of :attr:`Analysis.knock <scatlab.analysis.explain.report.Analysis.knock>`:
+the ranking's own (a weighted count against one opponent, else the engine's estimate, shown
+in percent), so the derivation states the figure the report and the advice state.
+
 Each :class:`Step` shows how a number comes about, e.g. ``P(31) = 3/48 = 1/16`` with the
 outs listed, and the expected value as the sum over the distribution divided by the
 number of unseen cards.
@@ -150,7 +154,11 @@ def derivation(analysis: Analysis) -> list[Step]:
                 steps.append(Step(label, (), _rational(number), _fraction(number)))
         for j, (name, p, se) in enumerate(((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
                                            (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two))):
-            if not risk.exact:  # an estimate: a decimal with its standard error
+            if not risk.exact and risk.samples is None:  # the engine's estimate (the ranking's knock move)
+                steps.append(Step(name + r"\ (\text{the engine's estimate})", (),
+                                  sympy.Rational(p.numerator, p.denominator), p, rf"{float(p) * 100:.1f}\%"))
+                continue
+            if not risk.exact:  # a Monte Carlo estimate: a decimal with its standard error
                 shown = estimate(p, se).replace("±", r"\pm")
                 steps.append(Step(name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})", (),
                                   sympy.Rational(p.numerator, p.denominator), p, shown))

@@ -12,30 +12,29 @@ enter a cost.
 **The best move is the advice's.** Every position is ranked by
 :func:`scatlab.analysis.engine.ranking.rank`, the one ranking the advice and the table's hints
 read, so the review's best move is always the move the hints advised (its module doc
-states the rule and the opponent model, exactly). A cost is on the scale of the question it
-answers, and the two scales are never added together:
+states the rule and the opponent model, exactly). **One scale**, the engine's: every
+decision is priced on the chance of winning the game (unit :data:`WIN_UNIT`, a probability
+shown in percent), the estimated chance if the move is made
+(:attr:`~scatlab.analysis.engine.ranking.RankedMove.win`); the **cost** of the move played is
+the best move's chance less the move's, never negative (:meth:`Ranking.cost
+<scatlab.analysis.engine.ranking.Ranking.cost>`). **A close call is never a mistake**: a move
+within :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` (half a point) of the best costs
+nothing (the estimates cannot tell them apart), is ``best`` and is said to be a close call
+(:attr:`Assessment.close`). The figures it is built from are shown beside it: the exact
+expected hand value five turns ahead of the ways of playing on (on a last turn and with the
+stock gone, the hand kept), and a knock's chance of losing a life against playing on's.
 
-- ``value`` (unit ``"hand value"``, points of C4): how to play on: draw, take, pass (C11),
-  which card to discard, declaring a 31 (C10, not declaring costs 1). A choice is worth the
-  exact expected value of the hand it leaves :data:`HORIZON` (5) own turns ahead; on a last
-  turn and with the stock gone only the hand now counts.
-- ``win`` (unit ``"chance of winning"``, a probability shown in points of percentage):
-  whether to end the hand, a knock (C6), a hammer (V10) or a bus stop (V19), against playing
-  on, priced by the engine's estimate of the change in the chance of winning the game. A
-  decision is on this scale when the player ended the hand or the engine prefers to;
-  otherwise the knock was rightly left alone and the rest of the choice is priced on the
-  value scale.
+**Classes** (thresholds on the cost in the chance of winning the game; hand value thresholds
+are kept for records reviewed before, :data:`VALUE_THRESHOLDS`):
 
-**Classes** (thresholds on the cost, in the decision's own unit):
-
-=============  =====================  ======================
-class          value scale (points)   win scale (chance)
-=============  =====================  ======================
-``best``       below 1/4              below 1 point (1/100)
-``inaccuracy`` 1/4 up to 1            1 up to 3 points
-``mistake``    1 up to 3              3 up to 8 points
-``blunder``    3 or more              8 points or more
-=============  =====================  ======================
+=============  ======================
+class          cost (chance)
+=============  ======================
+``best``       below 1 point (1/100), a close call always
+``inaccuracy`` 1 up to 3 points
+``mistake``    3 up to 8 points
+``blunder``    8 points or more
+=============  ======================
 
 Not reviewed: forced actions (one legal action) and the blind throw-down choice (V11),
 which is made before looking at the cards.
@@ -45,8 +44,8 @@ Hands and action indexes are counted from 1 (the first action of a hand is actio
 **In the learner's words.** :meth:`scatlab.analysis.ReviewedDecision.words` gives a
 decision as the course shows it (the review widget, lesson 8), in reading order: what happened (the position and
 the move played), what was better (or that it was the best move), by how much on the
-decision's scale with its class, and why (the ranking's figures, rounded: "on average 24.4",
-"+6.6%"). The seats are named as the table names them ("you", "player 1 (tip)"), a
+decision's scale with its class, and why (the ranking's figures, rounded: the chance of
+winning as levels, "37.2%"; hand values "on average 24.4"). The seats are named as the table names them ("you", "player 2 (tip)": numbered from 1), a
 decision by the player's own move in the hand ("Hand 3, your 12th move"); the exact
 fractions stay in :attr:`Assessment.figures`.
 
@@ -56,8 +55,8 @@ fractions stay in :attr:`Assessment.figures`.
 ...     {"deck": [str(c) for c in deck],
 ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]},)
 >>> d = review_game(record, player=1).decisions[-1]
->>> d.played, d.best, d.cost > 3, d.label
-('discard AH', 'discard 4C', True, 'blunder')
+>>> d.played, d.best, d.cost > Fraction(8, 100), d.label, d.scale
+('discard AH', 'discard 4C', True, 'blunder', 'win')
 """
 
 from __future__ import annotations
@@ -75,9 +74,9 @@ from ...rules.options import RuleSet
 from ...rules.record import GameRecord, replay
 from ...rules.state import GameState
 from ...rules.values import format_value
-from ...rules.view import PlayerView
+from ...rules.view import PlayerView, player_label
 from ..counting.knowledge import Knowledge
-from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank, win_change
+from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank, win_level
 
 __all__ = [
     "HORIZON",
@@ -104,7 +103,7 @@ VALUE_THRESHOLDS = (Fraction(1, 4), Fraction(1), Fraction(3))
 WIN_THRESHOLDS = (Fraction(1, 100), Fraction(3, 100), Fraction(8, 100))
 """Costs (chance of winning the game) from which a decision is an inaccuracy, a mistake, a blunder."""
 WIN_UNIT = "chance of winning"
-"""The unit of a cost on the win scale (a probability; shown as points of percentage)."""
+"""The unit of a cost on the win scale (a probability; shown in percent)."""
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
 CLASS_RANGES = {
     "value": {"best": "below 1/4 point", "inaccuracy": "1/4 up to 1 point", "mistake": "1 up to 3 points",
@@ -138,11 +137,10 @@ def classify(cost: Fraction, scale: Scale) -> str:
 @dataclass(frozen=True)
 class Assessment:
     """The analysis of one decision: the preferred move, the cost of the played one (in
-    ``unit``, never negative), the class, and each option's figure (``figures``: expected
-    hand value on the value scale; the change in the chance of winning the game on the win
-    scale, with ``"playing on"`` that of the moves that go on, and a take for a sure 31:
-    higher is better on both). ``reason`` is the analyst's line (the CLI report);
-    ``better``, ``why`` and ``labels`` are the same comparison in the learner's words."""
+    ``unit``, never negative; 0 for a close call), the class, and each option's chance of
+    winning the game (``figures``, best first: higher is better). ``reason`` is the
+    analyst's line (the CLI report); ``better``, ``why`` and ``labels`` are the same
+    comparison in the learner's words."""
 
     played: Action
     best: Action
@@ -161,17 +159,31 @@ class Assessment:
     """Why, in the learner's words: the figures the ranking compares, rounded."""
     labels: tuple[str, ...] = ()
     """Each option of ``figures`` in the learner's words (``"take the 9♥ (throw the 6♠)"``)."""
+    close: bool = False
+    """The move played is a close call with the ranking's best (within
+    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`): it costs nothing and is ``best``."""
+    now: Fraction | None = None
+    """The chance of winning the game from the standings, before the hand was played out."""
+    values: tuple[tuple[str, Fraction], ...] = ()
+    """The exact figures the chances are built from, per option (``figures``' names): the
+    expected hand value :attr:`horizon` turns ahead of a way of playing on, the expected
+    lives a move that ends the hand costs."""
+    top: str = ""
+    """The ranking's best move in the learner's words (``better`` names it too, where it was better)."""
 
     @property
     def cost_text(self) -> str:
-        """The cost as a learner reads it: ``"5.6 points of hand value"`` or ``"10.5% chance
-        of winning the game"`` (a chance given up in points of percentage, as the ranking's
-        ``win_change`` writes it), ``"nothing"`` for a move that cost nothing."""
+        """The cost as a learner reads it: ``"10.5% chance of winning the game"``, or
+        ``"nothing"`` for a move that cost nothing (a close call too)."""
         if self.cost == 0:
             return "nothing"
         if self.scale == "win":
             return f"{_amount(self.cost, 'win')} chance of winning the game"
         return f"{_points_of(self.cost)} of hand value"
+
+    def level(self, name: str) -> Fraction:
+        """The chance of winning of option ``name`` (a move's text, ``"draw"``)."""
+        return dict(self.figures)[name]
 
 
 def _show(x: Fraction) -> str:
@@ -187,8 +199,8 @@ def assess(view: PlayerView, played: Action) -> Assessment | None:
     >>> from scatlab.rules import GameState, deal_order
     >>> s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "AH KH 4C"], up="QH"))
     >>> a = assess(s.view(1), Action.DRAW)          # taking the QH makes 31
-    >>> str(a.best), a.scale, a.cost, a.label
-    ('take', 'value', Fraction(13807872985, 3389702988), 'blunder')
+    >>> str(a.best), a.scale, a.cost == a.level("take") - a.level("draw") > 0, a.label
+    ('take', 'win', True, 'mistake')
     """
     if not isinstance(view, PlayerView):
         raise AnalysisError(f"assess needs a PlayerView, not {type(view).__name__}")
@@ -204,48 +216,30 @@ def assess(view: PlayerView, played: Action) -> Assessment | None:
 
 
 def assessment(ranking: Ranking, played: Action) -> Assessment:
-    """The :class:`Assessment` of ``played`` (a legal move of the ranked position)."""
+    """The :class:`Assessment` of ``played`` (a legal move of the ranked position): its
+    cost is :meth:`Ranking.cost <scatlab.analysis.engine.ranking.Ranking.cost>` (0 for a
+    close call), on the chance of winning the game."""
     move = ranking.move(played)
     best = ranking.best
-    scale = ranking.scale_of(played)
     cost = ranking.cost(played)
-    unit = WIN_UNIT if scale == "win" else "hand value"
-    horizon = "the hand now: a last turn" if ranking.horizon == 0 else f"expected value {ranking.ahead}"
-    if scale == "value":
-        shown = [m for m in ranking.moves if m.value is not None]
-        figures = tuple((m.name, m.value) for m in shown if m.value is not None)
-    else:
-        shown = [m for m in ranking.moves if m.win is not None and (m.ends_hand or m.sure_31)]
-        figures = tuple((m.name, m.win) for m in shown if m.win is not None)
-        if ranking.play_on_win is not None:
-            figures += (("playing on", ranking.play_on_win),)
-    labels = tuple(_label(m, ranking) for m in shown) + (("play on",) if len(figures) > len(shown) else ())
+    close = move.close
+    figures = tuple((m.name, m.win) for m in ranking.moves)
+    labels = tuple(_label(m, ranking) for m in ranking.moves)
+    values = tuple((m.name, m.value if m.value is not None else m.lives) for m in ranking.moves
+                   if m.value is not None or m.lives is not None)
     shown_best = played if cost == 0 else best.action
     what = _words(move, ranking)
-    if ActionKind.DECLARE in ranking.position.kinds:
-        note = ""
-    elif scale == "value":
-        note = f" ({horizon})"
+    if move is best:
+        reason = f"{what}: {win_level(move.win)}, the best move"
+    elif close:
+        reason = (f"{what}: {win_level(move.win)}; {_words(best, ranking)} was rated {win_level(best.win)}, a close "
+                  "call (no cost)")
     else:
-        note = ""
-    if scale == "value":
-        assert move.value is not None and best.value is not None
-        if cost == 0:
-            reason = f"{what}: worth {_show(move.value)}, as good as any choice{note}"
-        else:
-            reason = f"{what} is worth {_show(move.value)}; {_words(best, ranking)} is worth {_show(best.value)}{note}"
-    else:
-        assert move.win is not None and best.win is not None
-        if cost == 0:
-            reason = f"{what}: {_points(move.win)} to the chance of winning the game, as good as any choice"
-        else:
-            other = "playing on" if move.ends_hand and not best.ends_hand and not best.sure_31 else _words(best, ranking)
-            reason = (f"{what} changes the chance of winning the game by {_points(move.win)}; {other} by "
-                      f"{_points(best.win)}")
-    better = _words(best, ranking)
-    why = _why(ranking, move, best, scale, cost)
-    return Assessment(played, shown_best, cost, scale, unit, classify(cost, scale), figures, reason,
-                      ranking.horizon, better, why, labels)
+        reason = f"{what}: {win_level(move.win)}; {_words(best, ranking)} was best: {win_level(best.win)}"
+    label = "best" if close else classify(cost, "win")
+    return Assessment(played, shown_best, cost, "win", WIN_UNIT, label, figures, reason, ranking.horizon,
+                      _words(best, ranking), _why(ranking, move, best), labels, close, ranking.now,
+                      tuple((n, v) for n, v in values if v is not None), _words(best, ranking))
 
 
 def _worth(x: Fraction) -> str:
@@ -268,29 +262,42 @@ def _ahead(horizon: int) -> str:
         "on a last turn, counting only the hand kept" if horizon == 0 else f"looking {horizon} turns ahead")
 
 
-def _why(ranking: Ranking, move: RankedMove, best: RankedMove, scale: Scale, cost: Fraction) -> str:
-    """Why ``move`` cost what it did, in the learner's words: the figures the ranking
-    compares, rounded (the exact ones are :attr:`Assessment.figures`); it follows "Why: "."""
-    what = _words(move, ranking)
-    if scale == "value":
-        if cost == 0:
-            others = [m for m in ranking.moves if m.value is not None and m is not move]
-            pairs = [(what, move)] + ([(f"the next best, {_words(others[0], ranking)},", others[0])] if others else [])
-        else:
-            pairs = [(_words(best, ranking), best), (what, move)]
-        figures = "; ".join(f"{name} is {_worth(m.value)}" for name, m in pairs if m.value is not None)
-        if ActionKind.DECLARE in ranking.position.kinds:
-            return figures + "."
-        return f"{_ahead(ranking.horizon)}, {figures}."
-    assert move.win is not None
-    text = f"{what} changes the chance of winning the game by {win_change(move.win)}"
-    if cost == 0:
-        if move.ends_hand and ranking.play_on_win is not None:
-            return f"{text}; playing on, by {win_change(ranking.play_on_win)}."
-        return f"{text}, as much as any other choice."
-    assert best.win is not None
-    other = "playing on" if move.ends_hand and not best.ends_hand and not best.sure_31 else _words(best, ranking)
-    return f"{text}; {other}, by {win_change(best.win)}."
+def _why(ranking: Ranking, move: RankedMove, best: RankedMove) -> str:
+    """Why ``move`` cost what it did, in the learner's words: the chance of winning the game
+    as levels (before the hand, with the move played, with the best move and any close
+    call), then the figure each is built from, rounded (the exact ones are
+    :attr:`Assessment.figures` and :attr:`Assessment.values`); it follows "Why: "."""
+    shown = [move] + [m for m in ranking.moves if m is not move and (m is best or m.close)]
+    if len(shown) == 1 and len(ranking.moves) > 1:  # the best move played: the next best beside it
+        shown.append(ranking.moves[1])
+    levels = ", ".join(f"{win_level(m.win)} by {_words(m, ranking)}" for m in shown)
+    text = f"your chance of winning the game was {win_level(ranking.now)} before the hand: {levels}."
+    if ActionKind.DECLARE in ranking.position.kinds:
+        return text[:1].upper() + text[1:]
+    worth = [(m, m.value) for m in shown[:2] if m.value is not None and not m.sure_31]
+    if len(worth) == 2:
+        (a, va), (b, vb) = worth
+        text += f" {_capital(_ahead(ranking.horizon))}, {_words(a, ranking)} is {_worth(va)}; " \
+                f"{_words(b, ranking)} is {_worth(vb)}."
+    ender = next((m for m in shown[:2] if m.ends_hand), None)
+    on = ranking.play_on
+    if ender is not None and on is not None and ender.p_one is not None:
+        text += (f" {_capital(_words(ender, ranking))} loses a life with a chance of {_chance(ender.loss)}; "
+                 f"{_words(on, ranking)}, {_chance(on.loss)} this hand.")
+    return text[:1].upper() + text[1:]
+
+
+def _chance(p: Fraction) -> str:
+    """A chance as the voice guide writes one that is not counted: ``"about 12%"``, below 1%
+    one decimal (``"about 0.3%"``), ``"never"`` for none.
+
+    >>> _chance(Fraction(12, 100)), _chance(Fraction(3, 1000)), _chance(Fraction(0))
+    ('about 12%', 'about 0.3%', 'never')
+    """
+    pct = float(p) * 100
+    if pct == 0:
+        return "never"
+    return f"about {pct:.1f}%" if pct < 1 else f"about {pct:.0f}%"
 
 
 def _capital(text: str) -> str:
@@ -309,7 +316,7 @@ def _label(move: RankedMove, ranking: Ranking) -> str:
 
 def _amount(cost: Fraction, scale: Scale) -> str:
     """A cost rounded as a learner reads it: one decimal (``"5.6"``, ``"10.5%"`` as the
-    ranking's ``win_change`` writes a chance), more where one
+    ranking's ``win_level`` writes a chance), more where one
     decimal would put it in another class, ``"less than 0.1"`` when it rounds to nothing.
 
     >>> _amount(Fraction(557, 100), "value"), _amount(Fraction(2, 1), "value"), _amount(Fraction(21, 200), "win")
@@ -352,13 +359,9 @@ def _cost(cost: Fraction, scale: Scale) -> str:
     return f"{_show(cost)} hand value"
 
 
-def _points(p: Fraction) -> str:
-    """A change in a chance in points of percentage, signed (:func:`win_change`).
-
-    >>> _points(Fraction(21, 1000)), _points(Fraction(-1, 200))
-    ('+2.1%', '-0.5%')
-    """
-    return win_change(p)
+def _move(action: Action) -> str:
+    """An action in the report's one card notation: ``"discard A♥"``, ``"take"``."""
+    return f"{action.kind.value} {action.card.pretty}" if action.card is not None else str(action)
 
 
 def _words(move: RankedMove, ranking: Ranking) -> str:
@@ -397,7 +400,7 @@ _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 
 def _seat(seat: int, names: Mapping[int, str]) -> str:
-    return names.get(seat, f"player {seat}")
+    return names.get(seat, player_label(seat))
 
 
 def _whose(who: str) -> str:
@@ -553,7 +556,8 @@ class ReviewedDecision:
         """The decision in the learner's words, in reading order
         (:class:`~scatlab.analysis.explain.review.DecisionWords`).
         ``names`` names the seats as the table shows them: the learner's seat ``"you"``,
-        another ``"player 1 (tip)"``; a seat not in ``names`` is ``"player 2"``.
+        another ``"player 2 (tip)"``; a seat not in ``names`` is numbered from 1, as the
+        table numbers seats (seat 1 is ``"player 2"``: :func:`scatlab.rules.player_label`).
 
         >>> from scatlab.rules import GameRecord, deal_order
         >>> deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
@@ -561,18 +565,18 @@ class ReviewedDecision:
         ...     {"deck": [str(c) for c in deck],
         ...      "actions": [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]}]})
         >>> take, throw = review_game(record, player=1).decisions
-        >>> print(take.words({1: "you"}).text())
+        >>> print(take.words({1: "you"}).text())  # doctest: +ELLIPSIS
         Hand 1, your 1st move: best
         You held A♥ K♥ 4♣, worth 21, with the Q♥ on top of the discard pile. You took the Q♥.
         This was the best move.
-        Why: looking five turns ahead, taking the Q♥ (then throwing the 4♣) for 31 is worth 31; the next best, drawing, is worth on average 26.9.
+        Why: Your chance of winning the game was ...% before the hand: ...% by taking the Q♥ (then throwing the 4♣) for 31, ...% by knocking with 21. Knocking with 21 loses a life with a chance of about ...%; taking the Q♥ (then throwing the 4♣) for 31, never this hand.
         Cards you had seen: none besides your hand and the top discard; 48 not seen yet.
-        >>> print(throw.words({1: "you"}).text())
+        >>> print(throw.words({1: "you"}).text())  # doctest: +ELLIPSIS
         Hand 1, your 2nd move: blunder
         You had taken the Q♥ and held A♥ K♥ 4♣ Q♥. You threw the A♥.
         Better: throwing the 4♣.
-        Compared with that, your move gave up 5.5 points of hand value on average, looking five turns ahead: a blunder (3 points or more).
-        Why: looking five turns ahead, throwing the 4♣ is worth 31; throwing the A♥ is worth on average 25.5.
+        Compared with that, your move lowered your chance of winning the game from ...% to ...%, by about ...%: a blunder (8% or more).
+        Why: Your chance of winning the game was ...% before the hand: ...% by throwing the A♥, ...% by throwing the 4♣.
         Cards you had seen: none besides your hand; 48 not seen yet.
         """
         names = names if names is not None else {}
@@ -594,28 +598,24 @@ class ReviewedDecision:
         if view.knocker is not None and view.knocker != self.player:
             held += f" {_capital(_seat(view.knocker, names))} had knocked, so this was {_their(who)} last turn."
         happened = f"{held} {_capital(who)} {self.did}."
-        if a.cost == 0:
+        mine, best_level = win_level(a.level(str(a.played))), win_level(a.figures[0][1])
+        if a.close:  # within half a point of the best: never a mistake, said as a close call
+            better = (f"A close call: {a.top} was rated {best_level}, against {mine} for {whose} move, closer than the "
+                      "estimates can tell apart, so it counts as best.")
+            how_much = ""
+        elif a.cost == 0:
             better, how_much = "This was the best move.", ""
         else:
             better = f"{'Slightly better' if a.label == 'best' else 'Better'}: {a.better}."
-            if a.scale == "win":
-                amount = _amount(a.cost, "win")
-                gave = f"{whose} move lowered {_their(who)} chance of winning the game by about {amount}"
-                only = f"The difference is {_only(amount)} in {_their(who)} chance of winning the game"
-            else:
-                if ActionKind.DECLARE in {x.kind for x in view.legal_actions}:
-                    ahead = ": a 31 not declared counts 30 (C10)"
-                elif a.horizon == 0:
-                    ahead = " in the hand kept, the only one that counts on a last turn"
-                else:
-                    ahead = f" on average, {_ahead(a.horizon)}"
-                gave = f"{whose} move gave up {_points_of(a.cost)} of hand value{ahead}"
-                only = f"The difference is {_only(_points_of(a.cost))} of hand value{ahead}"
-            span = CLASS_RANGES[a.scale][a.label]
+            amount = _amount(a.cost, "win")
+            span = CLASS_RANGES["win"][a.label]
             if a.label == "best":
-                how_much = f"{only}, so this still counts as best ({span})."
+                how_much = (f"The difference is {_only(amount)} in {_their(who)} chance of winning the game ({best_level} "
+                            f"against {mine}), so this still counts as best ({span}).")
             else:
-                how_much = f"Compared with that, {gave}: {'an' if a.label == 'inaccuracy' else 'a'} {a.label} ({span})."
+                how_much = (f"Compared with that, {whose} move lowered {_their(who)} chance of winning the game from "
+                            f"{best_level} to {mine}, by about {amount}: {'an' if a.label == 'inaccuracy' else 'a'} "
+                            f"{a.label} ({span}).")
         return DecisionWords(self.where(names), a.label, happened, better, how_much, a.why, *self._seen(who, names))
 
     def where(self, names: Mapping[int, str] | None = None) -> str:
@@ -671,6 +671,7 @@ class ReviewedDecision:
             "class": a.label,
             "position": self.position(),
             "figures": {name: str(x) for name, x in a.figures},
+            "close_call": a.close,
             "reason": a.reason,
         }
 
@@ -743,24 +744,24 @@ class GameReview:
         then each player's totals."""
         lines = [f"Review of a {self.players}-player game ({self.rules.describe()}); "
                  f"seats reviewed: {', '.join(str(s) for s in self.seats)}.",
-                 f"Costs: hand value for draw/take/discard ({HORIZON} turns ahead), the chance of winning the "
-                 "game for knocks; the two are never added."]
+                 "Costs: the chance of winning the game the best move keeps over the move played (the engine's "
+                 "estimate); a close call (within half a point) costs nothing."]
         hand = 0
         for d in self.costly():
             if d.hand != hand:
                 hand = d.hand
                 lines.append(f"Hand {hand}:")
-            lines.append(f"  action {d.index}, player {d.player} ({d.position()}): played {d.played}, "
-                         f"best {d.best}; cost {_cost(d.cost, d.scale)} [{d.label}]")
+            lines.append(f"  action {d.index}, player {d.player} ({d.position()}): played {_move(d.assessment.played)}, "
+                         f"best {_move(d.assessment.best)}; cost {_cost(d.cost, d.scale)} [{d.label}]")
             lines.append(f"    {d.assessment.reason}")
         if not self.costly():
             lines.append("No costly decision: every decision was best.")
         for p in self.seats:
             s = self.summary(p)
             counts = ", ".join(f"{n} {name}" for name, n in s.classes if n)
-            lines.append(f"Player {p}: {s.decisions} decisions; cost {_show(s.total_value)} hand value over "
-                         f"{s.value_decisions}, {_cost(s.total_win, 'win')} over {s.win_decisions}"
-                         + (f"; {counts}" if counts else ""))
+            value = f"{_show(s.total_value)} hand value over {s.value_decisions}, " if s.value_decisions else ""
+            lines.append(f"Player {p}: {s.decisions} decisions; cost {value}{_cost(s.total_win, 'win')} over "
+                         f"{s.win_decisions}" + (f"; {counts}" if counts else ""))
         return "\n".join(lines)
 
     def dumps(self) -> str:

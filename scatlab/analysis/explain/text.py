@@ -1,6 +1,9 @@
 """The plain-text report of an analysis (``scatlab analyze`` without ``--json``).
 
-Exact fractions come first; the decimals and percentages beside them are for reading.
+Exact fractions come first; the decimals and percentages beside them are for reading. A
+hand value with a half is written ``30.5`` (never ``61/2``). Every chance of winning the
+game is a level in percent (``46.9%``), the unit of the advice; each figure is stated once,
+and the knock's chances are the ranking's own (:mod:`scatlab.analysis.explain.report`).
 """
 
 from __future__ import annotations
@@ -9,16 +12,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ...cards import format_cards
-from ..engine.ranking import win_change
+from ...rules.actions import ActionKind
+from ..engine.ranking import RankedMove, win_level
 
 if TYPE_CHECKING:
     from .report import Analysis
 
 __all__ = ["render_text"]
-
-
-def _frac(p: Fraction) -> str:
-    return str(p) if p.denominator == 1 else f"{p} ≈ {float(p):.2f}"
 
 
 def estimate(p: Fraction | float, std_error: float | None) -> str:
@@ -35,9 +35,21 @@ def estimate(p: Fraction | float, std_error: float | None) -> str:
     return f"{float(p):.{places}f} ± {se:.{places}f}"
 
 
+def _value(v: Fraction) -> str:
+    """A hand value or an exact average: whole, a half as a decimal (``30.5``, never
+    ``61/2``), anything else as its fraction with a decimal beside (``541/24 ≈ 22.54``)."""
+    if v.denominator == 1:
+        return str(v.numerator)
+    if v.denominator == 2:
+        return f"{float(v):.1f}"
+    return f"{v} ≈ {float(v):.2f}"
+
+
 def _short(v: Fraction) -> str:
-    return str(v) if v.denominator <= 2 and v.denominator == 1 else (f"{float(v):g}" if v.denominator == 2
-                                                                    else f"{float(v):.2f}")
+    """A value five turns ahead, for reading: ``21``, ``30.5``, ``27.02``."""
+    if v.denominator == 1:
+        return str(v.numerator)
+    return f"{float(v):.1f}" if v.denominator == 2 else f"{float(v):.2f}"
 
 
 def _lives(x: Fraction) -> str:
@@ -48,11 +60,31 @@ def _prob(p: Fraction) -> str:
     return f"{p} ({float(p) * 100:.1f}%)"
 
 
+def _pct(p: Fraction) -> str:
+    """An estimated chance in percent with one decimal, as the advice writes it."""
+    return f"{float(p) * 100:.1f}%"
+
+
+def _ending(m: RankedMove, unit: str, points: bool) -> str:
+    """The figures of a move that ends the hand: its chances of losing one and two lives
+    (exact counts as fractions, the engine's estimates in percent) and the lives expected."""
+    assert m.p_one is not None and m.p_two is not None and m.lives is not None
+    chance = _prob if m.exact_risk else _pct
+    if points:
+        odds = f"P(not scoring the point) = {chance(m.p_one)}"
+    else:
+        odds = f"P(lose one) = {chance(m.p_one)}, P(lose two) = {chance(m.p_two)}"
+    how = "counted exactly" if m.exact_risk else "the engine's estimates"
+    return f"{odds}: {_lives(m.lives)} {unit} expected ({how})"
+
+
 def render_text(a: Analysis) -> str:
-    """The analysis as a readable table."""
+    """The analysis as a readable table: the exact counts first (taking, drawing), then
+    every move ranked by the engine with its figures, each stated once (the knock's are the
+    ranking's own), then the advice. Every chance of winning the game is a level in percent."""
     k = a.knowledge
     lines = [
-        f"Hand {format_cards(k.hand, pretty=True)} = {a.value}   "
+        f"Hand {format_cards(k.hand, pretty=True)} = {_value(a.value)}   "
         f"({k.rules.name} rules; {k.opponents} opponent{'s' if k.opponents != 1 else ''}; "
         f"{len(k.unseen)} unseen cards)",
     ]
@@ -66,14 +98,15 @@ def render_text(a: Analysis) -> str:
         lines.append("Known: " + "; ".join(known))
     t = a.turn
     if t.discards:
-        lines.append("Discard options: " + " | ".join(f"throw {o.discard.pretty} -> {o.value}" for o in t.discards))
+        lines.append("Discard options: " + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}"
+                                                      for o in t.discards))
     if t.take is not None:
         lines.append(f"Take the {t.take.card.pretty}: "
-                     + " | ".join(f"throw {o.discard.pretty} -> {o.value}" for o in t.take.options))
+                     + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}" for o in t.take.options))
     if t.draw is not None:
         d = t.draw
         outs = format_cards(d.outs_31, pretty=True) or "none"
-        lines.append(f"Draw: expected value {_frac(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
+        lines.append(f"Draw: expected value {_value(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
                      f"P(improve) = {_prob(d.p_improve)}")
         groups: dict[str, list[str]] = {}
         back = 0
@@ -88,40 +121,41 @@ def render_text(a: Analysis) -> str:
         lines.append("  plan: " + "; ".join(plan))
         lines.append("  value  probability")
         for value, p in d.distribution.items():
-            lines.append(f"  {str(value):>5}  {str(p):>6}  {float(p) * 100:5.1f}%")
-    if a.knock is not None:
+            lines.append(f"  {_value(value):>5}  {str(p):>6}  {float(p) * 100:5.1f}%")
+    ranked_knock = a.ranking is not None and any(m.action.kind is ActionKind.KNOCK for m in a.ranking.moves)
+    if a.knock is not None and not ranked_knock:  # not a move here: its own figure, not the ranking's
         r = a.knock
         allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
         model = "" if r.model == "uniform" else ", opponents weighted by what they were seen to do"
         if r.exact:
-            lines.append(f"Knock risk with {r.value}: P(lose one) = {_prob(r.p_lose_one)}, "
+            lines.append(f"Knock risk with {_value(r.value)}: P(lose one) = {_prob(r.p_lose_one)}, "
                          f"P(lose two) = {_prob(r.p_lose_two)} (exact{model}){allowed}")
         else:  # an estimate: a decimal with its standard error, never a fraction that looks exact
-            lines.append(f"Knock risk with {r.value}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
+            lines.append(f"Knock risk with {_value(r.value)}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
                          f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
                          f"(Monte Carlo, {r.samples:,} deals{model}){allowed}")
+    if a.knock_left_out:
+        lines.append("Knock: left out, as asked: the moves are ranked and the advice given without it")
     if len(a.horizon) > 1:
         lines.append("Horizon (drawing each turn): " + "; ".join(
-            f"{i} turn{'s' if i != 1 else ''} {_frac(v)}" for i, v in enumerate(a.horizon) if i > 0))
+            f"{i} turn{'s' if i != 1 else ''} {_value(v)}" for i, v in enumerate(a.horizon) if i > 0))
     ranking = a.ranking
     if ranking is not None and len(ranking.moves) > 1:
         ahead = ranking.ahead
-        ranked = []
+        points = k.rules.score_keeping == "points"
+        lines.append(f"Moves ranked by your chance of winning the game ({win_level(ranking.now)} now):")
         for i, m in enumerate(ranking.moves, start=1):
+            figures = [win_level(m.win) + (" (a close call)" if m.close else "")]
             if m.ends_hand and m.lives is not None:
-                figure = f"{_lives(m.lives)} {ranking.unit} expected" + (
-                    f", chance of winning {win_change(m.win)}" if m.win is not None else "")
-            elif m.value is not None:
-                figure = "a sure 31" if m.sure_31 else f"worth {_short(m.value)} {ahead}"
+                figures.append(_ending(m, ranking.unit, points))
             else:
-                figure = ""
-            ranked.append(f"{i}. {m.label()} ({figure})" if figure else f"{i}. {m.label()}")
-        on = ranking.play_on_lives
-        tail = (f"; playing on costs {_lives(on)} {ranking.unit} expected"
-                + (f", chance of winning {win_change(ranking.play_on_win)}"
-                   if ranking.play_on_win is not None else "")
-                if on is not None and any(m.ends_hand for m in ranking.moves) else "")
-        lines.append("Moves ranked: " + "; ".join(ranked) + tail)
+                if not m.sure_31:
+                    one = {"letters": "a letter", "points": "the point"}.get(ranking.unit, "a life")
+                    what = "not scoring the point" if points else f"lose {one}"
+                    figures.append(f"P({what} this hand) = {_pct(m.loss)}")
+                if m.value is not None:
+                    figures.append("a sure 31" if m.sure_31 else f"worth {_short(m.value)} {ahead}")
+            lines.append(f"  {i}. {m.label()}: " + "; ".join(figures))
     adv = a.advice
     action = adv.action.upper().replace("_", " ") + (f" (throw {adv.discard.pretty})" if adv.discard is not None else "")
     lines.append(f"Advice: {action}: {adv.reason}")

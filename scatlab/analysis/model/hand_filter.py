@@ -419,6 +419,11 @@ class LogFilter:
             for k in kinds)
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
+        self.goes_on: tuple[tuple[FloatArray, ...], ...] = tuple(tuple(_read_only(1.0 - row) for row in table)
+                                                                 for table in self.knocks)
+        """Per kind, ``[played][row]``: ``1 - knocks[k][played]``, the chance of playing the turn
+        on (worked out once: every step reads one)."""
+        self._blitz_rows: IntArray = np.flatnonzero(self.blitz)
         self._ones = np.ones(m)
         self._cache: OrderedDict[tuple[int, tuple[Turn, ...]], tuple[FloatArray, float]] = OrderedDict()
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
@@ -496,12 +501,14 @@ class LogFilter:
         if turn.may_knock:
             if kind.rule_slip is not None and turn.knock_rule is not None:
                 knock = self.rule_knocks(turn.knock_rule, kind.rule_slip)
+                goes_on = 1.0 - knock
             else:
                 knocks = self.knocks[k]
                 knock = knocks[min(played, len(knocks) - 1)]
+                goes_on = self.goes_on[k][min(played, len(knocks) - 1)]
             if turn.action == "knock":
                 return np.asarray(w * np.maximum(knock, 0.01), dtype=np.float64)
-            factor = 1.0 - knock
+            factor = goes_on
         elif turn.action == "knock":
             return w
         card = turn.card.index if turn.card is not None else None
@@ -517,8 +524,9 @@ class LogFilter:
             if factor is not None:
                 chance *= factor[rows]
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
-        if card is not None:  # passed over the top discard to draw
-            passes = 1.0 - self._take_chance(k, slice(None), card, turn.last)
+        if card is not None:  # passed over the top discard to draw: 1 - the chance of taking it
+            passes = np.where(self.take_mask(k, turn.last)[card], 1.0 - (kind.slip + (1.0 - 2.0 * kind.slip) * kind.take),
+                              1.0 - kind.slip)
             factor = passes if factor is None else factor * passes
             factor[_holding(self.scoring, card).rows] = 0.0
         others = self.deck_size - 3 - (card is not None)
@@ -588,7 +596,7 @@ class LogFilter:
         for n in range(done, len(log)):
             before, scale = state
             w = self.step(k, before, log[n], n)
-            w[self.blitz] = 0.0
+            w[self._blitz_rows] = 0.0
             total = float(w.sum())
             state = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
             self._remember((k, log[:n + 1]), state)
@@ -626,7 +634,13 @@ class LogFilter:
         top = max(scale for _, scale in parts)
         if top == -math.inf:
             return np.zeros(self.m)
-        w = sum((np.exp(scale - top) * wk for wk, scale in parts if scale > -math.inf), np.zeros(self.m))
+        # the kinds' terms added in order (0 + a is a; the likeliest kind's factor is exp(0) = 1)
+        w: FloatArray | None = None
+        for wk, scale in parts:
+            if scale > -math.inf:
+                term = wk if scale == top else np.exp(scale - top) * wk
+                w = term if w is None else w + term
+        assert w is not None
         return np.asarray(w / w.max(), dtype=np.float64)
 
     def kind_odds(self, log: tuple[Turn, ...], odds: tuple[float, ...] | None = None) -> tuple[float, ...]:
@@ -679,6 +693,12 @@ class LogFilter:
         if len(self._evidence) > _EVIDENCE_SIZE:
             self._evidence.popitem(last=False)
         return result
+
+
+def _read_only(a: FloatArray) -> FloatArray:
+    """``a``, made read-only (an array the filter keeps and shares)."""
+    a.flags.writeable = False
+    return a
 
 
 def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:

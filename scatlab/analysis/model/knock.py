@@ -52,10 +52,12 @@ from ...rules.options import RuleSet
 from ...rules.scoring import settle
 from ..counting.knowledge import Knowledge
 from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from ..counting.tables import BLITZ2, RANK_BITS, Tables, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from .opponents import Observations
+
+IntArray = npt.NDArray[np.int64]
 
 __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
 
@@ -244,13 +246,26 @@ def _heads_up(knowledge: Knowledge, strength: int, observations: Observations | 
               model: OpponentModelName) -> tuple[int, int, int]:
     """:func:`_exact_one` for one opponent with the knocker's ``strength`` (as
     :func:`knock_risk` reads it), remembered for the last positions (the advice and the
-    analysis of one position both count its knock)."""
-    weights = None
-    if observations is not None:
-        from .opponents import hand_weights
+    analysis of one position both count its knock). Counted by :func:`_exact_rows` where the
+    rules' strengths are few enough for its tables (the same integers, several times faster),
+    else by :func:`_exact_one`."""
+    tables = tables_for(knowledge.rules)
+    classes = _draw_classes(scoring_rules(knowledge.rules))
+    adaptive = observations is not None and model == "adaptive" and not observations.empty
+    if classes is None:
+        weights = None
+        if observations is not None:
+            from .opponents import hand_weights
 
-        weights = hand_weights(knowledge, observations, 0, model)
-    return _exact_one(knowledge, tables_for(knowledge.rules), _Outcomes(knowledge.rules, strength), weights)
+            weights = hand_weights(knowledge, observations, 0, model)
+        return _exact_one(knowledge, tables, _Outcomes(knowledge.rules, strength), weights)
+    row_wt = None
+    if adaptive:
+        assert observations is not None
+        from .opponents import integer_weights, row_weights
+
+        row_wt = integer_weights(row_weights(knowledge, observations, 0))
+    return _exact_rows(knowledge, tables, classes, _loss_by_class(knowledge.rules, strength), row_wt)
 
 
 def _std_error(p: Fraction, n: int) -> float:
@@ -310,6 +325,116 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     one = int(((loss_draw == 1) & drawing).sum()) + int((loss_take[takes] == 1).sum()) * per_draw
     two = int(((loss_draw == 2) & drawing).sum()) + int((loss_take[takes] == 2).sum()) * per_draw
     return one, two, m * per_draw
+
+
+_MAX_CLASSES = 64
+""":func:`_exact_rows` is used where the rules' hands have at most this many strengths (30
+under the classic rules; 377 with V17's rank tie-break: there :func:`_exact_one` counts)."""
+
+
+@dataclass(frozen=True, eq=False)
+class _DrawClasses:
+    """Every hand's draws, grouped by the strength they keep, as bit masks of cards:
+    ``below[j, row]``, the cards ``d`` (in the deck, not in the hand) whose draw leaves hand
+    ``row`` (keeping the best three) with a strength below ``strengths[j]`` (``j`` up to
+    ``len(strengths)``: every card that can be drawn)."""
+
+    strengths: IntArray
+    below: IntArray
+
+
+@lru_cache(maxsize=8)
+def _draw_classes(scoring: RuleSet) -> _DrawClasses | None:
+    """The :class:`_DrawClasses` of the scoring rules ``scoring`` (5.5 MB and about 0.05 s
+    under the classic rules), or None where the hands have more than :data:`_MAX_CLASSES`
+    strengths."""
+    tables = tables_for(scoring)
+    ends = tables.distinct_strengths
+    if len(ends) > _MAX_CLASSES:
+        return None
+    m = len(tables.rows)
+    after = tables.after_draw
+    valid = after >= 0
+    cls = np.searchsorted(ends, np.where(valid, after, ends[0]))
+    # one mask per (class, row): a sum of distinct powers of two below 2**52, exact in a float
+    bits = np.broadcast_to(np.ldexp(1.0, np.arange(52))[None, :], after.shape)
+    key = cls * m + np.arange(m)[:, None]
+    masks = np.bincount(key[valid], weights=bits[valid], minlength=len(ends) * m).astype(np.int64)
+    below = np.zeros((len(ends) + 1, m), dtype=np.int64)
+    below[1:] = np.bitwise_or.accumulate(masks.reshape(len(ends), m), axis=0)
+    return _DrawClasses(ends, below)
+
+
+@lru_cache(maxsize=256)
+def _loss_by_class(rules: RuleSet, strength: int) -> npt.NDArray[np.int8]:
+    """The lives a knocker of ``strength`` loses (:class:`_Outcomes`) against one opponent
+    ending with each strength of :attr:`Tables.distinct_strengths`, in their order."""
+    outcomes = _Outcomes(rules, strength)
+    ends = tables_for(rules).distinct_strengths.tolist()
+    return np.array([outcomes.loss((w,), 0 if w >> RANK_BITS >= BLITZ2 else None) for w in ends], dtype=np.int8)
+
+
+def _exact_rows(knowledge: Knowledge, tables: Tables, classes: _DrawClasses, lose: npt.NDArray[np.int8],
+                row_wt: IntArray | None) -> tuple[int, int, int]:
+    """:func:`_exact_one`'s count (lose one, lose two, total) by rows of the tables instead of
+    by candidate hands: the opponent's possible hands are the rows whose cards are all
+    unseen or known to be theirs (with every known card), each counted ``row_wt[row]``
+    times (once each with None; :func:`~scatlab.analysis.model.opponents.integer_weights` of
+    the adaptive row weights, which are 0 elsewhere). A hand's stock draws that cost the
+    knocker ``c`` lives are counted as the unseen cards in its masks of
+    :class:`_DrawClasses` for the strengths ``lose`` gives ``c`` (``lose[j]``: the lives lost
+    against ``classes.strengths[j]``), so no (hand, card) table is built. The same integers
+    as :func:`_exact_one` (a test compares them)."""
+    free = knowledge.unseen_index
+    free_mask = 0
+    for i in free:
+        free_mask |= 1 << i
+    held = 0
+    known = knowledge.holds_of(0)
+    for c in known:
+        held |= 1 << c.index
+    if row_wt is None:
+        masks = tables.cards_mask
+        rows = np.flatnonzero(((masks & ~np.int64(free_mask | held)) == 0) & ((masks & np.int64(held)) == held))
+        wt = None
+    else:
+        rows = np.flatnonzero(row_wt)
+        wt = row_wt[rows]
+    per_draw = len(free) - (3 - len(known))
+    ends = classes.strengths
+    current = tables.strength[rows]
+    top = knowledge.top
+    if top is not None:
+        t = top.index
+        cards = tables.rows[rows]
+        h0, h1, h2 = cards[:, 0], cards[:, 1], cards[:, 2]
+        take_best = np.maximum(np.maximum(tables.triple[h0, h1, t], tables.triple[h0, h2, t]), tables.triple[h1, h2, t])
+        takes = take_best > current
+    else:
+        take_best = current
+        takes = np.zeros(len(rows), dtype=bool)
+    loss_take = lose[np.searchsorted(ends, take_best)]
+    if per_draw == 0:  # the stock is exhausted: an opponent takes or passes (C11)
+        losses = np.where(takes, loss_take, lose[np.searchsorted(ends, current)])
+        if wt is not None:
+            return int(wt[losses == 1].sum()), int(wt[losses == 2].sum()), int(wt.sum())
+        return int((losses == 1).sum()), int((losses == 2).sum()), len(rows)
+    counts = []
+    for lives in (1, 2):
+        drawn = np.zeros(len(rows), dtype=np.int64)
+        for a, b in _runs(lose, lives):  # the draws keeping a strength of classes a to b - 1
+            drawn |= classes.below[b][rows] & ~classes.below[a][rows]
+        hand = np.where(takes, (loss_take == lives) * per_draw, np.bitwise_count(drawn & np.int64(free_mask)))
+        counts.append(int((wt * hand).sum()) if wt is not None else int(hand.sum()))
+    total = int(wt.sum()) * per_draw if wt is not None else len(rows) * per_draw
+    return counts[0], counts[1], total
+
+
+def _runs(lose: npt.NDArray[np.int8], lives: int) -> list[tuple[int, int]]:
+    """The runs ``[a, b)`` of consecutive classes where ``lose`` is ``lives``."""
+    hit = np.concatenate(([False], lose == lives, [False]))
+    edges = np.flatnonzero(hit[1:] != hit[:-1])
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])]
 
 
 def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | None,

@@ -68,6 +68,7 @@ from ..counting.knowledge import Knowledge
 from ..counting.store import cached
 from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
 from .valuation import KnockValuation
+from .winning import knock_rule
 
 __all__ = [
     "OpponentModelName",
@@ -90,6 +91,7 @@ __all__ = [
     "turn_priors",
     "pile_tops",
     "with_knock_rules",
+    "kind_odds",
 ]
 
 
@@ -408,8 +410,8 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     ...     s = s.apply(move)
     >>> obs = with_knock_rules(s.view(0), Observations.from_view(s.view(0), knock_rules=False))
     >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as anyone saw it
-    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks a 28 whatever playing on risks
-    [0.41, 0.35, -inf, -inf]
+    >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks once playing on risks more
+    [0.22, 0.17, 0.16, 0.1]
     """
     if not isinstance(view, PlayerView):
         raise AnalysisError(f"with_knock_rules needs a PlayerView, not {shown(view)}")
@@ -475,7 +477,7 @@ def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
         if not w.sum() > 0:  # no kind could have played those turns: no rule, the table
             break
         dists.append(last_turn_of(rules, w / w.sum(), j, pile[:-1], pile[-1] if pile else None))
-    rule = valuation.knock_rule(theirs, dists, [len(log) for log in before]) if len(dists) == len(before) else None
+    rule = knock_rule(theirs, dists, [len(log) for log in before], valuation) if len(dists) == len(before) else None
     _RULE_CACHE[key] = rule
     while len(_RULE_CACHE) > _RULE_CACHE_SIZE:
         try:
@@ -540,6 +542,13 @@ KIND_EVIDENCE_CAP = 4.0
 """The most one shown hand can count for one kind against another, in natural logarithms
 (a factor of about 55): a single surprising hand (a slip, or play outside both kinds) moves
 the odds a lot but never settles them."""
+
+
+def kind_odds(view: PlayerView) -> tuple[tuple[float, ...], ...] | None:
+    """Each of ``view``'s opponents' (in the order of :attr:`PlayerView.opponents`) odds of
+    being casual and strong (:data:`LOG_KINDS`), learned from the hands shown before this one
+    (None before any was shown)."""
+    return _kind_odds(view, tuple(view.opponents))
 
 
 def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, ...], ...] | None:
@@ -669,8 +678,8 @@ def _kind_priors(tables: Tables, kinds: tuple[PlayerKind, ...], improves: npt.ND
 
 @dataclass(frozen=True)
 class _LastTurn:
-    rows: npt.NDArray[np.int32]  # a sparse table of the value after one draw from the rest of the deck, by value:
-    counts: npt.NDArray[np.uint8]  # hand row and how many of its draws keep the value,
+    rows: npt.NDArray[np.intp]  # a sparse table of the value after one draw from the rest of the deck, by value:
+    counts: FloatArray  # hand row and how many of its draws keep the value (a whole number, as a float),
     values: IntArray  # the values (value2) in the table, in order,
     starts: IntArray  # and where each one's entries start
     pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
@@ -678,8 +687,9 @@ class _LastTurn:
 
 @lru_cache(maxsize=8)
 def _last_turn(scoring: RuleSet) -> _LastTurn:
-    """What :func:`value_after_last_turn` reads, per scoring configuration (1.2 MB for 52
-    cards, about 0.05 s)."""
+    """What :func:`value_after_last_turn` reads, per scoring configuration (3.9 MB for 52
+    cards, about 0.05 s; the rows as indices and the counts as floats, so that the sparse
+    product converts nothing)."""
     tables = tables_for(scoring)
     rows = tables.rows
     m = len(rows)
@@ -689,7 +699,7 @@ def _last_turn(scoring: RuleSet) -> _LastTurn:
     values, starts = np.unique(uniq // m, return_index=True)
     pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
                           rows[:, 1] * 2704 + rows[:, 2] * 52])
-    return _LastTurn((uniq % m).astype(np.int32), counts.astype(np.uint8), values, starts, pair_base)
+    return _LastTurn((uniq % m).astype(np.intp), counts.astype(np.float64), values, starts, pair_base)
 
 
 _NO_DRAW = 127
@@ -733,11 +743,39 @@ def turn_priors(rules: RuleSet) -> FloatArray:
     return _chain_for(rules).priors
 
 
+_WEIGHTS_CACHE: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+_WEIGHTS_CACHE_SIZE = 16
+
+
 def row_weights(knowledge: Knowledge, observations: Observations, opponent: int) -> FloatArray:
     """The adaptive weight (float, unnormalised) of every row of the tables as opponent
     ``opponent``'s hand; 0 for hands that cannot be theirs (a card seen elsewhere, or
     missing a card they are known to hold): each kind's prior after the turns played
-    times its factors for the rejected cards (see the module doc), summed over the kinds."""
+    times its factors for the rejected cards (see the module doc), summed over the kinds.
+
+    The array is read-only and remembered for the last few questions (a knock's figure asks
+    for the same opponent's weights for its distribution and for its exact count)."""
+    key = (knowledge.rules, knowledge.unseen_index, knowledge.holds_of(opponent), observations, opponent)
+    found = _WEIGHTS_CACHE.get(key)
+    if found is not None:
+        try:
+            _WEIGHTS_CACHE.move_to_end(key)
+        except KeyError:  # dropped meanwhile by another thread: still the weights
+            pass
+        return found
+    w = _row_weights(knowledge, observations, opponent)
+    w.flags.writeable = False
+    _WEIGHTS_CACHE[key] = w
+    while len(_WEIGHTS_CACHE) > _WEIGHTS_CACHE_SIZE:
+        try:
+            _WEIGHTS_CACHE.popitem(last=False)
+        except KeyError:
+            break
+    return w
+
+
+def _row_weights(knowledge: Knowledge, observations: Observations, opponent: int) -> FloatArray:
+    """:func:`row_weights`, worked out."""
     avail = 0
     for i in knowledge.unseen_index:
         avail |= 1 << i
@@ -746,7 +784,9 @@ def row_weights(knowledge: Knowledge, observations: Observations, opponent: int)
         held |= 1 << c.index
     avail |= held
     masks = tables_for(knowledge.rules).cards_mask
-    ok = ((masks & ~np.int64(avail)) == 0) & ((masks & np.int64(held)) == held)
+    ok = (masks & ~np.int64(avail)) == 0
+    if held:
+        ok &= (masks & np.int64(held)) == held
     if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
         odds = observations.odds[opponent] if observations.odds is not None else None
         filt = LogFilter.of(knowledge.rules, observations.kinds or LOG_KINDS, heads_up=len(observations.turns) == 1,
@@ -812,7 +852,36 @@ def final_value_distribution(knowledge: Knowledge, observations: Observations, o
     and not in the opponent's hand (the knocker's own cards are not ruled out, so that
     anyone can work out the same figure from what the table shows: :func:`with_knock_rules`).
     The first opponent sees the top discard; every later one sees the card the opponent
-    before it threw, pictured as such a card too. Returns 67 floats summing to 1."""
+    before it threw, pictured as such a card too. Returns 67 floats summing to 1 (read-only,
+    remembered for the last few questions: the ``expert``'s decision and a ranking of the
+    same position, a hint or the review, ask for the same distributions)."""
+    key = (knowledge.rules, knowledge.unseen_index, knowledge.holds_of(opponent), knowledge.dead, knowledge.top,
+           observations if model != "uniform" else None, opponent, extra_turn, model)
+    found = _DIST_CACHE.get(key)
+    if found is not None:
+        try:
+            _DIST_CACHE.move_to_end(key)
+        except KeyError:  # dropped meanwhile by another thread: still the distribution
+            pass
+        return found
+    dist = _final_value_distribution(knowledge, observations, opponent, extra_turn, model)
+    dist.flags.writeable = False
+    _DIST_CACHE[key] = dist
+    while len(_DIST_CACHE) > _DIST_CACHE_SIZE:
+        try:
+            _DIST_CACHE.popitem(last=False)
+        except KeyError:
+            break
+    return dist
+
+
+_DIST_CACHE: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
+_DIST_CACHE_SIZE = 32
+
+
+def _final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
+                              extra_turn: bool, model: OpponentModelName) -> FloatArray:
+    """:func:`final_value_distribution`, worked out."""
     tables = tables_for(knowledge.rules)
     obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations
     w = row_weights(knowledge, obs, opponent)
@@ -858,41 +927,48 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen:
     tables = tables_for(rules)
     scoring = scoring_rules(rules)
     last = _last_turn(scoring)
+    # Only the hands with weight count: every sum below but the sparse product adds the
+    # weights one by one in the order of the rows (np.bincount), where a zero changes
+    # nothing, so the figures are those of the same sums over every row, bit for bit.
+    live = (w != 0).nonzero()[0]  # np.flatnonzero(w), faster for floats
+    wl = w[live]
     n: npt.NDArray[np.float64] | float = float(tables.deck_size - 3)  # the cards a hand may draw
     after_t = None
     if seen:  # a seen card is drawn by no hand (it may be in a pictured hand: then it is in no draw)
-        after_t = _after_by_card(scoring)[np.asarray(seen)]
+        after_t = np.take(_after_by_card(scoring)[np.asarray(seen)], live, axis=1)
         seen_mask = 0
         for c in seen:
             seen_mask |= 1 << c
-        held = np.bitwise_count(tables.cards_mask & np.int64(seen_mask)).astype(np.float64)
+        held = np.bitwise_count(tables.cards_mask[live] & np.int64(seen_mask)).astype(np.float64)
         n = tables.deck_size - 3 - len(seen) + held
     stay = None
+    takes = take = None
     if top_unseen:  # q: the chance that one card raises the hand's value; the two looks
-        left = _stays(scoring).astype(np.float64)
+        left = _stays(scoring)[live].astype(np.float64)
         if after_t is not None:
-            left = left - (after_t == tables.value2[None, :]).sum(axis=0)
+            left = left - (after_t == tables.value2[live][None, :]).sum(axis=0)
         q = 1.0 - left / n
-        stay = w * (1.0 - q)
-        draw_w = w * (2.0 - q)
-        takes = None
+        stay = wl * (1.0 - q)
+        draw_w = wl * (2.0 - q)
     elif top is not None:
-        take = _take_strength(scoring, top.index)
-        takes = take > tables.strength
-        draw_w = np.where(takes, 0.0, w)
+        take = _take_strength(scoring, top.index)[live]
+        takes = take > tables.strength[live]
+        draw_w = np.where(takes, 0.0, wl)
     else:
-        takes = None
-        draw_w = w
-    per_card = draw_w / n  # each hand's weight per card it may draw
-    # each hand's draws by the value they keep: a sparse matrix-vector product
+        draw_w = wl
+    per_card = np.zeros(len(w))  # each hand's weight per card it may draw
+    per_card[live] = draw_w / n
+    # each hand's draws by the value they keep: a sparse matrix-vector product (over every row)
     dist = sparse_dot(per_card, last.rows, last.counts, last.values, last.starts, 67)
-    if after_t is not None:  # the draws of a seen card, taken out
-        for values in after_t:
-            dist = dist - np.bincount(values, weights=per_card, minlength=_NO_DRAW + 1)[:67]
+    if after_t is not None:  # the draws of a seen card, taken out (one bincount for every seen card)
+        k = len(seen)
+        drawn = np.bincount((after_t + (np.arange(k) * (_NO_DRAW + 1))[:, None]).ravel(),
+                            weights=np.tile(per_card[live], k), minlength=k * (_NO_DRAW + 1))
+        for values in drawn.reshape(k, _NO_DRAW + 1)[:, :67]:
+            dist = dist - values
     if stay is not None:  # took neither card: (2 - q) draws counted the value kept once too often
-        dist = dist - np.bincount(tables.value2, weights=stay, minlength=67)[:67]
+        dist = dist - np.bincount(tables.value2[live], weights=stay, minlength=67)[:67]
     dist = np.maximum(dist, 0.0)
-    if takes is not None:
-        dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
-                                  minlength=67)[:67]
+    if takes is not None and take is not None:
+        dist = dist + np.bincount(take[takes] >> RANK_BITS, weights=wl[takes], minlength=67)[:67]
     return np.asarray(dist, dtype=np.float64)

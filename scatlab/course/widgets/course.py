@@ -1,5 +1,6 @@
 """The course's page furniture: lesson headers with previous/next links, the "finished"
-button, the index with progress and saved games, the optional appendices' header and
+button, the index with progress, the practice rating and saved games (no file path: a
+learner reads where to go, not where the database is), the optional appendices' header and
 footer (no "finished" button: they never count toward progress), and the rulebook page.
 
 Links are relative notebook names (``03-knocking.ipynb``), so they work in Voilà
@@ -167,15 +168,13 @@ def appendix_footer(appendix_id: str) -> widgets.HTML:
     return w
 
 
-def _appendices_html(summary: dict[str, LessonProgress]) -> str:
+def _appendices_html() -> str:
+    """The optional pages: no score beside them, since they do not count toward progress."""
     items = []
     for a in APPENDICES:
-        s = summary.get(a.id)
-        right = (f" <span class='scatlab-answers'>{s.correct} right of {s.answered} answer"
-                 f"{'s' if s.answered != 1 else ''}</span>" if s and s.answered else "")
         items.append(f"<li><a href='{a.filename}' style='{_LINK}'>{escape(a.title)}</a> "
                      f"<span style='color:#555'>(beside lesson {lesson(a.lesson).number}): {escape(a.blurb)}</span>"
-                     f"{right}</li>")
+                     "</li>")
     return ("<h4>Optional pages</h4><p style='color:#555'>Side topics for the curious; they do not count "
             f"toward your progress.</p><ul class='scatlab-appendices'>{''.join(items)}</ul>")
 
@@ -187,11 +186,13 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     games: list[SavedGame] = []
     earned: dict[str, int] = {}
     visited: set[str] = set()
+    rating: tuple[int, int] | None = None
     unreadable = False
     if progress is not None:
         try:
             summary, games, earned = progress.summary(), progress.saved_games(), progress.step_stars()
             visited = progress.visited_lessons()
+            rating = (progress.practice_rating(), len(progress.practice_answers()))
         except ProgressError as exc:
             unreadable = True
             notice = f"{notice} Progress cannot be shown: {exc}".strip()
@@ -234,10 +235,16 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     else:
         saved = "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
     note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""
-    where = f"<p style='color:#555'>Progress is kept in {escape(str(progress.path))}.</p>" if progress else ""
+    if rating is None:
+        score = ""
+    elif rating[1]:
+        score = (f" <span class='scatlab-index-rating'>Your rating: <b>{rating[0]}</b>, after {rating[1]} "
+                 f"puzzle{'s' if rating[1] != 1 else ''}.</span>")
+    else:
+        score = f" <span class='scatlab-index-rating'>Your rating starts at <b>{rating[0]}</b>.</span>"
     practice = (f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
-                "puzzles from real games, each with one clearly best move, and your rating</p>")
-    return (note + table + practice + _appendices_html(summary) + saved + where
+                f"puzzles from real games, each with one clearly best move, and your rating.{score}</p>")
+    return (note + table + practice + _appendices_html() + saved
             + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>")
 
 
@@ -264,14 +271,19 @@ def rulebook_html() -> str:
     >>> "Played in the quick preset" in html, "deck_size" in html
     (True, False)
     """
-    from ...rules.options import PRESETS
+    from ...rules.options import PRESETS, VARIANT_PARTS
 
     items = []
     for code, entry in RULEBOOK.items():
         more = ""
         if code.startswith("V"):
             names = [name for name, rules in PRESETS.items() if code in rules.codes()]
-            note = (f"Played in the {' and '.join(names)} preset{'s' if len(names) > 1 else ''}." if names
+            where = [f"the {' and '.join(names)} preset{'s' if len(names) > 1 else ''}"] if names else []
+            for name, rules in PRESETS.items():  # a part of a larger variant: GIN's 30½ is V2's
+                if code not in rules.codes() and rules.plays(code):
+                    larger = next(big for big, part in VARIANT_PARTS if part == code and big in rules.codes())
+                    where.append(f"the {name} preset, as part of {larger}")
+            note = (f"Played in {'; in '.join(where)}." if where
                     else "In no preset: a house rule to agree on before the game.")
             more = f"<br><span class='scatlab-rule-where' style='color:#555'>{note}</span>"
         items.append(f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"

@@ -1,5 +1,5 @@
-"""Small live widgets of the lessons: a hand-value explorer, the knock-risk chart, the
-house-rules table, the tournament lab and the Skat calculator.
+"""Small live widgets of the lessons: a hand-value explorer, lesson 3's knock chart, worked
+example and line facts, the house-rules table, the tournament lab and the Skat calculator.
 
 Each one only calls the layers below (values, analysis, players, :mod:`scatlab.skat`) and
 draws the result; the numbers come from :mod:`!scatlab.course.data`.
@@ -26,18 +26,21 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..data import PRESET_FIELDS, preset_rows, tournament_in_steps
+from ...cards import format_cards
+from ..data import PRESET_FIELDS, likely_range, preset_rows, tournament_in_steps
 from ...errors import ScatlabError
 from ...rules.options import PRESETS, find_rules
 from ..exercises import show_value
 from ..progress import ProgressError, game_id_from_text
-from ...rules.values import hand_value
+from ...rules.values import hand_value, pretty_value, value_rule
+from ...rules.view import player_label
 from ...session.wording import card_words
 from ...widgets.svg import card_svg
 
-__all__ = ["HandExplorer", "knock_chart_svg", "knock_table_html", "KnockChart", "preset_table", "TournamentLab",
+__all__ = ["HandExplorer", "knock_chart_svg", "knock_table_html", "knock_caption", "KnockChart", "worked_example",
+           "worked_example_html", "line_facts", "line_facts_html", "line_climb", "line_climb_html", "preset_table", "TournamentLab",
            "SkatCalculator", "win_rate_svg", "ScenarioTable", "TryRules", "GameWithHints", "play_to_the_end", "stand_in_game",
-           "costliest_html", "ReviewAndReplay", "OpponentModelExplorer", "calibration_svg", "calibration_figure"]
+           "costliest_html", "costliest_heading", "ReviewAndReplay", "OpponentModelExplorer", "calibration_svg", "calibration_figure"]
 
 
 def _running_loop() -> Any:
@@ -61,7 +64,8 @@ def _rules_name(rules: Any) -> str:
 
 class HandExplorer(widgets.VBox):  # type: ignore[misc]
     """Type any three cards and see what they are worth under any preset (C4, V1, V2, V3,
-    V13, V18)."""
+    V13, V18), and by which rule: ``worth 30½ under the gin rules (V14): three of a kind
+    counts 30½ (V2)`` (the 30½ rule is V2 under every preset that plays it)."""
 
     def __init__(self, cards: str = "AH KH 4C", preset: str = "classic", *, choose_rules: bool = True) -> None:
         """``choose_rules=False`` (lesson 1) hides the rules: presets wait for lesson 5."""
@@ -86,20 +90,30 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
         except ScatlabError as exc:
             self.result.value = f"<p style='color:#8a5a00'>{escape(str(exc))}</p>"
             return
-        self.result.value = (_cards_html(format_cards(cards)) +
-                             f"<p class='scatlab-value' style='font-size:1.2em'>worth <b>{show_value(value)}</b> "
-                             f"under {escape(_rules_name(rules))}</p>")
+        shown = pretty_value(value)
+        if self.preset.layout.display == "none":  # lesson 1: the rules are the classic game's, not named yet
+            said = f"worth <b>{shown}</b>"
+        else:
+            code = value_rule(cards, rules)
+            how = {"V1": f"three of a kind counts {shown}", "V2": f"three of a kind counts {shown}",
+                   "V3": "a straight flush counts 30", "V13": "three Aces are a Grand Cadillac, worth 33"}.get(
+                       code, "three different suits count the highest card" if len({c.suit for c in cards}) == 3
+                       else "the best suit adds up")
+            from .course import rule_link
+
+            codes = rules.codes()
+            named = f"the {escape(rules.name)} rules" + (f" ({', '.join(rule_link(c) for c in codes)})" if codes else "")
+            said = f"worth <b>{shown}</b> under {named}: {escape(how)} ({rule_link(code)})"
+        self.result.value = _cards_html(format_cards(cards)) + f"<p class='scatlab-value' style='font-size:1.2em'>{said}</p>"
 
 
 def _knock_chart_style(count: int) -> str:
     """The chart's own CSS: a column tapped, clicked or reached with Tab (focused), or under the
-    mouse, shows its figures in a box at the top right (a phone has no hover: a tap focuses)."""
+    mouse, shows its figures in a box (a phone has no hover: a tap focuses)."""
     rules = [".scat-kc .scat-kc-col{cursor:pointer;outline:none}",
              ".scat-kc .scat-kc-col:hover .scat-kc-hit{fill:#f2f2f2}",
              ".scat-kc .scat-kc-col:focus .scat-kc-hit{fill:#fff1bf}",
-             ".scat-kc .scat-kc-readout{display:none}",
-             ".scat-kc:focus-within .scat-kc-hint{display:none}",
-             ".scat-kc:has(.scat-kc-col:hover) .scat-kc-hint{display:none}"]  # a browser without :has drops only this
+             ".scat-kc .scat-kc-readout{display:none;pointer-events:none}"]  # a tap goes through to the column
     for i in range(count):
         col, box = f'.scat-kc-col[data-i="{i}"]', f'.scat-kc-readout[data-i="{i}"]'
         rules.append(f".scat-kc {col}:focus~{box},.scat-kc {col}:hover~{box}{{display:inline}}")
@@ -107,92 +121,125 @@ def _knock_chart_style(count: int) -> str:
     return "<style>" + "".join(rules) + "</style>"
 
 
+def _ticks(low: float, high: float) -> tuple[float, float, float]:
+    """The y axis of the knock chart in percent: (bottom, top, step), round numbers that hold
+    every figure with a little room, 4 to 8 ticks.
+
+    >>> _ticks(50.2, 72.7), _ticks(29.9, 37.0)
+    ((50.0, 75.0, 5.0), (28.0, 38.0, 2.0))
+    """
+    span = max(high - low, 1.0)
+    step = next(s for s in (1.0, 2.0, 5.0, 10.0, 20.0) if span / s <= 7)
+    bottom = math.floor(low / step) * step
+    top = math.ceil(high / step) * step
+    if top - high < step / 5:  # no figure on the top edge
+        top += step
+    return max(bottom, 0.0), min(top, 100.0), step
+
+
 def knock_chart_svg(line: Any) -> str:
-    """Bars of the lives a knock costs on average at the start of a turn, per hand value,
-    beside the lives playing on costs (a dot per value): green where the engine knocks, red
-    where it plays on (``line`` is a :class:`~scatlab.analysis.engine.ranking.KnockLine`).
+    """The knock chart: per hand value at the start of a turn, your chance of winning the game
+    if you knock (a square: green where the advice knocks, red where it plays on) and if you
+    play on (a blue dot), an average hand of that value (``line`` is a
+    :class:`~scatlab.analysis.engine.ranking.KnockLine`: the figures the engine decides by).
+    A dashed **knock line** stands where knocking's figure passes playing on's, going up; the
+    values where the advice knocks are shaded.
 
     Drawn for a phone first: a 420-wide view box that scales to the page's width (its text
     stays about 11 px high at 390 px), every hand value labelled, the legend on rows of its
     own above the plot. Each value's column can be tapped, clicked or reached with Tab: it
-    then shows its figures (lives with two decimals); its ``<title>`` keeps the exact ones."""
-    rows = [(Fraction(v), Fraction(k), Fraction(on), bool(knocks)) for v, k, _kw, on, _ow, knocks in line.rows]
+    then shows its figures as levels (:func:`~scatlab.course.knocking.readout`), as its
+    ``<title>`` does."""
+    from ..knocking import chart_rows, level, readout
+
+    rows = chart_rows(line)
     width, left, right, font = 420, 56, 8, 13  # left: the tick labels, clear of the axis title
     plot_top, plot_bottom = 66, 266  # three legend rows sit above plot_top
     height = plot_bottom + 50
-    most = max(1.0, max(float(max(k, on)) for _, k, on, _ in rows))
-    step = 0.25 if most <= 1 else 0.5
-    top = math.ceil(most / step) * step  # the top tick: no bar or dot goes above it
+    figures = [float(x) * 100 for r in rows for x in (r.knock, r.play_on)]
+    bottom, top, step = _ticks(min(figures), max(figures))
     bar = (width - left - right) / len(rows)
     n = line.opponents
-    safe = float(getattr(line, "safe", 0))
+    crossings = [i for i in range(1, len(rows)) if rows[i].knocks and not rows[i - 1].knocks]
 
-    def y(v: float) -> float:
-        return plot_bottom - (plot_bottom - plot_top) * v / top
+    def y(p: Fraction) -> float:
+        return plot_bottom - (plot_bottom - plot_top) * (float(p) * 100 - bottom) / (top - bottom)
 
-    def advice(knocks: bool) -> str:
-        return "knock" if knocks else "play on"
+    def cx(i: int) -> float:
+        return left + i * bar + bar / 2
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="scat-kc" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="group" '
              f'style="display:block;width:100%;max-width:480px;height:auto" '
-             f'aria-label="expected lives lost by knocking and by playing on, by hand value, against {n} '
-             f'opponent{"s" if n != 1 else ""}">', _knock_chart_style(len(rows))]
+             f'aria-label="your chance of winning the game if you knock and if you play on, by hand value, against '
+             f'{n} opponent{"s" if n != 1 else ""}">', _knock_chart_style(len(rows))]
     # the legend: one entry a row, so each stays whole on a phone
     parts.append(f'<g class="scat-kc-legend" font-size="{font}">'
-                 f'<rect x="8" y="6" width="11" height="11" fill="#1e7b34" opacity="0.7"/>'
-                 f'<text x="25" y="16">a knock costs (the advice: knock)</text>'
-                 f'<rect x="8" y="24" width="11" height="11" fill="#c0392b" opacity="0.7"/>'
-                 f'<text x="25" y="34">a knock costs (the advice: play on)</text>'
+                 f'<rect x="8" y="6" width="11" height="11" fill="#1e7b34"/>'
+                 f'<text x="25" y="16">if you knock (the advice: knock)</text>'
+                 f'<rect x="8" y="24" width="11" height="11" fill="#c0392b"/>'
+                 f'<text x="25" y="34">if you knock (the advice: play on)</text>'
                  f'<circle cx="13.5" cy="47.5" r="4.5" fill="#1a5fb4"/>'
-                 f'<text x="25" y="52">playing on costs</text>')
-    if safe:
-        shown_safe = f"{safe:.3f}".rstrip("0")
-        parts.append(f'<line x1="160" x2="184" y1="47.5" y2="47.5" stroke="#333" stroke-dasharray="5 4"/>'
-                     f'<text x="190" y="52">nearly safe: {shown_safe}</text>')
+                 f'<text x="25" y="52">if you play on</text>')
+    if crossings:
+        parts.append('<line x1="150" x2="150" y1="40" y2="55" stroke="#333" stroke-width="1.5" stroke-dasharray="4 3"/>'
+                     '<text x="158" y="52">the knock line</text>')
     parts.append("</g>")
-    for i in range(round(top / step) + 1):
-        tick = i * step
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" stroke="#e0e0e0"/>'
-                     f'<text x="{left - 5}" y="{y(tick) + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}</text>')
+    for i, row in enumerate(rows):  # where the advice knocks, shaded behind everything
+        if row.knocks:
+            parts.append(f'<rect class="scat-kc-shade" x="{left + i * bar:.1f}" y="{plot_top}" width="{bar:.1f}" '
+                         f'height="{plot_bottom - plot_top}" fill="#e6f4ea"/>')
+    ticks = round((top - bottom) / step)
+    for j in range(ticks + 1):
+        tick = bottom + j * step
+        ty = plot_bottom - (plot_bottom - plot_top) * j / ticks
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>'
+                     f'<text x="{left - 5}" y="{ty + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}%</text>')
     middle = (plot_top + plot_bottom) / 2
     parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
-                 f'transform="rotate(-90 14 {middle:.1f})">lives lost, on average</text>')
-    if safe:  # the engine's nearly-safe limit: a knock whose bar ends below it is taken
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(safe):.1f}" y2="{y(safe):.1f}" stroke="#333" '
-                     f'stroke-dasharray="5 4"/>')
-    parts.append(f'<text class="scat-kc-hint" x="{width - right - 2}" y="{plot_top + 16}" text-anchor="end" '
-                 f'font-size="12" fill="#555">Tap a bar for its numbers</text>')
-    for i, (value, knock, on, knocks) in enumerate(rows):
+                 f'transform="rotate(-90 14 {middle:.1f})">your chance of winning the game</text>')
+    knock_path = " ".join(f"{cx(i):.1f},{y(r.knock):.1f}" for i, r in enumerate(rows))
+    on_path = " ".join(f"{cx(i):.1f},{y(r.play_on):.1f}" for i, r in enumerate(rows))
+    parts.append(f'<polyline class="scat-kc-knock-path" points="{knock_path}" fill="none" stroke="#555" '
+                 f'stroke-width="1.2"/><polyline class="scat-kc-on-path" points="{on_path}" fill="none" '
+                 f'stroke="#1a5fb4" stroke-width="1.2"/>')
+    for i in crossings:  # the knock line: knocking's figure passes playing on's here
         x = left + i * bar
-        colour = "#1e7b34" if knocks else "#c0392b"
-        label = escape(show_value(value))
-        exact = (f"worth {label}: a knock costs {float(knock):.2f} lives on average (exactly {knock}), "
-                 f"playing on costs {float(on):.2f} lives (exactly {on}); the advice: {advice(knocks)}")
-        parts.append(f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" tabindex="0" role="img">'
-                     f'<title>{exact}</title>'
+        parts.append(f'<line class="scat-kc-line" data-value="{escape(show_value(rows[i].value))}" x1="{x:.1f}" '
+                     f'x2="{x:.1f}" y1="{plot_top}" y2="{plot_bottom}" stroke="#333" stroke-width="1.5" '
+                     f'stroke-dasharray="4 3"/>')
+    for i, row in enumerate(rows):
+        x = left + i * bar
+        colour = "#1e7b34" if row.knocks else "#c0392b"
+        label = escape(show_value(row.value))
+        parts.append(f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" data-knock="{level(row.knock)}" '
+                     f'data-play-on="{level(row.play_on)}" data-advice="{"knock" if row.knocks else "play on"}" '
+                     f'tabindex="0" role="img"><title>{escape(readout(row))}</title>'
                      f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
                      f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
-                     f'<rect class="scat-kc-bar" x="{x + 2:.1f}" y="{y(float(knock)):.1f}" width="{bar - 4:.1f}" '
-                     f'height="{y(0) - y(float(knock)):.1f}" fill="{colour}" opacity="0.7"/>'
-                     f'<circle class="scat-kc-dot" cx="{x + bar / 2:.1f}" cy="{y(float(on)):.1f}" r="4" '
-                     f'fill="#1a5fb4"/>')
-        if value == int(value):
-            parts.append(f'<text class="scat-kc-value" x="{x + bar / 2:.1f}" y="{plot_bottom + 17}" '
+                     f'<rect class="scat-kc-knock" x="{cx(i) - 4.5:.1f}" y="{y(row.knock) - 4.5:.1f}" width="9" '
+                     f'height="9" fill="{colour}"/>'
+                     f'<circle class="scat-kc-dot" cx="{cx(i):.1f}" cy="{y(row.play_on):.1f}" r="4" fill="#1a5fb4"/>')
+        if row.value == int(row.value):
+            parts.append(f'<text class="scat-kc-value" x="{cx(i):.1f}" y="{plot_bottom + 17}" '
                          f'text-anchor="middle" font-size="{font}">{label}</text>')
         parts.append("</g>")
     parts.append(f'<text x="{left + (width - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
                  f'font-size="{font}">hand value at the start of your turn</text>')
-    box_w, box_h = 214, 82
-    box_x, box_y = width - right - box_w, plot_top + 2
-    for i, (value, knock, on, knocks) in enumerate(rows):  # after every column, so drawn over them
-        lines = [f"a knock costs {float(knock):.2f} lives", f"playing on costs {float(on):.2f} lives",
-                 f"the advice: {advice(knocks)}"]
+    box_w, box_h = 250, 100
+    for i, row in enumerate(rows):  # after every column, so drawn over them, clear of its own marks if it can
+        box_x = left + 4 if cx(i) > (left + width - right) / 2 else width - right - box_w - 4
+        high, low = min(y(row.knock), y(row.play_on)) - 6, max(y(row.knock), y(row.play_on)) + 6
+        above, below = high - plot_top, plot_bottom - low  # room above its marks, and below them
+        box_y = plot_top + 2 if above >= box_h + 2 or above >= below else plot_bottom - box_h - 2
+        close = " (a close call)" if row.close or level(row.knock) == level(row.play_on) else ""
+        lines = ["your chance of winning the game:", f"{level(row.knock)} if you knock",
+                 f"{level(row.play_on)} if you play on", f"the advice: {'knock' if row.knocks else 'play on'}{close}"]
         parts.append(f'<g class="scat-kc-readout" data-i="{i}" aria-hidden="true" font-size="{font}">'
                      f'<rect x="{box_x}" y="{box_y}" width="{box_w}" height="{box_h}" rx="4" fill="#fff" '
                      f'stroke="#555"/><text x="{box_x + 10}" y="{box_y + 18}" font-weight="bold">'
-                     f'worth {escape(show_value(value))}</text>' +
-                     "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 18 * j}">{t}</text>'
+                     f'worth {escape(show_value(row.value))}</text>' +
+                     "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 17 * j}">{t}</text>'
                              for j, t in enumerate(lines)) + "</g>")
     parts.append("</svg>")
     return "".join(parts)
@@ -200,30 +247,47 @@ def knock_chart_svg(line: Any) -> str:
 
 def knock_table_html(line: Any) -> str:
     """The chart's figures as a small table, always readable (a phone has no hover): per hand
-    value, what a knock and playing on cost on average, in lives with two decimals, and the
-    advice."""
+    value, your chance of winning the game if you knock and if you play on, and the advice."""
+    from ..knocking import chart_rows, level
+
     cell = "padding:2px 6px;text-align:right"
     td = f"<td style='{cell};border-top:1px solid #e0e0e0'>"
     body = "".join(
-        f"<tr data-value='{escape(show_value(Fraction(v)))}'>{td}{escape(show_value(Fraction(v)))}</td>"
-        f"{td}{float(k):.2f} lives</td>{td}{float(on):.2f} lives</td>"
-        f"{td}{'<b>knock</b>' if knocks else 'play on'}</td></tr>"
-        for v, k, _kw, on, _ow, knocks in line.rows)
+        f"<tr data-value='{escape(show_value(r.value))}'>{td}{escape(show_value(r.value))}</td>"
+        f"{td}{level(r.knock)}</td>{td}{level(r.play_on)}</td>"
+        f"{td}{'<b>knock</b>' if r.knocks else 'play on'}</td></tr>"
+        for r in chart_rows(line))
     return ("<details class='scatlab-knock-table'><summary style='cursor:pointer'>The numbers, value by value"
             "</summary><table style='border-collapse:collapse;font-size:0.9em;margin-top:4px'>"
-            f"<thead><tr><th style='{cell}'>Your hand is worth</th><th style='{cell}'>A knock costs</th>"
-            f"<th style='{cell}'>Playing on costs</th><th style='{cell}'>The advice</th></tr></thead>"
+            f"<thead><tr><th style='{cell}'>Your hand is worth</th><th style='{cell}'>If you knock</th>"
+            f"<th style='{cell}'>If you play on</th><th style='{cell}'>The advice</th></tr></thead>"
             f"<tbody>{body}</tbody></table></details>")
 
 
+def knock_caption(line: Any) -> str:
+    """The words under the knock chart: where the advice knocks for an average hand, and the
+    chance of winning the game before the hand, the level the figures move from."""
+    from ..knocking import chart_rows, level, line_words
+
+    n, t = line.opponents, line.turns
+    after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
+    where = line_words(chart_rows(line))
+    verdict = ("the advice never knocks at the start of a turn" if where == "never" else
+               f"the advice knocks <b>{where}</b>, where knocking gives the better chance of winning the game")
+    return (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}, for an average hand: {verdict}. Before the "
+            f"hand, with {line.lives} lives each, your chance of winning the game is {level(line.now)}. "
+            "Tap a value for its numbers, or open the table below.</p>")
+
+
 class KnockChart(widgets.VBox):  # type: ignore[misc]
-    """The knock line, derived: per hand value, the lives a knock costs against the lives
-    playing on costs (:func:`~scatlab.analysis.engine.ranking.knock_line`, exact), with a choice
-    of 1 to 3 opponents and of the turns they have played."""
+    """The knock line, drawn from what the engine decides by: per hand value, your chance of
+    winning the game if you knock and if you play on
+    (:func:`~scatlab.analysis.engine.ranking.knock_line`), with a choice of 1 to 3 opponents
+    and of the turns they have played."""
 
     def __init__(self, opponents: int = 1, turns: int = 0, *, defer: bool = True) -> None:
         """``defer``: in a running kernel, draw the chart just after the page is shown (the
-        exact numbers take a moment), so the lesson's other widgets are usable at once."""
+        figures take a moment), so the lesson's other widgets are usable at once."""
         self.line: Any = None
         self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
                                                value=opponents, description="Against")
@@ -239,7 +303,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         if defer and _running_loop() is not None:
             import threading
 
-            self.caption.value = "<p>Working out the exact numbers&hellip;</p>"
+            self.caption.value = "<p>Working out the figures&hellip;</p>"
             self.worker: Any = threading.Thread(target=self._update, daemon=True)
             self.worker.start()
         else:
@@ -248,19 +312,96 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
     def _update(self) -> None:
         from ...analysis.engine.ranking import knock_line
 
-        n, t = int(self.opponents.value), int(self.turns.value)
-        line = knock_line("classic", opponents=n, turns=t)
+        line = knock_line("classic", opponents=int(self.opponents.value), turns=int(self.turns.value))
         self.line = line
         # drawn for a phone first: it scales to the page's width, every hand value in view
         self.chart.value = knock_chart_svg(line)
         self.table.value = knock_table_html(line)
-        after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
-        if line.line is None:
-            verdict = "the advice never knocks at the start of a turn"
-        else:
-            verdict = f"the advice knocks from <b>{show_value(line.line)}</b> up"
-        self.caption.value = (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}: {verdict}. "
-                              "Tap a bar for its numbers, or open the table below.</p>")
+        self.caption.value = knock_caption(line)
+
+
+def worked_example_html(hand: str | None = None, pile: str | None = None) -> str:
+    """Lesson 3's worked example (:data:`~scatlab.course.knocking.WORKED_HAND` against one
+    opponent just dealt, :data:`~scatlab.course.knocking.WORKED_PILE` on the pile): the knock
+    weighed outcome by outcome, its total the ranking's own figure, against playing on's; the
+    verdict the engine's; then the one line that says why the chart's figures for an average
+    hand of that value differ."""
+    from ...analysis.engine.ranking import knock_line
+    from ..knocking import WORKED_HAND, WORKED_PILE, chart_rows, differs_words, knock_sum, level, move_words
+
+    s = knock_sum(hand or WORKED_HAND, pile or WORKED_PILE)
+    (p1, a1), (p2, a2), (p3, a3) = s.shown()
+    on = s.play_on
+    pile_card = s.pile.pretty if s.pile is not None else "no card"
+    lives = s.ranking.position.seats.lives[0]
+    about = "" if s.lands() else "about "
+    verdict = "knock" if s.knocks else "play on"
+    close = (" It is a close call: the two are closer than the estimates can tell apart, and the advice takes the "
+             "higher." if s.close else "")
+    row = next(r for r in chart_rows(knock_line("classic", 1, 0)) if r.value == s.value)
+    cards = format_cards(s.hand, pretty=True)
+    return (f"<div class='scatlab-worked-example'><p>You hold {cards}, worth {show_value(s.value)}, against one "
+            f"opponent just dealt, the {pile_card} on the pile. Everyone has {lives} lives: your chance of winning "
+            f"the game is {level(s.now)} before this hand. If you knock, counting their every hand and last "
+            "turn:</p><ul>"
+            f"<li>they make 31 ({level(p1)}): you lose one life, and your chance of winning the game is then "
+            f"{level(a1)};</li>"
+            f"<li>they end above you ({level(p2)}): you lose two lives; then {level(a2)};</li>"
+            f"<li>otherwise ({level(p3)}) they lose one life; then {level(a3)}.</li></ul>"
+            f"<p>Knocking: {s.terms()} = {about}<b>{level(s.knock)}</b>. Playing on (the best way: "
+            f"{move_words(on, s.ranking)}) gives <b>{level(on.win)}</b>. So <b>{verdict}</b>.{close}</p>"
+            f"<p class='scatlab-worked-differs'>{escape(differs_words(s, row))}</p></div>")
+
+
+def worked_example() -> widgets.HTML:
+    """Lesson 3's worked example as a widget (:func:`worked_example_html`)."""
+    return widgets.HTML(worked_example_html())
+
+
+def line_facts_html() -> str:
+    """What moves the line, read from the engine: where the advice knocks (an average hand)
+    against one to three opponents just dealt, and against one opponent as the turns go by."""
+    from ...analysis.engine.ranking import knock_line
+    from ..knocking import chart_rows, line_words
+
+    dealt = [line_words(chart_rows(knock_line("classic", n, 0))) for n in (1, 2, 3)]
+    later = [line_words(chart_rows(knock_line("classic", 1, t))) for t in range(4)]
+    whens = ["just dealt", "after one turn each", "after two", "after three"]
+    return ("<div class='scatlab-line-facts'>"
+            f"<p><b>Opponents.</b> Just dealt, the advice knocks {dealt[0]} against one opponent, {dealt[1]} "
+            f"against two, {dealt[2]} against three.</p>"
+            f"<p><b>Turns played.</b> Against one opponent it knocks "
+            + ", ".join(f"{w} {when}" for w, when in zip(later, whens)) + ".</p></div>")
+
+
+def line_facts() -> widgets.HTML:
+    """:func:`line_facts_html` as a widget."""
+    return widgets.HTML(line_facts_html())
+
+
+CLIMB_WHENS: tuple[str, ...] = ("just dealt", "after one turn each", "after two turns each", "after three turns each")
+"""The moments of a hand lesson 6's step 6.3 reads the knock line at, against one opponent."""
+
+
+def line_climb_html() -> str:
+    """Lesson 6, step 6.3 (C6): where the advice knocks an average hand against one opponent,
+    just dealt and after one to three turns each, read from the engine's knock line
+    (:func:`~scatlab.analysis.engine.ranking.knock_line`) when the page is shown.
+
+    >>> "just dealt" in line_climb_html() and "after one turn each" in line_climb_html()
+    True
+    """
+    from ...analysis.engine.ranking import knock_line
+    from ..knocking import chart_rows, line_words
+
+    items = "".join(f"<li><b>{when}</b>: the advice knocks {line_words(chart_rows(knock_line('classic', 1, t)))}</li>"
+                    for t, when in enumerate(CLIMB_WHENS))
+    return f"<div class='scatlab-line-facts'><p>Against one opponent (an average hand):</p><ul>{items}</ul></div>"
+
+
+def line_climb() -> widgets.HTML:
+    """:func:`line_climb_html` as a widget."""
+    return widgets.HTML(line_climb_html())
 
 
 def _percent(p: Any) -> str:
@@ -332,7 +473,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
     def _update(self) -> None:
         from ...analysis.model.knock import knock_risk
-        from ...analysis.engine.ranking import Position, rank, win_change
+        from ...analysis.engine.ranking import Position, rank, win_level
 
         try:
             seen = self.observations()
@@ -369,13 +510,13 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         assert on is not None and on_win is not None and knock.win is not None
         self.play_on = on
         self.advice = ranking.best.name
-        body.append(f"<tr><td style='{cell}'>Playing on risks (the advice's estimate)</td>"
-                    f"<td style='{cell}' colspan='2' data-field='play_on'><b>{float(on):.3f}</b></td></tr>")
+        body.append(f"<tr><td style='{cell}'>Playing on: chance of losing a life this hand (the advice's "
+                    f"estimate)</td><td style='{cell}' colspan='2' data-field='play_on'><b>{_percent(on)}</b></td></tr>")
         verdict = ("<span style='color:#1e7b34'>knock</span>" if ranking.best.ends_hand
                    else "<span style='color:#c0392b'>play on</span>")
         body.append(f"<tr><td style='{cell}'>The advice (adaptive model)</td><td style='{cell}' colspan='2' "
-                    f"data-field='verdict'>{verdict}: knocking changes your chance of winning the game by "
-                    f"{win_change(knock.win)}, playing on by {win_change(on_win)}</td></tr>")
+                    f"data-field='verdict'>{verdict}: your chance of winning the game is {win_level(knock.win)} if "
+                    f"you knock, {win_level(on_win)} if you play on</td></tr>")
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
         seen_text = "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
         self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
@@ -429,7 +570,8 @@ def preset_table() -> widgets.HTML:
 
 
 def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]], games: int) -> str:
-    """Win rates as dots with their 95% intervals as bars, and the fair share as a line."""
+    """Win rates as dots with their 95% intervals as bars, and the fair share as a line; a
+    dot's title says it in words ("won 50%, likely between 34% and 66%")."""
     width, row = 560, 34
     height = 40 + row * len(labels)
     left, right = 90, width - 20
@@ -440,7 +582,7 @@ def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]
     fair = 1 / len(labels)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="win rates with 95% intervals after {games} games">']
+             f'aria-label="win rates after {games} games, each with the range it likely lies in">']
     for tick in (0, 0.25, 0.5, 0.75, 1):
         parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="10" y2="{height - 24}" stroke="#e8e8e8"/>'
                      f'<text x="{x(tick):.1f}" y="{height - 10}" text-anchor="middle" font-size="11">{tick:.0%}</text>')
@@ -450,15 +592,16 @@ def win_rate_svg(labels: tuple[str, ...], rates: list[tuple[float, float, float]
         cy = 24 + i * row
         parts.append(f'<text x="{left - 8}" y="{cy + 4}" text-anchor="end" font-size="12">{escape(label)}</text>'
                      f'<line x1="{x(low):.1f}" x2="{x(high):.1f}" y1="{cy}" y2="{cy}" stroke="#555" stroke-width="3"/>'
-                     f'<circle cx="{x(rate):.1f}" cy="{cy}" r="6" fill="#c0392b"><title>{escape(label)}: {rate:.1%} '
-                     f'(95% interval {low:.1%} to {high:.1%})</title></circle>')
+                     f'<circle cx="{x(rate):.1f}" cy="{cy}" r="6" fill="#c0392b"><title>{escape(label)}: won {rate:.0%}, '
+                     f'{likely_range(low, high)}</title></circle>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 class TournamentLab(widgets.VBox):  # type: ignore[misc]
     """Pick three computer players, run a small tournament with a progress bar, and see
-    the win rates with their 95% intervals. Each run deals new cards (``seed``, then the
+    the win rates with the range each likely lies in (95% intervals, said in words:
+    "likely between 34% and 66%"), the entrants named "tip player 1", never "tip#1". Each run deals new cards (``seed``, then the
     next one): a learner sees the rates move from run to run, and no seed field to explain."""
 
     def __init__(self, players: tuple[str, str, str] = ("expert", "tip", "tip"), games: int = 36, seed: int = 1) -> None:
@@ -494,7 +637,7 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
             rates = last.intervals()
             self.chart.value = win_rate_svg(last.labels, rates, last.done)
             self.table.value = "<p class='scatlab-tournament-result'>" + "; ".join(
-                f"<b>{escape(label)}</b> won {w} of {last.done} ({r:.0%}, 95% interval {lo:.0%}-{hi:.0%})"
+                f"<b>{escape(label)}</b> won {w} of {last.done} ({r:.0%}, {likely_range(lo, hi)})"
                 for label, w, (r, lo, hi) in zip(last.labels, last.wins, rates)) + "</p>"
         finally:
             self.run_button.disabled = False
@@ -804,8 +947,8 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     """A finished game to review when the learner has not finished one: a table of
     ``rules`` dealt from ``seed``, the learner's seat played by ``player``
     (:func:`!play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven
-    short hands, 64 decisions, played and reviewed in well under a second) give a blunder on
-    the hand-value scale and one on the chance-of-winning scale, so both scales show. The game is
+    short hands, 64 decisions, played and reviewed in well under a second) give costly
+    decisions of both kinds, a knock and a draw, and a close call. The game is
     played once per process (:func:`stand_in_record`) and loaded into a new table each time.
 
     >>> g = stand_in_game()
@@ -819,14 +962,15 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     return table
 
 
-_SCALE_CODES = {"value": "C5", "win": "C6"}
-"""The rule behind each scale: the turn (draw, take, discard) and the knock."""
+_THEME_CODES = {"knock": "C6"}
+"""The rule behind a decision's theme: the knock (C6); any other, the turn (C5: draw, take, discard)."""
 _CODE = re.compile(r"\(([CV]\d{1,2})\)")
 
 
 def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> str:
-    """The decisions (from :func:`~scatlab.analysis.explain.review.costliest`, worst first) as
-    a numbered list that says it is sorted by cost, each read in order
+    """The decisions (from :func:`~scatlab.analysis.explain.review.costliest`, worst first)
+    under a heading that counts them (:func:`costliest_heading`: one is "The costliest
+    decision"), as a numbered list that says it is sorted by cost, each read in order
     (:meth:`scatlab.analysis.ReviewedDecision.words`): where and its class,
     what happened, what was better, by how much, why, and the cards the player had seen (a
     count that opens); rule codes link to the rulebook. ``names`` names the seats
@@ -836,8 +980,11 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
     >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2), {0: "you"})
     >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html, "worst first" in html
     (2, True, True, True)
+    >>> "The two costliest decisions" in html, "The costliest decision<" in costliest_html(costliest(
+    ...     stand_in_game().review_game().result, 1), {0: "you"})
+    (True, True)
     >>> costliest_html(())
-    "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
+    "<h3 class='scatlab-costliest-head'>The costliest decisions</h3><p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     """
     from .course import rule_link
     from ...widgets.review_widget import CLASS_COLOURS, seen_html
@@ -852,14 +999,30 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
         better = linked(w.better).replace("Better:", "<b>Better:</b>", 1)
         items.append(
             f"<li class='scatlab-costly' data-class='{a.label}' style='margin-bottom:0.6em'>"
-            f"<b>{escape(w.where)}</b> ({rule_link(_SCALE_CODES[a.scale])}): "
+            f"<b>{escape(w.where)}</b> ({rule_link(_THEME_CODES.get(d.theme, 'C5'))}): "
             f"<b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b><br>"
             f"{linked(w.happened)}<br>{better} {linked(w.how_much)}<br>"
             f"<b>Why:</b> {linked(w.why)}{seen_html(w)}</li>")
     if not items:
-        return "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
-    return ("<p class='scatlab-costliest-order'>Sorted by cost, the worst first (not in the order they were "
-            "played):</p><ol class='scatlab-costliest' style='line-height:1.45'>" + "".join(items) + "</ol>")
+        return (f"<h3 class='scatlab-costliest-head'>{costliest_heading(0)}</h3>"
+                "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>")
+    order = (" Sorted by cost, the worst first (not in the order they were played):" if len(items) > 1
+             else " The only decision of this game that cost something:")
+    return (f"<h3 class='scatlab-costliest-head'>{costliest_heading(len(items))}</h3>"
+            f"<p class='scatlab-costliest-order'>{order.strip()}</p><ol class='scatlab-costliest' "
+            "style='line-height:1.45'>" + "".join(items) + "</ol>")
+
+
+def costliest_heading(n: int) -> str:
+    """The heading over ``n`` costliest decisions, in words: one is "the costliest decision".
+
+    >>> [costliest_heading(n) for n in (0, 1, 2, 3)]
+    ['The costliest decisions', 'The costliest decision', 'The two costliest decisions', 'The three costliest decisions']
+    """
+    if n == 1:
+        return "The costliest decision"
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    return f"The {words[n]} costliest decisions" if n in words else "The costliest decisions"
 
 
 def _class_words(name: str, count: int) -> str:
@@ -970,7 +1133,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         if source != "your game":  # the tip player sat in the learner's seat: not "you"
             names[s.seat] = "the stand-in"
             self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
-                                       f"(player {s.seat}), in the order played")
+                                       f"({player_label(s.seat)}), in the order played")
         else:
             self.review.steps.title = "Review of your game: your decisions, in the order played"
         self.review.handle({"type": "first"})  # redraws with the title and the names
@@ -990,8 +1153,8 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
             if i < len(self.worst):
                 d = self.worst[i]
                 seat = ("You are back in your seat" if source == "your game"
-                        else f"You take the stand-in's seat (player {s.seat})")
-                who = names.get(d.player, f"player {d.player}")
+                        else f"You take the stand-in's seat ({player_label(s.seat)})")
+                who = names.get(d.player, player_label(d.player))
                 which = "the costliest decision" if i == 0 else "the second costliest" if i == 1 else f"costliest no. {i + 1}"
                 head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself, {which}: "
                                     f"{escape(d.where(names))}</b> ({escape(who)} {escape(d.did)} then, "
