@@ -19,6 +19,7 @@ from scatlab.analysis.model.winning import (
     _chances,
     _race,
     draw_level_by_row,
+    e5_by_row,
     family_of,
     game_chance,
     hand_model,
@@ -169,3 +170,34 @@ def test_the_knock_outcome_is_valued_by_the_game_model() -> None:
     assert out.own == 0.0 and out.gain == pytest.approx(game.after({1: 1}) - game.now)
     assert game_chance(view.rules, (4, 4), ((1.0, 1.0), (1.0, 1.0)), 0) == pytest.approx(0.5)
     assert isinstance(Fraction(out.gain).limit_denominator(), Fraction)
+
+
+@pytest.mark.parametrize("name", ["gin", "french-canadian"])
+def test_the_per_row_tables_read_the_games_own_hand_model_not_classics(name: str) -> None:
+    """The scoring rules keep only what compares hands, not the way of keeping score: the
+    tables the engine ranks by must read the game's own family (V14, V16), as
+    :func:`hand_model` does, never classic's numbers."""
+    rules = find_rules(name)
+    scoring = scoring_rules(rules)
+    assert family_of(rules) == name and family_of(scoring) == "classic"
+    own, _, _ = loss_by_row(scoring, 2, 0.0, 0.5, family_of(rules))
+    m = hand_model(rules, 2)
+    e5 = e5_by_row(scoring)
+    values = tables_for(scoring).value2
+    for row in (0, len(own) // 3, len(own) // 2, len(own) - 1):
+        assert math.isclose(own[row], m.loss(float(e5[row]), values[row] / 2, 0.0, 0.5), rel_tol=1e-9)
+    assert own != loss_by_row(scoring, 2, 0.0, 0.5)[0]
+
+
+def test_V16_a_hand_is_lost_when_another_player_scores_far_more_often_than_a_life() -> None:
+    """Under French-Canadian (V16) a hand is lost when another player scores its point, so
+    with two opponents drawing with A-K of hearts at the start loses the hand over a third of
+    the time; under classic it costs a life far less often (the bug this pins read
+    classic's numbers for V16, and its expert won 49% where it had won 59%)."""
+    from scatlab.analysis import rank
+    from scatlab.rules import Action
+
+    deck = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QS")
+    fc = rank(GameState.new("french-canadian", 3).deal(deck).view(1)).move(Action.DRAW).loss
+    classic = rank(GameState.new("classic", 3).deal(deck).view(1)).move(Action.DRAW).loss
+    assert fc > Fraction(1, 3) and fc > 2 * classic

@@ -15,16 +15,14 @@ Run: ``python -m research.winchance.closecall /tmp/wc/it1/classic-*.npz --rules 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from research.winchance import fit
 from scatlab.analysis.engine import ranking
-from scatlab.analysis.model import winning
+from scatlab.analysis.model import opponents, winning
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.options import find_rules
@@ -77,6 +75,15 @@ def gaps(views: list[PlayerView]) -> list[float]:
     return out
 
 
+def clear() -> None:
+    """Forget every figure worked out with the hand model's numbers (they change per refit)."""
+    for cached in (winning._hand_model, winning._row_logits, winning._loss_by_row, winning.last_turn_by_value,
+                   winning.draw_level_by_row, ranking._scale_for, ranking._rank):
+        cached.cache_clear()
+    for table in (opponents._RULE_CACHE, opponents._WEIGHTS_CACHE, opponents._DIST_CACHE):
+        table.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("files", nargs="+")
@@ -88,23 +95,23 @@ def main() -> None:
     data = fit.load(args.files)[args.rules]
     views = positions(args.rules, args.games)
     base = gaps(views)
-    path = fit.OUT
-    original = path.read_text()
+    original = winning._fits()
     rng = np.random.default_rng(args.seed)
     runs: list[list[float]] = []
+    fits = winning._fits
     try:
         for b in range(args.boot):
             sample = resample(data, rng)
-            models = json.loads(original)["models"]
-            models.update(fit.fit_family(args.rules, sample, quiet=True))
-            path.write_text(json.dumps({"models": models}))
-            for cached in (winning._fits, winning._hand_model, winning._row_logits, winning._loss_by_row,
-                           winning.last_turn_by_value, winning.draw_level_by_row, ranking._scale_for, ranking._rank):
-                cached.cache_clear()
+            models = dict(original["models"])
+            models.update(fit.fit_family(args.rules, sample, holdout=False, quiet=True))
+            refitted = {**original, "models": models}
+            winning._fits = lambda: refitted  # type: ignore[assignment]  # the package file is never written
+            clear()
             runs.append(gaps(views))
             print(f"refit {b + 1} of {args.boot}", flush=True)
     finally:
-        Path(path).write_text(original)
+        winning._fits = fits
+        clear()
     spread = np.std(np.array(runs), axis=0, ddof=1)
     width = float(ranking.CLOSE_CALL)
     print(f"\n{args.rules}: {len(views):,} decisions of seeded games, {args.boot} refits on games resampled")

@@ -94,7 +94,7 @@ from ..counting.horizon import horizon_table
 from ..counting.knowledge import Knowledge, collected_suits, opponent_turns
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
 from ..model.valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
-from ..model.winning import GameModel, HandModel, draw_level_by_row, last_turn_by_value, loss_by_row
+from ..model.winning import GameModel, HandModel, draw_level_by_row, family_of, last_turn_by_value, loss_by_row
 
 if TYPE_CHECKING:  # the opponent model is imported when a knock is weighed
     from ..model.opponents import Observations
@@ -410,8 +410,10 @@ def _scale_for(seats: Standing, strong: tuple[float, ...], turns: float) -> _Sca
     n = len(seats.opponents)
     s = round(sum(strong) / len(strong), 2) if strong else 0.5
     scoring = scoring_rules(seats.rules)
-    plain, fed, swept = loss_by_row(scoring, n, turns, s)
-    return _Scale(game, game.model, lose, other, sweep, plain, fed, swept, last_turn_by_value(scoring, n, turns, s))
+    family = family_of(seats.rules)  # the scoring rules keep no way of keeping score: the game's own numbers
+    plain, fed, swept = loss_by_row(scoring, n, turns, s, family)
+    return _Scale(game, game.model, lose, other, sweep, plain, fed, swept,
+                  last_turn_by_value(scoring, n, turns, s, family))
 
 
 def _scale(position: Position) -> _Scale:
@@ -1046,7 +1048,7 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
     dist = value_after_last_turn(rules, w, None, top_unseen=opponents > 1)
     dists = [dist] * opponents
     on_win, on_loss = draw_level_by_row(scoring_rules(rules), opponents, float(turns), 0.5, scale.lose, scale.other,
-                                        scale.sure31)
+                                        scale.sure31, family_of(rules))
     value2 = tables.value2
     rows: list[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool]] = []
     for v2 in range(30, BLITZ2):

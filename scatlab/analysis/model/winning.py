@@ -61,7 +61,7 @@ from ..counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
 from .hand_filter import KnockRule
 from .valuation import KnockValuation, Seats, Standing, turn_odds
 
-__all__ = ["HandModel", "GameModel", "hand_model", "game_chance", "loss_by_row", "draw_level_by_row",
+__all__ = ["HandModel", "GameModel", "hand_model", "family_of", "game_chance", "loss_by_row", "draw_level_by_row",
            "last_turn_by_value", "knock_rule", "HORIZON", "EXACT_SEATS", "MODEL_FILE", "PLAY_ON_FEATURES",
            "LAST_TURN_FEATURES", "play_on_features", "last_turn_features"]
 
@@ -495,11 +495,20 @@ def _row_terms(scoring: RuleSet) -> FloatArray:
                                                  bends(value, V_KNOTS)]))
 
 
+def _family(scoring: RuleSet, family: str | None) -> str:
+    """The family whose numbers the per-row tables read: ``family`` when given, else the one
+    of ``scoring`` itself. The scoring rules keep only what compares hands (their way of
+    keeping score is gone), so a caller with the game's rules passes ``family_of(rules)``:
+    without it gin, French-Canadian and the bus would read classic's numbers."""
+    return family if family is not None else family_of(scoring)
+
+
 @lru_cache(maxsize=256)
-def _row_logits(scoring: RuleSet, opponents: int, turns_bucket: int) -> tuple[FloatArray, FloatArray | None]:
+def _row_logits(scoring: RuleSet, opponents: int, turns_bucket: int, family: str
+                ) -> tuple[FloatArray, FloatArray | None]:
     """Per row: the logits of :meth:`HandModel.loss` and :meth:`HandModel.sweep_chance` but their
-    ``s`` and ``f`` terms (None: no sweep)."""
-    hm = hand_model(scoring, opponents)
+    ``s`` and ``f`` terms (None: no sweep), by ``family``'s numbers."""
+    hm = _hand_model(family, opponents)
     terms = _row_terms(scoring)
     k = terms.shape[1]
     plain = terms @ np.asarray(hm.play_on[turns_bucket][:k])
@@ -507,20 +516,22 @@ def _row_logits(scoring: RuleSet, opponents: int, turns_bucket: int) -> tuple[Fl
     return plain, sweep
 
 
-def loss_by_row(scoring: RuleSet, opponents: int, turns: float, strong: float
+def loss_by_row(scoring: RuleSet, opponents: int, turns: float, strong: float, family: str | None = None
                 ) -> tuple[list[float], list[float], list[float]]:
     """Per row of the tables: :meth:`HandModel.loss` of keeping that hand, nothing fed, and
     with a card fed to the next player, and :meth:`HandModel.sweep_chance` (lists, for
     pure-Python loops), ``scoring`` the scoring rules
-    (:func:`~scatlab.analysis.counting.tables.scoring_rules`); ``strong`` is read to 5%."""
-    return _loss_by_row(scoring, max(1, min(opponents, 3)), bucket(turns), round(strong * 20) / 20)
+    (:func:`~scatlab.analysis.counting.tables.scoring_rules`), ``family`` the game's
+    (:func:`family_of` its rules; None: the scoring rules' own); ``strong`` is read to 5%."""
+    return _loss_by_row(scoring, max(1, min(opponents, 3)), bucket(turns), round(strong * 20) / 20,
+                        _family(scoring, family))
 
 
 @lru_cache(maxsize=512)
-def _loss_by_row(scoring: RuleSet, opponents: int, turns_bucket: int, strong: float
+def _loss_by_row(scoring: RuleSet, opponents: int, turns_bucket: int, strong: float, family: str
                  ) -> tuple[list[float], list[float], list[float]]:
-    hm = hand_model(scoring, opponents)
-    plain_logit, sweep_logit = _row_logits(scoring, opponents, turns_bucket)
+    hm = _hand_model(family, opponents)
+    plain_logit, sweep_logit = _row_logits(scoring, opponents, turns_bucket, family)
     coef = hm.play_on[turns_bucket]
     s_term, f_term = coef[-2] * strong, coef[-1]
     plain = 1.0 / (1.0 + np.exp(-(plain_logit + s_term)))
@@ -533,23 +544,25 @@ def _loss_by_row(scoring: RuleSet, opponents: int, turns_bucket: int, strong: fl
 
 
 @lru_cache(maxsize=512)
-def last_turn_by_value(scoring: RuleSet, opponents: int, turns: float, strong: float) -> list[float]:
-    """Per value in half points: :meth:`HandModel.last_turn_loss`, made never to rise with
-    the value (a better hand never loses more often)."""
-    q = hand_model(scoring, opponents).last_turn_by_value(turns, strong)
+def last_turn_by_value(scoring: RuleSet, opponents: int, turns: float, strong: float,
+                       family: str | None = None) -> list[float]:
+    """Per value in half points: :meth:`HandModel.last_turn_loss` by ``family``'s numbers (as
+    :func:`loss_by_row`), made never to rise with the value (a better hand never loses more
+    often)."""
+    q = _hand_model(_family(scoring, family), max(1, min(opponents, 3))).last_turn_by_value(turns, strong)
     return list(np.minimum.accumulate(q).tolist())
 
 
 @lru_cache(maxsize=64)
 def draw_level_by_row(scoring: RuleSet, opponents: int, turns: float, strong: float, lose: float, other: float,
-                      sweep: float) -> tuple[FloatArray, FloatArray]:
+                      sweep: float, family: str | None = None) -> tuple[FloatArray, FloatArray]:
     """Per row of the tables: the chance of winning the game, and of losing this hand, of
     drawing one card (no top discard to take) and keeping the best three by the hand model,
     nothing fed, with ``lose``, ``other`` and ``sweep`` the chances of winning once the hand
     cost the player, one other player, or every other player (:meth:`GameModel.play_on`; a
-    31 made sweeps)."""
+    31 made sweeps); ``family`` as :func:`loss_by_row`'s."""
     tables = tables_for(scoring)
-    plain, _, swept = (np.asarray(x) for x in loss_by_row(scoring, opponents, turns, strong))
+    plain, _, swept = (np.asarray(x) for x in loss_by_row(scoring, opponents, turns, strong, family))
     blitz = tables.value2 >= BLITZ2
     level = np.where(blitz, sweep, other + plain * (lose - other) + swept * (sweep - other))
     loss = np.where(blitz, 0.0, plain)
@@ -609,7 +622,7 @@ def knock_rule(view: PlayerView | Standing, dists: Sequence[FloatArray], played:
     turns = round(sum(played) / n, 2) if n else 0.0
     scoring = scoring_rules(view.rules)
     tables = tables_for(scoring)
-    plain, _, swept = (np.asarray(x) for x in loss_by_row(scoring, n, turns, 0.5))
+    plain, _, swept = (np.asarray(x) for x in loss_by_row(scoring, n, turns, 0.5, family_of(view.rules)))
     span = other - lose
     odds = turn_odds(view.rules)
     if span <= 0:
