@@ -86,12 +86,13 @@ def test_C8_a_discard_that_keeps_31_is_advised_over_a_higher_future() -> None:
 
 
 def test_C8_a_sure_31_by_taking_comes_before_a_knock_the_engine_would_make() -> None:
-    """22 (A♥ 10♥ 4♣... here A♥ K♥ 2♣) against three opponents just dealt is a knock on its
-    own; with the Q♥ on the pile a take makes 31, which comes first (C8)."""
-    knock = rank(Position.of(Knowledge.of("AH KH 9C", discard="2S", opponents=3)))
+    """22 (K♥ Q♥ 2♥) against three opponents just dealt is a knock on its own; with the A♥
+    on the pile a take makes 31, which comes first (C8)."""
+    knock = rank(Position.of(Knowledge.of("KH QH 2H", discard="2S", opponents=3)))
     assert knock.best.name == "knock"
-    sure = rank(Position.of(Knowledge.of("AH KH 9C", discard="QH", opponents=3)))
-    assert sure.best.name == "take" and sure.best.sure_31 and sure.best.then == Action.discard("9C").card
+    sure = rank(Position.of(Knowledge.of("KH QH 2H", discard="AH", opponents=3)))
+    assert sure.best.name == "take" and sure.best.sure_31 and sure.best.then == Action.discard("2H").card
+    assert sure.best.win > sure.move(Action.KNOCK).win
 
 
 def _option(kind: str, win: float, card: str | None = None) -> _Option:

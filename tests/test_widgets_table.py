@@ -640,9 +640,9 @@ def test_the_hints_speak_the_lessons_words() -> None:
 
 def test_the_charts_title_names_a_gold_bar_only_where_one_is_drawn() -> None:
     """The chart colours the value taking gives only where a draw can give it too; its title
-    says "gold" exactly then (seed 0: taking gives 18, a draw can; seed 3: taking gives 12,
+    says "gold" exactly then (seed 0: taking gives 18, a draw can; seed 4: taking gives 13,
     no draw can)."""
-    for seed, gold in ((0, True), (3, False)):
+    for seed, gold in ((0, True), (4, False)):
         m = TableSession("classic", opponents=("tip", "tip"), seed=seed).model()
         assert m.hints is not None and m.hints.chart is not None
         chart = m.hints.chart

@@ -418,12 +418,18 @@ def test_kinds_agree_with_the_players_they_stand_for() -> None:
     """``kind_agreement`` over seeded games: tip takes and throws exactly as the casual kind
     (classic and quick), the expert throws as the strong kind does nine times in ten (the
     kind is a fast picture; the expert throws by its chance of winning) and takes what it
-    would take nearly always (the 2% slip covers the rest); the other pairs differ."""
+    would take nearly always (the kind's 2% slip covers most of the rest: 2 of 48 under quick,
+    seed 4); the strong kind does not throw
+    as tip does. The casual kind's card is the expert's about as often as the strong kind's
+    (88 and 82 of 94 under classic, seed 4): the expert now throws by its chance of winning the
+    game, which weighs the hand kept now more than the strong kind's picture (five turns
+    ahead) does, so a throw tells an expert from a tip player less than it did."""
     for rules_name in ("classic", "quick"):
         found = {(a.player, a.kind): a for a in kind_agreement(["expert", "tip", "tip"], 4, rules=rules_name, seed=4)}
         tip, expert = found[("tip", "casual")], found[("expert", "strong")]
         assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
         assert tip.throws[0] == tip.throws[1] > 100
         assert expert.throws[0] >= 0.85 * expert.throws[1] and expert.throws[1] > 50
-        assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.02 * expert.takes_other[1]
-        assert found[("tip", "strong")].throws[0] < tip.throws[0] and found[("expert", "casual")].throws[0] < expert.throws[0]
+        assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.05 * expert.takes_other[1]
+        assert found[("tip", "strong")].throws[0] < tip.throws[0]
+        assert found[("expert", "casual")].throws[0] <= 1.1 * expert.throws[0]
