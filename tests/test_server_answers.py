@@ -286,7 +286,9 @@ def test_ctrl_c_stops_scatlab_serve_cleanly_without_a_traceback_or_a_kernel_left
         if moment == "pressed twice":
             time.sleep(0.3)
             os.killpg(server.proc.pid, signal.SIGINT)
-        status = server.proc.wait(60)
+        # a liveness bound, not a speed target: on a machine busy with the rest of the suite the
+        # kernels still starting (each importing scatlab) can hold the stop for over a minute
+        status = server.proc.wait(240)
     finally:
         _stop(server.proc)
     said = server.log.read_text(encoding="utf-8", errors="replace")
