@@ -265,7 +265,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("moment", ["just started", "loading a page", "pressed twice"])
 def test_ctrl_c_stops_scatlab_serve_cleanly_without_a_traceback_or_a_kernel_left(tmp_path: Path, moment: str) -> None:
     """Ctrl+C in the terminal of ``make serve`` (SIGINT to the whole foreground process
-    group): the server stops within seconds with exit status 0, says so, prints no
+    group): the server stops with exit status 0, says so, prints no
     traceback (not Voilà's, not a kernel's still warming up or running a page's cells) and
     leaves no kernel running; a second Ctrl+C while it stops changes nothing."""
     import threading
