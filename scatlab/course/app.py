@@ -222,6 +222,9 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     # Voilà in a session of its own: Ctrl+C reaches this process only (the terminal sends
     # SIGINT to its whole foreground group), which passes Voilà one SIGINT; two at once
     # (the terminal's and ours) interrupted Voilà's own shut-down with a traceback
+    # a process started with Ctrl+C ignored (a background job of a script, a test runner's
+    # worker) passes the ignoring on to Voilà and would never stop: Ctrl+C is ours to handle
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     proc = subprocess.Popen(voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons,
                             start_new_session=True)
 
