@@ -12,7 +12,8 @@ overall and within 2 points in every bin of 200 decisions or more.
 **The knock's expected losses.**
 
 Seeded whole games (:func:`scatlab.players.tournament.play_out`: the seating, decks and
-players' generators of a tournament with ``--seed``) of the measured seat (``--players``,
+players' generators of a tournament with ``--seed``; every seat told who sits where, as at
+the table, where the learner chose the opponents) of the measured seat (``--players``,
 default ``expert``) against each ``--against`` setting (default ``tip,tip`` and
 ``expert,expert``) under each of ``--rules`` (default ``classic`` and ``gin``). At every
 decision of the measured seat where a legal action ends the hand (a knock, a hammer, a bus
@@ -147,7 +148,7 @@ def play_chunk(kinds: tuple[str, ...], rules: str, seed: int, games: list[int]) 
                 result = after.results[number]
                 tally.knocks.append(Knock(game, lives, one, two, result.lives_lost[seat], result.tie_break))
 
-        state, entrant_at, _ = play_out(players, kinds, ruleset, seed, game, observe)
+        state, entrant_at, _ = play_out(players, kinds, ruleset, seed, game, observe, announce=True)
         assert not pending, "a knock's hand never ended"
         won = state.winner == entrant_at.index(0)
         tally.decisions.extend(Decision(game, p, knock, won) for p, knock in chances)

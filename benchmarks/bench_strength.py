@@ -20,6 +20,10 @@ The default of 2,400 games a row is a whole number of seating cycles for two pla
 games); for three (9 games) all but 6 games are. A full run (8 rows, twice with ``--before``) takes a long while:
 use ``--rows`` for a subset. Benchmarks print, they never assert.
 
+With ``--announce`` every seat of the code under test is told who sits where (each
+entrant's kind), as at the table (:attr:`scatlab.rules.GameState.seats`); a ``--before``
+checkout plays as it always did (an older engine reads no announcement).
+
 With ``--budget N`` every ``master`` entrant searches ``N`` rollouts a decision (its
 default otherwise; the entrant is the kind ``master:N``, so worker processes get it too). When a ``master`` plays,
 the script also times a small sample of its decisions (``--timing-games`` games of the
@@ -27,7 +31,7 @@ first row, default 2) and prints their median, 95th percentile and slowest.
 
 Run: ``python benchmarks/bench_strength.py --seed 7 [--games 2400] [--jobs 2]
 [--rows classic,gin,heads-up] [--players expert] [--against tip,tip] [--heads-up-against tip]
-[--budget 600] [--timing-games 2] [--before /tmp/base]``
+[--budget 600] [--timing-games 2] [--announce] [--before /tmp/base]``
 
 For example, the master against the expert heads-up and against two experts::
 
@@ -48,6 +52,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import scatlab
 from scatlab.players import Decision, Player, make_player, run_tournament
@@ -123,12 +128,13 @@ def split(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-def play(rows: list[Row], games: int, seed: int, jobs: int, label: str) -> list[Outcome]:
+def play(rows: list[Row], games: int, seed: int, jobs: int, label: str, announce: bool = False) -> list[Outcome]:
     """Play every row with the scatlab this process imports; a line per row on standard error."""
     out = []
     for row in rows:
         start = time.perf_counter()
-        result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False)
+        extra: dict[str, Any] = {"announce": True} if announce else {}  # an older checkout has no announce
+        result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False, **extra)
         secs = time.perf_counter() - start
         outcome = Outcome(row.name, result.games, tuple(e.wins for e in result.entrants), result.hands,
                           result.actions, secs)
@@ -241,6 +247,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, help="rollouts a decision of every master entrant (default: its own)")
     parser.add_argument("--timing-games", type=int, default=2,
                         help="games of the first row whose master decisions are timed (default 2; 0: none)")
+    parser.add_argument("--announce", action="store_true",
+                        help="tell every seat who sits where, as at the table (the code under test only)")
     parser.add_argument("--before", metavar="PATH", help="a checkout of an older commit to compare with")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -262,7 +270,7 @@ def main() -> None:
     if args.before:
         where, before = play_before(args)
         print(f"before: scatlab from {where}")
-    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run")
+    after = play(rows, args.games, args.seed, args.jobs, "after" if before is not None else "run", args.announce)
     print(f"{'after' if before is not None else 'code'}: scatlab from {Path(scatlab.__file__).parent}")
     print_table(rows, after, before)
     if args.timing_games > 0 and rows and any(is_master(k) for row in rows for k in row.players):

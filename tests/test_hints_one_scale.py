@@ -164,3 +164,38 @@ def test_a_close_call_is_said_and_a_signed_chance_needs_its_level() -> None:
     signed = dataclasses.replace(h, summary=h.summary + " Knocking: +5.7%.")
     with pytest.raises(AssertionError):
         check_hint(signed, "a signed chance without its level")
+
+
+def test_the_table_announces_its_opponents_and_the_hints_and_review_read_them() -> None:
+    """At the table the learner chose the opponents, so every seat is told who sits where
+    (``GameState.seats``): the hints price the chance of winning against a ``tip`` player as
+    casual and an ``expert`` as strong, a saved game keeps the names, and the review of the
+    game (replayed from its record) ranks the same positions with the same figures."""
+    from scatlab.analysis import rank
+    from scatlab.analysis.explain.review import review_game
+
+    session = TableSession({"lives": 1, "county": False}, opponents=("tip", "expert"), seed=5)
+    assert session.view().seats == ("you", "tip", "expert") == session.seat_names
+    first = rank(session.view()).best.win
+    unannounced = rank(session.state.announced(()).view(session.seat)).best.win
+    assert first != unannounced
+    played = 0
+    while session.state.phase is not Phase.GAME_OVER and played < 200:
+        view = session.view()
+        if session.state.phase is Phase.DEAL:
+            session.next_hand()
+        elif view.is_my_turn:
+            moves = view.legal_actions
+            ranked = view.phase not in (Phase.THROW_DOWN, Phase.DECLARE) and len(moves) > 1 and view.hand
+            session.play(rank(view).best.action if ranked else moves[0])
+            played += 1
+        else:
+            session.run_opponents()
+    assert session.state.phase is Phase.GAME_OVER
+    record = session.record()
+    assert record.seats == ("you", "tip", "expert")
+    review = review_game(record, player=session.seat)
+    assert review.decisions and all(d.view.seats == record.seats for d in review.decisions)
+    again = TableSession({"lives": 1, "county": False}, opponents=("tip", "expert"), seed=5)
+    again.load_record(record.dumps().replace(', "seats": ["you", "tip", "expert"]', ""))
+    assert again.state.seats == ("you", "tip", "expert")  # an older save: the table still says who sits where

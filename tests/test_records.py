@@ -12,7 +12,7 @@ import pytest
 
 from scatlab.cards import format_cards
 from scatlab.cli import main
-from scatlab.errors import RecordError
+from scatlab.errors import RecordError, RulesError
 from scatlab.rules import GameRecord, GameState, deal_order, play_random_game, replay, result_json
 from scatlab.rules.record import replay_file
 
@@ -131,6 +131,12 @@ ODD_FIELDS: list[tuple[Any, str]] = [
     (lambda d: _action(d, 1).update(card=["4C"]), "hand 1, action 2: 'card' must be a card as text"),
     (lambda d: d["hands"][0]["actions"].__setitem__(0, "take"), "hand 1, action 1: the action must be a JSON object"),
     (lambda d: d["hands"].__setitem__(0, []), "hand 1 must be a JSON object"),
+    (lambda d: d.update(seats="you tip expert"), "seats: seats='you tip expert' is not allowed: give a list"),
+    (lambda d: d.update(seats=["you", "tip"]), "names 2 seats, but the game has 3 players: name every seat, or none"),
+    (lambda d: d.update(seats=["you", "tip", 3]), "seats: seat name 3 is not allowed: give a printable text"),
+    (lambda d: d.update(seats=["you", "tip", "x" * 41]), "give a printable text of 1 to 40 characters"),
+    (lambda d: d.update(seats=["you", "", "tip"]), "seat name '' is not allowed"),
+    (lambda d: d.update(seats=["you", "tip", "a\nb"]), "seat name 'a\\nb' is not allowed"),
 ]
 
 
@@ -153,6 +159,35 @@ def test_record_round_trip_through_json_reproduces_the_game() -> None:
     again = replay(GameRecord.loads(text))
     assert again.results == state.results and again.winner == state.winner
     assert GameRecord.from_state(again).dumps() == text
+
+
+def test_who_sits_where_is_saved_with_the_game_and_read_back_into_every_view() -> None:
+    """A table announces who sits at each seat (``GameState.seats``); the record keeps it, a
+    replay gives it back to every seat's view, and a record without it (older saves) loads
+    with nobody announced."""
+    data = _record_31_hand()
+    assert replay(GameRecord.from_json(data)).seats == ()
+    data["seats"] = ["you", "tip", "expert"]
+    record = GameRecord.from_json(data)
+    state = replay(record)
+    assert state.seats == ("you", "tip", "expert")
+    assert all(state.view(p).seats == ("you", "tip", "expert") for p in range(3))
+    assert GameRecord.from_state(state).to_json()["seats"] == ["you", "tip", "expert"]
+    assert GameRecord.loads(GameRecord.from_state(state).dumps()) == record
+    assert "seats" not in GameRecord.from_state(play_random_game("classic", players=2, seed=1)).to_json()
+
+
+def test_announcing_who_sits_where_checks_every_name_and_changes_nothing_else() -> None:
+    """``GameState.announced`` sets the names only (one a seat, printable, 1 to 40
+    characters) and leaves the game as it was; a bad list is refused with the input quoted."""
+    state = play_random_game("classic", players=3, seed=2)
+    told = state.announced(["you", "tip", "tip"])
+    assert told.seats == ("you", "tip", "tip") and state.seats == ()
+    assert told.results == state.results and told.lives == state.lives and told.decks == state.decks
+    with pytest.raises(RulesError, match=r"seats=\['you'\] names 1 seat, but the game has 3 players"):
+        state.announced(["you"])
+    with pytest.raises(RulesError, match="seat name None is not allowed"):
+        GameState.new("classic", 2, seats=("you", None))  # type: ignore[arg-type]
 
 
 def test_custom_rules_are_saved_as_options() -> None:

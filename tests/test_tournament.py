@@ -482,3 +482,29 @@ def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet)
             options.append(session.click_discard)
         rng.choice(options)()
     assert checked >= 5
+
+
+def test_an_announced_tournament_tells_every_seat_who_sits_where_and_strangers_are_told_nothing() -> None:
+    """``announce``: every seat's view names each seat's entrant kind, whatever the seating
+    of the game; without it (a tournament's default) the views name nobody. The flag is a
+    bool, checked like the others."""
+    from scatlab.players import make_player
+    from scatlab.players.tournament import play_out
+    from scatlab.rules import find_rules
+
+    for announce in (True, False):
+        for game in range(3):
+            seen: set[tuple[str, ...]] = set()
+            expected: list[tuple[str, ...]] = []
+
+            def observe(before: object, entrant: int, view: object, action: object, after: object) -> None:
+                seen.add(view.seats)  # type: ignore[attr-defined]
+
+            state, entrant_at, _ = play_out([make_player("tip"), make_player("random")], ["tip", "random"],
+                                            find_rules("classic"), 4, game, observe, announce=announce)
+            expected.append(tuple(("tip", "random")[e] for e in entrant_at) if announce else ())
+            assert seen == {expected[0]} and state.seats == expected[0]
+    with pytest.raises(ScatlabError, match="announce='yes' is not allowed"):
+        run_tournament(["tip", "random"], 2, announce="yes")  # type: ignore[arg-type]
+    told = run_tournament(["tip", "random"], 4, seed=3, announce=True)
+    assert told.games == 4

@@ -168,7 +168,7 @@ def test_the_knock_outcome_is_valued_by_the_game_model() -> None:
     game = GameModel.of(Standing.from_view(view), (0.5,))
     out = KnockValuation().outcome(view, [sure20], 2 * 26, game)
     assert out.own == 0.0 and out.gain == pytest.approx(game.after({1: 1}) - game.now)
-    assert game_chance(view.rules, (4, 4), ((1.0, 1.0), (1.0, 1.0)), 0) == pytest.approx(0.5)
+    assert game_chance(view.rules, (4, 4), (1.0, 1.0), 0) == pytest.approx(0.5)
     assert isinstance(Fraction(out.gain).limit_denominator(), Fraction)
 
 
@@ -201,3 +201,99 @@ def test_V16_a_hand_is_lost_when_another_player_scores_far_more_often_than_a_lif
     fc = rank(GameState.new("french-canadian", 3).deal(deck).view(1)).move(Action.DRAW).loss
     classic = rank(GameState.new("classic", 3).deal(deck).view(1)).move(Action.DRAW).loss
     assert fc > Fraction(1, 3) and fc > 2 * classic
+
+
+# -- who sits where: the kinds the table announces ------------------------------------------
+
+
+def _announced_position(seats: tuple[str, ...]) -> GameState:
+    order = deal_order(["AH KH 4C", "2S 3S 9H", "5D 6D 8C"], up="QS")
+    return GameState.new("classic", 3, dealer=2, seats=seats).deal(order)
+
+
+def test_an_announced_tip_player_is_casual_and_an_expert_or_master_strong() -> None:
+    """The table announces who sits where (``GameState.seats``): the opponent model takes a
+    ``tip`` player as casual and an ``expert`` or ``master`` as strong, for certain; a seat
+    announced by another name, or a game where nobody was announced, keeps the odds it learns
+    (even before any hand was shown)."""
+    from scatlab.analysis.engine.ranking import Position
+    from scatlab.analysis.model.opponents import ANNOUNCED_KINDS, kind_odds
+
+    assert ANNOUNCED_KINDS == {"tip": 0, "expert": 1, "master": 1}
+    view = _announced_position(("you", "tip", "expert")).view(0)
+    assert kind_odds(view) == ((1.0, 0.0), (0.0, 1.0))
+    assert Position.from_view(view).strong() == (0.0, 1.0)
+    view = _announced_position(("you", "master", "random")).view(0)
+    assert kind_odds(view) == ((0.0, 1.0), (0.5, 0.5))
+    assert Position.from_view(view).strong() == (1.0, 0.5)
+    assert kind_odds(_announced_position(()).view(0)) is None
+    assert Position.from_view(_announced_position(()).view(0)).strong() == (0.5, 0.5)
+
+
+def test_the_chance_of_winning_reads_the_announced_kinds() -> None:
+    """The same position is worth more against two announced tip players than against
+    players nobody announced, and more against those than against two announced experts:
+    the game model weighs each opponent by the kind the table says it is."""
+    from scatlab.analysis import rank
+
+    tips = rank(_announced_position(("you", "tip", "tip")).view(0)).best.win
+    unknown = rank(_announced_position(()).view(0)).best.win
+    experts = rank(_announced_position(("you", "expert", "expert")).view(0)).best.win
+    assert tips > unknown > experts
+
+
+def test_a_seat_announced_keeps_its_kind_whatever_its_shown_hands_say() -> None:
+    """An announced kind is certain: the hands shown later in the game do not move it, while
+    the same game with nobody announced learns odds from them."""
+    from scatlab.analysis.model.opponents import kind_odds
+    from scatlab.players.base import make_player
+    from scatlab.players.tournament import play_out
+
+    views = []
+
+    def observe(before: GameState, entrant: int, view: object, action: object, after: GameState) -> None:
+        if before.view(0).past_hands and not views:
+            views.append(before)
+
+    play_out([make_player("expert"), make_player("tip")], ["expert", "tip"], find_rules("classic"), 3, 0, observe)
+    assert views, "the game has a second hand"
+    state = views[0]
+    learned = kind_odds(state.view(0))
+    assert learned is not None and 0.0 < learned[0][1] < 1.0
+    assert kind_odds(state.announced(("expert", "tip")).view(0)) == ((1.0, 0.0),)
+
+
+def test_each_hand_of_the_game_model_is_drawn_by_the_numbers_for_the_players_then_in() -> None:
+    """A game of three that comes down to two is played out by the heads-up numbers (the
+    hand model measured against one opponent), not by the three-handed ones: checked
+    against a plain recursion over every standing, written here from the module doc."""
+    from functools import lru_cache
+
+    from scatlab.analysis.model.winning import hand_model
+
+    rules = find_rules("classic")
+
+    @lru_cache(maxsize=None)
+    def chance(counts: tuple[int, ...], strong: tuple[float, ...], me: int) -> float:
+        alive = [s for s, c in enumerate(counts) if c > 0]
+        if me not in alive:
+            return 0.0
+        if len(alive) == 1:
+            return 1.0
+        m = hand_model(rules, len(alive) - 1)
+        lose = {s: strong[s] + (1 - strong[s]) * m.casual_loses for s in alive}
+        win = {s: strong[s] + (1 - strong[s]) * m.casual_wins for s in alive}
+        total = 0.0
+        for s in alive:
+            single = (1 - m.rho) * lose[s] / sum(lose.values())
+            for cost, p in ((1, 1 - m.double), (2, m.double)):
+                new = tuple(max(0, c - cost) if o == s else c for o, c in enumerate(counts))
+                total += single * p * chance(new, strong, me)
+            swept = tuple(max(0, c - 1) if o != s and c > 0 else c for o, c in enumerate(counts))
+            total += m.rho * win[s] / sum(win.values()) * chance(swept, strong, me)
+        return total
+
+    assert hand_model(rules, 1).casual_loses != hand_model(rules, 2).casual_loses
+    for counts in ((2, 2, 2), (1, 3, 2), (3, 1, 1)):
+        for strong in ((1.0, 0.0, 0.0), (1.0, 1.0, 0.5), (1.0, 1.0, 1.0)):
+            assert game_chance(rules, counts, strong, 0) == pytest.approx(chance(counts, strong, 0), abs=1e-12)

@@ -1,6 +1,8 @@
 """Play seeded games and record, after every turn of the measured seat, the state it kept
 and what became of it: whether it lost a life (a letter, a bus step; under V16 whether it
-scored) in that hand, and whether it went on to win the game.
+scored) in that hand, and whether it went on to win the game. Every seat is told who sits
+where (``announce``), as at the table, so the opponent model's odds are each opponent's
+announced kind.
 
 Run: ``python -m research.winchance.collect --rules classic --against tip,tip --games 600
 --seed 11 --jobs 2 --out /tmp/classic-tip.npz``, or every setting of :data:`SETTINGS` for
@@ -78,7 +80,7 @@ def play_chunk(kinds: tuple[str, ...], rules_name: str, seed: int, games: list[i
                     "own_lives": view.lives[seat], "opp_lives": sum(view.lives[p] for p in alive) / len(alive),
                 })
 
-        state, entrant_at, _ = play_out(players, kinds, rules, seed, game, observe)
+        state, entrant_at, _ = play_out(players, kinds, rules, seed, game, observe, announce=True)  # as at the table
         seat0 = entrant_at.index(0)
         winner = state.winner
         for rec in pending:

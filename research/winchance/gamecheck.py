@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from scatlab.analysis.model.winning import game_chance, hand_model
+from scatlab.analysis.model.winning import game_chance
 from scatlab.rules.options import find_rules
 
 
@@ -47,15 +47,8 @@ def main() -> None:
             if points:
                 counts = tuple((max(1, rules.points_target - before[s]) if s in alive else 0)
                                for s in range(len(kinds)))
-            model = hand_model(rules, max(1, len(alive) - 1))
-
-            def weights(st: dict[int, float]) -> tuple[tuple[float, float], ...]:
-                return tuple((0.0, 0.0) if s not in alive else
-                             (st[s] + (1 - st[s]) * model.casual_loses, st[s] + (1 - st[s]) * model.casual_wins)
-                             for s in range(len(kinds)))
-
-            known = weights({s: (1.0 if s == int(seat0) else float(kinds[s])) for s in alive})
-            even = weights({s: (1.0 if s == int(seat0) else 0.5) for s in alive})
+            known = tuple(1.0 if s == int(seat0) else float(max(0, kinds[s])) for s in range(len(kinds)))
+            even = tuple(1.0 if s == int(seat0) else 0.5 for s in range(len(kinds)))
             p_known = game_chance(rules, counts, known, int(seat0), points)
             p_even = game_chance(rules, counts, even, int(seat0), points)
             rows[f"{len(alive)} in"].append((p_known, p_even, won))
@@ -68,6 +61,13 @@ def main() -> None:
             print(f"  {key:>6}: {n:5d} hands; won {arr[:, 2].mean():.1%}; kinds known {arr[:, 0].mean():.1%} "
                   f"(bias {100 * (arr[:, 2].mean() - arr[:, 0].mean()):+.1f}), even odds {arr[:, 1].mean():.1%} "
                   f"(bias {100 * (arr[:, 2].mean() - arr[:, 1].mean()):+.1f}); se {se:.1f}")
+            if key == "all":  # kinds known, by tenths of the predicted chance
+                tenth = np.minimum((arr[:, 0] * 10).astype(int), 9)
+                for b in range(10):
+                    sel = arr[tenth == b]
+                    if len(sel) >= 50:
+                        print(f"      {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(sel):5d} hands, predicted "
+                              f"{sel[:, 0].mean():.1%}, won {sel[:, 2].mean():.1%}")
 
 
 if __name__ == "__main__":

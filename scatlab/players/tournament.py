@@ -148,11 +148,13 @@ state after)``."""
 
 
 def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int,
-             observer: Observer | None = None) -> tuple[GameState, tuple[int, ...], int]:
+             observer: Observer | None = None, announce: bool = False) -> tuple[GameState, tuple[int, ...], int]:
     """Play game ``game`` of a tournament with seed ``seed`` to its end: the seating of
     :func:`seating`, the deck and each entrant's choices drawn from ``(seed, game)``. Every
     action is checked to be legal and passed to ``observer``. Returns the final state, the
-    entrant in each seat and the number of actions played.
+    entrant in each seat and the number of actions played. With ``announce`` every seat is
+    told who sits where (each entrant's kind, :attr:`GameState.seats`), as at the table;
+    without, the entrants play as strangers (a tournament's way).
 
     >>> from scatlab.players import make_player
     >>> state, entrant_at, actions = play_out([make_player("tip"), make_player("random")], ["tip", "random"],
@@ -167,7 +169,7 @@ def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, se
         entrant_at[s] = i
     deck_rng = random.Random(f"scatlab-tournament:{seed}:{game}:deck")
     rngs = [random.Random(f"scatlab-tournament:{seed}:{game}:entrant:{i}") for i in range(n)]
-    state = GameState.new(rules, n, dealer)
+    state = GameState.new(rules, n, dealer, tuple(str(kinds[entrant_at[s]]) for s in range(n)) if announce else ())
     steps = 0
     while state.phase is not Phase.GAME_OVER:
         steps += 1
@@ -197,8 +199,9 @@ def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, se
     return state, tuple(entrant_at), steps - len(state.results)
 
 
-def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int) -> dict[str, Any]:
-    state, entrant_at, actions = play_out(players, kinds, rules, seed, game)
+def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int,
+          announce: bool = False) -> dict[str, Any]:
+    state, entrant_at, actions = play_out(players, kinds, rules, seed, game, announce=announce)
     n = len(players)
     counters = [[0] * _COUNTERS for _ in range(n)]
     for r in state.results:
@@ -234,14 +237,14 @@ def play_game(kinds: Sequence[str], rules: str | Mapping[str, Any] | RuleSet, se
 
 
 def play_chunk(kinds: Sequence[str], rules: str | Mapping[str, Any], seed: int,
-               games: Sequence[int]) -> list[dict[str, Any]]:
+               games: Sequence[int], announce: bool = False) -> list[dict[str, Any]]:
     """Play the games numbered ``games`` (see :func:`play_game`); the unit of work sent to an
     executor. Everything in and out is plain data, so it pickles for any process pool or
     cluster."""
     ruleset = find_rules(rules)
     players = _make_players(kinds)
     names = tuple(kinds)
-    return [_play(players, names, ruleset, seed, g) for g in games]
+    return [_play(players, names, ruleset, seed, g, announce) for g in games]
 
 
 # -- results ----------------------------------------------------------------------------
@@ -408,6 +411,7 @@ def run_tournament(
     jobs: int = 1,
     progress: bool | None = None,
     chunk_size: int | None = None,
+    announce: bool = False,
 ) -> TournamentResult:
     """Play ``games`` whole games between ``players`` (player kinds, one per entrant).
 
@@ -417,7 +421,8 @@ def run_tournament(
     dask.distributed ``client.get_executor()``); without one they are played in this
     process when ``jobs`` is 1, else by a process pool of ``jobs`` workers (0: one per
     core). ``progress`` shows a tqdm bar on standard error (default: when it is a
-    terminal), advanced as chunks finish.
+    terminal), advanced as chunks finish. With ``announce`` every seat is told each
+    entrant's kind, as at the table (:func:`play_out`); by default they play as strangers.
 
     At most :data:`~scatlab.checks.MAX_GAMES` games and
     :data:`~scatlab.checks.MAX_JOBS` workers. Bad arguments raise :class:`~scatlab.errors.ScatlabError` (an unknown player kind:
@@ -433,6 +438,7 @@ def run_tournament(
         whole_number("chunk_size", chunk_size, 1, MAX_GAMES)
     if progress is not None:
         flag("progress", progress)
+    flag("announce", announce)
     if executor is not None and not isinstance(executor, concurrent.futures.Executor):
         raise ScatlabError(f"executor={shown(executor)} is not allowed: give a concurrent.futures.Executor or None")
     workers = jobs or os.cpu_count() or 1
@@ -455,11 +461,11 @@ def run_tournament(
             own = executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
         if executor is None:
             for k, chunk in enumerate(chunks):
-                results[k] = play_chunk(kinds, payload, seed, chunk)
+                results[k] = play_chunk(kinds, payload, seed, chunk, announce)
                 if bar is not None:
                     bar.update(len(chunk))
         else:
-            futures = {executor.submit(play_chunk, list(kinds), payload, seed, chunk): k
+            futures = {executor.submit(play_chunk, list(kinds), payload, seed, chunk, announce): k
                        for k, chunk in enumerate(chunks)}
             try:
                 for future in concurrent.futures.as_completed(futures):

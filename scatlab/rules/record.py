@@ -32,7 +32,7 @@ from ..checks import MAX_NESTING, MAX_RECORD_CHARS, shown
 from ..errors import RecordError, ScatlabError
 from .actions import Action
 from .options import RuleSet, find_rules
-from .state import GameState, HandResult, Phase
+from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, check_seats
 from .values import format_value
 
 __all__ = [
@@ -58,12 +58,14 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A whole game as data: rules, players, first dealer, and every hand."""
+    """A whole game as data: rules, players, first dealer, every hand, and who sat at each
+    seat when the table announced it (``seats``; optional in JSON)."""
 
     rules: RuleSet
     players: int
     dealer: int
     hands: tuple[HandRecord, ...]
+    seats: tuple[str, ...] = ()
 
     @classmethod
     def from_state(cls, state: GameState) -> GameRecord:
@@ -72,15 +74,17 @@ class GameRecord:
             HandRecord(d, tuple((e.player, e.action) for e in events))
             for d, events in zip(state.decks, state.hand_actions())
         )
-        return cls(state.rules, state.num_players, state.first_dealer, hands)
+        return cls(state.rules, state.num_players, state.first_dealer, hands, state.seats)
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data (a preset's name, or its options)."""
         rules: Any = self.rules.name if find_rules_safe(self.rules.name) == self.rules else self.rules.to_dict()
+        seats: dict[str, Any] = {"seats": list(self.seats)} if self.seats else {}
         return {
             "rules": rules,
             "players": self.players,
             "dealer": self.dealer,
+            **seats,
             "hands": [
                 {
                     "deck": [str(c) for c in h.deck],
@@ -100,7 +104,8 @@ class GameRecord:
         field (and the hand and action, counted from 1) and quoting the bad value.
 
         Records are read strictly: an object has only the keys of the format (``dealer`` may
-        be left out: 0; a hand's ``actions``: none yet), ``rules`` is a preset name or an
+        be left out: 0; ``seats``, who sat where: nobody announced; a hand's ``actions``:
+        none yet), ``rules`` is a preset name or an
         object of options, seats and
         counts are whole numbers (not true/false), ``deck`` is a list of card texts, and an
         action has ``player``, ``action`` and, for a discard only, ``card``.
@@ -108,10 +113,10 @@ class GameRecord:
         >>> GameRecord.from_json({"rules": "classic", "players": 2, "hands": [], "comment": "x"})
         Traceback (most recent call last):
         ...
-        scatlab.errors.RecordError: unknown key 'comment' in the record: a record has rules, players, dealer and hands
+        scatlab.errors.RecordError: unknown key 'comment' in the record: a record has rules, players, dealer, seats and hands
         """
         _object(data, "the record", _RECORD_KEYS, ("rules", "players", "hands"),
-                "a record has rules, players, dealer and hands")
+                "a record has rules, players, dealer, seats and hands")
         if not isinstance(data["rules"], (str, dict)):
             raise RecordError(f"'rules' must be a preset name or an object of options, not {_short(data['rules'])}")
         try:
@@ -120,6 +125,10 @@ class GameRecord:
             raise RecordError(f"rules: {exc}") from None
         players = _whole(data["players"], "'players'", "the number of players")
         dealer = _whole(data.get("dealer", 0), "'dealer'", "the first dealer's seat")
+        try:
+            seats = check_seats(data.get("seats", []), players) if MIN_PLAYERS <= players <= MAX_PLAYERS else ()
+        except ScatlabError as exc:
+            raise RecordError(f"seats: {exc}") from None
         if not isinstance(data["hands"], list):
             raise RecordError(f"'hands' must be a list of hands, not {_short(data['hands'])}")
         hands = []
@@ -156,7 +165,7 @@ class GameRecord:
                     raise RecordError(f"{where}: {exc}") from None
                 actions.append((player, act))
             hands.append(HandRecord(cards, tuple(actions)))
-        return cls(rules, players, dealer, tuple(hands))
+        return cls(rules, players, dealer, tuple(hands), seats)
 
     @classmethod
     def loads(cls, text: str | bytes) -> GameRecord:
@@ -196,7 +205,7 @@ class GameRecord:
         return cls.from_json(data)
 
 
-_RECORD_KEYS = ("rules", "players", "dealer", "hands")
+_RECORD_KEYS = ("rules", "players", "dealer", "seats", "hands")
 _HAND_KEYS = ("deck", "actions")
 _ACTION_KEYS = ("player", "action", "card")
 
@@ -260,7 +269,7 @@ def replay(record: GameRecord) -> GameState:
     if not isinstance(record, GameRecord):
         raise RecordError(f"replay needs a GameRecord (see GameRecord.loads), not {shown(record)}")
     try:
-        state = GameState.new(record.rules, record.players, record.dealer)
+        state = GameState.new(record.rules, record.players, record.dealer, record.seats)
     except ScatlabError as exc:
         raise RecordError(str(exc)) from None
     for h, hand in enumerate(record.hands, start=1):

@@ -52,6 +52,29 @@ MAX_PLAYERS = 9
 deck still deals)."""
 
 _THIRTY = Fraction(30)
+MAX_SEAT_NAME = 40
+"""The longest name a seat may be announced by (:attr:`GameState.seats`)."""
+
+
+def check_seats(seats: object, players: int) -> tuple[str, ...]:
+    """``seats`` as a tuple of names, one a seat (or none), else a :class:`RulesError`.
+
+    >>> check_seats(["you", "tip"], 2)
+    ('you', 'tip')
+    >>> check_seats(("tip",), 2)
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.RulesError: seats=('tip',) names 1 seat, but the game has 2 players: name every seat, or none
+    """
+    names = tuple(sequence("seats", seats, "names, one a seat", error=RulesError, most=MAX_PLAYERS))
+    if names and len(names) != players:
+        raise RulesError(f"seats={shown(seats)} names {len(names)} seat{'s' * (len(names) != 1)}, but the game has "
+                         f"{players} players: name every seat, or none")
+    for name in names:
+        if not isinstance(name, str) or not name.isprintable() or not 0 < len(name) <= MAX_SEAT_NAME:
+            raise RulesError(f"seat name {shown(name)} is not allowed: give a printable text of 1 to "
+                             f"{MAX_SEAT_NAME} characters, such as \"tip\"")
+    return names
 
 
 class Phase(str, enum.Enum):
@@ -146,7 +169,7 @@ class GameState:
         "rules", "num_players", "lives", "points", "out", "out_order", "dealer", "first_dealer",
         "phase", "to_move", "hands", "stock", "stock_pos", "discards", "taken", "drawn",
         "knocker", "stopper", "turns", "last_discarder", "undeclared", "declare_queue",
-        "declared", "declare_context", "log", "decks", "logs", "past", "results", "winner",
+        "declared", "declare_context", "log", "decks", "logs", "past", "results", "winner", "seats",
     )
 
     rules: RuleSet
@@ -175,6 +198,9 @@ class GameState:
     declare_context: str
     log: _Log | None
     decks: tuple[tuple[Card, ...], ...]
+    seats: tuple[str, ...]
+    """Who sits at each seat, as the table announces it (public, e.g. ``("you", "tip",
+    "expert")``); empty when nobody was announced."""
     logs: tuple[tuple[Event, ...], ...]
     past: tuple[tuple[PastHand, ...], ...]
     """Per seat, the finished hands as that player saw them (public logs and final piles),
@@ -188,11 +214,16 @@ class GameState:
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: RuleSet | str | Mapping[str, Any] = "classic", players: int = 3, dealer: int = 0) -> GameState:
-        """A game before its first deal (phase ``DEAL``).
+    def new(cls, rules: RuleSet | str | Mapping[str, Any] = "classic", players: int = 3, dealer: int = 0,
+            seats: Sequence[str] = ()) -> GameState:
+        """A game before its first deal (phase ``DEAL``). ``seats``: who sits at each seat, as
+        the table announces it to everyone (one short name a seat, e.g. the player kinds of
+        :func:`scatlab.players.make_player`), or none.
 
         >>> GameState.new("quick", players=4, dealer=2).lives
         (3, 3, 3, 3)
+        >>> GameState.new("classic", 2, seats=("you", "tip")).view(0).seats
+        ('you', 'tip')
         """
         ruleset = find_rules(rules)
         if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -214,7 +245,15 @@ class GameState:
         init(s, "past", ((),) * players)
         init(s, "results", ())
         init(s, "winner", None)
+        init(s, "seats", check_seats(seats, players))
         cls._clear_hand(s, Phase.DEAL)
+        return s
+
+    def announced(self, seats: Sequence[str]) -> GameState:
+        """This game with ``seats`` announced as who sits at each seat (see :meth:`new`)."""
+        s = object.__new__(GameState)
+        _copy_slots(self, s)
+        object.__setattr__(s, "seats", check_seats(seats, self.num_players))
         return s
 
     @staticmethod
@@ -807,6 +846,7 @@ class GameState:
             results=self.results,
             winner=self.winner,
             past_hands=self.past[player],
+            seats=self.seats,
         )
 
     def hand_actions(self) -> tuple[tuple[Event, ...], ...]:

@@ -94,8 +94,9 @@ class PlayerView:
 
     Public: the rules, lives/points, who is out, the dealer, whose turn and the phase, the
     whole discard pile (bottom first; the top card is the last), the stock's size, every
-    hand's size, the knocker, past hands' results (hands are shown at a showdown) and logs,
-    and the current hand's log, with stock draws hidden. Private to ``player``: their own hand and
+    hand's size, the knocker, who sits at each seat when announced, past hands' results
+    (hands are shown at a showdown) and logs, and the current hand's log, with stock draws
+    hidden. Private to ``player``: their own hand and
     the cards they drew. Never included: other hands and the stock order. While the first
     player decides on a throw-down (V11) their own hand is hidden too: that choice is made
     before looking.
@@ -127,6 +128,9 @@ class PlayerView:
     past_hands: tuple[PastHand, ...] = ()
     """The finished hands' public logs and final piles, one per entry of ``results``: what
     an attentive player remembers of how each opponent played before their hand was shown."""
+    seats: tuple[str, ...] = ()
+    """Who sits at each seat, as the table announced it to everyone (e.g. ``"tip"``), or
+    empty when nobody was announced (:attr:`GameState.seats`)."""
 
     @property
     def top_discard(self) -> Card | None:

@@ -400,6 +400,17 @@ class TableSession:
         return len(self._players) + 1
 
     @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Who sits at each seat, as the table announces it to every seat: ``"you"`` at the
+        learner's, the opponents' player kinds at theirs (the engine reads a ``tip``
+        player as casual and an ``expert`` or ``master`` as strong).
+
+        >>> TableSession(opponents=("tip", "expert"), seed=1, hints=False).seat_names
+        ('you', 'tip', 'expert')
+        """
+        return tuple("you" if s == self.seat else self._kinds[s] for s in range(self.num_players))
+
+    @property
     def ruleset(self) -> RuleSet:
         """The rules in force."""
         return self._ruleset
@@ -407,7 +418,7 @@ class TableSession:
     def _start(self, first_deal: CardsLike | None) -> None:
         n = self.num_players
         dealer = self.dealer if self.dealer is not None else (self.seat - 1) % n
-        state = GameState.new(self._ruleset, n, dealer)
+        state = GameState.new(self._ruleset, n, dealer, self.seat_names)
         order = None
         if first_deal is not None:
             order = parse_cards(first_deal, deck_size=self._ruleset.deck_size, what="cards in the deck")
@@ -572,7 +583,7 @@ class TableSession:
             return self.model()
         self._ruleset = record.rules
         self.rules = record.rules
-        self.state = state
+        self.state = state.announced(self.seat_names)  # the opponents keep their kinds, as the table says
         self._history = []
         self.last_decision = None
         self.moves = ()

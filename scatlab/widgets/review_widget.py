@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any, ClassVar
@@ -216,7 +217,7 @@ def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
         raise AnalysisError(f"hand {hand}, action {index} is not in this record")
     cut = record.hands[hand - 1]
     hands = record.hands[:hand - 1] + (HandRecord(cut.deck, cut.actions[:index - 1]),)
-    return GameRecord(record.rules, record.players, record.dealer, hands)
+    return replace(record, hands=hands)  # who sat where goes with it
 
 
 class ReviewSteps:

@@ -39,13 +39,14 @@ losing one and two lives.
 - **The game.** The chance of winning the game from the standings is the game model of
   :mod:`~scatlab.analysis.model.winning`: each hand costs one player a life (sometimes two),
   or every player but one a life, the player drawn by weights measured for casual and strong
-  players; the player being advised plays as the engine does, each opponent is strong with
-  the chance the opponent model has learned from the hands shown.
+  players; the player being advised plays as the engine does, each opponent is strong as
+  the table announced it (a ``tip`` player casual; an ``expert`` or ``master`` strong), else
+  with the chance the opponent model has learned from the hands shown.
 - **Opponents** are pictured by the adaptive opponent model
   (:mod:`scatlab.analysis.model.opponents`): dealt hands improved by the turns each has played,
   less likely where a card they threw or passed over would have helped, each opponent a
-  casual (``tip``-like) or a strong (``expert``-like) player in odds learned from the hands
-  shown earlier. Opponents are independent.
+  casual (``tip``-like) or a strong (``expert``-like) player: as announced at the table
+  when it was, else in odds learned from the hands shown earlier. Opponents are independent.
 - **Ending the hand** gives each opponent one last turn (none after a hammer or a bus
   stop): take the top discard if it makes a stronger hand, else draw any card not in the
   hand nor on the discard pile and keep the best three; then the showdown under the rule
@@ -260,8 +261,9 @@ class Position:
     next_collects: frozenset[Suit] = frozenset()
     observations: Observations | None = None
     log: tuple[object, ...] = ()
-    """The game's log the observations are read from (a position from a view): part of the
-    position's identity, so two positions with other histories never share a ranking."""
+    """The game's log the observations are read from, and who the table announced at each
+    seat (a position from a view): part of the position's identity, so two positions with
+    other histories or other opponents never share a ranking."""
     view: PlayerView | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -282,7 +284,7 @@ class Position:
         nxt = view.opponents[0] if view.opponents else None
         collects = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
         return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(opponent_turns(view)), final,
-                   Standing.from_view(view), collects, None, (view.history, view.past_hands), view)
+                   Standing.from_view(view), collects, None, (view.history, view.past_hands, view.seats), view)
 
     @classmethod
     def of(cls, knowledge: Knowledge, *, opponent_turns: Sequence[int] | None = None, final: bool = False,
@@ -342,14 +344,16 @@ class Position:
         return Standing.fresh(self.knowledge.rules, self.knowledge.opponents)
 
     def strong(self) -> tuple[float, ...]:
-        """Each opponent's chance of being a strong player, as the opponent model has learned
-        it from the hands shown earlier in the game (a position from a view); even odds before
-        any hand was shown, and for a position typed in."""
+        """Each opponent's chance of being a strong player (a position from a view): 0 or 1
+        for a seat the table announced as a ``tip``, ``expert`` or ``master`` player
+        (:data:`~scatlab.analysis.model.opponents.ANNOUNCED_KINDS`), else as the opponent
+        model has learned it from the hands shown earlier in the game; even odds before any
+        hand was shown, and for a position typed in."""
         memo = self.__dict__.get("_strong")
         if memo is not None:
             return memo  # type: ignore[no-any-return]
         out: tuple[float, ...] = (0.5,) * self.knowledge.opponents
-        if self.view is not None and self.view.past_hands:
+        if self.view is not None and (self.view.past_hands or self.view.seats):
             from ..model.opponents import kind_odds
 
             odds = kind_odds(self.view)

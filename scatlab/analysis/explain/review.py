@@ -785,7 +785,7 @@ def review_game(record: GameRecord | Mapping[str, Any], player: int | None = Non
     else:
         seats = (player,)
     decisions: list[ReviewedDecision] = []
-    state = GameState.new(record.rules, n, record.dealer)
+    state = GameState.new(record.rules, n, record.dealer, record.seats)
     for h, hand in enumerate(record.hands, start=1):
         state = state.deal(hand.deck)
         for i, (p, action) in enumerate(hand.actions, start=1):

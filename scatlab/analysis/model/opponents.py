@@ -5,7 +5,7 @@ every 3-card hand an opponent may hold now. Its unknown cards are unseen cards (
 hand, not face up, not thrown, not known to be another's); the cards it took from the pile
 and still holds are in every candidate hand; the opponents' hands are independent apart from
 not sharing cards; a hand worth 31 has been declared (C8) and weighs nothing; the model is
-never told who the opponents really are. Under ``"uniform"`` (the simple case, for teaching)
+never shown who holds what, nor told a kind the table did not announce. Under ``"uniform"`` (the simple case, for teaching)
 the unknown cards are a uniformly random set of the unseen cards, as if just dealt. Under
 ``"adaptive"`` (the default) each opponent is dealt at random and is, for the whole hand,
 one of two kinds of player: *casual*, the ``tip`` player (collects the suit worth most,
@@ -20,7 +20,8 @@ followed in order (not knocking where allowed, the card taken or passed over, th
 thrown; each kind slips against its way 2% of the time) by the filter of
 :mod:`!scatlab.analysis.model.hand_filter`, and the kinds' odds, even in a game's first hand, are
 learned from the hands shown at earlier showdowns (C7), one hand counting at most
-:data:`KIND_EVIDENCE_CAP` (e**4) for a kind. From typed-in observations (turns played and
+:data:`KIND_EVIDENCE_CAP` (e**4) for a kind; an opponent the table announced as a ``tip``
+player is casual, as an ``expert`` or ``master`` strong (:data:`ANNOUNCED_KINDS`). From typed-in observations (turns played and
 cards rejected, without their order: the analyzer, ``scatlab analyze``) a prior chain plays
 those turns of the stated policy (:data:`ADAPTIVE_POLICY`: the casual kind knocks at 26 and
 draws, the strong one knocks by :data:`STRONG_KNOCKS` and on half of its turns takes a
@@ -92,6 +93,8 @@ __all__ = [
     "pile_tops",
     "with_knock_rules",
     "kind_odds",
+    "ANNOUNCED_KINDS",
+    "announced_kind",
 ]
 
 
@@ -544,29 +547,64 @@ KIND_EVIDENCE_CAP = 4.0
 the odds a lot but never settles them."""
 
 
+ANNOUNCED_KINDS: dict[str, int] = {"tip": 0, "expert": 1, "master": 1}
+"""The seat names (:attr:`PlayerView.seats`, as the table announces who sits where) the
+model takes at their word: the index of their kind in :data:`LOG_KINDS` (0 casual, 1 strong).
+A seat announced by another name, or not announced, is of a kind the model learns."""
+
+
+def announced_kind(view: PlayerView, seat: int) -> int | None:
+    """The kind (index in :data:`LOG_KINDS`) the table announced for ``seat``, or None.
+
+    >>> from scatlab.rules import GameState
+    >>> v = GameState.new("classic", 3, seats=("you", "tip", "random")).view(0)
+    >>> announced_kind(v, 1), announced_kind(v, 2)
+    (0, None)
+    """
+    if not view.seats or not 0 <= seat < len(view.seats):
+        return None
+    return ANNOUNCED_KINDS.get(view.seats[seat])
+
+
 def kind_odds(view: PlayerView) -> tuple[tuple[float, ...], ...] | None:
     """Each of ``view``'s opponents' (in the order of :attr:`PlayerView.opponents`) odds of
-    being casual and strong (:data:`LOG_KINDS`), learned from the hands shown before this one
-    (None before any was shown)."""
+    being casual and strong (:data:`LOG_KINDS`): certain for a seat the table announced
+    (:data:`ANNOUNCED_KINDS`), else learned from the hands shown before this one (None when
+    nothing was announced nor shown).
+
+    >>> from scatlab.rules import GameState
+    >>> kind_odds(GameState.new("classic", 3, seats=("you", "tip", "expert")).view(0))
+    ((1.0, 0.0), (0.0, 1.0))
+    >>> kind_odds(GameState.new("classic", 3).view(0)) is None
+    True
+    """
     return _kind_odds(view, tuple(view.opponents))
 
 
 def _kind_odds(view: PlayerView, order: tuple[int, ...]) -> tuple[tuple[float, ...], ...] | None:
-    """Each opponent's odds of each kind of :data:`LOG_KINDS` before this hand, learned from
-    the hands shown before (None when there are none): the kinds' shares times, for every
-    finished hand the opponent played turns in, the chance of their turns and of the hand
-    they showed (:meth:`LogFilter.evidence`), each hand's evidence capped at
-    :data:`KIND_EVIDENCE_CAP` against the likeliest kind."""
-    if not view.past_hands:
+    """Each opponent's odds of each kind of :data:`LOG_KINDS` before this hand: certain for a
+    seat the table announced (:func:`announced_kind`); else learned from the hands shown
+    before: the kinds' shares times, for every finished hand the opponent played turns in,
+    the chance of their turns and of the hand they showed (:meth:`LogFilter.evidence`), each
+    hand's evidence capped at :data:`KIND_EVIDENCE_CAP` against the likeliest kind. None when
+    nothing was announced nor shown."""
+    known = {p: announced_kind(view, p) for p in order}
+    if not view.past_hands and all(k is None for k in known.values()):
         return None
     totals = {p: [math.log(kind.share) for kind in LOG_KINDS] for p in order}
-    for past, result in zip(view.past_hands, view.results):
-        evidence = _hand_evidence(past, result, view.rules, order, view.num_players == 2)
-        for p in order:
-            for k, e in enumerate(evidence.get(p) or ()):
-                totals[p][k] += e
+    learn = tuple(p for p in order if known[p] is None)
+    if learn:
+        for past, result in zip(view.past_hands, view.results):
+            evidence = _hand_evidence(past, result, view.rules, learn, view.num_players == 2)
+            for p in learn:
+                for k, e in enumerate(evidence.get(p) or ()):
+                    totals[p][k] += e
     out = []
     for p in order:
+        kind = known[p]
+        if kind is not None:
+            out.append(tuple(1.0 if k == kind else 0.0 for k in range(len(LOG_KINDS))))
+            continue
         best = max(totals[p])
         chances = [math.exp(t - best) for t in totals[p]]
         out.append(tuple(c / sum(chances) for c in chances))

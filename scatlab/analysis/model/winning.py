@@ -12,12 +12,13 @@ each a stated model whose numbers were measured on seeded games
   knocker strictly lowest, C7); or one player loses none and every other player one (a 31
   declared, C8; a GIN knock that stands, V14). Which player is drawn in proportion to a
   weight by the kind of player: the player being advised plays as the engine does (the
-  ``expert``), each opponent is casual (``tip``-like) or strong (``expert``-like) in the
-  odds the opponent model has learned from the hands shown so far
-  (:mod:`~scatlab.analysis.model.opponents`). From the standings, the chance that the player
-  is the last one in (under V16: the first to the target) is then exact for that model
-  (:func:`game_chance`, worked out over every standing the game can pass through; with more
-  than :data:`EXACT_SEATS` players still in, the lives share weighted by the kinds).
+  ``expert``), each opponent is casual (``tip``-like) or strong (``expert``-like) as the
+  table announced it, else in the odds the opponent model has learned from the hands shown
+  so far (:mod:`~scatlab.analysis.model.opponents`). From the standings, the chance that
+  the player is the last one in (under V16: the first to the target) is then exact for that
+  model (:func:`game_chance`, worked out over every standing the game can pass through, each
+  hand by the numbers measured for the players still in at that hand; with more than
+  :data:`EXACT_SEATS` players still in, the lives share weighted by the kinds).
 - **This hand** (:class:`HandModel`). Playing on, the chance that this hand costs the player
   a life, and the chance that it costs every other player one (a sweep: its 31; under V14
   its knock that stands), are logistic functions of the hand it keeps after its turn: of
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -278,9 +279,11 @@ class GameModel:
     player: int
     counts: tuple[int, ...]
     weights: tuple[tuple[float, float], ...]
-    """Per seat (loser weight, winner weight); (0, 0) for a seat that is out."""
+    """Per seat (loser weight, winner weight) with the players in now; (0, 0) for a seat that is out."""
     model: HandModel
     now: float
+    strong: tuple[float, ...] = ()
+    """Per seat the chance it is a strong player (the player: 1, it plays as the engine does)."""
 
     @classmethod
     def of(cls, seats: Seats, strong: Sequence[float] | None = None) -> GameModel:
@@ -298,16 +301,12 @@ class GameModel:
         alive = [s for s in range(seats.num_players) if counts[s] > 0 and not seats.out[s]]
         model = hand_model(seats.rules, max(1, len(alive) - 1))
         by_seat = {seats.player: 1.0, **{s: c for s, c in zip(opponents, chances)}}
-        weights = []
-        for s in range(seats.num_players):
-            if s not in alive:
-                weights.append((0.0, 0.0))
-                continue
-            st = round(by_seat.get(s, 0.5) * 20) / 20  # odds to 5%: one game model serves many moments
-            weights.append((st + (1 - st) * model.casual_loses, st + (1 - st) * model.casual_wins))
-        w = tuple(weights)
-        now = game_chance(seats.rules, counts, w, seats.player, points)
-        return cls(seats.rules, seats.player, counts, w, model, now)
+        # odds to 5%: one game model serves many moments
+        strongs = tuple(round(by_seat.get(s, 0.5) * 20) / 20 for s in range(seats.num_players))
+        counts = tuple(c if s in alive else 0 for s, c in enumerate(counts))
+        w = tuple(_weight(st, model) if s in alive else (0.0, 0.0) for s, st in enumerate(strongs))
+        now = game_chance(seats.rules, counts, strongs, seats.player, points)
+        return cls(seats.rules, seats.player, counts, w, model, now, strongs)
 
     def after(self, changes: Mapping[int, int]) -> float:
         """The chance of winning once this hand has cost each seat in ``changes`` that many
@@ -333,8 +332,7 @@ class GameModel:
             return 0.0
         if points and counts[self.player] == 0:
             return 1.0
-        weights = tuple(w if counts[s] > 0 else (0.0, 0.0) for s, w in enumerate(self.weights))
-        return game_chance(self.rules, tuple(counts), weights, self.player, points)
+        return game_chance(self.rules, tuple(counts), self.strong, self.player, points)
 
     def play_on(self) -> tuple[float, float, float]:
         """``(lose, other, sweep)``: the chance of winning the game once this hand is over,
@@ -377,26 +375,41 @@ class GameModel:
         return mean(lose_parts), mean(other_parts), self.after({o: 1 for o in others})
 
 
-def game_chance(rules: RuleSet, counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], player: int,
+def _weight(strong: float, model: HandModel) -> tuple[float, float]:
+    """(loser, winner) weight of a seat that is a strong player with the chance ``strong``,
+    by the numbers of ``model``."""
+    return strong + (1 - strong) * model.casual_loses, strong + (1 - strong) * model.casual_wins
+
+
+def game_chance(rules: RuleSet, counts: tuple[int, ...], strong: tuple[float, ...], player: int,
                 points: bool = False) -> float:
     """The chance that ``player`` wins the game under the game model (module doc), each seat
-    with ``counts`` left to lose (under V16 points to score; 0: out) and (loser, winner)
-    ``weights``."""
-    alive = tuple(s for s, c in enumerate(counts) if c > 0 and weights[s][0] > 0)
+    with ``counts`` left to lose (under V16 points to score; 0: out) and the chance
+    ``strong`` that it is a strong player (the player advised: 1). Each hand is drawn by the
+    numbers measured for the players still in at that hand (:func:`hand_model`), so a
+    game that comes down to two players is played out by the heads-up numbers.
+
+    >>> from scatlab.rules import find_rules
+    >>> round(game_chance(find_rules("classic"), (4, 4), (1.0, 1.0), 0), 9)        # equals: even
+    0.5
+    >>> round(game_chance(find_rules("classic"), (4, 4, 4), (1.0, 0.0, 0.0), 0), 3)  # against two casual
+    0.522
+    """
+    alive = tuple(s for s, c in enumerate(counts) if c > 0)
     if player not in alive:
         return 1.0 if points and counts[player] == 0 else 0.0
     if len(alive) == 1:
         return 1.0
     model = hand_model(rules, len(alive) - 1)
     sub_counts = tuple(counts[s] for s in alive)
-    sub_weights = tuple(weights[s] for s in alive)
+    sub_weights = tuple(_weight(strong[s], model) for s in alive)
     me = alive.index(player)
     if points:
         return _race(sub_counts, tuple(w[1] for w in sub_weights), me)
     if len(alive) > EXACT_SEATS:
         shares = [c / w[0] for c, w in zip(sub_counts, sub_weights)]
         return shares[me] / sum(shares)
-    return _chances(sub_counts, sub_weights, model.rho, model.double, False)[me]
+    return _chances_by_count(sub_counts, tuple(strong[s] for s in alive), model.family)[me]
 
 
 @lru_cache(maxsize=4096)
@@ -425,7 +438,34 @@ def _race(counts: tuple[int, ...], weights: tuple[float, ...], me: int) -> float
 @lru_cache(maxsize=200_000)
 def _chances(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], rho: float, double: float,
              points: bool) -> tuple[float, ...]:
-    """Each seat's chance of winning from ``counts`` (all in), by the game model."""
+    """Each seat's chance of winning from ``counts`` (all in), by the game model with one set
+    of numbers (``weights``, ``rho``, ``double``) for every hand."""
+    def sub(alive: list[int], new: list[int]) -> tuple[float, ...]:
+        return _chances(tuple(new[s] for s in alive), tuple(weights[s] for s in alive), rho, double, points)
+
+    return _expand(counts, weights, rho, double, points, sub)
+
+
+@lru_cache(maxsize=200_000)
+def _chances_by_count(counts: tuple[int, ...], strong: tuple[float, ...], family: str) -> tuple[float, ...]:
+    """Each seat's chance of winning from ``counts`` (all in, lives kept), each hand drawn by
+    the numbers of ``family``'s hand model for the players still in at that hand."""
+    if len(counts) == 1:
+        return (1.0,)
+    model = _hand_model(family, max(1, min(len(counts) - 1, 3)))
+    weights = tuple(_weight(st, model) for st in strong)
+
+    def sub(alive: list[int], new: list[int]) -> tuple[float, ...]:
+        return _chances_by_count(tuple(new[s] for s in alive), tuple(strong[s] for s in alive), family)
+
+    return _expand(counts, weights, model.rho, model.double, False, sub)
+
+
+def _expand(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], rho: float, double: float,
+            points: bool, sub: Callable[[list[int], list[int]], tuple[float, ...]]) -> tuple[float, ...]:
+    """One hand of the game model from ``counts``: each outcome's chance times ``sub``'s
+    chances from the standings it leaves (``sub(alive, new)``: the seats still in, indexes
+    into ``new``)."""
     n = len(counts)
     if n == 1:
         return (1.0,)
@@ -441,9 +481,9 @@ def _chances(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], 
             if done:
                 out[done[0]] += p
                 return
-            sub = _chances(tuple(new), weights, rho, double, points)
+            every = sub(list(range(n)), new)
             for s in range(n):
-                out[s] += p * sub[s]
+                out[s] += p * every[s]
             return
         alive = [s for s in range(n) if new[s] > 0]
         if len(alive) == 1:
@@ -451,9 +491,9 @@ def _chances(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], 
             return
         if not alive:  # cannot happen: a hand always leaves someone in
             return
-        sub = _chances(tuple(new[s] for s in alive), tuple(weights[s] for s in alive), rho, double, points)
+        chances = sub(alive, new)
         for i, s in enumerate(alive):
-            out[s] += p * sub[i]
+            out[s] += p * chances[i]
 
     for s in range(n):
         if points:
