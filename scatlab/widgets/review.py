@@ -11,7 +11,9 @@ importable from here, as before.
 >>> from scatlab.rules import GameRecord, play_random_game
 >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
 >>> widget = ReviewWidget(record, player=0)
->>> widget.try_it(widget.steps.decisions[3]).view() == widget.steps.decisions[3].view
+>>> from dataclasses import replace
+>>> view = widget.try_it(widget.steps.decisions[3]).view()    # the same position, at a table of tips
+>>> view == replace(widget.steps.decisions[3].view, seats=("you", "tip", "tip"))
 True
 """
 

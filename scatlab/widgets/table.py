@@ -368,8 +368,10 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     >>> from scatlab.analysis.explain.review import review_game
     >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
     >>> d = review_game(record, player=0).decisions[3]
-    >>> try_table(record, d).view() == d.view
-    True
+    >>> view = try_table(record, d).view()               # the same position, the table's seats named
+    >>> from dataclasses import replace
+    >>> view.seats, view == replace(d.view, seats=view.seats)
+    (('you', 'tip', 'tip'), True)
     """
     n = record.players
     kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)

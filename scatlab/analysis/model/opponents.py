@@ -414,7 +414,7 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     >>> obs = with_knock_rules(s.view(0), Observations.from_view(s.view(0), knock_rules=False))
     >>> rule = obs.log[0][1].knock_rule             # seat 1's second turn, as anyone saw it
     >>> [round(rule.threshold[2 * v], 2) for v in (26, 27, 28, 29)]  # knocks once playing on risks more
-    [0.22, 0.17, 0.16, 0.1]
+    [0.22, 0.17, 0.15, 0.09]
     """
     if not isinstance(view, PlayerView):
         raise AnalysisError(f"with_knock_rules needs a PlayerView, not {shown(view)}")

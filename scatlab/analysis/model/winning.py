@@ -393,7 +393,7 @@ def game_chance(rules: RuleSet, counts: tuple[int, ...], strong: tuple[float, ..
     >>> round(game_chance(find_rules("classic"), (4, 4), (1.0, 1.0), 0), 9)        # equals: even
     0.5
     >>> round(game_chance(find_rules("classic"), (4, 4, 4), (1.0, 0.0, 0.0), 0), 3)  # against two casual
-    0.522
+    0.525
     """
     alive = tuple(s for s, c in enumerate(counts) if c > 0)
     if player not in alive:
