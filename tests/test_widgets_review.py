@@ -91,7 +91,9 @@ def test_the_widget_steps_and_opens_a_table_at_the_decision() -> None:
     assert table is not None and widget.children[-1] is table
     state = table.session.state
     assert state.phase is Phase.DISCARD and state.to_move == 1
-    assert state.view(1) == widget.steps.current().view  # type: ignore[union-attr]
+    # the same position, at a table that names its seats (the learner's and the opponents')
+    assert state.seats == table.session.seat_names == ("tip", "you", "tip")
+    assert state.view(1) == replace(widget.steps.current().view, seats=state.seats)  # type: ignore[union-attr]
     assert table.session.seat == 1
 
 
@@ -148,7 +150,8 @@ def test_try_it_at_a_chosen_decision_steps_there_and_opens_its_position() -> Non
         table = widget.try_it(d)
         assert widget.steps.current() == d and widget.surface.state["step"] == widget.steps.step_of(d)
         assert widget.children[-1] is table and table.session.seat == 0
-        assert table.session.state.view(0) == d.view
+        assert table.session.state.seats == ("you", "expert", "tip")
+        assert table.session.state.view(0) == replace(d.view, seats=("you", "expert", "tip"))
         assert table.session.opponents == ["expert", "tip"]
     other = review_game(record, player=1).decisions[0]
     with pytest.raises(AnalysisError, match="is not a decision of this review"):

@@ -249,7 +249,7 @@ def test_a_seat_announced_keeps_its_kind_whatever_its_shown_hands_say() -> None:
     from scatlab.players.base import make_player
     from scatlab.players.tournament import play_out
 
-    views = []
+    views: list[GameState] = []
 
     def observe(before: GameState, entrant: int, view: object, action: object, after: GameState) -> None:
         if before.view(0).past_hands and not views:
