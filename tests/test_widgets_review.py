@@ -6,7 +6,6 @@ estimates, refitted often, so the tests assert relations, not values."""
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 from fractions import Fraction
 
