@@ -112,6 +112,29 @@ def test_numbers_are_read_exactly_and_bad_answers_refused() -> None:
         ex.question(-1)
 
 
+@pytest.mark.parametrize(("typed", "message"), [
+    ("1e999999999", "'1e999999999' is not a number"),          # Fraction would build a billion-digit number
+    ("1e12000000", "'1e12000000' is not a number"),
+    ("9" * 10, "is not a number"),                              # more than nine digits a part
+    ("1" * 41, "the answer has 41 characters"),
+    ("7" * 1_000_000, "the answer has 1,000,000 characters"),
+    ("0x1F", "'0x1F' is not a number"),
+    ("1_000", "'1_000' is not a number"),
+    ("nan", "'nan' is not a number"),
+    ("inf", "'inf' is not a number"),
+])
+def test_a_typed_answer_is_bounded_and_refused_with_one_line_at_once(typed: str, message: str) -> None:
+    """An answer box is learner input: its size and magnitude are bounded before any number
+    is built (at most 40 characters, nine digits a part, no exponent), so a huge or odd text
+    gets a one-line message at once instead of keeping the kernel busy; 40 characters
+    and nine digits still read."""
+    with pytest.raises(ExerciseError, match=re.escape(message)) as info:
+        read_number(typed)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+    assert read_number("999999999.999999999") > 0 and read_number("-999999999/999999999") == -1
+    assert read_number(" " * 20 + "21" + " " * 18) == 21
+
+
 def test_every_lesson_with_exercises_is_a_lesson_or_an_appendix() -> None:
     ids = {lesson.id for lesson in LESSONS} | {extra.id for extra in APPENDICES}
     assert {e.lesson for e in EXERCISES.values()} <= ids

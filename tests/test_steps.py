@@ -96,6 +96,34 @@ def test_a_step_must_be_answered_before_the_next_puzzle() -> None:
     assert w.results == [True]
 
 
+def test_a_re_enabled_widget_earns_no_second_verdict(tmp_path: Path) -> None:
+    """The kernel decides the stars: a page that re-enables the inputs through the widget's
+    messages (the choice buttons, the answer box) and answers again gets the first verdict
+    shown again; the results, the answers kept and the stars stay as the first answers made
+    them, and the working stays hidden until a first verdict."""
+    progress = Progress(tmp_path / "p.db")
+    w = StepWidget("2.2", progress=progress)
+    assert w.show_working() == ""  # a page that shows the button early gets nothing
+    w.working_button.layout.display = "flex"
+    assert w.show_working() == ""
+    for i in range(w.step.puzzles):
+        q = w.question
+        wrong = next((c for c in q.choices if c not in q.accepted), None) if q.choices else "1000"
+        assert wrong is not None
+        first = w.answer(wrong)
+        assert first is not None and not first.correct
+        for b in w.choices.children:  # what a forged widget message does
+            b.disabled = False
+        w.number.disabled = w.check_button.disabled = False
+        again = w.answer(q.solution)
+        assert again == first and w.results == [False] * (i + 1)
+        if not w.done:
+            w.next_puzzle()
+    assert w.done and w.earned == 0 and progress.step_stars() == {"2.2": 0}
+    assert len(progress.answers("02-draw-or-take")) == w.step.puzzles
+    assert all(not a.correct for a in progress.answers("02-draw-or-take"))
+
+
 def test_stars_are_kept_as_the_best_and_shown_again_on_a_reload(tmp_path: Path) -> None:
     progress = Progress(tmp_path / "p.db")
     w = StepWidget("2.2", progress=progress)

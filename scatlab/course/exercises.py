@@ -107,9 +107,18 @@ def show_value(value: Fraction) -> str:
     return str(float(value)) if value.denominator in (2, 4, 5, 8, 10) else str(value)
 
 
+MAX_ANSWER_CHARS = 40
+"""The longest typed answer read: a hand's value, a chance or a count is never longer."""
+_NUMBER = re.compile(r"[+-]?(\d{1,9}(\.\d{0,9})?|\.\d{1,9})(/[+-]?\d{1,9})?")
+"""What a typed number may be once cleaned: up to nine digits either side of the point,
+optionally over up to nine digits; no exponent, so reading it is never a long computation."""
+
+
 def read_number(text: str) -> Fraction:
     """Read a typed number exactly: ``"21"``, ``"30.5"``, ``"30½"``, ``"61/2"``, ``"1 / 48"``,
-    ``"30,5"``. Spaces are allowed only around a fraction's bar: ``"2 8"`` is not 28.
+    ``"30,5"``. Spaces are allowed only around a fraction's bar: ``"2 8"`` is not 28. The
+    size is bounded (:data:`MAX_ANSWER_CHARS` characters, nine digits a part, no exponent),
+    so any text gets its answer at once.
 
     >>> read_number(" 30,5 "), read_number("30½"), read_number("1 / 48")
     (Fraction(61, 2), Fraction(61, 2), Fraction(1, 48))
@@ -121,13 +130,24 @@ def read_number(text: str) -> Fraction:
     Traceback (most recent call last):
     ...
     scatlab.errors.ExerciseError: '2 8' has a space inside: type one number such as 21, 30.5 or 3/48
+    >>> read_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.ExerciseError: '1e999999999' is not a number: type a number such as 21, 30.5 or 3/48
     """
+    if not isinstance(text, str):
+        raise ExerciseError(f"an answer is typed text, not {type(text).__name__}")
+    if len(text) > MAX_ANSWER_CHARS:
+        raise ExerciseError(f"the answer has {len(text):,} characters: type one number such as 21, 30.5 or 3/48 "
+                            f"(at most {MAX_ANSWER_CHARS})")
     cleaned = re.sub(r"\s*/\s*", "/", str(text).strip()).replace(",", ".")  # "1 / 48" is 1/48
     if re.search(r"\s", cleaned):
         raise ExerciseError(f"{text!r} has a space inside: type one number such as 21, 30.5 or 3/48")
     cleaned = re.sub(r"(?<=\d)½", ".5", cleaned).replace("½", "0.5")
     if cleaned.endswith("%"):
         raise ExerciseError(f"{text!r} is a percentage: type a chance as a fraction, outs / unseen cards")
+    if not _NUMBER.fullmatch(cleaned):
+        raise ExerciseError(f"{text!r} is not a number: type a number such as 21, 30.5 or 3/48")
     try:
         return Fraction(cleaned)
     except (ValueError, ZeroDivisionError):

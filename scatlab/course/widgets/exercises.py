@@ -82,6 +82,12 @@ def working_line(line: str) -> str:
     return f'<div class="scatlab-working-sum">$${line}$$</div>'
 
 
+def _verdict_html(verdict: Verdict) -> str:
+    """A verdict's message, green when right and red when wrong."""
+    colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
+    return f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
+
+
 class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     """One exercise: ``ExerciseWidget("hand-value", lesson="01-the-game")``.
 
@@ -101,6 +107,9 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.right = 0
         self.answered = 0
         self.question = self.exercise.question(seed)
+        self.verdict: Verdict | None = None
+        """The current question's first verdict, fixed in the kernel: a page that re-enables
+        the inputs cannot answer again, and the working shows only after it."""
         self.title = widgets.HTML(f"<h4 style='margin:4px 0'>Exercise: {escape(self.exercise.title)}</h4>")
         self.prompt = widgets.HTML()
         self.choices = widgets.HBox()
@@ -140,8 +149,9 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
             self.feedback.value = f"<p style='color:#8a5a00'>{escape(notice)}</p>"
 
     def _answered(self) -> bool:
-        """The current question has been answered (its inputs are then disabled)."""
-        return bool(self.number.disabled or any(b.disabled for b in self.choices.children))
+        """The current question has been answered: the kernel's record (:attr:`verdict`), not
+        the inputs' disabled state, which the page can change."""
+        return self.verdict is not None
 
     def _enter(self) -> None:
         """Enter in the answer box checks the answer. The browser sends the key before the
@@ -180,6 +190,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.choices.layout.display = "flex" if q.choices else "none"
         self.number_box.layout.display = "none" if q.choices else "flex"
         self.number.value = ""
+        self.verdict = None
         self.number.disabled = self.check_button.disabled = False
         self.feedback.value = ""
         self.working.value = ""
@@ -188,28 +199,31 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     def answer(self, text: str) -> Verdict | None:
         """Check an answer to the current question, show why, and keep it in the progress.
 
-        A question is scored once; answering it again only shows the verdict."""
+        A question is scored once, by the first verdict the kernel gave: answering it again
+        (a page that re-enabled the inputs) only shows that verdict again."""
+        if self.verdict is not None:
+            self.feedback.value = _verdict_html(self.verdict)
+            self.number.disabled = self.check_button.disabled = True
+            return self.verdict
         try:
             verdict = self.exercise.check(self.question, text)
         except ExerciseError as exc:
             self.feedback.value = f"<p class='scatlab-unreadable' style='color:#8a5a00'>{escape(str(exc))}</p>"
             return None
-        first = not self._answered()
-        colour, cls = ("#1e7b34", "scatlab-right") if verdict.correct else ("#b00020", "scatlab-wrong")
+        self.verdict = verdict
         if self.exercise.explain is not None:  # with the verdict, never after the progress is written
             self.working_button.layout.display = "flex"
-        self.feedback.value = f"<p class='{cls}' style='color:{colour}'>{escape(verdict.message)}</p>"
-        if first:
-            self.answered += 1
-            self.right += int(verdict.correct)
-            self.score.value = f"{self.right} of {self.answered} right"
-            if self.progress is not None:
-                try:
-                    self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
-                                                correct=verdict.correct)
-                except ProgressError as exc:
-                    self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
-                                            f"not kept: {escape(str(exc))}</p>")
+        self.feedback.value = _verdict_html(verdict)
+        self.answered += 1
+        self.right += int(verdict.correct)
+        self.score.value = f"{self.right} of {self.answered} right"
+        if self.progress is not None:
+            try:
+                self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
+                                            correct=verdict.correct)
+            except ProgressError as exc:
+                self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
+                                        f"not kept: {escape(str(exc))}</p>")
         mark_choices(self.choices.children, verdict.answer, self.question.accepted)
         self.number.disabled = self.check_button.disabled = True
         return verdict
@@ -217,7 +231,7 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
     def show_working(self) -> str:
         """Show the worked derivation of the current answer (rendered by sympy's LaTeX and
         MathJax); "" when this exercise has none or the question is not answered yet."""
-        if self.working_button.layout.display == "none":
+        if self.verdict is None or self.exercise.explain is None:
             return ""
         lines = self.exercise.working(self.question).splitlines()
         shown = _WORKING_STYLE + "".join(working_line(line) for line in lines)

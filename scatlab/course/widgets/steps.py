@@ -95,9 +95,6 @@ class StepWidget(ExerciseWidget):
             shown = min(len(self.results) + (0 if self._answered() else 1), self.step.puzzles)
             self.score.value = f"Puzzle {shown} of {self.step.puzzles}  {marks}"
 
-    def _answered(self) -> bool:
-        return self.number.disabled or any(b.disabled for b in self.choices.children)
-
     @property
     def done(self) -> bool:
         """Every puzzle of this attempt answered."""
@@ -112,7 +109,8 @@ class StepWidget(ExerciseWidget):
     # -- actions -----------------------------------------------------------------------------
 
     def answer(self, text: str) -> Verdict | None:
-        """Check an answer to the current puzzle; the last one of the step earns the stars."""
+        """Check an answer to the current puzzle; the last one of the step earns the stars.
+        Only the first verdict on a puzzle counts (the kernel keeps it, :attr:`verdict`)."""
         first = not self._answered()
         verdict = super().answer(text)
         if verdict is None or not first:
