@@ -424,7 +424,7 @@ def test_a_read_only_file_or_folder_opens_read_only_reads_work_writes_are_refuse
         assert [e.split(", so ")[1].split(";")[0] for e in seen["errors"]] == [
             "nothing was saved", "nothing was saved", "nothing was deleted"]
         assert all(f"is read-only ({why})" in e and str(path) in e for e in seen["errors"])
-        assert _set_aside(folder) == [] and stat.S_IMODE(path.stat().st_mode) == (0o444 if what == "file" else 0o644)
+        assert _set_aside(folder) == [] and stat.S_IMODE(path.stat().st_mode) == (0o444 if what == "file" else 0o600)
         os.chmod(path, 0o644)  # so that _digest can checkpoint as any user
         assert _digest(path) == before
 
@@ -837,3 +837,27 @@ def test_a_file_in_the_way_of_the_progress_folder_is_named_as_such(tmp_path: Pat
     with pytest.raises(ProgressError) as caught:
         Progress(blocker / "sub" / "p.sqlite3")
     assert f"{str(blocker)!r} is a file, not a folder" in str(caught.value) and blocker.read_text() == "x"
+
+
+def test_a_learners_progress_is_theirs_alone_folder_0700_files_0600(tmp_path: Path) -> None:
+    """A class is hostile ground: the folder scatlab makes for the progress is 0700, the
+    file and its lock, -wal and -shm files 0600, whatever the umask; a file an older version
+    left 0644 is made 0600 when it is opened again."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "home" / "ada" / "progress.db"
+        p = Progress(path)
+        p.record_answer("01-the-game", "hand-value", "q", "21", correct=True)
+        assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+        files = [f for f in path.parent.iterdir() if f.name.startswith("progress.db")]
+        assert path in files and len(files) >= 2  # the file and its lock at least
+        for f in files:
+            assert stat.S_IMODE(os.stat(f).st_mode) == 0o600, f.name
+        for f in files:
+            os.chmod(f, 0o644)
+        Progress(path).answers()
+        for f in files:
+            if f.exists():
+                assert stat.S_IMODE(os.stat(f).st_mode) == 0o600, f.name
+    finally:
+        os.umask(old)

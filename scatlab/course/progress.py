@@ -106,6 +106,28 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x53434154  # "SCAT"
+FILE_MODE = 0o600
+"""A progress file (and its lock, -wal and -shm files) is the learner's alone."""
+FOLDER_MODE = 0o700
+"""A progress folder scatlab creates is the learner's alone."""
+
+
+def _keep_private(file: Path) -> None:
+    """Make a progress file this user owns, and its -wal, -shm and lock files, readable by
+    this user only (files written by older versions were 0644). Best effort, and only where
+    the progress may be written at all: a read-only file or folder (opened read-only, where
+    nothing changes), a file of another user, or one that cannot be changed is left as it is."""
+    effective = os.access in os.supports_effective_ids  # the user this process acts as
+    if not (os.access(file, os.W_OK, effective_ids=effective) and
+            os.access(file.parent, os.W_OK, effective_ids=effective)):
+        return
+    for path in (file, *(file.with_name(file.name + suffix) for suffix in ("-wal", "-shm", ".lock"))):
+        try:
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and st.st_mode & 0o077:
+                os.chmod(path, FILE_MODE)
+        except OSError:
+            continue
 """SQLite ``PRAGMA application_id`` that marks a scatlab progress database."""
 SCHEMA_VERSION = 1
 """SQLite ``PRAGMA user_version`` of the schema this module writes."""
@@ -345,7 +367,7 @@ class Progress:
         """True when the file can be read but not written (see :attr:`notice`)."""
         self._read_only_reason = ""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
         except OSError as exc:
             why = exc.strerror
             if isinstance(exc, (FileExistsError, NotADirectoryError)):  # a file in the way of a folder
@@ -356,6 +378,8 @@ class Progress:
             ) from None
         self._file = Path(os.path.realpath(self.path))  # a symlink: its target, with -wal, -shm beside it
         self._link_target: Path | None = self._file if os.path.islink(self.path) else None
+        if self._link_target is None:
+            _keep_private(self._file)
         self._uri_rw = self._uri("rw")
         self._uri_read = self._uri_rw
         deadline = time.monotonic() + self.timeout
@@ -474,7 +498,7 @@ class Progress:
         flags = os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
         for mode in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
             try:
-                fd = os.open(self._lock_path, mode | flags, 0o666)
+                fd = os.open(self._lock_path, mode | flags, FILE_MODE)
             except OSError as exc:
                 if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT):
                     continue
@@ -686,6 +710,10 @@ class Progress:
         )
 
     def _create(self, deadline: float) -> None:
+        try:  # the learner's own: 0600 (SQLite gives its -wal and -shm files the same mode)
+            os.close(os.open(self._file, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), FILE_MODE))
+        except OSError:
+            pass  # SQLite says why below (a read-only folder, a file in the way)
         try:
             self._attempt(self._uri("rwc"), _make_schema, deadline)
         except sqlite3.Error as exc:
