@@ -861,3 +861,48 @@ def test_a_learners_progress_is_theirs_alone_folder_0700_files_0600(tmp_path: Pa
                 assert stat.S_IMODE(os.stat(f).st_mode) == 0o600, f.name
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize("empty", ["no bytes", "no tables"])
+def test_an_empty_sqlite_file_at_the_progress_path_is_used_not_set_aside(tmp_path: Path, empty: str) -> None:
+    """A file of no bytes, or a SQLite database with no table yet, is an empty database, not
+    a damaged one: the store sets up its tables in it, keeps what is written and moves
+    nothing aside."""
+    path = tmp_path / "progress.sqlite3"
+    if empty == "no bytes":
+        path.write_bytes(b"")
+    else:
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE t (x)")
+        conn.execute("DROP TABLE t")
+        conn.commit()
+        conn.close()
+        assert path.stat().st_size > 0
+    p = Progress(path)
+    p.record_answer("01-the-game", "hand-value", "q", "21", correct=True)
+    assert p.notice is None and p.moved_to is None and _set_aside(tmp_path) == []
+    assert [a.answer for a in Progress(path).answers()] == ["21"]
+
+
+def test_a_damaged_scatlab_database_behind_a_symlink_is_never_renamed_through_the_link(tmp_path: Path) -> None:
+    """A progress database of scatlab's whose pages are damaged, reached through a symbolic
+    link: the store refuses it with a message naming the link and its target, and leaves
+    both as they are (no rename through the link, no new file beside the target)."""
+    real = tmp_path / "elsewhere" / "real.sqlite3"
+    real.parent.mkdir()
+    _good_database(real)
+    for suffix in ("-wal", "-shm"):
+        Path(str(real) + suffix).unlink(missing_ok=True)
+    data = bytearray(real.read_bytes())
+    data[100:] = b"\x5a" * (len(data) - 100)  # the header (and scatlab's application id) kept, the pages not
+    real.write_bytes(bytes(data))
+    before = sorted(p.name for p in real.parent.iterdir())
+    link = tmp_path / "home" / "progress.sqlite3"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    with pytest.raises(ProgressError) as caught:
+        Progress(link, timeout=0)
+    message = str(caught.value)
+    assert repr(str(link)) in message and repr(str(real)) in message and "leaves the link and its target" in message
+    assert link.is_symlink() and os.readlink(link) == str(real) and real.read_bytes() == bytes(data)
+    assert sorted(p.name for p in real.parent.iterdir()) == before and _set_aside(real.parent) == []
