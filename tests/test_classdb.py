@@ -298,6 +298,24 @@ def test_a_reviewed_games_costly_decisions_reach_the_class_once_and_without_card
     assert "Costly decisions in reviewed games, by theme:" in report.text()
 
 
+def test_two_learners_who_review_the_same_game_each_reach_the_class(
+        pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyed event's id is made from the learner as well as the key: two learners who
+    review the same game (the same hands, the same game name) each send their own events,
+    and neither's is dropped as a resend of the other's."""
+    session = _a_reviewed_game(5)
+    review = session.review()
+    costly = [d for d in review.costly() if d.player == session.seat]
+    assert costly
+    for who in ("ann", "bob"):
+        monkeypatch.setenv("JUPYTERHUB_USER", who)
+        p = Progress(tmp_path / f"{who}.sqlite3")
+        assert p.record_review("08-play-a-game", review, session.seat, "game-1") == len(costly)
+        assert pending(p) == 0
+    rows = pg.sql("SELECT learner, count(*) FROM events WHERE kind = 'review' GROUP BY learner ORDER BY learner")
+    assert [tuple(r) for r in rows] == [("ann", len(costly)), ("bob", len(costly))]
+
+
 def test_no_class_database_no_review_events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SCATLAB_CLASS_DB", raising=False)
     session = _a_reviewed_game(5)
