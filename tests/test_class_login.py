@@ -5,6 +5,7 @@ teacher's account never log in."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -15,7 +16,15 @@ from scatlab.course.hub import ClassCodeAuthenticator  # noqa: E402
 
 
 def _login(auth: Any, name: str, code: str) -> str | None:
-    return asyncio.run(auth.authenticate(None, {"username": name, "password": code}))  # type: ignore[no-any-return]
+    """The authenticator's answer, on an event loop of its own (a thread: the test's may
+    already run one)."""
+    out: list[str | None] = []
+    worker = threading.Thread(
+        target=lambda: out.append(asyncio.run(auth.authenticate(None, {"username": name, "password": code}))))
+    worker.start()
+    worker.join(30)
+    assert len(out) == 1, "the authenticator did not answer"
+    return out[0]
 
 
 def _authenticator(class_code: str, teacher_code: str) -> Any:

@@ -110,7 +110,7 @@ class StepWidget(ExerciseWidget):
 
     def answer(self, text: str) -> Verdict | None:
         """Check an answer to the current puzzle; the last one of the step earns the stars.
-        Only the first verdict on a puzzle counts (the kernel keeps it, :attr:`verdict`)."""
+        Only the first verdict on a puzzle counts (the kernel keeps it as ``verdict``)."""
         first = not self._answered()
         verdict = super().answer(text)
         if verdict is None or not first:
