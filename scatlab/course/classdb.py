@@ -508,13 +508,17 @@ def _themes(rows: Sequence[tuple[Any, ...]]) -> tuple[ThemeCosts, ...]:
 
 
 CSV_COLUMNS = ("at", "learner", "kind", "lesson", "step", "correct", "stars", "rating", "payload", "id")
+PRIVATE_FIELDS = frozenset({"question", "answer"})
+"""What an answer event keeps for the learner's own records but the export leaves out, as the
+dashboard does: the question's text (a hand's cards) and the answer the learner typed."""
 
 
 def write_csv(url: str, file: str | os.PathLike[str] | TextIO) -> int:
     """Write every event of the class database as CSV (a header, then one row per event,
     oldest first; times in UTC, ISO 8601) to a path or an open text file; returns the
-    number of events. A bad URL, an unreachable database or a file that cannot be written
-    is a :class:`ClassDatabaseError`."""
+    number of events. It holds what the dashboard shows: no card of any hand and no typed
+    answer (each payload without ``PRIVATE_FIELDS``). A bad URL, an unreachable database or
+    a file that cannot be written is a :class:`ClassDatabaseError`."""
     with _teacher(url) as pg, pg.cursor() as cur:
         cur.execute("SELECT at, learner, kind, lesson, step, correct, stars, rating, payload, id FROM events "
                     "ORDER BY at, id")
@@ -526,7 +530,8 @@ def write_csv(url: str, file: str | os.PathLike[str] | TextIO) -> int:
         out.writerow([at.astimezone(timezone.utc).isoformat(), who, kind, lesson or "", step or "",
                       "" if correct is None else ("yes" if correct else "no"),
                       "" if stars is None else stars, "" if rating is None else rating,
-                      json.dumps(payload, sort_keys=True), str(eid)])
+                      json.dumps({k: v for k, v in (payload or {}).items() if k not in PRIVATE_FIELDS},
+                                 sort_keys=True), str(eid)])
     if isinstance(file, (str, os.PathLike)):
         try:
             Path(file).write_text(buffer.getvalue(), encoding="utf-8")
