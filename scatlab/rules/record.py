@@ -105,10 +105,10 @@ class GameRecord:
 
         Records are read strictly: an object has only the keys of the format (``dealer`` may
         be left out: 0; ``seats``, who sat where: nobody announced; a hand's ``actions``:
-        none yet), ``rules`` is a preset name or an
-        object of options, seats and
-        counts are whole numbers (not true/false), ``deck`` is a list of card texts, and an
-        action has ``player``, ``action`` and, for a discard only, ``card``.
+        none yet), ``rules`` is a preset name or an object of options, seats and counts are
+        whole numbers (not true/false), ``seats`` names every seat or none, ``deck`` is a
+        list of card texts, and an action has ``player``, ``action`` and, for a discard
+        only, ``card``.
 
         >>> GameRecord.from_json({"rules": "classic", "players": 2, "hands": [], "comment": "x"})
         Traceback (most recent call last):
