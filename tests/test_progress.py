@@ -780,6 +780,19 @@ def test_cli_progress_on_a_read_only_file_shows_it_and_refuses_reset_in_one_line
 # -- symbolic links and missing folders (issue 52) ----------------------------------------------
 
 
+def _refused_through_a_link(tmp_path: Path, target: Path) -> tuple[Path, str]:
+    """A progress path ``home/progress.sqlite3`` linked to ``target``, which the store must
+    refuse: the link and the refusal, which names both the link and its target."""
+    link = tmp_path / "home" / "progress.sqlite3"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    with pytest.raises(ProgressError) as caught:
+        Progress(link, timeout=0)
+    message = str(caught.value)
+    assert repr(str(link)) in message and repr(str(target)) in message
+    return link, message
+
+
 @pytest.mark.parametrize("target_holds", [b"root:x:0:0:root:/root:/bin/bash\n", b"", b"SQLite format 3\x00" + b"\x00" * 200])
 def test_a_symlink_to_a_file_that_is_not_a_scatlab_database_is_refused_and_neither_is_touched(
     tmp_path: Path, target_holds: bytes
@@ -789,13 +802,8 @@ def test_a_symlink_to_a_file_that_is_not_a_scatlab_database_is_refused_and_neith
     elsewhere.mkdir()
     target = elsewhere / "passwd"
     target.write_bytes(target_holds)
-    link = tmp_path / "home" / "progress.sqlite3"
-    link.parent.mkdir()
-    link.symlink_to(target)
-    with pytest.raises(ProgressError) as caught:
-        Progress(link, timeout=0)
-    message = str(caught.value)
-    assert repr(str(link)) in message and repr(str(target)) in message and "is a symbolic link to" in message
+    link, message = _refused_through_a_link(tmp_path, target)
+    assert "is a symbolic link to" in message
     assert "not a scatlab progress database" in message
     assert target.read_bytes() == target_holds and link.is_symlink() and os.readlink(link) == str(target)
     assert sorted(p.name for p in elsewhere.iterdir()) == ["passwd"]  # nothing renamed, no .lock or -wal beside it
@@ -897,12 +905,7 @@ def test_a_damaged_scatlab_database_behind_a_symlink_is_never_renamed_through_th
     data[100:] = b"\x5a" * (len(data) - 100)  # the header (and scatlab's application id) kept, the pages not
     real.write_bytes(bytes(data))
     before = sorted(p.name for p in real.parent.iterdir())
-    link = tmp_path / "home" / "progress.sqlite3"
-    link.parent.mkdir()
-    link.symlink_to(real)
-    with pytest.raises(ProgressError) as caught:
-        Progress(link, timeout=0)
-    message = str(caught.value)
-    assert repr(str(link)) in message and repr(str(real)) in message and "leaves the link and its target" in message
+    link, message = _refused_through_a_link(tmp_path, real)
+    assert "leaves the link and its target" in message
     assert link.is_symlink() and os.readlink(link) == str(real) and real.read_bytes() == bytes(data)
     assert sorted(p.name for p in real.parent.iterdir()) == before and _set_aside(real.parent) == []
