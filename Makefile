@@ -2,7 +2,8 @@
 #   make serve   install scatlab and serve the course (lessons/) as a web app on 127.0.0.1
 #   make test    install scatlab with its test tools and run every check (mypy + pytest)
 #   make docs    install the documentation tools and build the site into docs/_build/html
-#   make class   install and run JupyterHub for a class on this machine (docs/deploying.md)
+#   make install-class, then make class   install, then start JupyterHub for a class on this machine
+#                (docs/deploying.md)
 # Each creates the virtual environment .venv when no virtual environment is active.
 
 PYTHON ?= python3
@@ -45,23 +46,26 @@ PORT ?= 8866
 serve: install
 	@$(VENV_PY) -m scatlab serve --port $(PORT)
 
-# A class on JupyterHub (deploy/jupyterhub_config.py): the hub's extra from PyPI, its proxy
-# (configurable-http-proxy) from the npm registry into deploy/node_modules, then the hub on
-# 127.0.0.1:$(HUB_PORT). Give the codes: make class CLASS_CODE=... TEACHER_CODE=...
+# A class on JupyterHub (deploy/jupyterhub_config.py), in two commands: `make install-class`
+# installs the hub's extra from PyPI and its proxy (configurable-http-proxy) from the npm
+# registry into deploy/node_modules; `make class` starts the hub on 127.0.0.1:$(HUB_PORT) and
+# installs nothing. The codes come from SCATLAB_CLASS_CODE / SCATLAB_TEACHER_CODE in the
+# environment, else from class/class-code and class/teacher-code (made at the first start),
+# never from the command line, which ps shows to everyone on the machine.
 # (SCATLAB_HUB_IP=0.0.0.0 for a classroom network; the other settings: docs/deploying.md)
 HUB_PORT ?= 8000
 
 install-class: venv
-	@command -v npm >/dev/null || { echo "make class needs node and npm (Node.js 20 or newer) for the hub's proxy"; exit 2; }
+	@command -v npm >/dev/null || { echo "make install-class needs node and npm (Node.js 20 or newer) for the hub's proxy"; exit 2; }
 	$(VENV_PY) -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS=ignore $(VENV_PY) -m pip install --quiet -e '.[class]'
 	$(VENV_PY) -m compileall -q scatlab
 	npm ci --no-audit --no-fund --loglevel=error --prefix deploy
 
-class: install-class
-	@SCATLAB_HUB_PORT=$(HUB_PORT) \
-	SCATLAB_CLASS_CODE="$${SCATLAB_CLASS_CODE:-$(CLASS_CODE)}" SCATLAB_TEACHER_CODE="$${SCATLAB_TEACHER_CODE:-$(TEACHER_CODE)}" \
-	$(VENV_PY) -m jupyterhub -f deploy/jupyterhub_config.py
+class:
+	@test -x deploy/node_modules/.bin/configurable-http-proxy && $(VENV_PY) -c "import jupyterhub, firstuseauthenticator" 2>/dev/null \
+		|| { echo "make class: the class is not installed; run make install-class first"; exit 2; }
+	@SCATLAB_HUB_PORT=$(HUB_PORT) exec $(VENV_PY) -m jupyterhub -f deploy/jupyterhub_config.py
 
 demo: install
 	$(VENV_PY) -m scatlab demo

@@ -65,6 +65,7 @@ from playwright.sync_api import Browser, sync_playwright
 from bench_course import CHROMIUM, tree_processes, watch
 from scatlab.course.classdb import class_report
 from scatlab.course.hub import LocalHub
+from scatlab.course.pgserver import LocalPostgres
 from scatlab.course.steps import STEPS
 
 CODE, TEACHER_CODE = "bench-class-31", "bench-teacher-7"
@@ -250,7 +251,7 @@ def websocket_learner(hub: LocalHub, learner: Learner, pace: Pace, timeout: floa
     time.sleep(pace.login)
     start = time.perf_counter()
     try:
-        session = hub.login(learner.name, CODE)
+        session = hub.login(learner.name, f"{learner.name}-secret", CODE)  # claims the name
         if session.login_status != 302:
             raise RuntimeError(f"login answered {session.login_status}")
         # the hub starts their server and sends them to the course index, as it does a browser
@@ -301,6 +302,7 @@ def in_chromium(hub: LocalHub, browser: Browser, learner: Learner, pace: Pace, t
         try:
             page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
             page.get_by_label("Your name").fill(learner.name)
+            page.get_by_label("Your secret").fill(f"{learner.name}-secret")  # claims the name
             page.get_by_label("Class code").fill(CODE)
             page.get_by_role("button", name="Sign in").click()
             page.wait_for_url(f"**/user/{learner.name}/voila/render/{INDEX}.ipynb", timeout=ms)
@@ -565,7 +567,7 @@ def report(hub: LocalHub, learners: list[Learner], monitor: Monitor, elapsed: fl
         print(f"memory per learner (their server with its kernels, at its highest; median {kernels:g} kernels "
               f"then): median {statistics.median(per):.0f} MB, max {max(per):.0f} MB; the hub side at its highest "
               f"{monitor.hub_peak:.0f} MB; everything at its highest {monitor.total_peak / 1024:.1f} GB")
-    class_ = class_report(f"postgresql://postgres@127.0.0.1:{hub.port + 4}/postgres")
+    class_ = class_report(LocalPostgres(hub.folder / "postgres", hub.port + 4).dashboard_url)  # read only
     stars = {row.learner: row.stars for row in class_.learners}
     kept = [ln.name for ln in learners if stars.get(ln.name, {}).get(ln.step) == 3]
     print(f"three stars in the class database (the teacher's dashboard): {len(kept)} of {len(learners)} learners")

@@ -80,6 +80,12 @@ nitpick_ignore = [
     ("py:class", "ipywidgets.widgets.widget_box.VBox"),
     ("py:class", "jupyter_client.asynchronous.client.AsyncKernelClient"),
     ("py:class", "jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager"),
+    ("py:class", "tornado.web.HTTPError"),
+    # the class hub's bases (scatlab.course.hub, scatlab.course.spawner) and LocalHub's process
+    ("py:class", "firstuseauthenticator.firstuseauthenticator.FirstUseAuthenticator"),
+    ("py:class", "jupyter_server.services.contents.largefilemanager.AsyncLargeFileManager"),
+    ("py:class", "jupyterhub.spawner.SimpleLocalProcessSpawner"),
+    ("py:class", "subprocess.Popen"),
     ("py:class", "t.Any"),
     ("py:class", "numpy.random._generator.Generator"),  # the master's sampler draws from numpy's generator  # traitlets' HasTraits.__init__(*args: t.Any, **kwargs: t.Any)
     # scatlab's two private classes that public API names: the base of Lesson and Appendix

@@ -23,6 +23,7 @@ __all__ = [
     "ServeError",
     "SkatError",
     "ClassDatabaseError",
+    "BackupError",
 ]
 
 
@@ -83,3 +84,9 @@ class SkatError(ScatlabError):
 class ClassDatabaseError(ScatlabError):
     """The class database cannot be used: no URL, a bad URL, psycopg missing, or the
     server cannot be reached (the message is one line and never shows a password)."""
+
+
+class BackupError(ClassDatabaseError):
+    """A class's backup or restore that cannot be done (``scatlab class backup`` and
+    ``restore``, :mod:`scatlab.course.backup`): not a class folder, not a class backup, or a
+    hub of the class still running; the message quotes the file or folder."""

@@ -60,24 +60,36 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
 
 class PgServer:
     """A PostgreSQL server of the test session in a temporary folder
-    (:class:`scatlab.course.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them)."""
+    (:class:`scatlab.course.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them),
+    with the class's roles set up (:meth:`~scatlab.course.pgserver.LocalPostgres.setup_roles`).
+    ``url`` is its superuser's (with its password), for the tests' own queries; ``dashboard``
+    and ``registrar`` are the URLs the hub would have."""
 
     def __init__(self, folder: Any, port: int) -> None:
         from scatlab.course.pgserver import LocalPostgres
 
         self.db = LocalPostgres(folder, port)
-        self.url = self.db.url
+        self.url = ""
+        self.dashboard = ""
+        self.registrar = ""
 
     def start(self) -> None:
         self.db.start(fast=True)
+        self.url = self.db.superuser_url
+
+    def setup(self) -> None:
+        """Set the class's roles up (again): the events table, if dropped, made afresh."""
+        urls = self.db.setup_roles()
+        self.dashboard, self.registrar = urls.dashboard, urls.registrar
 
     def stop(self) -> None:
         self.db.stop("fast")
 
-    def sql(self, query: str) -> list[tuple[Any, ...]]:
+    def sql(self, query: str, url: str | None = None) -> list[tuple[Any, ...]]:
+        """Run ``query`` as the superuser (or with ``url``)."""
         import psycopg
 
-        with psycopg.connect(self.url, autocommit=True) as conn, conn.cursor() as cur:
+        with psycopg.connect(url or self.url, autocommit=True) as conn, conn.cursor() as cur:
             cur.execute(query)
             return cur.fetchall() if cur.description else []
 
@@ -105,6 +117,7 @@ def pg_server() -> Any:
     root.chmod(0o755)  # the server may run as another user (as root: postgres), who must reach its folder
     server = PgServer(root / "pg", port)
     server.start()
+    server.setup()
     try:
         yield server
     finally:

@@ -131,8 +131,55 @@ def test_a_bad_request_is_refused_and_the_parent_keeps_serving(parent: tuple[sub
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.connect(path)
         conn.sendall(b'{"argv": "not a list"}\n')
-    assert oct(os.stat(path).st_mode & 0o777) == "0o600"
+    # this user only; as root any user may ask, each kernel taking the asker's user (below)
+    assert oct(os.stat(path).st_mode & 0o777) == ("0o666" if os.geteuid() == 0 else "0o600")
     km, kc = _kernel({**os.environ, SOCKET_ENV: path}, tmp_path)
     assert _run(kc, "print('still here')") == "still here" and proc.poll() is None
     km.shutdown_kernel()
     kc.stop_channels()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can start kernels as another user")
+def test_a_root_parent_forks_each_kernel_as_the_user_who_asked() -> None:
+    """The learner's user, as the system tells it (SO_PEERCRED), not root and not what the
+    request says: a kernel asked for by ``nobody`` runs as nobody."""
+    import pwd
+    import shutil
+    import tempfile
+
+    nobody = pwd.getpwnam("nobody")
+    folder = Path(tempfile.mkdtemp(prefix="scatlab-forks-"))
+    folder.chmod(0o777)
+    path = socket_path(folder)
+    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.course.forks import serve; serve({path!r}, warm=False)"],
+                              stderr=subprocess.DEVNULL)
+    asker = None
+    try:
+        deadline = time.monotonic() + 30
+        while not Path(path).exists():
+            assert parent.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        ask = ("import os, sys, time\n"
+               "from scatlab.course.forks import request_kernel\n"
+               f"print(request_kernel({path!r}, ['-f', {str(folder / 'kernel.json')!r}, '--uid', '0']), flush=True)\n"
+               "time.sleep(20)\n")
+        asker = subprocess.Popen(["runuser", "-u", "nobody", "--", sys.executable, "-c", ask], cwd=folder,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert asker.stdout is not None
+        line = asker.stdout.readline()
+        assert line.strip().isdigit(), asker.stderr.read() if asker.stderr else line
+        seen: set[int] = set()
+        for _ in range(100):  # the fork takes the user first thing, a moment after the parent answers
+            status = Path(f"/proc/{int(line)}/status").read_text()
+            seen = set(map(int, next(row.split()[1:] for row in status.splitlines() if row.startswith("Uid:"))))
+            if seen != {0}:
+                break
+            time.sleep(0.05)
+        assert seen == {nobody.pw_uid}, status
+    finally:
+        if asker is not None:
+            asker.kill()
+            asker.wait(10)
+        parent.terminate()
+        parent.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)

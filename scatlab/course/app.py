@@ -14,11 +14,13 @@ Every Voilà setting the app uses is in :func:`voila_options` (one place; there 
   connection folder, not on TCP ports: a port chosen free could be taken by another kernel
   starting at the same moment, and that kernel died.
 - **Kernels of closed pages are culled** (``cull_interval`` 10 s, ``cull_idle_timeout``
-  30 s; open, connected pages are never culled). Voilà's preheating is off (with culling
-  it broke pages: "Kernel does not exist"); instead pages get **warm kernels**
-  (:mod:`scatlab.course.kernels`): two kernels started and warmed with the lessons'
-  imports and tables before a page asks, refilled in the background, never culled while
-  they wait. The page's front end is fetched while its cells run (the ``scatlab``
+  30 s), busy or not (``cull_busy``); open, connected pages are never culled, nor a page
+  still being rendered. Each kernel has a memory limit and a CPU-time limit per request
+  (:mod:`scatlab.course.limits`, set by the course's kernel spec). Voilà's preheating is
+  off (with culling it broke pages: "Kernel does not exist"); instead pages get **warm
+  kernels** (:mod:`scatlab.course.kernels`): two kernels started and warmed with the
+  lessons' imports and tables before a page asks, refilled in the background, never culled
+  while they wait. The page's front end is fetched while its cells run (the ``scatlab``
   template), and each page template is compiled once per server.
 - **The address is the course**: ``/`` redirects to the index; pages fetch nothing from
   outside the server; the log is quiet unless ``--debug`` (:mod:`scatlab.course.server`).
@@ -121,6 +123,10 @@ def voila_options(port: int, host: str, *, debug: bool = False) -> list[str]:
         "--MappingKernelManager.cull_interval=10",
         "--MappingKernelManager.cull_idle_timeout=30",
         "--MappingKernelManager.cull_connected=False",
+        # a closed page's kernel is culled even if busy (a computation that never ends): only
+        # a kernel with no page connected, never one whose page is still being rendered
+        # (scatlab.course.server.page_rendering); what one computation may use: scatlab.course.limits
+        "--MappingKernelManager.cull_busy=True",
         *(f"--MappingKernelManager.allowed_message_types={m}" for m in ALLOWED_MESSAGE_TYPES),
     ]
 

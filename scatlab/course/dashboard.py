@@ -17,6 +17,9 @@ with the environment JupyterHub gives a service, and ``SCATLAB_CLASS_DB``).
 >>> page = dashboard_html(ClassReport(3, (LearnerReport("ada", ("01-the-game",), (), 2, 1, {"1.1": 3}),), ()))
 >>> "ada" in page and "1.1 ★★★" in page and "1 of 2" in page
 True
+>>> report = ClassReport(1, (LearnerReport("zoë", (), (), 0, 0, {}),), ())
+>>> "href='/hub/class/learners/zo%C3%AB'" in dashboard_html(report, learner_url="/hub/class/learners/")
+True
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from .classdb import ClassDatabaseError, ClassReport, LearnerReport, class_report, configured_url, write_csv
 from .lessons import LESSONS
@@ -38,6 +42,7 @@ _TITLES = {lesson.id: f"{lesson.number}. {lesson.title}" for lesson in LESSONS}
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem auto; max-width: 72rem; padding: 0 1rem; color: #1f2328; }
+a.manage { font-size: .8rem; font-weight: normal; margin-left: .4rem; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 .sub { color: #57606a; margin-top: 0; }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
@@ -82,7 +87,7 @@ def rating_svg(points: Sequence[int], width: int = 120, height: int = 28) -> str
             f'<polyline fill="none" stroke="#0969da" stroke-width="2" points="{xy}"/></svg>')
 
 
-def _learner_row(one: LearnerReport) -> str:
+def _learner_row(one: LearnerReport, learner_url: str | None = None) -> str:
     opened = ", ".join(escape(_lesson(x)) for x in one.opened) or "<span class='none'>none</span>"
     finished = ", ".join(escape(_lesson(x)) for x in one.finished) or "<span class='none'>none</span>"
     stars = " ".join(f"<span class='star' data-step='{escape(step)}'>{escape(step)} {_stars(n)}</span>"
@@ -91,13 +96,18 @@ def _learner_row(one: LearnerReport) -> str:
     ratings = [r for _, r in one.rating]
     rating = (f"{rating_svg(ratings)} {ratings[-1]} after {len(ratings)} puzzle(s)" if ratings
               else "<span class='none'>no practice yet</span>")
-    return (f"<tr class='learner' data-learner='{escape(one.learner)}'><th scope='row'>{escape(one.learner)}</th>"
+    manage = (f" <a class='manage' href='{escape(learner_url + quote(one.learner, safe=''))}' "
+              f"title='A new secret for {escape(one.learner)}, or remove'>secret / remove</a>" if learner_url else "")
+    return (f"<tr class='learner' data-learner='{escape(one.learner)}'><th scope='row'>{escape(one.learner)}{manage}</th>"
             f"<td>{opened}</td><td>{finished}</td>"
             f"<td class='stars'>{stars}</td><td>{answers}</td><td>{rating}</td></tr>")
 
 
-def dashboard_html(report: ClassReport, *, csv_url: str = "events.csv", when: datetime | None = None) -> str:
-    """The whole dashboard page for ``report``."""
+def dashboard_html(report: ClassReport, *, csv_url: str = "events.csv", when: datetime | None = None,
+                   learner_url: str | None = None) -> str:
+    """The whole dashboard page for ``report``; with ``learner_url`` (the hub's
+    ``/hub/class/learners/``), each learner links to the teacher's page for them (a new
+    secret, or remove: ``scatlab.course.hub_pages``)."""
     when = when or datetime.now(timezone.utc)
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
@@ -114,7 +124,7 @@ def dashboard_html(report: ClassReport, *, csv_url: str = "events.csv", when: da
         parts.append("<div class='scroll'><table class='learners'><thead><tr><th>Learner</th><th>Lessons opened</th>"
                      "<th>Finished</th><th>Stars of each step (best play)</th><th>Exercise answers right</th>"
                      "<th>Practice rating</th></tr></thead><tbody>")
-        parts.extend(_learner_row(one) for one in report.learners)
+        parts.extend(_learner_row(one, learner_url) for one in report.learners)
         parts.append("</tbody></table></div>")
     else:
         parts.append("<p class='none'>Nobody has opened a lesson yet.</p>")
@@ -179,7 +189,8 @@ def _app() -> Any:  # pragma: no cover - exercised by tests/browser/test_class_b
                 return
             self.set_header("Cache-Control", "no-store")
             try:
-                page = dashboard_html(class_report(url))
+                hub = os.environ.get("JUPYTERHUB_BASE_URL", "/").rstrip("/") + "/hub/class/learners/"
+                page = dashboard_html(class_report(url), learner_url=hub)
             except ClassDatabaseError as exc:
                 self.set_status(503)
                 page = problem_html(f"The class database cannot be read now: {exc}")

@@ -10,7 +10,12 @@ writes to it.
 
 - :func:`serve` is the parent: ``python -m scatlab.course.forks SOCKET`` (the hub starts
   it as a service, ``deploy/jupyterhub_config.py``). It listens on a Unix socket only its
-  user may open (mode 0600) and forks a kernel per request.
+  user may open (mode 0600) and forks a kernel per request. When it runs as root (the hub
+  is root, and each learner is a user of their own: :mod:`scatlab.course.spawner`), any
+  user may open the socket (0666) and each kernel first becomes the user who asked, as the
+  system tells (``SO_PEERCRED``), never as the request says: no kernel runs as root unless
+  root asked. It starts again without the hub's variables (its token), so that no kernel
+  holds them in its memory.
 - :func:`launch` is what a learner's server starts as a kernel (the ``python3`` kernel
   spec in ``scatlab/course/forkshare``, put first on ``JUPYTER_PATH`` of the learners'
   servers): a small process that asks the parent for a kernel with its own connection
@@ -39,13 +44,14 @@ import os
 import select
 import signal
 import socket
+import struct
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SOCKET_ENV", "KERNEL_SPECS", "serve", "launch", "request_kernel", "socket_path"]
+__all__ = ["SOCKET_ENV", "KERNEL_SPECS", "KERNEL_NAME", "SERVER_NAME", "serve", "launch", "request_kernel", "socket_path"]
 
 SOCKET_ENV = "SCATLAB_KERNEL_FORKS"
 """The environment variable that names the parent's socket, in a learner's server."""
@@ -54,13 +60,25 @@ KERNEL_SPECS = Path(__file__).parent / "forkshare"
 """A Jupyter data folder whose ``kernels/python3`` starts :func:`launch`: first on
 ``JUPYTER_PATH``, it stands in for the ordinary Python kernel."""
 
+KERNEL_NAME = b"scatlab-kernel"
+"""The process name of a forked kernel (``ps -o comm``)."""
+SERVER_NAME = b"scatlab-server"
+"""The process name of a forked learner's server."""
+
 _MAX_REQUEST = 1 << 20
+_NO_REQUEST = "a connection closed without a request"
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 
 
-def _kernel_child(request: dict[str, Any], fds: Sequence[int]) -> None:
-    """In the forked child: become the kernel of ``request`` (never returns)."""
+def _kernel_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None = None) -> None:
+    """In the forked child: become the kernel of ``request`` (never returns), first taking
+    the user and group ``ids`` (the user who asked) when the parent is root."""
     try:
+        if ids is not None:
+            os.setgroups([])
+            os.setgid(ids[1])
+            os.setuid(ids[0])
+        _name_process(KERNEL_NAME)
         for target, fd in zip((0, 1, 2), fds):
             os.dup2(fd, target)
         for fd in fds:
@@ -101,6 +119,58 @@ def _kernel_child(request: dict[str, Any], fds: Sequence[int]) -> None:
     os._exit(code)
 
 
+def _server_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None = None) -> None:
+    """In the forked child: become the learner's single-user server of ``request`` (never
+    returns), first taking the user ``ids`` when the parent is root."""
+    code = 1
+    try:
+        if ids is not None:
+            os.setgroups([])
+            os.setgid(ids[1])
+            os.setuid(ids[0])
+        _name_process(SERVER_NAME)
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+        for fd in fds:
+            os.close(fd)
+        for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(number, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        env = {str(k): str(v) for k, v in request["env"].items()}
+        os.environ.clear()
+        os.environ.update(env)
+        os.umask(0o077)
+        os.chdir(request["cwd"])
+        os.setsid()  # a session of its own, as the spawner gives a server
+        _watch(int(request["standin"]))
+        sys.argv = ["jupyterhub-singleuser", *request["argv"]]
+        from .server import singleuser
+
+        singleuser()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0
+    except BaseException:  # noqa: BLE001 - a server that cannot start says why on its stderr
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def _name_process(name: bytes) -> None:
+    """This process's name as ``ps`` and ``/proc/PID/comm`` show it (Linux; best effort): a
+    fork keeps its parent's command line, so the name is what tells a kernel from the parent."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(15, ctypes.c_char_p(name), 0, 0, 0)  # PR_SET_NAME
+    except (OSError, AttributeError):
+        pass
+
+
 def _watch(pid: int) -> None:
     """End this process when process ``pid`` (the stand-in) ends, however it ends."""
     import threading
@@ -134,11 +204,14 @@ def socket_path(folder: str | os.PathLike[str]) -> str:
     return os.path.join(tempfile.gettempdir(), f"scatlab-kernels-{digest}.sock")
 
 
-def serve(path: str | os.PathLike[str], warm: bool = True) -> None:
-    """The parent: warm up (:func:`scatlab.course.warmup.warm` and ipykernel's imports),
-    listen on the Unix socket ``path`` and fork a kernel for each request (runs until
-    killed)."""
+def serve(path: str | os.PathLike[str], warm: bool = True, servers: bool = False) -> None:
+    """The parent: warm up (:func:`scatlab.course.warmup.warm` and ipykernel's imports; with
+    ``servers``, the single-user server's too), listen on the Unix socket ``path`` and fork a
+    kernel, or a learner's server, for each request (runs until killed)."""
     import ipykernel.kernelapp  # noqa: F401 - imported once here, shared by every fork
+
+    if servers:
+        _warm_servers()
 
     if warm:
         from .warmup import warm as warm_up
@@ -152,7 +225,10 @@ def serve(path: str | os.PathLike[str], warm: bool = True) -> None:
     if where.is_socket() or where.is_symlink():
         where.unlink()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    # as root, every learner's user may ask, and each kernel takes the user who asked
+    # (SO_PEERCRED, told by the system, not by the request); else this user only
+    old = os.umask(0o111 if root else 0o177)
     try:
         listener.bind(str(where))
     finally:
@@ -166,13 +242,16 @@ def serve(path: str | os.PathLike[str], warm: bool = True) -> None:
             try:
                 request, fds = _receive(conn)
             except (OSError, ValueError) as exc:
-                print(f"scatlab kernels: a bad request refused: {exc}", file=sys.stderr, flush=True)
+                if str(exc) != _NO_REQUEST:
+                    print(f"scatlab kernels: a bad request refused: {exc}", file=sys.stderr, flush=True)
                 continue
+            ids = _asker(conn) if root else None
+            kind = "server" if servers and request.get("kind") == "server" else "kernel"
             pid = os.fork()
             if pid == 0:
                 listener.close()
                 conn.close()
-                _kernel_child(request, fds)
+                (_server_child if kind == "server" else _kernel_child)(request, fds, ids)
             for fd in fds:
                 os.close(fd)
             try:
@@ -181,8 +260,33 @@ def serve(path: str | os.PathLike[str], warm: bool = True) -> None:
                 os.kill(pid, signal.SIGKILL)
                 continue
             user = request["env"].get("JUPYTERHUB_USER") if isinstance(request.get("env"), dict) else None
-            print(f"scatlab kernels: forked kernel {pid}" + (f" for {user}" if user else ""), file=sys.stderr,
+            print(f"scatlab kernels: forked {kind} {pid}" + (f" for {user}" if user else ""), file=sys.stderr,
                   flush=True)
+
+
+def _warm_servers() -> None:
+    """Import what a learner's single-user server imports (JupyterHub's single-user app,
+    JupyterLab's, Jupyter Server, Voilà and the course's extension), once, in the parent."""
+    from .server import skip_iri_checker
+
+    skip_iri_checker()
+    import importlib
+
+    # not jupyterhub.singleuser.app nor jupyterlab.labhubapp: importing them patches Jupyter
+    # Server's handlers for the older single-user app, and the server runs as an extension
+    for name in ("jupyterhub.singleuser", "jupyterhub.singleuser.extension", "jupyter_server.serverapp",
+                 "jupyter_server.services.kernels.kernelmanager", "voila.app", "voila.server_extension",
+                 "scatlab.course.server", "scatlab.course.hub"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
+def _asker(conn: socket.socket) -> tuple[int, int]:
+    """The user and group of the process at the other end of ``conn``, as the system knows them."""
+    _pid, uid, gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    return uid, gid
 
 
 def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
@@ -199,6 +303,8 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
             data += part
             if len(data) > _MAX_REQUEST:
                 raise ValueError("over 1 MB")
+        if not data and not fds:
+            raise ConnectionAbortedError(_NO_REQUEST)  # a probe that the parent listens
         request = json.loads(data)
         if not isinstance(request, dict) or len(fds) != 3 or not isinstance(request.get("argv"), list):
             raise ValueError("not a kernel request")
@@ -209,11 +315,12 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
     return request, fds
 
 
-def request_kernel(path: str | os.PathLike[str], argv: Sequence[str]) -> int:
+def request_kernel(path: str | os.PathLike[str], argv: Sequence[str], kind: str = "kernel") -> int:
     """Ask the parent at ``path`` for a kernel started with ``argv`` (``-f CONNECTION_FILE``),
-    this process's environment, folder and standard streams, watched by this process; its pid.
-    Raises :class:`OSError` when the parent cannot be reached."""
-    request = {"argv": list(argv), "env": dict(os.environ), "cwd": os.getcwd(), "standin": os.getpid()}
+    or a learner's server (``kind="server"``), with this process's environment, folder and
+    standard streams, watched by this process; its pid. Raises :class:`OSError` when the
+    parent cannot be reached."""
+    request = {"argv": list(argv), "env": dict(os.environ), "cwd": os.getcwd(), "standin": os.getpid(), "kind": kind}
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.settimeout(10)
         conn.connect(os.fspath(path))
@@ -227,17 +334,23 @@ def request_kernel(path: str | os.PathLike[str], argv: Sequence[str]) -> int:
     return int(json.loads(answer)["pid"])
 
 
-def launch(argv: Sequence[str]) -> None:
-    """A learner's kernel (see the module doc): forked from the parent when it can be, else
-    an ordinary ``ipykernel_launcher`` in this process. Never returns."""
+def launch(argv: Sequence[str], kind: str = "kernel") -> None:
+    """A learner's kernel, or with ``kind="server"`` a learner's single-user server (see the
+    module doc): forked from the parent when it can be, else an ordinary
+    ``ipykernel_launcher`` (``jupyterhub-singleuser``) in this process. Never returns.
+
+    A kernel's stand-in ends its kernel when the server that started it is gone; a server's
+    stand-in does not watch the hub (a server outlives a crashed hub, which finds it again)."""
     path = os.environ.get(SOCKET_ENV, "")
     try:
         if not path:
             raise OSError("no parent")
-        pid = request_kernel(path, argv)
+        pid = request_kernel(path, argv, kind)
         fd = os.pidfd_open(pid)
     except OSError:
-        os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
+        ordinary = (["-m", "scatlab.course.server", "--singleuser"] if kind == "server"
+                    else ["-m", "ipykernel_launcher"])
+        os.execv(sys.executable, [sys.executable, *ordinary, *argv])
     for sig in _FORWARDED:
         signal.signal(sig, lambda number, _frame: _forward(pid, number))
     parent = os.getppid()
@@ -245,7 +358,7 @@ def launch(argv: Sequence[str]) -> None:
         ready, _, _ = select.select([fd], [], [], 1.0)
         if ready:
             os._exit(0)
-        if os.getppid() != parent:  # the server that started it is gone: so is its kernel
+        if kind == "kernel" and os.getppid() != parent:  # the server that started it is gone: so is its kernel
             _forward(pid, signal.SIGKILL)
             os._exit(0)
 
@@ -263,9 +376,20 @@ def main(args: Sequence[str] | None = None) -> None:
     given = list(sys.argv[1:] if args is None else args)
     if given[:1] == ["--kernel"]:
         launch(given[1:])
+    if given[:1] == ["--server"]:
+        launch(given[1:], "server")
+    servers = given[:1] == ["--servers"]
+    if servers:
+        given = given[1:]
     if len(given) != 1 or given[0].startswith("-"):
-        sys.exit("usage: python -m scatlab.course.forks SOCKET   (or --kernel -f CONNECTION_FILE)")
-    serve(given[0])
+        sys.exit("usage: python -m scatlab.course.forks [--servers] SOCKET   (or --kernel -f CONNECTION_FILE, "
+                 "or --server ARGS)")
+    hub = [name for name in os.environ if name.startswith("JUPYTERHUB_")]
+    if hub:  # the hub's token for this service: not in any kernel's memory (each is a fork of this one)
+        env = {k: v for k, v in os.environ.items() if k not in hub}
+        os.execve(sys.executable, [sys.executable, "-m", "scatlab.course.forks", *(["--servers"] if servers else []),
+                                   *given], env)
+    serve(given[0], servers=servers)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ What a page sees is the same as with a fresh kernel:
 - the execution count starts at 1 (warming runs silently).
 
 Kernels waiting in the pool are never culled; once handed out a kernel is culled like any
-other (idle and with no page connected). Shutting the server down (Ctrl+C) stops filling
-the pool and stops every kernel at once (:meth:`WarmKernelManager.shutdown_all`).
+other (idle, or busy, with no page connected), except while its page is being rendered.
+Shutting the server down (Ctrl+C) stops filling the pool and stops every kernel at once
+(:meth:`WarmKernelManager.shutdown_all`).
 
 This is not Voilà's ``preheat_kernel``: that runs each notebook ahead of time and kept
 breaking pages when combined with culling (docs/benchmarks.md), while these kernels run no
@@ -242,8 +243,12 @@ class WarmKernelManager(AsyncMappingKernelManager):
         kernel.last_activity = datetime.now(timezone.utc)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        """Cull as Voilà does, except the kernels waiting in (or warming for) the pool."""
-        if kernel_id in self._warming or kernel_id in self.pooled():
+        """Cull as Voilà does, except the kernels waiting in (or warming for) the pool and those
+        whose page is still being rendered (:func:`scatlab.course.server.page_rendering`: no
+        page is connected yet, and a busy kernel is culled)."""
+        from .server import page_rendering
+
+        if kernel_id in self._warming or kernel_id in self.pooled() or page_rendering(kernel_id):
             return
         await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
 

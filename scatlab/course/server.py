@@ -28,14 +28,43 @@
   they stop is ignored, and kernels are interrupted by a message, not a SIGINT (the kernel
   spec in ``share/kernels/python3``: jupyter_client interrupts every kernel before shutting
   it down, and a SIGINT killed a kernel still starting with a KeyboardInterrupt traceback on
-  the console). No page interrupts its kernel: the spec changes nothing else.
+  the console). No page interrupts its kernel. The spec also gives each kernel its limits
+  (memory, CPU time per request: :mod:`scatlab.course.limits`).
+- A kernel whose page is still being rendered is never culled (:func:`page_rendering`):
+  culling takes busy kernels too (``cull_busy``), and no page is connected yet.
 
-The last three are also a Jupyter server extension (this module), for a learner's server under
+The last five are also a Jupyter server extension (this module), for a learner's server under
 JupyterHub: ``--ServerApp.jpserver_extensions=scatlab.course.server=True``
 (``scatlab.course.hub.singleuser_args`` passes it). There it also moves the kernels'
 connection files to a private folder in the temporary folder when the learner's runtime
 folder is too deep for a Unix socket's path (107 bytes): kernels listen on Unix sockets
 (``KernelManager.transport=ipc``, :func:`scatlab.course.app.voila_options`).
+
+And there it makes the server answer what a lesson page asks for and nothing else. A
+learner has a browser and the hub's cookie for their own server; a Jupyter server answers
+that cookie with its whole REST API: kernels started at will (``POST /api/kernels``,
+``/api/sessions``), its config written to the learner's home (``PATCH /api/config/...``), the
+lessons' source read (``/files/...``, ``/api/contents/...?content=1``, ``/nbconvert``), and
+JupyterLab's or the terminals' pages when they are installed.
+
+- **Only a page's requests** (:data:`PAGE_ROUTES`, found with a real page in Chromium and
+  from JupyterHub's own requests): the page (``voila/render/...``), Voilà's static files and
+  the lessons' images, the page's kernel (``GET api/kernels/ID``, and its websocket
+  ``api/kernels/ID/channels``, which passes widget messages only), the page's shutdown
+  beacon (``POST voila/api/shutdown/ID``), and the hub's check that the server is up
+  (``GET api``), its login callback and logout, and the server's address (a redirect to the
+  course). Everything else is refused, 403 and one line (:data:`REFUSED`), by a rule placed
+  before all of the server's own, whatever extensions it has (checked with JupyterLab and
+  terminals left on). Applied wherever the extension is loaded: it is for a learner's
+  server. ``scatlab serve`` is Voilà's own application, whose only routes are a page's
+  already (no kernel creation, sessions, config, files or contents), and keeps them.
+- **At most** :data:`KERNELS_PER_LEARNER` **(4) kernels at once**: each open lesson page
+  holds one; a page opened past that gets ``429`` and one line (:data:`PAGE_TOO_MANY`)
+  instead of a kernel, once it has waited 3 s for one to end (a page replacing another in
+  its tab asks before the other's beacon has shut its kernel down). Starts under way count,
+  so twenty tabs opened together get four kernels. ``SCATLAB_KERNELS_PER_LEARNER`` changes it.
+- **A closed page's kernel stops at once**: the page's shutdown beacon is checked by origin
+  here too (it got 403 and its kernel waited to be culled, taking one of the four places).
 """
 
 from __future__ import annotations
@@ -45,21 +74,26 @@ import atexit
 import html
 import logging
 import os
+import re
 import shutil
 import socket
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from tornado.httpserver import HTTPServer
 from tornado.iostream import IOStream, UnsatisfiableReadError
+from tornado.web import HTTPError
 
 from .app import INDEX
 
-__all__ = ["SHARE", "QUIET", "HEAD_LIMIT", "PAGE_FAILED", "PAGE_BROKEN", "CourseHTTPServer", "ipc_fits",
-           "install", "skip_iri_checker", "main", "singleuser"]
+__all__ = ["SHARE", "QUIET", "HEAD_LIMIT", "PAGE_FAILED", "PAGE_BROKEN", "PAGE_TOO_MANY", "PAGE_ROUTES", "REFUSED",
+           "KERNEL_ID", "KERNELS_PER_LEARNER", "KERNELS_ENV", "CourseHTTPServer", "KernelLimit",
+           "kernel_limit_reached", "ipc_fits", "install", "page_request", "page_rendering", "skip_iri_checker",
+           "main", "singleuser"]
 
 SHARE = Path(__file__).parent / "share"
 """The Jupyter data folder holding the ``scatlab`` Voilà template."""
@@ -205,6 +239,17 @@ class CourseHTTPServer(HTTPServer):
         super().handle_stream(stream, address)
 
 
+_rendering: set[str] = set()
+"""The kernels whose page is being rendered now (:func:`_end_failed_pages` keeps it)."""
+
+
+def page_rendering(kernel_id: str) -> bool:
+    """Whether ``kernel_id``'s page is still being rendered (its cells running): such a
+    kernel is never culled, however long a cell takes, even though no page is connected to
+    it yet (busy kernels are culled: ``MappingKernelManager.cull_busy``)."""
+    return kernel_id in _rendering
+
+
 PAGE_FAILED = "The lesson could not start; reload the page."
 """The line a page ends with when its kernel did not start."""
 
@@ -240,6 +285,8 @@ def _end_failed_pages() -> None:
     generate = NotebookRenderer.generate_content_generator
 
     async def ending(renderer: Any, pieces: AsyncIterator[Any], kernel_id: str | None) -> AsyncIterator[Any]:
+        if kernel_id is not None:
+            _rendering.add(kernel_id)
         try:
             async for piece in pieces:
                 yield piece
@@ -255,6 +302,9 @@ def _end_failed_pages() -> None:
                 except Exception as shutdown_error:  # already gone: nothing to free
                     renderer.log.debug("kernel %s not shut down: %s", kernel_id, shutdown_error)
             yield (_page_end(PAGE_BROKEN if started else PAGE_FAILED), None)
+        finally:
+            if kernel_id is not None:
+                _rendering.discard(kernel_id)
 
     def generate_content_generator(self: Any, kernel_id: str | None = None, kernel_future: Any = None) -> Any:
         return ending(self, generate(self, kernel_id, kernel_future), kernel_id)
@@ -295,6 +345,199 @@ def install() -> None:
     _end_failed_pages()
 
 
+# -- a learner's server: what a page needs, and no more ---------------------------------------
+
+KERNEL_ID = r"\w+-\w+-\w+-\w+-\w+"
+"""A kernel's id in an address (Jupyter server's own pattern)."""
+
+_READ = frozenset({"GET", "HEAD"})
+
+PAGE_ROUTES: tuple[tuple[frozenset[str], str], ...] = (
+    (_READ, r""),  # the server's address: a redirect to the course index (the hub's default URL)
+    (_READ, r"api"),  # the server's version: the hub asks it to know the server has started
+    (_READ, r"oauth_callback|logout"),  # logging in through the hub, and out
+    (_READ, r"voila/render/.*"),  # a lesson page
+    (_READ, r"voila/(static|templates|labextensions|api/themes)/.*"),  # its scripts, styles and fonts
+    (_READ, r"voila/files/.*"),  # the lessons' images (Voilà serves images only: file_allowlist)
+    (_READ, rf"api/kernels/{KERNEL_ID}"),  # the page's kernel, as the page's script reads it once
+    (_READ, rf"api/kernels/{KERNEL_ID}/channels"),  # the page's kernel websocket (widget messages only)
+    (frozenset({"POST"}), rf"voila/api/shutdown/{KERNEL_ID}"),  # a closed page's beacon: shut its kernel down
+)
+"""Every request a lesson page makes, as (methods, path after the server's base URL), found
+with a real page in Chromium (the page, its static files, its kernel's model and websocket,
+the shutdown beacon) and from JupyterHub (its check that the server is up, the login's
+callback). A learner's server answers these and refuses every other request (403)."""
+
+REFUSED = "This server only serves the course's pages."
+"""The one line a refused request gets (403)."""
+
+KERNELS_PER_LEARNER = 4
+"""How many kernels a learner's server runs at once: each open lesson page holds one (a
+closed page's kernel is shut down by the page's beacon, else culled within a minute)."""
+
+KERNELS_ENV = "SCATLAB_KERNELS_PER_LEARNER"
+"""Changes :data:`KERNELS_PER_LEARNER` for a server (``0``: no limit)."""
+
+PAGE_TOO_MANY = "Too many lessons are open at once; close one, then reload this page."
+"""The line a page ends with when the server already runs :data:`KERNELS_PER_LEARNER` kernels."""
+
+
+def page_request(method: str, path: str, base_url: str = "/") -> bool:
+    """Whether a request (``method``, ``path`` as requested, without the query) is one a
+    lesson page makes (:data:`PAGE_ROUTES`), under the server's ``base_url``.
+
+    >>> page_request("GET", "/user/ada/voila/render/01-the-game.ipynb", "/user/ada/")
+    True
+    >>> page_request("POST", "/user/ada/api/kernels", "/user/ada/"), page_request("GET", "/user/ada/files/x", "/user/ada/")
+    (False, False)
+    >>> page_request("GET", "/user/bob/api", "/user/ada/"), page_request("GET", "/user/ada", "/user/ada/")
+    (False, True)
+
+    A page never asks for an empty, ``.`` or ``..`` part of a path, nor a dot, slash or
+    backslash written as ``%XX``; such an address is refused whatever it names:
+
+    >>> page_request("GET", "/voila/render/../api/sessions"), page_request("GET", "/voila/files/%2E%2E%2Fx.png")
+    (False, False)
+    """
+    if path == base_url.rstrip("/"):
+        rest = ""
+    elif path.startswith(base_url):
+        rest = path[len(base_url):]
+    else:
+        return False
+    if rest and ({"", ".", ".."} & set(rest.split("/")) or re.search(r"%(2e|2f|5c)", rest, re.IGNORECASE)):
+        return False
+    return any(method in methods and re.fullmatch(pattern, rest) for methods, pattern in PAGE_ROUTES)
+
+
+def kernel_limit_reached(limit: int) -> HTTPError:
+    """A kernel start refused (429): the server already runs its :data:`KERNELS_PER_LEARNER`
+    kernels. The error's ``kernel_limit`` is ``limit``."""
+    error = HTTPError(429, "%d kernels are running, the most a learner's server runs at once", limit)
+    error.kernel_limit = limit  # type: ignore[attr-defined]
+    return error
+
+
+class KernelLimit:
+    """Stands in for a kernel manager's ``start_kernel``: refuses a start
+    (:func:`kernel_limit_reached`) while ``limit`` kernels run or are starting, after waiting
+    ``wait`` seconds for one to end (a page that replaces another in its tab asks for its
+    kernel before the other page's beacon has shut the old one down). Counts the starts
+    under way, so that twenty pages opened at once get ``limit`` kernels."""
+
+    def __init__(self, manager: Any, limit: int, wait: float = 3.0) -> None:
+        self.manager, self.limit, self.wait = manager, limit, wait
+        self.start = manager.start_kernel
+        self.starting = 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        deadline = time.monotonic() + self.wait
+        while len(self.manager.list_kernel_ids()) + self.starting >= self.limit:
+            if time.monotonic() >= deadline:
+                raise kernel_limit_reached(self.limit)
+            await asyncio.sleep(0.1)
+        self.starting += 1  # at once after the count: no other start can come in between
+        try:
+            return await self.start(*args, **kwargs)
+        finally:
+            self.starting -= 1
+
+
+def _refusal_page(line: str) -> str:
+    """A whole page that is only ``line`` (for a page that cannot start)."""
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>scatlab</title></head><body>\n'
+            f"{_page_end(line)}</body></html>\n")
+
+
+def _answer_kernel_limit() -> None:
+    """A page the kernel limit refuses gets 429 and one line (:data:`PAGE_TOO_MANY`): Voilà
+    starts the page's kernel before it writes anything, so the error would have been a 500."""
+    from voila.handler import VoilaHandler
+
+    if getattr(VoilaHandler, "_scatlab_kernel_limit", False):
+        return
+    generator = VoilaHandler.get_generator
+
+    async def get_generator(self: Any, path: str | None = None) -> AsyncIterator[str]:
+        try:
+            async for piece in generator(self, path=path):
+                yield piece
+        except HTTPError as exc:
+            limit = getattr(exc, "kernel_limit", None)
+            if limit is None:
+                raise
+            self.log.warning("A page of %s refused: %d kernels are running, the most a learner's server runs at "
+                             "once", path, limit)
+            if not self._headers_written:
+                self.set_status(429)
+            yield _refusal_page(PAGE_TOO_MANY)
+
+    VoilaHandler.get_generator = get_generator
+    VoilaHandler._scatlab_kernel_limit = True
+
+
+def _shutdown_by_origin(handler: Any) -> None:
+    """The check a page's shutdown beacon gets instead of the XSRF token it cannot carry
+    (voila-dashboards/voila#1458): the request's origin is this server's. Tornado's own
+    early call, before the user is known, is skipped: Jupyter server checks again once it is."""
+    if not hasattr(handler, "_jupyter_current_user"):
+        return
+    if not handler.check_origin():
+        raise HTTPError(403, "shutdown from another origin")
+
+
+def _page_routes_only(serverapp: Any) -> None:
+    """Refuse (403, :data:`REFUSED`) every request that is not a page's
+    (:func:`page_request`): a rule before all of the server's own."""
+    from tornado.routing import Matcher, Rule
+    from tornado.web import RequestHandler
+
+    web_app = serverapp.web_app
+    base_url = web_app.settings.get("base_url", "/")
+
+    class NotAPage(Matcher):
+        def match(self, request: Any) -> dict[str, Any] | None:
+            return None if page_request(request.method or "", request.path, base_url) else {}
+
+    class Refuse(RequestHandler):
+        SUPPORTED_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+        def check_xsrf_cookie(self) -> None:  # refused whatever it carries
+            pass
+
+        def prepare(self) -> None:
+            self.write_error(403)
+
+        def write_error(self, status_code: int, **kwargs: Any) -> None:
+            self.set_status(status_code)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("X-Content-Type-Options", "nosniff")
+            self.finish(REFUSED + "\n")
+
+    router = web_app.default_router
+    router.rules.insert(0, router.process_rule(Rule(NotAPage(), Refuse)))
+
+
+def _limit_kernels(serverapp: Any) -> None:
+    """At most :data:`KERNELS_PER_LEARNER` kernels (or ``$SCATLAB_KERNELS_PER_LEARNER``); a
+    page being rendered is never culled (:func:`page_rendering`)."""
+    manager = serverapp.kernel_manager
+    try:
+        limit = int(os.environ.get(KERNELS_ENV) or KERNELS_PER_LEARNER)
+    except ValueError:
+        limit = KERNELS_PER_LEARNER
+    if limit > 0:
+        manager.start_kernel = KernelLimit(manager, limit)
+    cull = manager.cull_kernel_if_idle
+
+    async def cull_kernel_if_idle(kernel_id: str) -> None:
+        if not page_rendering(kernel_id):
+            await cull(kernel_id)
+
+    manager.cull_kernel_if_idle = cull_kernel_if_idle
+
+
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     """This module as a Jupyter server extension (a learner's server under JupyterHub)."""
     return [{"module": "scatlab.course.server"}]
@@ -302,11 +545,19 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Loaded before the server makes its HTTP server (jupyter_server 2: ``load_server_extensions``
-    runs before ``init_httpserver``), so the server is a :class:`CourseHTTPServer`."""
+    runs before ``init_httpserver``), so the server is a :class:`CourseHTTPServer`; after it
+    made its web application and kernel manager, which are changed here."""
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
     install()
     _compile_templates_once()
+    _page_routes_only(serverapp)
+    _limit_kernels(serverapp)
+    _answer_kernel_limit()
+    VoilaShutdownKernelHandler.check_xsrf_cookie = _shutdown_by_origin
     serverapp.log.info("scatlab: over-long requests are answered; failed pages end with a line; page templates "
-                       "compiled once")
+                       "compiled once; only a page's requests are answered; at most %s kernels",
+                       os.environ.get(KERNELS_ENV) or KERNELS_PER_LEARNER)
     kernels = getattr(serverapp, "kernel_manager", None)
     if kernels is not None and not ipc_fits(kernels.connection_dir):
         # the server's runtime folder (under the learner's home) is too deep for the kernels'
@@ -319,7 +570,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
 
 
 def _course_app() -> Any:
-    from tornado.web import HTTPError, RedirectHandler
+    from tornado.web import RedirectHandler
     from voila.app import Voila
     from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 
@@ -327,8 +578,7 @@ def _course_app() -> Any:
         """The page's own shutdown request, checked by origin (its beacon carries no token)."""
 
         def check_xsrf_cookie(self) -> None:
-            if not self.check_origin():
-                raise HTTPError(403, "shutdown from another origin")
+            _shutdown_by_origin(self)
 
     class Redirect(RedirectHandler):
         """A redirect that answers HEAD as GET (a link checker or a monitor asks with HEAD)."""
