@@ -543,6 +543,31 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "scatlab.course.server"}]
 
 
+def _voila_reads_the_command_line(serverapp: Any) -> None:
+    """Voilà's server extension reads its ``VoilaConfiguration`` from ``voila.json`` files
+    only (``voila.server_extension.load_config_file``), not from the server's command line,
+    so a learner's server ran Voilà's ``lab`` template, with its links to a CDN, whatever
+    ``--VoilaConfiguration.template`` said. The server's own ``VoilaConfiguration`` settings
+    are merged over the files' here (the command line wins, as everywhere else); this
+    extension loads before Voilà's."""
+    import voila.server_extension as extension
+    from traitlets.config import Config
+
+    if getattr(extension.load_config_file, "_scatlab", False):
+        return
+    files = extension.load_config_file
+    given = serverapp.config.get("VoilaConfiguration")
+
+    def load_config_file() -> Config:
+        config: Config = files()
+        if given:
+            config.merge(Config({"VoilaConfiguration": given}))
+        return config
+
+    load_config_file._scatlab = True  # type: ignore[attr-defined]
+    extension.load_config_file = load_config_file
+
+
 def _load_jupyter_server_extension(serverapp: Any) -> None:
     """Loaded before the server makes its HTTP server (jupyter_server 2: ``load_server_extensions``
     runs before ``init_httpserver``), so the server is a :class:`CourseHTTPServer`; after it
@@ -551,6 +576,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
 
     install()
     _compile_templates_once()
+    _voila_reads_the_command_line(serverapp)
     _page_routes_only(serverapp)
     _limit_kernels(serverapp)
     _answer_kernel_limit()

@@ -147,6 +147,9 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
         r = hub.page(session, name)
         assert r.status_code == 200, f"{name}: {r.status_code} {r.url}\n{hub.log_text()}"
         assert "Learn 31" in r.text and "jp-OutputArea" in r.text, r.text[:2000]  # the course index, run
+        # the course's own template (Voilà's server extension reads it from the server's
+        # settings): nothing fetched from a CDN, the phone's layout in the page
+        assert "cdn.jsdelivr.net" not in r.text and "A phone (390 px wide)" in r.text
 
     # each page's kernel was forked from the class's one warm parent (scatlab.course.forks)
     log = hub.log.read_text(errors="replace")
