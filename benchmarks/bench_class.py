@@ -553,6 +553,8 @@ def report(hub: LocalHub, learners: list[Learner], monitor: Monitor, elapsed: fl
           + "".join(f"\n  {ln.name} ({'chromium' if ln.browser else 'websocket'}): {ln.failed[0]}" for ln in failed))
     print("login to the course index clickable (their server started meanwhile): "
           + quantiles([ln.login for ln in learners if ln.login is not None]))
+    print("  over the websocket: " + quantiles([ln.login for ln in learners if ln.login is not None and not ln.browser])
+          + "\n  in Chromium: " + quantiles([ln.login for ln in learners if ln.login is not None and ln.browser]))
     every: list[float] = []
     for page in [INDEX, *dict.fromkeys(ln.lesson for ln in learners)]:
         xs = [ln.clickable[page] for ln in learners if page in ln.clickable]
