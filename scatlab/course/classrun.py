@@ -7,8 +7,9 @@ cullers, and a dashboard holding the old OAuth secret (every teacher's visit got
 
 - :func:`service_command` wraps a service's command: ``python -m scatlab.course.classrun
   PIDFILE NAME -- COMMAND...`` writes its pid (mode 0600) into ``CLASS/run/NAME.pid``, marks
-  its environment with ``SCATLAB_CLASS_SERVICE=NAME@CLASS`` and becomes the command
-  (``exec``: the same pid).
+  its environment with ``SCATLAB_CLASS_SERVICE=NAME@CLASS``, takes SIGINT and SIGTERM back
+  to their defaults (a hub started in the background inherits SIGINT ignored) and becomes
+  the command (``exec``: the same pid).
 - :func:`end_orphans`, run by the config before the hub starts anything, ends the process
   of every pid file whose environment still carries that marker (a pid the system gave to
   another process since is left alone), SIGTERM then SIGKILL after a few seconds, and
@@ -155,6 +156,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     with os.fdopen(fd, "w") as out:
         out.write(f"{os.getpid()}\n")
     env = {**os.environ, MARKER: f"{name}@{folder}"}
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        # the hub stops a service with SIGINT, then SIGTERM: a service must not inherit them
+        # ignored (a hub started in the background by a shell ignores SIGINT, and its
+        # services waited out every timeout: a minute to stop the class)
+        signal.signal(number, signal.SIG_DFL)
     os.execvpe(command[0], command, env)
 
 

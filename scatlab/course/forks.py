@@ -235,7 +235,19 @@ def serve(path: str | os.PathLike[str], warm: bool = True, servers: bool = False
         os.umask(old)
     listener.listen(64)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # forked kernels are reaped by the system
+    # the hub stops its services with SIGINT, then SIGTERM: both end the parent at once, even
+    # when it inherited them ignored (a hub started in the background by a shell)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     print(f"scatlab kernels: forking warm kernels on {where}", file=sys.stderr, flush=True)
+    try:
+        _serve_forever(listener, root, servers)
+    except KeyboardInterrupt:
+        listener.close()
+
+
+def _serve_forever(listener: socket.socket, root: bool, servers: bool) -> None:
+    """Fork a kernel or a server for each request on ``listener`` (until interrupted)."""
     while True:
         conn, _ = listener.accept()
         with conn:
