@@ -314,14 +314,17 @@ def test_expert_with_the_stock_gone_takes_only_what_raises_the_hand() -> None:
     from scatlab.players.expert import ExpertPlayer as E
 
     rules = find_rules("classic")
+    checked = 0
     for seed in range(3):
         rng = random.Random(seed)
         state = GameState.new(rules, 2, 0).deal(deal_order(["2C 3C 4C", "KH 9H 3S"], up="5D", rules=rules))
-        while state.stock_size and state.phase.value in ("turn", "discard"):
+        # draw and discard until the stock is gone, the last drawn card discarded too (the loop
+        # used to stop right after the last draw, so no seed ever reached the check below)
+        while state.phase.value == "discard" or (state.stock_size and state.phase.value == "turn"):
             state = state.apply("draw") if state.phase.value == "turn" else state.apply(
                 Action.discard(state.drawn))  # type: ignore[arg-type]
-        if state.phase.value != "turn":
-            continue
+        assert state.phase.value == "turn" and state.stock_size == 0
+        checked += 1
         view = state.view(state.to_move)  # type: ignore[arg-type]
         top = view.top_discard
         assert top is not None
@@ -329,6 +332,7 @@ def test_expert_with_the_stock_gone_takes_only_what_raises_the_hand() -> None:
         best = max(value_of([c for c in view.hand if c is not d] + [top], rules) for d in view.hand)
         expected = Action.TAKE if best > value_of(view.hand, rules) else Action.PASS
         assert E().decide(view, rng).action == expected
+    assert checked == 3
 
 
 # -- tournament statistics against a recount ------------------------------------------------
