@@ -47,7 +47,7 @@ import socket
 import struct
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,27 +70,49 @@ _NO_REQUEST = "a connection closed without a request"
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 
 
-def _kernel_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None = None) -> None:
-    """In the forked child: become the kernel of ``request`` (never returns), first taking
-    the user and group ``ids`` (the user who asked) when the parent is root."""
+def _child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None, name: bytes,
+           become: Callable[[], None]) -> None:
+    """In the forked child (never returns): first the user and group ``ids`` (the user who
+    asked) when the parent is root, the process ``name``, the stand-in's streams, the
+    default signals, the request's environment and folder; then ``become`` the kernel or the
+    server; the exit code is its own, 1 with a traceback on stderr if it could not start."""
+    code = 1
     try:
         if ids is not None:
             os.setgroups([])
             os.setgid(ids[1])
             os.setuid(ids[0])
-        _name_process(KERNEL_NAME)
+        _name_process(name)
         for target, fd in zip((0, 1, 2), fds):
             os.dup2(fd, target)
         for fd in fds:
             os.close(fd)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the kernel's own subprocesses are waited for
+        for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):  # its own subprocesses are waited for
+            signal.signal(number, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         env = {str(k): str(v) for k, v in request["env"].items()}
         env.pop("JPY_PARENT_PID", None)
         os.environ.clear()
         os.environ.update(env)
         os.chdir(request["cwd"])
+        become()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 0
+    except BaseException:  # noqa: BLE001 - a kernel or server that cannot start says why on its stderr
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def _kernel_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None = None) -> None:
+    """In the forked child: become the kernel of ``request`` (:func:`_child`; never returns)."""
+
+    def kernel() -> None:
         os.setpgid(0, 0)  # its own process group, apart from the parent's
         _watch(int(request["standin"]))
         argv = [*request["argv"], "--IPKernelApp.parent_handle=1"]  # no parent to poll: the stand-in is watched
@@ -105,59 +127,24 @@ def _kernel_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, i
         if widgets is not None:
             widgets.register_comm_target()
         app.start()  # type: ignore[no-untyped-call]
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    except BaseException:  # noqa: BLE001 - a kernel that cannot start says why on its stderr
-        import traceback
 
-        traceback.print_exc()
-        code = 1
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    os._exit(code)
+    _child(request, fds, ids, KERNEL_NAME, kernel)
 
 
 def _server_child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None = None) -> None:
-    """In the forked child: become the learner's single-user server of ``request`` (never
-    returns), first taking the user ``ids`` when the parent is root."""
-    code = 1
-    try:
-        if ids is not None:
-            os.setgroups([])
-            os.setgid(ids[1])
-            os.setuid(ids[0])
-        _name_process(SERVER_NAME)
-        for target, fd in zip((0, 1, 2), fds):
-            os.dup2(fd, target)
-        for fd in fds:
-            os.close(fd)
-        for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(number, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        env = {str(k): str(v) for k, v in request["env"].items()}
-        os.environ.clear()
-        os.environ.update(env)
+    """In the forked child: become the learner's single-user server of ``request``
+    (:func:`_child`; never returns)."""
+
+    def server() -> None:
         os.umask(0o077)
-        os.chdir(request["cwd"])
         os.setsid()  # a session of its own, as the spawner gives a server
         _watch(int(request["standin"]))
         sys.argv = ["jupyterhub-singleuser", *request["argv"]]
         from .server import singleuser
 
         singleuser()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    except BaseException:  # noqa: BLE001 - a server that cannot start says why on its stderr
-        import traceback
 
-        traceback.print_exc()
-    finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    os._exit(code)
+    _child(request, fds, ids, SERVER_NAME, server)
 
 
 def _name_process(name: bytes) -> None:
