@@ -1,6 +1,6 @@
 """Benchmark a class on JupyterHub: N learners log in at once, open the course and answer a step.
 
-It starts the class hub of ``deploy/jupyterhub_config.py`` (:class:`scatlab.course.hub.LocalHub`:
+It starts the class hub of ``deploy/jupyterhub_config.py`` (:class:`scatlab.classroom.hub.LocalHub`:
 configurable-http-proxy, the local spawner, the class's own PostgreSQL, the idle culler) in a
 temporary class folder, then simulates ``--learners`` learners (default 30) in two waves, as a
 class goes: their logins spread over ``--ramp`` seconds (default 60: "log in now"), then, once
@@ -63,9 +63,9 @@ import websocket  # websocket-client, which jupyter_server itself requires
 from playwright.sync_api import Browser, sync_playwright
 
 from bench_course import CHROMIUM, tree_processes, watch
-from scatlab.course.classdb import class_report
-from scatlab.course.hub import LocalHub
-from scatlab.course.pgserver import LocalPostgres
+from scatlab.classroom.classdb import class_report
+from scatlab.classroom.hub import LocalHub
+from scatlab.classroom.pgserver import LocalPostgres
 from scatlab.course.steps import STEPS
 
 CODE, TEACHER_CODE = "bench-class-31", "bench-teacher-7"
@@ -356,7 +356,7 @@ def pss_kb(pid: int) -> int:
 
 
 class ForkedKernels:
-    """The kernels forked for each learner (scatlab.course.forks), from the hub's log, where
+    """The kernels forked for each learner (scatlab.classroom.forks), from the hub's log, where
     the warm parent writes "forked kernel PID for LEARNER" (a fork's environment in /proc is
     its parent's, so the log is where the learner is named)."""
 

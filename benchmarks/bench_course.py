@@ -40,7 +40,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from scatlab.course.kernels import WarmKernelManager
+from scatlab.app.kernel_pool import WarmKernelManager
 from scatlab.course.lessons import LESSONS
 
 POOL = int(WarmKernelManager.pool_size.default_value)

@@ -28,7 +28,7 @@ Every setting a teacher may change is an environment variable:
 - ``SCATLAB_DASHBOARD_PORT`` (default: the hub's port + 3): where the teacher's dashboard
   service listens on 127.0.0.1; the hub serves it at ``/services/dashboard/``.
 - ``SCATLAB_KERNEL_FORKS`` (default on): ``off`` starts every lesson kernel the ordinary way
-  instead of forking it from one warm parent (:mod:`scatlab.course.forks`, the ``kernels``
+  instead of forking it from one warm parent (:mod:`scatlab.classroom.forks`, the ``kernels``
   service).
 
 Run: ``jupyterhub -f deploy/jupyterhub_config.py`` (``make class`` installs and runs it).
@@ -39,12 +39,12 @@ import os
 import sys
 from pathlib import Path
 
-from scatlab.course.app import INDEX, lessons_dir
-from scatlab.course.classrun import end_orphans, hub_running, service_command
-from scatlab.course.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
-from scatlab.course.server import SHARE
-from scatlab.course.hub import class_code, singleuser_args
-from scatlab.course.spawner import check_reachable
+from scatlab.app.launch import INDEX, lessons_dir
+from scatlab.classroom.classrun import end_orphans, hub_running, service_command
+from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
+from scatlab.app.server import SHARE
+from scatlab.classroom.hub import class_code, singleuser_args
+from scatlab.classroom.spawner import check_reachable
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821  (given by JupyterHub)
 
@@ -54,7 +54,7 @@ LEARNERS = CLASS / "learners"
 os.umask(0o077)  # what the hub writes (its database, secrets, logs) is its own
 
 # --- after a crash: one hub a class; the services a killed hub left running are ended --------
-# (their pid files in CLASS/run; scatlab.course.classrun). Learners' servers are kept: the hub
+# (their pid files in CLASS/run; scatlab.classroom.classrun). Learners' servers are kept: the hub
 # finds them again by the pids in its database.
 _running = hub_running(CLASS)
 if _running:
@@ -93,8 +93,8 @@ c.ConfigurableHTTPProxy.command = [str(CHP)]
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{int(os.environ.get('SCATLAB_PROXY_API_PORT', PORT + 1))}"
 
 # --- who logs in: a learner claims a name with the class code and a secret of their own, -----
-# then logs in with that secret; the teacher with the teacher's code (scatlab.course.hub)
-c.JupyterHub.authenticator_class = "scatlab.course.hub.ClassCodeAuthenticator"
+# then logs in with that secret; the teacher with the teacher's code (scatlab.classroom.hub)
+c.JupyterHub.authenticator_class = "scatlab.classroom.hub.ClassCodeAuthenticator"
 c.ClassCodeAuthenticator.class_code = class_code(CLASS, "SCATLAB_CLASS_CODE", "class-code")
 c.ClassCodeAuthenticator.teacher_code = class_code(CLASS, "SCATLAB_TEACHER_CODE", "teacher-code")
 c.ClassCodeAuthenticator.dbm_path = str(CLASS / "learner-secrets")  # bcrypt hashes, mode 0600
@@ -110,14 +110,14 @@ c.JupyterHub.template_paths = [str(HERE / "templates")]
 CLASS_DB = os.environ.get("SCATLAB_CLASS_DB", "").strip()  # every learner's server's URL, when given
 DASHBOARD_DB = CLASS_DB  # the dashboard's
 if not CLASS_DB:
-    # The class's own server: a SCRAM password for every connection (scatlab.course.pgserver).
+    # The class's own server: a SCRAM password for every connection (scatlab.classroom.pgserver).
     # Its superuser's (CLASS/postgres/superuser-password) sets the roles up here and goes no
     # further; the dashboard reads with a read-only role; each learner's server gets a role
     # of its own, which may only add that learner's events, made before it starts by the
-    # registrar, the hub's role (scatlab.course.hubdb.ClassDbEnv, run after any other
+    # registrar, the hub's role (scatlab.classroom.hubdb.ClassDbEnv, run after any other
     # pre_spawn_hook set above: set another one before this section, not after it).
-    from scatlab.course.hubdb import ClassDbEnv, chain_hooks
-    from scatlab.course.pgserver import LocalPostgres
+    from scatlab.classroom.hubdb import ClassDbEnv, chain_hooks
+    from scatlab.classroom.pgserver import LocalPostgres
 
     _db = LocalPostgres(CLASS / "postgres", int(os.environ.get("SCATLAB_CLASS_DB_PORT", PORT + 4)))
     _db.start()
@@ -128,19 +128,19 @@ if not CLASS_DB:
 elif CLASS_DB.lower() == "none":
     CLASS_DB = DASHBOARD_DB = ""
 
-# --- lesson kernels forked from one warm parent (scatlab.course.forks), unless turned off ----
+# --- lesson kernels forked from one warm parent (scatlab.classroom.forks), unless turned off ----
 FORKS = "" if os.environ.get("SCATLAB_KERNEL_FORKS", "").strip().lower() == "off" else socket_path(CLASS)
 KERNELS = [str(KERNEL_SPECS)] if FORKS else []  # its python3 kernel spec asks the parent for a fork
 
 # --- each learner's server: a process of the learner's own system user when the hub is root --
-# (scatlab.course.spawner: made by the hub, home 0700), else of this user; home in the class folder
-c.JupyterHub.spawner_class = "scatlab.course.spawner.ClassSpawner"
+# (scatlab.classroom.spawner: made by the hub, home 0700), else of this user; home in the class folder
+c.JupyterHub.spawner_class = "scatlab.classroom.spawner.ClassSpawner"
 c.ClassSpawner.home_dir_template = str(LEARNERS / "{username}")
 check_reachable(lessons_dir(), SHARE, KERNEL_SPECS)  # as root: the learners' users must reach them
-# jupyterhub-singleuser, started ~0.9 s of CPU sooner (scatlab.course.server.singleuser), and
-# with forks on, forked from the warm parent, which has imported it all (scatlab.course.forks)
-c.Spawner.cmd = ([sys.executable, "-m", "scatlab.course.forks", "--server"] if FORKS
-                 else [sys.executable, "-m", "scatlab.course.server", "--singleuser"])
+# jupyterhub-singleuser, started ~0.9 s of CPU sooner (scatlab.app.server.singleuser), and
+# with forks on, forked from the warm parent, which has imported it all (scatlab.classroom.forks)
+c.Spawner.cmd = ([sys.executable, "-m", "scatlab.classroom.forks", "--server"] if FORKS
+                 else [sys.executable, "-m", "scatlab.app.server", "--singleuser"])
 c.Spawner.notebook_dir = str(lessons_dir())  # Voilà's root: the lessons, nothing else
 c.Spawner.default_url = f"/voila/render/{INDEX}"
 c.Spawner.environment = {
@@ -152,15 +152,15 @@ c.Spawner.environment = {
     SOCKET_ENV: FORKS,
 }
 c.Spawner.args = [
-    *singleuser_args(),  # the course's Voilà settings (scatlab.course.app.voila_options)
-    "--ServerApp.contents_manager_class=scatlab.course.hub.ReadOnlyContents",
+    *singleuser_args(),  # the course's Voilà settings (scatlab.app.launch.voila_options)
+    "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents",
     "--ServerApp.terminals_enabled=False",
     # Voilà only: no JupyterLab, notebook or language servers in a learner's server
     *(f"--ServerApp.jpserver_extensions={name}=False"
       for name in ("jupyterlab", "notebook_shim", "jupyter_lsp", "jupyter_server_terminals")),
 ]
 # a learner's kernels: at most 4 at once, each with 1.5 GiB of data and 30 s of CPU time per
-# request (scatlab.course.server, scatlab.course.limits); these variables, set for the hub,
+# request (scatlab.app.server, scatlab.app.limits); these variables, set for the hub,
 # change them for every learner's server
 c.Spawner.environment.update({name: os.environ[name] for name in (
     "SCATLAB_KERNELS_PER_LEARNER", "SCATLAB_KERNEL_MEMORY_MB", "SCATLAB_KERNEL_CPU_SECONDS") if os.environ.get(name)})
@@ -179,15 +179,15 @@ c.JupyterHub.services = [{
     "command": service_command(CLASS, "idle-culler", [sys.executable, "-m", "jupyterhub_idle_culler",
                                f"--timeout={int(os.environ.get('SCATLAB_CULL_IDLE', '3600'))}"]),
 }, {
-    # the teacher's dashboard (scatlab.course.dashboard): only users with access:services,
+    # the teacher's dashboard (scatlab.classroom.dashboard): only users with access:services,
     # which the admin role has and the learners' role has not, get past the hub's OAuth
     "name": "dashboard",
     "display": True,
     "oauth_no_confirm": True,
     "url": f"http://127.0.0.1:{int(os.environ.get('SCATLAB_DASHBOARD_PORT', PORT + 3))}",
-    "command": service_command(CLASS, "dashboard", [sys.executable, "-m", "scatlab.course.dashboard"]),
+    "command": service_command(CLASS, "dashboard", [sys.executable, "-m", "scatlab.classroom.dashboard"]),
     "environment": {"SCATLAB_CLASS_DB": DASHBOARD_DB},
 }]
-if FORKS:  # the warm parent every lesson kernel is forked from (scatlab.course.forks)
+if FORKS:  # the warm parent every lesson kernel is forked from (scatlab.classroom.forks)
     c.JupyterHub.services.append({"name": "kernels", "command": service_command(
-        CLASS, "kernels", [sys.executable, "-m", "scatlab.course.forks", "--servers", FORKS])})
+        CLASS, "kernels", [sys.executable, "-m", "scatlab.classroom.forks", "--servers", FORKS])})

@@ -67,7 +67,7 @@ nitpick_ignore = [
     ("py:class", "collections.abc.Sequence"),
     ("py:class", "concurrent.futures.Executor"),
     ("py:class", "concurrent.futures._base.Executor"),  # where Executor is defined
-    ("py:class", "datetime.datetime"),  # the class database's report (scatlab.course.classdb)
+    ("py:class", "datetime.datetime"),  # the class database's report (scatlab.classroom.classdb)
     ("py:class", "enum.Enum"),  # the base of Suit, ActionKind, Phase
     ("py:class", "enum.IntEnum"),  # the base of Rank
     ("py:class", "fractions.Fraction"),
@@ -81,7 +81,7 @@ nitpick_ignore = [
     ("py:class", "jupyter_client.asynchronous.client.AsyncKernelClient"),
     ("py:class", "jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager"),
     ("py:class", "tornado.web.HTTPError"),
-    # the class hub's bases (scatlab.course.hub, scatlab.course.spawner) and LocalHub's process
+    # the class hub's bases (scatlab.classroom.hub, scatlab.classroom.spawner) and LocalHub's process
     ("py:class", "firstuseauthenticator.firstuseauthenticator.FirstUseAuthenticator"),
     ("py:class", "jupyter_server.services.contents.largefilemanager.AsyncLargeFileManager"),
     ("py:class", "jupyterhub.spawner.SimpleLocalProcessSpawner"),
@@ -159,9 +159,9 @@ def _constant_docs(app: Any, what: str, name: str, obj: object, options: Any, li
 # builds the back-link's anchor from one documenting module per source page, the first it
 # meets, plus the object's name (sphinx-doc/sphinx#6651). So when a source module's objects
 # are documented under more than one module (scatlab.errors' classes under scatlab.errors,
-# and ServeError also under scatlab.course.app; widgets/table.py's Table under
+# and ServeError also under scatlab.app.launch; widgets/table.py's Table under
 # scatlab.widgets and try_table under scatlab.widgets.review), the back-links of all but
-# one point at ids that do not exist, e.g. errors.html#scatlab.course.app.ScatlabError.
+# one point at ids that do not exist, e.g. errors.html#scatlab.app.launch.ScatlabError.
 # Point each back-link at the description of that very object instead: the one under its
 # defining module when there is one, else the first by name.
 

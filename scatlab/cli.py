@@ -21,7 +21,9 @@
   reproducible set of practice puzzles from real games (:mod:`scatlab.course.puzzles`):
   the position, the choices, the answer and why; ``--json`` prints a JSON list.
 - ``scatlab serve [--port P] [--host H] [--no-browser]``, ``scatlab lab``,
-  ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`).
+  ``scatlab progress [--reset] [--yes]``: the course (:mod:`scatlab.course.commands`); ``serve``
+  and ``lab`` the app's (:mod:`scatlab.app.commands`), ``class`` the classroom's
+  (:mod:`scatlab.classroom.commands`).
 
 Bad input never shows a traceback: the command prints one line to standard error and exits
 with status 2; anything unexpected prints one line and exits with status 1. The line is one
@@ -208,9 +210,8 @@ def _build_parser() -> _Parser:
                          help="only puzzles of this level: 1 easy, 2 medium, 3 hard (default any)")
     puzzles.add_argument("--json", action="store_true", help="print a JSON list")
 
-    from .course.commands import add_commands
-
-    add_commands(sub)  # serve, lab, progress
+    for registrant in _registrants():
+        registrant.add_commands(sub)  # serve and lab; progress; class
     helps = {action.dest: action.help for action in sub._choices_actions}
     for name, command in sub.choices.items():
         if command.description is None and helps.get(name):
@@ -567,6 +568,17 @@ def _say(line: str) -> None:
     sys.stderr.write(one_line(line) + "\n")
 
 
+def _registrants() -> list[Any]:
+    """The modules that own commands of their own, each with ``add_commands(sub)`` and
+    ``COMMANDS``, in the order ``--help`` lists them: the app's ``serve`` and ``lab``, the
+    course's ``progress``, the classroom's ``class`` (each light to import)."""
+    from .app import commands as app_commands
+    from .classroom import commands as classroom_commands
+    from .course import commands as course_commands
+
+    return [app_commands, course_commands, classroom_commands]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status: 0, 2 for bad input (one line on
     standard error), 1 for anything unexpected (one line, never a traceback)."""
@@ -580,9 +592,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # --help, or a usage error already printed (one line)
             return exc.code if isinstance(exc.code, int) else 2
         command = args.command
-        from .course.commands import COMMANDS as course_commands
-
-        return {**_COMMANDS, **course_commands}[command](args)
+        commands = dict(_COMMANDS)
+        for registrant in _registrants():
+            commands.update(registrant.COMMANDS)
+        return commands[command](args)
     except ScatlabError as exc:
         _say(f"scatlab {command}: error: {one_line(exc)}")
         return 2

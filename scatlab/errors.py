@@ -88,5 +88,5 @@ class ClassDatabaseError(ScatlabError):
 
 class BackupError(ClassDatabaseError):
     """A class's backup or restore that cannot be done (``scatlab class backup`` and
-    ``restore``, :mod:`scatlab.course.backup`): not a class folder, not a class backup, or a
+    ``restore``, :mod:`scatlab.classroom.backup`): not a class folder, not a class backup, or a
     hub of the class still running; the message quotes the file or folder."""

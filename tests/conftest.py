@@ -60,13 +60,13 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
 
 class PgServer:
     """A PostgreSQL server of the test session in a temporary folder
-    (:class:`scatlab.course.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them),
-    with the class's roles set up (:meth:`~scatlab.course.pgserver.LocalPostgres.setup_roles`).
+    (:class:`scatlab.classroom.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them),
+    with the class's roles set up (:meth:`~scatlab.classroom.pgserver.LocalPostgres.setup_roles`).
     ``url`` is its superuser's (with its password), for the tests' own queries; ``dashboard``
     and ``registrar`` are the URLs the hub would have."""
 
     def __init__(self, folder: Any, port: int) -> None:
-        from scatlab.course.pgserver import LocalPostgres
+        from scatlab.classroom.pgserver import LocalPostgres
 
         self.db = LocalPostgres(folder, port)
         self.url = ""
@@ -102,7 +102,7 @@ def pg_server() -> Any:
     import tempfile
     from pathlib import Path
 
-    from scatlab.course.pgserver import find_binaries
+    from scatlab.classroom.pgserver import find_binaries
 
     if find_binaries() is None:
         pytest.fail("PostgreSQL is not installed: .ci/run installs it (apt-get install postgresql)")

@@ -1,4 +1,4 @@
-"""A class's backup and its restore (:mod:`scatlab.course.backup`), performed: a class with a
+"""A class's backup and its restore (:mod:`scatlab.classroom.backup`), performed: a class with a
 learner's progress, secret and events is backed up, lost, and restored into a new folder and
 a new database server; the learner logs in with their secret and every event is back."""
 
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from scatlab.course.backup import BackupError, backup, restore
-from scatlab.course.pgserver import LocalPostgres, find_binaries
+from scatlab.classroom.backup import BackupError, backup, restore
+from scatlab.classroom.pgserver import LocalPostgres, find_binaries
 
 psycopg = pytest.importorskip("psycopg")
 pytestmark = pytest.mark.skipif(find_binaries() is None, reason="PostgreSQL is not installed (.ci/run installs it)")
@@ -75,7 +75,7 @@ def _events(db: LocalPostgres) -> list[tuple[Any, ...]]:
 
 def test_a_class_backed_up_lost_and_restored_is_whole(root: Path) -> None:
     pytest.importorskip("firstuseauthenticator")
-    from scatlab.course.hub import ClassCodeAuthenticator
+    from scatlab.classroom.hub import ClassCodeAuthenticator
 
     old, new = root / "old", root / "new"
     port = _port()

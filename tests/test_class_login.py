@@ -1,5 +1,5 @@
-"""The class's login (:class:`scatlab.course.hub.ClassCodeAuthenticator`) and its rules
-(:mod:`scatlab.course.identity`), tested as a public class: whatever a config makes
+"""The class's login (:class:`scatlab.classroom.hub.ClassCodeAuthenticator`) and its rules
+(:mod:`scatlab.classroom.identity`), tested as a public class: whatever a config makes
 reachable, an empty code and the class code for the teacher's account never log in, a name
 is claimed once, and wrong tries are locked."""
 
@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scatlab.course.identity import Throttle, look_alike, normalize_name, skeleton
+from scatlab.classroom.identity import Throttle, look_alike, normalize_name, skeleton
 
 pytest.importorskip("jupyterhub")
 pytest.importorskip("firstuseauthenticator")
 
 from tornado.web import HTTPError  # noqa: E402
 
-from scatlab.course.hub import ClassCodeAuthenticator  # noqa: E402
+from scatlab.classroom.hub import ClassCodeAuthenticator  # noqa: E402
 
 
 def _answer(auth: Any, data: dict[str, str], handler: Any = None) -> str | None:

@@ -4,7 +4,7 @@ in a temporary folder (Debian's ``/usr/lib/postgresql/*/bin``; ``.ci/run`` insta
 Never a mock: events go through psycopg into a real ``events`` table, the server is
 stopped with ``pg_ctl stop`` to show the outbox keeping them, and started again to show
 them sent exactly once. Each learner sends with their own role, as on the hub
-(:func:`~scatlab.course.classdb.learner_url`), and the teacher's side reads with the
+(:func:`~scatlab.classroom.classdb.learner_url`), and the teacher's side reads with the
 dashboard's; the roles' limits are checked by connecting as them (a learner is taken to be
 an adversary with their URL in hand)."""
 
@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from scatlab.cli import main
-from scatlab.course import classdb
-from scatlab.course.classdb import ClassDatabaseError, class_report, flush, learner_url, pending, write_csv
+from scatlab.classroom import classdb
+from scatlab.classroom.classdb import ClassDatabaseError, class_report, flush, learner_url, pending, write_csv
 from scatlab.course.progress import Progress
 
 from conftest import PgServer
@@ -357,8 +357,8 @@ def test_the_dashboard_shows_each_learner_their_own_stars_and_no_card() -> None:
     hardest first, the themes; learner names are escaped."""
     from datetime import datetime, timezone
 
-    from scatlab.course.classdb import ClassReport, CostlyDecision, LearnerReport, Struggle, ThemeCosts
-    from scatlab.course.dashboard import dashboard_html
+    from scatlab.classroom.classdb import ClassReport, CostlyDecision, LearnerReport, Struggle, ThemeCosts
+    from scatlab.classroom.dashboard import dashboard_html
 
     at = datetime(2026, 12, 5, tzinfo=timezone.utc)
     report = ClassReport(
@@ -411,7 +411,7 @@ def _insert(learner: str, event_id: str = "gen_random_uuid()") -> str:
 def test_the_superuser_needs_a_password(pg: PgServer) -> None:
     """No connection is trusted: not on 127.0.0.1, not on the socket, not with a wrong
     password; the superuser's password is in a 0600 file, and pg_hba.conf has no trust line."""
-    from scatlab.course.pgserver import HBA, _trusts
+    from scatlab.classroom.pgserver import HBA, _trusts
 
     port = pg.db.port
     for url in (f"postgresql://postgres@127.0.0.1:{port}/postgres",
@@ -682,7 +682,7 @@ def test_each_learners_server_gets_its_own_url(pg: PgServer, monkeypatch: pytest
     import asyncio
     import copy
 
-    from scatlab.course.hubdb import ClassDbEnv, chain_hooks
+    from scatlab.classroom.hubdb import ClassDbEnv, chain_hooks
 
     seen: list[str] = []
     hook = chain_hooks(None, lambda spawner: seen.append(spawner.user.name), ClassDbEnv(pg.registrar))
@@ -725,7 +725,7 @@ def test_an_old_trusted_cluster_is_upgraded_on_start() -> None:
 
     import psycopg
 
-    from scatlab.course.pgserver import HBA, LocalPostgres, _run_as
+    from scatlab.classroom.pgserver import HBA, LocalPostgres, _run_as
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

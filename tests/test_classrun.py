@@ -1,4 +1,4 @@
-"""The class's services found again after a crash (:mod:`scatlab.course.classrun`): a pid file
+"""The class's services found again after a crash (:mod:`scatlab.classroom.classrun`): a pid file
 and a marker each, orphans ended, a recycled pid left alone, and SIGINT never inherited
 ignored (a hub started in the background took a minute to stop its services)."""
 
@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from scatlab.course.classrun import MARKER, class_processes, end_orphans, hub_running, service_command
+from scatlab.classroom.classrun import MARKER, class_processes, end_orphans, hub_running, service_command
 
 
 def _start(folder: Path, name: str, code: str, ignore_sigint: bool = False) -> subprocess.Popen[str]:

@@ -13,7 +13,7 @@ import pytest
 
 from scatlab.analysis.engine.ranking import win_level
 
-from scatlab.course.app import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
+from scatlab.app.launch import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
 from scatlab.course.exercises import exercises_of
 from scatlab.course.lessons import ALL_CODES, APPENDICES, LESSONS, lesson
 from scatlab.course.progress import Progress
@@ -260,8 +260,8 @@ def test_serve_binds_loopback_unless_a_host_is_given() -> None:
 
 def test_culling_is_on_preheating_off_and_kernels_come_warm() -> None:
     options = voila_options(8866, "127.0.0.1")
-    assert "--VoilaConfiguration.multi_kernel_manager_class=scatlab.course.kernels.WarmKernelManager" in options
-    assert "--ServerKernelManager.client_factory=scatlab.course.kernels.QuickReadyClient" in options
+    assert "--VoilaConfiguration.multi_kernel_manager_class=scatlab.app.kernel_pool.WarmKernelManager" in options
+    assert "--ServerKernelManager.client_factory=scatlab.app.kernel_pool.QuickReadyClient" in options
     assert "--VoilaExecutor.iopub_timeout=60" in options  # a page under load keeps its widgets
     assert "--MappingKernelManager.cull_interval=10" in options
     assert "--MappingKernelManager.cull_idle_timeout=30" in options

@@ -43,8 +43,9 @@ PACKAGES = (
     "scatlab.session",
     "scatlab.widgets",
     "scatlab.course",
+    "scatlab.app",
+    "scatlab.classroom",
     "scatlab.cli",
-    "scatlab.skat",
 )
 """Every public module of scatlab, each with its page of the API reference."""
 

@@ -588,7 +588,7 @@ def test_every_exception_class_is_defined_in_scatlab_errors() -> None:
 @pytest.mark.parametrize("module, name", [
     ("scatlab.players", "PlayerError"), ("scatlab.players.base", "PlayerError"),
     ("scatlab.course.exercises", "ExerciseError"), ("scatlab.course.progress", "ProgressError"),
-    ("scatlab.course.app", "ServeError"), ("scatlab.skat", "SkatError"),
+    ("scatlab.app.launch", "ServeError"), ("scatlab.course.skat", "SkatError"),
 ])
 def test_the_old_import_paths_of_the_moved_errors_still_work(module: str, name: str) -> None:
     assert getattr(importlib.import_module(module), name) is getattr(scatlab.errors, name)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from scatlab.course.exercises import EXERCISES, ExerciseError, Question, exercises_of, read_number, show_value, tenths, wants_knock
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.rules import hand_value, find_rules
-from scatlab.skat import game_value
+from scatlab.course.skat import game_value
 
 SEEDS = range(12)
 

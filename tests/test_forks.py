@@ -1,4 +1,4 @@
-"""Lesson kernels forked from one warm parent (scatlab.course.forks; issue 52): a forked
+"""Lesson kernels forked from one warm parent (scatlab.classroom.forks; issue 52): a forked
 kernel is a real kernel with the page's own folder, environment and streams, it answers an
 interrupt and a shutdown, it ends when its stand-in is killed, and without a parent a
 kernel starts the ordinary way."""
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from scatlab.course.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
+from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
 
 jupyter_client = pytest.importorskip("jupyter_client")
 
@@ -43,7 +43,7 @@ def parent(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[subproces
     """The warm parent, warmed with the course's own warm-up (as the hub starts it)."""
     folder = tmp_path_factory.mktemp("class")
     path = socket_path(folder)
-    proc = subprocess.Popen([sys.executable, "-m", "scatlab.course.forks", path], stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "scatlab.classroom.forks", path], stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not Path(path).exists():
         assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
@@ -76,7 +76,7 @@ def test_a_forked_kernel_is_a_page_s_own_kernel_and_answers_interrupt_and_shutdo
     seen = []
     for _ in range(2):
         km, kc = _kernel(env, tmp_path)
-        assert km.kernel_spec.argv[1:4] == ["-m", "scatlab.course.forks", "--kernel"]
+        assert km.kernel_spec.argv[1:4] == ["-m", "scatlab.classroom.forks", "--kernel"]
         said = _run(kc, "import os, sys, random, comm; print(os.getcwd(), os.environ['QUERY_STRING'], os.getppid(), "
                         "os.getpid(), 'scatlab.course.widgets.steps' in sys.modules, random.random())")
         # the widgets answer: ipywidgets (imported by the parent) registered with this kernel
@@ -151,7 +151,7 @@ def test_a_root_parent_forks_each_kernel_as_the_user_who_asked() -> None:
     folder = Path(tempfile.mkdtemp(prefix="scatlab-forks-"))
     folder.chmod(0o777)
     path = socket_path(folder)
-    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.course.forks import serve; serve({path!r}, warm=False)"],
+    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
                               stderr=subprocess.DEVNULL)
     asker = None
     try:
@@ -160,7 +160,7 @@ def test_a_root_parent_forks_each_kernel_as_the_user_who_asked() -> None:
             assert parent.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         ask = ("import os, sys, time\n"
-               "from scatlab.course.forks import request_kernel\n"
+               "from scatlab.classroom.forks import request_kernel\n"
                f"print(request_kernel({path!r}, ['-f', {str(folder / 'kernel.json')!r}, '--uid', '0']), flush=True)\n"
                "time.sleep(20)\n")
         asker = subprocess.Popen(["runuser", "-u", "nobody", "--", sys.executable, "-c", ask], cwd=folder,

@@ -1,5 +1,5 @@
 """The course app's warm kernels (issue 38: pages open fast): a page gets a kernel from the
-pool, already warmed (scatlab.course.warmup), with its own request environment set before
+pool, already warmed (scatlab.app.warmup), with its own request environment set before
 its first cell; the pool refills; pooled kernels are never culled, handed-out ones are;
 the quicker wait_for_ready still delivers the first cell's output."""
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from traitlets.config import Config
 
-from scatlab.course.kernels import QuickReadyClient, WarmKernelManager
+from scatlab.app.kernel_pool import QuickReadyClient, WarmKernelManager
 
 
 def _manager(root: Path, **traits: Any) -> WarmKernelManager:
@@ -154,7 +154,7 @@ def test_a_replacement_waits_until_the_pages_kernels_are_quiet(tmp_path: Path, m
     """Warming a kernel takes about two seconds of CPU: it waits until no page's kernel has
     been active for ``refill_quiet`` seconds, at most ``refill_patience`` seconds, looking
     every 0.1 s."""
-    import scatlab.course.kernels as kernels_module
+    import scatlab.app.kernel_pool as kernels_module
 
     km = _manager(tmp_path, refill_quiet=0.3, refill_patience=0.8)
     clock = _Clock()

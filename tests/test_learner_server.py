@@ -4,13 +4,13 @@ limits (real servers and kernels, no mocks, except the culling rule's pretend ke
 A learner is an adversary with a browser and the hub's cookie for their own server: they
 could create kernels at will, read the lessons' source, write the server's config. The
 server here is a Jupyter server with the hub's single-user settings
-(:func:`scatlab.course.hub.singleuser_args`, with the course's extension
-:mod:`scatlab.course.server`), with JupyterLab and terminals left on, so that what refuses
+(:func:`scatlab.classroom.hub.singleuser_args`, with the course's extension
+:mod:`scatlab.app.server`), with JupyterLab and terminals left on, so that what refuses
 them is the extension's list of a page's routes, not their absence. Every other request gets
 403 and one line; a lesson page renders and its kernel answers over the page's own routes;
 a learner's server runs at most so many kernels at once, however many tabs open together;
 a page's shutdown beacon works (by origin); a lesson kernel's memory is capped and a
-runaway cell or widget callback is stopped after its CPU time (:mod:`scatlab.course.limits`),
+runaway cell or widget callback is stopped after its CPU time (:mod:`scatlab.app.limits`),
 with a line on the page, and the kernel goes on; a busy kernel is culled only once its page
 has gone."""
 
@@ -37,12 +37,12 @@ from typing import Any
 
 import pytest
 
-from scatlab.course import server as course_server
-from scatlab.course.app import INDEX, lessons_dir, voila_options
-from scatlab.course.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
-from scatlab.course.hub import singleuser_args
-from scatlab.course.limits import CPU_ENV, MEMORY_BYTES, STOPPED
-from scatlab.course.server import KERNELS_ENV, PAGE_FAILED, PAGE_TOO_MANY, REFUSED, SHARE
+from scatlab.app import server as course_server
+from scatlab.app.launch import INDEX, lessons_dir, voila_options
+from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
+from scatlab.classroom.hub import singleuser_args
+from scatlab.app.limits import CPU_ENV, MEMORY_BYTES, STOPPED
+from scatlab.app.server import KERNELS_ENV, PAGE_FAILED, PAGE_TOO_MANY, REFUSED, SHARE
 
 jupyter_client = pytest.importorskip("jupyter_client")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kernels' limits are Linux rlimits")
@@ -128,7 +128,7 @@ def learner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Learner]:
     cmd = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}",
            "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
            f"--ServerApp.root_dir={lessons}", *singleuser_args(),
-           "--ServerApp.contents_manager_class=scatlab.course.hub.ReadOnlyContents"]
+           "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     with log.open("w") as out:
@@ -338,7 +338,7 @@ def test_a_busy_kernel_is_culled_once_its_page_has_gone_never_while_open_or_rend
     assert culled == ["k"]
 
 
-# -- a lesson kernel's limits (scatlab.course.limits), as the course's kernel specs start it ---------
+# -- a lesson kernel's limits (scatlab.app.limits), as the course's kernel specs start it ---------
 
 
 class Kernel:
@@ -441,7 +441,7 @@ def test_a_forked_lesson_kernel_has_the_same_limits(tmp_path: Path) -> None:
     """A kernel forked from the class's parent (``forkshare/kernels/python3``) sets them in
     the fork itself."""
     path = socket_path(tmp_path)
-    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.course.forks import serve; serve({path!r}, warm=False)"],
+    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
                               stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -22,7 +22,7 @@ from scatlab.analysis import Observations
 from scatlab.analysis.model.knock import knock_risk
 from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.cards import parse_cards
-from scatlab.course.app import lessons_dir
+from scatlab.app.launch import lessons_dir
 from scatlab.course.widgets.lessonkit import (CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure,
                                        calibration_svg)
 

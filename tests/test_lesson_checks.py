@@ -22,7 +22,7 @@ from scatlab.course.data import knock_risk_by_value, tournament_in_steps
 from scatlab.course.exercises import EXERCISES, show_value
 from scatlab.course.scenarios import SCENARIOS, play_out, scenario
 from scatlab.rules import RULEBOOK
-from scatlab.skat import game_value
+from scatlab.course.skat import game_value
 
 LESSON_DIR = Path(__file__).resolve().parents[1] / "lessons"
 

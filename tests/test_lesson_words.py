@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scatlab.course.app import lessons_dir
+from scatlab.app.launch import lessons_dir
 from scatlab.course.lessons import APPENDICES, LESSONS
 
 MAIN_LESSON_WORDS = 900

@@ -33,7 +33,9 @@ import pytest
 
 from scatlab.cli import main
 from scatlab.course import progress as progress_module
+from scatlab.course import store as store_module
 from scatlab.course.progress import APPLICATION_ID, Progress, ProgressError, data_home, default_path
+from scatlab.course.store import ProgressFile
 from scatlab.rules import GameRecord, play_random_game
 
 _R = TypeVar("_R")
@@ -473,7 +475,7 @@ def _foreign_database(path: Path, round_: int) -> None:
 def _open_each_round(folder: str, worker: int, rounds: int, rows: int, barrier: Any) -> None:
     inspect = Progress._inspect
 
-    def slow_inspect(self: Progress, deadline: float) -> tuple[str, str]:
+    def slow_inspect(self: ProgressFile, deadline: float) -> tuple[str, str]:
         verdict = inspect(self, deadline)
         time.sleep(0.05)  # a slow disk: widens the gap between the check and the move (no timing is asserted)
         return verdict
@@ -730,7 +732,7 @@ def test_cli_progress_on_a_locked_file_is_one_line_and_exit_status_2(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], lock: str
 ) -> None:
     monkeypatch.setenv("SCATLAB_HOME", str(tmp_path))
-    monkeypatch.setattr(progress_module, "DEFAULT_TIMEOUT", 0.5)
+    monkeypatch.setattr(store_module, "DEFAULT_TIMEOUT", 0.5)
     path = tmp_path / "progress.sqlite3"
     _good_database(path)
     with _held_by_another_process(path, exclusive_mode=lock == "exclusive lock"):

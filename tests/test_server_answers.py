@@ -4,7 +4,7 @@ connection; kernels listen on Unix sockets in a private folder (with TCP, a port
 was taken by another kernel starting at the same moment, under load, and that kernel died);
 a page whose kernel dies at start ends with one line instead of sending heartbeats forever.
 The same in a learner's server under JupyterHub (a Jupyter server with
-:func:`scatlab.course.hub.singleuser_args`)."""
+:func:`scatlab.classroom.hub.singleuser_args`)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from scatlab.course.app import INDEX, lessons_dir
-from scatlab.course.hub import singleuser_args
-from scatlab.course.server import PAGE_FAILED, SHARE
+from scatlab.app.launch import INDEX, lessons_dir
+from scatlab.classroom.hub import singleuser_args
+from scatlab.app.server import PAGE_FAILED, SHARE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the server's kernels from /proc")
 
@@ -222,7 +222,7 @@ def test_a_page_whose_kernel_dies_at_start_ends_with_one_line_at_once(tmp_path: 
 def test_a_learners_server_under_a_deep_home_answers_long_requests_and_its_kernels_use_unix_sockets(
         tmp_path: Path) -> None:
     """A Jupyter server with the hub's single-user arguments (Voilà as a server extension, and
-    the course's extension, scatlab.course.server): the same 414, kernels on Unix sockets; its
+    the course's extension, scatlab.app.server): the same 414, kernels on Unix sockets; its
     runtime folder under a deep home is too long for a socket path (107 bytes), so the kernels'
     files go to a private folder of their own."""
     home = tmp_path / "learners" / ("a-learner-with-a-long-name-" + "x" * 12)

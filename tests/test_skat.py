@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scatlab.errors import ScatlabError
-from scatlab.skat import (
+from scatlab.course.skat import (
     BASE_VALUES,
     NULL_VALUES,
     SkatError,

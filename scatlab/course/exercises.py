@@ -462,7 +462,7 @@ def _best_discard(rng: random.Random, seed: int) -> Question:
 # -- 7. not this game: Skat -------------------------------------------------------------------
 
 def _skat_value(rng: random.Random, seed: int) -> Question:
-    from ..skat import game_value
+    from .skat import game_value
 
     contract = rng.choice(("diamonds", "hearts", "spades", "clubs", "grand", "grand", "null"))
     if contract == "null":

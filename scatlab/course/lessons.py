@@ -1,6 +1,6 @@
 """The lessons of the course, in order: file names, titles and the rule codes each teaches.
 
-The notebooks themselves are in ``lessons/`` (see :func:`scatlab.course.app.lessons_dir`);
+The notebooks themselves are in ``lessons/`` (see :func:`scatlab.app.launch.lessons_dir`);
 tests check that every lesson listed here exists, links to its neighbours and teaches the
 codes it claims, and that every code C1-C14 and V1-V19 is taught somewhere.
 
@@ -26,7 +26,10 @@ from dataclasses import dataclass
 
 from ..errors import ScatlabError
 
-__all__ = ["Lesson", "LESSONS", "lesson", "ALL_CODES", "Appendix", "APPENDICES", "appendix"]
+__all__ = ["INDEX", "Lesson", "LESSONS", "lesson", "ALL_CODES", "Appendix", "APPENDICES", "appendix"]
+
+INDEX = "00-index.ipynb"
+"""The course's first page (the index of lessons and appendices)."""
 
 ALL_CODES: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 15)) + tuple(f"V{i}" for i in range(1, 20))
 """Every rule code of the catalogue (RULES.md)."""

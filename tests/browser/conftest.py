@@ -69,9 +69,9 @@ def voila_url() -> Iterator[str]:
     with log.open("w") as out:
         proc = subprocess.Popen(
             [
-                # the course's Voilà (scatlab.course.server): its page template fetches nothing
+                # the course's Voilà (scatlab.app.server): its page template fetches nothing
                 # from outside the machine, as in the app
-                sys.executable, "-m", "scatlab.course.server", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+                sys.executable, "-m", "scatlab.app.server", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
                 "--show_tracebacks=True", "--VoilaConfiguration.template=scatlab",
                 "--KernelManager.transport_encryption=auto",
                 "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_idle_timeout=20",

@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scatlab.course.classrun import MARKER, class_processes
-from scatlab.course.forks import KERNEL_NAME, SERVER_NAME
-from scatlab.course.hub import LocalHub
-from scatlab.course.spawner import PREFIX, system_user
+from scatlab.classroom.classrun import MARKER, class_processes
+from scatlab.classroom.forks import KERNEL_NAME, SERVER_NAME
+from scatlab.classroom.hub import LocalHub
+from scatlab.classroom.spawner import PREFIX, system_user
 from scatlab.course.steps import STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,7 +151,7 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
         # settings): nothing fetched from a CDN, the phone's layout in the page
         assert "cdn.jsdelivr.net" not in r.text and "A phone (390 px wide)" in r.text
 
-    # each page's kernel was forked from the class's one warm parent (scatlab.course.forks)
+    # each page's kernel was forked from the class's one warm parent (scatlab.classroom.forks)
     log = hub.log.read_text(errors="replace")
     assert "scatlab kernels: forking warm kernels on" in log, hub.log_text()
     assert all(f" for {name}" in log for name in ("ada-lovelace", "bob")), hub.log_text()
@@ -161,7 +161,7 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
     assert all(Path(h).parent == hub.folder / "learners" / n for n, h in homes.items()), homes
 
     # no learner's process runs as root: as root, the hub runs each learner as a user of their
-    # own (scatlab.course.spawner), servers and kernels alike; each home is theirs alone
+    # own (scatlab.classroom.spawner), servers and kernels alike; each home is theirs alone
     learner_uids = set()
     for name in ("ada-lovelace", "bob"):
         uid = _uid(hub.server_pid(name) or 0)
@@ -367,12 +367,12 @@ def test_the_z2jh_values_use_the_same_server_settings() -> None:
     """deploy/z2jh-values.yaml gives each learner's server the course's settings, as the tested config does."""
     import yaml  # type: ignore[import-untyped]
 
-    from scatlab.course.hub import singleuser_args
+    from scatlab.classroom.hub import singleuser_args
 
     values = yaml.safe_load((DEPLOY / "z2jh-values.yaml").read_text())
     args = values["hub"]["config"]["KubeSpawner"]["args"]
     assert args[: len(singleuser_args())] == singleuser_args()
-    assert "--ServerApp.contents_manager_class=scatlab.course.hub.ReadOnlyContents" in args
+    assert "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents" in args
     assert values["singleuser"]["defaultUrl"] == "/voila/render/00-index.ipynb"
-    assert values["singleuser"]["cmd"] == ["python", "-m", "scatlab.course.server", "--singleuser"]
+    assert values["singleuser"]["cmd"] == ["python", "-m", "scatlab.app.server", "--singleuser"]
     assert values["cull"]["enabled"] is True and "SCATLAB_HOME" in values["singleuser"]["extraEnv"]

@@ -25,8 +25,7 @@ from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
-from ..app import INDEX
-from ..lessons import APPENDICES, LESSONS, appendix, lesson
+from ..lessons import APPENDICES, INDEX, LESSONS, appendix, lesson
 from ..progress import LessonProgress, Progress, ProgressError, SavedGame
 from ...rules.rulebook import RULEBOOK, rule_entry
 

@@ -1,7 +1,7 @@
 """Small live widgets of the lessons: a hand-value explorer, lesson 3's knock chart, worked
 example and line facts, the house-rules table, the tournament lab and the Skat calculator.
 
-Each one only calls the layers below (values, analysis, players, :mod:`scatlab.skat`) and
+Each one only calls the layers below (values, analysis, players, :mod:`scatlab.course.skat`) and
 draws the result; the numbers come from :mod:`!scatlab.course.data`.
 
 >>> e = HandExplorer("7S 7H 7D", preset="gin")
@@ -645,10 +645,10 @@ class TournamentLab(widgets.VBox):  # type: ignore[misc]
 
 
 class SkatCalculator(widgets.VBox):  # type: ignore[misc]
-    """A Skat game-value calculator (:mod:`scatlab.skat`): contract, matadors, levels."""
+    """A Skat game-value calculator (:mod:`scatlab.course.skat`): contract, matadors, levels."""
 
     def __init__(self) -> None:
-        from ...skat import CONTRACTS
+        from ..skat import CONTRACTS
 
         self.contract = widgets.Dropdown(options=list(CONTRACTS), value="clubs", description="Contract")
         self.matadors = widgets.IntSlider(value=1, min=1, max=11, description="Matadors")
@@ -668,7 +668,7 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
         self._update()
 
     def _update(self) -> None:
-        from ...skat import game_value
+        from ..skat import game_value
 
         self.matadors.max = 4 if self.contract.value == "grand" else 11
         options = {k: bool(w.value) for k, w in self.flags.items()}
@@ -928,7 +928,7 @@ def stand_in_record(rules: str = "quick", seed: int = 16, opponents: tuple[str, 
                     player: str = "tip") -> str:
     """The game record (JSON) of :func:`stand_in_game`, played once per process on a table
     session with no widget (the warm kernels play it before a page asks:
-    :mod:`scatlab.course.warmup`).
+    :mod:`scatlab.app.warmup`).
 
     >>> import json
     >>> game = json.loads(stand_in_record())

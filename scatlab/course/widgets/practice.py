@@ -33,7 +33,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..app import INDEX
+from ..lessons import INDEX
 from ..exercises import ExerciseError, Verdict
 from ..progress import Progress, ProgressError
 from ..puzzles import LEVELS, THEMES, Puzzle, pool
