@@ -91,7 +91,7 @@ def notation(text: str) -> str:
 
 # Pieces of notation are separated by whitespace, commas and semicolons, and by the
 # characters NFKC turns into a comma or semicolon (fullwidth, small and vertical forms; the
-# Greek question mark is a semicolon); tests/test_cards.py checks this list against unicodedata.
+# Greek question mark is a semicolon); tests/cards/test_cards.py checks this list against unicodedata.
 _SEPARATORS = re.compile("[\\s,;\u037e\ufe10\ufe14\ufe50\ufe54\uff0c\uff1b]+")
 
 

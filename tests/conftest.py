@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from helpers.servers import PgServer, free_port
+
 settings.register_profile(
     "ci",
     derandomize=True,
@@ -30,7 +32,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """In a pytest-xdist worker, hand this worker's fuzz counts to the controller."""
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
-        import fuzzing
+        from helpers import fuzzing
 
         workeroutput["fuzz_counts"] = dict(fuzzing.COUNTS)
 
@@ -38,15 +40,15 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: object) -> None:
     """On the pytest-xdist controller, add up the fuzz counts each worker reported."""
-    import fuzzing
+    from helpers import fuzzing
 
     fuzzing.COUNTS.update(getattr(node, "workeroutput", {}).get("fuzz_counts", {}))
 
 
 def pytest_terminal_summary(terminalreporter: object) -> None:
-    """Report how many inputs the fuzz tests tried (tests/fuzzing.py counts them; with
+    """Report how many inputs the fuzz tests tried (tests/helpers/fuzzing.py counts them; with
     ``-n``, every worker's counts added up)."""
-    import fuzzing
+    from helpers import fuzzing
 
     if fuzzing.COUNTS:
         total = sum(fuzzing.COUNTS.values())
@@ -58,47 +60,10 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
 # -- a real PostgreSQL server for the class database's tests (issue 52) ----------------------
 
 
-class PgServer:
-    """A PostgreSQL server of the test session in a temporary folder
-    (:class:`scatlab.classroom.pgserver.LocalPostgres`, Debian's binaries; ``.ci/run`` installs them),
-    with the class's roles set up (:meth:`~scatlab.classroom.pgserver.LocalPostgres.setup_roles`).
-    ``url`` is its superuser's (with its password), for the tests' own queries; ``dashboard``
-    and ``registrar`` are the URLs the hub would have."""
-
-    def __init__(self, folder: Any, port: int) -> None:
-        from scatlab.classroom.pgserver import LocalPostgres
-
-        self.db = LocalPostgres(folder, port)
-        self.url = ""
-        self.dashboard = ""
-        self.registrar = ""
-
-    def start(self) -> None:
-        self.db.start(fast=True)
-        self.url = self.db.superuser_url
-
-    def setup(self) -> None:
-        """Set the class's roles up (again): the events table, if dropped, made afresh."""
-        urls = self.db.setup_roles()
-        self.dashboard, self.registrar = urls.dashboard, urls.registrar
-
-    def stop(self) -> None:
-        self.db.stop("fast")
-
-    def sql(self, query: str, url: str | None = None) -> list[tuple[Any, ...]]:
-        """Run ``query`` as the superuser (or with ``url``)."""
-        import psycopg
-
-        with psycopg.connect(url or self.url, autocommit=True) as conn, conn.cursor() as cur:
-            cur.execute(query)
-            return cur.fetchall() if cur.description else []
-
-
 @pytest.fixture(scope="session")
 def pg_server() -> Any:
     """A running PostgreSQL server (one per test worker), stopped and removed at the end."""
     import shutil
-    import socket
     import tempfile
     from pathlib import Path
 
@@ -110,9 +75,7 @@ def pg_server() -> Any:
         import psycopg  # noqa: F401
     except ImportError:
         pytest.fail("psycopg is not installed: pip install -e '.[test]' (make test does)")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
+    port = free_port()
     root = Path(tempfile.mkdtemp(prefix="scatlab-pg-"))
     root.chmod(0o755)  # the server may run as another user (as root: postgres), who must reach its folder
     server = PgServer(root / "pg", port)

@@ -28,7 +28,7 @@ from sphinx.util.inventory import InventoryFile
 import scatlab
 from scatlab.cli import main
 from scatlab.rules import RULEBOOK
-from test_layers import LAYERS
+from helpers.layers import LAYERS
 
 ROOT = Path(scatlab.__file__).parent.parent
 DOCS = ROOT / "docs"

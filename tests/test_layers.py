@@ -13,15 +13,10 @@ from pathlib import Path
 from types import ModuleType
 
 import scatlab
+from helpers.layers import LAYERS
 
 PACKAGE = Path(scatlab.__file__).parent
 ROOT = PACKAGE.parent
-LAYERS = {"errors": 0, "checks": 0, "cards": 0, "rules": 1, "analysis": 2, "players": 3, "session": 4,
-          "widgets": 5, "course": 6, "app": 7, "classroom": 8, "cli": 9, "__main__": 10}
-"""One layer per folder, lowest first (the README's and the design notes' diagram): a module
-may import its own layer and those below, never one above."""
-
-
 def _layer(module: str) -> int:
     top = module.split(".")[0]
     return LAYERS.get(top, 0 if top == "__init__" else 99)

@@ -26,13 +26,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RULES_TESTS = ["tests/test_rules_core.py", "tests/test_rules_variants.py", "tests/test_values.py",
-               "tests/test_records.py", "tests/test_documented_promises.py", "tests/test_errors.py"]
-ANALYSIS_TESTS = ["tests/test_analysis.py", "tests/test_knock_knowledge.py", "tests/test_documented_promises.py",
-                  "tests/test_tables.py"]
-PLAYER_TESTS = ["tests/test_tournament.py", "tests/test_documented_promises.py"]
-ENGINE_TESTS = ["tests/test_ranking.py", "tests/test_documented_promises.py", "tests/test_expert.py",
-                "tests/test_lesson_checks.py"]
+RULES_TESTS = ["tests/rules/test_rules_core.py", "tests/rules/test_rules_variants.py", "tests/rules/test_values.py",
+               "tests/rules/test_records.py", "tests/test_documented_promises.py", "tests/cards/test_errors.py"]
+ANALYSIS_TESTS = ["tests/analysis/test_analysis.py", "tests/analysis/test_knock_knowledge.py", "tests/test_documented_promises.py",
+                  "tests/analysis/test_tables.py"]
+PLAYER_TESTS = ["tests/players/test_tournament.py", "tests/test_documented_promises.py"]
+ENGINE_TESTS = ["tests/analysis/test_ranking.py", "tests/test_documented_promises.py", "tests/players/test_expert.py",
+                "tests/course/test_lesson_checks.py"]
 
 
 @dataclass(frozen=True)

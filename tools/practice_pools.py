@@ -2,7 +2,7 @@
 games, so the page opens without playing them again (about 3 s per kernel).
 
 Run after changing how puzzles are made (``scatlab/course/puzzles.py``) or the players whose
-games they come from; ``tests/test_puzzles.py`` fails while the file is out of date.
+games they come from; ``tests/course/test_puzzles.py`` fails while the file is out of date.
 
     python tools/practice_pools.py
 """

@@ -20,7 +20,7 @@ after), keeping events already there (each event's id is its key). Learners' hom
 given back to their users at their next start (:mod:`scatlab.classroom.spawner`).
 
 Both need the class's own database server (``SCATLAB_CLASS_DB`` unset), on the hub's port
-+ 4 unless told otherwise (``--db-port``). ``tests/test_backup.py`` backs a class up, loses
++ 4 unless told otherwise (``--db-port``). ``tests/classroom/test_backup.py`` backs a class up, loses
 it, restores it into a new folder and a new server, and logs a learner in with their secret.
 
 >>> sorted(KEPT)

@@ -742,7 +742,7 @@ choice (23 of the first 24 take-or-draw puzzles of the games were last turns).""
 
 POOLS_FILE = Path(__file__).parent / "data" / "practice-pools.json"
 """The practice page's pools as shipped with the package (written by
-``python tools/practice_pools.py``; ``tests/test_puzzles.py`` checks it is exactly what
+``python tools/practice_pools.py``; ``tests/course/test_puzzles.py`` checks it is exactly what
 :func:`build_pool` makes): the practice page opens without playing the games again."""
 
 

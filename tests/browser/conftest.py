@@ -20,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+
+from helpers.course_pages import KNOWN_NOISE, VERSION_WARNINGS, Server, start_app
+from helpers.servers import free_port, stop, wait_ready
 
 # A page's kernel answers each click or key after the analysis runs; on a loaded machine
 # (CI, two test workers, a Voilà server each) that took more than Playwright's default 5 s
@@ -38,19 +41,6 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# No console noise is known any more: the page template fetches nothing from a CDN, and the
-# pinned Voilà, jupyterlab_widgets and ipywidgets agree on the JupyterLab versions they share
-# (docs/design/libraries.md), so any console error fails a test.
-KNOWN_NOISE: tuple[str, ...] = ()
-VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
-"""Webpack's warnings that a front-end extension wants another version of a shared module than
-Voilà's page provides: logged as warnings, they fail a test as errors do."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -62,7 +52,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 @pytest.fixture(scope="session")
 def voila_url() -> Iterator[str]:
     """The base URL of a Voilà server serving ``tests/browser``."""
-    port = _free_port()
+    port = free_port()
     # one log per pytest-xdist worker (PYTEST_XDIST_WORKER is "gw0", "gw1", ...; unset without -n)
     log = ARTIFACTS / f"voila{'-' + os.environ['PYTEST_XDIST_WORKER'] if 'PYTEST_XDIST_WORKER' in os.environ else ''}.log"
     ARTIFACTS.mkdir(exist_ok=True)
@@ -179,3 +169,51 @@ def past_the_right_edge() -> Any:
 
     return check
 
+
+# -- the course app and a page of it (tests/browser/test_course*_browser.py) -----------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    home = tmp_path_factory.mktemp("scatlab-home")
+    port = free_port()
+    proc = start_app(port, home)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}/voila/static/voila.js", proc)
+        yield Server(port, home, proc)
+    finally:
+        stop(proc)
+
+
+@pytest.fixture(scope="module")
+def chromium(browser: Browser) -> Browser:
+    """pytest-playwright's browser, launched from Debian's chromium by conftest.py (one
+    Playwright per session: a second sync Playwright would clash with its event loop)."""
+    assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium"
+    return browser
+
+
+@pytest.fixture()
+def course_page(chromium: Browser) -> Iterator[Page]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+
+    def on_console(msg: ConsoleMessage) -> None:
+        wanted = msg.type == "error" or (msg.type == "warning" and any(w in msg.text for w in VERSION_WARNINGS))
+        if wanted and not any(n in msg.text for n in KNOWN_NOISE):
+            errors.append(msg.text)
+
+    def on_request(request: Any) -> None:  # nothing may leave the machine (a classroom may be offline)
+        host = urlsplit(request.url).hostname
+        if request.url.startswith(("http:", "https:", "ws:", "wss:")) and host != "127.0.0.1":
+            errors.append(f"request outside 127.0.0.1: {request.url}")
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    pg.on("request", on_request)
+    pg.console_errors = errors  # type: ignore[attr-defined]
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -28,137 +28,13 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
+from helpers.course_pages import (ARTIFACTS, PAGES, READING_ONLY, Server, no_trouble, open_page,
+                                  renders_its_widgets_without_errors, shot, start_app)
+from helpers.servers import free_port, stop, wait_ready
 from scatlab.analysis.engine.ranking import knock_line
 from scatlab.course.exercises import EXERCISES
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.course.steps import STEPS
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts" / "course"
-CHROMIUM = os.environ.get("SCATLAB_CHROMIUM", "/usr/bin/chromium")
-KNOWN_NOISE: tuple[str, ...] = ()
-"""Console messages that are not the app's: none since Voilà, jupyterlab_widgets and ipywidgets
-are pinned to versions that agree (docs/design/libraries.md). Anything logged as an error fails
-the test, a failed request (403, 404) included."""
-VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
-"""Webpack's warnings that a front-end extension wants another version of a shared module than
-Voilà's page provides (a version drift between the pins): logged as warnings, they fail too."""
-PAGES = ["00-index", "rulebook", "practice", *(lesson.id for lesson in LESSONS), *(extra.id for extra in APPENDICES)]
-READING_ONLY = {"07-not-this-game"}
-"""Lessons with no widget of their own (their calculator and exercise are in an appendix)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, port: int, home: Path, proc: subprocess.Popen[str]) -> None:
-        self.port, self.home, self.proc = port, home, proc
-        self.url = f"http://127.0.0.1:{port}"
-
-    def page_url(self, name: str) -> str:
-        return f"{self.url}/voila/render/{name}.ipynb"
-
-
-def _start(port: int, home: Path, *extra: str) -> subprocess.Popen[str]:
-    """Start the app; its console goes to ``home / "serve.log"`` (a file, so a long run
-    never blocks on a full pipe)."""
-    env = {**os.environ, "SCATLAB_HOME": str(home)}
-    with (home / "serve.log").open("w") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port), *extra],
-            env=env, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-        )
-
-
-def _wait_ready(url: str, proc: subprocess.Popen[str], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"scatlab serve exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/voila/static/voila.js", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError("scatlab serve did not become ready in time")
-
-
-def _stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    home = tmp_path_factory.mktemp("scatlab-home")
-    port = _free_port()
-    proc = _start(port, home)
-    try:
-        _wait_ready(f"http://127.0.0.1:{port}", proc)
-        yield Server(port, home, proc)
-    finally:
-        _stop(proc)
-
-
-@pytest.fixture(scope="module")
-def chromium(browser: Browser) -> Browser:
-    """pytest-playwright's browser, launched from Debian's chromium by conftest.py (one
-    Playwright per session: a second sync Playwright would clash with its event loop)."""
-    assert Path(CHROMIUM).exists(), f"Chromium is missing at {CHROMIUM}: apt-get install -y chromium"
-    return browser
-
-
-@pytest.fixture()
-def course_page(chromium: Browser) -> Iterator[Page]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-
-    def on_console(msg: ConsoleMessage) -> None:
-        wanted = msg.type == "error" or (msg.type == "warning" and any(w in msg.text for w in VERSION_WARNINGS))
-        if wanted and not any(n in msg.text for n in KNOWN_NOISE):
-            errors.append(msg.text)
-
-    def on_request(request: Any) -> None:  # nothing may leave the machine (a classroom may be offline)
-        host = urlsplit(request.url).hostname
-        if request.url.startswith(("http:", "https:", "ws:", "wss:")) and host != "127.0.0.1":
-            errors.append(f"request outside 127.0.0.1: {request.url}")
-
-    pg.on("console", on_console)
-    pg.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    pg.on("request", on_request)
-    pg.console_errors = errors  # type: ignore[attr-defined]
-    try:
-        yield pg
-    finally:
-        context.close()
-
-
-def _open(page: Page, server: Server, name: str) -> None:
-    page.goto(server.page_url(name), wait_until="domcontentloaded")
-    expect(page.locator(".widget-html, .widget-button").first).to_be_visible(timeout=30_000)
-
-
-def _no_trouble(page: Page) -> None:
-    body = page.locator("body").inner_text()
-    assert "Traceback" not in body and "There was an error when executing cell" not in body, body[:2000]
-    assert page.console_errors == [], page.console_errors  # type: ignore[attr-defined]
-
-
-def _shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
 
 def test_the_address_is_the_course_index(course_page: Page, server: Server) -> None:
     """``/`` (and Voilà's file list) land on the course index, with nothing fetched from
@@ -167,7 +43,7 @@ def test_the_address_is_the_course_index(course_page: Page, server: Server) -> N
         course_page.goto(server.url + path, wait_until="domcontentloaded")
         expect(course_page.locator(".scatlab-course-index")).to_be_visible(timeout=30_000)
         assert course_page.url == server.page_url("00-index")
-    _no_trouble(course_page)
+    no_trouble(course_page)
     for path in ("/", "/voila/tree"):  # a link checker or a monitor asks with HEAD
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         conn.request("HEAD", path)
@@ -176,60 +52,23 @@ def test_the_address_is_the_course_index(course_page: Page, server: Server) -> N
         conn.close()
 
 
-def renders_its_widgets_without_errors(course_page: Page, server: Server, name: str) -> None:
-    """Page ``name`` at the page's width: its header, widgets and footer, no code editor, no
-    console error, every button's whole label (tests/browser/test_course_words_browser.py
-    runs it at 1280 px before reading the page's words)."""
-    _open(course_page, server, name)
-    if name in ("00-index", "rulebook"):
-        expect(course_page.locator(".scatlab-course-index, .scatlab-rulebook").first).to_be_visible()
-    elif name == "practice":  # not a lesson: the header's links, the puzzle and its choices
-        expect(course_page.locator(".scatlab-header nav a").filter(has_text="Course index")).to_be_visible()
-        expect(course_page.locator(".scatlab-practice .scatlab-puzzle svg").first).to_be_visible()
-        assert course_page.locator(".scatlab-practice .scatlab-choice").count() >= 2
-    else:
-        nav = course_page.locator(".scatlab-header nav a")
-        expect(nav.filter(has_text="Course index")).to_be_visible()
-        # at least one live widget beyond the furniture (an appendix's footer has no button)
-        live = course_page.locator(".widget-button, .widget-text, .widget-dropdown, .widget-toggle-buttons")
-        if name.startswith("appendix-"):
-            expect(nav.filter(has_text="back to")).to_be_visible()
-            expect(course_page.locator(".scatlab-footer")).to_contain_text("does not count toward your progress")
-            assert course_page.locator(".scatlab-footer .widget-button").count() == 0
-            assert live.count() >= 1
-        else:
-            expect(course_page.locator(".scatlab-footer .widget-button")).to_be_visible()
-            assert live.count() >= (1 if name in READING_ONLY else 2)
-        assert course_page.locator(".jp-InputArea-editor, .CodeMirror, .cm-editor").count() == 0
-    if name == "03-knocking":  # the chart is drawn once its figures are ready
-        expect(course_page.locator("svg[aria-label^='your chance of winning the game if you knock']")).to_be_visible(
-            timeout=30_000)
-    course_page.wait_for_timeout(300)
-    _no_trouble(course_page)
-    # every button shows its whole label (no "Mark this lesson fini...")
-    clipped = course_page.evaluate("""() => [...document.querySelectorAll('.widget-button, .widget-toggle-button')]
-        .filter(b => b.offsetWidth > 0 && b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
-    assert clipped == [], clipped
-    _shot(course_page, name)
-
-
 def test_lesson_links_lead_to_the_neighbours(course_page: Page, server: Server) -> None:
     def follow(links: str, text: str, page: str) -> None:
         course_page.locator(links, has_text=text).click()
         course_page.wait_for_url(f"**/{page}.ipynb")
 
-    _open(course_page, server, "03-knocking")
+    open_page(course_page, server, "03-knocking")
     follow(".scatlab-header nav a", "4. 31, the showdown", "04-showdown")
-    _open(course_page, server, "00-index")
+    open_page(course_page, server, "00-index")
     follow(".scatlab-course-index a", "Knocking", "03-knocking")
     expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
     # lesson 3 links its optional appendix, which links back
     follow("a", "How we know the numbers", "appendix-how-we-know")
     follow(".scatlab-header nav a", "back to 3. Knocking", "03-knocking")
-    _open(course_page, server, "00-index")
+    open_page(course_page, server, "00-index")
     follow(".scatlab-appendices a", "Skat", "appendix-skat")
     expect(course_page.locator(".scatlab-header")).to_be_visible(timeout=30_000)
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_a_step_right_and_wrong_earns_stars_kept_over_a_reload(course_page: Page, server: Server) -> None:
@@ -237,7 +76,7 @@ def test_a_step_right_and_wrong_earns_stars_kept_over_a_reload(course_page: Page
     explained; the step ends with two stars, kept over a reload and on the course index."""
     step = STEPS["1.1"]
     questions = step.questions(0)
-    _open(course_page, server, "01-the-game")
+    open_page(course_page, server, "01-the-game")
     box = course_page.locator(".scatlab-step").filter(has_text="Step 1.1")
     expect(box.locator(".scatlab-goal")).to_contain_text(step.goal)
     expect(box.locator(".scatlab-best")).to_have_text("Not finished yet")
@@ -261,25 +100,25 @@ def test_a_step_right_and_wrong_earns_stars_kept_over_a_reload(course_page: Page
     expect(box.get_by_role("button", name="Try again")).to_be_enabled()
     course_page.get_by_role("button", name="Mark this lesson finished").click()
     expect(course_page.get_by_role("button", name="Finished ✓")).to_be_visible()
-    _shot(course_page, "01-the-game-step-done")
-    _no_trouble(course_page)
+    shot(course_page, "01-the-game-step-done")
+    no_trouble(course_page)
     course_page.reload()
     box = course_page.locator(".scatlab-step").filter(has_text="Step 1.1")
     expect(box.locator(".scatlab-best")).to_have_text("Your best: ★★☆", timeout=30_000)
-    _open(course_page, server, "00-index")
+    open_page(course_page, server, "00-index")
     index = course_page.locator(".scatlab-course-index")
     expect(index).to_contain_text("★ 2 of 3")
     expect(index).to_contain_text("5 right of 6 answers")
     expect(index).to_contain_text("finished ✓")
-    _shot(course_page, "00-index-with-progress")
-    _no_trouble(course_page)
+    shot(course_page, "00-index-with-progress")
+    no_trouble(course_page)
 
 
 def test_show_the_working_writes_the_sum_out_after_an_answer(course_page: Page, server: Server) -> None:
     """Step 2.3: a draw's expected value, answered; "Show the working" then renders the
     sympy sum (MathJax, offline) with the exact value the reason gives."""
     q = STEPS["2.3"].questions(0)[0]
-    _open(course_page, server, "02-draw-or-take")
+    open_page(course_page, server, "02-draw-or-take")
     box = course_page.locator(".scatlab-step").filter(has_text="Step 2.3")
     expect(box.get_by_role("button", name="Show the working")).to_be_hidden()  # it would give the answer away
     wrong = next(c for c in q.choices if c not in q.accepted)
@@ -289,8 +128,8 @@ def test_show_the_working_writes_the_sum_out_after_an_answer(course_page: Page, 
     working = box.locator(".scatlab-working")
     expect(working.locator("mjx-container, .MathJax, .MathJax_Display").first).to_be_visible(timeout=30_000)
     box.scroll_into_view_if_needed()
-    _shot(course_page, "02-draw-or-take-working")
-    _no_trouble(course_page)
+    shot(course_page, "02-draw-or-take-working")
+    no_trouble(course_page)
 
 
 def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(course_page: Page, server: Server) -> None:
@@ -301,7 +140,7 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     from scatlab.course.rating import START, update
 
     first, second = pool("throw")[:2]
-    _open(course_page, server, "00-index")
+    open_page(course_page, server, "00-index")
     course_page.locator(".scatlab-practice-link a", has_text="Practice").click()
     course_page.wait_for_url("**/practice.ipynb")
     box = course_page.locator(".scatlab-practice")
@@ -321,8 +160,8 @@ def test_practice_a_right_answer_raises_the_rating_and_a_wrong_one_shows_why(cou
     expect(box.locator(".scatlab-wrong")).to_contain_text(second.why)
     expect(box.get_by_role("button", name=f"{wrong} (your answer)", exact=True)).to_be_visible()  # marked
     expect(box.locator(".scatlab-rating-value")).to_have_text(str(update(rating, second.level, False)))
-    _shot(course_page, "practice-answered")
-    _no_trouble(course_page)
+    shot(course_page, "practice-answered")
+    no_trouble(course_page)
 
 
 def test_practice_at_phone_width_keeps_each_label_beside_its_dropdown(course_page: Page, server: Server) -> None:
@@ -330,7 +169,7 @@ def test_practice_at_phone_width_keeps_each_label_beside_its_dropdown(course_pag
     dropdown squashed to a sliver: now the two controls wrap, each label with its own
     dropdown on one line, each control the full width of the box, neither over the other."""
     course_page.set_viewport_size({"width": 390, "height": 844})
-    _open(course_page, server, "practice")
+    open_page(course_page, server, "practice")
     box = course_page.locator(".scatlab-practice")
     expect(box.locator(".scatlab-puzzle")).to_be_visible(timeout=30_000)
     rects = {}
@@ -350,8 +189,8 @@ def test_practice_at_phone_width_keeps_each_label_beside_its_dropdown(course_pag
     theme, level = rects["theme"]["box"], rects["level"]["box"]
     assert theme is not None and level is not None
     assert level["y"] >= theme["y"] + theme["height"] - 1  # one under the other, not overlapping
-    _shot(course_page, "practice-controls-390")
-    _no_trouble(course_page)
+    shot(course_page, "practice-controls-390")
+    no_trouble(course_page)
 
 
 def test_the_server_listens_on_loopback_only(server: Server) -> None:
@@ -383,12 +222,12 @@ def test_a_taken_port_is_one_line_and_status_2(server: Server, tmp_path: Path) -
 
 
 def test_a_host_given_says_who_can_reach_it(tmp_path: Path) -> None:
-    port = _free_port()
-    proc = _start(port, tmp_path, "--host", "0.0.0.0")
+    port = free_port()
+    proc = start_app(port, tmp_path, "--host", "0.0.0.0")
     try:
-        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        wait_ready(f"http://127.0.0.1:{port}/voila/static/voila.js", proc)
     finally:
-        _stop(proc)
+        stop(proc)
     out = (tmp_path / "serve.log").read_text()
     assert "Anyone who can reach this machine on port" in out and "bound to 0.0.0.0" in out
 
@@ -452,7 +291,7 @@ def test_only_the_page_itself_may_shut_its_kernel_down(server: Server) -> None:
 def test_a_page_cannot_run_code_in_its_kernel(course_page: Page, server: Server) -> None:
     """An execute_request sent by hand over the kernel websocket is dropped: only widget
     messages reach a lesson's kernel."""
-    _open(course_page, server, "07-not-this-game")
+    open_page(course_page, server, "07-not-this-game")
     marker = server.home / f"ran-{uuid.uuid4().hex}"
     code = f"open({str(marker)!r}, 'w').write('x')"
     status = course_page.evaluate("async () => (await fetch('/api/kernels', {method: 'POST'})).status")
@@ -504,7 +343,7 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     from scatlab.course.knocking import chart_rows, knock_sum, level
 
     course_page.set_viewport_size({"width": 390, "height": 844})
-    _open(course_page, server, "03-knocking")
+    open_page(course_page, server, "03-knocking")
     chart = course_page.locator(".scatlab-knock-chart")
     svg = chart.locator("svg.scat-kc")
     expect(svg).to_be_visible(timeout=30_000)
@@ -563,7 +402,7 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     touch = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
     try:  # a real tap, on a touch screen
         phone = touch.new_page()
-        _open(phone, server, "03-knocking")
+        open_page(phone, server, "03-knocking")
         mark = phone.locator('svg.scat-kc .scat-kc-col[data-value="26"] .scat-kc-knock')
         expect(mark).to_be_visible(timeout=30_000)
         mark.tap()
@@ -572,13 +411,13 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
             f"{level(rows[i26].knock)} if you knock")
     finally:
         touch.close()
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_play_a_hand_on_lesson_4s_table_with_clicks(course_page: Page, server: Server) -> None:
     """The "drawing to 31" deal: draw from the stock, throw the 4♣, and the table shows the
     31 declared (C8) with the others losing a life; the rule's explanation shows only then."""
-    _open(course_page, server, "04-showdown")
+    open_page(course_page, server, "04-showdown")
     course_page.locator(".scatlab-scenarios select").select_option(label="C8: Drawing to 31")
     expect(course_page.locator(".scatlab-instructions")).to_contain_text("throw the 4♣")
     expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
@@ -591,15 +430,15 @@ def test_play_a_hand_on_lesson_4s_table_with_clicks(course_page: Page, server: S
     expect(showdown).to_be_visible(timeout=30_000)
     expect(showdown).to_contain_text("C8")
     expect(explanation).to_contain_text("What the rules say")
-    _shot(course_page, "04-showdown-played")
-    _no_trouble(course_page)
+    shot(course_page, "04-showdown-played")
+    no_trouble(course_page)
 
 
 def test_lesson_4s_table_takes_the_keys_and_a_key_brings_it_into_view(course_page: Page, server: Server) -> None:
     """The page's only table has the focus once the page shows (not scrolled to: the lesson
     starts at its title); K knocks, and the felt scrolls into view so the learner sees the
     showdown (C6, C7)."""
-    _open(course_page, server, "04-showdown")
+    open_page(course_page, server, "04-showdown")
     expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
     course_page.wait_for_function("document.activeElement && document.activeElement.classList.contains('scat-table')",
                                   timeout=30_000)
@@ -611,14 +450,14 @@ def test_lesson_4s_table_takes_the_keys_and_a_key_brings_it_into_view(course_pag
     box = course_page.evaluate("(() => { const b = document.querySelector('.scat-felt').getBoundingClientRect();"
                                " return [b.top, b.bottom]; })()")
     assert 0 <= box[0] and box[1] <= 900, box
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_a_rule_link_opens_its_entry_in_a_new_tab_and_keeps_the_lesson(course_page: Page, server: Server) -> None:
     """C5 on lesson 8, mid-game: the rulebook opens in a new tab scrolled to C5 (its entries
     are drawn after the page loads, so the browser's own jump found nothing), and the
     lesson's game keeps its move."""
-    _open(course_page, server, "08-play-a-game")
+    open_page(course_page, server, "08-play-a-game")
     game = course_page.locator(".scatlab-game")
     expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
     game.locator(".scat-pile[data-pile=stock]").click()
@@ -636,13 +475,13 @@ def test_a_rule_link_opens_its_entry_in_a_new_tab_and_keeps_the_lesson(course_pa
     assert 0 <= top < 450, top  # at the top of the screen, not merely somewhere on it
     far.close()
     expect(game.locator(".scat-hand-card")).to_have_count(4)  # the lesson's game is as it was
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server: Server) -> None:
     """The page's game takes the keys at once (D draws, as its text says), beside the
     review's try-it tables; a saved game reopens from the index."""
-    _open(course_page, server, "08-play-a-game")
+    open_page(course_page, server, "08-play-a-game")
     game = course_page.locator(".scatlab-game")  # the page's other tables are the review's Try it yourself
     expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
     course_page.wait_for_function("document.activeElement && document.activeElement.closest('.scatlab-game')",
@@ -652,13 +491,13 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     course_page.locator(".scatlab-game input[placeholder='a name for this game']").fill("browser game")
     course_page.get_by_role("button", name="Save to my progress").click()
     expect(course_page.locator(".scatlab-saved-note")).to_contain_text("browser game")
-    _shot(course_page, "08-play-a-game")
-    _open(course_page, server, "00-index")
+    shot(course_page, "08-play-a-game")
+    open_page(course_page, server, "00-index")
     course_page.locator(".scatlab-saved a", has_text="browser game").click()
     course_page.wait_for_url("**/08-play-a-game.ipynb?game=*")
     expect(course_page.locator(".scatlab-reopened")).to_contain_text("browser game", timeout=30_000)
     expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(course_page: Page,
@@ -698,13 +537,13 @@ def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(c
     expect(section.locator(".scatlab-review-source")).not_to_contain_text("stand-in", timeout=30_000)
     expect(course_page.locator(".scat-review")).to_have_count(1)
     course_page.wait_for_timeout(1000)  # the errors came a moment after the game's end
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_lesson_8_reviews_a_game_and_replays_its_two_costliest_decisions(course_page: Page, server: Server) -> None:
     """Issue 10: the stand-in's review, its two costliest decisions with reasons, and two
     Try-it-yourself tables at those positions; Review my game waits for the game's end."""
-    _open(course_page, server, "08-play-a-game")
+    open_page(course_page, server, "08-play-a-game")
     section = course_page.locator(".scatlab-review-replay")
     expect(section.locator(".scatlab-review-source")).to_contain_text("stand-in", timeout=30_000)
     review = course_page.locator(".scat-review")
@@ -734,27 +573,27 @@ def test_lesson_8_reviews_a_game_and_replays_its_two_costliest_decisions(course_
     course_page.wait_for_timeout(300)
     course_page.screenshot(path=str(ARTIFACTS / "08-review-widget.png"))
     expect(review.locator(".scat-review-title")).to_contain_text("stand-in")
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, server: Server) -> None:
-    _open(course_page, server, "06-strategy-lab")
+    open_page(course_page, server, "06-strategy-lab")
     lab = course_page.locator(".scatlab-tournament")
     lab.get_by_role("button", name="Run the tournament").click()
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("won", timeout=60_000)
     expect(lab.locator("svg[aria-label^='win rates after 36 games, each with the range it likely lies in']")).to_be_visible()
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("tip player 1")
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("likely between")
-    _shot(course_page, "06-strategy-lab-run")
-    _no_trouble(course_page)
+    shot(course_page, "06-strategy-lab-run")
+    no_trouble(course_page)
 
 
 def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
     """SIGTERM to the scatlab process (not its group) leaves no Voilà behind."""
-    port = _free_port()
-    proc = _start(port, tmp_path)
+    port = free_port()
+    proc = start_app(port, tmp_path)
     try:
-        _wait_ready(f"http://127.0.0.1:{port}", proc)
+        wait_ready(f"http://127.0.0.1:{port}/voila/static/voila.js", proc)
         proc.send_signal(signal.SIGTERM)
         proc.wait(30)
         deadline = time.monotonic() + 20
@@ -766,7 +605,7 @@ def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
         with socket.socket() as s:
             assert s.connect_ex(("127.0.0.1", port)) != 0, "Voilà still answers after scatlab serve was stopped"
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 def test_the_appendix_compares_the_two_opponent_models_and_shows_the_reliability_diagram(
@@ -774,7 +613,7 @@ def test_the_appendix_compares_the_two_opponent_models_and_shows_the_reliability
     """Issue 11, on lesson 3's optional page "How we know the numbers": the turns slider and
     the rejected-cards field change the adaptive model's knock risk (C6, C7), not the uniform
     one's; bad cards are answered beside the field; the calibration study's diagram is drawn."""
-    _open(course_page, server, "appendix-how-we-know")
+    open_page(course_page, server, "appendix-how-we-know")
     section = course_page.locator(".scatlab-opponent-models")
     expect(section).to_be_visible(timeout=30_000)
     uniform = section.locator("td[data-model='uniform'][data-field='p_lose'] b")
@@ -809,7 +648,7 @@ def test_the_appendix_compares_the_two_opponent_models_and_shows_the_reliability
     field.press("Enter")
     expect(section.locator(".scatlab-field-error")).to_contain_text("'1X' is not a card", timeout=10_000)
     course_page.screenshot(path=str(ARTIFACTS / "03-rejected-error.png"))
-    _no_trouble(course_page)
+    no_trouble(course_page)
 
 
 def test_the_console_shows_one_url_and_a_quiet_log(server: Server) -> None:

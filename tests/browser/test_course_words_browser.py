@@ -27,8 +27,7 @@ from playwright.sync_api import Page, expect
 
 from scatlab.course.steps import steps_of
 
-from .test_course_browser import (PAGES, Server, _no_trouble, _open, _shot, chromium, course_page,  # noqa: F401
-                                  renders_its_widgets_without_errors, server)
+from helpers.course_pages import PAGES, Server, no_trouble, open_page, renders_its_widgets_without_errors, shot
 
 TAUGHT_IN = {"00-index": 0, "rulebook": 0, "practice": 9, "appendix-how-we-know": 3, "appendix-skat": 7}
 """The lesson after which each page that is not a lesson is read (practice: after lesson 8;
@@ -215,6 +214,6 @@ def test_every_page_renders_and_speaks_the_learners_words(course_page: Page, ser
     course_page.wait_for_timeout(500)  # the widgets reflow, MathJax sets the working again
     narrow = course_page.evaluate(VISIBLE_TEXT)
     assert unearned_words(narrow, name) == [] and signed_without_level(narrow) == []
-    _shot(course_page, f"{name}-390-answered")
+    shot(course_page, f"{name}-390-answered")
     assert past_the_right_edge(course_page, "#rendered_cells *") == []
-    _no_trouble(course_page)
+    no_trouble(course_page)

@@ -9,11 +9,14 @@ knock, one more turn each, the showdown)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+"""Where the screenshots go (ignored by git)."""
+
 
 TIMEOUT = 30_000
 

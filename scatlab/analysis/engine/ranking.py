@@ -6,7 +6,7 @@ hints" and "play like the expert" are the same thing.
 :func:`rank` lists every legal move of a position, best first, with its figures;
 :func:`decide` finds the first move (the ``expert`` plays by it; a test checks at every
 decision of seeded games under every preset that it is ``rank(view).best``). **The rule**
-(each part tested by name in ``tests/test_ranking.py``):
+(each part tested by name in ``tests/analysis/test_ranking.py``):
 
 1. **One scale.** Every legal move gets one figure, :attr:`RankedMove.win`: the player's
    chance of winning the game if it makes that move and then plays as the engine advises

@@ -183,7 +183,7 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
         answered; when all have been, the next one again, marked "not rated again"."""
         found = self._candidates()
         key = (str(self.theme.value), self.level.value or None)
-        if not found:  # pragma: no cover - every pool holds every level (tests/test_puzzles.py)
+        if not found:  # pragma: no cover - every pool holds every level (tests/course/test_puzzles.py)
             self.board.value = "<p>No puzzle of this level in this theme yet: choose another level.</p>"
             self.choices.children = ()
             return self.puzzle
