@@ -563,7 +563,7 @@ def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_
     exact column says ``estimate`` (never a rounded decimal passed off as a fraction), as does
     the chance that playing on costs a life; no "±". The chance of winning is not a row: it is
     shown first, as levels (``HintsModel.chances``)."""
-    from scatlab.session.table import ESTIMATE
+    from scatlab.session.display import ESTIMATE
 
     s = TableSession("classic", opponents=("tip", "tip"), seed=8)
     m = s.model()
@@ -655,12 +655,12 @@ def test_C6_a_last_turn_shows_each_way_of_playing_on_once() -> None:
     """After a knock (C6) the one-draw and take rows are the ranking's figures (the hand now):
     no second row saying the same as "worth now (last turn)"."""
     from scatlab.rules import Action
-    from scatlab.session.table import _hints_model
+    from scatlab.session.display import hints_display
 
     s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "10H 8H JH"], up="5C")).apply(Action.KNOCK)
     view = s.view(s.to_move)  # type: ignore[arg-type]
     a = analyze(view, knock=False)
     assert a.ranking is not None and a.ranking.horizon == 0
-    labels = [label for label, _, _ in _hints_model(a, view, "C6").rows]
+    labels = [label for label, _, _ in hints_display(a, view, "C6").rows]
     assert "draw: worth on average after this one draw" in labels and "take the 5♣, throw the 2♠: worth now" in labels
     assert not any("(last turn)" in label for label in labels), labels

@@ -14,8 +14,8 @@ clicks, and tests drive the session directly.
 
 from __future__ import annotations
 
-from .table import (ESTIMATE, MAX_SEATS, MIN_SEATS, ChanceRow, ComputerMove, DrawChart, HintsModel, RuleModel,
-                    SeatModel, ShowdownModel, TableModel, TableSession)
+from .display import ESTIMATE, ChanceRow, DrawChart, HintsModel, RuleModel, SeatModel, ShowdownModel, TableModel
+from .table import MAX_SEATS, MIN_SEATS, ComputerMove, TableSession
 from .wording import YOU, card_words, chance_words, learner_words
 
 __all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "ChanceRow", "DrawChart", "ShowdownModel", "RuleModel",
