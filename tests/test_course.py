@@ -221,7 +221,7 @@ def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
     gid = g.save()
     assert gid is not None
     again = GameWithHints(progress=p, game=str(gid), pace=0)
-    assert again.table.session.model().phase == "discard"
+    assert again.table.session.display().phase == "discard"
     bad = GameWithHints(progress=p, game="99", pace=0)
     assert "Cannot reopen game 99" in bad.status.value
 
@@ -367,7 +367,7 @@ def test_lesson_8s_stand_in_loaded_from_its_record_is_the_game_its_table_plays()
     loaded = stand_in_game("quick", seed=16)
     assert loaded.session.record_json() == played.session.record_json() == stand_in_record("quick", 16)
     assert loaded.session.state.is_over and loaded.session.state.lives == played.session.state.lives
-    assert loaded.session.model().can_review
+    assert loaded.session.display().can_review
     assert loaded.review_game().result == played.review_game().result
 
 

@@ -411,7 +411,7 @@ def test_lesson_4_deals_number_players_as_their_table_does() -> None:
     from scatlab.session import TableSession
 
     table = TableSession("classic", ("tip", "tip"), seat=0, seed=4, deal=SCENARIOS[0].deck(), dealer=2)
-    assert [seat.name for seat in table.model().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
+    assert [seat.name for seat in table.display().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
     for s in SCENARIOS:
         for text in (s.instructions, s.explanation):
             named = [int(n) for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)", text)
@@ -572,7 +572,7 @@ def test_lesson_8_starts_a_game_with_hints_and_a_stand_in_review_on_the_chance_o
     from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"))
-    assert game.table.session.model().hand_number == 1 and game.table.session.hints
+    assert game.table.session.display().hand_number == 1 and game.table.session.hints
     section = ReviewAndReplay(stand_in_game("quick", seed=16), learner=game)
     assert section.source == "stand-in" and len(section.worst) == 2
     assert all(d.label != "best" for d in section.worst)

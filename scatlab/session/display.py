@@ -2,10 +2,10 @@
 :class:`~scatlab.session.table.TableSession` (the learner's view, and after a hand its public
 result).
 
-:func:`table_display` is what :meth:`TableSession.model` returns: a :class:`TableModel` of
-:class:`SeatModel` seats, :class:`HintsModel` hints (:func:`hints_display` of the learner's
+:func:`table_display` is what :meth:`TableSession.display` returns: a :class:`TableDisplay` of
+:class:`SeatDisplay` seats, :class:`HintsDisplay` hints (:func:`hints_display` of the learner's
 ``analyze(view)``, with a :class:`DrawChart` and :class:`ChanceRow` rows), a
-:class:`ShowdownModel` after a hand and the :class:`RuleModel` that governs the moment. Every
+:class:`ShowdownDisplay` after a hand and the :class:`RuleDisplay` that governs the moment. Every
 text the engine gives goes through :meth:`TableSession.words` (the learner's words). Nothing
 here changes the game: the session holds it and moves it on.
 """
@@ -31,14 +31,14 @@ if TYPE_CHECKING:
     from .table import ComputerMove, TableSession
 
 __all__ = [
-    "TableModel",
-    "SeatModel",
+    "TableDisplay",
+    "SeatDisplay",
     "ESTIMATE",
-    "HintsModel",
+    "HintsDisplay",
     "ChanceRow",
     "DrawChart",
-    "ShowdownModel",
-    "RuleModel",
+    "ShowdownDisplay",
+    "RuleDisplay",
     "table_display",
     "hints_display",
     "in_words",
@@ -55,7 +55,7 @@ _BUTTON_LABELS = {
 
 
 @dataclass(frozen=True)
-class RuleModel:
+class RuleDisplay:
     """A rulebook entry as shown: code, title and the project's explanation."""
 
     code: str
@@ -63,13 +63,13 @@ class RuleModel:
     text: str
 
     @classmethod
-    def of(cls, code: str) -> RuleModel:
+    def of(cls, code: str) -> RuleDisplay:
         entry: RuleEntry = rule_entry(code)
         return cls(entry.code, entry.title, entry.text)
 
 
 @dataclass(frozen=True)
-class SeatModel:
+class SeatDisplay:
     """One seat as the learner sees it. ``cards`` are card codes (``"QH"``) when face up,
     else ``None`` per face-down card; ``value`` is shown only for a face-up hand."""
 
@@ -130,7 +130,7 @@ class ChanceRow:
 
 
 @dataclass(frozen=True)
-class HintsModel:
+class HintsDisplay:
     """Advice for the learner's decision, all from ``analysis = analyze(view)``.
 
     What the hints show **first**, on the one scale the advice decides by: ``chance_now``,
@@ -157,7 +157,7 @@ class HintsModel:
     advice_reason: str
     outs: tuple[str, ...]
     chart: DrawChart | None
-    rule: RuleModel
+    rule: RuleDisplay
     chance_now: str = ""
     chances: tuple[ChanceRow, ...] = ()
     summary: str = ""
@@ -171,7 +171,7 @@ class HintsModel:
 
 
 @dataclass(frozen=True)
-class ShowdownModel:
+class ShowdownDisplay:
     """The end of a hand: every final hand face up with its value, what each seat lost or
     won, the engine's explanation (``HandResult.explain()``, in the learner's words:
     :meth:`TableSession.words`) and the rules it cites."""
@@ -182,7 +182,7 @@ class ShowdownModel:
     hands: tuple[tuple[int, tuple[str, ...], str | None], ...]
     outcome: tuple[str, ...]
     explain: str
-    rules: tuple[RuleModel, ...]
+    rules: tuple[RuleDisplay, ...]
     reasons: tuple[str, ...] = ()
     """Every computer move of the hand with the mover's own reason, in order, in the learner's
     words ("player 1 (expert) chose to discard 2♠: throws the 2♠, keeping …"): told once the
@@ -190,7 +190,7 @@ class ShowdownModel:
 
 
 @dataclass(frozen=True)
-class TableModel:
+class TableDisplay:
     """Everything the table shows, as plain data (the widget draws exactly this)."""
 
     rules_name: str
@@ -198,7 +198,7 @@ class TableModel:
     hand_number: int
     phase: str
     seat: int
-    seats: tuple[SeatModel, ...]
+    seats: tuple[SeatDisplay, ...]
     hand: tuple[str, ...]
     hand_value: str | None
     drawn: str | None
@@ -230,9 +230,9 @@ class TableModel:
     """The last computer move of this hand and why, or None: while the hand is live its public
     reason (:meth:`~scatlab.players.base.Player.public_reason` of the learner's view), once
     the hand is over the mover's own reason."""
-    hints: HintsModel | None
-    rule: RuleModel | None
-    showdown: ShowdownModel | None
+    hints: HintsDisplay | None
+    rule: RuleDisplay | None
+    showdown: ShowdownDisplay | None
     game_over: bool
     winner: int | None
     practice: bool
@@ -241,7 +241,7 @@ class TableModel:
     """The game is over: "Review this game" is offered (:meth:`TableSession.review`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The model as JSON-ready data for the browser (the analysis object itself is left
+        """The display as JSON-ready data for the browser (the analysis object itself is left
         out; its numbers are in ``hints.rows``)."""
         data: dict[str, Any] = {}
         for name in self.__dataclass_fields__:
@@ -250,7 +250,7 @@ class TableModel:
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, HintsModel):
+    if isinstance(value, HintsDisplay):
         return {
             "rows": [list(r) for r in value.rows],
             "advice_action": value.advice_action,
@@ -272,7 +272,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def table_display(session: TableSession) -> TableModel:
+def table_display(session: TableSession) -> TableDisplay:
     """Everything the table shows now, computed from the learner's view (and, after a
     hand, the public result)."""
     state = session.state
@@ -296,7 +296,7 @@ def table_display(session: TableSession) -> TableModel:
     if session.moves:  # this hand's last computer move: its public reason until the hands are shown
         move = session.moves[-1]
         why = _told(session, move, own=state.phase in (Phase.DEAL, Phase.GAME_OVER))
-    return TableModel(
+    return TableDisplay(
         rules_name=session.ruleset.name,
         seed=int(session.seed or 0),
         hand_number=state.hand_number,
@@ -327,7 +327,7 @@ def table_display(session: TableSession) -> TableModel:
         log=tuple(session.words(e.describe(pretty=True)) for e in events),
         why=why,
         hints=hints,
-        rule=hints.rule if hints is not None else RuleModel.of(rule_code),
+        rule=hints.rule if hints is not None else RuleDisplay.of(rule_code),
         showdown=showdown,
         game_over=state.is_over,
         winner=state.winner,
@@ -337,7 +337,7 @@ def table_display(session: TableSession) -> TableModel:
     )
 
 
-def _my_value(session: TableSession, view: PlayerView, showdown: ShowdownModel | None) -> str | None:
+def _my_value(session: TableSession, view: PlayerView, showdown: ShowdownDisplay | None) -> str | None:
     """The learner's hand value as shown: the value scored once the hand is over, else the
     hand's value now (an undeclared 31 counts as 30, C10)."""
     scored = {s: v for s, _, v in showdown.hands} if showdown is not None else {}  # the values scored
@@ -347,8 +347,8 @@ def _my_value(session: TableSession, view: PlayerView, showdown: ShowdownModel |
     return scored.get(session.seat) or (pretty_value(mine) if mine is not None else None)
 
 
-def _seats(session: TableSession, view: PlayerView, showdown: ShowdownModel | None, my_value: str | None,
-           dealer: int) -> tuple[SeatModel, ...]:
+def _seats(session: TableSession, view: PlayerView, showdown: ShowdownDisplay | None, my_value: str | None,
+           dealer: int) -> tuple[SeatDisplay, ...]:
     """Every seat as the learner sees it: the learner's own cards, the others' face down
     until the showdown shows their final hands."""
     state = session.state
@@ -367,7 +367,7 @@ def _seats(session: TableSession, view: PlayerView, showdown: ShowdownModel | No
         else:
             cards = (None,) * view.hand_sizes[s]
             value = None
-        seats.append(SeatModel(
+        seats.append(SeatDisplay(
             seat=s,
             name=session.seat_name(s),
             kind=session.seat_names[s],
@@ -431,7 +431,7 @@ def _status(session: TableSession, view: PlayerView, my_turn: bool, kinds: set[A
     return f"Your turn: {said}.{last}"
 
 
-def _showdown(session: TableSession) -> ShowdownModel:
+def _showdown(session: TableSession) -> ShowdownDisplay:
     result: HandResult = session.state.results[-1]
     hands = tuple(
         (s, tuple(str(c) for c in result.final[s]), pretty_value(v) if v is not None else None)
@@ -456,19 +456,19 @@ def _showdown(session: TableSession) -> ShowdownModel:
         outcome.append(session.words(f"player {s} {verb} {lost} {unit[0] if lost == 1 else unit[1]} ({after})"))
     if not outcome:
         outcome.append("nobody loses anything this hand")
-    return ShowdownModel(
+    return ShowdownDisplay(
         number=result.number,
         ended=result.ended,
         knocker=result.knocker,
         hands=hands,
         outcome=tuple(outcome),
         explain=session.words(result.explain()),
-        rules=tuple(RuleModel.of(c) for c in result.codes),
+        rules=tuple(RuleDisplay.of(c) for c in result.codes),
         reasons=tuple(_told(session, m, own=True) for m in session.moves if m.hand_number == result.number),
     )
 
 
-def hints_display(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsModel:
+def hints_display(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsDisplay:
     """The hints of one analysis (its numbers, unchanged). First, the chance of winning the
     game as levels (now, and if each move is made: the figure the advice decides by), a
     close call and the rule of thumb the advice departs from; then, on demand, the figures
@@ -488,7 +488,7 @@ def hints_display(analysis: Analysis, view: PlayerView, rule_code: str) -> Hints
         chances = _chances(ranking, advice.as_action())
         now = win_level(ranking.now)
         summary = _summary(now, chances)
-    return HintsModel(
+    return HintsDisplay(
         analysis=analysis,
         rows=tuple(rows),
         advice_action=advice.action,
@@ -496,7 +496,7 @@ def hints_display(analysis: Analysis, view: PlayerView, rule_code: str) -> Hints
         advice_reason=advice.reason,
         outs=tuple(str(c) for c in draw.outs_31) if draw is not None else (),
         chart=_draw_chart(analysis, taken_now),
-        rule=RuleModel.of(rule_code),
+        rule=RuleDisplay.of(rule_code),
         chance_now=now,
         chances=chances,
         summary=summary,
@@ -591,7 +591,7 @@ def _draw_chart(analysis: Analysis, taken_now: Fraction | None) -> DrawChart | N
     return DrawChart(draw.distribution, taken_now, title)
 
 
-def in_words(hints: HintsModel, words: Callable[[str], str]) -> HintsModel:
+def in_words(hints: HintsDisplay, words: Callable[[str], str]) -> HintsDisplay:
     """``hints`` with the analysis's own texts (a knock refusal, the reason, the moves) in the
     learner's ``words`` (:meth:`TableSession.words`)."""
     return replace(

@@ -3,7 +3,7 @@
 A :class:`TableSession` holds the game's states (for undo), the computer opponents, the seed,
 the learner's seat and what the table shows. It imports no widget library: the
 :class:`~scatlab.widgets.table.Table` widget only forwards clicks and keys to it and draws
-:meth:`TableSession.model`, a plain :class:`TableModel` that tests compare with the state.
+:meth:`TableSession.display`, a plain :class:`TableDisplay` that tests compare with the state.
 
 It holds no game logic: every move goes through :meth:`GameState.apply_for` (an illegal one
 is refused with the engine's message and rule code, and nothing changes), the opponents are
@@ -19,7 +19,7 @@ of the moment before the move and the action only (what the learner saw happen, 
 kind of player lets one infer), it cannot name a hidden card. Once the hand is over every
 hand is face up (the showdown): "Why?" then gives the last move's own reason, and the
 showdown lists every computer move of the hand with its own reason
-(:attr:`ShowdownModel.reasons`); each card they name was in a hand that is now shown or went
+(:attr:`ShowdownDisplay.reasons`); each card they name was in a hand that is now shown or went
 to the discard pile. The next deal clears them.
 
 Determinism: the deck of hand ``h`` is shuffled by ``random.Random(f"{seed}:deck:{h}")`` and
@@ -28,7 +28,7 @@ number of actions already in the hand), so a seed replays a game, undo replays t
 future, and a loaded record continues with the same opponents' choices.
 
 >>> s = TableSession("classic", opponents=("tip", "tip"), seed=7)
->>> m = s.model()
+>>> m = s.display()
 >>> m.seed, m.hand_number, m.to_move == m.seat, len(m.hand)
 (7, 1, True, 3)
 >>> s.click_stock().phase      # D: draw from the stock
@@ -56,7 +56,7 @@ from ..analysis.engine.ranking import prepare
 from ..analysis.explain.report import Analysis, analyze
 from ..analysis.explain.review import GameReview, review_game
 from ..players.base import Decision, Player, make_player
-from .display import HintsModel, TableModel, hints_display, in_words, table_display
+from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
 from .wording import learner_words
 
 __all__ = ["TableSession", "ComputerMove", "MIN_SEATS", "MAX_SEATS"]
@@ -114,14 +114,14 @@ class TableSession:
     practice: bool = field(init=False, default=False)
     last_decision: tuple[int, Decision] | None = field(init=False, default=None, repr=False)
     """The last computer move and the mover's own decision (its reason may name hidden cards:
-    the table shows it only as :attr:`TableModel.why` allows; the repr leaves it out)."""
+    the table shows it only as :attr:`TableDisplay.why` allows; the repr leaves it out)."""
     moves: tuple[ComputerMove, ...] = field(init=False, default=(), repr=False)
     """The computer moves of the current hand (the finished one until the next deal)."""
     _ruleset: RuleSet = field(init=False, repr=False)
     _players: dict[int, Player] = field(init=False, repr=False)
     _kinds: dict[int, str] = field(init=False, repr=False)
     _history: list[_Snapshot] = field(init=False, repr=False)
-    _hint_cache: tuple[PlayerView, HintsModel | None] | None = field(init=False, repr=False, default=None)
+    _hint_cache: tuple[PlayerView, HintsDisplay | None] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self._ruleset = find_rules(self.rules)
@@ -192,7 +192,7 @@ class TableSession:
     def _deck(self, hand_number: int) -> tuple[Card, ...]:
         return shuffled_deck(self._ruleset, random.Random(f"{self.seed}:deck:{hand_number}"))
 
-    def new_game(self, seed: int | None = None, *, deal: CardsLike | None = None) -> TableModel:
+    def new_game(self, seed: int | None = None, *, deal: CardsLike | None = None) -> TableDisplay:
         """Start again with ``seed`` (None: a fresh random seed) and, optionally, a given
         first deal (a whole deck order, e.g. from :func:`scatlab.rules.deal_order`)."""
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
@@ -200,7 +200,7 @@ class TableSession:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(1, 1_000_000)
         self.deal = deal
         self._start(deal)
-        return self.model()
+        return self.display()
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -239,8 +239,8 @@ class TableSession:
             moves += 1
         return moves
 
-    def play(self, action: Action | str) -> TableModel:
-        """The learner's move. An illegal one (or one out of turn) is refused: the model's
+    def play(self, action: Action | str) -> TableDisplay:
+        """The learner's move. An illegal one (or one out of turn) is refused: the display's
         ``message`` carries the engine's reason and rule code (in the learner's words), and
         nothing changes."""
         try:
@@ -252,55 +252,55 @@ class TableSession:
             new = self.state.apply_for(self.seat, act)
         except ScatlabError as exc:
             self.message = str(exc)
-            return self.model()
+            return self.display()
         self._history.append(_Snapshot(self.state, self.last_decision, self.moves))
         self.state = new
         self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
-        return self.model()
+        return self.display()
 
-    def click_stock(self) -> TableModel:
+    def click_stock(self) -> TableDisplay:
         """What a click on the stock (or the key D) does: draw."""
         return self.play(Action.DRAW)
 
-    def click_discard(self) -> TableModel:
+    def click_discard(self) -> TableDisplay:
         """What a click on the discard pile (or the key T) does: take its top card."""
         return self.play(Action.TAKE)
 
-    def click_card(self, card: Card | str) -> TableModel:
+    def click_card(self, card: Card | str) -> TableDisplay:
         """What a click on a hand card (or Enter on it) does: discard it."""
         try:
             chosen = parse_card(card)
         except ScatlabError as exc:
             self.message = str(exc)
-            return self.model()
+            return self.display()
         return self.play(Action.discard(chosen))
 
-    def knock(self) -> TableModel:
+    def knock(self) -> TableDisplay:
         """The Knock button (or the key K)."""
         return self.play(Action.KNOCK)
 
-    def next_hand(self) -> TableModel:
+    def next_hand(self) -> TableDisplay:
         """Deal the next hand (its deck comes from the seed) once a hand has been scored."""
         if self.state.phase is not Phase.DEAL:
             what = "the game is over" if self.state.is_over else "the current hand is still being played"
             self.message = f"cannot deal the next hand now: {what}"
-            return self.model()
+            return self.display()
         self._history.append(_Snapshot(self.state, self.last_decision, self.moves))
         self.state = self.state.deal(self._deck(self.state.hand_number + 1))
         self.moves = ()  # the new hand's cards are face down again
         self.message = self.notice = ""
         if self.auto_play:
             self.run_opponents()
-        return self.model()
+        return self.display()
 
-    def undo(self) -> TableModel:
+    def undo(self) -> TableDisplay:
         """Take back the learner's last move (and the opponents' replies): the game is then
         marked as practice. Nothing to undo leaves a message."""
         if not self._history:
             self.message = "nothing to undo: no move of yours yet in this game"
-            return self.model()
+            return self.display()
         snap = self._history.pop()
         self.state = snap.state
         self.last_decision = snap.last_decision
@@ -309,7 +309,7 @@ class TableSession:
         self.notice = ("your last move was taken back" if self.practice
                        else "your last move was taken back: this game is now practice")
         self.practice = True
-        return self.model()
+        return self.display()
 
     # -- records -------------------------------------------------------------------------
 
@@ -317,7 +317,7 @@ class TableSession:
         """The game so far as the engine's JSON record (:class:`GameRecord`)."""
         return GameRecord.from_state(self.state).dumps()
 
-    def load_record(self, text: str | bytes) -> TableModel:
+    def load_record(self, text: str | bytes) -> TableDisplay:
         """Continue a saved game: replay the engine's JSON record and carry on from where it
         stopped (the learner keeps their seat, the opponents their kinds; later decks come
         from this session's seed). A bad record is refused with the reason and changes
@@ -334,10 +334,10 @@ class TableSession:
             state = replay(record)
         except UnicodeDecodeError:
             self.message = "cannot load the file: a game record is UTF-8 JSON text"
-            return self.model()
+            return self.display()
         except ScatlabError as exc:
             self.message = f"cannot load the record: {exc}"
-            return self.model()
+            return self.display()
         self._ruleset = record.rules
         self.rules = record.rules
         self.state = state.announced(self.seat_names)  # the opponents keep their kinds, as the table says
@@ -350,7 +350,7 @@ class TableSession:
         self.notice = f"loaded a saved game: hand {state.hand_number}, {len(state.events)} moves into it"
         if self.auto_play:
             self.run_opponents()
-        return self.model()
+        return self.display()
 
     def record(self) -> GameRecord:
         """The game so far as the engine's :class:`GameRecord` (every hand dealt)."""
@@ -366,7 +366,7 @@ class TableSession:
         >>> from scatlab.rules import deal_order
         >>> s = TableSession({"lives": 1, "county": False}, opponents=("tip",), seed=1,
         ...                  deal=deal_order(["AH KH 4C", "2S 3S 5D"], up="QH", dealer=1), dealer=1)
-        >>> s.model().can_review
+        >>> s.display().can_review
         False
         >>> s.click_discard().phase, s.click_card("4C").can_review   # take the Q♥, throw the 4♣: 31
         ('discard', True)
@@ -390,7 +390,7 @@ class TableSession:
         hints = self._hints(self.view())
         return hints.analysis if hints is not None else None
 
-    def _hints(self, view: PlayerView) -> HintsModel | None:
+    def _hints(self, view: PlayerView) -> HintsDisplay | None:
         """The hints of ``view``: ``analyze(view, knock=False)``, whose advice is the first
         move of the one ranking (:func:`scatlab.analysis.engine.ranking.rank`, exact, milliseconds)
         and whose rows show the ranking's own figures."""
@@ -450,7 +450,7 @@ class TableSession:
         return learner_words(text, self.seat, names)
 
 
-    def model(self) -> TableModel:
+    def display(self) -> TableDisplay:
         """Everything the table shows now, computed from the learner's view (and, after a
         hand, the public result): :func:`!scatlab.session.display.table_display`."""
         return table_display(self)

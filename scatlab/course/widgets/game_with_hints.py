@@ -148,7 +148,7 @@ def play_to_the_end(table: Any, player: str = "tip", seed: int = 0, limit: int =
 
     >>> from scatlab.widgets.table import Table
     >>> t = play_to_the_end(Table("quick", seed=3, hints=False, pace=0), seed=3)
-    >>> t.session.state.is_over and t.session.model().can_review
+    >>> t.session.state.is_over and t.session.display().can_review
     True
     """
     _play_session(table.session, player, seed, limit)
@@ -202,7 +202,7 @@ def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ..
     played once per process (:func:`stand_in_record`) and loaded into a new table each time.
 
     >>> g = stand_in_game()
-    >>> g.session.state.is_over, g.session.model().status.startswith("Game over")
+    >>> g.session.state.is_over, g.session.display().status.startswith("Game over")
     (True, True)
     """
     from ...widgets.table import Table
