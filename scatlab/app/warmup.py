@@ -18,7 +18,15 @@ __all__ = ["WARM_MODULES", "WARM_RULES", "WARM_KNOCK_LINES", "warm"]
 WARM_MODULES = (
     "ipywidgets",
     "scatlab.course.widgets.course",
-    "scatlab.course.widgets.lessonkit",
+    "scatlab.course.widgets.hand_explorer",
+    "scatlab.course.widgets.knock_chart",
+    "scatlab.course.widgets.scenario_table",
+    "scatlab.course.widgets.house_rules",
+    "scatlab.course.widgets.tournament_lab",
+    "scatlab.course.widgets.game_with_hints",
+    "scatlab.course.widgets.review_and_replay",
+    "scatlab.course.widgets.how_we_know",
+    "scatlab.course.widgets.skat_calculator",
     "scatlab.course.widgets.steps",
     "scatlab.course.widgets.exercises",
     "scatlab.course.widgets.practice",
@@ -42,7 +50,7 @@ opponent turns in; lesson 6: one opponent, turns in)."""
 def warm() -> None:
     """Import :data:`WARM_MODULES`, build the analysis tables of :data:`WARM_RULES`, the
     knock lines of :data:`WARM_KNOCK_LINES` and lesson 3's worked example, and play and review lesson 8's stand-in
-    game (:func:`~scatlab.course.widgets.lessonkit.stand_in_record`). Leaves no state a
+    game (:func:`~scatlab.course.widgets.game_with_hints.stand_in_record`). Leaves no state a
     page could notice other than those caches (no widget, no name)."""
     for name in WARM_MODULES:
         importlib.import_module(name)
@@ -61,6 +69,6 @@ def warm() -> None:
     # be sent to every page): its page then loads the record and finds the review's
     # positions ranked (about 0.25 s saved, 20 MB per kernel)
     from ..analysis.explain.review import review_game
-    from ..course.widgets.lessonkit import stand_in_record
+    from ..course.widgets.game_with_hints import stand_in_record
 
     review_game(json.loads(stand_in_record()))

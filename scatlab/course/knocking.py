@@ -4,7 +4,7 @@ Lesson 3 teaches the engine's criterion: **knock when knocking gives you a bette
 winning the game than playing on**; the knock line is where that starts, for an average
 hand. This module holds what the lesson, its steps and its chart say about a position, as
 plain Python (tested without a browser); the widgets of
-:mod:`scatlab.course.widgets.lessonkit` only draw it.
+:mod:`scatlab.course.widgets.knock_chart` only draw it.
 
 - :class:`KnockSum`: a knock weighed as the lesson teaches (:func:`knock_sum`): against one
   opponent, each way the showdown can end (you lose one life, you lose two, your opponent

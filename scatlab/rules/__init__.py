@@ -21,6 +21,7 @@ from .record import (
     result_json,
     shuffled_deck,
 )
+from .governing import governing_rule
 from .rulebook import RULEBOOK, RuleEntry, cited_codes, rule_entry
 from .scoring import HandEnd, RuleNote, Settlement, settle
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, deal_order
@@ -49,6 +50,7 @@ __all__ = [
     "RuleEntry",
     "cited_codes",
     "rule_entry",
+    "governing_rule",
     "HandEnd",
     "RuleNote",
     "Settlement",

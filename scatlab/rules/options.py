@@ -141,6 +141,14 @@ class RuleSet:
     # -- validation -------------------------------------------------------------------
 
     def _validate(self) -> None:
+        """Refuse an option of the wrong type or range, then options that contradict each
+        other (a :class:`RulesError` saying which and why)."""
+        self._validate_each()
+        self._validate_together()
+
+    def _validate_each(self) -> None:
+        """Each option alone: its type and its range."""
+
         def choice(name: str, allowed: tuple[Any, ...]) -> None:
             value = getattr(self, name)
             # Each option has one type: 52.0, True (== 1) or a str subclass is not a choice.
@@ -179,7 +187,8 @@ class RuleSet:
             raise RulesError(f"name={shown(self.name)} is not allowed: use a non-empty text on one line, "
                              "without control characters")
 
-        # Contradictions between options.
+    def _validate_together(self) -> None:
+        """Contradictions between options."""
         if self.hammer and self.no_knock_first_round:
             raise RulesError(
                 "hammer (V10) contradicts no_knock_first_round (V6): a hammer is a knock on the very "

@@ -721,46 +721,9 @@ class GameState:
         out = list(self.out)
         lost = [0] * n
         newly_out: list[int] = []
+        tie_break = False
         if rules.score_keeping != "points":
-            floor = 0 if rules.county else 1
-            after = {p: self.lives[p] - result.losses[p] for p in players}
-            gone = [p for p in players if after[p] < floor]
-            tie_break = bool(gone) and len(gone) == len(players)
-            if tie_break:
-                # C14 / V9: the hand would put every remaining player out; they stay in at
-                # the lowest standing (on the county) and play on to break the tie.
-                for p in players:
-                    after[p] = max(after[p], floor)
-                gone = []
-                if all(self.lives[p] == floor for p in players) and ended == "stock_exhausted":
-                    notes.append(RuleNote("C14", "everyone left is on the county and tied: a draw game, "
-                                          "the hand is replayed"))
-                else:
-                    notes.append(RuleNote("V9", "every remaining player would be out at once: they stay in "
-                                          "at their last standing and play another hand to break the tie"))
-            for p in players:
-                lost[p] = self.lives[p] - after[p]
-                lives[p] = max(after[p], 0)  # a player out has no lives, never fewer
-            for p in gone:
-                out[p] = True
-                newly_out.append(p)
-            if rules.county:
-                for p in players:
-                    if lives[p] == 0 and p not in gone and self.lives[p] > 0:
-                        notes.append(RuleNote("C13", f"player {p} has no lives left and plays on, on the county"))
-            for p in gone:
-                if rules.score_keeping == "gin":
-                    code, why = "V14", "has all three letters, G-I-N"
-                elif rules.score_keeping == "bus":
-                    code, why = "V15", "is off the bus"
-                elif rules.county:
-                    code = "C13"
-                    why = "lost a life on the county" if self.lives[p] == 0 else "lost more lives than they had"
-                else:
-                    code, why = "V12", "has no lives left"
-                notes.append(RuleNote(code, f"player {p} {why}: out of the game"))
-        else:
-            tie_break = False
+            tie_break = self._lose_lives(result.losses, ended, notes, lives, out, lost, newly_out)
         points = list(self.points)
         won = [0] * n
         for p, k in result.points.items():
@@ -802,6 +765,57 @@ class GameState:
         else:
             init(self, "dealer", self._next_seat(self.dealer))
         return self
+
+    def _lose_lives(self, losses: Mapping[int, int], ended: HandEnd, notes: list[RuleNote], lives: list[int],
+                    out: list[bool], lost: list[int], newly_out: list[int]) -> bool:
+        """The hand's ``losses`` taken from the lives (C13, V12, V14, V15): fills ``lives``,
+        ``out``, ``lost`` and ``newly_out`` and adds the notes; True when the hand would
+        have put every remaining player out and is played again to break the tie (C14, V9)."""
+        rules = self.rules
+        players = self.active
+        floor = 0 if rules.county else 1
+        after = {p: self.lives[p] - losses[p] for p in players}
+        gone = [p for p in players if after[p] < floor]
+        tie_break = bool(gone) and len(gone) == len(players)
+        if tie_break:
+            # C14 / V9: the hand would put every remaining player out; they stay in at
+            # the lowest standing (on the county) and play on to break the tie.
+            for p in players:
+                after[p] = max(after[p], floor)
+            gone = []
+            if all(self.lives[p] == floor for p in players) and ended == "stock_exhausted":
+                notes.append(RuleNote("C14", "everyone left is on the county and tied: a draw game, "
+                                      "the hand is replayed"))
+            else:
+                notes.append(RuleNote("V9", "every remaining player would be out at once: they stay in "
+                                      "at their last standing and play another hand to break the tie"))
+        for p in players:
+            lost[p] = self.lives[p] - after[p]
+            lives[p] = max(after[p], 0)  # a player out has no lives, never fewer
+        for p in gone:
+            out[p] = True
+            newly_out.append(p)
+        if rules.county:
+            for p in players:
+                if lives[p] == 0 and p not in gone and self.lives[p] > 0:
+                    notes.append(RuleNote("C13", f"player {p} has no lives left and plays on, on the county"))
+        for p in gone:
+            notes.append(self._out_note(p))
+        return tie_break
+
+    def _out_note(self, p: int) -> RuleNote:
+        """Why player ``p`` is out of the game, with the rule's code."""
+        rules = self.rules
+        if rules.score_keeping == "gin":
+            code, why = "V14", "has all three letters, G-I-N"
+        elif rules.score_keeping == "bus":
+            code, why = "V15", "is off the bus"
+        elif rules.county:
+            code = "C13"
+            why = "lost a life on the county" if self.lives[p] == 0 else "lost more lives than they had"
+        else:
+            code, why = "V12", "has no lives left"
+        return RuleNote(code, f"player {p} {why}: out of the game")
 
     def _find_winner(self) -> int | None:
         if self.rules.score_keeping == "points":

@@ -1,22 +1,24 @@
 """The card table's session, as plain Python (layer 4: above the players, below the widgets).
 
-:class:`TableSession` plays a whole game against computer players for one learner's seat
-and describes what the table shows as a plain :class:`TableModel`; :func:`learner_words`
-rewords the engine's messages for that seat ("you", suit symbols). Nothing here imports a
-widget library: the :class:`scatlab.widgets.Table` widget draws the model and forwards
+:class:`TableSession` (:mod:`!scatlab.session.table`, the game's control) plays a whole
+game against computer players for one learner's seat; its presenter
+(:mod:`!scatlab.session.display`) describes what the table shows as a plain
+:class:`TableDisplay`; :func:`learner_words` rewords the engine's messages for that seat
+("you", suit symbols). Nothing here imports a
+widget library: the :class:`scatlab.widgets.Table` widget draws the display and forwards
 clicks, and tests drive the session directly.
 
 >>> from scatlab.session import TableSession
 >>> s = TableSession("classic", opponents=("tip", "tip"), seed=7)
->>> s.model().hand_number, len(s.model().hand)
+>>> s.display().hand_number, len(s.display().hand)
 (1, 3)
 """
 
 from __future__ import annotations
 
-from .table import (ESTIMATE, MAX_SEATS, MIN_SEATS, ChanceRow, ComputerMove, DrawChart, HintsModel, RuleModel,
-                    SeatModel, ShowdownModel, TableModel, TableSession)
+from .display import ESTIMATE, ChanceRow, DrawChart, HintsDisplay, RuleDisplay, SeatDisplay, ShowdownDisplay, TableDisplay
+from .table import MAX_SEATS, MIN_SEATS, ComputerMove, TableSession
 from .wording import YOU, card_words, chance_words, learner_words
 
-__all__ = ["TableSession", "TableModel", "SeatModel", "HintsModel", "ChanceRow", "DrawChart", "ShowdownModel", "RuleModel",
+__all__ = ["TableSession", "TableDisplay", "SeatDisplay", "HintsDisplay", "ChanceRow", "DrawChart", "ShowdownDisplay", "RuleDisplay",
            "ComputerMove", "ESTIMATE", "MIN_SEATS", "MAX_SEATS", "learner_words", "card_words", "chance_words", "YOU"]

@@ -11,12 +11,12 @@ the whole analysis beside it (issue 8).
   Tab (or the arrow keys) to a card and Enter, puts the card into the selected zone or takes
   it out; cards in a
   zone carry its badge, and the outs to 31 are marked ``out``;
-- the **analysis**: the table of numbers (:func:`.analyzer_model.number_rows`), the
+- the **analysis**: the table of numbers (:func:`.analyzer_state.number_rows`), the
   advice with its reason and rule codes, the distribution of the hand's value after drawing
   (:func:`.chart.distribution_svg`) and the derivation of the numbers rendered by sympy as
   LaTeX (:mod:`scatlab.analysis.explain.display`).
 
-Python owns the state (an :class:`.analyzer_model.AnalyzerModel`): the picker's JavaScript
+Python owns the state (an :class:`.analyzer_state.AnalyzerState`): the picker's JavaScript
 (``analyzer.js`` and ``analyzer.css`` beside this file; ``analyzer_panel.css`` styles the
 numbers and the advice) only reports clicks (``model.send``) and draws what its traitlets say. Every number shown
 is :func:`scatlab.analysis.analyze` of the position, formatted; the widget computes nothing.
@@ -44,7 +44,7 @@ from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
-from .analyzer_model import (MAX_OPPONENTS, AnalyzerModel, learner_advice, learner_rows, learner_working,
+from .analyzer_state import (MAX_OPPONENTS, AnalyzerState, learner_advice, learner_rows, learner_working,
                              number_rows, outs_of, zone_title)
 from .chart import distribution_svg
 from .svg import card_label, card_svg
@@ -98,7 +98,7 @@ def _badge(zone: str) -> str:
 class Analyzer(w.VBox):  # type: ignore[misc]
     """The hand analyzer (see the module doc). Arguments as for
     :func:`scatlab.analysis.analyze`; ``model`` starts from a prepared
-    :class:`.analyzer_model.AnalyzerModel` instead (as :meth:`from_view` does)."""
+    :class:`.analyzer_state.AnalyzerState` instead (as :meth:`from_view` does)."""
 
     def __init__(
         self,
@@ -113,17 +113,17 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         knock: bool = True,
         samples: int = 10_000,
         seed: int = 0,
-        model: AnalyzerModel | None = None,
+        model: AnalyzerState | None = None,
         card_width: int = 46,
         beginner: bool = False,
     ) -> None:
         """``beginner``: lesson 2's analyzer: the classic rules, no look ahead, the numbers
-        lesson 2 teaches in its words (:func:`.analyzer_model.learner_rows`), and where they
-        come from in the same words (:func:`.analyzer_model.learner_working`: outs over unseen
+        lesson 2 teaches in its words (:func:`.analyzer_state.learner_rows`), and where they
+        come from in the same words (:func:`.analyzer_state.learner_working`: outs over unseen
         cards, the draw's sum), folded away under "Where the numbers come from". The exact
         derivation in the analyst's notation (P, E[...], sets of cards) is the full view's."""
         if model is None:
-            model = AnalyzerModel(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
+            model = AnalyzerState(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
                                   rules=rules, horizon=horizon, knock=knock, samples=samples, seed=seed)
         elif not knock:
             model.knock = False
@@ -184,9 +184,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
     @classmethod
     def from_view(cls, view: PlayerView, **kwargs: Any) -> Analyzer:
         """The analyzer opened on a player's view of a game (the table's "Analyze this
-        position"): only the view's knowledge is used (:meth:`AnalyzerModel.from_view`)."""
+        position"): only the view's knowledge is used (:meth:`AnalyzerState.from_view`)."""
         settings = {key: kwargs.pop(key) for key in ("horizon", "knock", "samples", "seed") if key in kwargs}
-        return cls(model=AnalyzerModel.from_view(view, **settings), **kwargs)
+        return cls(model=AnalyzerState.from_view(view, **settings), **kwargs)
 
     # -- what the controls call -----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// scatlab card table: draws the Python table model and sends every click and key back.
+// scatlab card table: draws the Python table display (TableDisplay as JSON) and sends every click and key back.
 // Python owns all state; this module only renders `state` and calls model.send().
 // No imports, nothing from a CDN.
 

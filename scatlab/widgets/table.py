@@ -5,7 +5,7 @@ Notebook 7 or a Voilà page.
 ``table.js`` and ``table.css`` beside this file, shipped as package data: nothing comes from
 a CDN). Python owns all state: the browser sends each click or key with ``model.send``, the
 :class:`~scatlab.session.TableSession` plays it, and the surface redraws the new
-:meth:`~scatlab.session.TableSession.model` (a synced ``state`` dict).
+:meth:`~scatlab.session.TableSession.display` (a synced ``state`` dict).
 
 Controls (RULES.md, as popular online versions have them): click the stock (D) to draw or the discard pile
 (T) to take, then click a hand card (Tab to it, Enter) to discard it; Knock (K) at the start
@@ -16,7 +16,7 @@ decisions below the table, whose **Try it yourself** opens a :func:`try_table` (
 is handed that function: :mod:`.review_widget` never imports this module).
 
 >>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
->>> t.session.model().my_turn
+>>> t.session.display().my_turn
 True
 >>> t.handle({"type": "key", "key": "d"})["phase"]        # what pressing D does
 'discard'
@@ -58,7 +58,7 @@ _KEYS = {"d": "stock", "t": "discard", "k": "knock", "n": "next", "u": "undo"}
 
 def enabled_controls(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The messages of every control the table shows as enabled in ``state`` (a table
-    model as JSON, :meth:`TableModel.to_json`), in the table's order: Next hand, the stock,
+    display as JSON, :meth:`TableDisplay.to_json`), in the table's order: Next hand, the stock,
     the discard pile, Knock, each discardable hand card, then the action buttons. Each is
     what a click sends to :meth:`Table.handle`, and each is legal (an enabled control is
     never refused).
@@ -109,7 +109,7 @@ def card_faces(deck_size: int) -> CardFaces:
 
 
 class TableSurface(anywidget.AnyWidget):
-    """The card surface: draws ``state`` (a :class:`TableModel` as JSON) with the card
+    """The card surface: draws ``state`` (a :class:`TableDisplay` as JSON) with the card
     pictures of ``deck_faces`` (a shared :class:`CardFaces`) and sends every click and key
     back to Python."""
 
@@ -132,7 +132,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
     one per other seat (1 to 5); ``seed`` replays a game (None picks one, shown on the
     table); ``hints`` shows the learner's chance of winning the game with each move, the
     advice (the highest, or a close call said as such) and, under **More figures**, the exact
-    analysis behind them (:class:`~scatlab.session.HintsModel`); ``pace`` is the
+    analysis behind them (:class:`~scatlab.session.HintsDisplay`); ``pace`` is the
     pause in seconds between two opponent moves (0 plays them at once); ``deal`` starts from
     a given deck order (:func:`scatlab.rules.deal_order`); ``controls`` is ``"full"`` (seed,
     save, load and the analyzer too) or ``"beginner"`` (undo, new game and hints only, for
@@ -184,7 +184,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.handle(content)
 
     def handle(self, content: Any) -> dict[str, Any]:
-        """Play one message from the browser and return the new table model (as JSON).
+        """Play one message from the browser and return the new table display (as JSON).
 
         A message is ``{"type": "stock" | "discard" | "knock" | "next" | "undo" | "new" |
         "hints" | "save" | "analyze" | "review"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
@@ -268,11 +268,11 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         return self._refresh()
 
     def _refresh(self) -> dict[str, Any]:
-        """Set the new table model (its hints complete: the ranking answers in milliseconds)."""
-        model = self.session.model()
-        data = model.to_json()
-        if model.hints is not None and model.hints.chart is not None:  # the session describes the chart; drawn here
-            c = model.hints.chart
+        """Set the new table display (its hints complete: the ranking answers in milliseconds)."""
+        shown = self.session.display()
+        data = shown.to_json()
+        if shown.hints is not None and shown.hints.chart is not None:  # the session describes the chart; drawn here
+            c = shown.hints.chart
             data["hints"]["chart"] = distribution_svg(c.distribution, highlight=c.highlight, title=c.title)
         data["pace"] = self.pace
         data["controls"] = self.controls

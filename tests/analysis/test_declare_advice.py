@@ -122,9 +122,9 @@ def _passed_31_session() -> TableSession:
     """Manual declaring (C10): the learner is dealt 31 and passes; the hand goes on."""
     order = deal_order(["AH KH QH", "2C 3D 4S"], up="9S", dealer=1)
     s = TableSession({"declare": "manual"}, opponents=("tip",), seed=2, deal=order, dealer=1)
-    assert s.model().phase == "declare"
+    assert s.display().phase == "declare"
     s.play("pass")
-    assert s.model().my_turn and s.model().phase == "turn"
+    assert s.display().my_turn and s.display().phase == "turn"
     return s
 
 
@@ -136,7 +136,7 @@ def test_C10_a_passed_31_counts_as_30_and_is_not_advised_to_be_declared() -> Non
     a = analyze(view, samples=200)
     assert a.advice.action != "declare" and a.advice.codes[0] == "C10"
     assert a.advice.reason.startswith("this 31 was not declared at once, so it counts as 30")
-    hints = s.model().hints
+    hints = s.display().hints
     assert hints is not None and hints.advice_action == a.advice.action and "counts as 30" in hints.advice_reason
     assert hints.rule.code == "C10"
     analyzer = Analyzer.from_view(view, knock=False)

@@ -462,7 +462,7 @@ def test_the_review_names_cards_in_one_notation() -> None:
     timeline and the analyst's report all write cards with suit symbols."""
     import re
 
-    from scatlab.course.widgets.lessonkit import costliest_html
+    from scatlab.course.widgets.review_and_replay import costliest_html
     from scatlab.widgets.review_widget import ReviewSteps, decision_html
 
     for result in _reviews():

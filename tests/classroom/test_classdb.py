@@ -286,7 +286,7 @@ def test_a_silent_server_delays_one_write_only(tmp_path: Path, monkeypatch: pyte
 
 
 def _a_reviewed_game(seed: int) -> Any:
-    from scatlab.course.widgets.lessonkit import play_to_the_end
+    from scatlab.course.widgets.game_with_hints import play_to_the_end
     from scatlab.widgets.table import Table
 
     table = play_to_the_end(Table("classic", opponents=("tip", "tip"), seed=seed, hints=False, pace=0),

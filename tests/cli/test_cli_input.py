@@ -25,7 +25,7 @@ import pytest
 from helpers.fuzzing import CONTROL_SEQUENCES
 
 from scatlab.checks import one_line
-from scatlab.cli import _build_parser, main
+from scatlab.cli import build_parser, main
 from scatlab.rules import GameRecord, play_random_game
 
 
@@ -234,7 +234,7 @@ def test_whole_numbers_are_ascii_digits_once_normalised(
 
 def test_every_subcommand_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue: ``scatlab review --help`` had no description line."""
-    parser = _build_parser()
+    parser = build_parser()
     commands: dict[str, argparse.ArgumentParser] = dict(
         next(a for a in parser._actions if a.dest == "command").choices)  # type: ignore[arg-type]
     assert "review" in commands and "serve" in commands

@@ -213,7 +213,7 @@ def test_the_index_shows_the_practice_rating_and_no_file_path(tmp_path: Path) ->
 
 
 def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     p = Progress(tmp_path / "p.sqlite3")
     g = GameWithHints(progress=p, pace=0)
@@ -221,14 +221,14 @@ def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
     gid = g.save()
     assert gid is not None
     again = GameWithHints(progress=p, game=str(gid), pace=0)
-    assert again.table.session.model().phase == "discard"
+    assert again.table.session.display().phase == "discard"
     bad = GameWithHints(progress=p, game="99", pace=0)
     assert "Cannot reopen game 99" in bad.status.value
 
 
 def test_lesson_8_opponents_can_be_masters_and_a_game_in_play_is_not_lost_without_a_second_click(
         tmp_path: Path) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
     from scatlab.errors import ScatlabError
     from scatlab.players.master import MasterPlayer
 
@@ -312,7 +312,8 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     """Issue 10: the stand-in game ends, its review lists the two costliest decisions (on the
     chance of winning the game, the one scale) with their reasons and rule
     links, and each "Try it yourself" table starts at that very position."""
-    from scatlab.course.widgets.lessonkit import ReviewAndReplay, stand_in_game
+    from scatlab.course.widgets.game_with_hints import stand_in_game
+    from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     stand_in = stand_in_game("quick", seed=16)
     assert stand_in.session.state.is_over
@@ -364,19 +365,20 @@ def test_lesson_8s_stand_in_loaded_from_its_record_is_the_game_its_table_plays()
     and loaded into each new table: the same game, move for move, as its table playing it
     through the clicks' calls (the same record, lives and review; the stand-in's own table is
     never shown, only its review)."""
-    from scatlab.course.widgets.lessonkit import play_to_the_end, stand_in_game, stand_in_record
+    from scatlab.course.widgets.game_with_hints import play_to_the_end, stand_in_game, stand_in_record
     from scatlab.widgets.table import Table
 
     played = play_to_the_end(Table("quick", opponents=("tip", "tip"), seed=16, hints=False, pace=0), "tip", 16)
     loaded = stand_in_game("quick", seed=16)
     assert loaded.session.record_json() == played.session.record_json() == stand_in_record("quick", 16)
     assert loaded.session.state.is_over and loaded.session.state.lives == played.session.state.lives
-    assert loaded.session.model().can_review
+    assert loaded.session.display().can_review
     assert loaded.review_game().result == played.review_game().result
 
 
 def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.game_with_hints import GameWithHints, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), pace=0)
     r = ReviewAndReplay(stand_in_game(), learner=game)
@@ -395,7 +397,7 @@ def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path)
 
 def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:
     from scatlab.errors import ScatlabError
-    from scatlab.course.widgets.lessonkit import play_to_the_end
+    from scatlab.course.widgets.game_with_hints import play_to_the_end
     from scatlab.widgets.table import Table
 
     table = Table("classic", seed=1, hints=False, pace=0)
@@ -408,7 +410,8 @@ def test_lesson_8_has_one_review_that_follows_the_learners_game(tmp_path: Path) 
     """The section's review switches to the learner's game when it ends, without a click;
     the table's own "Review this game" shows it there (never a second review below the
     table); a new game is followed too."""
-    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.game_with_hints import GameWithHints, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), pace=0)
     r = ReviewAndReplay(stand_in_game(), learner=game)
@@ -429,7 +432,8 @@ def test_lesson_8_has_one_review_that_follows_the_learners_game(tmp_path: Path) 
 def test_lesson_8_a_finished_game_reopened_from_the_index_is_reviewed_at_once(tmp_path: Path) -> None:
     """A saved game that is over, reopened (``?game=``), is the one the section reviews,
     without a click; its try lines seat the learner in their own seat, cards in symbols."""
-    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.game_with_hints import GameWithHints, play_to_the_end, stand_in_game
+    from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     progress = Progress(tmp_path / "p.sqlite3")
     played = GameWithHints(progress=progress, pace=0)
@@ -493,7 +497,8 @@ def test_lesson_1_offers_no_preset_and_lesson_6_no_seed() -> None:
     """Nothing before the lesson that teaches it (docs/design/voice.md): lesson 1's hand
     explorer hides the presets of lesson 5, and lesson 6's tournament shows no seed field:
     each run deals new cards."""
-    from scatlab.course.widgets.lessonkit import HandExplorer, TournamentLab
+    from scatlab.course.widgets.hand_explorer import HandExplorer
+    from scatlab.course.widgets.tournament_lab import TournamentLab
 
     assert HandExplorer("AH KH 4C", choose_rules=False).preset.layout.display == "none"
     assert HandExplorer("7S 7H 7D", preset="gin").preset.layout.display != "none"

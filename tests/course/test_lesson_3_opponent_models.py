@@ -23,8 +23,7 @@ from scatlab.analysis.model.knock import knock_risk
 from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.cards import parse_cards
 from scatlab.app.launch import lessons_dir
-from scatlab.course.widgets.lessonkit import (CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure,
-                                       calibration_svg)
+from scatlab.course.widgets.how_we_know import CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure, calibration_svg
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND, DISCARD = "AH KH QS", "2C"

@@ -115,7 +115,7 @@ def test_lesson_3_C6_C7_C8_the_worked_example_weighs_the_knock_with_the_engines_
     the knock; playing on's is the ranking's best way of playing on; the verdict is the engine's;
     one line says why the chart's average hand of 21 reads other figures."""
     from scatlab.course.knocking import knock_sum, level
-    from scatlab.course.widgets.lessonkit import worked_example_html
+    from scatlab.course.widgets.knock_chart import worked_example_html
 
     assert "worked_example()" in _lesson_3_code()
     s = knock_sum("AH KH 4C", "9S")
@@ -143,7 +143,8 @@ def test_lesson_3_one_figure_for_one_position_in_the_example_step_3_1_the_chart_
     from scatlab.cli import main
     from scatlab.course.exercises import knock_worth_question
     from scatlab.course.knocking import chart_rows, level, readout
-    from scatlab.course.widgets.lessonkit import OpponentModelExplorer, knock_chart_svg, worked_example_html
+    from scatlab.course.widgets.how_we_know import OpponentModelExplorer
+    from scatlab.course.widgets.knock_chart import knock_chart_svg, worked_example_html
 
     ranking = rank(Position.of(Knowledge.of("AH KH 4C", "9S", opponents=1)))
     knock, on = ranking.move("knock"), ranking.play_on
@@ -177,7 +178,7 @@ def test_lesson_3_one_figure_for_one_position_in_the_example_step_3_1_the_chart_
 
 def _chart(opponents: int, turns: int) -> tuple[Any, Any]:
     import xml.etree.ElementTree as ET
-    from scatlab.course.widgets.lessonkit import knock_chart_svg
+    from scatlab.course.widgets.knock_chart import knock_chart_svg
 
     line = knock_line("classic", opponents=opponents, turns=turns)
     return line, ET.fromstring(knock_chart_svg(line))  # the chart is well-formed XML
@@ -192,7 +193,7 @@ def _assert_the_line_is_where_knocking_passes_playing_on(line: Any) -> None:
     and at the engine's :attr:`KnockLine.line` when there is one; the squares are drawn above
     the dots exactly where the advice knocks."""
     import xml.etree.ElementTree as ET
-    from scatlab.course.widgets.lessonkit import knock_chart_svg
+    from scatlab.course.widgets.knock_chart import knock_chart_svg
 
     svg = ET.fromstring(knock_chart_svg(line))
     rows = line.rows
@@ -231,7 +232,7 @@ def test_lesson_3_C6_every_readout_states_levels_and_never_shows_the_other_move_
     levels ("68.3% if you knock, 63.7% if you play on"), never a signed change, and never shows
     the move not advised with the higher figure (equal-looking levels are said to be a close call)."""
     from scatlab.course.knocking import level
-    from scatlab.course.widgets.lessonkit import knock_table_html
+    from scatlab.course.widgets.knock_chart import knock_table_html
 
     line, svg = _chart(opponents, turns)
     columns = [g for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-col"]
@@ -302,7 +303,7 @@ def test_lesson_3_the_knock_charts_controls_and_caption_speak_plainly() -> None:
     "When"; the caption says where the advice knocks for an average hand (the engine's rows),
     the chance of winning before the hand, and asks for a tap, not a hover."""
     from scatlab.course.knocking import chart_rows, level, line_words
-    from scatlab.course.widgets.lessonkit import KnockChart
+    from scatlab.course.widgets.knock_chart import KnockChart
 
     chart = KnockChart(defer=False)
     assert (chart.opponents.description, chart.turns.description) == ("Against", "When")
@@ -322,7 +323,7 @@ def test_lesson_3_what_moves_the_line_reads_the_engine() -> None:
     """The lesson states no line of its own: where the advice knocks against one to three
     opponents, and as the turns go by, is read from the engine when the page is shown."""
     from scatlab.course.knocking import chart_rows, line_words
-    from scatlab.course.widgets.lessonkit import line_facts_html
+    from scatlab.course.widgets.knock_chart import line_facts_html
 
     assert "line_facts()" in _lesson_3_code()
     facts = _text(line_facts_html())
@@ -337,7 +338,7 @@ def test_lesson_3_links_its_optional_appendix_and_its_learners_words_hold_no_see
     """No figure of today's fit is written in the lesson (they are read from the engine); the
     learner's pages name no seed, no "±", no study, no "player 0"."""
     from scatlab.course.steps import steps_of
-    from scatlab.course.widgets.lessonkit import knock_caption, knock_table_html, line_facts_html, worked_example_html
+    from scatlab.course.widgets.knock_chart import knock_caption, knock_table_html, line_facts_html, worked_example_html
 
     prose = _lesson_3_prose()
     assert "](appendix-how-we-know.ipynb)" in prose
@@ -357,7 +358,7 @@ def test_appendix_how_we_know_the_adaptive_model_is_close_and_the_uniform_too_ro
     """What the appendix reads from the diagram's legend: the adaptive model's bias is under a
     point for both kinds of knocker; the uniform model's is positive for tip (bias is observed
     minus predicted: the tips lost more often than the risk shown, which was too rosy)."""
-    from scatlab.course.widgets.lessonkit import calibration_svg
+    from scatlab.course.widgets.how_we_know import calibration_svg
 
     legend = dict(re.findall(r"(\w+, \w+): [\d,]+ knocks, bias ([+-][\d.]+) points", calibration_svg()))
     assert set(legend) == {"expert, uniform", "expert, adaptive", "tip, uniform", "tip, adaptive"}
@@ -369,7 +370,7 @@ def test_appendix_how_we_know_explains_brier_and_the_sign_of_bias_as_its_legend_
     """The appendix says what the legend's two scores are: the bias is observed minus
     predicted (a plus: the risk shown was too low, too rosy), with the legend's own figure as
     the example, and the Brier score is the average squared gap, lower better."""
-    from scatlab.course.widgets.lessonkit import calibration_svg
+    from scatlab.course.widgets.how_we_know import calibration_svg
 
     text = " ".join("".join(c["source"]) for c in json.loads(
         (LESSON_DIR / "appendix-how-we-know.ipynb").read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
@@ -410,7 +411,7 @@ def test_lesson_4_deals_number_players_as_their_table_does() -> None:
     from scatlab.session import TableSession
 
     table = TableSession("classic", ("tip", "tip"), seat=0, seed=4, deal=SCENARIOS[0].deck(), dealer=2)
-    assert [seat.name for seat in table.model().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
+    assert [seat.name for seat in table.display().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
     for s in SCENARIOS:
         for text in (s.instructions, s.explanation):
             named = [int(n) for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)", text)
@@ -426,7 +427,7 @@ def test_lesson_4_C7_C8_the_rule_that_settles_a_deal_shows_only_once_its_hand_ha
     """The explanation names who loses: before the learner plays it would give the result
     away, so it shows once the hand has ended (a showdown, or a 31 shown), and again hides
     for a new deal."""
-    from scatlab.course.widgets.lessonkit import ScenarioTable
+    from scatlab.course.widgets.scenario_table import ScenarioTable
 
     st = ScenarioTable(key, pace=0)
     s = scenario(key)
@@ -445,7 +446,7 @@ def test_lesson_4_C10_a_hand_played_another_way_is_not_explained_by_the_deals_ru
     """Throwing the Q♥ instead of the 4♣ never makes 31: the page must not explain an
     undeclared 31 (C10), even though the lives lost happen to be the planned ones."""
     from scatlab.course.scenarios import first_hand_losses, followed
-    from scatlab.course.widgets.lessonkit import ScenarioTable
+    from scatlab.course.widgets.scenario_table import ScenarioTable
 
     st = ScenarioTable("undeclared", pace=0)
     for message in ({"type": "stock"}, {"type": "card", "card": "QH"}, {"type": "knock"}):
@@ -460,7 +461,7 @@ def test_lesson_4_C10_a_hand_played_another_way_is_not_explained_by_the_deals_ru
 def test_lesson_4_new_game_deals_the_same_deal_again_so_its_rule_still_applies() -> None:
     """The table's New game on a lesson 4 deal deals that deal again (a random game would
     sit under instructions and a rule about other cards)."""
-    from scatlab.course.widgets.lessonkit import ScenarioTable
+    from scatlab.course.widgets.scenario_table import ScenarioTable
 
     st = ScenarioTable("others-tied", pace=0)
     dealt = st.table.session.state.hands
@@ -474,7 +475,7 @@ def test_lesson_4_new_game_deals_the_same_deal_again_so_its_rule_still_applies()
 def test_lesson_4_C10_an_undeclared_31_shows_as_the_30_it_counts() -> None:
     """Passing on a 31 under manual declaring: the table shows the hand as 30 (C10), on the
     next turn and at the showdown, as the result panel scores it."""
-    from scatlab.course.widgets.lessonkit import ScenarioTable
+    from scatlab.course.widgets.scenario_table import ScenarioTable
 
     st = ScenarioTable("undeclared", pace=0)
     t = st.table
@@ -501,7 +502,7 @@ def test_lesson_5_V2_the_thirty_and_a_half_rule_has_one_code_everywhere_a_learne
     """30½ for three of a kind is V2: the lesson's text, its explorer (under GIN, whose code
     is V14, the value is still V2's), step 5.1's reasons and the rulebook all say V2."""
     from scatlab.course.widgets.course import rulebook_html
-    from scatlab.course.widgets.lessonkit import HandExplorer
+    from scatlab.course.widgets.hand_explorer import HandExplorer
     from scatlab.rules import rule_entry, value_rule
 
     cells = json.loads((LESSON_DIR / "05-house-rules.ipynb").read_text(encoding="utf-8"))["cells"]
@@ -524,7 +525,7 @@ def test_lesson_6_a_tournament_in_steps_counts_every_game() -> None:
 
 
 def test_lesson_6_lab_progress_bar_counts_the_default_games() -> None:
-    from scatlab.course.widgets.lessonkit import TournamentLab
+    from scatlab.course.widgets.tournament_lab import TournamentLab
 
     assert TournamentLab().bar.max == 36
 
@@ -533,7 +534,7 @@ def test_lesson_6_the_tournament_names_its_players_and_ranges_in_a_learners_word
     """Lesson 6's tournament: entrants "tip player 1", "tip player 2" (never "tip#1"), and
     each win rate's range in words ("likely between 20% and 60%"), never "95% interval" or
     "±", in the table and in the chart's titles."""
-    from scatlab.course.widgets.lessonkit import TournamentLab
+    from scatlab.course.widgets.tournament_lab import TournamentLab
 
     lab = TournamentLab(("random", "tip", "tip"), games=9)
     last = lab.run()
@@ -551,7 +552,7 @@ def test_appendix_skat_game_values() -> None:
 def test_appendix_skat_multiplies_with_the_multiplication_sign() -> None:
     """The Skat page writes a product as the course does (docs/design/voice.md): 12 × 3,
     never 12 x 3, in its calculator, its exercise and its text."""
-    from scatlab.course.widgets.lessonkit import SkatCalculator
+    from scatlab.course.widgets.skat_calculator import SkatCalculator
 
     calc = SkatCalculator()
     shown = [calc.result.value]
@@ -567,10 +568,11 @@ def test_appendix_skat_multiplies_with_the_multiplication_sign() -> None:
 
 def test_lesson_8_starts_a_game_with_hints_and_a_stand_in_review_on_the_chance_of_winning(tmp_path: Path) -> None:
     from scatlab.course.progress import Progress
-    from scatlab.course.widgets.lessonkit import GameWithHints, ReviewAndReplay, stand_in_game
+    from scatlab.course.widgets.game_with_hints import GameWithHints, stand_in_game
+    from scatlab.course.widgets.review_and_replay import ReviewAndReplay
 
     game = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"))
-    assert game.table.session.model().hand_number == 1 and game.table.session.hints
+    assert game.table.session.display().hand_number == 1 and game.table.session.hints
     section = ReviewAndReplay(stand_in_game("quick", seed=16), learner=game)
     assert section.source == "stand-in" and len(section.worst) == 2
     assert all(d.label != "best" for d in section.worst)
@@ -604,7 +606,7 @@ def test_lesson_6_step_6_3_C6_the_knock_line_is_read_from_the_engine_and_climbs_
     dealt and after one to three turns each, is read from the engine's knock line when the
     page is shown, and the lowest knocking value never falls as the turns go by."""
     from scatlab.course.knocking import chart_rows, knock_runs, line_words
-    from scatlab.course.widgets.lessonkit import CLIMB_WHENS, line_climb_html
+    from scatlab.course.widgets.knock_chart import CLIMB_WHENS, line_climb_html
 
     cells = json.loads((LESSON_DIR / "06-strategy-lab.ipynb").read_text(encoding="utf-8"))["cells"]
     prose = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")

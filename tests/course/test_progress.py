@@ -652,7 +652,7 @@ def test_load_game_refuses_what_is_not_a_saved_games_id_quoting_it(tmp_path: Pat
 def test_lesson_8s_game_parameter_goes_through_the_same_check_and_shows_the_message(
     tmp_path: Path, text: str, words: str
 ) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     g = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=text, pace=0)
     shown = html.unescape(g.status.value)
@@ -661,7 +661,7 @@ def test_lesson_8s_game_parameter_goes_through_the_same_check_and_shows_the_mess
 
 
 def test_lesson_8s_game_given_as_a_number_from_python_goes_to_load_game_as_it_is(tmp_path: Path) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     g = GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=10**30, pace=0)
     assert f"Cannot reopen game {10**30}: There is no saved game {10**30} here:" in html.unescape(g.status.value)
@@ -670,7 +670,7 @@ def test_lesson_8s_game_given_as_a_number_from_python_goes_to_load_game_as_it_is
 @pytest.mark.parametrize("game", ["12", "x", "9" * 60])
 def test_lesson_8s_bad_game_parameter_shows_the_learner_plain_words_without_api_names(tmp_path: Path, game: str) -> None:
     """Issue 52: a bad ``?game=`` showed the learner "see Progress.saved_games()"."""
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     shown = html.unescape(GameWithHints(progress=Progress(tmp_path / "p.sqlite3"), game=game, pace=0).status.value)
     assert "open a saved game from the course index." in shown
@@ -683,7 +683,7 @@ def test_lesson_8s_bad_game_parameter_shows_the_learner_plain_words_without_api_
 
 
 def test_saving_a_game_with_a_201_character_name_shows_why_and_saves_nothing(tmp_path: Path) -> None:
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     p = Progress(tmp_path / "p.sqlite3")
     g = GameWithHints(progress=p, pace=0)
@@ -703,7 +703,7 @@ def test_saving_a_game_with_a_201_character_name_shows_why_and_saves_nothing(tmp
 def test_the_widgets_show_a_locked_file_instead_of_raising_out_of_a_callback(tmp_path: Path) -> None:
     from scatlab.course.widgets.course import course_index, lesson_footer
     from scatlab.course.widgets.exercises import ExerciseWidget
-    from scatlab.course.widgets.lessonkit import GameWithHints
+    from scatlab.course.widgets.game_with_hints import GameWithHints
 
     path = tmp_path / "progress.sqlite3"
     _good_database(path)

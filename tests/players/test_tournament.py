@@ -397,7 +397,7 @@ def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet)
     for _ in range(30):
         if session.state.is_over:
             break
-        model = session.model()
+        model = session.display()
         state = session.state
         allowed = public_cards(state, session.seat)
         if model.hints is not None:
@@ -414,7 +414,7 @@ def test_the_table_sessions_hints_and_model_reach_no_hidden_card(rules: RuleSet)
         if state.phase not in (Phase.DEAL, Phase.GAME_OVER):
             session.state = _shuffle_hidden(state, session.seat, rng)
             session._hint_cache = None
-            other = session.model()
+            other = session.display()
             assert other.to_json() == model.to_json(), "the table shows something that depends on hidden cards"
             session.state = state
             checked += model.hints is not None

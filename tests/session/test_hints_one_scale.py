@@ -31,7 +31,7 @@ from scatlab.analysis.engine.ranking import CLOSE_CALL, win_level
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, Phase
 from scatlab.rules.actions import Action
-from scatlab.session import HintsModel, TableSession
+from scatlab.session import HintsDisplay, TableSession
 
 LEVEL = r"\d+(?:\.\d+)?%"
 SIGNED = re.compile(r"(?<![\w.%])[+\-−]\s?\d+(?:\.\d+)?\s?(?:%|points?\b)")
@@ -66,14 +66,14 @@ def signed_without_level(text: str) -> list[str]:
     return bad
 
 
-def hint_texts(h: HintsModel) -> list[str]:
+def hint_texts(h: HintsDisplay) -> list[str]:
     """Everything a hint shows, in words."""
     return [h.summary, h.close, h.thumb, h.advice_reason, h.chance_now,
             *(f"if you {c.move} {c.level}" for c in h.chances),
             *(f"{label} {shown}" for label, _, shown in h.rows)]
 
 
-def check_hint(h: HintsModel, where: str) -> None:
+def check_hint(h: HintsDisplay, where: str) -> None:
     """One hint against the rules of the module doc."""
     ranking = h.analysis.ranking
     assert ranking is not None, where
@@ -116,7 +116,7 @@ def play_and_check(preset: str, seed: int, follow: str) -> int:
     rng = random.Random(f"{preset}:{seed}")
     checked = 0
     while not s.state.is_over and checked < DECISIONS_PER_GAME:
-        m = s.model()
+        m = s.display()
         if m.can_next_hand:
             s.next_hand()
             continue
@@ -150,7 +150,7 @@ def test_a_close_call_is_said_and_a_signed_chance_needs_its_level() -> None:
     """The check itself: a hint whose advised move is shown lower than another, or that
     shows a signed chance alone, fails."""
     s = TableSession("classic", opponents=("tip", "tip"), seed=7)
-    h = s.model().hints
+    h = s.display().hints
     assert h is not None
     check_hint(h, "seed 7")
     import dataclasses

@@ -6,7 +6,7 @@ every preset, 2 to 4 players, against expert, tip, greedy and random opponents, 
 seat played by a tip or a random player through the table's own controls (the stock, the
 discard pile, a hand card, Knock, the buttons, Next hand, Undo, and now and then a click while
 waiting, which is refused). After every single move, computer or learner, every string of the
-table model as JSON (:meth:`TableModel.to_json`: the status, the log, "Why?", the showdown
+table model as JSON (:meth:`TableDisplay.to_json`: the status, the log, "Why?", the showdown
 with its reasons, the seats, the messages) is searched for every card hidden from the learner
 at that moment (:mod:`hidden_cards`: known from the learner's own view; where every card is,
 from the game state). The one exception is the hints' list of outs: the unseen cards that
@@ -70,7 +70,7 @@ class Tally:
 
 def check(s: TableSession, tally: Tally) -> None:
     """Search everything the table model holds now for a card hidden from the learner."""
-    m = s.model()
+    m = s.display()
     hidden = hidden_from(s.state, s.seat)
     texts = [(w, t) for w, t in strings(m.to_json()) if not w.startswith(".hints.outs")]
     tally.moments += 1

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from scatlab.rules import PRESETS, Action, GameState, Phase, deal_order, find_rules
-from scatlab.session import TableModel, TableSession
+from scatlab.session import TableDisplay, TableSession
 from scatlab.widgets.table import Table
 from scatlab.session.wording import learner_words
 
@@ -58,7 +58,7 @@ def learner_text_problems(text: str, seat: int) -> list[str]:
     return problems
 
 
-def shown_texts(m: TableModel) -> list[str]:
+def shown_texts(m: TableDisplay) -> list[str]:
     """Every running text the table shows: the refusal, the notice, the status, the log,
     the last computer move's why, the showdown's outcome, explanation and the computer
     players' reasons, the hints."""
@@ -70,7 +70,7 @@ def shown_texts(m: TableModel) -> list[str]:
     return texts
 
 
-def refused(s: TableSession, click: Callable[[TableSession], TableModel]) -> str:
+def refused(s: TableSession, click: Callable[[TableSession], TableDisplay]) -> str:
     """The message a refused click shows, checking that the click changed nothing."""
     before = s.state
     m = click(s)
@@ -103,7 +103,7 @@ def knock_after_my_turn(rules: Any, seat: int, players: int = 2) -> TableSession
     others = ["AS KS 9S"] + [LOW_OTHER] * (players - 2)
     s = seated(rules, LOW, others, seat, up="7H")
     s.click_stock()
-    drawn = s.model().drawn
+    drawn = s.display().drawn
     assert drawn is not None
     m = s.click_card(drawn)
     assert m.knocker == (seat + 1) % players and m.my_turn, m.status
@@ -144,10 +144,10 @@ def later_turn(rules: Any, seat: int) -> TableSession:
     """The learner's second turn (the first was draw and throw back)."""
     s = seated(rules, LOW, [LOW_OTHER], seat)
     s.click_stock()
-    drawn_card = s.model().drawn
+    drawn_card = s.display().drawn
     assert drawn_card is not None
     s.click_card(drawn_card)
-    assert s.model().my_turn
+    assert s.display().my_turn
     return s
 
 
@@ -157,32 +157,32 @@ def empty_stock(seat: int) -> TableSession:
     return s
 
 
-def knock(s: TableSession) -> TableModel:
+def knock(s: TableSession) -> TableDisplay:
     return s.knock()
 
 
-def draw(s: TableSession) -> TableModel:
+def draw(s: TableSession) -> TableDisplay:
     return s.click_stock()
 
 
-def take(s: TableSession) -> TableModel:
+def take(s: TableSession) -> TableDisplay:
     return s.click_discard()
 
 
-def action(name: str) -> Callable[[TableSession], TableModel]:
+def action(name: str) -> Callable[[TableSession], TableDisplay]:
     return lambda s: s.play(name)
 
 
-def card(code: str | None = None, *, taken_card: bool = False) -> Callable[[TableSession], TableModel]:
-    def click(s: TableSession) -> TableModel:
-        chosen = s.model().taken if taken_card else code
+def card(code: str | None = None, *, taken_card: bool = False) -> Callable[[TableSession], TableDisplay]:
+    def click(s: TableSession) -> TableDisplay:
+        chosen = s.display().taken if taken_card else code
         assert chosen is not None
         return s.click_card(chosen)
     return click
 
 
 # (name, the table at the moment, the click, what the shown message starts with, a phrase it holds)
-REFUSALS: list[tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableModel], str, str]] = [
+REFUSALS: list[tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableDisplay], str, str]] = [
     ("game over, the learner won", lambda seat: game_over(seat, True), draw, "you cannot act: the game is over", "(you won)"),
     ("game over, a computer won", lambda seat: game_over(seat, False), take, "you cannot act: the game is over", "(tip) won)"),
     ("between hands", between_hands, knock, "you cannot act: the next hand has not been dealt yet", "deal"),
@@ -232,7 +232,7 @@ def draw_after(s: TableSession) -> TableSession:
 @pytest.mark.parametrize("seat", [0, 1])
 @pytest.mark.parametrize("case", REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_C5_every_refusal_a_click_can_meet_is_in_the_learners_words(
-        case: tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableModel], str, str], seat: int) -> None:
+        case: tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableDisplay], str, str], seat: int) -> None:
     """The refusal names the learner "you" (never "player N" for their seat), the other
     seats as the table shows them, cards in suit symbols, with the rule code in front."""
     _, make, click, start, phrase = case
@@ -260,9 +260,9 @@ def test_a_computer_seat_is_named_as_the_table_shows_it() -> None:
     """Seats are numbered from 1, as the table labels them: the learner in seat 0 is
     "player 1 (you)", seat 1 "player 2 (tip)", and the texts say the same."""
     s = TableSession("classic", opponents=("tip", "tip"), seed=4, auto_play=False)
-    assert [seat.name for seat in s.model().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
+    assert [seat.name for seat in s.display().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
     s.click_stock()
-    s.click_card(s.model().discardable[0])
+    s.click_card(s.display().discardable[0])
     m = s.click_stock()  # the learner clicks while a computer player is to move
     assert m.message.startswith("it is player 2 (tip)'s turn"), m.message
     assert m.status.startswith("Player 2 (tip) is playing")
@@ -290,7 +290,7 @@ def test_everything_the_table_shows_is_in_the_learners_words(name: str, seat: in
             {"type": "action", "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare"])},
         ])
         table.handle(msg)
-        for text in shown_texts(table.session.model()):
+        for text in shown_texts(table.session.display()):
             assert learner_text_problems(text, seat) == [], text
             seen += bool(text)
     assert seen > 200
@@ -338,7 +338,7 @@ def test_chances_are_worded_for_a_learner_at_each_boundary() -> None:
 
 def test_C5_after_a_draw_the_status_names_the_number_keys_that_throw_a_card() -> None:
     s = drawn("classic", 0)
-    m = s.model()
+    m = s.display()
     assert m.status == "Your turn: click a card of your hand to discard it, or press its number (1-4).", m.status
 
 
@@ -349,7 +349,7 @@ def test_C6_after_a_knock_the_status_says_it_is_your_last_turn_and_who_knocked()
     from scatlab.session import TableSession
 
     s = TableSession("classic", opponents=("expert", "expert"), seed=0)
-    m = s.model()
+    m = s.display()
     for _ in range(400):
         if m.phase == "deal":  # the hand ended first (the learner's knock or a 31): the next one
             m = s.next_hand()
@@ -359,7 +359,7 @@ def test_C6_after_a_knock_the_status_says_it_is_your_last_turn_and_who_knocked()
             break
         assert "last turn" not in m.status
         s.play(m.hints.analysis.ranking.best.action)
-        m = s.model()
+        m = s.display()
     knocker = s.state.knocker
     assert m.status.startswith("Your turn: ") and knocker is not None
     assert m.status.endswith(f" This is your last turn: player {knocker + 1} (expert) knocked."), m.status  # from 1

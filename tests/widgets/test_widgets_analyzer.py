@@ -30,7 +30,7 @@ from scatlab.errors import AnalysisError, CardError, ScatlabError
 from scatlab.players import PLAYER_KINDS, RandomPlayer
 from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order, shuffled_deck
 from scatlab.widgets.analyzer import DERIVATION_HEADING, Analyzer, CardPicker
-from scatlab.widgets.analyzer_model import AnalyzerModel, number_rows
+from scatlab.widgets.analyzer_state import AnalyzerState, number_rows
 from scatlab.widgets.chart import distribution_svg
 
 
@@ -130,7 +130,7 @@ def test_an_impossible_position_is_refused_with_the_engines_message(zone: str, c
 
 def test_too_many_known_cards_for_the_unseen_ones_is_refused() -> None:
     """Knowledge needs enough unseen cards for the opponents' hands and the stock (C2, C3)."""
-    m = AnalyzerModel("AH KH 7C", rules="eenendertigen", opponents=8)
+    m = AnalyzerState("AH KH 7C", rules="eenendertigen", opponents=8)
     dead = [c for c in deck(32) if c not in cards("AH KH 7C")]
     m.set_text("dead", " ".join(str(c) for c in dead[:10]))
     assert m.cards["dead"] == () and "only 19 cards are unseen" in (m.errors["dead"] or "")
@@ -209,7 +209,7 @@ def test_a_field_in_error_is_read_again_when_another_field_fixes_it() -> None:
     a.type("discard", "10S")
     assert a.field_errors["hand"].value == "" and a.model.cards["hand"] == parse_cards("7S 8S 9S")
     assert "Advice:" in a.advice.value
-    m = AnalyzerModel(knock=False)
+    m = AnalyzerState(knock=False)
     m.set_text("dead", "9S")
     m.set_text("hand", "7S 8S 9S")
     m.toggle("9S", "dead")  # a click takes the 9S out of the dead cards
@@ -223,7 +223,7 @@ def test_a_field_in_error_is_read_again_when_another_field_fixes_it() -> None:
 @settings(max_examples=60, derandomize=True, deadline=None)
 @given(st.text(alphabet="AKQJT1098765432HDCS♥♦♣♠xz ,", max_size=16))
 def test_any_typed_text_is_kept_and_either_accepted_or_explained(text: str) -> None:
-    m = AnalyzerModel("AH KH 4C", knock=False)
+    m = AnalyzerState("AH KH 4C", knock=False)
     m.set_text("dead", text)
     assert m.texts["dead"] == text
     if m.errors["dead"] is None:
@@ -418,14 +418,14 @@ def test_the_model_is_plain_python() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; import scatlab.widgets.analyzer_model as m; "
+    code = ("import sys; import scatlab.widgets.analyzer_state as m; "
             "print([x for x in ('ipywidgets', 'anywidget', 'sympy') if x in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
 
 def test_every_card_of_the_deck_can_be_picked_into_some_zone() -> None:
-    m = AnalyzerModel(knock=False)
+    m = AnalyzerState(knock=False)
     for card in ALL_CARDS[:3]:
         m.toggle(card)
     m.select("dead")
@@ -461,11 +461,11 @@ def test_a_hand_of_31_needs_no_outs_and_long_sets_stay_readable() -> None:
 )
 def test_bad_arguments_are_refused_with_a_message_that_quotes_them(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ScatlabError, match=re.escape(message)):
-        AnalyzerModel(**kwargs)
+        AnalyzerState(**kwargs)
 
 
 def test_bad_settings_leave_the_position_unchanged() -> None:
-    m = AnalyzerModel("AH KH 4C", discard="9S", knock=False)
+    m = AnalyzerState("AH KH 4C", discard="9S", knock=False)
     before = (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts))
     calls: list[Callable[[], None]] = [
         lambda: m.set_opponents(9), lambda: m.set_horizon(-1), lambda: m.set_rules("poker"),
@@ -495,7 +495,7 @@ def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[t
     """Random clicks, typing and settings: every refusal is a ScatlabError that changes
     nothing, and the position is always one the engine accepts (no card twice, a hand of at
     most four, the deck of the rule set), with each valid field showing its cards."""
-    m = AnalyzerModel(knock=False)
+    m = AnalyzerState(knock=False)
     for kind, zone, arg in ops:
         before = (dict(m.cards), m.opponents, m.rules)
         try:
@@ -517,7 +517,7 @@ def test_any_sequence_of_clicks_and_typing_keeps_a_possible_position(ops: list[t
             if m.errors.get(z) is None:
                 assert parse_cards(m.texts[z]) == m.cards[z]
             else:  # no stale error: the text is still refused against the position as it is now
-                probe = AnalyzerModel(knock=False)
+                probe = AnalyzerState(knock=False)
                 probe.set_opponents(m.opponents)
                 probe.set_rules(m.rules)
                 probe._commit(dict(m.cards))

@@ -179,7 +179,7 @@ def _text(html: str) -> str:
 
 
 def _stand_in_steps() -> ReviewSteps:
-    from scatlab.course.widgets.lessonkit import stand_in_record
+    from scatlab.course.widgets.game_with_hints import stand_in_record
 
     return ReviewSteps(GameRecord.from_json(__import__("json").loads(stand_in_record())), player=0)
 
@@ -237,7 +237,7 @@ def test_no_dead_anywhere_in_decision_html_or_the_widget() -> None:
 
 
 def test_listed_decisions_are_in_play_order_and_the_costliest_say_they_are_sorted_by_cost() -> None:
-    from scatlab.course.widgets.lessonkit import costliest_html
+    from scatlab.course.widgets.review_and_replay import costliest_html
 
     steps = _stand_in_steps()
     marks = [(m["hand"], m["index"]) for m in steps.marks()]

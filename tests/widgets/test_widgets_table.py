@@ -23,7 +23,7 @@ from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
 from scatlab.rules.rulebook import cited_codes
-from scatlab.session import ComputerMove, TableModel, TableSession, chance_words
+from scatlab.session import ComputerMove, TableDisplay, TableSession, chance_words
 from scatlab.widgets.chart import distribution_svg
 from scatlab.widgets.review import record_before
 from scatlab.widgets.table import Table, enabled_controls
@@ -39,9 +39,9 @@ def check_model_matches_state(table: Table) -> None:
     the standings in the preset's terms, whose turn, and the hand's log in words."""
     s = table.session
     state, seat = s.state, s.seat
-    m = s.model()
+    m = s.display()
     view = state.view(seat)
-    assert m == s.model()  # the model is a pure function of the session
+    assert m == s.display()  # the display is a pure function of the session
     assert m.hand == tuple(str(c) for c in view.hand)
     if state.phase is not Phase.THROW_DOWN:
         assert m.hand == tuple(str(c) for c in state.hands[seat])
@@ -141,7 +141,7 @@ def test_C5_a_refusal_out_of_turn_goes_once_the_computer_players_move_on() -> No
     s.step()
     assert s.message == ""
     s.run_opponents()
-    assert not s.waiting and s.model().can_draw and s.model().message == ""
+    assert not s.waiting and s.display().can_draw and s.display().message == ""
 
 
 def test_keys_do_what_the_clicks_do() -> None:
@@ -153,7 +153,7 @@ def test_keys_do_what_the_clicks_do() -> None:
     card = by_key.surface.state["discardable"][0]
     by_key.handle({"type": "card", "card": card})  # Enter on a focused card sends this
     by_click.handle({"type": "card", "card": card})
-    assert by_key.session.model().to_json() == by_click.session.model().to_json()
+    assert by_key.session.display().to_json() == by_click.session.display().to_json()
 
 
 @pytest.mark.parametrize("name", ["classic", "cadillac", "gin", "ride-the-bus", "french-canadian", "eenendertigen"])
@@ -162,7 +162,7 @@ def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
     checked = 0
     rng = random.Random(name)
     while checked < 6 and not s.state.is_over:
-        m = s.model()
+        m = s.display()
         if m.hints is not None:
             expected = analyze(s.state.view(s.seat), knock=False)
             got = m.hints.analysis
@@ -188,14 +188,14 @@ def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
 
 def test_hints_off_show_no_numbers() -> None:
     s = TableSession("classic", seed=3, hints=False)
-    assert s.model().hints is None and s.model().rule is not None
+    assert s.display().hints is None and s.display().rule is not None
 
 
 def test_C6_C7_showdown_turns_every_hand_up_and_cites_the_rule() -> None:
     # Seat 0 knocks at once with 21; the tip players reply; then the showdown (C6, C7).
     order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
     s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
-    assert s.model().can_knock
+    assert s.display().can_knock
     m = s.knock()
     assert m.phase == "deal" and m.showdown is not None
     result = s.state.results[-1]
@@ -216,7 +216,7 @@ def test_C3_the_dealer_badge_stays_with_the_finished_hand_until_the_next_deal() 
     when the next hand is dealt, not beside the finished hand's result."""
     order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
     s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
-    assert s.model().dealer == 2 and s.model().seats[2].dealer
+    assert s.display().dealer == 2 and s.display().seats[2].dealer
     m = s.knock()
     assert m.showdown is not None and s.state.dealer == 0  # the state has passed the deal on
     assert m.dealer == 2 and [seat.dealer for seat in m.seats] == [False, False, True]
@@ -228,7 +228,7 @@ def test_C8_a_31_ends_the_hand_and_the_rule_governs_the_discard() -> None:
     order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QH", dealer=2)
     s = TableSession("classic", opponents=("tip", "tip"), seed=1, deal=order, dealer=2)
     s.click_discard()
-    assert s.model().hints is not None and s.model().hints.rule.code == "C8"  # type: ignore[union-attr]
+    assert s.display().hints is not None and s.display().hints.rule.code == "C8"  # type: ignore[union-attr]
     m = s.click_card("4C")
     assert m.showdown is not None and m.showdown.ended == "31"
     assert "C8" in m.showdown.explain and "C8" in [r.code for r in m.showdown.rules]
@@ -240,7 +240,7 @@ def test_C8_a_31_ends_the_hand_and_the_rule_governs_the_discard() -> None:
 ])
 def test_C13_V13_V14_V15_V16_standings_in_the_presets_own_terms(name: str, words: str) -> None:
     s = TableSession(name, seed=2)
-    assert [seat.standing for seat in s.model().seats] == [words] * 3
+    assert [seat.standing for seat in s.display().seats] == [words] * 3
 
 
 def test_C13_a_player_with_no_pennies_is_on_the_county() -> None:
@@ -253,16 +253,16 @@ def test_C13_a_player_with_no_pennies_is_on_the_county() -> None:
 def test_undo_restores_the_exact_earlier_state_and_marks_practice() -> None:
     s = TableSession("classic", opponents=("tip", "tip"), seed=4)
     start = s.state
-    first = s.model()
+    first = s.display()
     s.click_stock()
     mid = s.state
-    s.click_card(s.model().discardable[0])
-    assert s.state is not mid and s.model().can_undo
+    s.click_card(s.display().discardable[0])
+    assert s.state is not mid and s.display().can_undo
     assert s.undo().notice.endswith("this game is now practice")
     assert s.state is mid and s.practice
     s.undo()
     assert s.state is start
-    again = s.model()
+    again = s.display()
     assert again.practice and again.hand == first.hand and again.log == first.log
     assert s.undo().message.startswith("nothing to undo")
     # the same moves again lead to the same game (the opponents' choices come from the seed)
@@ -274,31 +274,31 @@ def test_save_then_load_continues_the_same_game() -> None:
     a = TableSession("gin", opponents=("tip", "expert"), seed=12)
     rng = random.Random(0)
     for _ in range(12):  # (with seed 12 the expert wins this game after 21 clicks: save before that)
-        m = a.model()
+        m = a.display()
         options = ([a.click_stock] if m.can_draw else []) + [functools.partial(a.click_card, c) for c in m.discardable]
         options += [a.next_hand] if m.can_next_hand else []
         rng.choice(options)()
-    assert not a.model().game_over  # a game in progress is saved
+    assert not a.display().game_over  # a game in progress is saved
     saved = a.record_json()
     assert GameRecord.loads(saved) == GameRecord.from_state(a.state)
     b = TableSession("gin", opponents=("tip", "expert"), seed=12)
     m = b.load_record(saved)
     assert m.notice.startswith("loaded a saved game") and m.message == ""
     assert GameRecord.from_state(b.state) == GameRecord.from_state(a.state)
-    assert b.model().hand == a.model().hand and b.model().log == a.model().log
+    assert b.display().hand == a.display().hand and b.display().log == a.display().log
     continued = 0
     for _ in range(25):  # the same clicks give the same game in both
-        ma = a.model()
+        ma = a.display()
         if ma.game_over:
             break
         continued += 1
         pick = rng.randrange(10)
         for s in (a, b):
-            mm = s.model()
+            mm = s.display()
             options = ([s.click_stock] if mm.can_draw else []) + [functools.partial(s.click_card, c) for c in mm.discardable]
             options += [s.next_hand] if mm.can_next_hand else []
             options[pick % len(options)]()
-        assert a.state.hands == b.state.hands and a.model().log == b.model().log
+        assert a.state.hands == b.state.hands and a.display().log == b.display().log
     assert continued > 0
 
 
@@ -318,8 +318,8 @@ def test_new_game_seed_and_a_given_deal() -> None:
     assert s.new_game(8).seed == 8 and s.state.hands == hands
     order = deal_order(["AH KH 4C", "2S 3S 5D", "9C 8D 7S"], up="QS", dealer=2)
     s.new_game(8, deal=order)
-    assert s.model().hand == ("AH", "KH", "4C") and s.model().top_discard == "QS"
-    assert s.new_game().hand_number == 1 and s.model().seed == s.seed
+    assert s.display().hand == ("AH", "KH", "4C") and s.display().top_discard == "QS"
+    assert s.new_game().hand_number == 1 and s.display().seed == s.seed
     with pytest.raises(ValueError, match="seed=-1"):
         s.new_game(-1)
 
@@ -327,28 +327,28 @@ def test_new_game_seed_and_a_given_deal() -> None:
 def test_V10_V11_V19_buttons_appear_only_when_legal() -> None:
     rules = RuleSet.from_codes("V10", "V11", "V19")
     s = TableSession(rules, opponents=("tip", "tip"), seed=6)
-    m = s.model()
+    m = s.display()
     assert m.phase == "throw_down" and dict(m.buttons) == {"throw_down": "Throw down", "pass": "Pass"}
     assert m.hand == () and all(c is None for c in m.seats[0].cards)  # V11: decided before looking
     m = s.play("pass")
     assert "hammer" in dict(m.buttons) and m.can_knock
     m = s.click_stock()
     assert "stop_bus" not in dict(m.buttons)  # V19: not in the first turn
-    classic = TableSession("classic", seed=6).model()
+    classic = TableSession("classic", seed=6).display()
     assert classic.buttons == ()
 
 
 def test_opponents_step_one_move_at_a_time_and_why_explains_the_last() -> None:
     s = TableSession("classic", opponents=("tip", "tip"), seed=4, auto_play=False)
     s.click_stock()
-    s.click_card(s.model().discardable[0])
-    assert s.waiting and s.model().why is None
+    s.click_card(s.display().discardable[0])
+    assert s.waiting and s.display().why is None
     refused = s.click_stock()
     assert "wait" in refused.message
     seen = s.view()  # the learner's view as player 1 moves
     decision = s.step()
     assert decision is not None and s.last_decision == (1, decision)
-    why = s.model().why
+    why = s.display().why
     public = make_player("tip").public_reason(decision.action, seen)  # from the learner's view only
     assert why == f"player 2 (tip) chose to {s.words(str(decision.action))}: {s.words(public)}"
     assert s.run_opponents() >= 1 and not s.waiting
@@ -365,13 +365,13 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
     while s.state.phase is not Phase.DEAL:
         if s.waiting:
             s.step()
-            move, now = s.moves[-1], s.model()
+            move, now = s.moves[-1], s.display()
             if now.phase != "deal":
                 assert now.why == f"player 2 (expert) chose to {s.words(str(move.decision.action))}: " \
                                   f"{s.words(move.public)}"
         else:
             s.play(me.decide(s.view(), rng).action)
-    m = s.model()
+    m = s.display()
     own = [f"player 2 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}"
            for x in s.moves]
     assert m.showdown is not None and list(m.showdown.reasons) == own and len(own) > 1
@@ -381,7 +381,7 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
     assert len(s.moves) == 0 and after.why is None and after.showdown is None
     s.step()
     moves: tuple[ComputerMove, ...] = s.moves
-    assert [(x.hand_number, x.seat) for x in moves] == [(2, 1)] and s.model().why == (
+    assert [(x.hand_number, x.seat) for x in moves] == [(2, 1)] and s.display().why == (
         f"player 2 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}")
     back = s.undo()
     assert back.phase == "deal" and back.why == own[-1] and back.showdown is not None and back.showdown.reasons == tuple(own)
@@ -416,7 +416,7 @@ def test_save_offers_the_record_as_a_download() -> None:
 def test_model_json_is_plain_data() -> None:
     import json
 
-    m: TableModel = TableSession("classic", seed=3).model()
+    m: TableDisplay = TableSession("classic", seed=3).display()
     text = json.dumps(m.to_json())
     assert "analysis" not in json.loads(text)["hints"]
 
@@ -439,7 +439,7 @@ def test_in_a_kernel_a_click_sets_the_complete_hints_at_once() -> None:
     expected = analyze(table.session.view(), knock=False)
     assert "pending" not in first["hints"]
     assert first["hints"]["advice_reason"] == expected.advice.reason
-    assert table.session.model().hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
+    assert table.session.display().hints.analysis.to_json() == expected.to_json()  # type: ignore[union-attr]
 
 
 def test_analyze_this_position_opens_the_learners_view_in_an_analyzer() -> None:
@@ -562,11 +562,11 @@ def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_
     lives, and playing on's. Against two opponents they are the engine's estimates, so their
     exact column says ``estimate`` (never a rounded decimal passed off as a fraction), as does
     the chance that playing on costs a life; no "±". The chance of winning is not a row: it is
-    shown first, as levels (``HintsModel.chances``)."""
-    from scatlab.session.table import ESTIMATE
+    shown first, as levels (``HintsDisplay.chances``)."""
+    from scatlab.session.display import ESTIMATE
 
     s = TableSession("classic", opponents=("tip", "tip"), seed=8)
-    m = s.model()
+    m = s.display()
     assert m.hints is not None and m.hints.analysis.ranking is not None
     ranking = m.hints.analysis.ranking
     knock = ranking.move("knock")
@@ -588,7 +588,7 @@ def test_C6_against_one_opponent_the_knock_rows_are_exact_counts() -> None:
     """Against one opponent with lives kept the knock's chances are exact counts
     (docs/design/engine.md): the exact column holds their fractions, and lives = one + 2 × two."""
     for seed in range(20):
-        m = TableSession("classic", opponents=("tip",), seed=seed).model()
+        m = TableSession("classic", opponents=("tip",), seed=seed).display()
         ranking = m.hints.analysis.ranking if m.hints is not None else None
         if ranking is None or not any(mv.ends_hand for mv in ranking.moves):
             continue
@@ -625,7 +625,7 @@ def test_the_hints_speak_the_lessons_words() -> None:
 
     for seed in range(6):
         session = TableSession("classic", opponents=("tip", "tip"), seed=seed)
-        model = session.model()
+        model = session.display()
         if model.hints is None:
             continue
         labels = [row[0] for row in model.hints.rows]
@@ -643,7 +643,7 @@ def test_the_charts_title_names_a_gold_bar_only_where_one_is_drawn() -> None:
     says "gold" exactly then (seed 0: taking gives 18, a draw can; seed 4: taking gives 13,
     no draw can)."""
     for seed, gold in ((0, True), (4, False)):
-        m = TableSession("classic", opponents=("tip", "tip"), seed=seed).model()
+        m = TableSession("classic", opponents=("tip", "tip"), seed=seed).display()
         assert m.hints is not None and m.hints.chart is not None
         chart = m.hints.chart
         assert chart.highlight is not None and "taking the" in chart.title
@@ -655,12 +655,12 @@ def test_C6_a_last_turn_shows_each_way_of_playing_on_once() -> None:
     """After a knock (C6) the one-draw and take rows are the ranking's figures (the hand now):
     no second row saying the same as "worth now (last turn)"."""
     from scatlab.rules import Action
-    from scatlab.session.table import _hints_model
+    from scatlab.session.display import hints_display
 
     s = GameState.new("classic", 2).deal(deal_order(["2S 3S 9D", "10H 8H JH"], up="5C")).apply(Action.KNOCK)
     view = s.view(s.to_move)  # type: ignore[arg-type]
     a = analyze(view, knock=False)
     assert a.ranking is not None and a.ranking.horizon == 0
-    labels = [label for label, _, _ in _hints_model(a, view, "C6").rows]
+    labels = [label for label, _, _ in hints_display(a, view, "C6").rows]
     assert "draw: worth on average after this one draw" in labels and "take the 5♣, throw the 2♠: worth now" in labels
     assert not any("(last turn)" in label for label in labels), labels

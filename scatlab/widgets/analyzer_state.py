@@ -9,11 +9,11 @@ deck has 52 cards, or 32 under V18) and the horizon complete it.
 
 Every check and every number comes from :mod:`scatlab.analysis`: an impossible position is
 refused with the engine's own :class:`~scatlab.errors.AnalysisError` or
-:class:`~scatlab.errors.CardError` message, and :meth:`AnalyzerModel.analysis` is
+:class:`~scatlab.errors.CardError` message, and :meth:`AnalyzerState.analysis` is
 :func:`scatlab.analysis.analyze` of the position. A refused click or setting changes
 nothing; a refused piece of typed text is kept (with its error) for the learner to fix.
 
->>> m = AnalyzerModel()
+>>> m = AnalyzerState()
 >>> m.set_text("hand", "ah kh 4c")
 >>> m.toggle("9S", "discard")
 >>> m.analysis().turn.draw.p_31
@@ -44,7 +44,7 @@ from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.view import PlayerView
 
-__all__ = ["AnalyzerModel", "NumberRow", "number_rows", "learner_rows", "learner_working", "outs_of", "zone_title",
+__all__ = ["AnalyzerState", "NumberRow", "number_rows", "learner_rows", "learner_working", "outs_of", "zone_title",
            "MAX_OPPONENTS"]
 
 MAX_OPPONENTS = 8
@@ -253,35 +253,45 @@ def number_rows(a: Analysis) -> list[NumberRow]:
         if on is not None:
             rows.append(NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)",
                                   on, _exact(on)))
-    risk = a.knock
-    if risk is not None:
-        model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
-        for key, label, p, se in (("p_lose_one", f"Knock risk ({model}): P(lose one life)", risk.p_lose_one,
-                                   risk.std_error_one),
-                                  ("p_lose_two", f"Knock risk ({model}): P(lose two lives)", risk.p_lose_two,
-                                   risk.std_error_two)):
-            if risk.exact:
-                text = _exact(p)
-            elif risk.samples is None:  # the ranking's own knock figure, the engine's estimate
-                text = f"{float(p) * 100:.1f}% (the engine's estimate)"
-            else:
-                text = f"{float(p):.4f} ± {se or 0.0:.4f} (Monte Carlo, {risk.samples:,} deals)"
-            rows.append(NumberRow(key, label, p, text))
-        loss = risk.expected_loss
-        if risk.exact:
-            text = _exact(loss)
-        elif risk.samples is None:  # the engine's estimates are kept to a millionth: all its digits
-            text = f"{float(loss):.6f}".rstrip("0").rstrip(".") + " (the engine's estimate)"
-        else:
-            text = f"{float(loss):.4f} (Monte Carlo)"
-        rows.append(NumberRow("expected_loss", f"Knock risk ({model}): expected lives lost", loss, text))
-        if not risk.allowed:
-            rows.append(NumberRow("knock_refusal", "Knock allowed now?", None, f"no: {risk.refusal}"))
+    rows += _knock_rows(a)
     for k, value in enumerate(a.horizon):
         if k:
             rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''} "
                                   "(each draw from every card not in the hand: the discard pile is forgotten)",
                                   value, _exact(value)))
+    return rows
+
+
+def _knock_rows(a: Analysis) -> list[NumberRow]:
+    """The knock's risk (C6, C7) under the opponent model the analysis used: exact, the
+    engine's estimate or a Monte Carlo estimate with its standard error; and why the rules
+    refuse a knock now, if they do."""
+    risk = a.knock
+    rows: list[NumberRow] = []
+    if risk is None:
+        return rows
+    model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
+    for key, label, p, se in (("p_lose_one", f"Knock risk ({model}): P(lose one life)", risk.p_lose_one,
+                               risk.std_error_one),
+                              ("p_lose_two", f"Knock risk ({model}): P(lose two lives)", risk.p_lose_two,
+                               risk.std_error_two)):
+        if risk.exact:
+            text = _exact(p)
+        elif risk.samples is None:  # the ranking's own knock figure, the engine's estimate
+            text = f"{float(p) * 100:.1f}% (the engine's estimate)"
+        else:
+            text = f"{float(p):.4f} ± {se or 0.0:.4f} (Monte Carlo, {risk.samples:,} deals)"
+        rows.append(NumberRow(key, label, p, text))
+    loss = risk.expected_loss
+    if risk.exact:
+        text = _exact(loss)
+    elif risk.samples is None:  # the engine's estimates are kept to a millionth: all its digits
+        text = f"{float(loss):.6f}".rstrip("0").rstrip(".") + " (the engine's estimate)"
+    else:
+        text = f"{float(loss):.4f} (Monte Carlo)"
+    rows.append(NumberRow("expected_loss", f"Knock risk ({model}): expected lives lost", loss, text))
+    if not risk.allowed:
+        rows.append(NumberRow("knock_refusal", "Knock allowed now?", None, f"no: {risk.refusal}"))
     return rows
 
 
@@ -301,7 +311,7 @@ def outs_of(a: Analysis) -> tuple[Card, ...]:
     return draw.outs_31
 
 
-class AnalyzerModel:
+class AnalyzerState:
     """The position being entered, with the typed text and its errors per zone.
 
     ``knock=False`` leaves out the knock risk (as in :func:`~scatlab.analysis.analyze`).
@@ -399,7 +409,7 @@ class AnalyzerModel:
         a zone that is full (a hand of four, three cards of an opponent) or a position with
         too few unseen cards is refused with the engine's message, and nothing changes.
 
-        >>> m = AnalyzerModel("AH KH 4C")
+        >>> m = AnalyzerState("AH KH 4C")
         >>> m.toggle("AH", "dead")
         Traceback (most recent call last):
         ...
@@ -664,7 +674,7 @@ class AnalyzerModel:
 
     @classmethod
     def from_view(cls, view: PlayerView, *, horizon: int = 0, knock: bool = True, samples: int = 10_000,
-                  seed: int = 0) -> AnalyzerModel:
+                  seed: int = 0) -> AnalyzerState:
         """The position a player sees in a game: card tracking by
         :meth:`scatlab.analysis.Knowledge.from_view` (the top discard, the dead pile, what
         each opponent took and still holds). Only the view is read, so no hidden card can
