@@ -82,7 +82,7 @@ import numpy.typing as npt
 
 from ..analysis.counting.horizon import horizon_table
 from ..analysis.counting.knowledge import Knowledge
-from ..analysis.counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..analysis.counting.tables import BLITZ2, RANK_BITS, Tables, pair_indices, scoring_rules, tables_for
 from ..analysis.engine.ranking import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank, win_level
 from ..analysis.model.hand_filter import LAST_THROW, expert_throw, throw_choice
 from ..analysis.model.opponents import Observations, kind_odds, pile_tops, row_weights
@@ -184,11 +184,12 @@ class RolloutPolicy:
         kinds = {a.kind for a in legal}
         a, b, c = sorted(card.index for card in state.hands[seat])
         st = self.strength
-        own = st[a * 2704 + b * 52 + c]
+        bc, ac, ab = pair_indices(a, b, c)
+        own = st[ab + c]
         top = state.discards[-1].index if ActionKind.TAKE in kinds else -1
         take = -1
         if top >= 0:
-            take = max(st[a * 2704 + b * 52 + top], st[a * 2704 + c * 52 + top], st[b * 2704 + c * 52 + top])
+            take = max(st[ab + top], st[ac + top], st[bc + top])
             if take >> RANK_BITS >= BLITZ2:
                 return Action.TAKE
         final = state.knocker is not None
@@ -203,8 +204,8 @@ class RolloutPolicy:
             return Action.PASS if ActionKind.PASS in kinds else legal[0]
         if top >= 0:
             rl = self.row
-            keeps = (rl[a * 2704 + b * 52 + top], rl[a * 2704 + c * 52 + top], rl[b * 2704 + c * 52 + top])
-            row = rl[a * 2704 + b * 52 + c]
+            keeps = (rl[ab + top], rl[ac + top], rl[bc + top])
+            row = rl[ab + c]
             if final:
                 if max(self.now[r] for r in keeps) * self.others >= self.one[row]:
                     return Action.TAKE

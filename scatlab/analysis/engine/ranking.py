@@ -93,7 +93,7 @@ from ...rules.view import PlayerView
 from ..model.hand_filter import LAST_THROW, expert_throw, throw_choice
 from ..counting.horizon import horizon_table
 from ..counting.knowledge import Knowledge, collected_suits, opponent_turns
-from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, pair_indices, scoring_rules, tables_for
 from ..model.valuation import MAX_TURNS, KnockOutcome, KnockValuation, Standing, TurnOdds, turn_odds
 from ..model.winning import GameModel, HandModel, draw_level_by_row, family_of, last_turn_by_value, loss_by_row
 
@@ -682,7 +682,7 @@ def _options(position: Position, style: Style) -> list[_Option]:
         a, b, c = idx
         ca, cb, cc = (next(x for x in hand if x.index == i) for i in (a, b, c))
         rl = tables.row_list
-        pairs = ((b * 2704 + c * 52, ca), (a * 2704 + c * 52, cb), (a * 2704 + b * 52, cc))
+        pairs = tuple(zip(pair_indices(a, b, c), (ca, cb, cc)))
         keep_win, keep_q, keep_sure, _ = (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else \
             kept_option(hand, None)
         win_total = 0.0
