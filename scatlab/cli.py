@@ -340,7 +340,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from .analysis.explain.review import review_game
+    from .analysis import review_game
 
     if args.deep is None and (args.budget is not None or args.seed):
         raise ScatlabError("--budget and --seed set the deeper looks: give --deep as well")
@@ -392,7 +392,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from .analysis.explain.report import analyze
+    from .analysis import analyze
 
     _bounded("--samples", args.samples, 1, MAX_SAMPLES)
     _bounded("--seed", args.seed, *SEED_RANGE)
@@ -402,7 +402,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         raise ScatlabError(f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} read only by the adaptive "
                            f"opponent model, not by --opponent-model uniform: leave out one or the other")
     if args.turns or args.rejected:
-        from .analysis.model.opponents import Observations
+        from .analysis import Observations
         from .cards import parse_cards
         from .rules.options import find_rules
 

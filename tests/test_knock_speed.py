@@ -1,6 +1,6 @@
 """The knock figure's fast paths give the numbers of their plain versions, bit for bit.
 
-The engine values a knock at every decision where one is legal (``ranking._ending``), so
+The engine values a knock at every decision where one is legal (``ending.value_ending``), so
 its hot path was made faster (``benchmarks/bench_knock.py``). Each fast function is compared
 here with a straightforward reference kept in this file (the code as it was before the
 speed-up), on every ``expert`` decision with a knock legal in seeded games (classic with
@@ -24,7 +24,7 @@ import pytest
 
 from scatlab.analysis.counting.kernels import Layout, draw_step, sparse_dot
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
-from scatlab.analysis.engine import ranking
+from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod
 from scatlab.analysis.model.hand_filter import LogFilter, _holding, _layout, _deck_places, _thrown_by_place
 from scatlab.analysis.model.opponents import (
@@ -56,9 +56,9 @@ measured again."""
 
 
 @lru_cache(maxsize=1)
-def positions() -> tuple[ranking.Position, ...]:
+def positions() -> tuple[position.Position, ...]:
     """Every decision of the first seat with a knock legal in one seeded game of each set."""
-    out: list[ranking.Position] = []
+    out: list[position.Position] = []
     for rules, kinds in SETS:
         views: list[PlayerView] = []
 
@@ -67,7 +67,7 @@ def positions() -> tuple[ranking.Position, ...]:
                 views.append(view)
 
         play_out([make_player(k) for k in kinds], list(kinds), find_rules(rules), 5, 0, observe)
-        out.extend(ranking.Position.from_view(v) for v in views)
+        out.extend(position.Position.from_view(v) for v in views)
     return tuple(out)
 
 
@@ -309,7 +309,7 @@ def test_row_weights_are_remembered_read_only_and_the_same() -> None:
 def test_distributions_are_remembered_read_only_and_the_same() -> None:
     for p in positions()[:10]:
         k = p.knowledge
-        again = ranking.Position.from_view(p.view) if p.view is not None else p  # a new Position, equal observations
+        again = position.Position.from_view(p.view) if p.view is not None else p  # a new Position, equal observations
         for i in range(k.opponents):
             for extra in (True, False):
                 d = final_value_distribution(k, p.observed(), i, extra)
@@ -320,7 +320,7 @@ def test_distributions_are_remembered_read_only_and_the_same() -> None:
 
 def test_game_model_after_is_remembered_and_the_same() -> None:
     for p in positions()[:10]:
-        game = ranking._scale(p).game
+        game = scale.position_scale(p).game
         for changes in ({0: 1}, {1: 1}, {0: 2}, {1: 1, 0: 1}):
             assert game.after(changes) == game._after(changes) == game.after(dict(reversed(list(changes.items()))))
 
@@ -328,10 +328,10 @@ def test_game_model_after_is_remembered_and_the_same() -> None:
 def _figures() -> list[str]:
     out = []
     for p in positions():
-        model = ranking._model_for(p.knowledge.rules)
-        scale = ranking._scale(p)
+        model = position.horizon_tables(p.knowledge.rules)
+        win_scale = scale.position_scale(p)
         strength = model.tables.strength_of(sorted(c.index for c in p.knowledge.hand))
-        e = ranking._ending(p, ranking.EXPERT, model, strength, True, None, scale)
+        e = ending.value_ending(p, position.EXPERT, model, strength, True, None, win_scale)
         numbers = (e.outcome.own, e.outcome.p_one, e.outcome.p_two, e.p_one, e.p_two)
         exact = "" if e.exact is None else f" {e.exact[0]} {e.exact[1]}"
         out.append(" ".join(f"{x:.12g}" for x in numbers) + exact)

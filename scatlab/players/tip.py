@@ -36,7 +36,7 @@ from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
 from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
-from ..analysis.counting.knowledge import collected_suits
+from ..analysis import collected_suits
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
 from .public import PublicMove, suits_text
@@ -92,7 +92,7 @@ class TipPlayer(Player):
         return Decision(legal[0], f"{legal[0]}: the only sensible action left")
 
     def _discard(self, view: PlayerView) -> Decision:
-        from ..analysis.model.hand_filter import TIP_THROW, throw_choice  # numpy: loaded at the first throw
+        from ..analysis import TIP_THROW, throw_choice  # numpy: loaded at the first throw
 
         hand = view.hand
         drawn = view.taken if view.taken is not None else hand[-1]

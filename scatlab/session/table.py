@@ -54,10 +54,10 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import GameState, HandResult, Phase
 from ..rules.values import blitz_of, value_of
 from ..rules.view import PlayerView, player_label
-from ..analysis.engine.advice import move_words
-from ..analysis.engine.ranking import CLOSE_CALL, Ranking, prepare, win_level
-from ..analysis.explain.report import Analysis, analyze
-from ..analysis.explain.review import GameReview, review_game
+from ..analysis import move_words
+from ..analysis import CLOSE_CALL, Ranking, prepare, win_level
+from ..analysis import Analysis, analyze
+from ..analysis import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from ..rules.values import pretty_value
 from .wording import chance_words, counted_chance, learner_words
@@ -154,7 +154,7 @@ class ChanceRow:
     words after "if you" (``"take the 7♠ (throwing the 10♥)"``), the level as shown
     (``"37.2%"``), the engine's estimate behind it (``win``), whether it is the advised move
     and whether it is a close call with it (within
-    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`)."""
+    :data:`~scatlab.analysis.engine.scale.CLOSE_CALL`)."""
 
     move: str
     level: str
@@ -1021,7 +1021,7 @@ def _hints_model(analysis: Analysis, view: PlayerView, rule_code: str) -> HintsM
             lose = {"points": "not scoring the point", "letters": "getting a letter"}.get(unit, "losing a life")
             rows.append((f"playing on: chance of {lose} this hand", *_pct(on, False)))
     if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
-        from ..analysis.model.knock import knock_refusal
+        from ..analysis import knock_refusal
 
         refusal = knock_refusal(analysis.knowledge)
         if refusal is not None and view.stock_size:

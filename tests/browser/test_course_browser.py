@@ -28,7 +28,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from scatlab.analysis.engine.ranking import knock_line
+from scatlab.analysis import knock_line
 from scatlab.course.exercises import EXERCISES
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.course.steps import STEPS
