@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from scatlab.analysis.counting.kernels import Layout, draw_step, sparse_dot
+from scatlab.analysis.counting.vectorized import Layout, draw_step, sparse_dot
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
 from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod

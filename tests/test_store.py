@@ -114,7 +114,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
     import scatlab.analysis
     import scatlab.players
     from scatlab.analysis.model import hand_filter
-    from scatlab.analysis.counting import kernels
+    from scatlab.analysis.counting import vectorized
     from scatlab.analysis.model import opponents
     from scatlab.cards import parse_card
 
@@ -136,7 +136,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
         f.evidence(log, (20, 30, 40))
     assert len(f._cache) <= hand_filter._CACHE_SIZE and len(f._evidence) <= hand_filter._EVIDENCE_SIZE
     assert opponents._EVIDENCE_CACHE_SIZE == 1024
-    layout = kernels.Layout.of(np.arange(8))
+    layout = vectorized.Layout.of(np.arange(8))
     for place in range(8):
         layout.moves(place)
         layout.holding(place)

@@ -9,7 +9,7 @@
 Four sub-packages, each importing only those before it (``tests/test_layers.py``; the
 design notes argue the split, ``docs/design/engine.md``):
 
-- :mod:`~scatlab.analysis.counting`: exact counting (the tables of every hand, the kernels,
+- :mod:`~scatlab.analysis.counting`: exact counting (the tables of every hand, their vectorized loops,
   the one-turn odds, the horizon, the store) and what a player has seen (``Knowledge``);
 - :mod:`~scatlab.analysis.model`: the opponent model (uniform, the chain of turns, the log
   filter), the standing and knock valuation it reads a non-knock with, and the knock risk;

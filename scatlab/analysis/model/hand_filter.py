@@ -79,7 +79,7 @@ from ...cards import ALL_CARDS, Card, Suit
 from ...checks import shown, whole_number
 from ...errors import AnalysisError
 from ...rules.options import RuleSet
-from ..counting.kernels import Layout, draw_step
+from ..counting.vectorized import Layout, draw_step
 from ..counting.horizon import MAX_HORIZON, horizon_table
 from ..counting.store import cached
 from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
@@ -940,7 +940,7 @@ def _deck_places(scoring: RuleSet) -> IntArray:
 
 @lru_cache(maxsize=8)
 def _layout(scoring: RuleSet) -> Layout:
-    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.counting.kernels.Layout`)."""
+    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.counting.vectorized.Layout`)."""
     return Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
 
 

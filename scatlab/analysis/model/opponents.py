@@ -63,7 +63,7 @@ from ...rules.options import RuleSet
 from ...rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ...rules.view import Event, PastHand, PlayerView
 from .candidates import OPPONENT_MODELS, HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from ..counting.kernels import sparse_dot
+from ..counting.vectorized import sparse_dot
 from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from ..counting.knowledge import Knowledge
 from ..counting.store import cached
