@@ -26,7 +26,8 @@ from scatlab.analysis.counting.vectorized import Layout, draw_step, sparse_dot
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
 from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod
-from scatlab.analysis.model.hand_filter import LogFilter, _holding, _layout, _deck_places, _thrown_by_place
+from scatlab.analysis.model.hand_filter import LogFilter
+from scatlab.analysis.model.throws import deck_layout, deck_places, rows_holding, thrown_by_place
 from scatlab.analysis.model.opponents import (
     _NO_DRAW,
     _final_value_distribution,
@@ -207,16 +208,16 @@ def test_sparse_product_is_the_plain_code_bit_for_bit() -> None:
 
 def test_filter_draw_step_is_the_plain_code_bit_for_bit() -> None:
     scoring = scoring_rules(find_rules("classic"))
-    layout = _layout(scoring)
+    layout = deck_layout(scoring)
     filt = LogFilter.of(find_rules("classic"))
     rng = np.random.default_rng(7)
     for x in (0, 12, 25, 38, 51):
-        place = int(_deck_places(scoring)[x])
+        place = int(deck_places(scoring)[x])
         for key in filt._throw_keys:
-            thrown = _thrown_by_place(scoring, key, 0, place)
+            thrown = thrown_by_place(scoring, key, 0, place)
             w = rng.random(filt.m)
             factor = rng.random(filt.m)
-            factor[_holding(scoring, (x + 7) % 52).rows] = 0.0
+            factor[rows_holding(scoring, (x + 7) % 52).rows] = 0.0
             assert same(draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48),
                         ref_draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48))
 
@@ -239,18 +240,18 @@ def test_filter_weights_follow_the_plain_step() -> None:
                         helps = filt.take_mask(k, turn.last)[turn.card.index]
                         factor = (1.0 - knock) * (1.0 - np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take,
                                                                  kind.slip))
-                        factor[_holding(filt.scoring, turn.card.index).rows] = 0.0
+                        factor[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                         key, mask = filt._throw_key(k, turn.last, turn.next_took)
                         if key[0] == "now":
                             out = filt.step(k, w, turn, n)
                         else:
                             x = turn.thrown.index if turn.thrown is not None else -1
-                            place = int(_deck_places(filt.scoring)[x])
+                            place = int(deck_places(filt.scoring)[x])
                             others = filt.deck_size - 4
-                            out = ref_draw_step(w, factor, x, place, _layout(filt.scoring),
-                                                _thrown_by_place(filt.scoring, key, mask, place),
+                            out = ref_draw_step(w, factor, x, place, deck_layout(filt.scoring),
+                                                thrown_by_place(filt.scoring, key, mask, place),
                                                 (1.0 - kind.slip) / others, kind.slip / 3.0 / others)
-                            out[_holding(filt.scoring, turn.card.index).rows] = 0.0
+                            out[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                             assert same(filt.step(k, w, turn, n), out)
                     else:
                         out = filt.step(k, w, turn, n)

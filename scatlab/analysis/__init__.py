@@ -51,8 +51,8 @@ from .engine.advice import move_words as move_words
 from .engine.decision import Choice as Choice, decide as decide
 from .engine.position import EXPERT as EXPERT, HORIZON as HORIZON, Style as Style, prepare as prepare
 from .engine.scale import CLOSE_CALL as CLOSE_CALL, win_change as win_change, win_level as win_level
-from .model.hand_filter import LAST_THROW as LAST_THROW, TIP_THROW as TIP_THROW
-from .model.hand_filter import expert_throw as expert_throw, throw_choice as throw_choice
+from .model.throws import LAST_THROW as LAST_THROW, TIP_THROW as TIP_THROW
+from .model.throws import expert_throw as expert_throw, throw_choice as throw_choice
 from .model.knock import knock_refusal as knock_refusal
 from .model.valuation import MAX_TURNS as MAX_TURNS, KnockValuation as KnockValuation, Standing as Standing
 from .model.winning import GameModel as GameModel

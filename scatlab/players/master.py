@@ -41,7 +41,7 @@ of the chance of winning the game). Otherwise:
 its knock line: draw or take by the hands' expected values five turns ahead (the horizon
 tables of :mod:`!scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
 on a last turn the value now), throw by the engine's own throw table
-(:func:`!scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
+(:func:`!scatlab.analysis.model.throws.throw_choice`, not feeding the next seat), knock
 at the engine's knock line (:func:`~scatlab.analysis.engine.knock_line.knock_line`: the values
 where knocking's chance of winning is above playing on's for an average hand, by the
 opponents, the turns played and the mover's lives), always declare a 31, never hammer,

@@ -7,7 +7,7 @@
 - Throw the lowest card outside the target suit (all in the suit: the lowest card), a card
   that leaves 31 first, never the discard just taken (C5), and, if there is another choice,
   not a card of a suit the next player is known to collect (they took a card of it from the
-  pile this hand). The choice is :func:`scatlab.analysis.model.hand_filter.throw_choice`, the
+  pile this hand). The choice is :func:`scatlab.analysis.model.throws.throw_choice`, the
   ranking the opponent model reads for a ``tip`` opponent.
 - Knock at the start of a turn with ``knock_at`` (26) or more, when the rules allow.
 - Always declare a 31; never throw down or stop the bus; call a hammer (V10) only with

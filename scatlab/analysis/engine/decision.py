@@ -16,7 +16,7 @@ from ...rules.actions import Action, ActionKind
 from ...rules.view import PlayerView
 from ..counting.knowledge import Knowledge
 from ..counting.tables import BLITZ2, RANK_BITS, pair_indices
-from ..model.hand_filter import LAST_THROW, throw_choice
+from ..model.throws import LAST_THROW, throw_choice
 from .ending import ENDING, Ending, value_ending
 from .position import EXPERT, Position, Style, horizon_tables
 from .scale import CLOSE_CALL, estimate, last_turn_scale, position_scale, win_level
