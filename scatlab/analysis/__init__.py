@@ -1,5 +1,6 @@
-"""Exact hand analysis and advice (layer 3: imports cards, rules and numpy; sympy only in
-:mod:`scatlab.analysis.explain.display`, for notebooks).
+"""Exact hand analysis and advice (layer 2, after the rules, 1, and the cards, 0: imports
+cards, rules and numpy; sympy only in :mod:`scatlab.analysis.explain.display`, for
+notebooks).
 
 >>> from scatlab.analysis import analyze
 >>> a = analyze("AH KH 4C", discard="9S")
