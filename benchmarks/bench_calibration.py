@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from scatlab.analysis import rank
-from scatlab.analysis.engine.ranking import decide
+from scatlab.analysis import decide
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action, ActionKind

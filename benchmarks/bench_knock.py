@@ -1,4 +1,4 @@
-"""Benchmark the engine's knock figure: ``ranking._ending`` at every decision of the
+"""Benchmark the engine's knock figure: ``ending.value_ending`` at every decision of the
 ``expert`` where a knock (or a hammer, V10) is legal, in seeded games.
 
 The engine values a knock at every decision where one is legal, so the knock figure (each
@@ -6,7 +6,7 @@ opponent's final value, the outcome of the showdown, the exact heads-up count) i
 the ``expert``'s cost. This benchmark plays a fixed set of seeded games once (in their own
 process: :func:`record`), then, in a fresh process per tree and round, replays them move by
 move without asking any player (so no cache is warm but for one warm-up game of other
-seeds), and times ``_ending`` at each such decision in the order of play, as the ``expert``
+seeds), and times ``value_ending`` at each such decision in the order of play, as the ``expert``
 meets them (the caches of a hand's earlier decisions count, as they do in play).
 
 The games (``--games N`` of each): ``expert,tip,tip`` and ``expert,tip`` under ``classic``,
@@ -109,29 +109,31 @@ def _figures(ending: Any) -> list[str]:
 
 
 def _endings(view: Any) -> list[tuple[Any, ...]]:
-    """The ``_ending`` calls ``ranking._options`` makes at ``view`` (a knock, a hammer), as
-    argument tuples; the position's scale is worked out first (``_options`` does so before)."""
-    from scatlab.analysis.engine import ranking as R
+    """The ``value_ending`` calls ``decision.weigh_options`` makes at ``view`` (a knock, a
+    hammer), as argument tuples; the position's scale is worked out first (``weigh_options``
+    does so before)."""
+    from scatlab.analysis.engine.position import EXPERT, Position, horizon_tables
+    from scatlab.analysis.engine.scale import position_scale
     from scatlab.rules.actions import ActionKind
 
-    p = R.Position.from_view(view)
-    model = R._model_for(p.knowledge.rules, R.EXPERT.horizon)
-    scale = R._scale(p)
+    p = Position.from_view(view)
+    model = horizon_tables(p.knowledge.rules, EXPERT.horizon)
+    scale = position_scale(p)
     strength = model.tables.strength_of(sorted(c.index for c in p.knowledge.hand))
-    return [(p, R.EXPERT, model, strength, kind is ActionKind.KNOCK, None, scale)
+    return [(p, EXPERT, model, strength, kind is ActionKind.KNOCK, None, scale)
             for kind in (ActionKind.HAMMER, ActionKind.KNOCK) if kind in p.kinds]
 
 
 def worker(games_file: Path, out_file: Path, profile: bool) -> None:
-    """Time ``_ending`` at every recorded position (see the module doc); write the seconds
+    """Time ``value_ending`` at every recorded position (see the module doc); write the seconds
     and the figures of each call as JSON."""
-    from scatlab.analysis.engine import ranking as R
+    from scatlab.analysis.engine.ending import value_ending
     from scatlab.rules.actions import ActionKind
 
     recorded = json.loads(games_file.read_text())
     for view in _warm_views():  # tables and filters built, on another game's positions
         for args in _endings(view):
-            R._ending(*args)
+            value_ending(*args)
     seconds: list[float] = []
     figures: list[list[str]] = []
     prof = None
@@ -148,7 +150,7 @@ def worker(games_file: Path, out_file: Path, profile: bool) -> None:
                 if prof is not None:
                     prof.enable()
                 start = clock()
-                ending = R._ending(*args)
+                ending = value_ending(*args)
                 if chosen:  # the engine's reason for the move reads the outcome's words
                     _ = ending.outcome.phrase
                 seconds.append(clock() - start)
@@ -158,7 +160,7 @@ def worker(games_file: Path, out_file: Path, profile: bool) -> None:
             for args in _endings(view):  # the same decision ranked again (a hint, the review): a new Position
                 chosen = made is (ActionKind.KNOCK if args[4] else ActionKind.HAMMER)
                 start = clock()
-                ending = R._ending(*args)
+                ending = value_ending(*args)
                 if chosen:
                     _ = ending.outcome.phrase
                 again.append(clock() - start)
@@ -245,7 +247,7 @@ def main() -> None:
                 figures.setdefault(name, data["figures"])
     calls = len(seconds["this"][0])
     print(f"{args.games} games of each of " + ", ".join(f"{','.join(k)} ({r})" for r, k in SETS)
-          + f", seed {SEED}: {calls} calls of ranking._ending (CPU time), each then asked again; "
+          + f", seed {SEED}: {calls} calls of ending.value_ending (CPU time), each then asked again; "
           f"median of {args.rounds} rounds")
     for label, runs in (("first call", seconds), ("asked again", again)):
         per_call: dict[str, list[float]] = {}

@@ -80,13 +80,13 @@ def test_horizon_maximum_is_8_turns() -> None:
 def _stub_knock(monkeypatch: pytest.MonkeyPatch, gain: float) -> None:
     """Fix the knock's estimate so that only the comparison decides: the quick screen passes
     and the knock changes the chance of winning the game by ``gain``."""
-    from scatlab.analysis.engine import ranking
+    from scatlab.analysis.engine import ending, ranking
     from scatlab.analysis.model.valuation import KnockOutcome, KnockValuation
 
     monkeypatch.setattr(KnockValuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
     monkeypatch.setattr(KnockValuation, "outcome",
                         lambda self, view, dists, k, chances=None: KnockOutcome(0.1, gain, 0.1, 0.0, "stub"))
-    monkeypatch.setattr(ranking, "_exact_knock", lambda position: None)
+    monkeypatch.setattr(ending, "exact_knock", lambda position: None)
     ranking._rank.cache_clear()
 
 
@@ -99,13 +99,15 @@ def test_expert_knocks_when_knocking_has_the_highest_chance_of_winning(
     made when its chance is the highest; on a tie the way of playing on comes first. The
     knock's figure is set a billionth above, exactly at, and a billionth below the best way of
     playing on's."""
-    from scatlab.analysis.engine.ranking import Position, _options, _scale
+    from scatlab.analysis import Position
+    from scatlab.analysis.engine.decision import weigh_options
+    from scatlab.analysis.engine.scale import position_scale
 
     hands: list[str | None] = ["2C 3D 5S", "KH QH 4C", "2H 3H 5D"]
     view = _table(hands[:players], up="4D").view(1)
     position = Position.from_view(view)
-    on = max(o.win for o in _options(position, ExpertPlayer().style) if o.action != Action.KNOCK)
-    _stub_knock(monkeypatch, on - _scale(position).game.now + above)
+    on = max(o.win for o in weigh_options(position, ExpertPlayer().style) if o.action != Action.KNOCK)
+    _stub_knock(monkeypatch, on - position_scale(position).game.now + above)
     assert (ExpertPlayer().decide(view, RNG).action == Action.KNOCK) is knocks
 
 

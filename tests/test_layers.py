@@ -283,3 +283,32 @@ def test_the_widgets_import_no_circle() -> None:
         return False
 
     assert [m for m in sorted(graph) if reaches(m, m, set())] == []
+
+
+def test_only_scatlab_analysis_is_the_way_into_the_analysis() -> None:
+    """Issue 66: outside :mod:`scatlab.analysis`, the package imports the analysis only as
+    ``scatlab.analysis`` (its ``__init__`` exports what the players, the session, the
+    widgets, the course and the CLI need), never one of its parts
+    (``scatlab.analysis.engine.ranking``, ...): at any depth (inside functions too), for type
+    checking too. Tests, studies and benchmarks may read the parts."""
+    checked = 0
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "analysis":
+            continue
+        package = list(rel.with_suffix("").parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package[: len(package) - (node.level - 1)]
+                targets.append(".".join(base + ([node.module] if node.module else [])))
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("scatlab."):
+                targets.append(node.module.removeprefix("scatlab."))
+            elif isinstance(node, ast.Import):
+                targets += [a.name.removeprefix("scatlab.") for a in node.names if a.name.startswith("scatlab.")]
+            if isinstance(node, ast.ImportFrom) and targets == ["analysis"]:  # from ..analysis import engine
+                targets += [f"analysis.{a.name}" for a in node.names if a.name in ANALYSIS_PARTS]
+            for target in targets:
+                assert not target.startswith("analysis."), f"{rel} imports scatlab.{target}: import scatlab.analysis"
+        checked += 1
+    assert checked > 50

@@ -1,7 +1,7 @@
 """How far apart must two moves' chances of winning be before the estimates can tell them apart?
 
 The engine calls two moves whose chances of winning the game are within
-:data:`scatlab.analysis.engine.ranking.CLOSE_CALL` a close call. This study measures the
+:data:`scatlab.analysis.engine.scale.CLOSE_CALL` a close call. This study measures the
 estimate's own error on the difference between the best move and the next: it refits the
 hand model of ``--rules`` on the recorded states (``collect.py``) resampled by game
 (``--boot`` times, a bootstrap), and at every decision of the expert in seeded games
@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from research.winchance import fit
-from scatlab.analysis.engine import ranking
+from scatlab.analysis.engine import ranking, scale
 from scatlab.analysis.model import opponents, winning
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
@@ -78,7 +78,7 @@ def gaps(views: list[PlayerView]) -> list[float]:
 def clear() -> None:
     """Forget every figure worked out with the hand model's numbers (they change per refit)."""
     for cached in (winning._hand_model, winning._row_logits, winning._loss_by_row, winning.last_turn_by_value,
-                   winning.draw_level_by_row, ranking._scale_for, ranking._rank):
+                   winning.draw_level_by_row, scale.scale_for, ranking._rank):
         cached.cache_clear()
     for table in (opponents._RULE_CACHE, opponents._WEIGHTS_CACHE, opponents._DIST_CACHE):
         table.clear()
@@ -113,7 +113,7 @@ def main() -> None:
         winning._fits = fits
         clear()
     spread = np.std(np.array(runs), axis=0, ddof=1)
-    width = float(ranking.CLOSE_CALL)
+    width = float(scale.CLOSE_CALL)
     print(f"\n{args.rules}: {len(views):,} decisions of seeded games, {args.boot} refits on games resampled")
     print(f"spread of (best - next) over the refits: median {100 * statistics.median(spread):.2f} points, "
           f"90th percentile {100 * float(np.percentile(spread, 90)):.2f}, largest {100 * float(spread.max()):.2f}")

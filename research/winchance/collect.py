@@ -23,7 +23,7 @@ import numpy as np
 
 from scatlab.analysis.counting.knowledge import collected_suits, opponent_turns
 from scatlab.analysis.counting.tables import tables_for
-from scatlab.analysis.engine.ranking import _model_for
+from scatlab.analysis.engine.position import horizon_tables
 from scatlab.analysis.model.opponents import _kind_odds
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
@@ -52,7 +52,7 @@ def strong_odds(view: PlayerView) -> float:
 
 def play_chunk(kinds: tuple[str, ...], rules_name: str, seed: int, games: list[int]) -> dict[str, list[float]]:
     rules = find_rules(rules_name)
-    model = _model_for(rules)
+    model = horizon_tables(rules)
     tables = tables_for(rules)
     players = [make_player(k) for k in kinds]
     out: dict[str, list[Any]] = {f: [] for f in FIELDS}

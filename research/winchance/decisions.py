@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from scatlab.analysis.engine.ranking import decide
+from scatlab.analysis import decide
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action

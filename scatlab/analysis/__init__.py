@@ -1,5 +1,6 @@
-"""Exact hand analysis and advice (layer 3: imports cards, rules and numpy; sympy only in
-:mod:`scatlab.analysis.explain.display`, for notebooks).
+"""Exact hand analysis and advice (layer 2, after the rules, 1, and the cards, 0: imports
+cards, rules and numpy; sympy only in :mod:`scatlab.analysis.explain.display`, for
+notebooks).
 
 >>> from scatlab.analysis import analyze
 >>> a = analyze("AH KH 4C", discard="9S")
@@ -9,7 +10,7 @@
 Four sub-packages, each importing only those before it (``tests/test_layers.py``; the
 design notes argue the split, ``docs/design/engine.md``):
 
-- :mod:`~scatlab.analysis.counting`: exact counting (the tables of every hand, the kernels,
+- :mod:`~scatlab.analysis.counting`: exact counting (the tables of every hand, their vectorized loops,
   the one-turn odds, the horizon, the store) and what a player has seen (``Knowledge``);
 - :mod:`~scatlab.analysis.model`: the opponent model (uniform, the chain of turns, the log
   filter), the standing and knock valuation it reads a non-knock with, and the knock risk;
@@ -34,18 +35,44 @@ from .model.candidates import OPPONENT_MODELS
 from .counting.horizon import MAX_HORIZON, horizon_values
 from .model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .counting.knowledge import Knowledge
-from .engine.ranking import KnockLine, Position, RankedMove, Ranking, knock_line, rank
+from .engine.knock_line import KnockLine, knock_line
+from .engine.position import Position
+from .engine.ranking import RankedMove, Ranking, rank
 from .counting.onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
 from .explain.report import Analysis, analyze
 
-if TYPE_CHECKING:
-    from .model.opponents import Observations
-    from .explain.review import GameReview, ReviewedDecision, assess, review_game
+# For the package's other layers (players, session, widgets, course): they import from
+# scatlab.analysis only, never from its parts (tests/test_layers.py). Not the documented
+# API (``__all__``); each is re-exported by name (``X as X``) for mypy.
+from .counting.horizon import horizon_table as horizon_table
+from .counting.knowledge import collected_suits as collected_suits
+from .counting.tables import BLITZ2 as BLITZ2, RANK_BITS as RANK_BITS, Tables as Tables
+from .counting.tables import pair_indices as pair_indices, scoring_rules as scoring_rules, tables_for as tables_for
+from .engine.advice import move_words as move_words
+from .engine.decision import Choice as Choice, decide as decide
+from .engine.position import EXPERT as EXPERT, HORIZON as HORIZON, Style as Style, prepare as prepare
+from .engine.scale import CLOSE_CALL as CLOSE_CALL, win_change as win_change, win_level as win_level
+from .model.throws import LAST_THROW as LAST_THROW, TIP_THROW as TIP_THROW
+from .model.throws import expert_throw as expert_throw, throw_choice as throw_choice
+from .model.knock import knock_refusal as knock_refusal
+from .model.valuation import MAX_TURNS as MAX_TURNS, KnockValuation as KnockValuation, Standing as Standing
+from .model.winning import GameModel as GameModel
 
-_LAZY = {"Observations": "model.opponents", "GameReview": "explain.review", "ReviewedDecision": "explain.review",
-         "assess": "explain.review", "review_game": "explain.review"}
+if TYPE_CHECKING:
+    from .explain.display import latex as latex
+    from .explain.review import YOU as YOU, Assessment as Assessment, DecisionWords as DecisionWords
+    from .explain.review import GameReview, ReviewedDecision, assess, costliest as costliest, review_game
+    from .model.opponents import Observations, kind_odds as kind_odds, pile_tops as pile_tops
+    from .model.opponents import row_weights as row_weights
+
+_LAZY = {"Observations": "model.opponents", "kind_odds": "model.opponents", "pile_tops": "model.opponents",
+         "row_weights": "model.opponents", "GameReview": "explain.review", "ReviewedDecision": "explain.review",
+         "assess": "explain.review", "review_game": "explain.review", "YOU": "explain.review",
+         "Assessment": "explain.review", "DecisionWords": "explain.review", "costliest": "explain.review",
+         "latex": "explain.display"}
 """Names exported here but imported on first use: the game review costs a few milliseconds
-to import and an analysis does not need it (the opponent model is loaded with the engine)."""
+to import and an analysis does not need it (the opponent model is loaded with the engine);
+the derivation's ``latex`` imports sympy."""
 
 
 def __getattr__(name: str) -> Any:

@@ -54,8 +54,8 @@ def warm() -> None:
     page could notice other than those caches (no widget, no name)."""
     for name in WARM_MODULES:
         importlib.import_module(name)
-    from ..analysis.engine.ranking import knock_line
-    from ..analysis.counting.tables import tables_for
+    from ..analysis import knock_line
+    from ..analysis import tables_for
     from ..rules import PRESETS
 
     for preset in WARM_RULES:
@@ -68,7 +68,7 @@ def warm() -> None:
     # lesson 8's stand-in game, played and reviewed with no widget (a widget made here would
     # be sent to every page): its page then loads the record and finds the review's
     # positions ranked (about 0.25 s saved, 20 MB per kernel)
-    from ..analysis.explain.review import review_game
+    from ..analysis import review_game
     from ..course.widgets.game_with_hints import stand_in_record
 
     review_game(json.loads(stand_in_record()))

@@ -55,7 +55,7 @@ def add_commands(sub: Any) -> None:
 
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from ..analysis.explain.report import analyze
+    from ..analysis import analyze
 
     bounded("--samples", args.samples, 1, MAX_SAMPLES)
     bounded("--seed", args.seed, *SEED_RANGE)
@@ -65,7 +65,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         raise ScatlabError(f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} read only by the adaptive "
                            f"opponent model, not by --opponent-model uniform: leave out one or the other")
     if args.turns or args.rejected:
-        from ..analysis.model.opponents import Observations
+        from ..analysis import Observations
         from ..cards import parse_cards
         from ..rules.options import find_rules
 

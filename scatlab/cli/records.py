@@ -87,7 +87,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    from ..analysis.explain.review import review_game
+    from ..analysis import review_game
 
     if args.deep is None and (args.budget is not None or args.seed):
         raise ScatlabError("--budget and --seed set the deeper looks: give --deep as well")

@@ -71,8 +71,8 @@ def knock_risk_by_value(opponents: int = 1, values: Iterable[int] = range(14, 31
     each opponent holds a random hand and gets one last turn; exact against one
     opponent, a seeded Monte Carlo estimate of ``samples`` deals against more). Later in
     a hand opponents hold better hands than random ones, so there the risk is higher."""
-    from ..analysis.model.knock import knock_risk
-    from ..analysis.counting.knowledge import Knowledge
+    from ..analysis import knock_risk
+    from ..analysis import Knowledge
 
     rows = []
     for v in values:

@@ -36,7 +36,7 @@ from ..rules.scoring import settle
 from ..rules.values import hand_value, tiebreak_key
 
 if TYPE_CHECKING:
-    from ..analysis.counting.onestep import TurnAnalysis
+    from ..analysis import TurnAnalysis
 
 __all__ = [
     "ExerciseError",
@@ -241,8 +241,8 @@ def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: b
 
 def _turn(hand: Sequence[Card], up: Card) -> TurnAnalysis:
     """Taking and drawing, exactly, one opponent (one turn only: cheap)."""
-    from ..analysis.counting.knowledge import Knowledge
-    from ..analysis.counting.onestep import analyze_turn
+    from ..analysis import Knowledge
+    from ..analysis import analyze_turn
 
     return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
 
@@ -730,7 +730,7 @@ def _knock_cost(rng: random.Random, seed: int) -> Question:
     outcome by outcome (:func:`knock_worth_question`); knocking and playing on at least a point
     apart (never a close call), the question's rounded figures adding up to the engine's
     own, and the answer dealt three knocks and three play-ons in every six seeds."""
-    from ..analysis.engine.ranking import CLOSE_CALL
+    from ..analysis import CLOSE_CALL
     from ..errors import ScatlabError
     from .knocking import knock_sum
 
@@ -754,7 +754,7 @@ def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int 
     ``opponents``, 1 to 3 dealt at random when None, who have played ``turns`` turns): a value
     near where the advice switches, knocking and playing on at least a point apart, the answer
     dealt by :func:`wants_knock`."""
-    from ..analysis.engine.ranking import CLOSE_CALL, knock_line
+    from ..analysis import CLOSE_CALL, knock_line
     from .knocking import chart_rows, level, line_words
 
     full = deck(52)

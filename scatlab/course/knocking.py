@@ -14,7 +14,7 @@ plain Python (tested without a browser); the widgets of
   ranking's best way of playing on: the worked example, step 3.1 and ``scatlab analyze``
   state one figure for one position.
 - :func:`chart_rows`, :func:`readout`, :func:`knock_runs`, :func:`line_words`: the knock
-  chart's figures (:func:`~scatlab.analysis.engine.ranking.knock_line`, an average hand of
+  chart's figures (:func:`~scatlab.analysis.engine.knock_line.knock_line`, an average hand of
   each value) as a learner reads them: levels first, never a signed change alone, never a
   readout where the move not advised shows the better figure.
 - :func:`differs_words`: the one line that says why a hand's own figures are not the chart's.
@@ -38,7 +38,7 @@ from ..errors import ScatlabError
 from ..rules.values import format_value as show_value
 
 if TYPE_CHECKING:
-    from ..analysis.engine.ranking import KnockLine, RankedMove, Ranking
+    from ..analysis import KnockLine, RankedMove, Ranking
 
 __all__ = ["WORKED_HAND", "WORKED_PILE", "KnockSum", "knock_sum", "level", "shown_chance", "ChartRow",
            "chart_rows", "readout", "knock_runs", "line_words", "differs_words", "move_words"]
@@ -50,12 +50,12 @@ the pile (lesson 2's hand, now at the start of a turn)."""
 
 def level(p: Fraction | float) -> str:
     """A chance of winning the game as every page writes it: percent, one decimal
-    (:func:`!scatlab.analysis.engine.ranking.win_level`).
+    (:func:`!scatlab.analysis.engine.scale.win_level`).
 
     >>> level(Fraction(650131, 1000000))
     '65.0%'
     """
-    from ..analysis.engine.ranking import win_level
+    from ..analysis import win_level
 
     return win_level(p)
 
@@ -72,7 +72,7 @@ def shown_chance(p: Fraction | float) -> Fraction:
 
 def move_words(move: RankedMove, ranking: Ranking) -> str:
     """A way of playing on as the lesson says it: ``"draw"``, ``"take the 9♠ (throwing the 4♣)"``."""
-    from ..analysis.engine.advice import move_words as words
+    from ..analysis import move_words as words
 
     return words(move, ranking.position.knowledge)
 
@@ -116,8 +116,8 @@ class KnockSum:
     @property
     def close(self) -> bool:
         """Knocking and playing on are a close call: within
-        :data:`!scatlab.analysis.engine.ranking.CLOSE_CALL`, closer than the estimates can tell apart."""
-        from ..analysis.engine.ranking import CLOSE_CALL
+        :data:`!scatlab.analysis.engine.scale.CLOSE_CALL`, closer than the estimates can tell apart."""
+        from ..analysis import CLOSE_CALL
 
         return abs(self.knock - self.play_on.win) < CLOSE_CALL
 
@@ -162,9 +162,9 @@ def knock_sum(hand: CardsLike, pile: CardsLike | None) -> KnockSum:
     does: the ranking of :func:`~scatlab.analysis.engine.ranking.rank` and the game model's
     chances after each outcome (:class:`!scatlab.analysis.model.winning.GameModel`). A
     :class:`ScatlabError` when a knock is not a move here or its chances are not counted exactly."""
-    from ..analysis.counting.knowledge import Knowledge
-    from ..analysis.engine.ranking import Position, rank
-    from ..analysis.model.winning import GameModel
+    from ..analysis import Knowledge
+    from ..analysis import Position, rank
+    from ..analysis import GameModel
 
     position = Position.of(Knowledge.of(hand, pile, opponents=1))
     ranking = rank(position)
@@ -199,8 +199,8 @@ class ChartRow:
 
 
 def chart_rows(line: KnockLine) -> list[ChartRow]:
-    """The chart's rows, from :class:`~scatlab.analysis.engine.ranking.KnockLine` as it is."""
-    from ..analysis.engine.ranking import CLOSE_CALL
+    """The chart's rows, from :class:`~scatlab.analysis.engine.knock_line.KnockLine` as it is."""
+    from ..analysis import CLOSE_CALL
 
     return [ChartRow(Fraction(v), Fraction(kw), Fraction(ow), bool(knocks), abs(Fraction(kw) - Fraction(ow)) < CLOSE_CALL)
             for v, _k, kw, _o, ow, knocks in line.rows]

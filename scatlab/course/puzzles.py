@@ -7,7 +7,7 @@ advice uses**, never another scoring. A position becomes a puzzle only when **on
 clearly best**: every other choice shown costs at least a stated margin (the lichess-puzzler
 criterion), on the ranking's one scale, the chance of winning the game
 (:meth:`~scatlab.analysis.engine.ranking.Ranking.cost`): :data:`WIN_MARGIN`, one point of
-percentage, twice the close-call width (:data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`),
+percentage, twice the close-call width (:data:`~scatlab.analysis.engine.scale.CLOSE_CALL`),
 so a puzzle never asks a close call. (:data:`VALUE_MARGIN`, half a point of expected hand
 value, is the margin puzzles made on the hand-value scale had.)
 
@@ -57,8 +57,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..analysis.counting.knowledge import Knowledge
-from ..analysis.engine.ranking import Position, RankedMove, Ranking, rank, win_level
+from ..analysis import Knowledge
+from ..analysis import Position, RankedMove, Ranking, rank, win_level
 from ..cards import Card, format_cards, parse_card
 from ..checks import SEED_RANGE, shown
 from ..errors import ExerciseError, ScatlabError

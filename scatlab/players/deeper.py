@@ -44,8 +44,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis.engine.ranking import RankedMove, rank
-from ..analysis.explain.review import YOU, GameReview, ReviewedDecision, costliest
+from ..analysis import RankedMove, rank
+from ..analysis import YOU, GameReview, ReviewedDecision, costliest
 from ..checks import whole_number
 from ..rules.actions import ActionKind
 from ..errors import AnalysisError

@@ -1,6 +1,6 @@
 """The ``expert`` player: it plays the decision engine's first move.
 
-At every decision it returns :func:`scatlab.analysis.engine.ranking.decide`'s move, the first
+At every decision it returns :func:`scatlab.analysis.engine.decision.decide`'s move, the first
 move of :func:`~scatlab.analysis.engine.ranking.rank` (a test checks this at every decision of
 seeded games under every preset), so "follow the hints" and "play like the expert" are the
 same thing. The engine's module doc states its rule and every assumption of its model: card
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from ..analysis.engine.ranking import Style, decide
+from ..analysis import Style, decide
 from ..checks import whole_number
 from ..cards import Rank
 from ..rules.actions import ActionKind
@@ -51,7 +51,7 @@ class ExpertPlayer(Player):
         whole_number("horizon", horizon, 0, 5, error=PlayerError)
         self.horizon = horizon
         self.style = Style(horizon)
-        """The engine's settings it plays with (:class:`~scatlab.analysis.engine.ranking.Style`)."""
+        """The engine's settings it plays with (:class:`~scatlab.analysis.engine.position.Style`)."""
 
     # -- the decision ------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The ``master`` player: it searches from the one decision engine.
 
 At a decision whose answer is forced or obvious it plays the engine's move
-(:func:`scatlab.analysis.engine.ranking.decide`, the ``expert``'s) without a search: a single
+(:func:`scatlab.analysis.engine.decision.decide`, the ``expert``'s) without a search: a single
 legal action, a 31 to declare or made for sure (C8, C9), a blind throw-down declined (V11),
 or when the engine rates every other move far behind (between two ways of playing on
 :data:`PRUNE_POINTS` points of expected hand value five turns ahead, else :data:`PRUNE_WIN`
@@ -41,8 +41,8 @@ of the chance of winning the game). Otherwise:
 its knock line: draw or take by the hands' expected values five turns ahead (the horizon
 tables of :mod:`!scatlab.analysis.counting.horizon`, the drawn card any card not in the hand;
 on a last turn the value now), throw by the engine's own throw table
-(:func:`!scatlab.analysis.model.hand_filter.throw_choice`, not feeding the next seat), knock
-at the engine's knock line (:func:`~scatlab.analysis.engine.ranking.knock_line`: the values
+(:func:`!scatlab.analysis.model.throws.throw_choice`, not feeding the next seat), knock
+at the engine's knock line (:func:`~scatlab.analysis.engine.knock_line.knock_line`: the values
 where knocking's chance of winning is above playing on's for an average hand, by the
 opponents, the turns played and the mover's lives), always declare a 31, never hammer,
 throw down or stop the bus. Measured on this machine (one core, classic rules, positions
@@ -80,14 +80,14 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..analysis.counting.horizon import horizon_table
-from ..analysis.counting.knowledge import Knowledge
-from ..analysis.counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
-from ..analysis.engine.ranking import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank, win_level
-from ..analysis.model.hand_filter import LAST_THROW, expert_throw, throw_choice
-from ..analysis.model.opponents import Observations, kind_odds, pile_tops, row_weights
-from ..analysis.model.valuation import MAX_TURNS, KnockValuation, Standing
-from ..analysis.model.winning import GameModel
+from ..analysis import horizon_table
+from ..analysis import Knowledge
+from ..analysis import BLITZ2, RANK_BITS, Tables, pair_indices, scoring_rules, tables_for
+from ..analysis import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank, win_level
+from ..analysis import LAST_THROW, expert_throw, throw_choice
+from ..analysis import Observations, kind_odds, pile_tops, row_weights
+from ..analysis import MAX_TURNS, KnockValuation, Standing
+from ..analysis import GameModel
 from ..cards import ALL_CARDS, Card, Suit
 from ..checks import real_number, whole_number
 from ..errors import ScatlabError
@@ -184,11 +184,12 @@ class RolloutPolicy:
         kinds = {a.kind for a in legal}
         a, b, c = sorted(card.index for card in state.hands[seat])
         st = self.strength
-        own = st[a * 2704 + b * 52 + c]
+        bc, ac, ab = pair_indices(a, b, c)
+        own = st[ab + c]
         top = state.discards[-1].index if ActionKind.TAKE in kinds else -1
         take = -1
         if top >= 0:
-            take = max(st[a * 2704 + b * 52 + top], st[a * 2704 + c * 52 + top], st[b * 2704 + c * 52 + top])
+            take = max(st[ab + top], st[ac + top], st[bc + top])
             if take >> RANK_BITS >= BLITZ2:
                 return Action.TAKE
         final = state.knocker is not None
@@ -203,8 +204,8 @@ class RolloutPolicy:
             return Action.PASS if ActionKind.PASS in kinds else legal[0]
         if top >= 0:
             rl = self.row
-            keeps = (rl[a * 2704 + b * 52 + top], rl[a * 2704 + c * 52 + top], rl[b * 2704 + c * 52 + top])
-            row = rl[a * 2704 + b * 52 + c]
+            keeps = (rl[ab + top], rl[ac + top], rl[bc + top])
+            row = rl[ab + c]
             if final:
                 if max(self.now[r] for r in keeps) * self.others >= self.one[row]:
                     return Action.TAKE
@@ -591,7 +592,7 @@ def _points(p: float) -> str:
 
 def _levels(found: SearchResult, which: Sequence[int], top: Card | None) -> str:
     """What the play-outs gave ``which`` moves, as levels of the chance of winning the game
-    (the hints' words, :func:`~scatlab.analysis.engine.ranking.win_level`): ``"its chance of
+    (the hints' words, :func:`~scatlab.analysis.engine.scale.win_level`): ``"its chance of
     winning the game came to 52.0% if it takes the 2C, 50.0% if it draws"``."""
     said = ", ".join(f"{win_level(found.means[i])} if it {_does(found.moves[i], top)}" for i in which)
     return f"its chance of winning the game came to {said}"

@@ -7,7 +7,7 @@
 - Throw the lowest card outside the target suit (all in the suit: the lowest card), a card
   that leaves 31 first, never the discard just taken (C5), and, if there is another choice,
   not a card of a suit the next player is known to collect (they took a card of it from the
-  pile this hand). The choice is :func:`scatlab.analysis.model.hand_filter.throw_choice`, the
+  pile this hand). The choice is :func:`scatlab.analysis.model.throws.throw_choice`, the
   ranking the opponent model reads for a ``tip`` opponent.
 - Knock at the start of a turn with ``knock_at`` (26) or more, when the rules allow.
 - Always declare a 31; never throw down or stop the bus; call a hammer (V10) only with
@@ -36,7 +36,7 @@ from ..cards import Card, Suit
 from ..rules.actions import Action, ActionKind
 from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
-from ..analysis.counting.knowledge import collected_suits
+from ..analysis import collected_suits
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
 from .public import PublicMove, suits_text
@@ -92,7 +92,7 @@ class TipPlayer(Player):
         return Decision(legal[0], f"{legal[0]}: the only sensible action left")
 
     def _discard(self, view: PlayerView) -> Decision:
-        from ..analysis.model.hand_filter import TIP_THROW, throw_choice  # numpy: loaded at the first throw
+        from ..analysis import TIP_THROW, throw_choice  # numpy: loaded at the first throw
 
         hand = view.hand
         drawn = view.taken if view.taken is not None else hand[-1]

@@ -22,9 +22,9 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import HandResult, Phase
 from ..rules.values import pretty_value
 from ..rules.view import PlayerView
-from ..analysis.engine.advice import move_words
-from ..analysis.engine.ranking import CLOSE_CALL, Ranking, win_level
-from ..analysis.explain.report import Analysis
+from ..analysis import move_words
+from ..analysis import CLOSE_CALL, Ranking, win_level
+from ..analysis import Analysis
 from .wording import chance_words, counted_chance
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class ChanceRow:
     words after "if you" (``"take the 7♠ (throwing the 10♥)"``), the level as shown
     (``"37.2%"``), the engine's estimate behind it (``win``), whether it is the advised move
     and whether it is a close call with it (within
-    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`)."""
+    :data:`~scatlab.analysis.engine.scale.CLOSE_CALL`)."""
 
     move: str
     level: str
@@ -568,7 +568,7 @@ def _knock_row(analysis: Analysis, view: PlayerView) -> list[tuple[str, str, str
     """Why the rules refuse a knock now (V4, V5, V6), as a row, when they do and there is a
     stock to play on from."""
     if len(view.hand) == 3 and view.knocker is None and ActionKind.KNOCK not in {a.kind for a in view.legal_actions}:
-        from ..analysis.model.knock import knock_refusal
+        from ..analysis import knock_refusal
 
         refusal = knock_refusal(analysis.knowledge)
         if refusal is not None and view.stock_size:

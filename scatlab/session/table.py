@@ -52,9 +52,9 @@ from ..rules.options import RuleSet, find_rules
 from ..rules.record import GameRecord, replay, shuffled_deck
 from ..rules.state import GameState, Phase
 from ..rules.view import PlayerView, player_label
-from ..analysis.engine.ranking import prepare
-from ..analysis.explain.report import Analysis, analyze
-from ..analysis.explain.review import GameReview, review_game
+from ..analysis import prepare
+from ..analysis import Analysis, analyze
+from ..analysis import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
 from .wording import learner_words

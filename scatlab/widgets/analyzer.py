@@ -39,7 +39,7 @@ import ipywidgets as w
 import traitlets
 
 from ..analysis import Analysis
-from ..analysis.engine.ranking import HORIZON as ADVICE_TURNS
+from ..analysis import HORIZON as ADVICE_TURNS
 from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
@@ -368,7 +368,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                                      "</summary>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines)
                                      + "</details>") if lines else ""
             return
-        from ..analysis.explain.display import latex  # sympy: only when there is a derivation to show
+        from ..analysis import latex  # sympy: only when there is a derivation to show
 
         self.derivation.value = (DERIVATION_HEADING + "$$" + latex(a).strip("$") + "$$") if draw or a.knock else ""
 

@@ -36,9 +36,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..analysis import Analysis, Knowledge, analyze
-from ..analysis.counting.horizon import MAX_HORIZON
-from ..analysis.engine.ranking import win_level
-from ..analysis.model.opponents import Observations
+from ..analysis import MAX_HORIZON
+from ..analysis import win_level
+from ..analysis import Observations
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules

@@ -43,8 +43,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.engine.ranking import win_level
-from ..analysis.explain.review import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
+from ..analysis import win_level
+from ..analysis import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
                                        review_game)
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord

@@ -35,7 +35,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis.explain.review import ReviewedDecision
+from ..analysis import ReviewedDecision
 from ..cards import CardsLike, deck
 from ..errors import ScatlabError
 from ..rules.options import RuleSet
@@ -365,7 +365,7 @@ def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | S
     What a review's **Try it yourself** opens (also importable from :mod:`scatlab.widgets.review`).
 
     >>> from scatlab.rules import GameRecord, play_random_game
-    >>> from scatlab.analysis.explain.review import review_game
+    >>> from scatlab.analysis import review_game
     >>> record = GameRecord.from_state(play_random_game("classic", 3, seed=1))
     >>> d = review_game(record, player=0).decisions[3]
     >>> view = try_table(record, d).view()               # the same position, the table's seats named

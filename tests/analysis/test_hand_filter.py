@@ -942,7 +942,7 @@ def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None
     last turn), with no suit avoided and with suits avoided, picks the same card from the
     set as from the full ranking of that hand and card; and after a take (no suit avoided),
     the set's first card other than the one taken is the card the full ranking throws."""
-    from scatlab.analysis.model import hand_filter as hf
+    from scatlab.analysis.model import throws
 
     f = LogFilter.of(rules)  # type: ignore[arg-type]
     tables = f.tables
@@ -950,19 +950,19 @@ def test_filter_draw_throws_depend_only_on_the_four_cards(rules: object) -> None
     hands, drawn = np.repeat(np.arange(m), 52), np.tile(np.arange(52), m)
     ok = tables.discard[hands, drawn] >= 0
     hands, drawn = hands[ok], drawn[ok]
-    quads = hf._quad_ids(f.scoring, np.sort(np.concatenate([tables.rows[hands], drawn[:, None]], axis=1), axis=1))
+    quads = throws._quad_ids(f.scoring, np.sort(np.concatenate([tables.rows[hands], drawn[:, None]], axis=1), axis=1))
     assert len(set(quads.tolist())) == math.comb(rules.deck_size, 4)  # type: ignore[attr-defined]
     live = tables.value2[hands] < 62  # a hand of 31 was declared: it never takes
     for key in (("suit", 0, 0.0), ("horizon", 5, 2.0), ("last", 0, 0.0)):
         for avoid in (0, 0b0001, 0b0110, 0b1011):
-            full = hf._choice(f.scoring, key, False, avoid)[hands, drawn]
-            assert np.array_equal(hf._quad_choice(f.scoring, key, avoid)[quads], full), (key, avoid)
+            full = throws.row_throws(f.scoring, key, False, avoid)[hands, drawn]
+            assert np.array_equal(throws._quad_choice(f.scoring, key, avoid)[quads], full), (key, avoid)
         # a take (the card taken never goes back, C5): the first of the set's order that was not taken
-        taken = hf._choice(f.scoring, key, True, 0)[hands, drawn]
-        first, second = hf._quad_ranks(f.scoring, key).cards[:2, quads]
+        taken = throws.row_throws(f.scoring, key, True, 0)[hands, drawn]
+        first, second = throws.quad_ranks(f.scoring, key).cards[:2, quads]
         assert np.array_equal(np.where(first == drawn, second, first)[live], taken[live]), key
         for x in (0, 17, 51):
             for card in (5, 30):
                 if tables.in_deck[[x, card]].all():
-                    rows, _, best = hf._take_moves(f.scoring, key, 0, x, card)
-                    assert np.array_equal(best, hf._choice(f.scoring, key, True, 0)[rows, card])
+                    rows, _, best = throws.take_moves(f.scoring, key, 0, x, card)
+                    assert np.array_equal(best, throws.row_throws(f.scoring, key, True, 0)[rows, card])

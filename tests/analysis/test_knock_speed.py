@@ -1,6 +1,6 @@
 """The knock figure's fast paths give the numbers of their plain versions, bit for bit.
 
-The engine values a knock at every decision where one is legal (``ranking._ending``), so
+The engine values a knock at every decision where one is legal (``ending.value_ending``), so
 its hot path was made faster (``benchmarks/bench_knock.py``). Each fast function is compared
 here with a straightforward reference kept in this file (the code as it was before the
 speed-up), on every ``expert`` decision with a knock legal in seeded games (classic with
@@ -22,11 +22,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from scatlab.analysis.counting.kernels import Layout, draw_step, sparse_dot
+from scatlab.analysis.counting.vectorized import Layout, draw_step, sparse_dot
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
-from scatlab.analysis.engine import ranking
+from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod
-from scatlab.analysis.model.hand_filter import LogFilter, _holding, _layout, _deck_places, _thrown_by_place
+from scatlab.analysis.model.hand_filter import LogFilter
+from scatlab.analysis.model.throws import deck_layout, deck_places, rows_holding, thrown_by_place
 from scatlab.analysis.model.opponents import (
     _NO_DRAW,
     _final_value_distribution,
@@ -56,9 +57,9 @@ measured again."""
 
 
 @lru_cache(maxsize=1)
-def positions() -> tuple[ranking.Position, ...]:
+def positions() -> tuple[position.Position, ...]:
     """Every decision of the first seat with a knock legal in one seeded game of each set."""
-    out: list[ranking.Position] = []
+    out: list[position.Position] = []
     for rules, kinds in SETS:
         views: list[PlayerView] = []
 
@@ -67,7 +68,7 @@ def positions() -> tuple[ranking.Position, ...]:
                 views.append(view)
 
         play_out([make_player(k) for k in kinds], list(kinds), find_rules(rules), 5, 0, observe)
-        out.extend(ranking.Position.from_view(v) for v in views)
+        out.extend(position.Position.from_view(v) for v in views)
     return tuple(out)
 
 
@@ -207,16 +208,16 @@ def test_sparse_product_is_the_plain_code_bit_for_bit() -> None:
 
 def test_filter_draw_step_is_the_plain_code_bit_for_bit() -> None:
     scoring = scoring_rules(find_rules("classic"))
-    layout = _layout(scoring)
+    layout = deck_layout(scoring)
     filt = LogFilter.of(find_rules("classic"))
     rng = np.random.default_rng(7)
     for x in (0, 12, 25, 38, 51):
-        place = int(_deck_places(scoring)[x])
+        place = int(deck_places(scoring)[x])
         for key in filt._throw_keys:
-            thrown = _thrown_by_place(scoring, key, 0, place)
+            thrown = thrown_by_place(scoring, key, 0, place)
             w = rng.random(filt.m)
             factor = rng.random(filt.m)
-            factor[_holding(scoring, (x + 7) % 52).rows] = 0.0
+            factor[rows_holding(scoring, (x + 7) % 52).rows] = 0.0
             assert same(draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48),
                         ref_draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48))
 
@@ -239,18 +240,18 @@ def test_filter_weights_follow_the_plain_step() -> None:
                         helps = filt.take_mask(k, turn.last)[turn.card.index]
                         factor = (1.0 - knock) * (1.0 - np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take,
                                                                  kind.slip))
-                        factor[_holding(filt.scoring, turn.card.index).rows] = 0.0
+                        factor[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                         key, mask = filt._throw_key(k, turn.last, turn.next_took)
                         if key[0] == "now":
                             out = filt.step(k, w, turn, n)
                         else:
                             x = turn.thrown.index if turn.thrown is not None else -1
-                            place = int(_deck_places(filt.scoring)[x])
+                            place = int(deck_places(filt.scoring)[x])
                             others = filt.deck_size - 4
-                            out = ref_draw_step(w, factor, x, place, _layout(filt.scoring),
-                                                _thrown_by_place(filt.scoring, key, mask, place),
+                            out = ref_draw_step(w, factor, x, place, deck_layout(filt.scoring),
+                                                thrown_by_place(filt.scoring, key, mask, place),
                                                 (1.0 - kind.slip) / others, kind.slip / 3.0 / others)
-                            out[_holding(filt.scoring, turn.card.index).rows] = 0.0
+                            out[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                             assert same(filt.step(k, w, turn, n), out)
                     else:
                         out = filt.step(k, w, turn, n)
@@ -309,7 +310,7 @@ def test_row_weights_are_remembered_read_only_and_the_same() -> None:
 def test_distributions_are_remembered_read_only_and_the_same() -> None:
     for p in positions()[:10]:
         k = p.knowledge
-        again = ranking.Position.from_view(p.view) if p.view is not None else p  # a new Position, equal observations
+        again = position.Position.from_view(p.view) if p.view is not None else p  # a new Position, equal observations
         for i in range(k.opponents):
             for extra in (True, False):
                 d = final_value_distribution(k, p.observed(), i, extra)
@@ -320,7 +321,7 @@ def test_distributions_are_remembered_read_only_and_the_same() -> None:
 
 def test_game_model_after_is_remembered_and_the_same() -> None:
     for p in positions()[:10]:
-        game = ranking._scale(p).game
+        game = scale.position_scale(p).game
         for changes in ({0: 1}, {1: 1}, {0: 2}, {1: 1, 0: 1}):
             assert game.after(changes) == game._after(changes) == game.after(dict(reversed(list(changes.items()))))
 
@@ -328,10 +329,10 @@ def test_game_model_after_is_remembered_and_the_same() -> None:
 def _figures() -> list[str]:
     out = []
     for p in positions():
-        model = ranking._model_for(p.knowledge.rules)
-        scale = ranking._scale(p)
+        model = position.horizon_tables(p.knowledge.rules)
+        win_scale = scale.position_scale(p)
         strength = model.tables.strength_of(sorted(c.index for c in p.knowledge.hand))
-        e = ranking._ending(p, ranking.EXPERT, model, strength, True, None, scale)
+        e = ending.value_ending(p, position.EXPERT, model, strength, True, None, win_scale)
         numbers = (e.outcome.own, e.outcome.p_one, e.outcome.p_two, e.p_one, e.p_two)
         exact = "" if e.exact is None else f" {e.exact[0]} {e.exact[1]}"
         out.append(" ".join(f"{x:.12g}" for x in numbers) + exact)

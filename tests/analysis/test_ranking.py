@@ -23,20 +23,9 @@ from scatlab.analysis.engine.advice import advise
 from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.analysis.counting.onestep import analyze_turn
 from scatlab.analysis.model.valuation import KnockOutcome
-from scatlab.analysis.engine.ranking import (
-    CLOSE_CALL,
-    EXPERT,
-    HORIZON,
-    Position,
-    RankedMove,
-    Ranking,
-    _Option,
-    _ordered,
-    _rank_options,
-    decide,
-    knock_line,
-    rank,
-)
+from scatlab.analysis import CLOSE_CALL, EXPERT, HORIZON, Position, RankedMove, Ranking, decide, knock_line, rank
+from scatlab.analysis.engine.decision import Option, ordered
+from scatlab.analysis.engine.ranking import _rank_options
 from scatlab.analysis.model.valuation import KnockValuation, Standing
 from scatlab.analysis.explain.review import assess
 from scatlab.cli import main
@@ -95,15 +84,15 @@ def test_C8_a_sure_31_by_taking_comes_before_a_knock_the_engine_would_make() -> 
     assert sure.best.win > sure.move(Action.KNOCK).win
 
 
-def _option(kind: str, win: float, card: str | None = None) -> _Option:
+def _option(kind: str, win: float, card: str | None = None) -> Option:
     action = Action.discard(card) if kind == "discard" and card else Action(ActionKind(kind))
-    return _Option(action, win, 0.0)
+    return Option(action, win, 0.0)
 
 
 def test_one_scale_the_moves_are_ordered_by_the_chance_of_winning() -> None:
     position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
     moves = [_option("knock", 0.40), _option("take", 0.45), _option("draw", 0.44)]
-    assert [o.action.kind.value for o in _ordered(moves, position)] == ["take", "draw", "knock"]
+    assert [o.action.kind.value for o in ordered(moves, position)] == ["take", "draw", "knock"]
 
 
 @pytest.mark.parametrize(("kinds", "first"), [(("draw", "take"), "take"), (("knock", "draw"), "draw"),
@@ -111,7 +100,7 @@ def test_one_scale_the_moves_are_ordered_by_the_chance_of_winning() -> None:
 def test_one_scale_a_tie_goes_to_take_then_draw_then_knock(kinds: tuple[str, ...], first: str) -> None:
     """On equal chances of winning the order of rule 1: declare, take, draw, pass, discard, knock."""
     position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
-    assert _ordered([_option(k, 0.4) for k in kinds], position)[0].action.kind.value == first
+    assert ordered([_option(k, 0.4) for k in kinds], position)[0].action.kind.value == first
 
 
 def test_C11_with_the_stock_gone_a_tie_passes_so_that_a_hand_of_takers_ends() -> None:
@@ -119,7 +108,7 @@ def test_C11_with_the_stock_gone_a_tie_passes_so_that_a_hand_of_takers_ends() ->
                   opponent_holds=(), opponents=1, rules=find_rules("classic"), stock_size=0)
     position = Position.of(k)
     assert ActionKind.PASS in position.kinds and ActionKind.DRAW not in position.kinds
-    assert _ordered([_option("take", 0.4), _option("pass", 0.4)], position)[0].action.kind is ActionKind.PASS
+    assert ordered([_option("take", 0.4), _option("pass", 0.4)], position)[0].action.kind is ActionKind.PASS
     r = rank(position)  # the 9♠ does not raise A♥ K♥ (21): pass
     assert r.best.action.kind is ActionKind.PASS
 

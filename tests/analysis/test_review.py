@@ -30,7 +30,7 @@ from scatlab.analysis.explain.review import (
     review_game,
 )
 from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.analysis.engine.ranking import win_level
+from scatlab.analysis import win_level
 from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.cli import main
@@ -147,7 +147,7 @@ def _knock_with_12_record() -> GameRecord:
 def test_knocking_with_12_against_opponents_five_turns_in_is_a_blunder_on_the_win_scale() -> None:
     """The knock's cost is what it gives up of the chance of winning the game against the
     best move (a way of playing on), the engine's figures: the review reads :func:`rank`."""
-    from scatlab.analysis.engine.ranking import Position, rank
+    from scatlab.analysis import Position, rank
 
     record = _knock_with_12_record()
     result = review_game(record, player=0)
@@ -435,7 +435,7 @@ def _reviews() -> list[GameReview]:
 def test_a_close_call_is_never_called_a_mistake() -> None:
     """A move within CLOSE_CALL of the best costs nothing, is ``best`` and is said to be a
     close call, in the words, on the page and in the report; the costliest never list it."""
-    from scatlab.analysis.engine.ranking import CLOSE_CALL
+    from scatlab.analysis import CLOSE_CALL
     from scatlab.widgets.review_widget import decision_html
 
     close = 0

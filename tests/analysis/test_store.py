@@ -19,7 +19,7 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
     the prior chain, the filter's rankings of the sets of four)
     is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
     deck."""
-    from scatlab.analysis.model import hand_filter
+    from scatlab.analysis.model import hand_filter, throws
     from scatlab.analysis.counting import horizon
     from scatlab.analysis.model import opponents
 
@@ -41,13 +41,13 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                                       hand_filter._horizon_takes(fresh, 5)), round_
                 opponents._chain.cache_clear()
                 assert np.array_equal(opponents._chain(scoring, opponents.PLAYER_KINDS).kind_priors, priors), round_
-                hand_filter._quad_ranks.cache_clear()
-                quads.append(hand_filter._quad_ranks(scoring, ("horizon", 5, 2.0)))
+                throws.quad_ranks.cache_clear()
+                quads.append(throws.quad_ranks(scoring, ("horizon", 5, 2.0)))
             assert np.array_equal(quads[0].cards, quads[1].cards)
             assert np.array_equal(quads[0].eligible, quads[1].eligible)
         assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "prior", "quad"}
     finally:
-        hand_filter._quad_ranks.cache_clear()
+        throws.quad_ranks.cache_clear()
         opponents._chain.cache_clear()
 
 
@@ -114,7 +114,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
     import scatlab.analysis
     import scatlab.players
     from scatlab.analysis.model import hand_filter
-    from scatlab.analysis.counting import kernels
+    from scatlab.analysis.counting import vectorized
     from scatlab.analysis.model import opponents
     from scatlab.cards import parse_card
 
@@ -136,7 +136,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
         f.evidence(log, (20, 30, 40))
     assert len(f._cache) <= hand_filter._CACHE_SIZE and len(f._evidence) <= hand_filter._EVIDENCE_SIZE
     assert opponents._EVIDENCE_CACHE_SIZE == 1024
-    layout = kernels.Layout.of(np.arange(8))
+    layout = vectorized.Layout.of(np.arange(8))
     for place in range(8):
         layout.moves(place)
         layout.holding(place)

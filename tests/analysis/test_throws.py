@@ -1,6 +1,6 @@
 """One way to throw for each kind of player (C5: never the card just taken). The ``tip`` and
 ``expert`` players and the opponent model read the same rankings
-(:func:`scatlab.analysis.model.hand_filter.throw_choice`); these tests check the one-position
+(:func:`scatlab.analysis.model.throws.throw_choice`); these tests check the one-position
 reading against the ranking built for many hands at once, and the rules the docs state."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from scatlab.analysis.model.hand_filter import (LAST_THROW, TIP_THROW, _pair_ranks, _SUIT_ORDER, expert_throw,
+from scatlab.analysis.model.throws import (LAST_THROW, TIP_THROW, _pair_ranks, SUIT_ORDER, expert_throw,
                                           throw_choice)
 from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.cards import Card, Suit, deck, parse_cards
@@ -42,7 +42,7 @@ def test_C5_one_position_throw_equals_the_ranking_of_many_hands(rules_name: str,
         got = throw_choice(rules, way, hand, drawn, taken=taken, avoid=avoid)
         row = np.array([tables.row(sorted(c.index for c in hand))])
         ranks = _pair_ranks(scoring, way, taken, row, np.array([drawn.index]))
-        bits = sum(1 << _SUIT_ORDER.index(s) for s in avoid)
+        bits = sum(1 << SUIT_ORDER.index(s) for s in avoid)
         assert got.card.index == int(ranks.choose(bits)[0]), (hand, drawn, taken, avoid)
         assert got.first.index == int(ranks.choose(0)[0]), (hand, drawn, taken, avoid)
         assert not (taken and got.card is drawn)

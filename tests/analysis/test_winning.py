@@ -216,7 +216,7 @@ def test_an_announced_tip_player_is_casual_and_an_expert_or_master_strong() -> N
     ``tip`` player as casual and an ``expert`` or ``master`` as strong, for certain; a seat
     announced by another name, or a game where nobody was announced, keeps the odds it learns
     (even before any hand was shown)."""
-    from scatlab.analysis.engine.ranking import Position
+    from scatlab.analysis import Position
     from scatlab.analysis.model.opponents import ANNOUNCED_KINDS, kind_odds
 
     assert ANNOUNCED_KINDS == {"tip": 0, "expert": 1, "master": 1}

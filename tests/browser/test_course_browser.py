@@ -31,7 +31,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from helpers.course_pages import (ARTIFACTS, PAGES, READING_ONLY, Server, no_trouble, open_page,
                                   renders_its_widgets_without_errors, shot, start_app)
 from helpers.servers import free_port, stop, wait_ready
-from scatlab.analysis.engine.ranking import knock_line
+from scatlab.analysis import knock_line
 from scatlab.course.exercises import EXERCISES
 from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.course.steps import STEPS

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from scatlab.analysis import analyze
-from scatlab.analysis.engine.ranking import RankedMove, Ranking, win_level
+from scatlab.analysis import RankedMove, Ranking, win_level
 from scatlab.cli import main
 
 

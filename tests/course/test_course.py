@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scatlab.analysis.engine.ranking import win_level
+from scatlab.analysis import win_level
 
 from scatlab.app.launch import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
 from scatlab.course.exercises import exercises_of

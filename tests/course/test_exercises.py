@@ -190,7 +190,7 @@ def test_knock_worth_C6_C7_weighs_each_ending_and_knocks_when_that_beats_playing
     answer knocks exactly when that beats playing on's figure (the ranking's best way of
     playing on), which is the engine's choice. Never a close call; the question's rounded
     figures add up to the engine's own, term by term in the working."""
-    from scatlab.analysis.engine.ranking import CLOSE_CALL
+    from scatlab.analysis import CLOSE_CALL
     from scatlab.course.knocking import knock_sum, level
 
     ex = EXERCISES["knock-cost"]
@@ -223,7 +223,7 @@ def test_knock_by_the_chart_C6_follows_the_charts_figures_and_alternates_its_ans
     """Step 3.2 (and lesson 6's step 6.3): knock exactly where the chart, for that many
     opponents and turns, gives knocking the better chance of winning the game; never a close
     call; the reason states both levels."""
-    from scatlab.analysis.engine.ranking import CLOSE_CALL, knock_line
+    from scatlab.analysis import CLOSE_CALL, knock_line
     from scatlab.cards import parse_cards
     from scatlab.course.knocking import chart_rows, level
 

@@ -15,7 +15,7 @@ import pytest
 from scatlab import find_rules, hand_value
 from scatlab.analysis import Observations, analyze
 from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.analysis.engine.ranking import Position, knock_line, rank
+from scatlab.analysis import Position, knock_line, rank
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps

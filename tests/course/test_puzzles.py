@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scatlab.analysis.engine.ranking import rank, win_level
+from scatlab.analysis import rank, win_level
 from scatlab.cards import Card
 from scatlab.cli import main
 from scatlab.course import puzzles as pz

@@ -144,7 +144,7 @@ def test_a_deeper_look_finds_better_only_with_its_range_above_zero_knocks_too() 
     """The master at the table trusts a knock from one standard error; a deeper look asks two
     of every move, the range it prints, so "finds better" never comes with a range reaching
     below zero."""
-    from scatlab.analysis.engine.ranking import rank
+    from scatlab.analysis import rank
     from scatlab.players.deeper import LOOK_CONFIDENCE, _master
     from scatlab.players.master import SearchResult
     from scatlab.rules import GameState

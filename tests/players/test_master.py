@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from scatlab.analysis.engine.ranking import decide, rank
+from scatlab.analysis import decide, rank
 from scatlab.cards import parse_card
 from scatlab.players import make_player, seat_policy
 from scatlab.players.base import PlayerError

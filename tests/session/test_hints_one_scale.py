@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.engine.ranking import CLOSE_CALL, win_level
+from scatlab.analysis import CLOSE_CALL, win_level
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, Phase
 from scatlab.rules.actions import Action

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis.engine.ranking import win_level
+from scatlab.analysis import win_level
 from scatlab.analysis.explain.review import (CLASS_RANGES, CLASSES, VALUE_THRESHOLDS, WIN_THRESHOLDS, ReviewedDecision,
                                           review_game)
 from scatlab.cards import deck

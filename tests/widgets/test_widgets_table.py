@@ -18,7 +18,7 @@ import pytest
 from helpers.hidden_cards import public_cards, reachable
 
 from scatlab.analysis import analyze, review_game
-from scatlab.analysis.engine.ranking import win_level
+from scatlab.analysis import win_level
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay

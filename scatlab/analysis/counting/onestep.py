@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ...cards import ALL_CARDS, Card
 from .knowledge import Knowledge
-from .tables import BLITZ2, RANK_BITS, Tables, tables_for
+from .tables import BLITZ2, RANK_BITS, Tables, hand_index, tables_for
 
 __all__ = ["DiscardOption", "TakeAnalysis", "DrawOutcome", "DrawAnalysis", "TurnAnalysis", "analyze_turn"]
 
@@ -179,7 +179,7 @@ def _options(tables: Tables, hand: tuple[Card, ...], banned: Card | None) -> tup
         if d is banned:
             continue
         a, b, c = idx[:i] + idx[i + 1:]
-        s = t[a * 2704 + b * 52 + c]
+        s = t[hand_index(a, b, c)]
         scored.append((-s, _POINTS[d.index], d.index, d))
     scored.sort()
     return tuple(DiscardOption(d, _HALVES[-s >> RANK_BITS], -s) for s, _, _, d in scored)

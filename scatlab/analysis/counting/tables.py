@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +42,7 @@ from ...cards import ALL_CARDS, deck
 from ...rules.options import RuleSet
 from ...rules.values import tiebreak_key
 
-__all__ = ["Tables", "tables_for", "scoring_rules", "RANK_BITS", "BLITZ2"]
+__all__ = ["Tables", "tables_for", "scoring_rules", "RANK_BITS", "BLITZ2", "hand_index", "pair_index", "pair_indices"]
 
 RANK_BITS = 12
 """Strength = value2 << RANK_BITS | rank code."""
@@ -49,6 +50,46 @@ BLITZ2 = 62
 """Twice 31: a hand with value2 >= BLITZ2 is declared at once."""
 
 IntArray = npt.NDArray[np.int64]
+
+
+
+# -- the index of a hand in a flattened table -------------------------------------------------
+
+
+@overload
+def pair_index(a: int, b: int) -> int: ...
+@overload
+def pair_index(a: IntArray, b: IntArray) -> IntArray: ...
+def pair_index(a: int | IntArray, b: int | IntArray) -> int | IntArray:
+    """Where the hands holding cards ``a`` and ``b`` start in a table over card indices
+    flattened to one axis (``triple.ravel()``, :attr:`Tables.triple_list`,
+    :attr:`Tables.row_list`): the hand {a, b, c} is at ``pair_index(a, b) + c``. Card
+    indices or arrays of them (then an array).
+
+    >>> pair_index(1, 2) + 3 == hand_index(1, 2, 3) == 1 * 52 * 52 + 2 * 52 + 3
+    True
+    """
+    return a * 2704 + b * 52  # 2704 = 52 * 52
+
+
+@overload
+def hand_index(a: int, b: int, c: int) -> int: ...
+@overload
+def hand_index(a: IntArray, b: IntArray, c: IntArray) -> IntArray: ...
+def hand_index(a: int | IntArray, b: int | IntArray, c: int | IntArray) -> int | IntArray:
+    """The index of the hand {a, b, c} in a flattened table (see :func:`pair_index`)."""
+    return a * 2704 + b * 52 + c
+
+
+def pair_indices(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """The :func:`pair_index` of the three pairs of the hand {a, b, c}: without ``a``,
+    without ``b``, without ``c`` (adding a drawn card gives the hand kept throwing that one).
+
+    >>> pair_indices(1, 2, 3) == (pair_index(2, 3), pair_index(1, 3), pair_index(1, 2))
+    True
+    """
+    return b * 2704 + c * 52, a * 2704 + c * 52, a * 2704 + b * 52
+
 
 SOURCE = __file__
 """This module's file: the code that builds the tables (part of the name of files that
@@ -109,13 +150,13 @@ class Tables:
 
     @cached_property
     def triple_list(self) -> list[int]:
-        """``triple`` flattened (index ``a * 2704 + b * 52 + c``) for pure-Python lookups
+        """``triple`` flattened (index :func:`hand_index`) for pure-Python lookups
         (built on first use: 140,608 numbers)."""
         return list(self.triple.ravel().tolist())
 
     @cached_property
     def row_list(self) -> list[int]:
-        """``row_of`` flattened (index ``a * 2704 + b * 52 + c``), built on first use."""
+        """``row_of`` flattened (index :func:`hand_index`), built on first use."""
         return list(self.row_of.ravel().tolist())
 
     @property
@@ -189,11 +230,11 @@ class Tables:
 
     def row(self, cards: Sequence[int]) -> int:
         """The row of a 3-card hand given by card indices."""
-        return self.row_list[cards[0] * 2704 + cards[1] * 52 + cards[2]]
+        return self.row_list[hand_index(cards[0], cards[1], cards[2])]
 
     def strength_of(self, cards: Sequence[int]) -> int:
         """The strength of a 3-card hand given by card indices."""
-        return self.triple_list[cards[0] * 2704 + cards[1] * 52 + cards[2]]
+        return self.triple_list[hand_index(cards[0], cards[1], cards[2])]
 
     def value2_of_cards(self, cards: Sequence[int]) -> int:
         """Twice the value of a 3-card hand given by card indices."""
@@ -233,7 +274,7 @@ class Tables:
             lo, mid, hi = self.rows_sorted_by_value[row]
             keep = self.strength_list[row]
             t = self.triple_list
-            drop_lo, drop_mid, drop_hi = mid * 2704 + hi * 52, lo * 2704 + hi * 52, lo * 2704 + mid * 52
+            drop_lo, drop_mid, drop_hi = pair_indices(lo, mid, hi)
             thrown = [-1] * 52
             for d in self.deck_indices:
                 if d in (lo, mid, hi):

@@ -12,10 +12,10 @@ agree. In short:
 1. Every legal move has one figure, the estimated **chance of winning the game** if you make
    it, and the advice is the move with the highest (:attr:`RankedMove.win`). The reason gives
    it as a level: "your chance of winning the game: 34.1% now; 37.2% if you draw, 36.8% if
-   you take the 7♠". Moves within :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` of the
+   you take the 7♠". Moves within :data:`~scatlab.analysis.engine.scale.CLOSE_CALL` of the
    best are a **close call**, and the reason says so.
 2. **Rules of thumb.** Lesson 2 teaches "take when the sure value beats the draw's average",
-   lesson 3 "knock from the line" (:func:`~scatlab.analysis.engine.ranking.knock_line`).
+   lesson 3 "knock from the line" (:func:`~scatlab.analysis.engine.knock_line.knock_line`).
    Where the advice departs from the rule of thumb the reason says so in one sentence, with
    the figures that decide (:attr:`Advice.thumb`).
 
@@ -34,7 +34,10 @@ from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
 from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis
-from .ranking import CLOSE_CALL, Position, RankedMove, Ranking, knock_line, rank, win_level
+from .knock_line import knock_line
+from .position import Position
+from .ranking import RankedMove, Ranking, rank
+from .scale import CLOSE_CALL, win_level
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -61,7 +64,7 @@ class Advice:
     says so with the figures that decide (else empty)."""
     close: bool = False
     """The best move is a close call with another (within
-    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` of its chance of winning)."""
+    :data:`~scatlab.analysis.engine.scale.CLOSE_CALL` of its chance of winning)."""
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"action": self.action, "reason": self.reason}

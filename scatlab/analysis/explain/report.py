@@ -44,7 +44,9 @@ from ..model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from ..model.candidates import OpponentModelName, check_model
 from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis, analyze_turn
-from ..engine.ranking import CLOSE_CALL, Position, RankedMove, Ranking, rank
+from ..engine.position import Position
+from ..engine.ranking import RankedMove, Ranking, rank
+from ..engine.scale import CLOSE_CALL
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from ..model.opponents import Observations

@@ -18,7 +18,7 @@ shown in percent), the estimated chance if the move is made
 (:attr:`~scatlab.analysis.engine.ranking.RankedMove.win`); the **cost** of the move played is
 the best move's chance less the move's, never negative (:meth:`Ranking.cost
 <scatlab.analysis.engine.ranking.Ranking.cost>`). **A close call is never a mistake**: a move
-within :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL` (half a point) of the best costs
+within :data:`~scatlab.analysis.engine.scale.CLOSE_CALL` (half a point) of the best costs
 nothing (the estimates cannot tell them apart), is ``best`` and is said to be a close call
 (:attr:`Assessment.close`). The figures it is built from are shown beside it: the exact
 expected hand value five turns ahead of the ways of playing on (on a last turn and with the
@@ -76,7 +76,9 @@ from ...rules.state import GameState
 from ...rules.values import format_value
 from ...rules.view import PlayerView, player_label
 from ..counting.knowledge import Knowledge
-from ..engine.ranking import HORIZON, Position, RankedMove, Ranking, Scale, lives_unit, rank, win_level
+from ..engine.position import HORIZON, Position
+from ..engine.ranking import RankedMove, Ranking, lives_unit, rank
+from ..engine.scale import Scale, win_level
 
 __all__ = [
     "HORIZON",
@@ -151,7 +153,7 @@ class Assessment:
     figures: tuple[tuple[str, Fraction], ...]
     reason: str
     horizon: int = HORIZON
-    """Own turns ahead the value figures look: :data:`~scatlab.analysis.engine.ranking.HORIZON`,
+    """Own turns ahead the value figures look: :data:`~scatlab.analysis.engine.position.HORIZON`,
     or 0 on a last turn (only the hand kept counts)."""
     better: str = ""
     """The preferred move in the learner's words: ``"taking the 9♥ (then throwing the 6♠)"``."""
@@ -161,7 +163,7 @@ class Assessment:
     """Each option of ``figures`` in the learner's words (``"take the 9♥ (throw the 6♠)"``)."""
     close: bool = False
     """The move played is a close call with the ranking's best (within
-    :data:`~scatlab.analysis.engine.ranking.CLOSE_CALL`): it costs nothing and is ``best``."""
+    :data:`~scatlab.analysis.engine.scale.CLOSE_CALL`): it costs nothing and is ``best``."""
     now: Fraction | None = None
     """The chance of winning the game from the standings, before the hand was played out."""
     values: tuple[tuple[str, Fraction], ...] = ()

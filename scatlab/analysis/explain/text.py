@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from ...cards import format_cards
 from ...rules.actions import ActionKind
-from ..engine.ranking import RankedMove, win_level
+from ..engine.ranking import RankedMove
+from ..engine.scale import win_level
 
 if TYPE_CHECKING:
     from .report import Analysis

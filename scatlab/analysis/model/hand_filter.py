@@ -79,12 +79,14 @@ from ...cards import ALL_CARDS, Card, Suit
 from ...checks import shown, whole_number
 from ...errors import AnalysisError
 from ...rules.options import RuleSet
-from ..counting.kernels import Layout, draw_step
+from ..counting.vectorized import draw_step
 from ..counting.horizon import MAX_HORIZON, horizon_table
 from ..counting.store import cached
 from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from .throws import (SUIT_ORDER, ThrowKey, deck_layout, deck_places, quad_ranks, row_throws, rows_holding,
+                     take_moves, thrown_by_place)
 
-__all__ = ["throw_choice", "ThrowChoice", "TIP_THROW", "LAST_THROW", "expert_throw", "TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
+__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
            "LOG_KINDS", "LogFilter"]
 
 TurnAction = Literal["draw", "take", "knock"]
@@ -336,18 +338,7 @@ LOG_KINDS: tuple[FilterKind, ...] = (CASUAL_PLAY, STRONG_PLAY)
 game's first hand and odds learned from the hands shown after it."""
 
 _CACHE_SIZE = 96
-_ThrowKey = tuple[str, int, float]
-_SUIT_ORDER = tuple(Suit)  # a card's suit is index // 13 in this order
-_CARD_VALUES = np.array([c.value for c in ALL_CARDS], dtype=np.int64)
 _EVIDENCE_SIZE = 4096
-
-
-@dataclass(frozen=True)
-class _Holding:
-    """For one card ``x``: the rows holding it (``rows``) and each one's two other cards (``pair``)."""
-
-    rows: IntArray
-    pair: IntArray
 
 
 class LogFilter:
@@ -390,13 +381,13 @@ class LogFilter:
         self.last_take_mask: BoolArray = np.ascontiguousarray((self.valid & (with_card >= draw_mean[:, None])).T)
         """``[card, row]``: on a last turn, the ``horizon`` kind would take ``card`` into hand
         ``row`` (the best three with it at least as strong as a draw keeps on average)."""
-        self._throw_keys: tuple[_ThrowKey, ...] = tuple(
+        self._throw_keys: tuple[ThrowKey, ...] = tuple(
             ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
             ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
         for key in dict.fromkeys(self._throw_keys):  # every ranking a draw may need, built now, not mid-game
             for way in ((key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,)):
                 if way[0] != "now":
-                    _quad_ranks(self.scoring, way)
+                    quad_ranks(self.scoring, way)
         v2 = tables.value2
         allowed = ~self.blitz
         if rules.min_knock is not None:
@@ -467,9 +458,9 @@ class LogFilter:
         key, mask = self._throw_key(k, last, avoid)
         if key[0] == "now":
             return self.discard
-        return _choice(self.scoring, key, taken, mask)
+        return row_throws(self.scoring, key, taken, mask)
 
-    def _throw_key(self, k: int, last: bool, avoid: frozenset[Suit]) -> tuple[_ThrowKey, int]:
+    def _throw_key(self, k: int, last: bool, avoid: frozenset[Suit]) -> tuple[ThrowKey, int]:
         """How kind ``k`` throws (``("now", ...)``: by value now, the drawn card back on a
         tie; ``("suit", ...)``: as ``tip``; ``("horizon", horizon, feed margin)``: as the
         expert; ``("last", ...)``: as the expert on a last turn) and the bits of the suits
@@ -479,7 +470,7 @@ class LogFilter:
             return ("last", 0, 0.0), 0
         if key[0] == "now":
             return key, 0
-        return key, sum(1 << _SUIT_ORDER.index(s) for s in avoid)
+        return key, sum(1 << SUIT_ORDER.index(s) for s in avoid)
 
     def take_mask(self, k: int, last: bool = False) -> BoolArray:
         """``[card, row]``: whether kind ``k`` would take ``card`` into hand ``row`` (on a
@@ -517,7 +508,7 @@ class LogFilter:
         key, mask = self._throw_key(k, turn.last, turn.next_took)
         if turn.action == "take":
             assert card is not None
-            rows, new, best = _take_moves(self.scoring, key, mask, x, card)
+            rows, new, best = take_moves(self.scoring, key, mask, x, card)
             slip = kind.slip  # a taken card is never thrown: a slip is one of the two other cards
             thrown = np.where(best == card, 1.0 / 3.0, np.where(best == x, 1.0 - slip, slip / 2.0))
             chance = w[rows] * self._take_chance(k, rows, card, turn.last) * thrown
@@ -528,10 +519,10 @@ class LogFilter:
             passes = np.where(self.take_mask(k, turn.last)[card], 1.0 - (kind.slip + (1.0 - 2.0 * kind.slip) * kind.take),
                               1.0 - kind.slip)
             factor = passes if factor is None else factor * passes
-            factor[_holding(self.scoring, card).rows] = 0.0
+            factor[rows_holding(self.scoring, card).rows] = 0.0
         others = self.deck_size - 3 - (card is not None)
-        layout = _layout(self.scoring)
-        place = int(_deck_places(self.scoring)[x])
+        layout = deck_layout(self.scoring)
+        place = int(deck_places(self.scoring)[x])
         keep, slip = (1.0 - kind.slip) / others, kind.slip / 3.0 / others
         if key[0] == "now":  # the drawn card goes back on a tie: which card was drawn matters
             dest, src, _ = layout.moves(place)
@@ -542,9 +533,9 @@ class LogFilter:
             out[dest] = (v[src] * chance).sum(axis=0) + v[dest] * np.where(self.discard[dest, x] == x, keep, slip)
         else:  # the card thrown depends only on the four cards: one chance per hand kept
             out = draw_step(w, self._ones if factor is None else factor, x, place, layout,
-                            _thrown_by_place(self.scoring, key, mask, place), keep, slip)
+                            thrown_by_place(self.scoring, key, mask, place), keep, slip)
         if card is not None:  # a hand kept with the card passed over drew it: it cannot have
-            out[_holding(self.scoring, card).rows] = 0.0
+            out[rows_holding(self.scoring, card).rows] = 0.0
         return out
 
     def rule_knocks(self, rule: KnockRule, slip: float) -> FloatArray:
@@ -720,306 +711,6 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
         tables.horizon_takes[horizon] = found
     return found
 
-
-@dataclass(frozen=True)
-class _Ranks:
-    """How a player throws from some hands plus a card, whatever suits it avoids:
-    ``cards[j, ...]``, the four cards in its order of preference (``j`` = 0 first);
-    ``eligible[j, ...]``, whether that card may be thrown instead of the first when the
-    first is of a suit to avoid; ``valid[...]``, whether the card can be added. (A card's
-    suit bit in :data:`_SUIT_ORDER` is ``1 << card // 13``: worked out when choosing.)"""
-
-    cards: npt.NDArray[np.int8]
-    eligible: BoolArray
-    valid: BoolArray
-
-    @staticmethod
-    def of(ranked: npt.NDArray[np.int8], eligible: BoolArray, valid: BoolArray) -> _Ranks:
-        """From ``[..., j]`` arrays (the first always eligible)."""
-        return _Ranks(np.ascontiguousarray(np.moveaxis(ranked, -1, 0)),
-                      np.ascontiguousarray(np.moveaxis(eligible, -1, 0)), valid)
-
-    def _avoided(self, j: int, mask: int) -> BoolArray:
-        """Whether option ``j``'s card is of a suit in ``mask``."""
-        return np.asarray((np.left_shift(1, self.cards[j] // 13, dtype=np.int16) & mask) != 0)
-
-    def choose(self, avoid: int) -> npt.NDArray[np.int8]:
-        """The card thrown when the suits ``avoid`` (a bit per suit in :data:`_SUIT_ORDER`)
-        are avoided: the first eligible card of another suit, else the first card (-1 where
-        the card cannot be added)."""
-        pick = self.cards[0].copy()
-        if avoid:
-            decided = ~self._avoided(0, avoid)
-            for j in (1, 2, 3):
-                ok = ~decided & self.eligible[j] & ~self._avoided(j, avoid)
-                pick = np.where(ok, self.cards[j], pick)
-                decided |= ok
-        return np.asarray(np.where(self.valid, pick, -1), dtype=np.int8)
-
-
-def _options(tables: Tables, hands: IntArray, drawn: IntArray) -> tuple[IntArray, IntArray]:
-    """For hand rows ``hands`` plus the cards ``drawn`` (one each): the four cards that may
-    be thrown (option ``j`` < 3 the hand's ``j``-th card, option 3 the card drawn) and the
-    row kept (-1 where the card cannot be added)."""
-    part = tables.rows[hands]
-    cards = np.empty((len(hands), 4), dtype=np.int64)
-    kept = np.empty((len(hands), 4), dtype=np.int64)
-    cards[:, :3] = part
-    cards[:, 3] = drawn
-    for j, (a, b) in enumerate(((1, 2), (0, 2), (0, 1))):
-        kept[:, j] = tables.row_of[part[:, a], part[:, b], drawn]
-    kept[:, 3] = hands
-    return cards, kept
-
-
-def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool, hands: IntArray,
-                  drawn: IntArray) -> _Ranks:
-    """How the ``expert`` throws from hands ``hands`` plus ``drawn``, valuing hand ``r`` at
-    ``worth[r]``: the card whose loss keeps the three worth most; on a tie the one keeping the
-    strongest hand now, then the lowest-valued card, then the lowest index (clubs before
-    diamonds, hearts, spades). If that card's suit is to be avoided (suits the next player
-    took from the pile), the best card of another suit by the same order instead, if it
-    keeps three worth at most ``margin`` (in ``worth``'s units) less. With ``taken``, the
-    card was taken and is never thrown (C5). (Without ``taken`` the order depends only on
-    the four cards, not on which was drawn.)"""
-    cards, kept = _options(tables, hands, drawn)
-    valid = (kept[:, :3] >= 0).all(axis=1)
-    kept = np.maximum(kept, 0)
-    score = worth[kept]
-    second = tables.strength[kept] * 1024 + (15 - _CARD_VALUES[cards]) * 64 + (63 - cards)
-    if taken:  # never the card taken: last, and never eligible
-        score[:, 3] = -1
-    order = np.lexsort((-second, -score), axis=-1)
-    score = np.take_along_axis(score, order, axis=1)
-    ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
-    ok = (score >= score[:, :1] - margin) & (score >= 0)
-    ok[:, 0] = True
-    return _Ranks.of(ranked, ok, np.asarray(valid, dtype=np.bool_))
-
-
-def _tip_ranks(tables: Tables, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
-    """How the ``tip`` player throws from hands ``hands`` plus ``drawn``: a card whose loss
-    leaves 31 if there is one; else the lowest card (by value, then index) outside the suit
-    worth most among the four (ties: more cards, then clubs, diamonds, hearts, spades), all
-    four of it: the lowest card; never the card drawn when it was ``taken`` (C5); and, when
-    there is such a card, not one of a suit to avoid. (Without ``taken`` the order depends
-    only on the four cards.)"""
-    n = len(hands)
-    cards, kept = _options(tables, hands, drawn)
-    suit = cards // 13
-    value = _CARD_VALUES[cards]
-    # the suit worth most among the four: per suit, 64 * total + 8 * cards + the suit order's tie-break
-    worth = np.zeros((n, 4), dtype=np.int64)
-    for j in range(4):
-        worth[np.arange(n), suit[:, j]] += value[:, j] * 64 + 8
-    worth += 3 - np.arange(4)[None, :]
-    target = worth.argmax(axis=1)
-    allowed = np.ones((n, 4), dtype=np.bool_)
-    if taken:
-        allowed[:, 3] = False
-    outside = allowed & (suit != target[:, None])
-    pick = np.where(outside.any(axis=1, keepdims=True), outside, allowed)
-    blitz = allowed & (kept >= 0) & (tables.value2[np.maximum(kept, 0)] >= BLITZ2)
-    has_blitz = blitz.any(axis=1, keepdims=True)
-    pick = np.where(has_blitz, blitz, pick)
-    order = np.argsort(np.where(pick, 0, 1 << 12) + value * 64 + cards, axis=1, kind="stable")
-    ranked = np.take_along_axis(cards, order, axis=1).astype(np.int8)
-    ok = np.take_along_axis(pick, order, axis=1) & ~has_blitz  # a 31 is thrown for, whatever the suit
-    ok[:, 0] = True
-    return _Ranks.of(ranked, ok, np.asarray(tables.discard[hands, drawn] >= 0, dtype=np.bool_))
-
-
-def _pair_ranks(scoring: RuleSet, key: _ThrowKey, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
-    """The ranking of one way of throwing (see :meth:`LogFilter._throw_key`, not ``"now"``)
-    for hand rows ``hands`` plus the cards ``drawn``, under the scoring rules ``scoring``."""
-    tables = tables_for(scoring)
-    way, horizon, margin = key
-    if way == "suit":
-        return _tip_ranks(tables, taken, hands, drawn)
-    if way == "last":  # the hand now
-        return _expert_ranks(tables, tables.strength, 0.0, taken, hands, drawn)
-    worth = horizon_table(tables, horizon)
-    return _expert_ranks(tables, worth, margin * 2 * (tables.deck_size - 3) ** horizon, taken, hands, drawn)
-
-
-TIP_THROW: _ThrowKey = ("suit", 0, 0.0)
-"""How the ``tip`` player throws (:func:`throw_choice`)."""
-LAST_THROW: _ThrowKey = ("last", 0, 0.0)
-"""How the ``expert`` throws on its last turn (after a knock): for the hand now."""
-
-
-def expert_throw(horizon: int, feed_margin: float) -> _ThrowKey:
-    """How the ``expert`` throws before a knock: for the hand's worth ``horizon`` turns
-    ahead, giving up at most ``feed_margin`` points of it not to feed the next player."""
-    return ("horizon", horizon, float(feed_margin))
-
-
-@dataclass(frozen=True)
-class ThrowChoice:
-    """A player's throw from four cards: ``card`` thrown, and ``first``, the card it would
-    throw if no suit were to be avoided (``card`` differs only to avoid feeding the next
-    player)."""
-
-    card: Card
-    first: Card
-
-
-def throw_choice(rules: RuleSet, way: _ThrowKey, hand: tuple[Card, Card, Card], drawn: Card, *,
-                 taken: bool = False, avoid: frozenset[Suit] = frozenset()) -> ThrowChoice:
-    """The one way the ``tip`` and ``expert`` players choose a throw, used by the players
-    themselves and by the opponent model (which reads the same rankings for every hand at
-    once): ``hand`` the three cards held, ``drawn`` the card drawn or, with ``taken``,
-    taken from the pile (never thrown back, C5), ``avoid`` the suits the next player has
-    taken from the pile. ``way`` is :data:`TIP_THROW`, :data:`LAST_THROW` or
-    :func:`expert_throw`.
-
-    >>> from scatlab.cards import parse_cards
-    >>> from scatlab.rules import find_rules
-    >>> h = tuple(parse_cards("AH KH 7C"))
-    >>> throw_choice(find_rules("classic"), TIP_THROW, h, parse_cards("8D")[0]).card  # the lowest outside hearts
-    Card('7C')
-    >>> throw_choice(find_rules("classic"), TIP_THROW, h, parse_cards("8D")[0], avoid=frozenset({Suit.CLUBS}))
-    ThrowChoice(card=Card('8D'), first=Card('7C'))
-    """
-    scoring = scoring_rules(rules)
-    places = _place_list(scoring)
-    four = sorted(places[c.index] for c in (*hand, drawn))
-    if four[0] < 0 or len(set(four)) < 4:
-        raise AnalysisError(f"cannot throw from {' '.join(map(str, (*hand, drawn)))}: four different cards "
-                            f"of the deck are needed")
-    quad = math.comb(four[0], 1) + math.comb(four[1], 2) + math.comb(four[2], 3) + math.comb(four[3], 4)
-    bits = sum(1 << _SUIT_ORDER.index(s) for s in avoid)
-    ranks = _quad_ranks(scoring, way)  # the set's order of preference (the opponent model's table)
-    first, second = int(ranks.cards[0][quad]), int(ranks.cards[1][quad])
-    if taken:  # the first card other than the one taken (tested for every hand and card)
-        first = second if first == drawn.index else first
-        if bits:
-            tables = tables_for(scoring)
-            row = np.array([tables.row(sorted(c.index for c in hand))], dtype=np.int64)
-            card = int(_pair_ranks(scoring, way, True, row, np.array([drawn.index])).choose(bits)[0])
-        else:
-            card = first
-    else:
-        card = int(_quad_choice(scoring, way, bits)[quad]) if bits else first
-    return ThrowChoice(ALL_CARDS[card], ALL_CARDS[first])
-
-
-@lru_cache(maxsize=8)
-def _place_list(scoring: RuleSet) -> list[int]:
-    """:func:`_deck_places` as a Python list (one position at a time reads it faster)."""
-    return [int(p) for p in _deck_places(scoring)]
-
-
-@lru_cache(maxsize=8)
-def _ranks_for(scoring: RuleSet, key: _ThrowKey, taken: bool) -> _Ranks:
-    """The ranking for every hand row plus every card (``[j, row, card]``), for
-    :meth:`LogFilter.throw_table` (about 0.3 s; the filter's steps do not need it)."""
-    tables = tables_for(scoring)
-    m = len(tables.rows)
-    hands = np.repeat(np.arange(m), 52)
-    drawn = np.tile(np.arange(52), m)
-    ranks = _pair_ranks(scoring, key, taken, hands, drawn)
-    return _Ranks(ranks.cards.reshape(4, m, 52), ranks.eligible.reshape(4, m, 52), ranks.valid.reshape(m, 52))
-
-
-@lru_cache(maxsize=32)
-def _choice(scoring: RuleSet, key: _ThrowKey, taken: bool, avoid: int) -> npt.NDArray[np.int8]:
-    """``[row, card]``: the card thrown by one way of throwing with the suits ``avoid``
-    avoided (:meth:`_Ranks.choose`), int8 (1.1 MB for 52 cards)."""
-    return _ranks_for(scoring, key, taken).choose(avoid)
-
-
-@lru_cache(maxsize=8)
-def _deck_places(scoring: RuleSet) -> IntArray:
-    """Each card's place among the deck's cards in index order (-1 when not in the deck)."""
-    tables = tables_for(scoring)
-    places = np.full(52, -1, dtype=np.int64)
-    places[tables.in_deck] = np.arange(int(tables.in_deck.sum()))
-    return places
-
-
-@lru_cache(maxsize=8)
-def _layout(scoring: RuleSet) -> Layout:
-    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.counting.kernels.Layout`)."""
-    return Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
-
-
-def _quad_ids(scoring: RuleSet, quads: IntArray) -> npt.NDArray[np.int32]:
-    """The id of each set of four cards (rows of sorted card indices): its rank among the
-    deck's 4-card sets in colexicographic order, from 0 to (deck choose 4) - 1."""
-    return _layout(scoring).quad(_deck_places(scoring)[quads])
-
-
-@lru_cache(maxsize=16)
-def _quad_ranks(scoring: RuleSet, key: _ThrowKey) -> _Ranks:
-    """The ranking of one way of throwing (not taken) for every set of four cards of the
-    deck, by id (:func:`_quad_ids`): 270,725 sets for 52 cards, 2.2 MB, about 0.05 s. The
-    order depends only on the four cards (not on which was drawn), so the set's first
-    three as the hand and its last as the card drawn stand for every way to hold it."""
-    tables = tables_for(scoring)
-
-    def build() -> dict[str, npt.NDArray[Any]]:
-        rows = tables.rows
-        deck_cards = np.flatnonzero(tables.in_deck)
-        i, j = np.nonzero(rows[:, 2:3] < deck_cards[None, :])
-        quads = np.concatenate([rows[i], deck_cards[j, None]], axis=1)
-        ranks = _pair_ranks(scoring, key, False, i, deck_cards[j])
-        order = np.empty(len(quads), dtype=np.int64)
-        order[_quad_ids(scoring, quads)] = np.arange(len(quads))
-        return {"cards": ranks.cards[:, order], "eligible": ranks.eligible[:, order], "valid": ranks.valid[order]}
-
-    stored = cached("quad-ranks", (tables.key, key), build, sources=(__file__, TABLES_SOURCE))
-    return _Ranks(np.ascontiguousarray(stored["cards"]), np.ascontiguousarray(stored["eligible"]),
-                  np.ascontiguousarray(stored["valid"]))
-
-
-@lru_cache(maxsize=64)
-def _quad_choice(scoring: RuleSet, key: _ThrowKey, avoid: int) -> npt.NDArray[np.int8]:
-    """Per set of four cards (by id): the card thrown by one way of throwing with the suits
-    ``avoid`` avoided (270 KB for 52 cards), shared by every filter of the same scoring
-    rules; the 64 latest are kept."""
-    return _quad_ranks(scoring, key).choose(avoid)
-
-
-def _take_moves(scoring: RuleSet, key: _ThrowKey, avoid: int, x: int, card: int) -> tuple[IntArray, IntArray,
-                                                                                          npt.NDArray[np.int8]]:
-    """A turn that took ``card`` and threw ``x``: the hands it may have started from (holding
-    ``x``, not ``card``), the hand each keeps, and the card one way of throwing (see
-    :meth:`LogFilter._throw_key`) throws from each plus ``card`` with the suits ``avoid``
-    avoided. With no suit to avoid, that is the first card of the four's ranking
-    (:func:`_quad_ranks`) other than ``card``: taking a card away from the choice leaves the
-    others' order as it was."""
-    tables = tables_for(scoring)
-    holding = _holding(scoring, x)
-    ok = (holding.pair[:, 0] != card) & (holding.pair[:, 1] != card)
-    rows, pair = holding.rows[ok], holding.pair[ok]
-    if key[0] == "now":
-        best = np.asarray(tables.discard[rows, card], dtype=np.int8)
-    elif avoid == 0:  # the set's first card in its order that was not taken (tested for every hand and card)
-        cards = _quad_ranks(scoring, key).cards
-        quads = _layout(scoring).quads_by_place()[_deck_places(scoring)[card], rows]
-        first, second = cards[0][quads], cards[1][quads]
-        best = np.asarray(np.where(first == card, second, first), dtype=np.int8)
-    else:
-        best = _pair_ranks(scoring, key, True, rows, np.full(len(rows), card)).choose(avoid)
-    return rows, tables.row_of[pair[:, 0], pair[:, 1], card], best
-
-
-@lru_cache(maxsize=1024)
-def _thrown_by_place(scoring: RuleSet, key: _ThrowKey, avoid: int, place: int) -> npt.NDArray[np.int8]:
-    """Per hand row: the card one way of throwing throws from it plus the card at deck
-    ``place``, with the suits ``avoid`` avoided (:func:`_quad_choice` laid out by hand,
-    22 KB for 52 cards; the 1,024 latest kept)."""
-    return np.asarray(_quad_choice(scoring, key, avoid)[_layout(scoring).quads_by_place()[place]], dtype=np.int8)
-
-
-@lru_cache(maxsize=2 * 52)
-def _holding(scoring: RuleSet, x: int) -> _Holding:
-    """The rows holding card ``x`` and their two other cards (shared by every filter of the
-    scoring rules ``scoring``)."""
-    rows = tables_for(scoring).rows
-    has, _ = _layout(scoring).holding(int(_deck_places(scoring)[x]))
-    return _Holding(has, rows[has][rows[has] != x].reshape(-1, 2))
 
 
 @lru_cache(maxsize=8)

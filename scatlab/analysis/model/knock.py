@@ -52,7 +52,7 @@ from ...rules.options import RuleSet
 from ...rules.scoring import settle
 from ..counting.knowledge import Knowledge
 from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, hand_index, pair_indices, scoring_rules, tables_for
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from .opponents import Observations
@@ -451,17 +451,18 @@ def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | N
     finals: list[int] = []
     blitzer: int | None = None
     for i, (a, b, c) in enumerate(hands):
-        best = triple[a * 2704 + b * 52 + c]
+        bc, ac, ab = pair_indices(a, b, c)
+        best = triple[ab + c]
         thrown = -1
         if top is not None:
-            for keep1, keep2, out in ((a, b, c), (a, c, b), (b, c, a)):
-                s = triple[keep1 * 2704 + keep2 * 52 + top]
+            for pair, out in ((ab, c), (ac, b), (bc, a)):
+                s = triple[pair + top]
                 if s > best:
                     best, thrown = s, out
         if thrown < 0 and drawn < len(stock):  # no improving take: draw the next stock card
             card = stock[drawn]
             drawn += 1
-            row = row_of[a * 2704 + b * 52 + c]
+            row = row_of[ab + c]
             best, thrown = best_row(row)[card], discard_row(row)[card]
         finals.append(best)
         if thrown >= 0:
@@ -587,10 +588,9 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
             if u.shape[1] >= 3:
                 ja, jb, jc = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(u.shape[1]), 3)))
                 cube = np.where(row_of >= 0, w[np.maximum(row_of, 0)], 0.0).ravel()  # w by (a, b, c)
-                flat = u * 2704, u * 52
                 for lo in range(0, samples, 1024):  # in blocks, so the index arrays stay small
                     hi = lo + 1024
-                    z[lo:hi] -= cube[flat[0][lo:hi, ja] + flat[1][lo:hi, jb] + u[lo:hi, jc]].sum(axis=1)
+                    z[lo:hi] -= cube[hand_index(u[lo:hi, ja], u[lo:hi, jb], u[lo:hi, jc])].sum(axis=1)
             z = np.maximum(z, 0.0)
             alive &= z > total * 1e-12
             log_weight += np.log(np.where(alive, z / total, 1.0))

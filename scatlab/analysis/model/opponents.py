@@ -63,11 +63,11 @@ from ...rules.options import RuleSet
 from ...rules.state import MAX_PLAYERS, MIN_PLAYERS, HandResult
 from ...rules.view import Event, PastHand, PlayerView
 from .candidates import OPPONENT_MODELS, HandWeights, OpponentModelName, check_model, uniform_hand_weights
-from ..counting.kernels import sparse_dot
+from ..counting.vectorized import sparse_dot
 from .hand_filter import LOG_KINDS, FilterKind, KnockChance, KnockRule, LogFilter, Turn, TurnAction
 from ..counting.knowledge import Knowledge
 from ..counting.store import cached
-from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, pair_index, scoring_rules, tables_for
 from .valuation import KnockValuation
 from .winning import knock_rule
 
@@ -720,7 +720,7 @@ class _LastTurn:
     counts: FloatArray  # hand row and how many of its draws keep the value (a whole number, as a float),
     values: IntArray  # the values (value2) in the table, in order,
     starts: IntArray  # and where each one's entries start
-    pair_base: IntArray  # (3, rows): a * 2704 + b * 52 for the hand's three pairs (to look up a pair + card)
+    pair_base: IntArray  # (3, rows): the pair_index of the hand's three pairs (to look up a pair + card)
 
 
 @lru_cache(maxsize=8)
@@ -735,8 +735,8 @@ def _last_turn(scoring: RuleSet) -> _LastTurn:
     key = (tables.after_draw >> RANK_BITS) * m + np.arange(m)[:, None]  # by value, then row
     uniq, counts = np.unique(key[valid], return_counts=True)
     values, starts = np.unique(uniq // m, return_index=True)
-    pair_base = np.stack([rows[:, 0] * 2704 + rows[:, 1] * 52, rows[:, 0] * 2704 + rows[:, 2] * 52,
-                          rows[:, 1] * 2704 + rows[:, 2] * 52])
+    pair_base = np.stack([pair_index(rows[:, 0], rows[:, 1]), pair_index(rows[:, 0], rows[:, 2]),
+                          pair_index(rows[:, 1], rows[:, 2])])
     return _LastTurn((uniq % m).astype(np.intp), counts.astype(np.float64), values, starts, pair_base)
 
 

@@ -178,7 +178,7 @@ def stand_in_record(rules: str = "quick", seed: int = 16, opponents: tuple[str, 
                     player: str = "tip") -> str:
     """The game record (JSON) of :func:`stand_in_game`, played once per process on a table
     session with no widget (the warm kernels play it before a page asks:
-    :mod:`scatlab.course.warmup`).
+    :mod:`scatlab.app.warmup`).
 
     >>> import json
     >>> game = json.loads(stand_in_record())

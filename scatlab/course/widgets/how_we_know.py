@@ -47,7 +47,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
 
     def __init__(self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "",
                  max_turns: int = 8) -> None:
-        from ...analysis.counting.knowledge import Knowledge
+        from ...analysis import Knowledge
 
         self.knowledge = Knowledge.of(hand, discard, opponents=1)
         self.risks: dict[str, Any] = {}
@@ -70,7 +70,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         """The :class:`Observations` the controls give; a :class:`ScatlabError` quoting the
         field when the rejected cards are not cards or are more than the turns allow (at most
         two a turn: the discard passed over and the card thrown)."""
-        from ...analysis.model.opponents import Observations
+        from ...analysis import Observations
         from ...cards import parse_cards
 
         text = str(self.rejected.value)
@@ -86,8 +86,8 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
-        from ...analysis.model.knock import knock_risk
-        from ...analysis.engine.ranking import Position, rank, win_level
+        from ...analysis import knock_risk
+        from ...analysis import Position, rank, win_level
 
         try:
             seen = self.observations()

@@ -1,7 +1,7 @@
 """Lessons 3 and 6: the knock line drawn from what the engine decides by. Lesson 3's knock
 chart (with its table and caption), its worked example and what moves the line; lesson 6's
 climb of the line as the turns go by. The figures come from
-:func:`~scatlab.analysis.engine.ranking.knock_line` and :mod:`scatlab.course.knocking`; this
+:func:`~scatlab.analysis.engine.knock_line.knock_line` and :mod:`scatlab.course.knocking`; this
 module only draws them.
 """
 
@@ -64,7 +64,7 @@ def knock_chart_svg(line: Any) -> str:
     """The knock chart: per hand value at the start of a turn, your chance of winning the game
     if you knock (a square: green where the advice knocks, red where it plays on) and if you
     play on (a blue dot), an average hand of that value (``line`` is a
-    :class:`~scatlab.analysis.engine.ranking.KnockLine`: the figures the engine decides by).
+    :class:`~scatlab.analysis.engine.knock_line.KnockLine`: the figures the engine decides by).
     A dashed **knock line** stands where knocking's figure passes playing on's, going up; the
     values where the advice knocks are shaded.
 
@@ -245,7 +245,7 @@ def knock_caption(line: Any) -> str:
 class KnockChart(widgets.VBox):  # type: ignore[misc]
     """The knock line, drawn from what the engine decides by: per hand value, your chance of
     winning the game if you knock and if you play on
-    (:func:`~scatlab.analysis.engine.ranking.knock_line`), with a choice of 1 to 3 opponents
+    (:func:`~scatlab.analysis.engine.knock_line.knock_line`), with a choice of 1 to 3 opponents
     and of the turns they have played."""
 
     def __init__(self, opponents: int = 1, turns: int = 0, *, defer: bool = True) -> None:
@@ -273,7 +273,7 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
             self._update()
 
     def _update(self) -> None:
-        from ...analysis.engine.ranking import knock_line
+        from ...analysis import knock_line
 
         line = knock_line("classic", opponents=int(self.opponents.value), turns=int(self.turns.value))
         self.line = line
@@ -289,7 +289,7 @@ def worked_example_html(hand: str | None = None, pile: str | None = None) -> str
     weighed outcome by outcome, its total the ranking's own figure, against playing on's; the
     verdict the engine's; then the one line that says why the chart's figures for an average
     hand of that value differ."""
-    from ...analysis.engine.ranking import knock_line
+    from ...analysis import knock_line
     from ..knocking import WORKED_HAND, WORKED_PILE, chart_rows, differs_words, knock_sum, level, move_words
 
     s = knock_sum(hand or WORKED_HAND, pile or WORKED_PILE)
@@ -324,7 +324,7 @@ def worked_example() -> widgets.HTML:
 def line_facts_html() -> str:
     """What moves the line, read from the engine: where the advice knocks (an average hand)
     against one to three opponents just dealt, and against one opponent as the turns go by."""
-    from ...analysis.engine.ranking import knock_line
+    from ...analysis import knock_line
     from ..knocking import chart_rows, line_words
 
     dealt = [line_words(chart_rows(knock_line("classic", n, 0))) for n in (1, 2, 3)]
@@ -349,12 +349,12 @@ CLIMB_WHENS: tuple[str, ...] = ("just dealt", "after one turn each", "after two 
 def line_climb_html() -> str:
     """Lesson 6, step 6.3 (C6): where the advice knocks an average hand against one opponent,
     just dealt and after one to three turns each, read from the engine's knock line
-    (:func:`~scatlab.analysis.engine.ranking.knock_line`) when the page is shown.
+    (:func:`~scatlab.analysis.engine.knock_line.knock_line`) when the page is shown.
 
     >>> "just dealt" in line_climb_html() and "after one turn each" in line_climb_html()
     True
     """
-    from ...analysis.engine.ranking import knock_line
+    from ...analysis import knock_line
     from ..knocking import chart_rows, line_words
 
     items = "".join(f"<li><b>{when}</b>: the advice knocks {line_words(chart_rows(knock_line('classic', 1, t)))}</li>"

@@ -1,4 +1,4 @@
-"""The Skat appendix's game-value calculator (:mod:`scatlab.skat`).
+"""The Skat appendix's game-value calculator (:mod:`scatlab.course.skat`).
 
 >>> s = SkatCalculator()
 >>> s.contract.value = "grand"; s.matadors.value = 2
@@ -18,7 +18,7 @@ __all__ = ["SkatCalculator"]
 
 
 class SkatCalculator(widgets.VBox):  # type: ignore[misc]
-    """A Skat game-value calculator (:mod:`scatlab.skat`): contract, matadors, levels."""
+    """A Skat game-value calculator (:mod:`scatlab.course.skat`): contract, matadors, levels."""
 
     def __init__(self) -> None:
         from ..skat import CONTRACTS

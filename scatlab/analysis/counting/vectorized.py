@@ -1,4 +1,5 @@
-"""The adaptive opponent model's two hot loops, as numpy array operations.
+"""The adaptive opponent model's two hot loops, as numpy array operations (vectorized over
+every hand, not a loop per hand in Python).
 
 A tournament or a study asks the adaptive opponent model (:mod:`scatlab.analysis.model.hand_filter`,
 :mod:`scatlab.analysis.model.opponents`) tens of thousands of questions; two passes over the
