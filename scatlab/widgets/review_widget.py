@@ -43,13 +43,10 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis import win_level
-from ..analysis import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
-                                       review_game)
+from ..analysis import Assessment, DecisionWords, GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
-from ..rules.view import player_label
-from ..session.wording import card_words
+from ..words import YOU, card_words, exact_figure as _exact, player_label, rounded_value as _num, win_level
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
@@ -63,16 +60,6 @@ table at ``decision`` of ``record`` (:func:`scatlab.widgets.table.try_table`).""
 
 CLASS_COLOURS = {"best": "#8a8f98", "inaccuracy": "#d4a017", "mistake": "#e07020", "blunder": "#c8102e"}
 """Timeline colours; the class is also written out, so colour is never the only signal."""
-
-
-def _num(x: Any) -> str:
-    """A figure as the learner reads it: whole, or one decimal (an average)."""
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
-
-
-def _exact(x: Any) -> str:
-    """An exact figure: ``about 24.43 (exactly 110413352741/4519603984)``, or ``30``."""
-    return str(x) if x.denominator == 1 else f"about {float(x):.2f} (exactly {x})"
 
 
 def seat_names(seat: int | None, players: int, opponents: str | Sequence[str] | None = None) -> dict[int, str]:
