@@ -37,6 +37,7 @@ PACKAGES = (
     "scatlab.cards",
     "scatlab.errors",
     "scatlab.checks",
+    "scatlab.words",
     "scatlab.rules",
     "scatlab.analysis",
     "scatlab.players",
@@ -204,7 +205,7 @@ def test_the_rules_page_explains_every_rule_code() -> None:
 def test_the_layer_diagrams_follow_the_layers_tests_check() -> None:
     """The design notes' diagram (top layer first) and the README's list (lowest first) name
     the layers in the order tests/test_layers.py enforces."""
-    beside = {"errors", "checks", "skat", "__main__"}  # drawn beside cards, or no layer of their own
+    beside = {"errors", "checks", "words", "skat", "__main__"}  # drawn beside cards, or no layer of their own
     layers = sorted((n for n in LAYERS if n not in beside), key=LAYERS.__getitem__)
     page = (DOCS / "design" / "architecture.md").read_text(encoding="utf-8")
     diagram = re.findall(r"^  (\w+) +scatlab\.(\w+) ", page, flags=re.M)

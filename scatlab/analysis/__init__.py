@@ -51,23 +51,24 @@ from .counting.tables import pair_indices as pair_indices, scoring_rules as scor
 from .engine.advice import move_words as move_words
 from .engine.decision import Choice as Choice, decide as decide
 from .engine.position import EXPERT as EXPERT, HORIZON as HORIZON, Style as Style, prepare as prepare
-from .engine.scale import CLOSE_CALL as CLOSE_CALL, win_change as win_change, win_level as win_level
+from .engine.scale import CLOSE_CALL as CLOSE_CALL
 from .model.throws import LAST_THROW as LAST_THROW, TIP_THROW as TIP_THROW
 from .model.throws import expert_throw as expert_throw, throw_choice as throw_choice
 from .model.knock import knock_refusal as knock_refusal
 from .model.valuation import MAX_TURNS as MAX_TURNS, KnockValuation as KnockValuation, Standing as Standing
 from .model.winning import GameModel as GameModel
+from ..words import YOU as YOU, win_change as win_change, win_level as win_level  # the learner's words
 
 if TYPE_CHECKING:
     from .explain.display import latex as latex
-    from .explain.review import YOU as YOU, Assessment as Assessment, DecisionWords as DecisionWords
+    from .explain.review import Assessment as Assessment, DecisionWords as DecisionWords
     from .explain.review import GameReview, ReviewedDecision, assess, costliest as costliest, review_game
     from .model.opponents import Observations, kind_odds as kind_odds, pile_tops as pile_tops
     from .model.opponents import row_weights as row_weights
 
 _LAZY = {"Observations": "model.opponents", "kind_odds": "model.opponents", "pile_tops": "model.opponents",
          "row_weights": "model.opponents", "GameReview": "explain.review", "ReviewedDecision": "explain.review",
-         "assess": "explain.review", "review_game": "explain.review", "YOU": "explain.review",
+         "assess": "explain.review", "review_game": "explain.review",
          "Assessment": "explain.review", "DecisionWords": "explain.review", "costliest": "explain.review",
          "latex": "explain.display"}
 """Names exported here but imported on first use: the game review costs a few milliseconds

@@ -534,7 +534,7 @@ def _position(question: Question) -> tuple[list[Card], Card]:
 
 
 def _working_p31(question: Question) -> str:
-    from ..session.wording import counted_chance
+    from ..words import counted_chance
 
     hand, up = _position(question)
     draw = _turn(hand, up).draw
@@ -622,7 +622,7 @@ def tenths(value: Fraction) -> str:
 
 
 def _draw_chance(rng: random.Random, seed: int) -> Question:
-    from ..session.wording import chance_words  # (the session package is heavy: only when used)
+    from ..words import chance_words  # (the session package is heavy: only when used)
 
     hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)

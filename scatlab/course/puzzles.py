@@ -68,7 +68,7 @@ from ..rules.options import find_rules
 from ..rules.record import shuffled_deck
 from ..rules.state import GameState, Phase
 from ..rules.values import blitz_of, value_of
-from ..session.wording import card_words, chance_words
+from ..words import card_words, chance_words
 from .exercises import Verdict, show_value
 
 __all__ = [

@@ -45,11 +45,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis import RankedMove, rank
-from ..analysis import YOU, GameReview, ReviewedDecision, costliest
+from ..analysis import GameReview, ReviewedDecision, costliest
 from ..checks import whole_number
 from ..rules.actions import ActionKind
 from ..errors import AnalysisError
-from ..rules.view import player_label
+from ..words import DOING, YOU, player_label, points as _pct, with_rule
 from .master import MasterPlayer, SearchResult, planned_deals, search
 
 __all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
@@ -67,10 +67,6 @@ Progress = Callable[[int, int], None]
 """Called with (deals played, deals planned) as a look goes on."""
 
 
-def _pct(x: float) -> str:
-    return f"{abs(x) * 100:.1f}%"
-
-
 def _doing(move: RankedMove) -> str:
     """A move as the look says it: ``"drawing"``, ``"taking the A♥ (then throwing the 8♥)"``."""
     kind = move.action.kind
@@ -78,10 +74,10 @@ def _doing(move: RankedMove) -> str:
         taken = f" the {move.taken.pretty}" if move.taken is not None else ""
         return f"taking{taken}" + (f" (then throwing the {move.then.pretty})" if move.then is not None else "")
     if kind is ActionKind.DISCARD and move.action.card is not None:
-        return f"throwing the {move.action.card.pretty}"
-    return {ActionKind.DRAW: "drawing", ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "calling a hammer (V10)",
-            ActionKind.STOP_BUS: "stopping the bus (V19)", ActionKind.PASS: "passing",
-            ActionKind.DECLARE: "declaring"}.get(kind, str(kind.value))
+        return DOING["discard"].format(move.action.card.pretty)
+    if kind is ActionKind.DISCARD or kind.value not in DOING:
+        return str(kind.value)
+    return with_rule(kind.value, DOING[kind.value])
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ import numpy.typing as npt
 from ..analysis import horizon_table
 from ..analysis import Knowledge
 from ..analysis import BLITZ2, RANK_BITS, Tables, pair_indices, scoring_rules, tables_for
-from ..analysis import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank, win_level
+from ..analysis import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank
 from ..analysis import LAST_THROW, expert_throw, throw_choice
 from ..analysis import Observations, kind_odds, pile_tops, row_weights
 from ..analysis import MAX_TURNS, KnockValuation, Standing
@@ -97,6 +97,7 @@ from ..rules.scoring import settle
 from ..rules.state import GameState, Phase
 from ..rules.values import tiebreak_key
 from ..rules.view import PlayerView
+from ..words import DOES, DOING, points, win_level
 from .base import Decision, Player, PlayerError, settled_choice
 from .expert import ExpertPlayer
 from .public import PublicMove
@@ -558,21 +559,15 @@ def planned_deals(budget: int, candidates: int) -> int:
 # -- the player --------------------------------------------------------------------------------
 
 
-_WORDS = {  # a move's words: as the subject ("drawing is ...") and as the reason's verb ("draws")
-    ActionKind.DRAW: ("drawing", "draws"), ActionKind.KNOCK: ("knocking", "knocks"),
-    ActionKind.PASS: ("passing", "passes"), ActionKind.HAMMER: ("calling a hammer", "calls a hammer"),
-    ActionKind.STOP_BUS: ("stopping the bus", "stops the bus"),
-    ActionKind.TAKE: ("taking the {}", "takes the {}"), ActionKind.DISCARD: ("throwing the {}", "throws the {}"),
-}
-
-
 def _said(move: RankedMove, top: Card | None, verb: bool) -> str:
+    """A move's words (:mod:`scatlab.words`): as the reason's verb ("draws") or as the subject
+    ("drawing is ..."); a 31 declared is never searched, and keeps its kind's name."""
     kind = move.action.kind
-    words = _WORDS.get(kind)
-    if words is None:
+    words = DOES if verb else DOING
+    if kind is ActionKind.DECLARE or kind.value not in words:
         return str(kind.value)
     card = top if kind is ActionKind.TAKE else move.action.card
-    text = words[verb]
+    text = words[kind.value]
     return text.format(card) if card is not None else text.replace("the {}", "the discard")
 
 
@@ -584,10 +579,6 @@ def _doing(move: RankedMove, top: Card | None) -> str:
 def _does(move: RankedMove, top: Card | None) -> str:
     """The move as the reason's verb: ``draws``, ``takes the QH``, ``throws the 7C``."""
     return _said(move, top, verb=True)
-
-
-def _points(p: float) -> str:
-    return f"{abs(p) * 100:.1f}"
 
 
 def _levels(found: SearchResult, which: Sequence[int], top: Card | None) -> str:
@@ -695,13 +686,13 @@ class MasterPlayer(Player):
         if pick:
             move = found.moves[pick]
             return Decision(move.action, f"{_does(move, top)}: {deals}; {_levels(found, (pick, 0), top)}, give or "
-                            f"take {_points(found.errors[pick])}%")
+                            f"take {points(found.errors[pick])}")
         best = max(range(1, len(found.moves)), key=lambda i: found.margins[i])
         err = found.errors[best]
         if math.isinf(err):
             told = f"{_doing(found.moves[best], top)} was not clearly better after one deal"
         else:
-            told = f"{_levels(found, (0, best), top)}, give or take {_points(err)}%: not clearly better"
+            told = f"{_levels(found, (0, best), top)}, give or take {points(err)}: not clearly better"
         return Decision(engine.action, f"{ranking.reason}; {deals}: {told}")
 
     # -- what an observer is told ------------------------------------------------------

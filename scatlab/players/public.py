@@ -20,7 +20,6 @@ only say what the observer may infer ("takes the QH: it probably collects H").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import Card, Suit
@@ -29,27 +28,9 @@ from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
 from ..rules.state import Phase
 from ..rules.view import PlayerView
+from ..words import ordinal, suits_text
 
 __all__ = ["PublicMove", "ordinal", "suits_text"]
-
-_SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-
-
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``… ``11th``, ``21st``.
-
-    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 102)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '102nd']
-    """
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def suits_text(suits: Iterable[Suit]) -> str:
-    """Suit letters in the players' canonical order, joined with "and": ``D and H``."""
-    letters = [s.letter for s in _SUIT_ORDER if s in set(suits)]
-    return " and ".join(letters)
 
 
 def _taken_suits(view: PlayerView, player: int) -> frozenset[Suit]:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ..cards import Card
-from ..errors import RulesError
+from ..words import player_label  # a seat as a person reads it: one of the learner's words
 from .actions import Action, ActionKind
 from .options import RuleSet
 
@@ -20,20 +20,6 @@ if TYPE_CHECKING:
     from .state import HandResult, Phase
 
 __all__ = ["Event", "PastHand", "PlayerView", "player_label"]
-
-
-def player_label(seat: int) -> str:
-    """How a person reads seat ``seat``: players are numbered from 1, as the card table
-    shows them (``player 1`` is seat 0). The engine's own texts, records and errors count
-    seats from 0 (their tested contract); whatever a learner reads names a seat this way, or
-    as "you" (:func:`scatlab.session.wording.learner_words`).
-
-    >>> player_label(0), player_label(2)
-    ('player 1', 'player 3')
-    """
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-        raise RulesError(f"{seat!r} is not a seat: the engine numbers seats 0, 1, 2, ...")
-    return f"player {seat + 1}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from ..rules.view import PlayerView
 from ..analysis import move_words
 from ..analysis import CLOSE_CALL, Ranking, win_level
 from ..analysis import Analysis
-from .wording import chance_words, counted_chance
+from ..words import chance_words, counted_chance
 
 if TYPE_CHECKING:
     from .table import ComputerMove, TableSession

@@ -57,7 +57,7 @@ from ..analysis import Analysis, analyze
 from ..analysis import GameReview, review_game
 from ..players.base import Decision, Player, make_player
 from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
-from .wording import learner_words
+from ..words import learner_words
 
 __all__ = ["TableSession", "ComputerMove", "MIN_SEATS", "MAX_SEATS"]
 
@@ -435,7 +435,7 @@ class TableSession:
 
     def words(self, text: str) -> str:
         """An engine text (a refusal, a showdown note, a log line, a computer player's reason)
-        as the table shows it to the learner (:func:`~scatlab.session.wording.learner_words`):
+        as the table shows it to the learner (:func:`~scatlab.words.learner_words`):
         the learner's seat is "you", the others are named as their seats are shown, cards
         are in symbols, and a rule code stays at the front. Every engine text the table
         shows goes through it.

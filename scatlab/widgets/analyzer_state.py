@@ -98,7 +98,7 @@ def learner_rows(a: Analysis) -> list[NumberRow]:
      ('Taking the 9♠ (throw the 4♣): worth', '21'),
      ('Chance of 31 on the draw', '3 in 48 (about 6%)')]
     """
-    from ..session.wording import counted_chance
+    from ..words import counted_chance
 
     rows = [NumberRow("value", "Your hand is worth now", a.value, _whole_or_tenths(a.value))]
     t = a.turn
@@ -135,7 +135,7 @@ def learner_working(a: Analysis) -> list[str]:
     Cards that make a better hand: 11 of the 48 unseen, a chance of 11 in 48 (about 23%).
     """
     from ..rules.values import pretty_value
-    from ..session.wording import counted_chance
+    from ..words import counted_chance
 
     draw = a.turn.draw
     if draw is None:

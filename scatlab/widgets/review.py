@@ -1,8 +1,10 @@
-"""The review widget, ready to use: :class:`ReviewWidget` (step through a reviewed game,
-decision by decision) whose **Try it yourself** opens a card table at the chosen decision
-(:func:`try_table`).
+"""The review widget, ready to use (its one job: wiring the review to the card table):
+:class:`ReviewWidget` (step through a reviewed game, decision by decision) whose **Try it
+yourself** opens a card table at the chosen decision (:func:`try_table`). The game review
+it shows is computed by :mod:`!scatlab.analysis.explain.review`.
 
-The widget's code is in :mod:`!scatlab.widgets.review_widget`, which never imports the card
+The widget's code is in :mod:`!scatlab.widgets.review_steps` (the reviewed game's decisions
+as steps: their pages, the anywidget that shows them, the widget), which never imports the card
 table, and :func:`try_table` in :mod:`!scatlab.widgets.table`, which imports the review
 widget (its "Review this game"): the two widgets open each other, and this module, which
 imports both, is where the review is given the table. Every name the review widget had is
@@ -19,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from .review_widget import (
+from .review_steps import (
     CLASS_COLOURS,
     ReviewSteps,
     ReviewSurface,

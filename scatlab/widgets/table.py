@@ -13,7 +13,7 @@ of a turn; pass, hammer, throw-down, stop-the-bus and declare buttons appear onl
 rules make them legal; N deals the next hand, U undoes. When the game is over, **Review
 this game** opens a :class:`~scatlab.widgets.review.ReviewWidget` of the learner's
 decisions below the table, whose **Try it yourself** opens a :func:`try_table` (the review
-is handed that function: :mod:`.review_widget` never imports this module).
+is handed that function: :mod:`.review_steps` never imports this module).
 
 >>> t = Table("classic", opponents=("tip",), seed=3, pace=0)
 >>> t.session.display().my_turn
@@ -43,7 +43,7 @@ from ..rules.record import GameRecord
 from ..rules.view import PlayerView
 from ..session import TableSession
 from .chart import distribution_svg
-from .review_widget import ReviewWidget, record_before
+from .review_steps import ReviewWidget, record_before
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["Table", "TableSurface", "CardFaces", "card_faces", "enabled_controls", "try_table", "CONTROLS"]
@@ -355,7 +355,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
 def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",
               controls: str = "full") -> Table:
     """A card :class:`Table` at ``decision`` of ``record`` (the state just before it,
-    :func:`~scatlab.widgets.review_widget.record_before`), the learner in the deciding
+    :func:`~scatlab.widgets.review_steps.record_before`), the learner in the deciding
     player's seat with hints on, against ``opponents`` (one kind for every other seat, or one
     kind per seat clockwise from the seat after the learner's), who answer at once
     (``pace=0``), with ``controls`` as in :class:`Table` (a lesson gives ``"beginner"``).

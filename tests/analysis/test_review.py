@@ -436,7 +436,7 @@ def test_a_close_call_is_never_called_a_mistake() -> None:
     """A move within CLOSE_CALL of the best costs nothing, is ``best`` and is said to be a
     close call, in the words, on the page and in the report; the costliest never list it."""
     from scatlab.analysis import CLOSE_CALL
-    from scatlab.widgets.review_widget import decision_html
+    from scatlab.widgets.review_steps import decision_html
 
     close = 0
     for result in _reviews():
@@ -463,7 +463,7 @@ def test_the_review_names_cards_in_one_notation() -> None:
     import re
 
     from scatlab.course.widgets.review_and_replay import costliest_html
-    from scatlab.widgets.review_widget import ReviewSteps, decision_html
+    from scatlab.widgets.review_steps import ReviewSteps, decision_html
 
     for result in _reviews():
         texts = [result.text(), costliest_html(costliest(result, 3), {0: "you"})]

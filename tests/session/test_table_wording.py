@@ -6,7 +6,7 @@ click on the stock, the discard pile, a card, Knock or an action button can meet
 rules that make it reachable: C5, C6, C10, C11, C12, V4, V5, V6, V10, V11, V19, between
 hands and after the game) is driven on a seeded session, for the learner in seat 0 and in
 seat 1. The engine's own messages are unchanged (they are its tested contract): only what
-the table shows is reworded (:func:`scatlab.session.wording.learner_words`).
+the table shows is reworded (:func:`scatlab.words.learner_words`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from scatlab.rules import PRESETS, Action, GameState, Phase, deal_order, find_rules
 from scatlab.session import TableDisplay, TableSession
 from scatlab.widgets.table import Table
-from scatlab.session.wording import learner_words
+from scatlab.words import learner_words
 
 LETTER_CARD = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AKQJ])[HDCS](?![\w♣♦♥♠])")
 LOW = "2C 3D 4H"  # worth 4: no knock, no 31 anywhere near

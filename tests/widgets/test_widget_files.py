@@ -39,7 +39,7 @@ def _anywidgets() -> list[tuple[str, type]]:
 
 def test_every_anywidget_front_end_is_the_js_and_css_file_beside_its_module() -> None:
     widgets = _anywidgets()
-    assert {stem for stem, _ in widgets} >= {"table", "analyzer", "review_widget"}
+    assert {stem for stem, _ in widgets} >= {"table", "analyzer", "review_steps"}
     for stem, cls in widgets:
         js = WIDGETS / f"{stem}.js"
         assert js.is_file() and js.stat().st_size > 0, f"{cls.__name__}: no {js.name}"

@@ -32,12 +32,14 @@ from ...cards import Card, format_cards
 from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
+from ...words import DO, lives_words as _lives, percent as _pct, rounded_value as _one, value_words as _num
+from ...words import win_level, with_rule
 from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis
 from .knock_line import knock_line
 from .position import Position
 from .ranking import RankedMove, Ranking, rank
-from .scale import CLOSE_CALL, win_level
+from .scale import CLOSE_CALL
 
 __all__ = ["Advice", "advise", "declare_advice"]
 
@@ -93,17 +95,6 @@ class Advice:
         what = f"{self.action} (throw {self.discard})" if self.discard is not None and self.action == "take" else (
             f"{self.action} {self.discard}" if self.discard is not None else self.action)
         return f"{what}: {self.reason}"
-
-
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f}%"
-
-
-def _num(v: Fraction) -> str:
-    """A value for reading: ``21``, a half as ``30.5`` (never ``30.50`` or ``61/2``), else two decimals."""
-    if v.denominator == 1:
-        return str(v)
-    return f"{float(v):.1f}" if v.denominator == 2 else f"{float(v):.2f}"
 
 
 def declare_advice(value: Fraction, rules: RuleSet) -> Advice:
@@ -180,14 +171,6 @@ def _ahead(ranking: Ranking) -> str:
     return ranking.ahead
 
 
-_ENDING_WORDS = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "call a hammer (V10)",
-                 ActionKind.STOP_BUS: "stop the bus (V19)"}
-
-
-def _lives(x: Fraction) -> str:
-    return "0" if x == 0 else f"{float(x):.3f}"
-
-
 def move_words(m: RankedMove, k: Knowledge) -> str:
     """A move as the advice says it after "if you": ``"draw"``, ``"take the 7♠ (throwing the 10♥)"``."""
     kind = m.action.kind
@@ -197,9 +180,7 @@ def move_words(m: RankedMove, k: Knowledge) -> str:
         return what + (f" (throwing the {m.then.pretty})" if m.then is not None else "")
     if kind is ActionKind.DISCARD and m.action.card is not None:
         return f"throw the {m.action.card.pretty}"
-    if kind in _ENDING_WORDS:
-        return _ENDING_WORDS[kind]
-    return {ActionKind.DRAW: "draw", ActionKind.PASS: "pass", ActionKind.DECLARE: "declare"}[kind]
+    return with_rule(kind.value, DO[kind.value])
 
 
 def levels(ranking: Ranking, limit: int = 4) -> str:
@@ -220,11 +201,6 @@ def _close_note(ranking: Ranking) -> str:
     names = " or ".join(move_words(m, k) for m in close[:2])
     return (f"; a close call: to {names} is within {float(CLOSE_CALL) * 100:.1f}%, closer than the "
             "estimates can tell apart")
-
-
-def _one(v: Fraction) -> str:
-    """A hand value as the rule of thumb says it: whole, or one decimal (``"15.2"``)."""
-    return str(v.numerator) if v.denominator == 1 else f"{float(v):.1f}"
 
 
 def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:

@@ -14,12 +14,13 @@ from ...errors import AnalysisError
 from ...checks import shown
 from ...rules.actions import Action, ActionKind
 from ...rules.view import PlayerView
+from ...words import DOES, win_level
 from ..counting.knowledge import Knowledge
 from ..counting.tables import BLITZ2, RANK_BITS, pair_indices
 from ..model.throws import LAST_THROW, throw_choice
 from .ending import ENDING, Ending, value_ending
 from .position import EXPERT, Position, Style, horizon_tables
-from .scale import CLOSE_CALL, estimate, last_turn_scale, position_scale, win_level
+from .scale import CLOSE_CALL, estimate, last_turn_scale, position_scale
 
 __all__ = ["Choice", "decide", "Option", "as_position", "stock_gone", "ordered", "weigh_options", "reason_for"]
 
@@ -284,8 +285,7 @@ def _option_verb(o: Option, k: Knowledge) -> str:
     """A move as the reason says it after "if it": ``"draws"``, ``"takes the QH (throwing the 4C)"``."""
     kind = o.action.kind
     if kind is ActionKind.TAKE:
-        return f"takes the {k.top}" + (f" (throwing the {o.then})" if o.then is not None else "")
+        return DOES["take"].format(k.top) + (f" (throwing the {o.then})" if o.then is not None else "")
     if kind is ActionKind.DISCARD:
-        return f"throws the {o.action.card}"
-    return {ActionKind.DRAW: "draws", ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "calls a hammer",
-            ActionKind.STOP_BUS: "stops the bus", ActionKind.PASS: "passes", ActionKind.DECLARE: "declares"}[kind]
+        return DOES["discard"].format(o.action.card)
+    return DOES[kind.value]

@@ -1,5 +1,6 @@
 """The one scale every move is weighed on, the chance of winning the game: how a learner
-reads it (:func:`win_level`, :func:`win_change`, a close call within :data:`CLOSE_CALL`),
+reads it (:func:`~scatlab.words.win_level`, :func:`~scatlab.words.win_change`, among the
+learner's words of :mod:`scatlab.words`; a close call within :data:`CLOSE_CALL`),
 and how a position maps onto it (:class:`!WinScale`: the game model's levels and the hand
 model's chance of losing a life by the hand kept)."""
 
@@ -15,7 +16,7 @@ from ..model.valuation import Standing
 from ..model.winning import GameModel, HandModel, family_of, last_turn_by_value, loss_by_row
 from .position import Position
 
-__all__ = ["CLOSE_CALL", "Scale", "win_change", "win_level", "estimate", "WinScale", "scale_for", "position_scale",
+__all__ = ["CLOSE_CALL", "Scale", "estimate", "WinScale", "scale_for", "position_scale",
            "last_turn_scale"]
 
 CLOSE_CALL = Fraction(1, 200)
@@ -26,27 +27,6 @@ docs/design/engine.md)."""
 Scale = Literal["value", "win"]
 """The scale a figure is read on: ``"value"``, expected hand value; ``"win"``, the chance of
 winning the game (the scale every choice is made on)."""
-
-
-def win_change(p: Fraction | float) -> str:
-    """A change in the chance of winning the game as a learner reads it: signed points of
-    percentage, ``"+3.1%"`` (the one format of the hints, the advice, the review and the lessons).
-
-    >>> win_change(Fraction(31, 1000)), win_change(-0.0049)
-    ('+3.1%', '-0.5%')
-    """
-    return f"{float(p) * 100:+.1f}%"
-
-
-def win_level(p: Fraction | float) -> str:
-    """A chance of winning the game as a learner reads it: a level in percent with one
-    decimal, ``"34.2%"`` (the one format of the hints, the advice, the review and the lessons;
-    a change is :func:`win_change`).
-
-    >>> win_level(Fraction(342, 1000)), win_level(0.05)
-    ('34.2%', '5.0%')
-    """
-    return f"{float(p) * 100:.1f}%"
 
 
 def estimate(x: float) -> Fraction:

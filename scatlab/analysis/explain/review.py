@@ -74,11 +74,13 @@ from ...rules.options import RuleSet
 from ...rules.record import GameRecord, replay
 from ...rules.state import GameState
 from ...rules.values import format_value
-from ...rules.view import PlayerView, player_label
+from ...rules.view import PlayerView
+from ...words import DID, YOU, about as _chance, capital as _capital, ordinal as _ordinal, player_label
+from ...words import their as _their, whose as _whose, win_level, with_rule, worth as _worth
 from ..counting.knowledge import Knowledge
 from ..engine.position import HORIZON, Position
 from ..engine.ranking import RankedMove, Ranking, lives_unit, rank
-from ..engine.scale import Scale, win_level
+from ..engine.scale import Scale
 
 __all__ = [
     "HORIZON",
@@ -244,20 +246,6 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
                       tuple((n, v) for n, v in values if v is not None), _words(best, ranking))
 
 
-def _worth(x: Fraction) -> str:
-    """A hand value as a learner reads it: ``"worth 21"``, ``"worth 30.5"``, and an average
-    rounded to one decimal: ``"worth on average 24.4"``.
-
-    >>> _worth(Fraction(21)), _worth(Fraction(61, 2)), _worth(Fraction(1082, 48))
-    ('worth 21', 'worth 30.5', 'worth on average 22.5')
-    """
-    if x.denominator == 1:
-        return f"worth {x.numerator}"
-    if x.denominator == 2:
-        return f"worth {float(x):.1f}"
-    return f"worth on average {float(x):.1f}"
-
-
 def _ahead(horizon: int) -> str:
     """When a value figure is counted, in the learner's words (lesson 6 names the horizon)."""
     return "looking five turns ahead" if horizon == HORIZON else (
@@ -286,23 +274,6 @@ def _why(ranking: Ranking, move: RankedMove, best: RankedMove) -> str:
     if ender is not None and on is not None and ender.p_one is not None:
         text += (f" {_capital(_words(ender, ranking))} loses a life with a chance of {_chance(ender.loss)}; "
                  f"{_words(on, ranking)}, {_chance(on.loss)} this hand.")
-    return text[:1].upper() + text[1:]
-
-
-def _chance(p: Fraction) -> str:
-    """A chance as the voice guide writes one that is not counted: ``"about 12%"``, below 1%
-    one decimal (``"about 0.3%"``), ``"never"`` for none.
-
-    >>> _chance(Fraction(12, 100)), _chance(Fraction(3, 1000)), _chance(Fraction(0))
-    ('about 12%', 'about 0.3%', 'never')
-    """
-    pct = float(p) * 100
-    if pct == 0:
-        return "never"
-    return f"about {pct:.1f}%" if pct < 1 else f"about {pct:.0f}%"
-
-
-def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -396,31 +367,11 @@ def _words(move: RankedMove, ranking: Ranking) -> str:
 # -- a whole record -------------------------------------------------------------------------
 
 
-YOU = "you"
-"""The learner's seat, as the table names it in running text."""
 _SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 
 
 def _seat(seat: int, names: Mapping[int, str]) -> str:
     return names.get(seat, player_label(seat))
-
-
-def _whose(who: str) -> str:
-    return "your" if who == YOU else f"{who}'s"
-
-
-def _their(who: str) -> str:
-    return "your" if who == YOU else "their"
-
-
-def _ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``22nd``.
-
-    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)]
-    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '103rd']
-    """
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _did(played: Action, view: PlayerView) -> str:
@@ -435,8 +386,7 @@ def _did(played: Action, view: PlayerView) -> str:
         if any(a.kind is ActionKind.DECLARE for a in view.legal_actions):
             return "did not declare the 31 (C10)"
         return "passed, which ends the hand (C11)"
-    return {ActionKind.DRAW: "drew from the stock", ActionKind.KNOCK: "knocked", ActionKind.HAMMER: "hammered (V10)",
-            ActionKind.STOP_BUS: "stopped the bus (V19)", ActionKind.DECLARE: "declared the 31"}.get(kind, str(played))
+    return with_rule(kind.value, DID[kind.value]) if kind.value in DID else str(played)
 
 
 @dataclass(frozen=True)

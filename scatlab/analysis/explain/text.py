@@ -13,57 +13,14 @@ from typing import TYPE_CHECKING
 
 from ...cards import format_cards
 from ...rules.actions import ActionKind
+from ...words import estimate_words as estimate, exact_chance as _prob, exact_value as _value
+from ...words import lives_words as _lives, percent as _pct, value_words as _short, win_level
 from ..engine.ranking import RankedMove
-from ..engine.scale import win_level
 
 if TYPE_CHECKING:
     from .report import Analysis
 
-__all__ = ["render_text"]
-
-
-def estimate(p: Fraction | float, std_error: float | None) -> str:
-    """A Monte Carlo estimate as a decimal with its standard error (three decimals, four
-    when the error is below 0.001).
-
-    >>> estimate(Fraction(2140, 10000), 0.0041)
-    '0.214 ± 0.004'
-    >>> estimate(Fraction(21, 2500), 0.00091)
-    '0.0084 ± 0.0009'
-    """
-    se = std_error or 0.0
-    places = 3 if se >= 0.001 else 4
-    return f"{float(p):.{places}f} ± {se:.{places}f}"
-
-
-def _value(v: Fraction) -> str:
-    """A hand value or an exact average: whole, a half as a decimal (``30.5``, never
-    ``61/2``), anything else as its fraction with a decimal beside (``541/24 ≈ 22.54``)."""
-    if v.denominator == 1:
-        return str(v.numerator)
-    if v.denominator == 2:
-        return f"{float(v):.1f}"
-    return f"{v} ≈ {float(v):.2f}"
-
-
-def _short(v: Fraction) -> str:
-    """A value five turns ahead, for reading: ``21``, ``30.5``, ``27.02``."""
-    if v.denominator == 1:
-        return str(v.numerator)
-    return f"{float(v):.1f}" if v.denominator == 2 else f"{float(v):.2f}"
-
-
-def _lives(x: Fraction) -> str:
-    return "0" if x == 0 else f"{float(x):.3f}"
-
-
-def _prob(p: Fraction) -> str:
-    return f"{p} ({float(p) * 100:.1f}%)"
-
-
-def _pct(p: Fraction) -> str:
-    """An estimated chance in percent with one decimal, as the advice writes it."""
-    return f"{float(p) * 100:.1f}%"
+__all__ = ["render_text", "estimate"]  # estimate: the words the derivation writes an estimate with too
 
 
 def _ending(m: RankedMove, unit: str, points: bool) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ...errors import ScatlabError
-from ...session.wording import card_words
+from ...words import card_words
 from .hand_explorer import cards_html as _cards_html
 
 __all__ = ["OpponentModelExplorer", "CALIBRATION_FIGURE", "calibration_svg", "calibration_figure"]

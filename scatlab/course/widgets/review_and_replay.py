@@ -44,7 +44,7 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
     "<h3 class='scatlab-costliest-head'>The costliest decisions</h3><p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
     """
     from .course import rule_link
-    from ...widgets.review_widget import CLASS_COLOURS, seen_html
+    from ...widgets.review_steps import CLASS_COLOURS, seen_html
 
     def linked(text: str) -> str:
         return _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(text))

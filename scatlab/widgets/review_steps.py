@@ -1,4 +1,8 @@
-"""The review widget: step through a reviewed game, decision by decision.
+"""The review's steps: a reviewed game, decision by decision, as pages rendered in Python
+(:class:`ReviewSteps`), the anywidget that shows them (:class:`ReviewSurface`) and the
+review widget made of them (:class:`ReviewWidget`). Named for its steps, apart from
+:mod:`scatlab.widgets.review` (the widget wired to the card table, where a notebook imports
+it) and :mod:`!scatlab.analysis.explain.review` (the review itself, computed).
 
 :class:`ReviewWidget` shows, for each decision of the reviewed seat(s), in the order they
 were played, the position as that player saw it (their hand and the top discard, drawn with
@@ -13,8 +17,8 @@ at that very position (the state just before the decision), with hints, so the l
 play it again.
 
 The pages are rendered in Python (:func:`decision_html`, :class:`ReviewSteps`, pure Python
-and tested without a browser); the anywidget surface (``review_widget.js`` and
-``review_widget.css`` beside this file) only shows them and sends clicks and keys back, like
+and tested without a browser); the anywidget surface (``review_steps.js`` and
+``review_steps.css`` beside this file) only shows them and sends clicks and keys back, like
 the card table.
 
 Import it from :mod:`scatlab.widgets.review`, which gives it the card table its **Try it
@@ -43,13 +47,10 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..analysis import win_level
-from ..analysis import (YOU, Assessment, DecisionWords, GameReview, ReviewedDecision, costliest,
-                                       review_game)
+from ..analysis import Assessment, DecisionWords, GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
-from ..rules.view import player_label
-from ..session.wording import card_words
+from ..words import YOU, card_words, exact_figure as _exact, player_label, rounded_value as _num, win_level
 from .svg import card_svg, empty_slot_svg
 
 __all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
@@ -63,16 +64,6 @@ table at ``decision`` of ``record`` (:func:`scatlab.widgets.table.try_table`).""
 
 CLASS_COLOURS = {"best": "#8a8f98", "inaccuracy": "#d4a017", "mistake": "#e07020", "blunder": "#c8102e"}
 """Timeline colours; the class is also written out, so colour is never the only signal."""
-
-
-def _num(x: Any) -> str:
-    """A figure as the learner reads it: whole, or one decimal (an average)."""
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):.1f}"
-
-
-def _exact(x: Any) -> str:
-    """An exact figure: ``about 24.43 (exactly 110413352741/4519603984)``, or ``30``."""
-    return str(x) if x.denominator == 1 else f"about {float(x):.2f} (exactly {x})"
 
 
 def seat_names(seat: int | None, players: int, opponents: str | Sequence[str] | None = None) -> dict[int, str]:
@@ -310,8 +301,8 @@ class ReviewSteps:
 class ReviewSurface(anywidget.AnyWidget):
     """Draws ``state`` (:meth:`ReviewSteps.state`) and sends clicks and keys back."""
 
-    _esm = (_HERE / "review_widget.js").read_text(encoding="utf-8")
-    _css = (_HERE / "review_widget.css").read_text(encoding="utf-8")
+    _esm = (_HERE / "review_steps.js").read_text(encoding="utf-8")
+    _css = (_HERE / "review_steps.css").read_text(encoding="utf-8")
     state = traitlets.Dict().tag(sync=True)
     progress = traitlets.Dict().tag(sync=True)
     """A deeper look under way: ``{"done": deals played, "total": deals planned, "what": what it
