@@ -7,6 +7,7 @@ import ast
 import doctest
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -312,3 +313,28 @@ def test_only_scatlab_analysis_is_the_way_into_the_analysis() -> None:
                 assert not target.startswith("analysis."), f"{rel} imports scatlab.{target}: import scatlab.analysis"
         checked += 1
     assert checked > 50
+
+
+ARCHITECTURE = ROOT / "docs" / "design" / "architecture.md"
+
+
+def test_the_map_names_every_module_once() -> None:
+    """docs/design/architecture.md's "Every module" tables name each module of the package
+    (its path under ``scatlab/``, ``__init__.py`` aside), once, and nothing else."""
+    page = ARCHITECTURE.read_text(encoding="utf-8")
+    tables = page.split("## Every module", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"^\| `([\w/]+\.py)` \|", tables, flags=re.M)
+    modules = sorted(str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    assert sorted(named) == modules
+    assert len(named) == len(set(named))
+
+
+def test_every_layer_number_a_docstring_gives_is_its_layer() -> None:
+    """"layer N" in a module's docs is the layer tests/helpers/layers.py gives its package."""
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        top = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+        for number in re.findall(r"\b[Ll]ayer (\d+)\b", path.read_text(encoding="utf-8")):
+            if top in LAYERS and int(number) != LAYERS[top]:
+                wrong.append(f"{path.relative_to(PACKAGE)} says layer {number}, its layer is {LAYERS[top]}")
+    assert not wrong

@@ -88,6 +88,6 @@ def test_the_tests_mirror_the_package() -> None:
     """One folder of tests per layer of scatlab (and browser/ and helpers/); only the
     checks of the whole house (layers, docs, documented promises, this file) at the top."""
     folders = {p.name for p in TESTS.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    assert folders == (set(LAYERS) - {"errors", "checks", "__main__"}) | {"browser", "helpers"}
+    assert folders == (set(LAYERS) - {"errors", "checks", "words", "__main__"}) | {"browser", "helpers"}
     top = {p.stem for p in TESTS.glob("test_*.py")}
     assert top == {"test_layers", "test_docs", "test_documented_promises", "test_suite"}

@@ -1,4 +1,4 @@
-"""Computer players (layer 4): they see only a :class:`~scatlab.rules.PlayerView` and an
+"""Computer players (layer 3): they see only a :class:`~scatlab.rules.PlayerView` and an
 injected random generator, and explain each move in one sentence.
 
 - ``random``: any legal action, uniformly;

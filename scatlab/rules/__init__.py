@@ -1,6 +1,6 @@
 """The rules engine: options and presets, hand values, the game state, records.
 
-Layer 2 of scatlab: it imports only :mod:`scatlab.cards` and the standard library.
+Layer 1 of scatlab: it imports only :mod:`scatlab.cards` and the standard library.
 
 >>> from scatlab.rules import GameState, find_rules, hand_value
 >>> hand_value("AH KH 4C")

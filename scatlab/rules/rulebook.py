@@ -1,7 +1,7 @@
 """The rulebook as data: every rule code of RULES.md (C1-C14, V1-V19) with a title, a plain
 explanation and the :class:`~scatlab.rules.options.RuleSet` options it touches.
 
-Layer 2 of scatlab (standard library and :mod:`scatlab.errors` only). The explanations are
+Layer 1 of scatlab (standard library and :mod:`scatlab.errors` only). The explanations are
 written by the project from the source texts (``/work/shared/seeds``), not copied from them.
 Engine messages, tests and lessons cite rules by code; this module turns a code back into
 words:

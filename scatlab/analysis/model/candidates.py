@@ -1,4 +1,4 @@
-"""An opponent's candidate hands and the names of the opponent models (layer 3, light).
+"""An opponent's candidate hands and the names of the opponent models (layer 2, light).
 
 What the exact knock count needs under the uniform model, kept apart from the adaptive model
 (:mod:`scatlab.analysis.model.opponents`, its filters and valuation), so that an analysis with

@@ -1,4 +1,4 @@
-"""How the engine values ending the hand: the knock model and its quick screen (layer 3).
+"""How the engine values ending the hand: the knock model and its quick screen (layer 2).
 
 The engine (:mod:`scatlab.analysis.engine.ranking`) values a knock, a hammer (V10) and a bus
 stop (V19) by :meth:`KnockValuation.outcome`, on the chance of winning the game of

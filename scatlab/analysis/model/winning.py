@@ -1,4 +1,4 @@
-"""The chance of winning the game: the one scale the engine judges every move on (layer 3).
+"""The chance of winning the game: the one scale the engine judges every move on (layer 2).
 
 Every legal move of a position gets one figure, the player's chance of winning the game if
 it makes that move (and plays on as the engine advises), and the engine advises the move
