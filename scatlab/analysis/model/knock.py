@@ -10,7 +10,7 @@ is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
 
-**Opponent models** (:mod:`scatlab.analysis.model.opponents`). Under ``opponent_model="uniform"``
+**Opponent models** (:mod:`scatlab.analysis.model.weights`). Under ``opponent_model="uniform"``
 each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
 not exclude hands that hold 31 (those would have been declared), nor make opponents who
 have been collecting a suit hold better hands, so late in a hand it underestimates the risk
@@ -55,7 +55,7 @@ from .candidates import HandWeights, OpponentModelName, check_model, uniform_han
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, hand_index, pair_indices, scoring_rules, tables_for
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
-    from .opponents import Observations
+    from .observations import Observations
 
 IntArray = npt.NDArray[np.int64]
 
@@ -186,7 +186,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
     deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
     ``opponent_model`` says how the opponents' hands are weighted
-    (:mod:`scatlab.analysis.model.opponents`): ``"uniform"``, or ``"adaptive"`` with what was
+    (:mod:`scatlab.analysis.model.weights`): ``"uniform"``, or ``"adaptive"`` with what was
     seen of them (``observations``; with none, the adaptive model is the uniform one).
     Bad arguments raise :class:`~scatlab.errors.AnalysisError`.
     """
@@ -199,7 +199,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
                             f"not {len(knowledge.hand)} cards")
     model = check_model(opponent_model)
     if observations is not None:
-        from .opponents import Observations
+        from .observations import Observations
 
         if not isinstance(observations, Observations):
             raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
@@ -218,7 +218,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     logged = observations is not None and observations.log is not None
     policy = OPPONENT_POLICY
     if weighted:
-        from .opponents import ADAPTIVE_POLICY, LOG_POLICY
+        from .kinds import ADAPTIVE_POLICY, LOG_POLICY
 
         policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
     if knowledge.opponents == 1:
@@ -255,14 +255,14 @@ def _heads_up(knowledge: Knowledge, strength: int, observations: Observations | 
     if classes is None:
         weights = None
         if observations is not None:
-            from .opponents import hand_weights
+            from .weights import hand_weights
 
             weights = hand_weights(knowledge, observations, 0, model)
         return _exact_one(knowledge, tables, _Outcomes(knowledge.rules, strength), weights)
     row_wt = None
     if adaptive:
         assert observations is not None
-        from .opponents import integer_weights, row_weights
+        from .weights import integer_weights, row_weights
 
         row_wt = integer_weights(row_weights(knowledge, observations, 0))
     return _exact_rows(knowledge, tables, classes, _loss_by_class(knowledge.rules, strength), row_wt)
@@ -379,7 +379,7 @@ def _exact_rows(knowledge: Knowledge, tables: Tables, classes: _DrawClasses, los
     """:func:`_exact_one`'s count (lose one, lose two, total) by rows of the tables instead of
     by candidate hands: the opponent's possible hands are the rows whose cards are all
     unseen or known to be theirs (with every known card), each counted ``row_wt[row]``
-    times (once each with None; :func:`~scatlab.analysis.model.opponents.integer_weights` of
+    times (once each with None; :func:`~scatlab.analysis.model.weights.integer_weights` of
     the adaptive row weights, which are 0 elsewhere). A hand's stock draws that cost the
     knocker ``c`` lives are counted as the unseen cards in its masks of
     :class:`_DrawClasses` for the strengths ``lose`` gives ``c`` (``lose[j]``: the lives lost
@@ -566,7 +566,7 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     taken = np.zeros((samples, 52), dtype=np.bool_)
     log_weight = np.zeros(samples)
     alive = np.ones(samples, dtype=np.bool_)
-    from .opponents import row_weights
+    from .weights import row_weights
 
     for i in range(n):
         w = row_weights(knowledge, observations, i)

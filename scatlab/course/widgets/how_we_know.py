@@ -31,7 +31,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
     The numbers are :func:`~scatlab.analysis.model.knock.knock_risk`'s, called with
     ``opponent_model="uniform"`` and ``"adaptive"`` and the :class:`Observations` the
     controls give (the model and its stated policy are in
-    :mod:`scatlab.analysis.model.opponents`); this widget computes no probability itself.
+    :mod:`scatlab.analysis.model.weights`); this widget computes no probability itself.
 
     >>> e = OpponentModelExplorer()
     >>> e.risks["uniform"] == e.risks["adaptive"]  # nothing seen yet: the same model
