@@ -64,10 +64,10 @@ if TYPE_CHECKING:
     from .explain.review import GameReview, ReviewedDecision, assess, costliest as costliest, review_game
     from .model.hand_log import pile_tops as pile_tops
     from .model.kinds import kind_odds as kind_odds
-    from .model.observations import Observations
+    from .model.observations import Observations, check_rejected as check_rejected
     from .model.weights import row_weights as row_weights
 
-_LAZY = {"Observations": "model.observations", "kind_odds": "model.kinds",
+_LAZY = {"Observations": "model.observations", "check_rejected": "model.observations", "kind_odds": "model.kinds",
          "pile_tops": "model.hand_log", "row_weights": "model.weights", "GameReview": "explain.review",
          "ReviewedDecision": "explain.review", "assess": "explain.review", "review_game": "explain.review",
          "YOU": "explain.review", "Assessment": "explain.review", "DecisionWords": "explain.review",

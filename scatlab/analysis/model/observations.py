@@ -1,13 +1,15 @@
 """What a player saw each opponent do in the current hand (:class:`Observations`): typed
-in (turns played and cards rejected), or read from the game's public log
-(:meth:`Observations.from_view`), every turn at which a knock was allowed carrying the rule
-by which the ``expert`` would have knocked there (:func:`with_knock_rules`).
-What the observations make of an opponent's hand: :mod:`~scatlab.analysis.model.weights`.
+in (turns played and cards rejected, at most two a turn: :func:`!check_rejected`), or read
+from the game's public log (:meth:`Observations.from_view`), every turn at which a knock
+was allowed carrying the rule by which the ``expert`` would have knocked there
+(:func:`with_knock_rules`). What the observations make of an opponent's hand:
+:mod:`~scatlab.analysis.model.weights`.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ...cards import Card, format_cards
@@ -23,7 +25,7 @@ from .last_turn import last_turn_of
 from .valuation import KnockValuation
 from .winning import knock_rule
 
-__all__ = ["Observations", "with_knock_rules"]
+__all__ = ["Observations", "MAX_REJECTED_A_TURN", "check_rejected", "with_knock_rules"]
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,33 @@ class Observations:
         """No observations for ``opponents`` opponents (the adaptive model is then uniform)."""
         return cls((0,) * opponents, ((),) * opponents)
 
+
+
+MAX_REJECTED_A_TURN = 2
+"""The most cards an opponent rejects in one turn: the discard it passed over and the card
+it threw."""
+
+
+def check_rejected(turns: int, rejected: Sequence[Card], typed: str, where: str = "") -> None:
+    """Refuse typed-in observations of an opponent who rejected more cards than ``turns``
+    turns allow (:data:`MAX_REJECTED_A_TURN` a turn, none before its first turn), with an
+    :class:`~scatlab.errors.AnalysisError` quoting ``typed``, the cards as they were typed,
+    after ``where`` (what they were typed into, or nothing).
+
+    >>> from scatlab.cards import parse_cards
+    >>> check_rejected(1, parse_cards("8S 2D"), "8S 2D")
+    >>> check_rejected(1, parse_cards("8S 2D 9H"), "8S 2D 9H")
+    Traceback (most recent call last):
+    ...
+    scatlab.errors.AnalysisError: 3 rejected cards ('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn (the discard passed over and the card thrown)
+    """
+    if rejected and turns == 0:
+        raise AnalysisError(f"{where}{typed!r}: with no turn played yet, an opponent has rejected no card "
+                            "(set the turns they have played first)")
+    if len(rejected) > MAX_REJECTED_A_TURN * turns:
+        raise AnalysisError(f"{where}{len(rejected)} rejected cards ({typed!r}) after {turns} turn"
+                            f"{'s' if turns != 1 else ''}: an opponent rejects at most {MAX_REJECTED_A_TURN} cards "
+                            "a turn (the discard passed over and the card thrown)")
 
 _RULE_CACHE: OrderedDict[tuple[object, ...], KnockRule | None] = OrderedDict()
 _RULE_CACHE_SIZE = 4096
