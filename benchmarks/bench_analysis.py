@@ -197,7 +197,7 @@ def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
     the opponents' turns (``Observations.from_view``), then the knock risk (exact against
     one opponent, 10,000 Monte Carlo deals against more); once with nothing cached (no rule,
     no filter weights) and once more with all that cached (the next click)."""
-    from scatlab.analysis.model import opponents
+    from scatlab.analysis.model import observations
     from scatlab.players import make_player
     from scatlab.players.tournament import play_out
     from scatlab.rules.actions import ActionKind
@@ -224,7 +224,7 @@ def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
 
     cold, warm = [], []
     for view in picked.values():
-        opponents._RULE_CACHE.clear()
+        observations._RULE_CACHE.clear()
         for f in {LogFilter.of(rules, heads_up=h, two_players=heads_up) for h in (True, heads_up)}:
             f.clear_cache()
         cold.append(timed(lambda: risk(view)))

@@ -188,7 +188,9 @@ def test_import_scatlab_is_light() -> None:
     code = (
         "import sys, scatlab, scatlab.rules, scatlab.cli; "
         "heavy = [m for m in ('ipywidgets', 'sympy', 'numpy', 'IPython', 'jupyter_core', 'scatlab.players', "
-        "'scatlab.analysis.model.opponents', 'scatlab.analysis.model.hand_filter', 'scatlab.analysis.explain.review') "
+        "'scatlab.analysis.model.observations', 'scatlab.analysis.model.kinds', 'scatlab.analysis.model.weights', "
+        "'scatlab.analysis.model.last_turn', 'scatlab.analysis.model.hand_log', 'scatlab.analysis.model.hand_filter', "
+        "'scatlab.analysis.explain.review') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -200,7 +202,8 @@ def test_scatlab_analyze_imports_the_engine_but_not_the_review() -> None:
     engine it advises by (its standing model and the adaptive opponent model, even under
     ``--opponent-model uniform``, which picks the knock risk's model only) but not the game
     review, which is imported on first use."""
-    engine = ("scatlab.analysis.model.opponents", "scatlab.analysis.model.valuation")
+    engine = ("scatlab.analysis.model.observations", "scatlab.analysis.model.kinds", "scatlab.analysis.model.weights",
+              "scatlab.analysis.model.last_turn", "scatlab.analysis.model.valuation")
     code = (
         "import sys, contextlib, io; from scatlab.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"

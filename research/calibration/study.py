@@ -12,7 +12,7 @@ standard error); :func:`reliability_svg` draws the reliability diagram as a smal
 the knocker's adaptive model pictures it beside the real hand (:func:`fidelity` groups them
 by opponent kind, turns played and whether the opponent took a card). The model in play
 has the filter's strong kind knock by the expert's rule at each opponent turn
-(:func:`scatlab.analysis.model.opponents.with_knock_rules`); ``collect_knocks(...,
+(:func:`scatlab.analysis.model.observations.with_knock_rules`); ``collect_knocks(...,
 table_model=True)`` also records the adaptive model whose strong kind knocks by its measured
 chances (the study's model ``"table"``, the model in play before), and ``told_model=True`` the
 model in play told who each opponent is (the model ``"told"``: a control, not a model a
@@ -55,7 +55,9 @@ import numpy as np
 from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
 from scatlab.analysis.model.knock import knock_risk
 from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.analysis.model.opponents import Observations, OpponentModelName, row_weights, with_knock_rules
+from scatlab.analysis.model.observations import Observations, with_knock_rules
+from scatlab.analysis.model.candidates import OpponentModelName
+from scatlab.analysis.model.weights import row_weights
 from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import Card
 from scatlab.checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
@@ -671,7 +673,7 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
                   told_model: bool = False) -> list[HandPicture]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays
     them), every opponent's hand as the knocker's adaptive model pictures it (the weights
-    of :func:`scatlab.analysis.model.opponents.row_weights`, from the knocker's view) beside the
+    of :func:`scatlab.analysis.model.weights.row_weights`, from the knocker's view) beside the
     real hand: where the knock risk's error comes from when the calibration is off.
     ``chain``: picture the hands as the model does without the order of the turns (the
     prior chain and the rejected cards, as for typed-in observations) instead of following

@@ -4,7 +4,7 @@ Replays seeded games of ``expert, tip, tip`` (seed 7, tournament seating) and, a
 the engine advised and the expert made, compares for each opponent in turn order:
 
 - the model's chance that it makes 31 on its last turn (the engine's own
-  :func:`~scatlab.analysis.model.opponents.final_value_distribution`: the next player sees
+  :func:`~scatlab.analysis.model.weights.final_value_distribution`: the next player sees
   the top discard, a later one a card nobody has seen);
 - the chance given by its real hand and the real stock, every opponent seeing the top
   discard of the knock (the picture the engine used before 2026-12-06);
@@ -27,7 +27,7 @@ import numpy as np
 
 from scatlab.analysis import rank
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
-from scatlab.analysis.model import opponents as O
+from scatlab.analysis.model import last_turn, weights
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action, ActionKind
@@ -41,7 +41,7 @@ def real_p31(rules: RuleSet, tables: Tables, hand: list[int], top: int | None, s
     row = tables.row(sorted(hand))
     current = tables.strength[row]
     if top is not None:
-        taken = O._take_strength(scoring_rules(rules), top)[row]
+        taken = last_turn._take_strength(scoring_rules(rules), top)[row]
         if taken > current:
             return float((int(taken) >> RANK_BITS) >= BLITZ2)
     cards = [c for c in stock if c not in hand]
@@ -72,7 +72,7 @@ def main(rules_name: str, games: int) -> None:
                     top = k.top.index if k.top is not None else None
                     stock = [c.index for c in before.stock]
                     for i, seat in enumerate(view.opponents):
-                        model[i] += O.final_value_distribution(k, obs, i, True)[BLITZ2:].sum()
+                        model[i] += weights.final_value_distribution(k, obs, i, True)[BLITZ2:].sum()
                         real[i] += real_p31(rules, tables, [c.index for c in before.hands[seat]], top, stock)
                     knocks += 1
                     pending.append((len(before.results), tuple(view.opponents)))

@@ -22,7 +22,7 @@ import numpy as np
 
 from research.winchance import fit
 from scatlab.analysis.engine import ranking, scale
-from scatlab.analysis.model import opponents, winning
+from scatlab.analysis.model import observations, weights, winning
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.options import find_rules
@@ -80,7 +80,7 @@ def clear() -> None:
     for cached in (winning._hand_model, winning._row_logits, winning._loss_by_row, winning.last_turn_by_value,
                    winning.draw_level_by_row, scale.scale_for, ranking._rank):
         cached.cache_clear()
-    for table in (opponents._RULE_CACHE, opponents._WEIGHTS_CACHE, opponents._DIST_CACHE):
+    for table in (observations._RULE_CACHE, weights._WEIGHTS_CACHE, weights._DIST_CACHE):
         table.clear()
 
 

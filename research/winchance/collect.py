@@ -24,7 +24,7 @@ import numpy as np
 from scatlab.analysis.counting.knowledge import collected_suits, opponent_turns
 from scatlab.analysis.counting.tables import tables_for
 from scatlab.analysis.engine.position import horizon_tables
-from scatlab.analysis.model.opponents import _kind_odds
+from scatlab.analysis.model.kinds import kind_odds_for
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action, ActionKind
@@ -44,7 +44,7 @@ points won and out after, as strings of comma-separated numbers (seat order)."""
 def strong_odds(view: PlayerView) -> float:
     """The mean of the opponents' chances of being the strong kind, as the model has learned them."""
     order = tuple(view.opponents)
-    odds = _kind_odds(view, order)
+    odds = kind_odds_for(view, order)
     if odds is None:
         return 0.5
     return float(sum(o[1] for o in odds) / len(odds))

@@ -63,14 +63,16 @@ if TYPE_CHECKING:
     from .explain.display import latex as latex
     from .explain.review import Assessment as Assessment, DecisionWords as DecisionWords
     from .explain.review import GameReview, ReviewedDecision, assess, costliest as costliest, review_game
-    from .model.opponents import Observations, kind_odds as kind_odds, pile_tops as pile_tops
-    from .model.opponents import row_weights as row_weights
+    from .model.hand_log import pile_tops as pile_tops
+    from .model.kinds import kind_odds as kind_odds
+    from .model.observations import Observations, check_rejected as check_rejected
+    from .model.weights import row_weights as row_weights
 
-_LAZY = {"Observations": "model.opponents", "kind_odds": "model.opponents", "pile_tops": "model.opponents",
-         "row_weights": "model.opponents", "GameReview": "explain.review", "ReviewedDecision": "explain.review",
-         "assess": "explain.review", "review_game": "explain.review",
-         "Assessment": "explain.review", "DecisionWords": "explain.review", "costliest": "explain.review",
-         "latex": "explain.display"}
+_LAZY = {"Observations": "model.observations", "check_rejected": "model.observations", "kind_odds": "model.kinds",
+         "pile_tops": "model.hand_log", "row_weights": "model.weights", "GameReview": "explain.review",
+         "ReviewedDecision": "explain.review", "assess": "explain.review", "review_game": "explain.review",
+         "Assessment": "explain.review", "DecisionWords": "explain.review",
+         "costliest": "explain.review", "latex": "explain.display"}
 """Names exported here but imported on first use: the game review costs a few milliseconds
 to import and an analysis does not need it (the opponent model is loaded with the engine);
 the derivation's ``latex`` imports sympy."""

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..checks import MAX_SAMPLES, SEED_RANGE, shown
+from ..checks import MAX_SAMPLES, SEED_RANGE
 from ..errors import ScatlabError
 from .parsing import bounded, whole_number
 
@@ -65,7 +65,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         raise ScatlabError(f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} read only by the adaptive "
                            f"opponent model, not by --opponent-model uniform: leave out one or the other")
     if args.turns or args.rejected:
-        from ..analysis import Observations
+        from ..analysis import Observations, check_rejected
         from ..cards import parse_cards
         from ..rules.options import find_rules
 
@@ -78,13 +78,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         deck_size = find_rules(args.rules).deck_size
         rejected = tuple(parse_cards(" ".join(r), deck_size=deck_size, what="rejected cards")
                          for r in args.rejected) + ((),) * (n - len(args.rejected))
-        for i, (t, cards) in enumerate(zip(turns, rejected), start=1):
-            if len(cards) > 2 * max(t, 0):
-                raise ScatlabError(
-                    f"--rejected {shown(' '.join(args.rejected[i - 1]))}: opponent {i} rejected {len(cards)} "
-                    f"card{'s' if len(cards) != 1 else ''} in {t} turn{'s' if t != 1 else ''} (--turns): an "
-                    "opponent rejects at most 2 cards a turn (the discard passed over and the card thrown)"
-                )
+        for i, (t, cards, given) in enumerate(zip(turns, rejected, args.rejected), start=1):
+            check_rejected(t, cards, " ".join(given), f"--rejected for opponent {i} (--turns {t}): ")
         observations = Observations(turns, rejected)
         args.opponents = n
     result = analyze(

@@ -12,7 +12,7 @@ of the chance of winning the game). Otherwise:
 2. **Deals consistent with the view.** It samples the cards it cannot see, from the
    :class:`~scatlab.rules.PlayerView` alone (:class:`WorldSampler` never receives a game
    state): each opponent's hand from the adaptive opponent model
-   (:func:`!scatlab.analysis.model.opponents.row_weights`: dealt at random, weighed by every
+   (:func:`!scatlab.analysis.model.weights.row_weights`: dealt at random, weighed by every
    turn it was seen to play, holding the cards it took from the pile), the opponents' hands
    disjoint, and the stock a uniformly random order of the remaining unseen cards. A sampled
    deal is a whole deck order: dealt, the hand's public log replays to exactly the moment

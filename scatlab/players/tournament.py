@@ -431,6 +431,24 @@ def run_tournament(
     """
     kinds = _check_kinds(players)
     ruleset = find_rules(rules)
+    _check_tournament(games, seed, executor, jobs, progress, chunk_size, announce)
+    workers = jobs or os.cpu_count() or 1
+    if chunk_size is None:
+        # Small enough for a smooth progress bar and balanced workers, big enough that
+        # sending a chunk costs little beside playing it.
+        chunk_size = max(1, min(100, math.ceil(games / (8 * workers))))
+    chunks = [list(range(start, min(start + chunk_size, games))) for start in range(0, games, chunk_size)]
+    show = sys.stderr.isatty() if progress is None else progress
+    results = _play_chunks(kinds, _rules_payload(ruleset), seed, chunks, announce, executor, workers, show)
+    per_game = [g for chunk_result in results if chunk_result is not None for g in chunk_result]
+    if [g["game"] for g in per_game] != list(range(games)):  # pragma: no cover - a broken executor
+        raise RuntimeError("the executor did not return every game of the tournament exactly once")
+    return _aggregate(kinds, ruleset, seed, per_game)
+
+
+def _check_tournament(games: int, seed: int, executor: concurrent.futures.Executor | None, jobs: int,
+                      progress: bool | None, chunk_size: int | None, announce: bool) -> None:
+    """:func:`run_tournament`'s arguments checked (the players and rules apart)."""
     whole_number("games", games, 1, MAX_GAMES)
     whole_number("seed", seed, *SEED_RANGE)
     whole_number("jobs", jobs, 0, MAX_JOBS)
@@ -441,14 +459,15 @@ def run_tournament(
     flag("announce", announce)
     if executor is not None and not isinstance(executor, concurrent.futures.Executor):
         raise ScatlabError(f"executor={shown(executor)} is not allowed: give a concurrent.futures.Executor or None")
-    workers = jobs or os.cpu_count() or 1
-    if chunk_size is None:
-        # Small enough for a smooth progress bar and balanced workers, big enough that
-        # sending a chunk costs little beside playing it.
-        chunk_size = max(1, min(100, math.ceil(games / (8 * workers))))
-    chunks = [list(range(start, min(start + chunk_size, games))) for start in range(0, games, chunk_size)]
-    payload = _rules_payload(ruleset)
-    show = sys.stderr.isatty() if progress is None else progress
+
+
+def _play_chunks(kinds: tuple[str, ...], payload: str | dict[str, Any], seed: int, chunks: list[list[int]],
+                 announce: bool, executor: concurrent.futures.Executor | None, workers: int, show: bool
+                 ) -> list[list[dict[str, Any]] | None]:
+    """Each chunk of games of :func:`run_tournament` played (:func:`play_chunk`): in this
+    process, by ``executor``, or by a process pool of ``workers`` (closed after); a tqdm bar
+    on standard error with ``show``. The results in the order of ``chunks``."""
+    games = sum(len(chunk) for chunk in chunks)
     bar: Any = None
     if show:
         from tqdm.auto import tqdm
@@ -482,7 +501,4 @@ def run_tournament(
             own.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
-    per_game = [g for chunk_result in results if chunk_result is not None for g in chunk_result]
-    if [g["game"] for g in per_game] != list(range(games)):  # pragma: no cover - a broken executor
-        raise RuntimeError("the executor did not return every game of the tournament exactly once")
-    return _aggregate(kinds, ruleset, seed, per_game)
+    return results

@@ -323,7 +323,7 @@ class AnalyzerState:
     A position from a game (:meth:`from_view`) also carries what the game knows beyond the
     cards: the stock's size, the card just taken (it may not be thrown back, C5), the
     first round (V6) and what each opponent was seen to do (the observations of the
-    adaptive opponent model, :mod:`scatlab.analysis.model.opponents`), so its analysis is
+    adaptive opponent model, :mod:`scatlab.analysis.model.weights`), so its analysis is
     exactly ``analyze(view)``. Editing the cards turns it into a position of one's own and
     drops them.
     """

@@ -21,7 +21,10 @@ import pytest
 from scatlab.analysis import Knowledge
 from scatlab.analysis.model.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, TIP_PLAY, FilterKind, KnockRule,
                                          LogFilter, Turn)
-from scatlab.analysis.model.opponents import KIND_EVIDENCE_CAP, Observations, _kind_odds, _read_hand, row_weights
+from scatlab.analysis.model.kinds import KIND_EVIDENCE_CAP, kind_odds_for
+from scatlab.analysis.model.observations import Observations
+from scatlab.analysis.model.hand_log import read_hand
+from scatlab.analysis.model.weights import row_weights
 from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
@@ -480,7 +483,7 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
             log = Observations.from_view(view, knock_rules=False).log  # the turns as read; rules: test_opponents
             assert log == tuple(tuple(played.get(o, [])) for o in view.opponents)
             for past, turns in zip(view.past_hands, finished):  # the finished hands, read back the same way
-                _, _, logs = _read_hand(past.history, past.discard_pile, view.opponents, rules)
+                _, _, logs = read_hand(past.history, past.discard_pile, view.opponents, rules)
                 assert {o: logs[o] for o in view.opponents if logs[o]} == \
                     {o: turns[o] for o in view.opponents if turns.get(o)}
             compared += 1
@@ -769,7 +772,7 @@ def test_filter_knocks_only_where_the_rules_allow_v4_v5() -> None:
 def test_row_weights_with_a_log_do_not_build_the_prior_chain() -> None:
     """With a log the filter alone gives the weights: the chain (typed-in observations'
     model, about 0.3 s to build) is not built on that path."""
-    from scatlab.analysis.model.opponents import _chain
+    from scatlab.analysis.model.kinds import _chain
 
     _chain.cache_clear()
     k = Knowledge.of("AH KH QS", discard="2C")
@@ -831,11 +834,11 @@ def test_kind_odds_are_learned_from_the_hands_shown_and_capped_per_hand() -> Non
         state = state.apply(action)
     assert len(state.results) == 1 and set(state.results[0].final[1]) == {c("7H"), c("QH"), c("KH")}
     view = state.view(0)
-    _, _, logs = _read_hand(view.past_hands[0].history, view.past_hands[0].discard_pile, (1,), view.rules)
+    _, _, logs = read_hand(view.past_hands[0].history, view.past_hands[0].discard_pile, (1,), view.rules)
     final = tuple(sorted(card.index for card in state.results[0].final[1]))
     casual_ev, strong_ev = LogFilter.of(view.rules).evidence(tuple(logs[1]), final)  # type: ignore[arg-type]
     assert casual_ev == -math.inf and math.isfinite(strong_ev)
-    odds = _kind_odds(view, (1,))
+    odds = kind_odds_for(view, (1,))
     assert odds is not None
     casual, strong = odds[0]
     assert math.isclose(casual / strong, math.exp(-KIND_EVIDENCE_CAP))

@@ -14,7 +14,7 @@ import pytest
 
 from scatlab.analysis import Knowledge, Observations, knock_risk
 from scatlab.analysis.model.knock import _Outcomes, _play_out
-from scatlab.analysis.model.opponents import row_weights
+from scatlab.analysis.model.weights import row_weights
 from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import deck, parse_cards
 from scatlab.rules import find_rules

@@ -28,19 +28,21 @@ from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod
 from scatlab.analysis.model.hand_filter import LogFilter
 from scatlab.analysis.model.throws import deck_layout, deck_places, rows_holding, thrown_by_place
-from scatlab.analysis.model.opponents import (
+from scatlab.analysis.model.last_turn import (
     _NO_DRAW,
-    _final_value_distribution,
     _after_by_card,
     _last_turn,
-    _row_weights,
     _stays,
     _take_strength,
+    last_turn_of,
+    value_after_last_turn,
+)
+from scatlab.analysis.model.weights import (
+    _final_value_distribution,
+    _row_weights,
     final_value_distribution,
     hand_weights,
-    last_turn_of,
     row_weights,
-    value_after_last_turn,
 )
 from scatlab.analysis.model.valuation import _lowest_highest
 from scatlab.players import make_player

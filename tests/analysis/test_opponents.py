@@ -1,4 +1,4 @@
-"""The adaptive opponent model (scatlab.analysis.model.opponents) and the knock risk under it.
+"""The adaptive opponent model (scatlab.analysis.model.weights) and the knock risk under it.
 
 The weighted exact count is recounted here by brute force (every opponent hand, with its
 weight, and every stock card, played with the stated policy from scratch); the prior chain's
@@ -27,21 +27,10 @@ from helpers.brute_force import (
 )
 
 from scatlab.analysis import Knowledge, analyze, knock_risk
-from scatlab.analysis.model.opponents import (
-    _chain,
-    _chain_for,
-    CASUAL,
-    PLAYER_KINDS,
-    STRONG,
-    Observations,
-    PlayerKind,
-    check_model,
-    hand_weights,
-    integer_weights,
-    row_weights,
-    turn_priors,
-    with_knock_rules,
-)
+from scatlab.analysis.model.candidates import check_model
+from scatlab.analysis.model.kinds import CASUAL, PLAYER_KINDS, STRONG, PlayerKind, _chain, chain_for, turn_priors
+from scatlab.analysis.model.observations import Observations, with_knock_rules
+from scatlab.analysis.model.weights import hand_weights, integer_weights, row_weights
 from scatlab.analysis.model.hand_filter import LogFilter
 from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
@@ -194,7 +183,7 @@ def test_weights_drop_by_each_kinds_factor_for_hands_a_rejected_card_would_impro
     k = Knowledge.of("2C 3C 4C", discard="9H")
     nine = cards("9H")[0]
     before = row_weights(k, Observations((5,), ((),)), 0)
-    chain = _chain_for(k.rules)
+    chain = chain_for(k.rules)
     tables = tables_for(k.rules)
     jh_qh_2s = tables.row(sorted(c.index for c in cards("JH QH 2S")))  # 9H would make JH QH 9H = 29
     as_ks_qs = tables.row(sorted(c.index for c in cards("AS KS QS")))  # 9H does not help
@@ -369,7 +358,7 @@ def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -
     the rules are added exactly on the turns at which a knock was allowed (and the rest of
     each turn is as read without rules), and the rules cached turn by turn are those worked
     out afresh."""
-    from scatlab.analysis.model import opponents
+    from scatlab.analysis.model import observations
 
     kinds = ["expert", "tip", "tip"]
     views: list[PlayerView] = []
@@ -394,7 +383,7 @@ def test_knock_rules_are_read_from_public_facts_the_same_for_every_viewer_C6() -
                 rules_seen.setdefault((p, n), t.knock_rule)
                 assert rules_seen[(p, n)] == t.knock_rule  # the same whoever looks
     forward = [Observations.from_view(v) for v in views]  # the cache filled turn by turn, as in play
-    opponents._RULE_CACHE.clear()
+    observations._RULE_CACHE.clear()
     backward = [Observations.from_view(v) for v in reversed(views)]  # each rule worked out afresh
     assert backward[::-1] == forward
 

@@ -21,7 +21,7 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
     deck."""
     from scatlab.analysis.model import hand_filter, throws
     from scatlab.analysis.counting import horizon
-    from scatlab.analysis.model import opponents
+    from scatlab.analysis.model import kinds
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     try:
@@ -31,7 +31,7 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
             best, discard = fresh._after_draw(fresh.rows, fresh.strength, fresh.triple)
             levels = np.stack(horizon._levels(fresh, 6))
             improves = (fresh.discard >= 0) & (fresh.after_draw > fresh.strength[:, None])
-            priors = opponents._kind_priors(fresh, opponents.PLAYER_KINDS, improves)
+            priors = kinds._kind_priors(fresh, kinds.PLAYER_KINDS, improves)
             quads = []
             for round_ in ("written", "read"):
                 again = Tables(scoring)
@@ -39,8 +39,8 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                 assert np.array_equal(horizon.horizon_table(Tables(scoring), 6), levels[6]), round_
                 assert np.array_equal(hand_filter._horizon_takes(Tables(scoring), 5),
                                       hand_filter._horizon_takes(fresh, 5)), round_
-                opponents._chain.cache_clear()
-                assert np.array_equal(opponents._chain(scoring, opponents.PLAYER_KINDS).kind_priors, priors), round_
+                kinds._chain.cache_clear()
+                assert np.array_equal(kinds._chain(scoring, kinds.PLAYER_KINDS).kind_priors, priors), round_
                 throws.quad_ranks.cache_clear()
                 quads.append(throws.quad_ranks(scoring, ("horizon", 5, 2.0)))
             assert np.array_equal(quads[0].cards, quads[1].cards)
@@ -48,7 +48,7 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
         assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "prior", "quad"}
     finally:
         throws.quad_ranks.cache_clear()
-        opponents._chain.cache_clear()
+        kinds._chain.cache_clear()
 
 
 def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(tmp_path: Path,
@@ -115,7 +115,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
     import scatlab.players
     from scatlab.analysis.model import hand_filter
     from scatlab.analysis.counting import vectorized
-    from scatlab.analysis.model import opponents
+    from scatlab.analysis.model import kinds
     from scatlab.cards import parse_card
 
     unbounded = []
@@ -135,7 +135,7 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
         f.weights(log)
         f.evidence(log, (20, 30, 40))
     assert len(f._cache) <= hand_filter._CACHE_SIZE and len(f._evidence) <= hand_filter._EVIDENCE_SIZE
-    assert opponents._EVIDENCE_CACHE_SIZE == 1024
+    assert kinds._EVIDENCE_CACHE_SIZE == 1024
     layout = vectorized.Layout.of(np.arange(8))
     for place in range(8):
         layout.moves(place)

@@ -217,7 +217,7 @@ def test_an_announced_tip_player_is_casual_and_an_expert_or_master_strong() -> N
     announced by another name, or a game where nobody was announced, keeps the odds it learns
     (even before any hand was shown)."""
     from scatlab.analysis import Position
-    from scatlab.analysis.model.opponents import ANNOUNCED_KINDS, kind_odds
+    from scatlab.analysis.model.kinds import ANNOUNCED_KINDS, kind_odds
 
     assert ANNOUNCED_KINDS == {"tip": 0, "expert": 1, "master": 1}
     view = _announced_position(("you", "tip", "expert")).view(0)
@@ -245,7 +245,7 @@ def test_the_chance_of_winning_reads_the_announced_kinds() -> None:
 def test_a_seat_announced_keeps_its_kind_whatever_its_shown_hands_say() -> None:
     """An announced kind is certain: the hands shown later in the game do not move it, while
     the same game with nobody announced learns odds from them."""
-    from scatlab.analysis.model.opponents import kind_odds
+    from scatlab.analysis.model.kinds import kind_odds
     from scatlab.players.base import make_player
     from scatlab.players.tournament import play_out
 

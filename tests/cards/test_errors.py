@@ -32,7 +32,8 @@ from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
 from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.checks import notation_pieces, one_line, shown
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
-from scatlab.analysis.model.opponents import Observations, pile_tops, with_knock_rules
+from scatlab.analysis.model.observations import Observations, with_knock_rules
+from scatlab.analysis.model.hand_log import pile_tops
 from scatlab.analysis.model.valuation import KnockValuation, Standing
 from scatlab.analysis.model.winning import GameModel, knock_rule
 from scatlab.players import make_player, run_tournament

@@ -21,7 +21,7 @@ from research.calibration.study import (
     posterior_table,
 )
 from scatlab.analysis import Knowledge, knock_risk
-from scatlab.analysis.model.opponents import Observations
+from scatlab.analysis.model.observations import Observations
 from scatlab.players import make_player
 from scatlab.players.base import PlayerError
 from scatlab.rules import GameState, deal_order

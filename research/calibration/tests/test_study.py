@@ -37,7 +37,8 @@ from research.calibration.study import (
 )
 from scatlab.analysis import Knowledge
 from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, LogFilter
-from scatlab.analysis.model.opponents import Observations, row_weights
+from scatlab.analysis.model.observations import Observations
+from scatlab.analysis.model.weights import row_weights
 from scatlab.analysis.counting.tables import tables_for
 from scatlab.players.base import PlayerError, make_player
 from scatlab.players.tournament import play_out, seating

@@ -2,7 +2,7 @@
 every hand, not a loop per hand in Python).
 
 A tournament or a study asks the adaptive opponent model (:mod:`scatlab.analysis.model.hand_filter`,
-:mod:`scatlab.analysis.model.opponents`) tens of thousands of questions; two passes over the
+:mod:`scatlab.analysis.model.weights`) tens of thousands of questions; two passes over the
 22,100 hands take most of that time:
 
 - :func:`draw_step`: the filter's step for a turn that drew from the stock: each hand's

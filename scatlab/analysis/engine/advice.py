@@ -314,26 +314,7 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
         numbers[f"{e.action.kind.value}_expected_loss"] = e.lives
         numbers[f"{e.action.kind.value}_loss"] = e.loss
     if best.ends_hand:
-        assert best.lives is not None and best.p_one is not None and best.p_two is not None
-        numbers.update(p_lose_one=best.p_one, p_lose_two=best.p_two, expected_loss=best.lives)
-        on = ranking.play_on
-        if on is not None:
-            numbers["play_on_loss"] = on.loss
-        unit = ranking.unit
-        value = turn.discards[0].value if turn.discards else turn.value
-        odds = (f"P(lose one) = {_pct(best.p_one)}" if k.rules.score_keeping in ("gin", "points")
-                else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
-        if k.rules.score_keeping == "points":
-            odds = f"P(not scoring the point) = {_pct(best.p_one)}"
-        what = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
-                ActionKind.STOP_BUS: "stopping the bus (V19)"}[kind]
-        reason = (f"{what} with {_num(value)} is best: {chance}; it costs {_lives(best.lives)} {unit} expected "
-                  f"({odds}){tail}")
-        end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
-                     ActionKind.STOP_BUS: ("V19", "C7")}[kind]
-        action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",
-                              ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
-        return Advice(action, reason, None, numbers, end_codes, thumb, bool(ranking.close_calls))
+        return _advise_ending(turn, ranking, numbers, chance, tail, thumb)
     knock_note = ""
     if endings:
         e = endings[0]
@@ -341,21 +322,7 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
         knock_note = (f"; to {move_words(e, k)} would cost {_lives(e.lives)} {ranking.unit} expected "
                       f"(P(lose a life) = {_pct(e.loss)})")
     if kind is ActionKind.DISCARD:
-        card = best.action.card
-        assert card is not None and best.value is not None
-        kept = format_cards((c for c in k.hand if c is not card), pretty=True)
-        reason = f"throw the {card.pretty}: keeping {kept} is worth {_num(best.value)} {ahead}"
-        numbers["discard_value"] = best.value
-        codes: tuple[str, ...] = ("C5",)
-        if best.sure_31:
-            if k.rules.declare == "manual":
-                reason += ", to declare at once, or it counts as 30 (C8, C10)"
-                codes = ("C5", "C8", "C10")
-            else:
-                reason += ", declared at once: the hand ends (C8)"
-                codes = ("C5", "C8")
-        reason += f"; {chance}{knock_note}{tail}"
-        return Advice("discard", reason, card, numbers, codes, thumb, bool(ranking.close_calls))
+        return _advise_discard(turn, ranking, numbers, chance, ahead, knock_note, tail, thumb)
     draw = turn.draw
     take = ranking.move(Action.TAKE) if ActionKind.TAKE in ranking.position.kinds else None
     if draw is not None:
@@ -368,22 +335,7 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
         reason = f"the stock is gone and the discard does not raise {_num(turn.value)}: pass, ending the hand"
         return Advice("pass", reason + f"; {chance}", None, numbers, ("C11",), thumb, bool(ranking.close_calls))
     if kind is ActionKind.TAKE:
-        assert best.then is not None and best.value is not None and turn.take is not None
-        shown = turn.take.card.pretty
-        if best.sure_31:
-            end = (", to declare at once (C8, C10)" if k.rules.declare == "manual"
-                   else ", declared at once: the hand ends (C8)")
-            reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}; {chance}"
-            return Advice("take", reason, best.then, numbers, ("C5", "C8"), thumb, bool(ranking.close_calls))
-        if draw is None:
-            reason = (f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
-                      f"{_num(best.value)} (passing ends the hand with {_num(turn.value)}); {chance}")
-            return Advice("take", reason, best.then, numbers, ("C11", "C5"), thumb, bool(ranking.close_calls))
-        draw_move = ranking.move(Action.DRAW)
-        assert draw_move.value is not None
-        reason = (f"taking the {shown} (throwing the {best.then.pretty}) is best: {chance}; taking is worth "
-                  f"{_num(best.value)} {ahead}, drawing {_num(draw_move.value)}{knock_note}{tail}")
-        return Advice("take", reason, best.then, numbers, ("C5",), thumb, bool(ranking.close_calls))
+        return _advise_take(turn, ranking, numbers, chance, ahead, knock_note, tail, thumb)
     assert kind is ActionKind.DRAW and draw is not None and best.value is not None
     outs = f"{draw.count_31} of {draw.unseen} unseen cards make 31"
     if take is not None and take.value is not None and turn.take is not None:
@@ -393,3 +345,81 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     else:
         reason = f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead}; {outs}{knock_note}{tail}"
     return Advice("draw", reason, None, numbers, ("C5",), thumb, bool(ranking.close_calls))
+
+
+def _advise_ending(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, tail: str,
+                   thumb: str) -> Advice:
+    """:func:`_advise_play` when the best move ends the hand (a knock, a hammer, stopping the
+    bus): what it costs; ``tail``: the close call and the rule of thumb."""
+    k = turn.knowledge
+    best = ranking.best
+    kind = best.action.kind
+    assert best.lives is not None and best.p_one is not None and best.p_two is not None
+    numbers.update(p_lose_one=best.p_one, p_lose_two=best.p_two, expected_loss=best.lives)
+    on = ranking.play_on
+    if on is not None:
+        numbers["play_on_loss"] = on.loss
+    unit = ranking.unit
+    value = turn.discards[0].value if turn.discards else turn.value
+    odds = (f"P(lose one) = {_pct(best.p_one)}" if k.rules.score_keeping in ("gin", "points")
+            else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
+    if k.rules.score_keeping == "points":
+        odds = f"P(not scoring the point) = {_pct(best.p_one)}"
+    what = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
+            ActionKind.STOP_BUS: "stopping the bus (V19)"}[kind]
+    reason = (f"{what} with {_num(value)} is best: {chance}; it costs {_lives(best.lives)} {unit} expected "
+              f"({odds}){tail}")
+    end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
+                 ActionKind.STOP_BUS: ("V19", "C7")}[kind]
+    action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",
+                          ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
+    return Advice(action, reason, None, numbers, end_codes, thumb, bool(ranking.close_calls))
+
+
+def _advise_discard(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, ahead: str,
+                    knock_note: str, tail: str, thumb: str) -> Advice:
+    """:func:`_advise_play` when the best move is a throw (four cards in hand); ``knock_note``
+    and ``tail``: what follows the chance of winning (what ending the hand would cost; the
+    close call and the rule of thumb)."""
+    k = turn.knowledge
+    best = ranking.best
+    card = best.action.card
+    assert card is not None and best.value is not None
+    kept = format_cards((c for c in k.hand if c is not card), pretty=True)
+    reason = f"throw the {card.pretty}: keeping {kept} is worth {_num(best.value)} {ahead}"
+    numbers["discard_value"] = best.value
+    codes: tuple[str, ...] = ("C5",)
+    if best.sure_31:
+        if k.rules.declare == "manual":
+            reason += ", to declare at once, or it counts as 30 (C8, C10)"
+            codes = ("C5", "C8", "C10")
+        else:
+            reason += ", declared at once: the hand ends (C8)"
+            codes = ("C5", "C8")
+    reason += f"; {chance}{knock_note}{tail}"
+    return Advice("discard", reason, card, numbers, codes, thumb, bool(ranking.close_calls))
+
+
+def _advise_take(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, ahead: str,
+                 knock_note: str, tail: str, thumb: str) -> Advice:
+    """:func:`_advise_play` when taking the discard is best; ``knock_note`` and ``tail`` as
+    for :func:`_advise_discard`."""
+    k = turn.knowledge
+    best = ranking.best
+    draw = turn.draw
+    assert best.then is not None and best.value is not None and turn.take is not None
+    shown = turn.take.card.pretty
+    if best.sure_31:
+        end = (", to declare at once (C8, C10)" if k.rules.declare == "manual"
+               else ", declared at once: the hand ends (C8)")
+        reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}; {chance}"
+        return Advice("take", reason, best.then, numbers, ("C5", "C8"), thumb, bool(ranking.close_calls))
+    if draw is None:
+        reason = (f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
+                  f"{_num(best.value)} (passing ends the hand with {_num(turn.value)}); {chance}")
+        return Advice("take", reason, best.then, numbers, ("C11", "C5"), thumb, bool(ranking.close_calls))
+    draw_move = ranking.move(Action.DRAW)
+    assert draw_move.value is not None
+    reason = (f"taking the {shown} (throwing the {best.then.pretty}) is best: {chance}; taking is worth "
+              f"{_num(best.value)} {ahead}, drawing {_num(draw_move.value)}{knock_note}{tail}")
+    return Advice("take", reason, best.then, numbers, ("C5",), thumb, bool(ranking.close_calls))

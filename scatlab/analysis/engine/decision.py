@@ -19,8 +19,8 @@ from ..counting.knowledge import Knowledge
 from ..counting.tables import BLITZ2, RANK_BITS, pair_indices
 from ..model.throws import LAST_THROW, throw_choice
 from .ending import ENDING, Ending, value_ending
-from .position import EXPERT, Position, Style, horizon_tables
-from .scale import CLOSE_CALL, estimate, last_turn_scale, position_scale
+from .position import EXPERT, HorizonTables, Position, Style, horizon_tables
+from .scale import CLOSE_CALL, WinScale, estimate, last_turn_scale, position_scale
 
 __all__ = ["Choice", "decide", "Option", "as_position", "stock_gone", "ordered", "weigh_options", "reason_for"]
 
@@ -101,144 +101,204 @@ def weigh_options(position: Position, style: Style) -> list[Option]:
     """Every legal move of ``position`` with its figures (the module doc's rule)."""
     k = position.knowledge
     kinds = position.kinds
-    model = horizon_tables(k.rules, style.horizon)
-    tables = model.tables
-    scale = position_scale(position)
-    final = position.final or stock_gone(position)
-    options: list[Option] = []
-    fed_suits = position.next_collects if not position.final else frozenset()
-    last_lose, last_other, last_31 = last_turn_scale(position, scale) if final else (0.0, 0.0, 0.0)
-    sure31 = last_31 if final else scale.sure31
-
-    def last(q: float) -> float:
-        """The chance of winning of a last turn ending with the chance ``q`` of losing."""
-        return last_other + q * (last_lose - last_other)
-
-    def kept_option(cards: Sequence[Card], thrown: Card | None) -> tuple[float, float, bool, int]:
-        """(win, loss, sure 31, row) of keeping ``cards`` having thrown ``thrown``."""
-        idx = sorted(c.index for c in cards)
-        row = tables.row(idx)
-        v2 = model.value2[row]
-        if v2 >= BLITZ2:
-            return sure31, 0.0, True, row
-        if final:
-            q = scale.last_turn[v2]
-            return last(q), q, False, row
-        win, q = scale.row_level(row, thrown is not None and thrown.suit in fed_suits)
-        return win, q, False, row
-
-    def shown_value(row: int) -> Fraction:
-        return Fraction(model.value2[row], 2) if final else Fraction(model.future[row], model.scale)
-
+    w = _Weighing.of(position, style)
     if ActionKind.DECLARE in kinds:
-        options.append(Option(Action.DECLARE, scale.sure31, 0.0, k.value, True))
-        if ActionKind.PASS in kinds:  # C10: a 31 not declared at once counts 30
-            turns = sum(position.opponent_turns) / max(1, len(position.opponent_turns))
-            strong = sum(position.strong()) / max(1, len(position.strong()))
-            q = scale.hand.loss(30.0, 30.0, turns, strong)
-            options.append(Option(Action.PASS, scale.level(q, scale.hand.sweep_chance(30.0, 30.0, turns, strong)), q,
-                                   Fraction(30)))
-        return options
+        return _declare_options(w)
     if len(k.hand) == 4:
-        four = k.hand
-        for out in four:
-            if out is k.taken:
-                continue
-            three = tuple(c for c in four if c is not out)
-            win, q, sure, r = kept_option(three, out)
-            options.append(Option(Action.discard(out), win, q, Fraction(model.value2[r], 2) if (final or sure)
-                                   else shown_value(r), sure, kept=three))
-        if ActionKind.STOP_BUS in kinds:
-            drawn = k.taken if k.taken is not None else four[-1]
-            held = tuple(c for c in four if c is not drawn)
-            stop = throw_choice(k.rules, LAST_THROW, (held[0], held[1], held[2]), drawn, taken=k.taken is not None)
-            shown = tuple(c for c in four if c is not stop.first)
-            strength = tables.strength_of(sorted(c.index for c in shown))
-            ending = value_ending(position, style, model, strength, False, shown, scale)
-            options.append(Option(Action.STOP_BUS, ending.win, ending.loss, None, ending=ending, kept=shown))
-        return options
+        return _four_card_options(w)
+    options: list[Option] = []
     hand = k.hand
     idx = sorted(c.index for c in hand)
-    row = tables.row(idx)
+    row = w.model.tables.row(idx)
     top = k.top
     if ActionKind.TAKE in kinds and top is not None:
-        best_take: tuple[float, float, bool, int, Card] | None = None
-        for out in hand:
-            cards = [c for c in hand if c is not out] + [top]
-            win, q, sure, r = kept_option(cards, out)
-            if best_take is None or win > best_take[0] or (win == best_take[0] and not final
-                                                           and model.future[r] > model.future[best_take[3]]):
-                best_take = (win, q, sure, r, out)
-        assert best_take is not None
-        win, q, sure, r, out = best_take
-        if stock_gone(position):  # C11: only the hand now counts; passing ends the hand
-            win, q = last(scale.last_turn[model.value2[r]]), scale.last_turn[model.value2[r]]
-        options.append(Option(Action.TAKE, win, q, shown_value(r) if not sure else Fraction(model.value2[r], 2),
-                               sure, out, top))
-    unseen = k.unseen_index
-    if ActionKind.DRAW in kinds and unseen:
-        a, b, c = idx
-        ca, cb, cc = (next(x for x in hand if x.index == i) for i in (a, b, c))
-        rl = tables.row_list
-        pairs = tuple(zip(pair_indices(a, b, c), (ca, cb, cc)))
-        keep_win, keep_q, keep_sure, _ = (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else \
-            kept_option(hand, None)
-        win_total = 0.0
-        q_total = 0.0
-        value_total = 0
-        sure_count = 0
-        suits = fed_suits
-        plain, fedl, v2l, lastq, lvl = scale.loss_plain, scale.loss_fed, model.value2, scale.last_turn, scale.level
-        swept = scale.sweep
-        fut = model.future
-        for d in unseen:
-            d_suit = _SUITS[d // 13] if suits else None
-            # keep the hand, throwing the card drawn
-            if keep_sure:
-                best_w, best_q, best_sure = keep_win, keep_q, True
-            elif final:
-                best_q = lastq[v2l[row]]
-                best_w, best_sure = last(best_q), False
-            else:
-                best_q = (fedl if d_suit in suits else plain)[row]
-                best_w, best_sure = lvl(best_q, swept[row]), False
-            best_val = v2l[row] if final else fut[row]
-            for base, out in pairs:
-                r = rl[base + d]
-                v2 = v2l[r]
-                if v2 >= BLITZ2:
-                    w, q, sure = sure31, 0.0, True
-                elif final:
-                    q = lastq[v2]
-                    w, sure = last(q), False
-                else:
-                    q = (fedl if out.suit in suits else plain)[r]
-                    w, sure = lvl(q, swept[r]), False
-                val = v2 if final else fut[r]
-                if w > best_w or (w == best_w and val > best_val):
-                    best_w, best_q, best_sure, best_val = w, q, sure, val
-            win_total += best_w
-            q_total += best_q
-            value_total += best_val
-            sure_count += best_sure
-        n = len(unseen)
-        value = Fraction(value_total, 2 * n) if final else Fraction(value_total, n * model.scale)
-        options.append(Option(Action.DRAW, win_total / n, q_total / n, value, sure_count == n))
+        options.append(_take_option(w, top))
+    if ActionKind.DRAW in kinds and k.unseen_index:
+        options.append(_draw_option(w, idx, row))
     if ActionKind.PASS in kinds:
-        v2 = 60 if k.undeclared_31 else model.value2[row]
-        if final:
-            q = scale.last_turn[v2]
-            win = last(q)
-        else:
-            win, q = scale.row_level(row, False)
-        options.append(Option(Action.PASS, win, q, Fraction(v2, 2) if final else shown_value(row)))
+        options.append(_pass_option(w, row))
     for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
         if kind in kinds:
-            ending = value_ending(position, style, model, tables.strength_of(idx), kind is ActionKind.KNOCK, None, scale)
+            ending = value_ending(position, style, w.model, w.model.tables.strength_of(idx), kind is ActionKind.KNOCK,
+                                  None, w.scale)
             options.append(Option(Action(kind), ending.win, ending.loss, None, ending=ending))
     if not options:
         raise AnalysisError("there is no move to rank in this position")
     return options
+
+
+@dataclass(frozen=True)
+class _Weighing:
+    """What weighing the moves of one position reads: the position, the engine's tables for
+    the style's horizon, the one scale, whether the hand ends after this turn (``final``:
+    a last turn, or C11's stock gone), the suits a throw would feed to the next player, and
+    the chances of winning of a last turn's outcomes."""
+
+    position: Position
+    style: Style
+    model: HorizonTables
+    scale: WinScale
+    final: bool
+    fed_suits: frozenset[Suit]
+    last_lose: float
+    last_other: float
+    sure31: float
+
+    @classmethod
+    def of(cls, position: Position, style: Style) -> _Weighing:
+        model = horizon_tables(position.knowledge.rules, style.horizon)
+        scale = position_scale(position)
+        final = position.final or stock_gone(position)
+        fed_suits = position.next_collects if not position.final else frozenset()
+        last_lose, last_other, last_31 = last_turn_scale(position, scale) if final else (0.0, 0.0, 0.0)
+        sure31 = last_31 if final else scale.sure31
+        return cls(position, style, model, scale, final, fed_suits, last_lose, last_other, sure31)
+
+    def last(self, q: float) -> float:
+        """The chance of winning of a last turn ending with the chance ``q`` of losing."""
+        return self.last_other + q * (self.last_lose - self.last_other)
+
+    def kept_option(self, cards: Sequence[Card], thrown: Card | None) -> tuple[float, float, bool, int]:
+        """(win, loss, sure 31, row) of keeping ``cards`` having thrown ``thrown``."""
+        idx = sorted(c.index for c in cards)
+        row = self.model.tables.row(idx)
+        v2 = self.model.value2[row]
+        if v2 >= BLITZ2:
+            return self.sure31, 0.0, True, row
+        if self.final:
+            q = self.scale.last_turn[v2]
+            return self.last(q), q, False, row
+        win, q = self.scale.row_level(row, thrown is not None and thrown.suit in self.fed_suits)
+        return win, q, False, row
+
+    def shown_value(self, row: int) -> Fraction:
+        model = self.model
+        return Fraction(model.value2[row], 2) if self.final else Fraction(model.future[row], model.scale)
+
+
+def _declare_options(w: _Weighing) -> list[Option]:
+    """A 31 in hand: declare it, or (C10) pass and count 30."""
+    position, scale = w.position, w.scale
+    options = [Option(Action.DECLARE, scale.sure31, 0.0, position.knowledge.value, True)]
+    if ActionKind.PASS in position.kinds:  # C10: a 31 not declared at once counts 30
+        turns = sum(position.opponent_turns) / max(1, len(position.opponent_turns))
+        strong = sum(position.strong()) / max(1, len(position.strong()))
+        q = scale.hand.loss(30.0, 30.0, turns, strong)
+        options.append(Option(Action.PASS, scale.level(q, scale.hand.sweep_chance(30.0, 30.0, turns, strong)), q,
+                              Fraction(30)))
+    return options
+
+
+def _four_card_options(w: _Weighing) -> list[Option]:
+    """Four cards in hand: each throw (not the card just taken), and stopping the bus."""
+    position, model = w.position, w.model
+    k = position.knowledge
+    options: list[Option] = []
+    four = k.hand
+    for out in four:
+        if out is k.taken:
+            continue
+        three = tuple(c for c in four if c is not out)
+        win, q, sure, r = w.kept_option(three, out)
+        options.append(Option(Action.discard(out), win, q, Fraction(model.value2[r], 2) if (w.final or sure)
+                              else w.shown_value(r), sure, kept=three))
+    if ActionKind.STOP_BUS in position.kinds:
+        drawn = k.taken if k.taken is not None else four[-1]
+        held = tuple(c for c in four if c is not drawn)
+        stop = throw_choice(k.rules, LAST_THROW, (held[0], held[1], held[2]), drawn, taken=k.taken is not None)
+        shown = tuple(c for c in four if c is not stop.first)
+        strength = model.tables.strength_of(sorted(c.index for c in shown))
+        ending = value_ending(position, w.style, model, strength, False, shown, w.scale)
+        options.append(Option(Action.STOP_BUS, ending.win, ending.loss, None, ending=ending, kept=shown))
+    return options
+
+
+def _take_option(w: _Weighing, top: Card) -> Option:
+    """Taking ``top``, the top discard, and the best throw after it."""
+    model, final = w.model, w.final
+    hand = w.position.knowledge.hand
+    best_take: tuple[float, float, bool, int, Card] | None = None
+    for out in hand:
+        cards = [c for c in hand if c is not out] + [top]
+        win, q, sure, r = w.kept_option(cards, out)
+        if best_take is None or win > best_take[0] or (win == best_take[0] and not final
+                                                       and model.future[r] > model.future[best_take[3]]):
+            best_take = (win, q, sure, r, out)
+    assert best_take is not None
+    win, q, sure, r, out = best_take
+    if stock_gone(w.position):  # C11: only the hand now counts; passing ends the hand
+        win, q = w.last(w.scale.last_turn[model.value2[r]]), w.scale.last_turn[model.value2[r]]
+    return Option(Action.TAKE, win, q, w.shown_value(r) if not sure else Fraction(model.value2[r], 2), sure, out, top)
+
+
+def _draw_option(w: _Weighing, idx: list[int], row: int) -> Option:
+    """Drawing from the stock: for every unseen card, the best of keeping the hand and of
+    each throw after taking it in, averaged (the engine's hot loop: every name it reads is
+    a local)."""
+    model, scale, final, last = w.model, w.scale, w.final, w.last
+    k = w.position.knowledge
+    hand = k.hand
+    unseen = k.unseen_index
+    tables = model.tables
+    sure31 = w.sure31
+    a, b, c = idx
+    ca, cb, cc = (next(x for x in hand if x.index == i) for i in (a, b, c))
+    rl = tables.row_list
+    pairs = tuple(zip(pair_indices(a, b, c), (ca, cb, cc)))
+    keep_win, keep_q, keep_sure, _ = (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else \
+        w.kept_option(hand, None)
+    win_total = 0.0
+    q_total = 0.0
+    value_total = 0
+    sure_count = 0
+    suits = w.fed_suits
+    plain, fedl, v2l, lastq, lvl = scale.loss_plain, scale.loss_fed, model.value2, scale.last_turn, scale.level
+    swept = scale.sweep
+    fut = model.future
+    for d in unseen:
+        d_suit = _SUITS[d // 13] if suits else None
+        # keep the hand, throwing the card drawn
+        if keep_sure:
+            best_w, best_q, best_sure = keep_win, keep_q, True
+        elif final:
+            best_q = lastq[v2l[row]]
+            best_w, best_sure = last(best_q), False
+        else:
+            best_q = (fedl if d_suit in suits else plain)[row]
+            best_w, best_sure = lvl(best_q, swept[row]), False
+        best_val = v2l[row] if final else fut[row]
+        for base, out in pairs:
+            r = rl[base + d]
+            v2 = v2l[r]
+            if v2 >= BLITZ2:
+                win, q, sure = sure31, 0.0, True
+            elif final:
+                q = lastq[v2]
+                win, sure = last(q), False
+            else:
+                q = (fedl if out.suit in suits else plain)[r]
+                win, sure = lvl(q, swept[r]), False
+            val = v2 if final else fut[r]
+            if win > best_w or (win == best_w and val > best_val):
+                best_w, best_q, best_sure, best_val = win, q, sure, val
+        win_total += best_w
+        q_total += best_q
+        value_total += best_val
+        sure_count += best_sure
+    n = len(unseen)
+    value = Fraction(value_total, 2 * n) if final else Fraction(value_total, n * model.scale)
+    return Option(Action.DRAW, win_total / n, q_total / n, value, sure_count == n)
+
+
+def _pass_option(w: _Weighing, row: int) -> Option:
+    """Passing (C11, or a 31 not declared): keeping the hand as it is."""
+    v2 = 60 if w.position.knowledge.undeclared_31 else w.model.value2[row]
+    if w.final:
+        q = w.scale.last_turn[v2]
+        win = w.last(q)
+    else:
+        win, q = w.scale.row_level(row, False)
+    return Option(Action.PASS, win, q, Fraction(v2, 2) if w.final else w.shown_value(row))
 
 
 def reason_for(best: Option, options: list[Option], position: Position, style: Style) -> str:

@@ -58,7 +58,7 @@ def value_ending(position: Position, style: Style, model: HorizonTables, strengt
     pictured by the adaptive model, each with one last turn (``extra_turn``, a knock) or none
     (a hammer, a bus stop, judged on the three cards ``hand`` kept), each outcome by the game
     model's chance of winning."""
-    from ..model.opponents import final_value_distribution
+    from ..model.weights import final_value_distribution
 
     k = position.knowledge
     if hand is not None:  # a bus stop: judged on the three cards kept

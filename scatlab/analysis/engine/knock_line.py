@@ -48,7 +48,8 @@ class KnockLine:
 
 @lru_cache(maxsize=128)
 def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> KnockLine:
-    from ..model.opponents import MAX_TURNS as CHAIN_TURNS, turn_priors, value_after_last_turn
+    from ..model.kinds import MAX_TURNS as CHAIN_TURNS, turn_priors
+    from ..model.last_turn import value_after_last_turn
 
     style = EXPERT
     valuation = style.valuation

@@ -25,7 +25,7 @@ from ..counting.tables import Tables, scoring_rules, tables_for
 from ..model.valuation import KnockValuation, Standing, TurnOdds, turn_odds
 
 if TYPE_CHECKING:  # the opponent model is imported when a knock is weighed
-    from ..model.opponents import Observations
+    from ..model.observations import Observations
 
 __all__ = ["HORIZON", "FEED_MARGIN", "Style", "EXPERT", "HorizonTables", "horizon_tables", "prepare", "Position"]
 
@@ -160,13 +160,13 @@ class Position:
         discards (not the card just taken, C5). ``opponent_turns``: turns each opponent has
         completed in this hand (default: those of ``observations``, else none, as just dealt);
         ``observations``: what each opponent was seen to do
-        (:class:`~scatlab.analysis.model.opponents.Observations`)."""
+        (:class:`~scatlab.analysis.model.observations.Observations`)."""
         from ..model.knock import knock_refusal
 
         if not isinstance(knowledge, Knowledge):
             raise AnalysisError(f"Position.of needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
         if observations is not None:
-            from ..model.opponents import Observations as _Observations
+            from ..model.observations import Observations as _Observations
 
             if not isinstance(observations, _Observations) or len(observations.turns) != knowledge.opponents:
                 raise AnalysisError(f"observations={shown(observations)} is not allowed: Observations of the "
@@ -209,7 +209,7 @@ class Position:
     def strong(self) -> tuple[float, ...]:
         """Each opponent's chance of being a strong player (a position from a view): 0 or 1
         for a seat the table announced as a ``tip``, ``expert`` or ``master`` player
-        (:data:`~scatlab.analysis.model.opponents.ANNOUNCED_KINDS`), else as the opponent
+        (:data:`~scatlab.analysis.model.kinds.ANNOUNCED_KINDS`), else as the opponent
         model has learned it from the hands shown earlier in the game; even odds before any
         hand was shown, and for a position typed in."""
         memo = self.__dict__.get("_strong")
@@ -217,7 +217,7 @@ class Position:
             return memo  # type: ignore[no-any-return]
         out: tuple[float, ...] = (0.5,) * self.knowledge.opponents
         if self.view is not None and (self.view.past_hands or self.view.seats):
-            from ..model.opponents import kind_odds
+            from ..model.kinds import kind_odds
 
             odds = kind_odds(self.view)
             if odds is not None:
@@ -227,7 +227,7 @@ class Position:
 
     def observed(self) -> Observations:
         """What the opponents were seen to do, as the opponent model reads it."""
-        from ..model.opponents import Observations as _Observations
+        from ..model.observations import Observations as _Observations
 
         if self.observations is not None:
             return self.observations

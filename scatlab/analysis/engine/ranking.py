@@ -43,7 +43,7 @@ losing one and two lives.
   the table announced it (a ``tip`` player casual; an ``expert`` or ``master`` strong), else
   with the chance the opponent model has learned from the hands shown.
 - **Opponents** are pictured by the adaptive opponent model
-  (:mod:`scatlab.analysis.model.opponents`): dealt hands improved by the turns each has played,
+  (:mod:`scatlab.analysis.model.weights`): dealt hands improved by the turns each has played,
   less likely where a card they threw or passed over would have helped, each opponent a
   casual (``tip``-like) or a strong (``expert``-like) player: as announced at the table
   when it was, else in odds learned from the hands shown earlier. Opponents are independent.

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from ...cards import Card
-from ..model.opponents import CASUAL, STRONG
+from ..model.kinds import CASUAL, STRONG
 from .text import estimate
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def derivation(analysis: Analysis) -> list[Step]:
     risk = analysis.knock
     if risk is not None:
         adaptive = risk.model == "adaptive"
-        if adaptive:  # the opponent model, stated (see scatlab.analysis.model.opponents)
+        if adaptive:  # the opponent model, stated (see scatlab.analysis.model.weights)
             steps.append(Step(
                 r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
                 r"\quad \lambda_{\text{casual}}", (), _rational(CASUAL.lam), _fraction(CASUAL.lam)))

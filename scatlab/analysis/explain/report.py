@@ -49,7 +49,7 @@ from ..engine.ranking import RankedMove, Ranking, rank
 from ..engine.scale import CLOSE_CALL
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
-    from ..model.opponents import Observations
+    from ..model.observations import Observations
 
 __all__ = ["Analysis", "analyze", "percent", "json_number"]
 
@@ -226,7 +226,7 @@ def _knock_move(ranking: Ranking) -> RankedMove | None:
 def _engine_risk(knowledge: Knowledge, move: RankedMove, position: Position) -> KnockRisk:
     """The ranking's knock move as a :class:`KnockRisk`: its chances of losing one and two
     lives (exact against one opponent with lives kept, else the engine's estimate)."""
-    from ..model.opponents import ADAPTIVE_POLICY, LOG_POLICY
+    from ..model.kinds import ADAPTIVE_POLICY, LOG_POLICY
 
     assert move.p_one is not None and move.p_two is not None
     observed = position.observed()
@@ -262,7 +262,7 @@ def analyze(
     knock that is not a move here, exact against one opponent, else ``samples`` seeded Monte
     Carlo deals, 1 to 1,000,000). ``rank_knock=False`` leaves the knock out of the ranking
     and the advice (:attr:`Analysis.knock_left_out`). ``opponent_model`` weighs the
-    opponents' hands for every figure (:mod:`scatlab.analysis.model.opponents`):
+    opponents' hands for every figure (:mod:`scatlab.analysis.model.weights`):
     ``"adaptive"`` (the default) learns from what each opponent was seen to do, read from a
     view or given as ``observations``; with nothing observed it is the ``"uniform"`` model,
     which pictures every opponent as just dealt. Bad arguments raise
@@ -278,7 +278,7 @@ def analyze(
         else:
             knowledge = Knowledge.from_view(hand)
         if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
-            from ..model.opponents import Observations
+            from ..model.observations import Observations
 
             observations = Observations.from_view(hand, knock_rules=True)
     else:
@@ -297,7 +297,7 @@ def analyze(
         position = Position.of(knowledge, opponent_turns=turns,
                                observations=observations if turns is not None else None)
     if model == "uniform" and not position.observed().empty:  # every figure as if the opponents were just dealt
-        from ..model.opponents import Observations
+        from ..model.observations import Observations
 
         n = knowledge.opponents
         position = replace(position, opponent_turns=(0,) * n, observations=Observations((0,) * n, ((),) * n))

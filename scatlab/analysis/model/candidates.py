@@ -1,7 +1,7 @@
 """An opponent's candidate hands and the names of the opponent models (layer 2, light).
 
 What the exact knock count needs under the uniform model, kept apart from the adaptive model
-(:mod:`scatlab.analysis.model.opponents`, its filters and valuation), so that an analysis with
+(:mod:`scatlab.analysis.model.weights`, its filters and valuation), so that an analysis with
 ``opponent_model="uniform"`` imports only this: every hand of three cards the opponent could
 hold (its known cards first), each weighing 1.
 

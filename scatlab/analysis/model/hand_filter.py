@@ -2,7 +2,7 @@
 
 When the whole log of the current hand is known (in play: the knock risk from a player's
 view, the ``expert``, the review), the adaptive opponent model
-(:mod:`scatlab.analysis.model.opponents`) follows each opponent through every turn they played,
+(:mod:`scatlab.analysis.model.weights`) follows each opponent through every turn they played,
 as a Bayesian filter over all 3-card hands (22,100 for 52 cards), once for each kind of
 player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
 
@@ -13,7 +13,7 @@ player they may be (:data:`LOG_KINDS`). Each kind states how it plays:
   1%, so a surprising knock does not rule every hand out); or, for a kind with
   :attr:`FilterKind.rule_slip` (the strong one) at a turn that carries a
   :class:`KnockRule` (:attr:`Turn.knock_rule`, worked out by
-  :func:`scatlab.analysis.model.opponents.with_knock_rules`), by the expert's own rule at that moment:
+  :func:`scatlab.analysis.model.observations.with_knock_rules`), by the expert's own rule at that moment:
   whether the knock beats playing on given how strong the others looked then, and how
   likely this very hand was to lose by playing on, with a 2% slip either way;
 - it **takes** the top discard with chance ``take`` when the card is worth taking, and
@@ -48,7 +48,7 @@ kinds are summed with their shares (or with odds learned before the hand, see
 :meth:`LogFilter.weights`): an opponent whose play fits the strong kind better counts as
 strong for more, turn by turn. :meth:`LogFilter.evidence` reads a finished hand the same
 way: each kind's chance of the turns seen and of the hand shown at the showdown, from which
-:mod:`scatlab.analysis.model.opponents` learns each opponent's odds over a game.
+:mod:`scatlab.analysis.model.kinds` learns each opponent's odds over a game.
 
 The filter runs in floating point over the hands; each kind's weights are renormalised
 after every turn with the scale kept as a logarithm, so long hands do not underflow. The
@@ -106,7 +106,7 @@ _VALUES2 = 67  # hand values in half points, 0 to 33
 @dataclass(frozen=True)
 class KnockRule:
     """How a player who knocks by the ``expert``'s rule decided at one turn, worked out from
-    what everyone could see then (:func:`scatlab.analysis.model.opponents.with_knock_rules`).
+    what everyone could see then (:func:`scatlab.analysis.model.observations.with_knock_rules`).
 
     For a hand worth ``v2 / 2`` it knocks when its **chance of losing by playing on** (the
     mean, over every card it could draw, of ``risk[w2]`` for the value ``w2 / 2`` it keeps

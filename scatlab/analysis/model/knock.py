@@ -10,7 +10,7 @@ is declared at once and ends the hand, C8). Then the hands
 are compared under the rule set's showdown rules (C7, V7, V8, V9; V14's letters; V16's
 points, where "losing" means not scoring the point).
 
-**Opponent models** (:mod:`scatlab.analysis.model.opponents`). Under ``opponent_model="uniform"``
+**Opponent models** (:mod:`scatlab.analysis.model.weights`). Under ``opponent_model="uniform"``
 each opponent's unknown cards are uniformly random unseen cards, as if just dealt: it does
 not exclude hands that hold 31 (those would have been declared), nor make opponents who
 have been collecting a suit hold better hands, so late in a hand it underestimates the risk
@@ -55,9 +55,10 @@ from .candidates import HandWeights, OpponentModelName, check_model, uniform_han
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, hand_index, pair_indices, scoring_rules, tables_for
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
-    from .opponents import Observations
+    from .observations import Observations
 
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 __all__ = ["KnockRisk", "knock_risk", "OPPONENT_POLICY", "knock_refusal"]
 
@@ -186,7 +187,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
     deals drawn with ``random.Random(seed)`` (1 to :data:`~scatlab.checks.MAX_SAMPLES`).
     ``opponent_model`` says how the opponents' hands are weighted
-    (:mod:`scatlab.analysis.model.opponents`): ``"uniform"``, or ``"adaptive"`` with what was
+    (:mod:`scatlab.analysis.model.weights`): ``"uniform"``, or ``"adaptive"`` with what was
     seen of them (``observations``; with none, the adaptive model is the uniform one).
     Bad arguments raise :class:`~scatlab.errors.AnalysisError`.
     """
@@ -199,7 +200,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
                             f"not {len(knowledge.hand)} cards")
     model = check_model(opponent_model)
     if observations is not None:
-        from .opponents import Observations
+        from .observations import Observations
 
         if not isinstance(observations, Observations):
             raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
@@ -218,7 +219,7 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     logged = observations is not None and observations.log is not None
     policy = OPPONENT_POLICY
     if weighted:
-        from .opponents import ADAPTIVE_POLICY, LOG_POLICY
+        from .kinds import ADAPTIVE_POLICY, LOG_POLICY
 
         policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
     if knowledge.opponents == 1:
@@ -255,14 +256,14 @@ def _heads_up(knowledge: Knowledge, strength: int, observations: Observations | 
     if classes is None:
         weights = None
         if observations is not None:
-            from .opponents import hand_weights
+            from .weights import hand_weights
 
             weights = hand_weights(knowledge, observations, 0, model)
         return _exact_one(knowledge, tables, _Outcomes(knowledge.rules, strength), weights)
     row_wt = None
     if adaptive:
         assert observations is not None
-        from .opponents import integer_weights, row_weights
+        from .weights import integer_weights, row_weights
 
         row_wt = integer_weights(row_weights(knowledge, observations, 0))
     return _exact_rows(knowledge, tables, classes, _loss_by_class(knowledge.rules, strength), row_wt)
@@ -379,7 +380,7 @@ def _exact_rows(knowledge: Knowledge, tables: Tables, classes: _DrawClasses, los
     """:func:`_exact_one`'s count (lose one, lose two, total) by rows of the tables instead of
     by candidate hands: the opponent's possible hands are the rows whose cards are all
     unseen or known to be theirs (with every known card), each counted ``row_wt[row]``
-    times (once each with None; :func:`~scatlab.analysis.model.opponents.integer_weights` of
+    times (once each with None; :func:`~scatlab.analysis.model.weights.integer_weights` of
     the adaptive row weights, which are 0 elsewhere). A hand's stock draws that cost the
     knocker ``c`` lives are counted as the unseen cards in its masks of
     :class:`_DrawClasses` for the strengths ``lose`` gives ``c`` (``lose[j]``: the lives lost
@@ -560,13 +561,11 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     rng = np.random.default_rng(seed)
     n = knowledge.opponents
     rows = tables.rows
-    m = len(rows)
-    row_of = tables.row_of
     used = np.full((samples, 3 * n), -1, dtype=np.int64)
     taken = np.zeros((samples, 52), dtype=np.bool_)
     log_weight = np.zeros(samples)
     alive = np.ones(samples, dtype=np.bool_)
-    from .opponents import row_weights
+    from .weights import row_weights
 
     for i in range(n):
         w = row_weights(knowledge, observations, i)
@@ -574,39 +573,10 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
         if not total > 0:
             raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
         if i > 0:  # Z_i: the weight of the hands that share no card with the hands dealt before
-            single = np.zeros(52)
-            np.add.at(single, rows.ravel(), np.repeat(w, 3))
-            pair = np.zeros((52, 52))
-            for a, b in ((0, 1), (0, 2), (1, 2)):
-                np.add.at(pair, (rows[:, a], rows[:, b]), w)
-            pair = pair + pair.T
-            u = used[:, :3 * i]
-            z = total - single[u].sum(axis=1)
-            if u.shape[1] >= 2:
-                ia, ib = np.triu_indices(u.shape[1], 1)
-                z += pair[u[:, ia], u[:, ib]].sum(axis=1)
-            if u.shape[1] >= 3:
-                ja, jb, jc = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(u.shape[1]), 3)))
-                cube = np.where(row_of >= 0, w[np.maximum(row_of, 0)], 0.0).ravel()  # w by (a, b, c)
-                for lo in range(0, samples, 1024):  # in blocks, so the index arrays stay small
-                    hi = lo + 1024
-                    z[lo:hi] -= cube[hand_index(u[lo:hi, ja], u[lo:hi, jb], u[lo:hi, jc])].sum(axis=1)
-            z = np.maximum(z, 0.0)
+            z = _free_weight(tables, w, total, used[:, :3 * i])
             alive &= z > total * 1e-12
             log_weight += np.log(np.where(alive, z / total, 1.0))
-        cum = np.cumsum(w)
-        pending = np.flatnonzero(alive)
-        for _ in range(10_000):  # each opponent's hand: drawn from its weights until it fits
-            if len(pending) == 0:
-                break
-            r = np.minimum(np.searchsorted(cum, rng.random(len(pending)) * cum[-1], side="right"), m - 1)
-            cards = rows[r]
-            fits = ~(taken[pending[:, None], cards].any(axis=1))
-            ok = pending[fits]
-            used[ok, 3 * i:3 * i + 3] = cards[fits]
-            taken[ok[:, None], cards[fits]] = True
-            pending = pending[~fits]
-        alive[pending] = False  # (only a deal with no hand left that fits, whose weight is 0)
+        _deal_hand(rng, rows, w, i, used, taken, alive)
     weight = np.where(alive, np.exp(log_weight - log_weight[alive].max()) if alive.any() else 0.0, 0.0)
     free = np.array(knowledge.unseen_index, dtype=np.int64)
     unknown_total = sum(3 - len(knowledge.holds_of(i)) for i in range(n))
@@ -618,6 +588,59 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
     stocks = free[np.argsort(keys, axis=1)[:, :stock]] if stock > 0 else np.zeros((samples, 0), dtype=np.int64)
     live = np.flatnonzero(alive)
     losses[live] = _play_out_all(used[live], stocks[live], first_top, tables, outcomes)
+    return _weighted_chances(losses, weight)
+
+
+def _free_weight(tables: Tables, w: FloatArray, total: float, u: IntArray) -> FloatArray:
+    """For each deal, ``Z_i`` of :func:`_monte_carlo_weighted`: the weight (``w``, summing to
+    ``total``) of the hands that share no card with the cards ``u[deal]`` dealt before, by
+    inclusion-exclusion (per card, per pair and per three cards)."""
+    rows, row_of = tables.rows, tables.row_of
+    samples = u.shape[0]
+    single = np.zeros(52)
+    np.add.at(single, rows.ravel(), np.repeat(w, 3))
+    pair = np.zeros((52, 52))
+    for a, b in ((0, 1), (0, 2), (1, 2)):
+        np.add.at(pair, (rows[:, a], rows[:, b]), w)
+    pair = pair + pair.T
+    z = total - single[u].sum(axis=1)
+    if u.shape[1] >= 2:
+        ia, ib = np.triu_indices(u.shape[1], 1)
+        z += pair[u[:, ia], u[:, ib]].sum(axis=1)
+    if u.shape[1] >= 3:
+        ja, jb, jc = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(u.shape[1]), 3)))
+        cube = np.where(row_of >= 0, w[np.maximum(row_of, 0)], 0.0).ravel()  # w by (a, b, c)
+        for lo in range(0, samples, 1024):  # in blocks, so the index arrays stay small
+            hi = lo + 1024
+            z[lo:hi] -= cube[hand_index(u[lo:hi, ja], u[lo:hi, jb], u[lo:hi, jc])].sum(axis=1)
+    return np.asarray(np.maximum(z, 0.0), dtype=np.float64)
+
+
+def _deal_hand(rng: np.random.Generator, rows: IntArray, w: FloatArray, i: int, used: IntArray,
+               taken: npt.NDArray[np.bool_], alive: npt.NDArray[np.bool_]) -> None:
+    """Deal opponent ``i``'s hand in every live deal of :func:`_monte_carlo_weighted`: drawn
+    from the weights ``w`` (one per row of ``rows``) until it shares no card with the hands
+    dealt before (``taken``), written into ``used`` and ``taken``; a deal where no hand fits
+    is no longer ``alive``."""
+    m = len(rows)
+    cum = np.cumsum(w)
+    pending = np.flatnonzero(alive)
+    for _ in range(10_000):  # each opponent's hand: drawn from its weights until it fits
+        if len(pending) == 0:
+            break
+        r = np.minimum(np.searchsorted(cum, rng.random(len(pending)) * cum[-1], side="right"), m - 1)
+        cards = rows[r]
+        fits = ~(taken[pending[:, None], cards].any(axis=1))
+        ok = pending[fits]
+        used[ok, 3 * i:3 * i + 3] = cards[fits]
+        taken[ok[:, None], cards[fits]] = True
+        pending = pending[~fits]
+    alive[pending] = False  # (only a deal with no hand left that fits, whose weight is 0)
+
+
+def _weighted_chances(losses: IntArray, weight: FloatArray) -> tuple[float, float, float, float, float]:
+    """P(lose one), P(lose two), their standard errors and the effective sample size of the
+    deals' ``losses`` weighted by ``weight`` (:func:`_monte_carlo_weighted`)."""
     total_w = float(weight.sum())
     if not total_w > 0:
         raise AnalysisError("no opponent hands are possible together under the adaptive model with what was observed")

@@ -6,7 +6,7 @@ stop (V19) by :meth:`KnockValuation.outcome`, on the chance of winning the game 
 
 - **the outcomes**: each opponent's final value is distributed as given (67 chances, one
   per value in half points, e.g. by
-  :func:`~scatlab.analysis.model.opponents.final_value_distribution`), the opponents independent;
+  :func:`~scatlab.analysis.model.weights.final_value_distribution`), the opponents independent;
   from those the chance of every outcome of the knock under the rule set (C7, V7, V8, V9,
   V14, V16): who loses a life or a letter, who scores;
 - **each outcome** is valued by what it leaves of the player's chance of winning the game

@@ -14,7 +14,7 @@ each a stated model whose numbers were measured on seeded games
   weight by the kind of player: the player being advised plays as the engine does (the
   ``expert``), each opponent is casual (``tip``-like) or strong (``expert``-like) as the
   table announced it, else in the odds the opponent model has learned from the hands shown
-  so far (:mod:`~scatlab.analysis.model.opponents`). From the standings, the chance that
+  so far (:mod:`~scatlab.analysis.model.weights`). From the standings, the chance that
   the player is the last one in (under V16: the first to the target) is then exact for that
   model (:func:`game_chance`, worked out over every standing the game can pass through, each
   hand by the numbers measured for the players still in at that hand; with more than
@@ -627,7 +627,7 @@ def knock_rule(view: PlayerView | Standing, dists: Sequence[FloatArray], played:
     """The rule by which ``view``'s player would decide to knock at the start of a turn as
     the engine does, for every hand value at once, its opponents' final values distributed as
     ``dists`` (one array over the 67 half-point values each, as
-    :func:`~scatlab.analysis.model.opponents.final_value_distribution` gives) after ``played``
+    :func:`~scatlab.analysis.model.weights.final_value_distribution` gives) after ``played``
     turns each, their kinds unknown (even odds): per value, knock when knocking's chance of
     winning the game (:meth:`KnockValuation.outcome` by the :class:`GameModel`) is above
     drawing's, that is when drawing's chance of losing this hand (``risk`` per value kept,

@@ -31,7 +31,7 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
     The numbers are :func:`~scatlab.analysis.model.knock.knock_risk`'s, called with
     ``opponent_model="uniform"`` and ``"adaptive"`` and the :class:`Observations` the
     controls give (the model and its stated policy are in
-    :mod:`scatlab.analysis.model.opponents`); this widget computes no probability itself.
+    :mod:`scatlab.analysis.model.weights`); this widget computes no probability itself.
 
     >>> e = OpponentModelExplorer()
     >>> e.risks["uniform"] == e.risks["adaptive"]  # nothing seen yet: the same model
@@ -70,19 +70,13 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         """The :class:`Observations` the controls give; a :class:`ScatlabError` quoting the
         field when the rejected cards are not cards or are more than the turns allow (at most
         two a turn: the discard passed over and the card thrown)."""
-        from ...analysis import Observations
+        from ...analysis import Observations, check_rejected
         from ...cards import parse_cards
 
         text = str(self.rejected.value)
         cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
         turns = int(self.turns.value)
-        if cards and turns == 0:
-            raise ScatlabError(f"{text.strip()!r}: with no turn played yet, an opponent has rejected no card "
-                               "(set the turns they have played first)")
-        if len(cards) > 2 * turns:
-            raise ScatlabError(f"{len(cards)} rejected cards ({text.strip()!r}) after {turns} turn"
-                               f"{'s' if turns != 1 else ''}: an opponent rejects at most 2 cards a turn "
-                               "(the discard passed over and the card thrown)")
+        check_rejected(turns, cards, text.strip())
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
