@@ -1,6 +1,6 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install scatlab and serve the course (lessons/) as a web app on 127.0.0.1
-#   make test    install scatlab with its test tools and run every check (mypy + pytest)
+#   make test    install scatlab with its test tools and run every check (ruff, mypy, pytest with coverage)
 #   make docs    install the documentation tools and build the site into docs/_build/html
 #   make install-class, then make class   install, then start JupyterHub for a class on this machine
 #                (docs/deploying.md)
@@ -70,9 +70,13 @@ class:
 demo: install
 	$(VENV_PY) -m scatlab demo
 
+# ruff (format, then lint), mypy --strict, then every test with the coverage of scatlab/
+# (one line: the figure and its floor, [tool.coverage.report] in pyproject.toml)
 test: install-test
+	$(VENV_PY) -m ruff format --check --quiet
+	$(VENV_PY) -m ruff check --quiet
 	$(VENV_PY) -m mypy
-	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15
+	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15 --cov --cov-report=
 
 # sphinx-build, nitpicky (every cross-reference resolves), warnings as errors;
 # open docs/_build/html/index.html
@@ -85,4 +89,4 @@ bench: install
 	$(VENV_PY) benchmarks/bench_tournament.py
 
 clean:
-	rm -rf .venv build *.egg-info .pytest_cache .mypy_cache .hypothesis docs/_build
+	rm -rf .venv build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.* docs/_build

@@ -47,8 +47,8 @@ from typing import Any
 import numpy as np
 
 from scatlab.analysis import Knowledge, Observations, analyze_turn, horizon_values, knock_risk
-from scatlab.analysis.model.hand_filter import LOG_KINDS, LogFilter, Turn
 from scatlab.analysis.counting.tables import tables_for
+from scatlab.analysis.model.hand_filter import LOG_KINDS, LogFilter, Turn
 from scatlab.cards import Card, Suit, deck, parse_cards
 from scatlab.rules import find_rules
 from scatlab.rules.options import CLASSIC
@@ -118,7 +118,9 @@ def brute_turn(k: Knowledge) -> TurnFigures:
     return TurnFigures(ev, p31, p_improve, options[0][0], options[0][1], tuple(options))
 
 
-def fast_pass(knowledge: Sequence[Knowledge]) -> tuple[float, list[tuple[Fraction, Fraction, Fraction, Card, Fraction]]]:
+def fast_pass(
+    knowledge: Sequence[Knowledge],
+) -> tuple[float, list[tuple[Fraction, Fraction, Fraction, Card, Fraction]]]:
     """Time analyze_turn plus reading the four figures; return (seconds, the figures)."""
     out: list[tuple[Fraction, Fraction, Fraction, Card, Fraction]] = []
     append = out.append
@@ -138,8 +140,11 @@ def brute_pass(knowledge: Sequence[Knowledge]) -> tuple[float, list[TurnFigures]
     return CLOCK() - start, out
 
 
-def check_turns(knowledge: Sequence[Knowledge], fast: Sequence[tuple[Fraction, Fraction, Fraction, Card, Fraction]],
-                brute: Sequence[TurnFigures]) -> None:
+def check_turns(
+    knowledge: Sequence[Knowledge],
+    fast: Sequence[tuple[Fraction, Fraction, Fraction, Card, Fraction]],
+    brute: Sequence[TurnFigures],
+) -> None:
     """Stop the benchmark if the fast path disagrees with brute force anywhere (explicit
     raises, not ``assert``: the check must hold under ``python -O`` too)."""
     if not len(fast) == len(brute) == len(knowledge):
@@ -175,12 +180,18 @@ def bench_turns(count: int, seed: int, repeat: int) -> None:
     check_turns(knowledge, fast, brute)
 
     first_rate, later_rate, brute_rate = count / first_secs, count / later_secs, count / brute_secs
-    print(f"{count:,} seeded random knowledge objects ({hands:,} different hands, 0-5 dead cards, classic); "
-          "fast and brute force give identical Fractions and take options for every one")
-    print(f"one-turn analyses/s, first pass (each new hand's after-draw row computed): {first_rate:,.0f}  "
-          f"(target >= {TURN_TARGET:,.0f}: {verdict(first_rate >= TURN_TARGET)})")
-    print(f"one-turn analyses/s, later passes (best of {repeat}): {later_rate:,.0f}  "
-          f"(target >= {TURN_TARGET:,.0f}: {verdict(later_rate >= TURN_TARGET)})")
+    print(
+        f"{count:,} seeded random knowledge objects ({hands:,} different hands, 0-5 dead cards, classic); "
+        "fast and brute force give identical Fractions and take options for every one"
+    )
+    print(
+        f"one-turn analyses/s, first pass (each new hand's after-draw row computed): {first_rate:,.0f}  "
+        f"(target >= {TURN_TARGET:,.0f}: {verdict(first_rate >= TURN_TARGET)})"
+    )
+    print(
+        f"one-turn analyses/s, later passes (best of {repeat}): {later_rate:,.0f}  "
+        f"(target >= {TURN_TARGET:,.0f}: {verdict(later_rate >= TURN_TARGET)})"
+    )
     print(f"brute-force analyses/s (per-suit sums, Fraction sums): {brute_rate:,.0f}  (reference, no target)")
     r1, r2 = first_rate / brute_rate, later_rate / brute_rate
     print(f"ratio fast/brute, first pass: {r1:,.1f}x  (target >= {RATIO_TARGET:.0f}x: {verdict(r1 >= RATIO_TARGET)})")
@@ -207,14 +218,24 @@ def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
     picked: dict[tuple[int, int], PlayerView] = {}
     game = 0
     while len(picked) < hands:
+
         def observe(before: Any, entrant: int, view: PlayerView, action: Any, after: Any, game: int = game) -> None:
             key = (game, len(before.results))
-            played = [sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
-                      for p in view.opponents]
-            if (entrant == 0 and action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK)
-                    and len(played) == len(kinds) - 1 and min(played) >= 6 and view.knocker is None
-                    and key not in picked and len(picked) < hands):
+            played = [
+                sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
+                for p in view.opponents
+            ]
+            if (
+                entrant == 0
+                and action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK)
+                and len(played) == len(kinds) - 1
+                and min(played) >= 6
+                and view.knocker is None
+                and key not in picked
+                and len(picked) < hands
+            ):
                 picked[key] = view
+
         play_out([make_player(k) for k in kinds], list(kinds), rules, 1, game, observe)
         game += 1
     heads_up = len(kinds) == 2
@@ -231,12 +252,13 @@ def in_play(hands: int, kinds: Sequence[str] = ("tip", "expert")) -> None:
         warm.append(timed(lambda: risk(view)))
     med, worst = statistics.median(cold) * 1000, max(cold) * 1000
     what = "exact" if heads_up else "Monte Carlo, 10,000 deals"
-    target = (f"target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}" if heads_up
-              else "no target")
-    print(f"knock risk vs {len(kinds) - 1} opponent{'s' if len(kinds) > 2 else ''}, {what}, in play "
-          f"({' vs '.join(kinds)}: a game view after 6 turns of each opponent, the expert's rule at each of their "
-          f"turns, nothing cached), {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  ({target}); "
-          f"the same view again (rules and weights cached): median {statistics.median(warm) * 1000:.1f} ms")
+    target = f"target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}" if heads_up else "no target"
+    print(
+        f"knock risk vs {len(kinds) - 1} opponent{'s' if len(kinds) > 2 else ''}, {what}, in play "
+        f"({' vs '.join(kinds)}: a game view after 6 turns of each opponent, the expert's rule at each of their "
+        f"turns, nothing cached), {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  ({target}); "
+        f"the same view again (rules and weights cached): median {statistics.median(warm) * 1000:.1f} ms"
+    )
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -255,9 +277,11 @@ def bench_knock(hands: int, seed: int) -> None:
         first = timed(lambda: knock_risk(warm, observations=seen(warm)))
         times = [timed(lambda: knock_risk(k, observations=seen(k))) for k in cases]
         med, worst = statistics.median(times) * 1000, max(times) * 1000
-        print(f"knock risk vs 1 opponent, exact, {what}, {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  "
-              f"(target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
-              f"first call in process{first_what} {first * 1000:.1f} ms)")
+        print(
+            f"knock risk vs 1 opponent, exact, {what}, {hands} hands: median {med:.1f} ms, max {worst:.1f} ms  "
+            f"(target <= {KNOCK_TARGET_MS:.0f} ms: {verdict(worst <= KNOCK_TARGET_MS)}; "
+            f"first call in process{first_what} {first * 1000:.1f} ms)"
+        )
 
     # the adaptive opponent model: each opponent has played 3 turns and rejected 2 cards
     def observed(k: Knowledge) -> Observations:
@@ -268,7 +292,7 @@ def bench_knock(hands: int, seed: int) -> None:
     def logged(k: Knowledge, turns: int = 8) -> Observations:
         unseen = list(k.unseen)
         log = tuple(Turn("draw", unseen[2 * i], unseen[2 * i + 1]) for i in range(turns))
-        return Observations((turns,), (tuple(unseen[:2 * turns]),), log=(log,))
+        return Observations((turns,), (tuple(unseen[: 2 * turns]),), log=(log,))
 
     exact("tables warm", "", lambda k: None)
     exact("adaptive model (3 turns, 2 rejected cards)", ", building the prior chain,", observed)
@@ -286,14 +310,17 @@ def bench_knock(hands: int, seed: int) -> None:
     print(f"the filter, one more turn (a draw) per kind, cached log before it: {per_turn:.2f} ms  (no target)")
     two = Knowledge.of("AH KH QS", discard="2C", opponents=2)
     adaptive = timed(lambda: knock_risk(two, observations=observed(two)))
-    print(f"knock risk vs 2 opponents, Monte Carlo, adaptive model, 10,000 deals: {adaptive * 1000:.0f} ms  "
-          "(no target)")
+    print(
+        f"knock risk vs 2 opponents, Monte Carlo, adaptive model, 10,000 deals: {adaptive * 1000:.0f} ms  (no target)"
+    )
     risk_holder: list[Any] = []
     mc = timed(lambda: risk_holder.append(knock_risk(two)))
     risk = risk_holder[0]
     assert not risk.exact and risk.samples == 10_000
-    print(f"knock risk vs 2 opponents, Monte Carlo, {risk.samples:,} deals (AH KH QS, discard 2C): "
-          f"{mc * 1000:.0f} ms  (no target)")
+    print(
+        f"knock risk vs 2 opponents, Monte Carlo, {risk.samples:,} deals (AH KH QS, discard 2C): "
+        f"{mc * 1000:.0f} ms  (no target)"
+    )
 
 
 # -- 4: horizon tables ------------------------------------------------------------------
@@ -319,8 +346,9 @@ print(json.dumps(out))
 
 
 def run_child(rules: str, hand: str, mode: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", _HORIZON_CHILD, rules, hand, mode],
-                          capture_output=True, text=True, check=True, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, "-c", _HORIZON_CHILD, rules, hand, mode], capture_output=True, text=True, check=True, cwd=REPO
+    )
     data: dict[str, Any] = json.loads(proc.stdout)
     return data
 
@@ -340,10 +368,12 @@ def bench_horizon(runs: int) -> None:
         tables = statistics.median(d["tables"] for d in split)
         dp = statistics.median(d["call"] for d in split)
         imports = statistics.median(d["import"] for d in cold)
-        print(f"horizon_values({hand_text}, 5), {rules.deck_size}-card {rules_name}: cold (fresh process, "
-              f"median of {runs}) {cold_call * 1000:.1f} ms (max {cold_max * 1000:.1f}); in another fresh process, "
-              f"tables {tables * 1000:.1f} ms then the DP {dp * 1000:.1f} ms; "
-              f"warm {warm * 1e6:.1f} us  (no target; import scatlab.analysis {imports * 1000:.0f} ms not included)")
+        print(
+            f"horizon_values({hand_text}, 5), {rules.deck_size}-card {rules_name}: cold (fresh process, "
+            f"median of {runs}) {cold_call * 1000:.1f} ms (max {cold_max * 1000:.1f}); in another fresh process, "
+            f"tables {tables * 1000:.1f} ms then the DP {dp * 1000:.1f} ms; "
+            f"warm {warm * 1e6:.1f} us  (no target; import scatlab.analysis {imports * 1000:.0f} ms not included)"
+        )
 
 
 # -- 5: the command line ------------------------------------------------------------------
@@ -352,7 +382,9 @@ def bench_horizon(runs: int) -> None:
 def bench_cli(runs: int) -> None:
     args = ["analyze", "AH", "KH", "4C", "--discard", "9S"]
     as_is = dict(os.environ)
-    variants: list[tuple[str, list[str], dict[str, str]]] = [("python -m scatlab", [sys.executable, "-m", "scatlab"], as_is)]
+    variants: list[tuple[str, list[str], dict[str, str]]] = [
+        ("python -m scatlab", [sys.executable, "-m", "scatlab"], as_is)
+    ]
     script = Path(sys.executable).parent / ("scatlab.exe" if os.name == "nt" else "scatlab")
     if script.exists():
         variants.append((f"{script.name} (console script)", [str(script)], as_is))
@@ -364,16 +396,20 @@ def bench_cli(runs: int) -> None:
             # usual case of a bytecode cache (kept in a temporary directory, not in the repo).
             cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
             cached["PYTHONPYCACHEPREFIX"] = pycache
-            print("(PYTHONDONTWRITEBYTECODE is set here, so no .pyc files exist for scatlab: the runs below "
-                  "compile its sources each time, except the ones marked 'with a bytecode cache')")
+            print(
+                "(PYTHONDONTWRITEBYTECODE is set here, so no .pyc files exist for scatlab: the runs below "
+                "compile its sources each time, except the ones marked 'with a bytecode cache')"
+            )
             variants.append(("python -m scatlab, with a bytecode cache", [sys.executable, "-m", "scatlab"], cached))
         for label, command, env in variants:
             for extra in ([], ["--json"]):
                 times = cli_times(command + args + extra, env, bool(extra), runs)
                 med = statistics.median(times)
                 shown = " ".join(["scatlab"] + args + extra)
-                print(f"{label}: `{shown}` median {med:.3f} s, max {max(times):.3f} s over {runs} runs  "
-                      f"(target <= {CLI_TARGET_S} s median: {verdict(med <= CLI_TARGET_S)})")
+                print(
+                    f"{label}: `{shown}` median {med:.3f} s, max {max(times):.3f} s over {runs} runs  "
+                    f"(target <= {CLI_TARGET_S} s median: {verdict(med <= CLI_TARGET_S)})"
+                )
 
 
 def cli_times(argv: list[str], env: dict[str, str], is_json: bool, runs: int) -> list[float]:
@@ -404,9 +440,11 @@ def main() -> None:
     parser.add_argument("--horizon-runs", type=int, default=5, help="fresh processes per horizon figure")
     parser.add_argument("--cli-runs", type=int, default=11)
     args = parser.parse_args()
-    print(f"python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
-          f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs; numpy {np.__version__}; "
-          "analysis timings are one process on one core")
+    print(
+        f"python {platform.python_version()} ({platform.python_implementation()}) on {platform.machine()}, "
+        f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs; numpy {np.__version__}; "
+        "analysis timings are one process on one core"
+    )
     started = CLOCK()
     bench_turns(args.turns, args.seed, args.repeat)
     bench_knock(args.knock_hands, args.seed)

@@ -51,8 +51,10 @@ def main() -> None:
             widget.type("hand", hand)
             times.append((time.perf_counter() - start) * 1000)
             assert widget.model.ready and widget.numbers.value, hand
-        print(f"new hand typed, {opponents} opponent{'s' if opponents > 1 else ''}: "
-              f"median {statistics.median(times):.1f} ms, p95 {_percentile(times, 0.95):.1f} ms")
+        print(
+            f"new hand typed, {opponents} opponent{'s' if opponents > 1 else ''}: "
+            f"median {statistics.median(times):.1f} ms, p95 {_percentile(times, 0.95):.1f} ms"
+        )
     widget = Analyzer("AH KH 4C", discard="9S", opponents=3)
     queen: Card = Card.parse("QH")
     times = []
@@ -60,8 +62,10 @@ def main() -> None:
         start = time.perf_counter()
         widget.pick(queen)
         times.append((time.perf_counter() - start) * 1000)
-    print(f"card clicked in and out again (cached), 3 opponents: median {statistics.median(times):.1f} ms, "
-          f"p95 {_percentile(times, 0.95):.1f} ms")
+    print(
+        f"card clicked in and out again (cached), 3 opponents: median {statistics.median(times):.1f} ms, "
+        f"p95 {_percentile(times, 0.95):.1f} ms"
+    )
 
 
 if __name__ == "__main__":

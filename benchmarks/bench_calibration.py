@@ -4,7 +4,8 @@
 moves or more, the ranking's best move's chance of winning the game (``r.best.win``, the
 figure the advice is chosen by) is recorded with whether the seat went on to win that game;
 each is also marked as a knock (the best move ends the hand) or a way of playing on. Printed
-per setting, then for every setting together: the mean predicted and observed, the bias (observed - predicted, in points)
+per setting, then for every setting together: the mean predicted and observed, the bias (observed - predicted, in
+points)
 with its standard error counted by game (the decisions of one game share its outcome), and
 the same by bins of the predicted chance (tenths); the verdict: the bias within 1 point
 overall and within 2 points in every bin of 200 decisions or more.
@@ -53,8 +54,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scatlab.analysis import rank
-from scatlab.analysis import decide
+from scatlab.analysis import decide, rank
 from scatlab.players.base import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules.actions import Action, ActionKind
@@ -231,14 +231,18 @@ def report_chances(tally: Tally) -> bool:
     games = len({d.game for d in decisions})
     n, pred, obs, bias, se = win_summary(decisions)
     knocks = [d for d in decisions if d.knock]
-    print(f"chance of winning the game, {n:,} advised decisions taken in {games:,} games "
-          f"({len(knocks):,} ending the hand): predicted {100 * pred:.2f}%, won {100 * obs:.2f}%, "
-          f"bias {bias:+.2f} points (se {se:.2f})")
+    print(
+        f"chance of winning the game, {n:,} advised decisions taken in {games:,} games "
+        f"({len(knocks):,} ending the hand): predicted {100 * pred:.2f}%, won {100 * obs:.2f}%, "
+        f"bias {bias:+.2f} points (se {se:.2f})"
+    )
     for label, part in (("knocks", knocks), ("playing on", [d for d in decisions if not d.knock])):
         k = win_summary(part)
         if k[0]:
-            print(f"  {label:<11} {k[0]:>7,}  predicted {100 * k[1]:.2f}%, won {100 * k[2]:.2f}%, bias {k[3]:+.2f} "
-                  f"(se {k[4]:.2f})")
+            print(
+                f"  {label:<11} {k[0]:>7,}  predicted {100 * k[1]:.2f}%, won {100 * k[2]:.2f}%, bias {k[3]:+.2f} "
+                f"(se {k[4]:.2f})"
+            )
     print(f"  {'predicted':<10} {'decisions':>9} {'mean pred':>10} {'won':>7} {'bias pts':>9} {'se':>6}")
     bins: list[list[Decision]] = [[] for _ in WIN_EDGES]
     for d in decisions:
@@ -255,8 +259,10 @@ def report_chances(tally: Tally) -> bool:
         label = f"{WIN_EDGES[i]:.1f}-{WIN_EDGES[i] + 0.1:.1f}"
         print(f"  {label:<10} {c:>9,} {100 * p:>9.2f}% {100 * o:>6.2f}% {b:>+9.2f} {e:>6.2f}{mark}")
     overall = abs(bias) <= OVERALL_POINTS
-    print(f"verdict: overall bias {bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall else 'MISSED'}; "
-          f"bins of {BIN_MIN}+ decisions within {WIN_BIN_POINTS:g} points: {'ok' if ok else 'MISSED'}")
+    print(
+        f"verdict: overall bias {bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall else 'MISSED'}; "
+        f"bins of {BIN_MIN}+ decisions within {WIN_BIN_POINTS:g} points: {'ok' if ok else 'MISSED'}"
+    )
     return overall and ok
 
 
@@ -265,25 +271,32 @@ def report(title: str, tally: Tally, unit: str, seconds: float) -> bool:
     knocks = tally.knocks
     print(f"\n== {title}  ({seconds:.1f} s)")
     chances_ok = report_chances(tally)
-    print(f"decisions with a knock allowed {tally.allowed:,}; advised (best move ends the hand) {tally.advised:,}; "
-          f"advised and taken {len(knocks):,}; knocks against the advice {tally.against:,}")
+    print(
+        f"decisions with a knock allowed {tally.allowed:,}; advised (best move ends the hand) {tally.advised:,}; "
+        f"advised and taken {len(knocks):,}; knocks against the advice {tally.against:,}"
+    )
     if not knocks:
         print("no advised knock taken: nothing to judge")
         return chances_ok
     s = summarise(knocks)
     ties = sum(k.tie_break for k in knocks)
-    print(f"expected {unit} lost: predicted {s.predicted:.4f}, observed {s.observed:.4f}, "
-          f"bias {s.bias:+.2f} points (se {s.se:.2f}); {ties} of these hands ended in a tie-break (C14/V9)")
+    print(
+        f"expected {unit} lost: predicted {s.predicted:.4f}, observed {s.observed:.4f}, "
+        f"bias {s.bias:+.2f} points (se {s.se:.2f}); {ties} of these hands ended in a tie-break (C14/V9)"
+    )
     with_p = [k for k in knocks if k.p_one is not None and k.p_two is not None]
     if with_p:
-        p_any = float(sum((k.p_one + k.p_two for k in with_p if k.p_one is not None and k.p_two is not None),
-                          Fraction(0))) / len(with_p)
+        p_any = float(
+            sum((k.p_one + k.p_two for k in with_p if k.p_one is not None and k.p_two is not None), Fraction(0))
+        ) / len(with_p)
         o_any = sum(k.observed >= 1 for k in with_p) / len(with_p)
         p_two = float(sum((k.p_two for k in with_p if k.p_two is not None), Fraction(0))) / len(with_p)
         o_two = sum(k.observed >= 2 for k in with_p) / len(with_p)
-        print(f"P(lose at least one): predicted {100 * p_any:.2f}%, observed {100 * o_any:.2f}%, "
-              f"bias {100 * (o_any - p_any):+.2f} points; P(lose two): predicted {100 * p_two:.2f}%, "
-              f"observed {100 * o_two:.2f}%  ({len(with_p):,} knocks)")
+        print(
+            f"P(lose at least one): predicted {100 * p_any:.2f}%, observed {100 * o_any:.2f}%, "
+            f"bias {100 * (o_any - p_any):+.2f} points; P(lose two): predicted {100 * p_two:.2f}%, "
+            f"observed {100 * o_two:.2f}%  ({len(with_p):,} knocks)"
+        )
     else:
         print("P(lose at least one): the ranking gives no p_one / p_two")
     print(f"  {'predicted':<10} {'knocks':>7} {'mean pred':>10} {'mean obs':>9} {'bias pts':>9} {'se':>6}")
@@ -300,12 +313,16 @@ def report(title: str, tally: Tally, unit: str, seconds: float) -> bool:
         if judged and abs(b.bias) > BIN_POINTS:
             bins_ok = False
         mark = "" if not judged else ("  ok" if abs(b.bias) <= BIN_POINTS else "  MISSED")
-        print(f"  {bin_label(i):<10} {b.count:>7,} {b.predicted:>10.4f} {b.observed:>9.4f} {b.bias:>+9.2f} "
-              f"{b.se:>6.2f}{mark}")
+        print(
+            f"  {bin_label(i):<10} {b.count:>7,} {b.predicted:>10.4f} {b.observed:>9.4f} {b.bias:>+9.2f} "
+            f"{b.se:>6.2f}{mark}"
+        )
     overall_ok = abs(s.bias) <= OVERALL_POINTS
     judged_bins = sum(len(m) >= BIN_MIN for m in bins)
-    print(f"verdict: overall bias {s.bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall_ok else 'MISSED'}; "
-          f"bins of {BIN_MIN}+ knocks ({judged_bins}) within {BIN_POINTS:g} points: {'ok' if bins_ok else 'MISSED'}")
+    print(
+        f"verdict: overall bias {s.bias:+.2f} within {OVERALL_POINTS:g} point: {'ok' if overall_ok else 'MISSED'}; "
+        f"bins of {BIN_MIN}+ knocks ({judged_bins}) within {BIN_POINTS:g} points: {'ok' if bins_ok else 'MISSED'}"
+    )
     return overall_ok and bins_ok and chances_ok
 
 
@@ -316,14 +333,20 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--rules", nargs="+", default=["classic", "gin"], help="rule sets (default classic gin)")
     parser.add_argument("--players", default="expert", help="the measured seat's kind (default expert)")
-    parser.add_argument("--against", nargs="+", default=["tip,tip", "expert,expert"],
-                        help="opponent settings, each comma-separated (default tip,tip expert,expert)")
+    parser.add_argument(
+        "--against",
+        nargs="+",
+        default=["tip,tip", "expert,expert"],
+        help="opponent settings, each comma-separated (default tip,tip expert,expert)",
+    )
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         sys.exit("--games and --jobs must be at least 1")
-    print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} cores; {args.games} games a setting, seed {args.seed}, jobs {args.jobs}; "
-          f"measured seat {args.players}")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} cores; {args.games} games a setting, seed {args.seed}, jobs {args.jobs}; "
+        f"measured seat {args.players}"
+    )
     results = []
     pooled = Tally()
     for rules in args.rules:

@@ -60,9 +60,9 @@ from pathlib import Path
 from typing import Any
 
 import websocket  # websocket-client, which jupyter_server itself requires
+from bench_course import CHROMIUM, tree_processes, watch
 from playwright.sync_api import Browser, sync_playwright
 
-from bench_course import CHROMIUM, tree_processes, watch
 from scatlab.classroom.classdb import class_report
 from scatlab.classroom.hub import LocalHub
 from scatlab.classroom.pgserver import LocalPostgres
@@ -116,17 +116,33 @@ class Kernel:
         ws_url = hub.url.replace("http", "ws", 1) + f"/user/{user}/api/kernels/{kernel_id}/channels"
         cookie = "; ".join(f"{c.name}={c.value}" for c in session.cookies)
         self.session_id = uuid.uuid4().hex
-        self.ws = websocket.create_connection(f"{ws_url}?session_id={self.session_id}", timeout=timeout,
-                                              cookie=cookie, origin=hub.url)
+        self.ws = websocket.create_connection(
+            f"{ws_url}?session_id={self.session_id}", timeout=timeout, cookie=cookie, origin=hub.url
+        )
         self.timeout = timeout
         self.states: dict[str, dict[str, Any]] = {}
 
     def send(self, msg_type: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> str:
         msg_id = uuid.uuid4().hex
-        self.ws.send(json.dumps({
-            "header": {"msg_id": msg_id, "msg_type": msg_type, "session": self.session_id, "username": "",
-                       "version": "5.3", "date": ""},
-            "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell", "buffers": []}))
+        self.ws.send(
+            json.dumps(
+                {
+                    "header": {
+                        "msg_id": msg_id,
+                        "msg_type": msg_type,
+                        "session": self.session_id,
+                        "username": "",
+                        "version": "5.3",
+                        "date": "",
+                    },
+                    "parent_header": {},
+                    "metadata": metadata or {},
+                    "content": content,
+                    "channel": "shell",
+                    "buffers": [],
+                }
+            )
+        )
         return msg_id
 
     def wait(self, done: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
@@ -140,8 +156,10 @@ class Kernel:
                 break
             if msg.get("msg_type") == "comm_open":  # a widget made since the page opened
                 content = msg["content"]
-                self.states[content["comm_id"]] = {"model_name": content["data"]["state"].get("_model_name", ""),
-                                                   "state": dict(content["data"]["state"])}
+                self.states[content["comm_id"]] = {
+                    "model_name": content["data"]["state"].get("_model_name", ""),
+                    "state": dict(content["data"]["state"]),
+                }
             if msg.get("msg_type") == "comm_msg":
                 data = msg["content"].get("data", {})
                 if data.get("method") == "update" and msg["content"]["comm_id"] in self.states:
@@ -155,11 +173,14 @@ class Kernel:
         mid = self.send("kernel_info_request", {})
         self.wait(lambda m: m.get("parent_header", {}).get("msg_id") == mid, "kernel info")
         control = uuid.uuid4().hex
-        self.send("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-                  {"version": "1.0.0"})  # ipywidgets 8's control protocol
+        self.send(
+            "comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}, {"version": "1.0.0"}
+        )  # ipywidgets 8's control protocol
         self.send("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
-        reply = self.wait(lambda m: m.get("msg_type") == "comm_msg"
-                          and m["content"].get("data", {}).get("method") == "update_states", "widget states")
+        reply = self.wait(
+            lambda m: m.get("msg_type") == "comm_msg" and m["content"].get("data", {}).get("method") == "update_states",
+            "widget states",
+        )
         self.states = {k: dict(v) for k, v in reply["content"]["data"]["states"].items()}
 
     def find(self, pred: Callable[[str, dict[str, Any]], bool]) -> list[str]:
@@ -181,8 +202,9 @@ class Kernel:
         self.send("comm_msg", {"comm_id": model, "data": {"method": "custom", "content": {"event": "click"}}})
 
     def type(self, model: str, text: str) -> None:
-        self.send("comm_msg", {"comm_id": model, "data": {"method": "update", "state": {"value": text},
-                                                          "buffer_paths": []}})
+        self.send(
+            "comm_msg", {"comm_id": model, "data": {"method": "update", "state": {"value": text}, "buffer_paths": []}}
+        )
         self.states[model]["state"]["value"] = text
 
     def answer(self, box: dict[str, str], text: str, choice: bool) -> None:
@@ -198,9 +220,14 @@ class Kernel:
         else:
             self.type(box["text"], text)
             self.click(box["check"])
-        self.wait(lambda m: m.get("msg_type") == "comm_msg" and m["content"]["comm_id"] == feedback
-                  and "scatlab-right" in str(m["content"].get("data", {}).get("state", {}).get("value", "")),
-                  "verdict")
+        self.wait(
+            lambda m: (
+                m.get("msg_type") == "comm_msg"
+                and m["content"]["comm_id"] == feedback
+                and "scatlab-right" in str(m["content"].get("data", {}).get("state", {}).get("value", ""))
+            ),
+            "verdict",
+        )
 
     def close(self) -> None:
         self.ws.close()
@@ -317,8 +344,9 @@ def in_chromium(hub: LocalHub, browser: Browser, learner: Learner, pace: Pace, t
             t = time.perf_counter()
             page.goto(f"{hub.url}/user/{learner.name}/voila/render/{name}.ipynb", wait_until="commit")
             page.locator(".widget-button:not([disabled])").first.wait_for(state="visible", timeout=ms)
-            learner.clickable[name] = min(float(page.evaluate("window.__scatlabClickable")) / 1000,
-                                          time.perf_counter() - t)
+            learner.clickable[name] = min(
+                float(page.evaluate("window.__scatlabClickable")) / 1000, time.perf_counter() - t
+            )
 
         visit(learner.lesson)
         box = page.locator(".scatlab-step").filter(has_text=f"Step {learner.step} goal")
@@ -436,21 +464,34 @@ def main() -> None:
     parser.add_argument("--learners", type=int, default=30, help="learners in the class (default 30)")
     parser.add_argument("--browsers", type=int, default=3, help="of them, in Chromium (default 3)")
     parser.add_argument("--ramp", type=float, default=60.0, help="seconds over which they log in (default 60)")
-    parser.add_argument("--spread", type=float, default=60.0,
-                        help="once all are in, seconds over which they open their lesson (default 60)")
-    parser.add_argument("--cull", type=int, default=150,
-                        help="idle seconds before the culler stops a server (default 150: longer than a learner waits for the class)")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=60.0,
+        help="once all are in, seconds over which they open their lesson (default 60)",
+    )
+    parser.add_argument(
+        "--cull",
+        type=int,
+        default=150,
+        help="idle seconds before the culler stops a server (default 150: longer than a learner waits for the class)",
+    )
     parser.add_argument("--timeout", type=float, default=90.0, help="seconds a page may take before it counts as hung")
     parser.add_argument("--keep", action="store_true", help="keep the class folder (its hub.log) afterwards")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"load average before {os.getloadavg()[0]:.2f}; {args.learners} learners ({args.browsers} in Chromium) "
-          f"logging in over {args.ramp:g} s, then opening their lesson over {args.spread:g} s", flush=True)
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average before {os.getloadavg()[0]:.2f}; {args.learners} learners ({args.browsers} in Chromium) "
+        f"logging in over {args.ramp:g} s, then opening their lesson over {args.spread:g} s",
+        flush=True,
+    )
     folder = Path(tempfile.mkdtemp(prefix="scatlab-bench-class-"))
-    hub = LocalHub(folder, free_ports(5), class_code=CODE, teacher_code=TEACHER_CODE,
-                   env={"SCATLAB_CULL_IDLE": str(args.cull)})
-    learners = [Learner(f"learner-{i + 1:02d}", *PLAN[i % len(PLAN)], browser=i < args.browsers)
-                for i in range(args.learners)]
+    hub = LocalHub(
+        folder, free_ports(5), class_code=CODE, teacher_code=TEACHER_CODE, env={"SCATLAB_CULL_IDLE": str(args.cull)}
+    )
+    learners = [
+        Learner(f"learner-{i + 1:02d}", *PLAN[i % len(PLAN)], browser=i < args.browsers) for i in range(args.learners)
+    ]
     rng = random.Random(31)
     logins = sorted(rng.uniform(0, args.ramp) for _ in learners)
     class_in = threading.Barrier(len(learners))
@@ -488,10 +529,16 @@ def main() -> None:
                 break
             time.sleep(5)
         left = [ln.name for ln in learners if hub.server_pid(ln.name)]
-        print(f"after {time.perf_counter() - t1:.0f} s: {len(learners) - len(left)} of {len(learners)} servers "
-              f"culled; memory of the hub side {hub_side_mb(hub, servers):.0f} MB"
-              + (f", and of the {len(left)} servers left {rss_mb([p for n in left if (p := hub.server_pid(n))]):.0f} MB"
-                 if left else ""), flush=True)
+        print(
+            f"after {time.perf_counter() - t1:.0f} s: {len(learners) - len(left)} of {len(learners)} servers "
+            f"culled; memory of the hub side {hub_side_mb(hub, servers):.0f} MB"
+            + (
+                f", and of the {len(left)} servers left {rss_mb([p for n in left if (p := hub.server_pid(n))]):.0f} MB"
+                if left
+                else ""
+            ),
+            flush=True,
+        )
     finally:
         hub.stop()
         if args.keep:
@@ -546,15 +593,25 @@ class Monitor(threading.Thread):
 
 
 def report(hub: LocalHub, learners: list[Learner], monitor: Monitor, elapsed: float) -> None:
-    print(f"\nthe class done in {elapsed:.0f} s; load average (1 min) at the end {os.getloadavg()[0]:.2f}, "
-          f"highest {max(monitor.loads, default=0):.2f}")
+    print(
+        f"\nthe class done in {elapsed:.0f} s; load average (1 min) at the end {os.getloadavg()[0]:.2f}, "
+        f"highest {max(monitor.loads, default=0):.2f}"
+    )
     failed = [ln for ln in learners if ln.failed]
-    print(f"failed or hung: {len(failed)} of {len(learners)}"
-          + "".join(f"\n  {ln.name} ({'chromium' if ln.browser else 'websocket'}): {ln.failed[0]}" for ln in failed))
-    print("login to the course index clickable (their server started meanwhile): "
-          + quantiles([ln.login for ln in learners if ln.login is not None]))
-    print("  over the websocket: " + quantiles([ln.login for ln in learners if ln.login is not None and not ln.browser])
-          + "\n  in Chromium: " + quantiles([ln.login for ln in learners if ln.login is not None and ln.browser]))
+    print(
+        f"failed or hung: {len(failed)} of {len(learners)}"
+        + "".join(f"\n  {ln.name} ({'chromium' if ln.browser else 'websocket'}): {ln.failed[0]}" for ln in failed)
+    )
+    print(
+        "login to the course index clickable (their server started meanwhile): "
+        + quantiles([ln.login for ln in learners if ln.login is not None])
+    )
+    print(
+        "  over the websocket: "
+        + quantiles([ln.login for ln in learners if ln.login is not None and not ln.browser])
+        + "\n  in Chromium: "
+        + quantiles([ln.login for ln in learners if ln.login is not None and ln.browser])
+    )
     every: list[float] = []
     for page in [INDEX, *dict.fromkeys(ln.lesson for ln in learners)]:
         xs = [ln.clickable[page] for ln in learners if page in ln.clickable]
@@ -566,9 +623,11 @@ def report(hub: LocalHub, learners: list[Learner], monitor: Monitor, elapsed: fl
     if monitor.peak:
         per = [mb for mb, _k in monitor.peak.values()]
         kernels = statistics.median(k for _mb, k in monitor.peak.values())
-        print(f"memory per learner (their server with its kernels, at its highest; median {kernels:g} kernels "
-              f"then): median {statistics.median(per):.0f} MB, max {max(per):.0f} MB; the hub side at its highest "
-              f"{monitor.hub_peak:.0f} MB; everything at its highest {monitor.total_peak / 1024:.1f} GB")
+        print(
+            f"memory per learner (their server with its kernels, at its highest; median {kernels:g} kernels "
+            f"then): median {statistics.median(per):.0f} MB, max {max(per):.0f} MB; the hub side at its highest "
+            f"{monitor.hub_peak:.0f} MB; everything at its highest {monitor.total_peak / 1024:.1f} GB"
+        )
     class_ = class_report(LocalPostgres(hub.folder / "postgres", hub.port + 4).dashboard_url)  # read only
     stars = {row.learner: row.stars for row in class_.learners}
     kept = [ln.name for ln in learners if stars.get(ln.name, {}).get(ln.step) == 3]

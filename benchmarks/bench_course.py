@@ -65,7 +65,7 @@ def tree_processes(root: int) -> list[tuple[int, str, int]]:
             continue
         try:
             stat = (entry / "stat").read_text()
-            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
             rss = 0
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -145,14 +145,21 @@ def main() -> None:
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each figure as it comes
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"load average before the run {os.getloadavg()[0]:.1f} (1 min)", flush=True)
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average before the run {os.getloadavg()[0]:.1f} (1 min)",
+        flush=True,
+    )
     home = tempfile.mkdtemp(prefix="scatlab-bench-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port)],
-                            env={**os.environ, "SCATLAB_HOME": home}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port)],
+        env={**os.environ, "SCATLAB_HOME": home},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         t0 = time.perf_counter()
         while True:
@@ -161,7 +168,7 @@ def main() -> None:
                     break
             except OSError:
                 if time.perf_counter() - t0 > 60 or proc.poll() is not None:
-                    raise SystemExit("the server did not start")
+                    raise SystemExit("the server did not start") from None
                 time.sleep(0.2)
         print(f"server ready in {time.perf_counter() - t0:.1f} s; {args.busy} busy processes", flush=True)
         time.sleep(max(args.pause, 5.0))  # the warm kernels fill
@@ -181,8 +188,10 @@ def run(browser: Browser, base: str, root: int, runs: int, pages: int, pause: fl
     names = ["00-index", *(lesson.id for lesson in LESSONS), "practice"]
     mb, kernels = memory_mb(root)
     print(f"memory, no page open: {mb:.0f} MB ({kernels} kernels: the warm ones)")
-    print(f"time to a clickable widget (navigation -> first enabled button visible), {runs} loads "
-          f"{pause:g} s apart; target median <= {TARGET} s, hoped <= {HOPED} s:")
+    print(
+        f"time to a clickable widget (navigation -> first enabled button visible), {runs} loads "
+        f"{pause:g} s apart; target median <= {TARGET} s, hoped <= {HOPED} s:"
+    )
     first: dict[str, list[float]] = {name: [] for name in names}
     following: dict[str, list[float]] = {name: [] for name in names}
     tab = watch(browser.new_context().new_page())
@@ -202,10 +211,14 @@ def run(browser: Browser, base: str, root: int, runs: int, pages: int, pause: fl
             verdict = "ok" if med <= TARGET else "over target"
             print(f"    {name:<20} median {med:.2f} s, max {max(times[name]):.2f} s  ({verdict})")
         medians = [statistics.median(times[n]) for n in names]
-        print(f"    pages within the target: {sum(m <= TARGET for m in medians)} of {len(names)}; "
-              f"median of the medians {statistics.median(medians):.2f} s")
-    print(f"  (Playwright's wait saw the button {statistics.median(LAGS):.2f} s later, median; "
-          f"the figures above are the page's own)")
+        print(
+            f"    pages within the target: {sum(m <= TARGET for m in medians)} of {len(names)}; "
+            f"median of the medians {statistics.median(medians):.2f} s"
+        )
+    print(
+        f"  (Playwright's wait saw the button {statistics.median(LAGS):.2f} s later, median; "
+        f"the figures above are the page's own)"
+    )
     time.sleep(45)  # let the kernels of the pages above be culled before measuring memory
     mb0, k0 = memory_mb(root)
     context = browser.new_context()
@@ -241,8 +254,10 @@ def run(browser: Browser, base: str, root: int, runs: int, pages: int, pause: fl
             break
         time.sleep(2)
     verdict = "ok" if left <= POOL and waited <= 60 else "over target"
-    print(f"culling: {k10} kernels -> {left} kernels (the {POOL} warm ones) {waited:.0f} s after the pages "
-          f"closed (target: within 60 s: {verdict})")
+    print(
+        f"culling: {k10} kernels -> {left} kernels (the {POOL} warm ones) {waited:.0f} s after the pages "
+        f"closed (target: within 60 s: {verdict})"
+    )
     mb_end, _ = memory_mb(root)
     print(f"memory after culling: {mb_end:.0f} MB")
 

@@ -104,8 +104,17 @@ def _replayed(game: dict[str, Any]) -> list[tuple[Any, Any]]:
 def _figures(ending: Any) -> list[str]:
     o = ending.outcome
     exact = None if ending.exact is None else [str(x) for x in ending.exact]
-    return [repr(o.own), repr(o.gain), repr(o.p_one), repr(o.p_two), o.phrase, repr(ending.win),
-            repr(ending.p_one), repr(ending.p_two), json.dumps(exact)]
+    return [
+        repr(o.own),
+        repr(o.gain),
+        repr(o.p_one),
+        repr(o.p_two),
+        o.phrase,
+        repr(ending.win),
+        repr(ending.p_one),
+        repr(ending.p_two),
+        json.dumps(exact),
+    ]
 
 
 def _endings(view: Any) -> list[tuple[Any, ...]]:
@@ -120,8 +129,11 @@ def _endings(view: Any) -> list[tuple[Any, ...]]:
     model = horizon_tables(p.knowledge.rules, EXPERT.horizon)
     scale = position_scale(p)
     strength = model.tables.strength_of(sorted(c.index for c in p.knowledge.hand))
-    return [(p, EXPERT, model, strength, kind is ActionKind.KNOCK, None, scale)
-            for kind in (ActionKind.HAMMER, ActionKind.KNOCK) if kind in p.kinds]
+    return [
+        (p, EXPERT, model, strength, kind is ActionKind.KNOCK, None, scale)
+        for kind in (ActionKind.HAMMER, ActionKind.KNOCK)
+        if kind in p.kinds
+    ]
 
 
 def worker(games_file: Path, out_file: Path, profile: bool) -> None:
@@ -198,8 +210,9 @@ def _warm_views() -> list[Any]:
 
 def _run(tree: Path, args: list[str], stderr: Any = None) -> None:
     env = dict(os.environ, PYTHONPATH=str(tree), OPENBLAS_NUM_THREADS="1")
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env, check=True, cwd="/tmp",
-                   stderr=stderr)
+    subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *args], env=env, check=True, cwd="/tmp", stderr=stderr
+    )
 
 
 def _quantile(xs: list[float], q: float) -> float:
@@ -226,10 +239,13 @@ def main() -> None:
         return
     trees = [("this", REPO)] + ([("that", args.against.resolve())] if args.against else [])
     for _, tree in trees:
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "scatlab")], check=True,
-                       stdout=subprocess.DEVNULL)
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"load average {os.getloadavg()[0]:.2f}; trees: " + ", ".join(f"{n} = {p}" for n, p in trees))
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "scatlab")], check=True, stdout=subprocess.DEVNULL
+        )
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"load average {os.getloadavg()[0]:.2f}; trees: " + ", ".join(f"{n} = {p}" for n, p in trees)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         games_file = Path(tmp) / "games.json"
         _run(trees[-1][1], ["--record", str(games_file), "--games", str(args.games)])  # the reference tree's games
@@ -246,23 +262,30 @@ def main() -> None:
                 again[name].append(data["again"])
                 figures.setdefault(name, data["figures"])
     calls = len(seconds["this"][0])
-    print(f"{args.games} games of each of " + ", ".join(f"{','.join(k)} ({r})" for r, k in SETS)
-          + f", seed {SEED}: {calls} calls of ending.value_ending (CPU time), each then asked again; "
-          f"median of {args.rounds} rounds")
+    print(
+        f"{args.games} games of each of "
+        + ", ".join(f"{','.join(k)} ({r})" for r, k in SETS)
+        + f", seed {SEED}: {calls} calls of ending.value_ending (CPU time), each then asked again; "
+        f"median of {args.rounds} rounds"
+    )
     for label, runs in (("first call", seconds), ("asked again", again)):
         per_call: dict[str, list[float]] = {}
         for name, _ in trees:
             per_call[name] = [statistics.median(xs) for xs in zip(*runs[name])]
             total = statistics.median(sum(run) for run in runs[name])
-            print(f"{label}, {name}: per call median {statistics.median(per_call[name]) * 1e3:.2f} ms, "
-                  f"p95 {_quantile(per_call[name], 0.95) * 1e3:.2f} ms; whole set {total:.2f} s")
+            print(
+                f"{label}, {name}: per call median {statistics.median(per_call[name]) * 1e3:.2f} ms, "
+                f"p95 {_quantile(per_call[name], 0.95) * 1e3:.2f} ms; whole set {total:.2f} s"
+            )
         if len(trees) == 2:
             this, that = per_call["this"], per_call["that"]
             ratios = [b / a for a, b in zip(this, that)]
             whole = statistics.median(sum(r) for r in runs["that"]) / statistics.median(sum(r) for r in runs["this"])
-            print(f"{label}, speed-up (that / this): median {statistics.median(that) / statistics.median(this):.2f}x, "
-                  f"p95 {_quantile(that, 0.95) / _quantile(this, 0.95):.2f}x, whole set {whole:.2f}x, "
-                  f"per call median of ratios {statistics.median(ratios):.2f}x")
+            print(
+                f"{label}, speed-up (that / this): median {statistics.median(that) / statistics.median(this):.2f}x, "
+                f"p95 {_quantile(that, 0.95) / _quantile(this, 0.95):.2f}x, whole set {whole:.2f}x, "
+                f"per call median of ratios {statistics.median(ratios):.2f}x"
+            )
     if len(trees) == 2:
         _compare("that tree", figures["that"], figures["this"])
     if args.reference:
@@ -279,8 +302,10 @@ def _compare(name: str, reference: list[list[str]], figures: list[list[str]]) ->
     differ = [i for i, (a, b) in enumerate(zip(reference, figures)) if a != b]
     if differ:
         i = differ[0]
-        print(f"figures DIFFER from {name} at {len(differ)} of {len(figures)} calls; first, call {i}: "
-              f"{figures[i]} against {reference[i]}")
+        print(
+            f"figures DIFFER from {name} at {len(differ)} of {len(figures)} calls; first, call {i}: "
+            f"{figures[i]} against {reference[i]}"
+        )
     else:
         print(f"figures identical to {name} ({len(figures)} calls, every figure bit for bit)")
 

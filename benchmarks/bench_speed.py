@@ -49,14 +49,16 @@ k = Knowledge(hand=tuple(parse_cards("AH KH 4C")), top=parse_card("9S"), rules=r
 t0 = time.perf_counter()
 knock_risk(k, observations=Observations((2,), ((),)))
 t1 = time.perf_counter()
-LogFilter.of(rules).weights((Turn("draw", parse_card("KH"), parse_card("2C")), Turn("take", parse_card("QS"), parse_card("3D"))))
+LogFilter.of(rules).weights((Turn("draw", parse_card("KH"), parse_card("2C")), Turn("take", parse_card("QS"),
+parse_card("3D"))))
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t1)
 """
 
 
-def measured(tree: Path, args: list[str], code: str | None = None, check: bool = True) \
-        -> tuple[float, float, float, str]:
+def measured(
+    tree: Path, args: list[str], code: str | None = None, check: bool = True
+) -> tuple[float, float, float, str]:
     """Run ``python -m scatlab args`` (or ``python -c code``) on ``tree``: (CPU s, wall s,
     peak MiB, stdout), the CPU and memory read by ``wait4``. A failed run stops the script,
     or, with ``check`` off, gives zeros and an empty stdout."""
@@ -86,15 +88,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="a checkout of another commit to compare with")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the interleaved runs (default 5)")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["tournament", "uniform", "opponents", "first",
-                                                                 "analysis"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["tournament", "uniform", "opponents", "first", "analysis"]
+    )
     args = parser.parse_args()
     trees = [("this", REPO)] + ([("that", args.against.resolve())] if args.against else [])
     for _, tree in trees:  # both read bytecode (the Makefile compiles this one at install)
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "scatlab")], check=True,
-                       stdout=subprocess.DEVNULL)
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"load average {os.getloadavg()[0]:.2f}; trees: " + ", ".join(f"{n} = {p}" for n, p in trees))
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "scatlab")], check=True, stdout=subprocess.DEVNULL
+        )
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"load average {os.getloadavg()[0]:.2f}; trees: " + ", ".join(f"{n} = {p}" for n, p in trees)
+    )
 
     def compare(title: str, cmd: list[str], rounds: int) -> None:
         cpu: dict[str, list[float]] = {n: [] for n, _ in trees}
@@ -104,14 +110,17 @@ def main() -> None:
                 c, _, m, out = measured(tree, cmd, check=False)
                 if not out and "--opponent-model" in cmd:  # an older tree had the uniform model only
                     i = cmd.index("--opponent-model")
-                    c, _, m, out = measured(tree, cmd[:i] + cmd[i + 2:])
+                    c, _, m, out = measured(tree, cmd[:i] + cmd[i + 2 :])
                 cpu[name].append(c)
                 mem[name].append(m)
-        line = f"{title}: " + "; ".join(f"{n} CPU {median(cpu[n]):.2f} s, peak {median(mem[n]):.0f} MiB"
-                                       for n, _ in trees)
+        line = f"{title}: " + "; ".join(
+            f"{n} CPU {median(cpu[n]):.2f} s, peak {median(mem[n]):.0f} MiB" for n, _ in trees
+        )
         if len(trees) == 2:
-            line += (f"; ratio CPU {median(cpu['this']) / median(cpu['that']):.2f}x, "
-                     f"memory {median(mem['this']) / median(mem['that']):.2f}x")
+            line += (
+                f"; ratio CPU {median(cpu['this']) / median(cpu['that']):.2f}x, "
+                f"memory {median(mem['this']) / median(mem['that']):.2f}x"
+            )
         print(line + f" (median of {rounds})", flush=True)
 
     if "tournament" not in args.skip:
@@ -121,11 +130,19 @@ def main() -> None:
     if "opponents" not in args.skip:
         figures = []
         for n in range(1, 9):
-            walls = [measured(REPO, ["analyze", "AH", "KH", "4C", "--discard", "9S", "--opponents", str(n),
-                                     "--turns", *(["2"] * n)])[1] for _ in range(3)]
+            walls = [
+                measured(
+                    REPO,
+                    ["analyze", "AH", "KH", "4C", "--discard", "9S", "--opponents", str(n), "--turns", *(["2"] * n)],
+                )[1]
+                for _ in range(3)
+            ]
             figures.append(f"N={n} {median(walls):.2f} s")
-        print("scatlab analyze AH KH 4C --discard 9S --opponents N --turns 2 (x N), adaptive, whole process "
-              "(median of 3): " + ", ".join(figures), flush=True)
+        print(
+            "scatlab analyze AH KH 4C --discard 9S --opponents N --turns 2 (x N), adaptive, whole process "
+            "(median of 3): " + ", ".join(figures),
+            flush=True,
+        )
     if "first" not in args.skip:
         for name, tree in trees:
             texts = [measured(tree, [], FIRST_CALLS, check=False)[3] for _ in range(3)]
@@ -133,13 +150,19 @@ def main() -> None:
                 print(f"{name}: first calls not measured (the tree lacks this API)")
                 continue
             pairs = [tuple(float(x) for x in text.split()) for text in texts]
-            print(f"{name}: first adaptive knock risk {median([p[0] for p in pairs]):.2f} s, first filter over "
-                  f"a log {median([p[1] for p in pairs]):.2f} s (fresh process, after imports, median of 3)",
-                  flush=True)
+            print(
+                f"{name}: first adaptive knock risk {median([p[0] for p in pairs]):.2f} s, first filter over "
+                f"a log {median([p[1] for p in pairs]):.2f} s (fresh process, after imports, median of 3)",
+                flush=True,
+            )
     if "analysis" not in args.skip:
-        _, wall, peak, _ = measured(REPO, [], "import runpy, sys; sys.argv = ['bench_analysis.py']; "
-                                    f"runpy.run_path({str(REPO / 'benchmarks' / 'bench_analysis.py')!r}, "
-                                    "run_name='__main__')")
+        _, wall, peak, _ = measured(
+            REPO,
+            [],
+            "import runpy, sys; sys.argv = ['bench_analysis.py']; "
+            f"runpy.run_path({str(REPO / 'benchmarks' / 'bench_analysis.py')!r}, "
+            "run_name='__main__')",
+        )
         print(f"benchmarks/bench_analysis.py: peak memory {peak:.0f} MiB ({wall:.0f} s)", flush=True)
 
 

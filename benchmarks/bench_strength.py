@@ -95,8 +95,12 @@ class Outcome:
 
     def same_games(self, other: Outcome) -> bool:
         """The same wins per entrant, hands and actions: the games were (almost surely) identical."""
-        return (self.games, self.wins, self.hands, self.actions) == (other.games, other.wins, other.hands,
-                                                                     other.actions)
+        return (self.games, self.wins, self.hands, self.actions) == (
+            other.games,
+            other.wins,
+            other.hands,
+            other.actions,
+        )
 
 
 def all_rows(seat: str, against: list[str], heads_up_against: str) -> list[Row]:
@@ -112,8 +116,10 @@ def with_budget(kinds: tuple[str, ...], budget: int | None) -> tuple[str, ...]:
 
 
 def pick_rows(args: argparse.Namespace) -> list[Row]:
-    rows = [Row(r.name, r.rules, with_budget(r.players, args.budget))
-            for r in all_rows(args.players.strip(), split(args.against), args.heads_up_against.strip())]
+    rows = [
+        Row(r.name, r.rules, with_budget(r.players, args.budget))
+        for r in all_rows(args.players.strip(), split(args.against), args.heads_up_against.strip())
+    ]
     if not args.rows:
         return rows
     by_name = {r.name: r for r in rows}
@@ -136,8 +142,9 @@ def play(rows: list[Row], games: int, seed: int, jobs: int, label: str, announce
         extra: dict[str, Any] = {"announce": True} if announce else {}  # an older checkout has no announce
         result = run_tournament(list(row.players), games, row.rules, seed, jobs=jobs, progress=False, **extra)
         secs = time.perf_counter() - start
-        outcome = Outcome(row.name, result.games, tuple(e.wins for e in result.entrants), result.hands,
-                          result.actions, secs)
+        outcome = Outcome(
+            row.name, result.games, tuple(e.wins for e in result.entrants), result.hands, result.actions, secs
+        )
         print(f"  [{label}] {row.name}: {100 * outcome.rate:.1f}% in {secs:.1f} s", file=sys.stderr, flush=True)
         out.append(outcome)
     return out
@@ -145,9 +152,23 @@ def play(rows: list[Row], games: int, seed: int, jobs: int, label: str, announce
 
 def worker_argv(args: argparse.Namespace) -> list[str]:
     """This script's command line for a worker that plays the same rows."""
-    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", "--seed", str(args.seed),
-            "--games", str(args.games), "--jobs", str(args.jobs), "--players", args.players,
-            "--against", args.against, "--heads-up-against", args.heads_up_against]
+    argv = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker",
+        "--seed",
+        str(args.seed),
+        "--games",
+        str(args.games),
+        "--jobs",
+        str(args.jobs),
+        "--players",
+        args.players,
+        "--against",
+        args.against,
+        "--heads-up-against",
+        args.heads_up_against,
+    ]
     if args.rows:
         argv += ["--rows", args.rows]
     if args.budget is not None:
@@ -168,8 +189,10 @@ def play_before(args: argparse.Namespace) -> tuple[str, list[Outcome]]:
     where = str(data["scatlab"])
     if not Path(where).resolve().is_relative_to(before):
         sys.exit(f"the worker imported scatlab from {where}, not from {before}")
-    outcomes = [Outcome(o["row"], o["games"], tuple(o["wins"]), o["hands"], o["actions"], o["seconds"])
-                for o in data["outcomes"]]
+    outcomes = [
+        Outcome(o["row"], o["games"], tuple(o["wins"]), o["hands"], o["actions"], o["seconds"])
+        for o in data["outcomes"]
+    ]
     return where, outcomes
 
 
@@ -184,21 +207,29 @@ def print_table(rows: list[Row], after: list[Outcome], before: list[Outcome] | N
         print(head + f"{'wins':>6}  {'win rate (95% CI)':<20} {'seconds':>8}")
         for row, a in zip(rows, after):
             fair = 100 / len(row.players)
-            print(f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {a.wins[0]:>6}  "
-                  f"{rate_text(a):<20} {a.seconds:>8.1f}")
+            print(
+                f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {a.wins[0]:>6}  "
+                f"{rate_text(a):<20} {a.seconds:>8.1f}"
+            )
         return
-    print(head + f"{'before (95% CI)':<20} {'after (95% CI)':<20} {'change':>7}  {'verdict':<7} {'same games':<10} "
-          f"{'s before':>8} {'s after':>8}")
+    print(
+        head + f"{'before (95% CI)':<20} {'after (95% CI)':<20} {'change':>7}  {'verdict':<7} {'same games':<10} "
+        f"{'s before':>8} {'s after':>8}"
+    )
     for row, b, a in zip(rows, before, after):
         fair = 100 / len(row.players)
         low, high = b.interval
         ok = a.rate >= b.rate or low <= a.rate <= high
         change = 100 * (a.rate - b.rate)
-        print(f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {rate_text(b):<20} {rate_text(a):<20} "
-              f"{change:>+7.1f}  {'ok' if ok else 'WORSE':<7} {'yes' if a.same_games(b) else 'no':<10} "
-              f"{b.seconds:>8.1f} {a.seconds:>8.1f}")
-    print("verdict: ok when after >= before or after lies inside before's 95% interval; change in points; "
-          "same games: the same wins per entrant, hands and actions")
+        print(
+            f"{row.name:<16} {len(row.players):>7} {fair:>4.0f}% {a.games:>6} {rate_text(b):<20} {rate_text(a):<20} "
+            f"{change:>+7.1f}  {'ok' if ok else 'WORSE':<7} {'yes' if a.same_games(b) else 'no':<10} "
+            f"{b.seconds:>8.1f} {a.seconds:>8.1f}"
+        )
+    print(
+        "verdict: ok when after >= before or after lies inside before's 95% interval; change in points; "
+        "same games: the same wins per entrant, hands and actions"
+    )
 
 
 def is_master(kind: str) -> bool:
@@ -230,9 +261,11 @@ def time_master(row: Row, games: int, seed: int) -> None:
     if not seconds:
         return
     p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
-    print(f"master's time a decision ({row.name}, {games} game{'s' if games != 1 else ''}, {len(seconds)} "
-          f"decisions): median {1000 * statistics.median(seconds):.0f} ms, 95th percentile {1000 * p95:.0f} ms, "
-          f"slowest {1000 * seconds[-1]:.0f} ms")
+    print(
+        f"master's time a decision ({row.name}, {games} game{'s' if games != 1 else ''}, {len(seconds)} "
+        f"decisions): median {1000 * statistics.median(seconds):.0f} ms, 95th percentile {1000 * p95:.0f} ms, "
+        f"slowest {1000 * seconds[-1]:.0f} ms"
+    )
 
 
 def main() -> None:
@@ -240,15 +273,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, required=True, help="tournament seed (required)")
     parser.add_argument("--games", type=int, default=2400, help="games per row (default 2400)")
     parser.add_argument("--jobs", type=int, default=2, help="workers of each tournament (default 2)")
-    parser.add_argument("--rows", default="", help=f"comma-separated rows (default all: {', '.join(PRESETS)}, {HEADS_UP})")
+    parser.add_argument(
+        "--rows", default="", help=f"comma-separated rows (default all: {', '.join(PRESETS)}, {HEADS_UP})"
+    )
     parser.add_argument("--players", default="expert", help="the kind of the seat under test (default expert)")
     parser.add_argument("--against", default="tip,tip", help="its opponents under each preset (default tip,tip)")
     parser.add_argument("--heads-up-against", default="tip", help="its one opponent in the heads-up row (default tip)")
     parser.add_argument("--budget", type=int, help="rollouts a decision of every master entrant (default: its own)")
-    parser.add_argument("--timing-games", type=int, default=2,
-                        help="games of the first row whose master decisions are timed (default 2; 0: none)")
-    parser.add_argument("--announce", action="store_true",
-                        help="tell every seat who sits where, as at the table (the code under test only)")
+    parser.add_argument(
+        "--timing-games",
+        type=int,
+        default=2,
+        help="games of the first row whose master decisions are timed (default 2; 0: none)",
+    )
+    parser.add_argument(
+        "--announce",
+        action="store_true",
+        help="tell every seat who sits where, as at the table (the code under test only)",
+    )
     parser.add_argument("--before", metavar="PATH", help="a checkout of an older commit to compare with")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -258,14 +300,17 @@ def main() -> None:
         sys.exit(f"--budget {args.budget}: use a whole number from 1 to 1,000,000")
     if args.worker:  # play the rows with the scatlab on PYTHONPATH and answer in JSON on standard output
         outcomes = play(rows, args.games, args.seed, args.jobs, "before")
-        json.dump({"scatlab": str(Path(scatlab.__file__).parent), "outcomes": [asdict(o) for o in outcomes]},
-                  sys.stdout)
+        json.dump(
+            {"scatlab": str(Path(scatlab.__file__).parent), "outcomes": [asdict(o) for o in outcomes]}, sys.stdout
+        )
         return
 
     budget = f"; master's budget {args.budget} rollouts a decision" if args.budget is not None else ""
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {args.games} games "
-          f"a row, seed {args.seed}, jobs {args.jobs}; {args.players} against {args.against} "
-          f"(heads-up: {args.heads_up_against}){budget}")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {args.games} games "
+        f"a row, seed {args.seed}, jobs {args.jobs}; {args.players} against {args.against} "
+        f"(heads-up: {args.heads_up_against}){budget}"
+    )
     before = None
     if args.before:
         where, before = play_before(args)

@@ -24,7 +24,6 @@ import platform
 import random
 import statistics
 import time
-from typing import Any
 
 from scatlab.widgets.table import Table, enabled_controls
 
@@ -65,8 +64,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"python {platform.python_version()} on {platform.machine()}, load average {load:.1f}; "
-          f"rules {args.rules}; {args.clicks} clicks each")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, load average {load:.1f}; "
+        f"rules {args.rules}; {args.clicks} clicks each"
+    )
     for group in args.opponents.split(";"):
         opponents = tuple(group.split(","))
         times = asyncio.run(measure(args.rules, opponents, args.clicks, args.seed))

@@ -38,13 +38,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     players = [p.strip() for p in args.players.split(",")]
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
-          f"{args.games} games of {args.rules}, {' vs '.join(players)}, seed {args.seed}")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
+        f"{args.games} games of {args.rules}, {' vs '.join(players)}, seed {args.seed}"
+    )
     one, secs1 = timed(players, args.games, args.rules, args.seed, 1)
     many, secs2 = timed(players, args.games, args.rules, args.seed, args.jobs)
     per_hand = one.hands / one.games
-    print(f"{one.hands:,} hands ({per_hand:.1f} per game), {one.actions:,} actions "
-          f"({one.actions / one.hands:.1f} per hand)")
+    print(
+        f"{one.hands:,} hands ({per_hand:.1f} per game), {one.actions:,} actions "
+        f"({one.actions / one.hands:.1f} per hand)"
+    )
     need = TARGET_GAMES / TARGET_SECONDS
     for label, result, secs in (("jobs=1", one, secs1), (f"jobs={args.jobs}", many, secs2)):
         rate = result.games / secs
@@ -54,8 +58,10 @@ def main() -> None:
         else:
             ok = "ok" if projected <= TARGET_SECONDS else "MISSED"
             verdict = f"target <= {TARGET_SECONDS / 60:.0f} min, >= {need:.1f} games/s: {ok}"
-        print(f"{label}: {rate:,.1f} games/s ({secs:.1f} s for {result.games}); projected {TARGET_GAMES:,} games: "
-              f"{projected / 60:.1f} min  ({verdict})")
+        print(
+            f"{label}: {rate:,.1f} games/s ({secs:.1f} s for {result.games}); projected {TARGET_GAMES:,} games: "
+            f"{projected / 60:.1f} min  ({verdict})"
+        )
     print(f"speed-up with {args.jobs} workers: {secs1 / secs2:.2f}x; identical results: {one == many}")
     print(one.table())
 

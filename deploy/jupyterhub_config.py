@@ -40,9 +40,9 @@ import sys
 from pathlib import Path
 
 from scatlab.app.launch import INDEX, lessons_dir
+from scatlab.app.server import SHARE
 from scatlab.classroom.classrun import end_orphans, hub_running, service_command
 from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
-from scatlab.app.server import SHARE
 from scatlab.classroom.hub import class_code, singleuser_args
 from scatlab.classroom.spawner import check_reachable
 
@@ -58,8 +58,10 @@ os.umask(0o077)  # what the hub writes (its database, secrets, logs) is its own
 # finds them again by the pids in its database.
 _running = hub_running(CLASS)
 if _running:
-    sys.exit(f"scatlab class: a hub of this class already runs (pid {_running}); stop it first "
-             f"(Ctrl+C where it runs, or kill {_running})")
+    sys.exit(
+        f"scatlab class: a hub of this class already runs (pid {_running}); stop it first "
+        f"(Ctrl+C where it runs, or kill {_running})"
+    )
 end_orphans(CLASS)
 os.environ["SCATLAB_CLASS_DIR"] = str(CLASS)  # every process the hub starts names its class
 LEARNERS.mkdir(parents=True, exist_ok=True)
@@ -87,8 +89,10 @@ c.ConfigurableHTTPProxy.pid_file = str(CLASS / "jupyterhub-proxy.pid")
 # --- the proxy: configurable-http-proxy from the npm registry, in deploy/node_modules ------
 CHP = HERE / "node_modules" / ".bin" / "configurable-http-proxy"
 if not CHP.is_file():
-    sys.exit(f"scatlab class: configurable-http-proxy is not installed at {CHP}; "
-             "run `make class` (or `npm ci --prefix deploy`; it needs node and npm)")
+    sys.exit(
+        f"scatlab class: configurable-http-proxy is not installed at {CHP}; "
+        "run `make class` (or `npm ci --prefix deploy`; it needs node and npm)"
+    )
 c.ConfigurableHTTPProxy.command = [str(CHP)]
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{int(os.environ.get('SCATLAB_PROXY_API_PORT', PORT + 1))}"
 
@@ -99,7 +103,9 @@ c.ClassCodeAuthenticator.class_code = class_code(CLASS, "SCATLAB_CLASS_CODE", "c
 c.ClassCodeAuthenticator.teacher_code = class_code(CLASS, "SCATLAB_TEACHER_CODE", "teacher-code")
 c.ClassCodeAuthenticator.dbm_path = str(CLASS / "learner-secrets")  # bcrypt hashes, mode 0600
 c.ClassCodeAuthenticator.learners_dir = str(LEARNERS)
-c.ClassCodeAuthenticator.trusted_proxies = int(os.environ.get("SCATLAB_TRUSTED_PROXIES", "0"))  # a TLS proxy in front: 1
+c.ClassCodeAuthenticator.trusted_proxies = int(
+    os.environ.get("SCATLAB_TRUSTED_PROXIES", "0")
+)  # a TLS proxy in front: 1
 c.Authenticator.admin_users = {os.environ.get("SCATLAB_TEACHER", "teacher")}
 c.JupyterHub.concurrent_spawn_limit = 30  # a class logging in at once (the rest: 429 and Retry-After)
 
@@ -139,8 +145,11 @@ c.ClassSpawner.home_dir_template = str(LEARNERS / "{username}")
 check_reachable(lessons_dir(), SHARE, KERNEL_SPECS)  # as root: the learners' users must reach them
 # jupyterhub-singleuser, started ~0.9 s of CPU sooner (scatlab.app.server.singleuser), and
 # with forks on, forked from the warm parent, which has imported it all (scatlab.classroom.forks)
-c.Spawner.cmd = ([sys.executable, "-m", "scatlab.classroom.forks", "--server"] if FORKS
-                 else [sys.executable, "-m", "scatlab.app.server", "--singleuser"])
+c.Spawner.cmd = (
+    [sys.executable, "-m", "scatlab.classroom.forks", "--server"]
+    if FORKS
+    else [sys.executable, "-m", "scatlab.app.server", "--singleuser"]
+)
 c.Spawner.notebook_dir = str(lessons_dir())  # Voilà's root: the lessons, nothing else
 c.Spawner.default_url = f"/voila/render/{INDEX}"
 c.Spawner.environment = {
@@ -156,38 +165,64 @@ c.Spawner.args = [
     "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents",
     "--ServerApp.terminals_enabled=False",
     # Voilà only: no JupyterLab, notebook or language servers in a learner's server
-    *(f"--ServerApp.jpserver_extensions={name}=False"
-      for name in ("jupyterlab", "notebook_shim", "jupyter_lsp", "jupyter_server_terminals")),
+    *(
+        f"--ServerApp.jpserver_extensions={name}=False"
+        for name in ("jupyterlab", "notebook_shim", "jupyter_lsp", "jupyter_server_terminals")
+    ),
 ]
 # a learner's kernels: at most 4 at once, each with 1.5 GiB of data and 30 s of CPU time per
 # request (scatlab.app.server, scatlab.app.limits); these variables, set for the hub,
 # change them for every learner's server
-c.Spawner.environment.update({name: os.environ[name] for name in (
-    "SCATLAB_KERNELS_PER_LEARNER", "SCATLAB_KERNEL_MEMORY_MB", "SCATLAB_KERNEL_CPU_SECONDS") if os.environ.get(name)})
+c.Spawner.environment.update(
+    {
+        name: os.environ[name]
+        for name in ("SCATLAB_KERNELS_PER_LEARNER", "SCATLAB_KERNEL_MEMORY_MB", "SCATLAB_KERNEL_CPU_SECONDS")
+        if os.environ.get(name)
+    }
+)
 c.Spawner.disable_user_config = True  # no config of the learner's own from their home
 c.Spawner.start_timeout = 60
 c.Spawner.http_timeout = 60
 
 # --- idle learners' servers stopped: jupyterhub-idle-culler as a hub service -----------------
-c.JupyterHub.load_roles = [{
-    "name": "idle-culler",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-}]
-c.JupyterHub.services = [{
-    "name": "idle-culler",
-    "command": service_command(CLASS, "idle-culler", [sys.executable, "-m", "jupyterhub_idle_culler",
-                               f"--timeout={int(os.environ.get('SCATLAB_CULL_IDLE', '3600'))}"]),
-}, {
-    # the teacher's dashboard (scatlab.classroom.dashboard): only users with access:services,
-    # which the admin role has and the learners' role has not, get past the hub's OAuth
-    "name": "dashboard",
-    "display": True,
-    "oauth_no_confirm": True,
-    "url": f"http://127.0.0.1:{int(os.environ.get('SCATLAB_DASHBOARD_PORT', PORT + 3))}",
-    "command": service_command(CLASS, "dashboard", [sys.executable, "-m", "scatlab.classroom.dashboard"]),
-    "environment": {"SCATLAB_CLASS_DB": DASHBOARD_DB},
-}]
+c.JupyterHub.load_roles = [
+    {
+        "name": "idle-culler",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    }
+]
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": service_command(
+            CLASS,
+            "idle-culler",
+            [
+                sys.executable,
+                "-m",
+                "jupyterhub_idle_culler",
+                f"--timeout={int(os.environ.get('SCATLAB_CULL_IDLE', '3600'))}",
+            ],
+        ),
+    },
+    {
+        # the teacher's dashboard (scatlab.classroom.dashboard): only users with access:services,
+        # which the admin role has and the learners' role has not, get past the hub's OAuth
+        "name": "dashboard",
+        "display": True,
+        "oauth_no_confirm": True,
+        "url": f"http://127.0.0.1:{int(os.environ.get('SCATLAB_DASHBOARD_PORT', PORT + 3))}",
+        "command": service_command(CLASS, "dashboard", [sys.executable, "-m", "scatlab.classroom.dashboard"]),
+        "environment": {"SCATLAB_CLASS_DB": DASHBOARD_DB},
+    },
+]
 if FORKS:  # the warm parent every lesson kernel is forked from (scatlab.classroom.forks)
-    c.JupyterHub.services.append({"name": "kernels", "command": service_command(
-        CLASS, "kernels", [sys.executable, "-m", "scatlab.classroom.forks", "--servers", FORKS])})
+    c.JupyterHub.services.append(
+        {
+            "name": "kernels",
+            "command": service_command(
+                CLASS, "kernels", [sys.executable, "-m", "scatlab.classroom.forks", "--servers", FORKS]
+            ),
+        }
+    )

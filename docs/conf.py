@@ -19,10 +19,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # document this checkout's scatlab, whatever is installed
 
-import scatlab  # noqa: E402
 from docutils import nodes  # noqa: E402
 from sphinx import addnodes  # noqa: E402
 from sphinx.pycode import ModuleAnalyzer  # noqa: E402
+
+import scatlab  # noqa: E402
 
 project = "scatlab"
 author = "the scatlab authors"
@@ -87,7 +88,11 @@ nitpick_ignore = [
     ("py:class", "jupyterhub.spawner.SimpleLocalProcessSpawner"),
     ("py:class", "subprocess.Popen"),
     ("py:class", "t.Any"),
-    ("py:class", "numpy.random._generator.Generator"),  # the master's sampler draws from numpy's generator  # traitlets' HasTraits.__init__(*args: t.Any, **kwargs: t.Any)
+    (
+        "py:class",
+        "numpy.random._generator.Generator",
+    ),  # the master's sampler draws from numpy's generator
+    # traitlets' HasTraits.__init__(*args: t.Any, **kwargs: t.Any)
     # scatlab's two private classes that public API names: the base of Lesson and Appendix
     # (shown by show-inheritance) and the type of the GameState.log field (an internal cons
     # list; GameState.events is its public form). Private, so deliberately undocumented.
@@ -326,8 +331,9 @@ def _resolve_in_source(app: Any, env: Any, node: Any, contnode: Any) -> Any:
                 if fullname in domain.objects or fullname in domain.modules:
                     plain = node.deepcopy()
                     plain.attributes.pop("refspecific", None)
-                    return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"],
-                                               fullname, plain, contnode)
+                    return domain.resolve_xref(
+                        env, node["refdoc"], app.builder, node["reftype"], fullname, plain, contnode
+                    )
     return None
 
 

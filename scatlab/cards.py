@@ -36,8 +36,8 @@ from __future__ import annotations
 import enum
 import itertools
 import re
-from collections.abc import Iterable, Sequence
-from typing import Union
+from collections.abc import Iterable
+from typing import TypeAlias
 
 from .checks import notation, notation_pieces, shown
 from .errors import CardError
@@ -166,8 +166,10 @@ class Card:
         except (KeyError, TypeError):
             pass
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
-            raise CardError(f"not a card: rank {shown(rank, 40)}, suit {shown(suit, 40)}; use Rank and Suit members "
-                            "(or parse_card('AH'))")
+            raise CardError(
+                f"not a card: rank {shown(rank, 40)}, suit {shown(suit, 40)}; use Rank and Suit members "
+                "(or parse_card('AH'))"
+            )
         raise AssertionError("unreachable: every (Rank, Suit) pair is interned")  # pragma: no cover
 
     @classmethod
@@ -224,9 +226,7 @@ class Card:
 
 # Index order: suit-major (clubs, diamonds, hearts, spades), ranks 2..A within a suit.
 ALL_CARDS: tuple[Card, ...] = tuple(
-    Card._make(rank, suit, 13 * si + (int(rank) - 2))
-    for si, suit in enumerate(_SUIT_ORDER)
-    for rank in Rank
+    Card._make(rank, suit, 13 * si + (int(rank) - 2)) for si, suit in enumerate(_SUIT_ORDER) for rank in Rank
 )
 
 
@@ -260,6 +260,7 @@ _PARSED: dict[str, Card] = {}
 """Texts read before (as given), for speed; bounded by :data:`_PARSED_MOST`."""
 _PARSED_MOST = 4096
 
+
 def parse_card(text: str | Card) -> Card:
     """Parse one card in any accepted notation (see the module doc): the text is
     NFKC-normalised and case-folded (:func:`scatlab.checks.notation`), then only the ASCII
@@ -272,7 +273,8 @@ def parse_card(text: str | Card) -> Card:
     >>> parse_card("1H")
     Traceback (most recent call last):
     ...
-    scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
+    scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T
+    for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
     """
     if type(text) is Card:
         return text
@@ -312,7 +314,7 @@ def _diagnose(text: str) -> str:
     return f"{shown(rest)} is not a suit"
 
 
-CardsLike = Union[str, Card, Iterable[Union[str, Card]]]
+CardsLike: TypeAlias = str | Card | Iterable[str | Card]
 """Anything that names cards: a string of cards, one card, or an iterable of cards or
 card strings. Public functions normalise it with :func:`parse_cards`."""
 
@@ -367,7 +369,9 @@ def parse_cards(
             # More than 52 items always hold a duplicate or a bad one: 53 are enough to say so.
             items = list(itertools.islice(iter(cards), 53))  # type: ignore[arg-type]
         except TypeError:
-            raise CardError(f"{shown(cards)} is not cards: give a string such as 'AH KH 10C' or a list of cards") from None
+            raise CardError(
+                f"{shown(cards)} is not cards: give a string such as 'AH KH 10C' or a list of cards"
+            ) from None
 
     result = tuple(item if type(item) is Card else parse_card(item) for item in items)  # type: ignore[arg-type]
     if len(set(result)) != len(result):
@@ -376,16 +380,21 @@ def parse_cards(
             if card in first:
                 other = first[card]
                 if other == item:
-                    raise CardError(f"{_quoted(item)} appears twice in {shown(cards, 80)}: each card of the deck "
-                                    "exists once")
-                raise CardError(f"{_quoted(other)} and {_quoted(item)} are both {card} in {shown(cards, 80)}: each "
-                                "card of the deck exists once")
+                    raise CardError(
+                        f"{_quoted(item)} appears twice in {shown(cards, 80)}: each card of the deck exists once"
+                    )
+                raise CardError(
+                    f"{_quoted(other)} and {_quoted(item)} are both {card} in {shown(cards, 80)}: each "
+                    "card of the deck exists once"
+                )
             first[card] = item
     if deck_size == 32:
         for item, card in zip(items, result):
             if card.rank < Rank.SEVEN:
-                raise CardError(f"{_quoted(item)}{'' if item == str(card) else f' ({card})'} is not in the "
-                                "32-card deck (V18): it holds only 7 8 9 10 J Q K A")
+                raise CardError(
+                    f"{_quoted(item)}{'' if item == str(card) else f' ({card})'} is not in the "
+                    "32-card deck (V18): it holds only 7 8 9 10 J Q K A"
+                )
     if count is not None and len(result) != count:
         raise CardError(f"expected {count} {what}, got {len(result)}: {shown(cards, 80)}")
     return result

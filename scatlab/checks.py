@@ -127,11 +127,20 @@ def one_line(text: object) -> str:
     return line or "(no message)"
 
 
-def whole_number(name: str, value: object, low: int | None = None, high: int | None = None,
-                 *, error: type[ScatlabError] = ScatlabError) -> int:
+def whole_number(
+    name: str,
+    value: object,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    error: type[ScatlabError] = ScatlabError,
+) -> int:
     """``value`` if it is an ``int`` (not a bool) within ``low..high``; else ``error``."""
-    if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low) or (
-        high is not None and value > high
+    if (
+        not isinstance(value, int)
+        or isinstance(value, bool)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
     ):
         if low is not None and high is not None:
             accepted = f"a whole number from {low:,} to {high:,}"
@@ -145,8 +154,9 @@ def whole_number(name: str, value: object, low: int | None = None, high: int | N
     return value
 
 
-def real_number(name: str, value: object, low: float, high: float,
-                *, error: type[ScatlabError] = ScatlabError) -> float:
+def real_number(
+    name: str, value: object, low: float, high: float, *, error: type[ScatlabError] = ScatlabError
+) -> float:
     """``value`` as a float if it is a finite int or float within ``low..high``."""
     ok = isinstance(value, (int, float)) and not isinstance(value, bool)
     if ok:
@@ -168,8 +178,9 @@ def flag(name: str, value: object, *, error: type[ScatlabError] = ScatlabError) 
     return value
 
 
-def sequence(name: str, value: object, what: str, *, error: type[ScatlabError] = ScatlabError,
-             most: int | None = None) -> Sequence[Any]:
+def sequence(
+    name: str, value: object, what: str, *, error: type[ScatlabError] = ScatlabError, most: int | None = None
+) -> Sequence[Any]:
     """``value`` if it is a list or tuple (not a string), with at most ``most`` items."""
     if not isinstance(value, (list, tuple)):
         raise error(f"{name}={shown(value)} is not allowed: give a list of {what}")

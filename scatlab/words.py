@@ -10,7 +10,8 @@ words need only the cards (their symbols), the errors and exact fractions, so th
 all of them can import is the lowest. What a move or a ranking is stays with the engine:
 its functions that read a :class:`~scatlab.analysis.RankedMove` say it with these words.
 
-**Seats and cards, as the table says them to the learner.** The engine, the analysis and the computer players speak of seats by number, counted from 0,
+**Seats and cards, as the table says them to the learner.** The engine, the analysis and the computer players speak
+of seats by number, counted from 0,
 and of cards in their canonical letters (``C5: player 0 has drawn and must now discard
 (discard 6H, …)``): that is their tested contract, for any seat. The table speaks to one
 learner, so every engine text it shows goes through :func:`learner_words` first: the
@@ -53,10 +54,38 @@ from fractions import Fraction
 from .cards import Suit, parse_card
 from .errors import AnalysisError, RulesError
 
-__all__ = ["YOU", "player_label", "whose", "their", "capital", "learner_words", "card_words", "suits_text",
-           "chance_words", "counted_chance", "win_level", "win_change", "percent", "points", "about",
-           "value_words", "rounded_value", "worth", "lives_words", "exact_value", "exact_chance", "estimate_words",
-           "exact_figure", "ordinal", "RULE_OF", "DO", "DOES", "DOING", "DID", "with_rule"]
+__all__ = [
+    "YOU",
+    "player_label",
+    "whose",
+    "their",
+    "capital",
+    "learner_words",
+    "card_words",
+    "suits_text",
+    "chance_words",
+    "counted_chance",
+    "win_level",
+    "win_change",
+    "percent",
+    "points",
+    "about",
+    "value_words",
+    "rounded_value",
+    "worth",
+    "lives_words",
+    "exact_value",
+    "exact_chance",
+    "estimate_words",
+    "exact_figure",
+    "ordinal",
+    "RULE_OF",
+    "DO",
+    "DOES",
+    "DOING",
+    "DID",
+    "with_rule",
+]
 
 YOU = "you"
 """How the table names the learner's seat in running text."""
@@ -90,6 +119,7 @@ def capital(text: str) -> str:
     """``text`` with its first letter a capital (a sentence that starts with a name)."""
     return text[:1].upper() + text[1:]
 
+
 _CARD = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AKQJ])([HDCS])(?![\w♣♦♥♠])")
 """A card code in letters (``10H``, ``QS``), standing alone."""
 _SUIT = re.compile(r"\b(a|outside|collects?) ([HDCS](?: and [HDCS])*)(?![\w'])")
@@ -105,11 +135,33 @@ _ANY_SEATS = re.compile(f"{_SEATS.pattern}|{_SEAT.pattern}")
 _YOU_VERB = re.compile(r"\byou ((?:first |already |still )?)([a-z]+)\b")
 """The verb after "you" (maybe after an adverb), to agree with it."""
 _SECOND_PERSON = {
-    "has": "have", "is": "are", "was": "were", "does": "do", "holds": "hold", "decides": "decide",
-    "draws": "draw", "takes": "take", "discards": "discard", "knocks": "knock", "passes": "pass",
-    "throws": "throw", "stops": "stop", "declares": "declare", "hammers": "hammer", "loses": "lose",
-    "scores": "score", "gets": "get", "moves": "move", "wins": "win", "plays": "play", "calls": "call",
-    "collects": "collect", "keeps": "keep", "picks": "pick", "goes": "go", "needs": "need",
+    "has": "have",
+    "is": "are",
+    "was": "were",
+    "does": "do",
+    "holds": "hold",
+    "decides": "decide",
+    "draws": "draw",
+    "takes": "take",
+    "discards": "discard",
+    "knocks": "knock",
+    "passes": "pass",
+    "throws": "throw",
+    "stops": "stop",
+    "declares": "declare",
+    "hammers": "hammer",
+    "loses": "lose",
+    "scores": "score",
+    "gets": "get",
+    "moves": "move",
+    "wins": "win",
+    "plays": "play",
+    "calls": "call",
+    "collects": "collect",
+    "keeps": "keep",
+    "picks": "pick",
+    "goes": "go",
+    "needs": "need",
 }
 _AFTER_YOU = (
     # a second verb of the same sentence, and a pronoun that meant the player
@@ -157,8 +209,14 @@ def counted_chance(count: int, total: int) -> str:
     >>> counted_chance(3, 48), counted_chance(12, 48), counted_chance(0, 48), counted_chance(1, 200)
     ('3 in 48 (about 6%)', '12 in 48 (25%)', '0 in 48 (never)', '1 in 200 (under 1%)')
     """
-    if (isinstance(count, bool) or isinstance(total, bool) or not isinstance(count, int)
-            or not isinstance(total, int) or not 0 <= count <= total or total < 1):
+    if (
+        isinstance(count, bool)
+        or isinstance(total, bool)
+        or not isinstance(count, int)
+        or not isinstance(total, int)
+        or not 0 <= count <= total
+        or total < 1
+    ):
         raise AnalysisError(f"{count!r} in {total!r} is not a count of cards: give 0 <= count <= total, total >= 1")
     p = Fraction(count, total)
     if count == 0:
@@ -312,7 +370,7 @@ def ordinal(n: int) -> str:
     """
     if 10 <= n % 100 <= 20:
         return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
@@ -337,6 +395,7 @@ def card_words(text: str) -> str:
     'discard A♣, keeping 10♥ Q♥'
     """
     text = _CARD.sub(lambda m: parse_card(m.group(0)).pretty, text)
+
     def suits(m: re.Match[str]) -> str:
         shown = " and ".join(parse_card("A" + letter).suit.symbol for letter in m.group(2).split(" and "))
         return f"{m.group(1)} {shown}"
@@ -384,7 +443,7 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
             return _seat_name(who, seat, names)
         if who != seat:
             return _seat_name(who, seat, names) + "'s"
-        return "your" if re.match(r" \w", m.string[m.end():]) else "yours"  # "your turn", "not yours"
+        return "your" if re.match(r" \w", m.string[m.end() :]) else "yours"  # "your turn", "not yours"
 
     out = _ANY_SEATS.sub(renamed, text)
     out = _YOU_VERB.sub(lambda m: f"you {m.group(1)}{_SECOND_PERSON.get(m.group(2), m.group(2))}", out)
@@ -401,20 +460,47 @@ def learner_words(text: str, seat: int, names: Mapping[int, str]) -> str:
 RULE_OF = {"hammer": "V10", "stop_bus": "V19"}
 """The rule a learner is pointed to where the advice, the review or a deeper look names the move."""
 
-DO = {"draw": "draw", "pass": "pass", "declare": "declare", "knock": "knock", "hammer": "call a hammer",
-      "stop_bus": "stop the bus"}
+DO = {
+    "draw": "draw",
+    "pass": "pass",
+    "declare": "declare",
+    "knock": "knock",
+    "hammer": "call a hammer",
+    "stop_bus": "stop the bus",
+}
 """A move as the advice says it after "if you" or "to": ``"draw"``, ``"call a hammer"``."""
 
-DOES = {"draw": "draws", "knock": "knocks", "hammer": "calls a hammer", "stop_bus": "stops the bus",
-        "pass": "passes", "declare": "declares", "take": "takes the {}", "discard": "throws the {}"}
+DOES = {
+    "draw": "draws",
+    "knock": "knocks",
+    "hammer": "calls a hammer",
+    "stop_bus": "stops the bus",
+    "pass": "passes",
+    "declare": "declares",
+    "take": "takes the {}",
+    "discard": "throws the {}",
+}
 """A move as a computer player's reason says it: ``"draws"``, ``"takes the {}"`` (a card to fill in)."""
 
-DOING = {"draw": "drawing", "knock": "knocking", "hammer": "calling a hammer", "stop_bus": "stopping the bus",
-         "pass": "passing", "declare": "declaring", "take": "taking the {}", "discard": "throwing the {}"}
+DOING = {
+    "draw": "drawing",
+    "knock": "knocking",
+    "hammer": "calling a hammer",
+    "stop_bus": "stopping the bus",
+    "pass": "passing",
+    "declare": "declaring",
+    "take": "taking the {}",
+    "discard": "throwing the {}",
+}
 """A move as the subject of a sentence: ``"drawing is ..."``, ``"taking the {}"``."""
 
-DID = {"draw": "drew from the stock", "knock": "knocked", "hammer": "hammered", "stop_bus": "stopped the bus",
-       "declare": "declared the 31"}
+DID = {
+    "draw": "drew from the stock",
+    "knock": "knocked",
+    "hammer": "hammered",
+    "stop_bus": "stopped the bus",
+    "declare": "declared the 31",
+}
 """A move played, as the review tells it: ``"drew from the stock"``."""
 
 

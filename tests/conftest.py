@@ -45,7 +45,7 @@ def pytest_testnodedown(node: Any, error: object) -> None:
     fuzzing.COUNTS.update(getattr(node, "workeroutput", {}).get("fuzz_counts", {}))
 
 
-def pytest_terminal_summary(terminalreporter: object) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Report how many inputs the fuzz tests tried (tests/helpers/fuzzing.py counts them; with
     ``-n``, every worker's counts added up)."""
     from helpers import fuzzing
@@ -53,7 +53,7 @@ def pytest_terminal_summary(terminalreporter: object) -> None:
     if fuzzing.COUNTS:
         total = sum(fuzzing.COUNTS.values())
         parts = ", ".join(f"{name} {n:,}" for name, n in sorted(fuzzing.COUNTS.items()))
-        write = getattr(terminalreporter, "write_line")
+        write = terminalreporter.write_line
         write(f"fuzz inputs tried: {total:,} ({parts})")
 
 

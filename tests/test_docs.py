@@ -26,9 +26,9 @@ import pytest
 from sphinx.util.inventory import InventoryFile
 
 import scatlab
+from helpers.layers import LAYERS
 from scatlab.cli import main
 from scatlab.rules import RULEBOOK
-from helpers.layers import LAYERS
 
 ROOT = Path(scatlab.__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -60,8 +60,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as ``make docs`` builds it (``sphinx-build -n -W --keep-going``), quietly."""
     out = tmp_path_factory.mktemp("docs")
     html = out / "html"
-    command = [sys.executable, "-m", "sphinx", "-n", "-W", "--keep-going", "-q", "-b", "html",
-               "-d", str(out / "doctrees"), str(DOCS), str(html)]
+    command = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-n",
+        "-W",
+        "--keep-going",
+        "-q",
+        "-b",
+        "html",
+        "-d",
+        str(out / "doctrees"),
+        str(DOCS),
+        str(html),
+    ]
     run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, f"sphinx-build failed:\n{run.stderr}"
     return html
@@ -173,8 +186,12 @@ def test_the_api_reference_documents_every_public_name(site: Path) -> None:
     for name in scatlab.__all__:
         if f"scatlab.{name}" in documented:
             continue
-        homes = [p for p in PACKAGES if name in importlib.import_module(p).__all__
-                 and getattr(importlib.import_module(p), name) is getattr(scatlab, name)]
+        homes = [
+            p
+            for p in PACKAGES
+            if name in importlib.import_module(p).__all__
+            and getattr(importlib.import_module(p), name) is getattr(scatlab, name)
+        ]
         assert homes, f"scatlab.{name} is documented nowhere"
         assert any(f"{home}.{name}" in anchors for home in homes), f"the scatlab page does not link to {name}"
 

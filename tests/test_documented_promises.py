@@ -19,17 +19,17 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis import analyze, analyze_turn
-from scatlab.analysis.model.knock import KnockRisk, knock_refusal, knock_risk
-from scatlab.analysis.model.valuation import KnockValuation
+from scatlab.analysis import analyze
 from scatlab.analysis.counting.knowledge import Knowledge
+from scatlab.analysis.model.knock import knock_refusal, knock_risk
+from scatlab.analysis.model.valuation import KnockValuation
+from scatlab.cards import parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.errors import RulesError as RulesError_
 from scatlab.players import make_player, run_tournament
 from scatlab.players.expert import ExpertPlayer
 from scatlab.players.tip import TipPlayer, target_suit
 from scatlab.players.tournament import play_game, seating
-from scatlab.cards import parse_cards
 from scatlab.rules import Action, ActionKind, GameState, RuleSet, deal_order, find_rules, settle
 from scatlab.rules.values import tiebreak_key
 
@@ -37,11 +37,13 @@ F = Fraction
 RNG = random.Random(0)
 
 
-def _table(hands: list[str | None], up: str, rules: str | RuleSet = "classic", dealer: int = 0,
-           stock: str = "") -> GameState:
+def _table(
+    hands: list[str | None], up: str, rules: str | RuleSet = "classic", dealer: int = 0, stock: str = ""
+) -> GameState:
     ruleset = find_rules(rules)
     return GameState.new(ruleset, len(hands), dealer).deal(
-        deal_order(hands, up=up, stock=stock, dealer=dealer, rules=ruleset))
+        deal_order(hands, up=up, stock=stock, dealer=dealer, rules=ruleset)
+    )
 
 
 # -- thresholds at their boundary ------------------------------------------------------------
@@ -84,8 +86,9 @@ def _stub_knock(monkeypatch: pytest.MonkeyPatch, gain: float) -> None:
     from scatlab.analysis.model.valuation import KnockOutcome, KnockValuation
 
     monkeypatch.setattr(KnockValuation, "hopeless", lambda self, view, odds, strength, extra_turn, turns=None: False)
-    monkeypatch.setattr(KnockValuation, "outcome",
-                        lambda self, view, dists, k, chances=None: KnockOutcome(0.1, gain, 0.1, 0.0, "stub"))
+    monkeypatch.setattr(
+        KnockValuation, "outcome", lambda self, view, dists, k, chances=None: KnockOutcome(0.1, gain, 0.1, 0.0, "stub")
+    )
     monkeypatch.setattr(ending, "exact_knock", lambda position: None)
     ranking._rank.cache_clear()
 
@@ -111,9 +114,15 @@ def test_expert_knocks_when_knocking_has_the_highest_chance_of_winning(
     assert (ExpertPlayer().decide(view, RNG).action == Action.KNOCK) is knocks
 
 
-@pytest.mark.parametrize(("alpha", "standing", "p_win"), [
-    (1.0, [3.0, 1.0], 3 / 4), (2.0, [3.0, 1.0], 9 / 10), (1.0, [2.0, 0.0, 2.0], 1 / 2), (0.5, [4.0, 1.0], 2 / 3),
-])
+@pytest.mark.parametrize(
+    ("alpha", "standing", "p_win"),
+    [
+        (1.0, [3.0, 1.0], 3 / 4),
+        (2.0, [3.0, 1.0], 9 / 10),
+        (1.0, [2.0, 0.0, 2.0], 1 / 2),
+        (0.5, [4.0, 1.0], 2 / 3),
+    ],
+)
 def test_expert_standing_model_p_win_is_proportional_to_lives_to_the_alpha(
     alpha: float, standing: list[float], p_win: float
 ) -> None:
@@ -135,11 +144,22 @@ def test_expert_standing_counts_the_county_as_one_life() -> None:
 # -- tie rules -------------------------------------------------------------------------------
 
 
-def _losses(rules: RuleSet | str, values: tuple[int, int, int], ended: str = "knock",
-            knocker: int | None = 0, declarers: tuple[int, ...] = ()) -> tuple[int, ...]:
+def _losses(
+    rules: RuleSet | str,
+    values: tuple[int, int, int],
+    ended: str = "knock",
+    knocker: int | None = 0,
+    declarers: tuple[int, ...] = (),
+) -> tuple[int, ...]:
     ruleset = find_rules(rules)
-    result = settle(ruleset, ended, players=(0, 1, 2), keys={p: (F(v),) for p, v in enumerate(values)},  # type: ignore[arg-type]
-                    knocker=knocker, declarers=declarers)
+    result = settle(
+        ruleset,
+        ended,  # type: ignore[arg-type]
+        players=(0, 1, 2),
+        keys={p: (F(v),) for p, v in enumerate(values)},
+        knocker=knocker,
+        declarers=declarers,
+    )
     if ruleset.score_keeping == "points":
         return tuple(result.points[p] for p in range(3))
     return tuple(result.losses[p] for p in range(3))
@@ -153,22 +173,26 @@ V8 = RuleSet.from_codes("V8")
 V9 = RuleSet.from_codes("V9")
 
 
-@pytest.mark.parametrize(("rules", "values", "expected"), [
-    (CLASSIC, (20, 25, 15), (0, 0, 1)),  # C7: the lowest loses one
-    (CLASSIC, (15, 20, 25), (2, 0, 0)),  # C7: a knocker strictly lowest loses two
-    (CLASSIC, (15, 15, 25), (0, 1, 0)),  # C7: tie involving the knocker: the other tied lose, knocker safe
-    (CLASSIC, (15, 15, 15), (0, 1, 1)),
-    (CLASSIC, (25, 15, 15), (0, 1, 1)),  # C7: non-knockers tied lowest all lose one
-    (V7B, (15, 15, 25), (2, 1, 0)),  # V7(b): knocker two, other tied one
-    (V7C, (15, 15, 25), (1, 0, 0)),  # V7(c): only the knocker (one life)
-    (V7D, (15, 15, 25), (2, 0, 0)),  # V7(d): knocker two, the others nothing
-    (V7B, (15, 20, 25), (2, 0, 0)),  # V7 changes only ties: strictly lowest is still C7
-    (V7C, (25, 15, 15), (0, 1, 1)),
-    (V8, (15, 20, 25), (1, 0, 0)),  # V8: a knocker strictly lowest loses only one
-    (V8, (15, 15, 25), (0, 1, 0)),  # V8 leaves the knocker tie of C7
-])
-def test_C7_V7_V8_showdown_tie_rules(rules: RuleSet, values: tuple[int, int, int],
-                                     expected: tuple[int, int, int]) -> None:
+@pytest.mark.parametrize(
+    ("rules", "values", "expected"),
+    [
+        (CLASSIC, (20, 25, 15), (0, 0, 1)),  # C7: the lowest loses one
+        (CLASSIC, (15, 20, 25), (2, 0, 0)),  # C7: a knocker strictly lowest loses two
+        (CLASSIC, (15, 15, 25), (0, 1, 0)),  # C7: tie involving the knocker: the other tied lose, knocker safe
+        (CLASSIC, (15, 15, 15), (0, 1, 1)),
+        (CLASSIC, (25, 15, 15), (0, 1, 1)),  # C7: non-knockers tied lowest all lose one
+        (V7B, (15, 15, 25), (2, 1, 0)),  # V7(b): knocker two, other tied one
+        (V7C, (15, 15, 25), (1, 0, 0)),  # V7(c): only the knocker (one life)
+        (V7D, (15, 15, 25), (2, 0, 0)),  # V7(d): knocker two, the others nothing
+        (V7B, (15, 20, 25), (2, 0, 0)),  # V7 changes only ties: strictly lowest is still C7
+        (V7C, (25, 15, 15), (0, 1, 1)),
+        (V8, (15, 20, 25), (1, 0, 0)),  # V8: a knocker strictly lowest loses only one
+        (V8, (15, 15, 25), (0, 1, 0)),  # V8 leaves the knocker tie of C7
+    ],
+)
+def test_C7_V7_V8_showdown_tie_rules(
+    rules: RuleSet, values: tuple[int, int, int], expected: tuple[int, int, int]
+) -> None:
     assert _losses(rules, values) == expected
 
 
@@ -199,16 +223,23 @@ def test_V16_ties_go_to_the_non_knockers() -> None:
     assert _losses(fc, (25, 25, 25)) == (0, 1, 1)
 
 
-@pytest.mark.parametrize(("high", "low"), [("AH 10H 9H", "KS QS JS"), ("KH 10H 9H", "QC JC 9C"),
-                                           ("KD JD 7D", "KH 9H 8H")])
+@pytest.mark.parametrize(
+    ("high", "low"), [("AH 10H 9H", "KS QS JS"), ("KH 10H 9H", "QC JC 9C"), ("KD JD 7D", "KH 9H 8H")]
+)
 def test_V17_rank_tiebreak_orders_equal_values_as_in_poker(high: str, low: str) -> None:
     fc = find_rules("french-canadian")
     a, b = parse_cards(high), parse_cards(low)
     assert tiebreak_key(a, fc)[0] == tiebreak_key(b, fc)[0]  # equal values
     assert tiebreak_key(a, fc) > tiebreak_key(b, fc)
     for knocker_hand, other, knocker_scores in ((a, b, True), (b, a, False)):
-        result = settle(fc, "knock", players=(0, 1), keys={0: tiebreak_key(knocker_hand, fc),
-                                                            1: tiebreak_key(other, fc)}, knocker=0, declarers=())
+        result = settle(
+            fc,
+            "knock",
+            players=(0, 1),
+            keys={0: tiebreak_key(knocker_hand, fc), 1: tiebreak_key(other, fc)},
+            knocker=0,
+            declarers=(),
+        )
         assert (result.points[0] == 1) is knocker_scores and (result.points[1] == 1) is not knocker_scores
     assert tiebreak_key(a, CLASSIC) == tiebreak_key(b, CLASSIC)  # without V17 they tie
 
@@ -216,11 +247,11 @@ def test_V17_rank_tiebreak_orders_equal_values_as_in_poker(high: str, low: str) 
 # -- the tip player's rules ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cards", "suit"), [("KH 10S", "H"), ("5C 5D", "C"), ("KH 6S 4S", "S"),
-                                             ("9D 9S", "D"), ("AH 2C 3C", "H"), ("7H 7S", "H")])
-def test_tip_target_suit_is_worth_most_then_more_cards_then_clubs_diamonds_hearts_spades(
-    cards: str, suit: str
-) -> None:
+@pytest.mark.parametrize(
+    ("cards", "suit"),
+    [("KH 10S", "H"), ("5C 5D", "C"), ("KH 6S 4S", "S"), ("9D 9S", "D"), ("AH 2C 3C", "H"), ("7H 7S", "H")],
+)
+def test_tip_target_suit_is_worth_most_then_more_cards_then_clubs_diamonds_hearts_spades(cards: str, suit: str) -> None:
     assert target_suit(parse_cards(cards)).letter == suit
 
 
@@ -282,7 +313,9 @@ def test_tip_with_the_stock_gone_takes_when_it_helps_else_passes() -> None:
     assert top is not None
     from scatlab.rules.values import value_of
 
-    helps = max(value_of([x for x in view.hand if x is not d] + [top], rules) for d in view.hand) > value_of(view.hand, rules)
+    helps = max(value_of([x for x in view.hand if x is not d] + [top], rules) for d in view.hand) > value_of(
+        view.hand, rules
+    )
     assert decision.action == (Action.TAKE if helps else Action.PASS), decision.reason
 
 
@@ -323,14 +356,14 @@ def test_expert_with_the_stock_gone_takes_only_what_raises_the_hand() -> None:
         # draw and discard until the stock is gone, the last drawn card discarded too (the loop
         # used to stop right after the last draw, so no seed ever reached the check below)
         while state.phase.value == "discard" or (state.stock_size and state.phase.value == "turn"):
-            state = state.apply("draw") if state.phase.value == "turn" else state.apply(
-                Action.discard(state.drawn))  # type: ignore[arg-type]
+            state = state.apply("draw") if state.phase.value == "turn" else state.apply(Action.discard(state.drawn))  # type: ignore[arg-type]
         assert state.phase.value == "turn" and state.stock_size == 0
         checked += 1
         view = state.view(state.to_move)  # type: ignore[arg-type]
         top = view.top_discard
         assert top is not None
         from scatlab.rules.values import value_of
+
         best = max(value_of([c for c in view.hand if c is not d] + [top], rules) for d in view.hand)
         expected = Action.TAKE if best > value_of(view.hand, rules) else Action.PASS
         assert E().decide(view, rng).action == expected
@@ -432,11 +465,14 @@ def test_expert_and_tip_with_the_stock_gone_take_only_what_strictly_raises_the_h
 # -- documented bounds of options and work (README "Errors"; RuleSet's option table) -------
 
 
-@pytest.mark.parametrize(("option", "accepted", "refused"), [
-    ("min_knock", (0, 31), (-1, 32)),  # V4: a whole number 0 to 31
-    ("lives", (1, 99), (0, 100)),  # C13: 1 to 99
-    ("points_target", (1, 999), (0, 1000)),  # V16: 1 to 999
-])
+@pytest.mark.parametrize(
+    ("option", "accepted", "refused"),
+    [
+        ("min_knock", (0, 31), (-1, 32)),  # V4: a whole number 0 to 31
+        ("lives", (1, 99), (0, 100)),  # C13: 1 to 99
+        ("points_target", (1, 999), (0, 1000)),  # V16: 1 to 999
+    ],
+)
 def test_rule_option_bounds_are_inclusive(option: str, accepted: tuple[int, int], refused: tuple[int, int]) -> None:
     from scatlab.errors import RulesError
 

@@ -18,6 +18,8 @@ from helpers.layers import LAYERS
 
 PACKAGE = Path(scatlab.__file__).parent
 ROOT = PACKAGE.parent
+
+
 def _layer(module: str) -> int:
     top = module.split(".")[0]
     return LAYERS.get(top, 0 if top == "__init__" else 99)
@@ -25,8 +27,12 @@ def _layer(module: str) -> int:
 
 def _type_checking_only(tree: ast.AST) -> set[int]:
     """The nodes under ``if TYPE_CHECKING:`` (imports for annotations only, never run)."""
-    return {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-            for n in ast.walk(node)}
+    return {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for n in ast.walk(node)
+    }
 
 
 def _imports(path: Path, *, names: bool = False) -> set[str]:
@@ -65,8 +71,9 @@ def _module_name(path: Path) -> str:
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package's modules it imports (at any depth, type checking aside)."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    return {name: {t for t in _imports(path, names=True) if t in modules and t != name}
-            for name, path in modules.items()}
+    return {
+        name: {t for t in _imports(path, names=True) if t in modules and t != name} for name, path in modules.items()
+    }
 
 
 def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -158,8 +165,12 @@ def _absolute_imports(path: Path) -> set[str]:
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             found.add(node.module)
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if name in ("import_module", "__import__"):
                 found.add(node.args[0].value)
@@ -172,9 +183,12 @@ def test_the_package_never_imports_research(tmp_path: Path) -> None:
     import inside a method or by name)."""
     assert (ROOT / "research").is_dir() and not (PACKAGE / "research").exists()
     nested = tmp_path / "nested.py"
-    nested.write_text("class A:\n    def f(self):\n        import research.calibration.study\n"
-                      "        from research import review\n"
-                      "        return importlib.import_module('research.review.run')\n", encoding="utf-8")
+    nested.write_text(
+        "class A:\n    def f(self):\n        import research.calibration.study\n"
+        "        from research import review\n"
+        "        return importlib.import_module('research.review.run')\n",
+        encoding="utf-8",
+    )
     assert _absolute_imports(nested) == {"research.calibration.study", "research", "research.review.run"}
     checked = 0
     for path in PACKAGE.rglob("*.py"):
@@ -202,8 +216,13 @@ def test_scatlab_analyze_imports_the_engine_but_not_the_review() -> None:
     engine it advises by (its standing model and the adaptive opponent model, even under
     ``--opponent-model uniform``, which picks the knock risk's model only) but not the game
     review, which is imported on first use."""
-    engine = ("scatlab.analysis.model.observations", "scatlab.analysis.model.kinds", "scatlab.analysis.model.weights",
-              "scatlab.analysis.model.last_turn", "scatlab.analysis.model.valuation")
+    engine = (
+        "scatlab.analysis.model.observations",
+        "scatlab.analysis.model.kinds",
+        "scatlab.analysis.model.weights",
+        "scatlab.analysis.model.last_turn",
+        "scatlab.analysis.model.valuation",
+    )
     code = (
         "import sys, contextlib, io; from scatlab.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -333,7 +352,7 @@ def test_the_map_names_every_module_once() -> None:
 
 
 def test_every_layer_number_a_docstring_gives_is_its_layer() -> None:
-    """"layer N" in a module's docs is the layer tests/helpers/layers.py gives its package."""
+    """ "layer N" in a module's docs is the layer tests/helpers/layers.py gives its package."""
     wrong = []
     for path in PACKAGE.rglob("*.py"):
         top = path.relative_to(PACKAGE).parts[0].removesuffix(".py")

@@ -39,9 +39,11 @@ def _called(node: ast.AST) -> set[str]:
 
 
 def _checks_itself(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Assert) or (isinstance(n, ast.Raise) and n.exc is not None
-                                             and "AssertionError" in ast.unparse(n.exc))
-               for n in ast.walk(node)) or bool(_called(node) & CHECKS)
+    return any(
+        isinstance(n, ast.Assert)
+        or (isinstance(n, ast.Raise) and n.exc is not None and "AssertionError" in ast.unparse(n.exc))
+        for n in ast.walk(node)
+    ) or bool(_called(node) & CHECKS)
 
 
 def _functions(path: Path) -> list[ast.FunctionDef]:
@@ -62,8 +64,12 @@ def checking_functions() -> set[str]:
 
 def test_every_test_asserts_or_expects_a_raise() -> None:
     checking = checking_functions()
-    idle = [f"{path.relative_to(TESTS)}::{f.name}" for path in _test_files() for f in _functions(path)
-            if f.name.startswith("test_") and not (_checks_itself(f) or _called(f) & checking)]
+    idle = [
+        f"{path.relative_to(TESTS)}::{f.name}"
+        for path in _test_files()
+        for f in _functions(path)
+        if f.name.startswith("test_") and not (_checks_itself(f) or _called(f) & checking)
+    ]
     assert not idle, f"tests that check nothing: {idle}"
 
 
@@ -78,8 +84,13 @@ def test_no_test_file_imports_another() -> None:
     found = []
     for path in _test_files() + _helper_files():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             found += [f"{path.relative_to(TESTS)} imports {n}" for n in names if n.split(".")[-1] in tests]
     assert not found
 

@@ -34,8 +34,10 @@ def hand_start(state: GameState) -> GameState:
     ('deal', 0, (3, 3))
     """
     if state.phase in (Phase.DEAL, Phase.GAME_OVER):
-        raise IllegalActionError(f"cannot deal the hand again now: the game is in the {state.phase.value!r} "
-                                 "phase, and a hand must be in play")
+        raise IllegalActionError(
+            f"cannot deal the hand again now: the game is in the {state.phase.value!r} "
+            "phase, and a hand must be in play"
+        )
     record = GameRecord.from_state(state)
     return replay(replace(record, hands=record.hands[:-1]))
 
@@ -91,10 +93,14 @@ def restock(state: GameState, order: CardsLike) -> GameState:
     in_stock = set(left)
     if len(cards) != len(left) or set(cards) != in_stock:
         stranger = [c for c in cards if c not in in_stock]
-        why = (f"{format_cards(stranger)} {'is' if len(stranger) == 1 else 'are'} not in it" if stranger else
-               f"not {len(cards)} card{'' if len(cards) == 1 else 's'}")
-        raise RulesError(f"restock needs the {len(left)} cards still in the stock in a new order, "
-                         f"{why}: {shown(order)}")
+        why = (
+            f"{format_cards(stranger)} {'is' if len(stranger) == 1 else 'are'} not in it"
+            if stranger
+            else f"not {len(cards)} card{'' if len(cards) == 1 else 's'}"
+        )
+        raise RulesError(
+            f"restock needs the {len(left)} cards still in the stock in a new order, {why}: {shown(order)}"
+        )
     return replay_hand(hand_start(state), restocked_deck(state, cards), state)
 
 

@@ -81,8 +81,9 @@ from research.calibration.study import (
     MIN_KEPT,
     HandPicture,
     Knock,
-    PosteriorCheck,
     KnockCell,
+    PosteriorCheck,
+    bin_indices,
     collect_knocks,
     criterion_chance,
     fidelity,
@@ -92,7 +93,6 @@ from research.calibration.study import (
     knock_table,
     posterior_checks,
     posterior_table,
-    bin_indices,
     reliability,
     reliability_svg,
 )
@@ -107,8 +107,17 @@ W = TypeVar("W")
 
 def _chunk(args: tuple[list[str], str, int, int, int, int, int, bool, bool]) -> list[Knock]:
     kinds, rules, seed, samples, first, games, given_hands, table_model, told_model = args
-    return collect_knocks(kinds, games, rules=rules, seed=seed, samples=samples, first_game=first,
-                          given_hands=given_hands, table_model=table_model, told_model=told_model)
+    return collect_knocks(
+        kinds,
+        games,
+        rules=rules,
+        seed=seed,
+        samples=samples,
+        first_game=first,
+        given_hands=given_hands,
+        table_model=table_model,
+        told_model=told_model,
+    )
 
 
 def _in_chunks(run: Callable[[W], list[T]], work: list[W], jobs: int) -> list[T]:
@@ -131,31 +140,42 @@ def _chances(args: tuple[list[str], str, int, int, int]) -> list[dict[str, dict[
 
 def _knock_chances(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)]
+    work = [
+        (kinds, args.rules, args.seed, g, min(args.chunk, args.games - g)) for g in range(0, args.games, args.chunk)
+    ]
     chances: dict[str, dict[KnockCell, tuple[int, int]]] = {k: {} for k in kinds}
     for part in _in_chunks(_chances, work, args.jobs):
         for kind, cells in part.items():
             for key, (k, n) in cells.items():
                 k0, n0 = chances[kind].get(key, (0, 0))
                 chances[kind][key] = (k0 + k, n0 + n)
-    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed} "
-          f"({time.perf_counter() - start:.0f} s): at a turn's start where a knock is allowed, the share of hands "
-          "worth V that knocked, by the turns the player had played in the hand")
+    print(
+        f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed} "
+        f"({time.perf_counter() - start:.0f} s): at a turn's start where a knock is allowed, the share of hands "
+        "worth V that knocked, by the turns the player had played in the hand"
+    )
     for kind, cells in chances.items():
         for opponents in sorted({c[0] for c in cells}, reverse=True):
             print(f"\n## {kind}, against {opponents} opponent{'s' if opponents > 1 else ''}\n")
-            print("| value | all turns | " + " | ".join(f"after {t}{'+' if t == MAX_PLAYED else ''}"
-                                                     for t in range(MAX_PLAYED + 1)) + " |")
+            print(
+                "| value | all turns | "
+                + " | ".join(f"after {t}{'+' if t == MAX_PLAYED else ''}" for t in range(MAX_PLAYED + 1))
+                + " |"
+            )
             print("|---:|---:|" + "---:|" * (MAX_PLAYED + 1))
             values = sorted({c[1] for c in cells if c[0] == opponents})
             for v in values:
                 row = [_count(cells, lambda c: c[:3] == (opponents, v, t)) for t in range(MAX_PLAYED + 1)]
                 k, n = sum(a for a, _ in row), sum(b for _, b in row)
-                print(f"| {v} | {k / n:.0%} of {n:,} | " + " | ".join(f"{a / b:.0%} of {b:,}" if b else "-" for a, b in row)
-                      + " |")
+                print(
+                    f"| {v} | {k / n:.0%} of {n:,} | "
+                    + " | ".join(f"{a / b:.0%} of {b:,}" if b else "-" for a, b in row)
+                    + " |"
+                )
             print("\nby the cards the other players had taken from the pile in the hand, all turns:\n")
-            print("| value | " + " | ".join(f"took {t}{'+' if t == MAX_TOOK else ''}" for t in range(MAX_TOOK + 1))
-                  + " |")
+            print(
+                "| value | " + " | ".join(f"took {t}{'+' if t == MAX_TOOK else ''}" for t in range(MAX_TOOK + 1)) + " |"
+            )
             print("|---:|" + "---:|" * (MAX_TOOK + 1))
             for v in values:
                 row = [_count(cells, lambda c: (c[0], c[1], c[3]) == (opponents, v, t)) for t in range(MAX_TOOK + 1)]
@@ -176,53 +196,92 @@ def _pictures(args: tuple[list[str], str, int, int, int, bool, bool]) -> list[Ha
 
 def _fidelity(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, g, min(args.chunk, args.games - g), args.chain, args.told_model)
-            for g in range(0, args.games, args.chunk)]
+    work = [
+        (kinds, args.rules, args.seed, g, min(args.chunk, args.games - g), args.chain, args.told_model)
+        for g in range(0, args.games, args.chunk)
+    ]
     pictures = _in_chunks(_pictures, work, args.jobs)
-    how = ("without the order of the turns (the chain)" if args.chain else
-           "told who each opponent is (the model told)" if args.told_model else
-           "following each opponent's turns (the filter)")
-    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(pictures):,} opponent "
-          f"hands at knocks, pictured by the knocker's adaptive model {how}, in {time.perf_counter() - start:.0f} s")
+    how = (
+        "without the order of the turns (the chain)"
+        if args.chain
+        else "told who each opponent is (the model told)"
+        if args.told_model
+        else "following each opponent's turns (the filter)"
+    )
+    print(
+        f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(pictures):,} opponent "
+        f"hands at knocks, pictured by the knocker's adaptive model {how}, in {time.perf_counter() - start:.0f} s"
+    )
     high = pictures[0].high if pictures else 20
     for kind in dict.fromkeys(kinds):
         rows = [f for f in fidelity(pictures, max_turns=FIDELITY_TURNS) if f.kind == kind]
         if not rows:
             continue
         print(f"\n## opponents of kind {kind}\n")
-        print(f"| turns played | took a card | hands | mean value: model | real | P(at least {high:g}): model "
-              "| real | gap (in s.e.) |")
+        print(
+            f"| turns played | took a card | hands | mean value: model | real | P(at least {high:g}): model "
+            "| real | gap (in s.e.) |"
+        )
         print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for f in rows:
             turns = f"{f.turns}+" if f.turns == FIDELITY_TURNS else str(f.turns)
             gap = (f.real_high - f.model_high) / f.std_error if f.std_error else 0.0
-            print(f"| {turns} | {'yes' if f.took else 'no'} | {f.hands:,} | {f.model_mean:.2f} | {f.real_mean:.2f} "
-                  f"| {f.model_high:.1%} | {f.real_high:.1%} | {100 * (f.real_high - f.model_high):+.1f} ({gap:+.1f}) |")
+            print(
+                f"| {turns} | {'yes' if f.took else 'no'} | {f.hands:,} | {f.model_mean:.2f} | {f.real_mean:.2f} "
+                f"| {f.model_high:.1%} | {f.real_high:.1%} | {100 * (f.real_high - f.model_high):+.1f} ({gap:+.1f}) |"
+            )
 
 
 def _checks(args: tuple[list[str], str, int, int, int, int, float, int, int, bool]) -> list[PosteriorCheck]:
     kinds, rules, seed, samples, tries, turns, least, first, games, told = args
-    return posterior_checks(kinds, games, rules=rules, seed=seed, samples=samples, tries=tries, max_turns=turns,
-                            min_predicted=least, first_game=first, told_model=told)
+    return posterior_checks(
+        kinds,
+        games,
+        rules=rules,
+        seed=seed,
+        samples=samples,
+        tries=tries,
+        max_turns=turns,
+        min_predicted=least,
+        first_game=first,
+        told_model=told,
+    )
 
 
 def _posterior(args: argparse.Namespace, kinds: list[str]) -> None:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, args.samples, args.posterior, args.posterior_turns, args.posterior_from,
-             g, min(args.chunk, args.games - g), args.told_model) for g in range(0, args.games, args.chunk)]
+    work = [
+        (
+            kinds,
+            args.rules,
+            args.seed,
+            args.samples,
+            args.posterior,
+            args.posterior_turns,
+            args.posterior_from,
+            g,
+            min(args.chunk, args.games - g),
+            args.told_model,
+        )
+        for g in range(0, args.games, args.chunk)
+    ]
     checks = _in_chunks(_checks, work, args.jobs)
     kept = [c for c in checks if c.posterior.accepted >= MIN_KEPT]
-    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(checks):,} knocks "
-          f"in hands of two against a tip player who had played at most {args.posterior_turns} turn"
-          f"{'s' if args.posterior_turns != 1 else ''} in the hand"
-          + (f", predicted {args.posterior_from:.0%} or more by the model in play" if args.posterior_from else "")
-          + f", {args.posterior:,} deals tried at each "
-          f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept fewer than "
-          f"{MIN_KEPT} and are left out), in {time.perf_counter() - start:.0f} s")
-    print("\nThe prediction against the knock risk under the exact posterior of the hands (the model's picture "
-          "against the hands as they could really be: no luck in the gap), and the risk with the real hands shown "
-          "against the posterior (luck alone: its standard error is what the posterior's own spread gives, if the "
-          "real hands are draws from it).")
+    print(
+        f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: {len(checks):,} knocks "
+        f"in hands of two against a tip player who had played at most {args.posterior_turns} turn"
+        f"{'s' if args.posterior_turns != 1 else ''} in the hand"
+        + (f", predicted {args.posterior_from:.0%} or more by the model in play" if args.posterior_from else "")
+        + f", {args.posterior:,} deals tried at each "
+        f"({sum(c.posterior.accepted for c in checks):,} kept; {len(checks) - len(kept)} knocks kept fewer than "
+        f"{MIN_KEPT} and are left out), in {time.perf_counter() - start:.0f} s"
+    )
+    print(
+        "\nThe prediction against the knock risk under the exact posterior of the hands (the model's picture "
+        "against the hands as they could really be: no luck in the gap), and the risk with the real hands shown "
+        "against the posterior (luck alone: its standard error is what the posterior's own spread gives, if the "
+        "real hands are draws from it)."
+    )
     for kind in dict.fromkeys(kinds):
         mine = [c for c in kept if c.kind == kind]
         if not mine:
@@ -231,27 +290,47 @@ def _posterior(args: argparse.Namespace, kinds: list[str]) -> None:
             bins = posterior_table(mine, model)
             n = len(mine)
             gap = sum(c.predicted[model] - (c.posterior.risk or 0.0) for c in mine) / n
-            print(f"\n## knocks by {kind}, {model} model: {n:,} knocks, prediction minus posterior {gap * 100:+.2f} "
-                  "points\n")
-            print("| predicted risk | knocks | mean predicted | posterior (± s.e.) | predicted - posterior "
-                  "| real hands shown (± s.e. of luck) | shown - posterior (in s.e.) |")
+            print(
+                f"\n## knocks by {kind}, {model} model: {n:,} knocks, prediction minus posterior {gap * 100:+.2f} "
+                "points\n"
+            )
+            print(
+                "| predicted risk | knocks | mean predicted | posterior (± s.e.) | predicted - posterior "
+                "| real hands shown (± s.e. of luck) | shown - posterior (in s.e.) |"
+            )
             print("|---|---:|---:|---:|---:|---:|---:|")
             for b in bins:
                 z = (b.shown - b.posterior) / b.luck_error if b.luck_error else 0.0
-                print(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | {b.posterior:.2%} ± "
-                      f"{b.posterior_error:.2%} | {(b.predicted - b.posterior) * 100:+.2f} | {b.shown:.2%} ± "
-                      f"{b.luck_error:.2%} | {(b.shown - b.posterior) * 100:+.2f} ({z:+.1f}) |")
+                print(
+                    f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | {b.posterior:.2%} ± "
+                    f"{b.posterior_error:.2%} | {(b.predicted - b.posterior) * 100:+.2f} | {b.shown:.2%} ± "
+                    f"{b.luck_error:.2%} | {(b.shown - b.posterior) * 100:+.2f} ({z:+.1f}) |"
+                )
 
 
 def _play(args: argparse.Namespace, kinds: list[str]) -> list[Knock]:
     start = time.perf_counter()
-    work = [(kinds, args.rules, args.seed, args.samples, g, min(args.chunk, args.games - g), args.given_hands,
-             args.table_model, args.told_model) for g in range(0, args.games, args.chunk)]
+    work = [
+        (
+            kinds,
+            args.rules,
+            args.seed,
+            args.samples,
+            g,
+            min(args.chunk, args.games - g),
+            args.given_hands,
+            args.table_model,
+            args.told_model,
+        )
+        for g in range(0, args.games, args.chunk)
+    ]
     knocks = _in_chunks(_chunk, work, args.jobs)
     elapsed = time.perf_counter() - start
-    print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
-          f"Carlo deals per prediction against 2+ opponents: {len(knocks):,} knocks in {elapsed:.0f} s "
-          f"({args.jobs} job{'s' if args.jobs != 1 else ''})")
+    print(
+        f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}, {args.samples:,} Monte "
+        f"Carlo deals per prediction against 2+ opponents: {len(knocks):,} knocks in {elapsed:.0f} s "
+        f"({args.jobs} job{'s' if args.jobs != 1 else ''})"
+    )
     return knocks
 
 
@@ -259,19 +338,24 @@ def _told_beside_in_play(by_kind: dict[str, list[Knock]]) -> None:
     """Print, per knocking kind and per bin of the model in play, the mean prediction in play
     and told on the same knocks, the observed rate and (when recorded) the risk with the
     hands shown."""
-    print("\nThe model told who each opponent is beside the model in play, on the same knocks, by the bin of "
-          "the model in play: mean prediction in play / told / observed (/ with the hands shown); bins under "
-          "200 knocks in brackets.")
+    print(
+        "\nThe model told who each opponent is beside the model in play, on the same knocks, by the bin of "
+        "the model in play: mean prediction in play / told / observed (/ with the hands shown); bins under "
+        "200 knocks in brackets."
+    )
     for kind, mine in by_kind.items():
         parts = []
-        for (low, high), idx in zip(zip(DEFAULT_EDGES, DEFAULT_EDGES[1:]),
-                                    bin_indices([k.predicted["adaptive"] for k in mine])):
+        for (low, high), idx in zip(
+            zip(DEFAULT_EDGES, DEFAULT_EDGES[1:]), bin_indices([k.predicted["adaptive"] for k in mine])
+        ):
             group = [mine[i] for i in idx]
             if not group:
                 continue
             n = len(group)
-            text = (f"{low:.1%}-{high:.1%}, {n:,} knocks: {sum(k.predicted['adaptive'] for k in group) / n:.2%} / "
-                    f"{sum(k.predicted['told'] for k in group) / n:.2%} / {sum(k.lost for k in group) / n:.2%}")
+            text = (
+                f"{low:.1%}-{high:.1%}, {n:,} knocks: {sum(k.predicted['adaptive'] for k in group) / n:.2%} / "
+                f"{sum(k.predicted['told'] for k in group) / n:.2%} / {sum(k.lost for k in group) / n:.2%}"
+            )
             if all(k.shown is not None for k in group):
                 text += f" / {sum(k.shown or 0.0 for k in group) / n:.2%}"
             parts.append(text if n >= 200 else f"({text})")
@@ -287,45 +371,90 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=2_000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=50)
-    parser.add_argument("--given-hands", type=int, default=0, metavar="N",
-                        help="also compare with each knock's chance of losing given the real hands (N stock orders)")
-    parser.add_argument("--table-model", action="store_true",
-                        help="also predict with the strong kind knocking by its measured chances, not by the expert's "
-                             "rule at each opponent turn (the model 'table': the model in play before the rule)")
-    parser.add_argument("--told-model", action="store_true",
-                        help="also predict with the model told who each opponent is (the model 'told': a tip "
-                             "pictured as exactly the tip player, an expert as the strong kind; tip and expert "
-                             "players only); with --fidelity: picture the hands as that model does")
-    parser.add_argument("--models", metavar="M1,M2",
-                        help="report and draw only these of the models recorded (default: every one recorded for "
-                             "every knock), e.g. uniform,adaptive for lesson 3's diagram")
+    parser.add_argument(
+        "--given-hands",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also compare with each knock's chance of losing given the real hands (N stock orders)",
+    )
+    parser.add_argument(
+        "--table-model",
+        action="store_true",
+        help="also predict with the strong kind knocking by its measured chances, not by the expert's "
+        "rule at each opponent turn (the model 'table': the model in play before the rule)",
+    )
+    parser.add_argument(
+        "--told-model",
+        action="store_true",
+        help="also predict with the model told who each opponent is (the model 'told': a tip "
+        "pictured as exactly the tip player, an expert as the strong kind; tip and expert "
+        "players only); with --fidelity: picture the hands as that model does",
+    )
+    parser.add_argument(
+        "--models",
+        metavar="M1,M2",
+        help="report and draw only these of the models recorded (default: every one recorded for "
+        "every knock), e.g. uniform,adaptive for lesson 3's diagram",
+    )
     parser.add_argument("--json", help="also write the knocks and tables to this JSON file")
-    parser.add_argument("--svg", help="the reliability diagram's file (default "
-                                      "research/calibration/out/calibration-....svg)")
-    parser.add_argument("--from-json", nargs="+", metavar="FILE",
-                        help="no games: report on the knocks saved by earlier runs' --json (pooled)")
-    parser.add_argument("--knock-chances", action="store_true",
-                        help="print how often each player kind knocks by hand value, and stop")
-    parser.add_argument("--agreement", action="store_true",
-                        help="print how each player kind's takes and throws agree with the filter's kinds, and stop")
-    parser.add_argument("--chain", action="store_true",
-                        help="with --fidelity: picture the hands without the order of the turns (the chain)")
-    parser.add_argument("--fidelity", action="store_true",
-                        help="print how the adaptive model pictures the opponents' hands at knocks against the "
-                             "real hands, and stop")
-    parser.add_argument("--posterior", type=int, default=0, metavar="N",
-                        help="check the models against the exact posterior of the hands (N deals tried per knock, "
-                             "at knocks against tip players early in a hand), and stop")
-    parser.add_argument("--posterior-turns", type=int, default=1, metavar="K",
-                        help="with --posterior: only knocks where each opponent has played at most K turns")
-    parser.add_argument("--posterior-from", type=float, default=0.0, metavar="P",
-                        help="with --posterior: only knocks the model in play gave a risk of P (0 to 1) or more")
+    parser.add_argument(
+        "--svg", help="the reliability diagram's file (default research/calibration/out/calibration-....svg)"
+    )
+    parser.add_argument(
+        "--from-json",
+        nargs="+",
+        metavar="FILE",
+        help="no games: report on the knocks saved by earlier runs' --json (pooled)",
+    )
+    parser.add_argument(
+        "--knock-chances", action="store_true", help="print how often each player kind knocks by hand value, and stop"
+    )
+    parser.add_argument(
+        "--agreement",
+        action="store_true",
+        help="print how each player kind's takes and throws agree with the filter's kinds, and stop",
+    )
+    parser.add_argument(
+        "--chain",
+        action="store_true",
+        help="with --fidelity: picture the hands without the order of the turns (the chain)",
+    )
+    parser.add_argument(
+        "--fidelity",
+        action="store_true",
+        help="print how the adaptive model pictures the opponents' hands at knocks against the real hands, and stop",
+    )
+    parser.add_argument(
+        "--posterior",
+        type=int,
+        default=0,
+        metavar="N",
+        help="check the models against the exact posterior of the hands (N deals tried per knock, "
+        "at knocks against tip players early in a hand), and stop",
+    )
+    parser.add_argument(
+        "--posterior-turns",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --posterior: only knocks where each opponent has played at most K turns",
+    )
+    parser.add_argument(
+        "--posterior-from",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="with --posterior: only knocks the model in play gave a risk of P (0 to 1) or more",
+    )
     args = parser.parse_args(argv)
     if args.given_hands < 0:
         parser.error(f"--given-hands must be 0 (off) or a number of stock orders, not {args.given_hands}")
     if args.posterior < 0 or args.posterior_turns < 0 or not 0 <= args.posterior_from <= 1:
-        parser.error(f"--posterior and --posterior-turns must be 0 or more and --posterior-from a chance from 0 to 1, "
-                     f"not {args.posterior}, {args.posterior_turns} and {args.posterior_from}")
+        parser.error(
+            f"--posterior and --posterior-turns must be 0 or more and --posterior-from a chance from 0 to 1, "
+            f"not {args.posterior}, {args.posterior_turns} and {args.posterior_from}"
+        )
     kinds = args.players.split(",")
     if args.posterior:
         _posterior(args, kinds)
@@ -334,13 +463,17 @@ def main(argv: list[str] | None = None) -> int:
         _fidelity(args, kinds)
         return 0
     if args.agreement:
-        print(f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: each player's choices "
-              "against each kind of the filter")
+        print(
+            f"{args.games:,} games of {args.players} under {args.rules}, seed {args.seed}: each player's choices "
+            "against each kind of the filter"
+        )
         for a in kind_agreement(kinds, args.games, rules=args.rules, seed=args.seed):
             (tw, nw), (to, no), (same, n) = a.takes_worth, a.takes_other, a.throws
-            print(f"- {a.player} as the {a.kind} kind: took {tw:,} of the {nw:,} discards the kind takes "
-                  f"({tw / max(nw, 1):.1%}) and {to:,} of the {no:,} others ({to / max(no, 1):.2%}); "
-                  f"threw the kind's card {same:,} times of {n:,} ({same / max(n, 1):.1%})")
+            print(
+                f"- {a.player} as the {a.kind} kind: took {tw:,} of the {nw:,} discards the kind takes "
+                f"({tw / max(nw, 1):.1%}) and {to:,} of the {no:,} others ({to / max(no, 1):.2%}); "
+                f"threw the kind's card {same:,} times of {n:,} ({same / max(n, 1):.1%})"
+            )
         return 0
     if args.knock_chances:
         _knock_chances(args, kinds)
@@ -350,17 +483,36 @@ def main(argv: list[str] | None = None) -> int:
         runs = []
         for name in args.from_json:
             saved = json.loads(Path(name).read_text())
-            knocks += [Knock(k["kind"], len(k["against"]), k["turn"], k["predicted"], k["lost"], tuple(k["against"]),
-                             k.get("expected"), k.get("shown")) for k in saved["knocks"]]
-            runs.append(f"{saved['games']:,} games of {','.join(saved['players'])} under {saved['rules']}, seed "
-                        f"{saved['seed']}, {saved['samples']:,} Monte Carlo deals per prediction")
+            knocks += [
+                Knock(
+                    k["kind"],
+                    len(k["against"]),
+                    k["turn"],
+                    k["predicted"],
+                    k["lost"],
+                    tuple(k["against"]),
+                    k.get("expected"),
+                    k.get("shown"),
+                )
+                for k in saved["knocks"]
+            ]
+            runs.append(
+                f"{saved['games']:,} games of {','.join(saved['players'])} under {saved['rules']}, seed "
+                f"{saved['seed']}, {saved['samples']:,} Monte Carlo deals per prediction"
+            )
             kinds, args.rules, args.players = saved["players"], saved["rules"], ",".join(saved["players"])
         print(f"{len(knocks):,} knocks pooled from: " + "; ".join(runs))
     else:
         knocks = _play(args, kinds)
     curves = []
-    data: dict[str, object] = {"games": args.games, "players": kinds, "rules": args.rules, "seed": args.seed,
-                               "samples": args.samples, "given_hands": args.given_hands}
+    data: dict[str, object] = {
+        "games": args.games,
+        "players": kinds,
+        "rules": args.rules,
+        "seed": args.seed,
+        "samples": args.samples,
+        "given_hands": args.given_hands,
+    }
     tables: dict[str, object] = {}
     data["tables"] = tables
     by_kind = {kind: mine for kind in dict.fromkeys(kinds) if (mine := [k for k in knocks if k.kind == kind])}
@@ -369,8 +521,10 @@ def main(argv: list[str] | None = None) -> int:
         chosen = args.models.split(",")
         missing = [m for m in chosen if m not in models]
         if missing or "adaptive" not in chosen:
-            parser.error(f"--models {args.models!r} is not allowed: a comma-separated choice of the models recorded "
-                         f"for every knock ({', '.join(models)}), with adaptive among them")
+            parser.error(
+                f"--models {args.models!r} is not allowed: a comma-separated choice of the models recorded "
+                f"for every knock ({', '.join(models)}), with adaptive among them"
+            )
         models = [m for m in models if m in chosen]
     modelled = [m for m in models if m != "uniform"]  # the models with a picture of the hands
     for kind, mine in by_kind.items():
@@ -381,19 +535,29 @@ def main(argv: list[str] | None = None) -> int:
             curves.append((f"{kind}, {model}", r))
             for against in sorted({k.against for k in mine}):
                 part = reliability([k for k in mine if k.against == against], model)
-                print(f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
-                      f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points")
+                print(
+                    f"- against {'+'.join(against)}: {part.knocks:,} knocks, predicted {part.predicted:.2%}, "
+                    f"observed {part.observed:.2%}, bias {part.bias * 100:+.2f} points"
+                )
             tables[f"{kind}/{model}"] = r.to_json()
     if "told" in models:
         _told_beside_in_play(by_kind)
     against_chances = (
-        ("expected", "\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
-         "averaged out, the real players playing the last turns): the model's error without the draw's luck.",
-         "given the real hands", "given-hands"),
-        ("shown", "\nThe same knocks against the knock risk with the real hands shown to it (its own last-turn "
-         "policy, the stock's order unknown): the error of the picture of the hands alone. What is left of the "
-         "error given the real hands is the last-turn policy's.", "against the risk with the hands shown",
-         "hands-shown"),
+        (
+            "expected",
+            "\nThe same knocks against each knock's chance of losing given the real hands (the stock's order "
+            "averaged out, the real players playing the last turns): the model's error without the draw's luck.",
+            "given the real hands",
+            "given-hands",
+        ),
+        (
+            "shown",
+            "\nThe same knocks against the knock risk with the real hands shown to it (its own last-turn "
+            "policy, the stock's order unknown): the error of the picture of the hands alone. What is left of the "
+            "error given the real hands is the last-turn policy's.",
+            "against the risk with the hands shown",
+            "hands-shown",
+        ),
     )
     for outcome, intro, heading, key in against_chances:
         if not knocks or any(getattr(k, outcome) is None for k in knocks):
@@ -405,29 +569,51 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n## knocks by {kind}, {model} model, {heading}\n{r.table()}")
                 tables[f"{kind}/{model}/{key}"] = r.to_json()
     if knocks and all(k.expected is not None and k.shown is not None for k in knocks):
-        print("\nThe last-turn policy's part of the error, per bin: the chance given the real hands minus the risk "
-              "with the hands shown, in points (bins under 200 knocks in brackets).")
+        print(
+            "\nThe last-turn policy's part of the error, per bin: the chance given the real hands minus the risk "
+            "with the hands shown, in points (bins under 200 knocks in brackets)."
+        )
         for kind, mine in by_kind.items():
             for model in modelled:
-                given, open_hands = reliability(mine, model, outcome="expected"), reliability(mine, model, outcome="shown")
+                given, open_hands = (
+                    reliability(mine, model, outcome="expected"),
+                    reliability(mine, model, outcome="shown"),
+                )
                 parts = [(b, (g.observed - b.observed) * 100) for g, b in zip(given.bins, open_hands.bins) if b.knocks]
-                shown_parts = [f"{b.low:.1%}-{b.high:.1%} {d:+.2f}" if b.knocks >= 200 else
-                               f"({b.low:.1%}-{b.high:.1%} {d:+.2f})" for b, d in parts]
+                shown_parts = [
+                    f"{b.low:.1%}-{b.high:.1%} {d:+.2f}" if b.knocks >= 200 else f"({b.low:.1%}-{b.high:.1%} {d:+.2f})"
+                    for b, d in parts
+                ]
                 big = [abs(d) for b, d in parts if b.knocks >= 200]
-                print(f"- knocks by {kind}, {model} model: " + ", ".join(shown_parts)
-                      + (f"; at most {max(big):.2f} in bins of 200+" if big else ""))
+                print(
+                    f"- knocks by {kind}, {model} model: "
+                    + ", ".join(shown_parts)
+                    + (f"; at most {max(big):.2f} in bins of 200+" if big else "")
+                )
     for model in modelled:
         chance = criterion_chance(list(by_kind.values()), model)
-        print(f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
-              f"would be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes "
-              "drawn with the predicted chances, seed 0).")
+        print(
+            f"\nIf every {model} prediction were exactly right, every bin of 200+ knocks of every player kind "
+            f"would be within 2 points in {chance:.1%} of 2,000 simulated studies with these knocks (outcomes "
+            "drawn with the predicted chances, seed 0)."
+        )
     svg = Path(args.svg) if args.svg else OUT / f"calibration-{args.rules}-{args.players.replace(',', '-')}.svg"
     svg.parent.mkdir(parents=True, exist_ok=True)
     svg.write_text(reliability_svg(curves, f"knock risk calibration: {args.players.replace(',', ', ')}, {args.rules}"))
     print(f"\nreliability diagram: {os.path.relpath(svg)}")
     if args.json and not args.from_json:
-        data["knocks"] = [{"kind": k.kind, "against": k.against, "turn": k.turn, "predicted": k.predicted,
-                           "lost": k.lost, "expected": k.expected, "shown": k.shown} for k in knocks]
+        data["knocks"] = [
+            {
+                "kind": k.kind,
+                "against": k.against,
+                "turn": k.turn,
+                "predicted": k.predicted,
+                "lost": k.lost,
+                "expected": k.expected,
+                "shown": k.shown,
+            }
+            for k in knocks
+        ]
         Path(args.json).write_text(json.dumps(data))
     return 0
 

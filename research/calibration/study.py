@@ -52,13 +52,13 @@ from typing import Any
 
 import numpy as np
 
+from scatlab.analysis.counting.knowledge import Knowledge
+from scatlab.analysis.counting.tables import tables_for
+from scatlab.analysis.model.candidates import OpponentModelName
 from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, FilterKind
 from scatlab.analysis.model.knock import knock_risk
-from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.analysis.model.observations import Observations, with_knock_rules
-from scatlab.analysis.model.candidates import OpponentModelName
 from scatlab.analysis.model.weights import row_weights
-from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import Card
 from scatlab.checks import MAX_SAMPLES, SEED_RANGE, shown, whole_number
 from scatlab.players.base import Player, PlayerError, make_player
@@ -70,11 +70,39 @@ from scatlab.rules.view import PlayerView
 
 from .deals import hand_start, replay_hand, restocked_deck
 
-__all__ = ["Knock", "collect_knocks", "expected_loss", "risk_with_hands_shown", "knock_chances", "knock_table",
-           "MAX_PLAYED", "MAX_TOOK", "KnockCell", "Agreement", "kind_agreement", "Bin", "Reliability", "reliability", "criterion_chance", "reliability_svg",
-           "DEFAULT_EDGES", "bin_indices", "HandPicture", "Fidelity", "hand_fidelity", "fidelity", "TOLD_KINDS", "TOLD_ODDS",
-           "PosteriorRisk", "posterior_risk", "PosteriorCheck", "posterior_checks", "PosteriorBin", "posterior_table",
-           "MIN_KEPT"]
+__all__ = [
+    "Knock",
+    "collect_knocks",
+    "expected_loss",
+    "risk_with_hands_shown",
+    "knock_chances",
+    "knock_table",
+    "MAX_PLAYED",
+    "MAX_TOOK",
+    "KnockCell",
+    "Agreement",
+    "kind_agreement",
+    "Bin",
+    "Reliability",
+    "reliability",
+    "criterion_chance",
+    "reliability_svg",
+    "DEFAULT_EDGES",
+    "bin_indices",
+    "HandPicture",
+    "Fidelity",
+    "hand_fidelity",
+    "fidelity",
+    "TOLD_KINDS",
+    "TOLD_ODDS",
+    "PosteriorRisk",
+    "posterior_risk",
+    "PosteriorCheck",
+    "posterior_checks",
+    "PosteriorBin",
+    "posterior_table",
+    "MIN_KEPT",
+]
 
 DEFAULT_EDGES: tuple[float, ...] = (0.0, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 
@@ -109,8 +137,9 @@ def _lost(result: HandResult, seat: int, rules: RuleSet) -> bool:
     return result.lives_lost[seat] > 0
 
 
-def expected_loss(after: GameState, knocker: int, players: Sequence[Player], orders: int = 200,
-                  seed: int = 0) -> Fraction:
+def expected_loss(
+    after: GameState, knocker: int, players: Sequence[Player], orders: int = 200, seed: int = 0
+) -> Fraction:
     """The chance that ``knocker`` loses the hand from ``after`` (the moment just after its
     knock), given the real hands: the share of stock orders in which it loses when the hand
     is played to its end by ``players`` (one per seat). The last turns draw one card each, so
@@ -128,12 +157,11 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     (Fraction(1, 15), 45)
     """
     if not isinstance(after, GameState) or after.knocker != knocker or after.to_move is None:
-        raise PlayerError(f"expected_loss needs the moment just after player {knocker!r}'s knock, "
-                          f"not {shown(after)}")
+        raise PlayerError(f"expected_loss needs the moment just after player {knocker!r}'s knock, not {shown(after)}")
     whole_number("orders", orders, 1, 100_000, error=PlayerError)
     if len(players) != after.num_players or not all(isinstance(p, Player) for p in players):
         raise PlayerError(f"expected_loss needs one player per seat ({after.num_players}), not {shown(players)}")
-    left = after.stock[after.stock_pos:]
+    left = after.stock[after.stock_pos :]
     k = min(len(after.active) - 1, len(left))
     rng = random.Random(seed)
     if math.perm(len(left), k) <= orders:
@@ -158,8 +186,9 @@ def expected_loss(after: GameState, knocker: int, players: Sequence[Player], ord
     return Fraction(lost, len(heads))
 
 
-def risk_with_hands_shown(view: PlayerView, hands: Sequence[Sequence[Card]], samples: int = 2_000,
-                          seed: int = 0) -> Fraction:
+def risk_with_hands_shown(
+    view: PlayerView, hands: Sequence[Sequence[Card]], samples: int = 2_000, seed: int = 0
+) -> Fraction:
     """The knock risk (:func:`~scatlab.analysis.knock_risk`) that the player of ``view`` takes
     by knocking now, with every opponent's real hand shown to it (``hands``, one per opponent
     in the order of ``view.opponents``): the stated last-turn policy of each opponent, the
@@ -179,8 +208,9 @@ def risk_with_hands_shown(view: PlayerView, hands: Sequence[Sequence[Card]], sam
         raise PlayerError(f"risk_with_hands_shown needs the knocker's PlayerView, not {shown(view)}")
     knowledge = Knowledge.from_view(view)
     if not isinstance(hands, (list, tuple)) or len(hands) != knowledge.opponents:
-        raise PlayerError(f"risk_with_hands_shown needs one hand per opponent ({knowledge.opponents}), "
-                          f"not {shown(hands)}")
+        raise PlayerError(
+            f"risk_with_hands_shown needs one hand per opponent ({knowledge.opponents}), not {shown(hands)}"
+        )
     open_hands = replace(knowledge, opponent_holds=tuple(tuple(h) for h in hands))
     return knock_risk(open_hands, samples=samples, opponent_model="uniform", seed=seed).p_lose
 
@@ -200,8 +230,10 @@ def _check_flags(kinds: Sequence[str], **flags: object) -> None:
         if not isinstance(flag, bool):
             raise PlayerError(f"{name}={shown(flag)} is not allowed: use True or False")
     if flags.get("told_model") and not set(kinds) <= set(TOLD_ODDS):
-        raise PlayerError(f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
-                          f"filter can be told), not {', '.join(kinds)}")
+        raise PlayerError(
+            f"told_model needs every player to be one of {', '.join(TOLD_ODDS)} (the kinds the "
+            f"filter can be told), not {', '.join(kinds)}"
+        )
 
 
 def _told(observations: Observations, opponents: Sequence[str]) -> Observations:
@@ -210,8 +242,16 @@ def _told(observations: Observations, opponents: Sequence[str]) -> Observations:
     return replace(observations, kinds=TOLD_KINDS, odds=tuple(TOLD_ODDS[kind] for kind in opponents))
 
 
-def _predict(view: PlayerView, opponents: Sequence[str], models: Sequence[OpponentModelName], samples: int, seed: int,
-             *, table_model: bool = False, told_model: bool = False) -> dict[str, float]:
+def _predict(
+    view: PlayerView,
+    opponents: Sequence[str],
+    models: Sequence[OpponentModelName],
+    samples: int,
+    seed: int,
+    *,
+    table_model: bool = False,
+    told_model: bool = False,
+) -> dict[str, float]:
     """Each of the study's models' knock risk from ``view``: ``models``, then ``"table"``
     and ``"told"`` (the opponents being these player kinds, in turn order) when asked,
     every estimate with the same ``seed``."""
@@ -223,15 +263,25 @@ def _predict(view: PlayerView, opponents: Sequence[str], models: Sequence[Oppone
         chosen["table"] = ("adaptive", plain)
     if told_model:
         chosen["told"] = ("adaptive", _told(observations, opponents))
-    return {name: float(knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model,
-                                   observations=seen).p_lose)
-            for name, (model, seen) in chosen.items()}
+    return {
+        name: float(knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model, observations=seen).p_lose)
+        for name, (model, seen) in chosen.items()
+    }
 
 
-def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                   samples: int = 2_000, models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
-                   first_game: int = 0, given_hands: int = 0, table_model: bool = False,
-                   told_model: bool = False) -> list[Knock]:
+def collect_knocks(
+    kinds: Sequence[str],
+    games: int,
+    *,
+    rules: str | RuleSet = "classic",
+    seed: int = 0,
+    samples: int = 2_000,
+    models: Sequence[OpponentModelName] = ("uniform", "adaptive"),
+    first_game: int = 0,
+    given_hands: int = 0,
+    table_model: bool = False,
+    told_model: bool = False,
+) -> list[Knock]:
     """Play games ``first_game .. first_game + games - 1`` of the tournament with these
     entrants and seed (:func:`scatlab.players.tournament.play_out`: the same games a
     tournament plays) and record every knock (see the module doc); with ``given_hands``
@@ -259,19 +309,24 @@ def collect_knocks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "
             if action.kind is ActionKind.KNOCK:
                 knock_seed = len(out) + len(pending) + 1000 * game  # every estimate at this knock alike
                 against = tuple(kinds[seat_entrant[p]] for p in view.opponents)
-                predicted = _predict(view, against, models, samples, knock_seed, table_model=table_model,
-                                     told_model=told_model)
+                predicted = _predict(
+                    view, against, models, samples, knock_seed, table_model=table_model, told_model=told_model
+                )
                 turn = sum(1 for e in view.history if e.player == view.player and e.action.kind is ActionKind.DISCARD)
                 expected = shown_risk = None
                 if given_hands:
                     at_seat = [players[seat_entrant[s]] for s in range(after.num_players)]
-                    expected = float(expected_loss(after, view.player, at_seat, given_hands,
-                                                   seed=knock_seed))
-                    shown_risk = float(risk_with_hands_shown(view, [before.hands[p] for p in view.opponents],
-                                                             samples, seed=knock_seed))
-                pending.append((len(before.results), view.player,
-                                Knock(kinds[entrant], len(against), turn, predicted, False, against, expected,
-                                      shown_risk)))
+                    expected = float(expected_loss(after, view.player, at_seat, given_hands, seed=knock_seed))
+                    shown_risk = float(
+                        risk_with_hands_shown(view, [before.hands[p] for p in view.opponents], samples, seed=knock_seed)
+                    )
+                pending.append(
+                    (
+                        len(before.results),
+                        view.player,
+                        Knock(kinds[entrant], len(against), turn, predicted, False, against, expected, shown_risk),
+                    )
+                )
             while pending and len(after.results) > pending[0][0]:
                 number, seat, knock = pending.pop(0)
                 out.append(replace(knock, lost=_lost(after.results[number], seat, ruleset)))
@@ -298,8 +353,9 @@ class PosteriorRisk:
     tries: int
 
 
-def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 20_000, seed: int = 0,
-                   samples: int = 2_000) -> PosteriorRisk:
+def posterior_risk(
+    state: GameState, players: Sequence[Player], *, tries: int = 20_000, seed: int = 0, samples: int = 2_000
+) -> PosteriorRisk:
     """The risk the player to move in ``state`` takes by knocking now, averaged over the
     opponents' hands **as they could really be**: rejection sampling from the real deal.
 
@@ -332,12 +388,17 @@ def posterior_risk(state: GameState, players: Sequence[Player], *, tries: int = 
     if not isinstance(state, GameState):
         raise PlayerError(f"posterior_risk needs a GameState at the start of a player's turn, not {shown(state)}")
     if state.to_move is None or state.phase.value != "turn":
-        raise PlayerError(f"posterior_risk is for the start of a turn, where a knock is made instead of drawing (C6), "
-                          f"not the {state.phase.value!r} phase")
+        raise PlayerError(
+            f"posterior_risk is for the start of a turn, where a knock is made instead of drawing (C6), "
+            f"not the {state.phase.value!r} phase"
+        )
     me = state.to_move
     view = state.view(me)
-    if not isinstance(players, (list, tuple)) or len(players) != state.num_players or \
-            not all(isinstance(p, Player) for p in players):
+    if (
+        not isinstance(players, (list, tuple))
+        or len(players) != state.num_players
+        or not all(isinstance(p, Player) for p in players)
+    ):
         raise PlayerError(f"posterior_risk needs one player per seat ({state.num_players}), not {shown(players)}")
     whole_number("tries", tries, 1, 10_000_000, error=PlayerError)
     whole_number("samples", samples, 1, MAX_SAMPLES, error=PlayerError)
@@ -403,10 +464,21 @@ class PosteriorCheck:
     shown: float
 
 
-def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                     samples: int = 2_000, tries: int = 20_000, max_turns: int = 1, against: Sequence[str] = ("tip",),
-                     max_opponents: int = 1, min_predicted: float = 0.0, first_game: int = 0,
-                     told_model: bool = False) -> list[PosteriorCheck]:
+def posterior_checks(
+    kinds: Sequence[str],
+    games: int,
+    *,
+    rules: str | RuleSet = "classic",
+    seed: int = 0,
+    samples: int = 2_000,
+    tries: int = 20_000,
+    max_turns: int = 1,
+    against: Sequence[str] = ("tip",),
+    max_opponents: int = 1,
+    min_predicted: float = 0.0,
+    first_game: int = 0,
+    told_model: bool = False,
+) -> list[PosteriorCheck]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays and
     predicts them) against at most ``max_opponents`` opponents (by default one: in a hand
     left to two, where every risk is exact and quick), all of the kinds ``against``, who
@@ -440,8 +512,10 @@ def posterior_checks(kinds: Sequence[str], games: int, *, rules: str | RuleSet =
             if action.kind is not ActionKind.KNOCK:
                 return
             foes = tuple(kinds[seat_entrant[p]] for p in view.opponents)
-            turns = max(sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
-                        for p in view.opponents)
+            turns = max(
+                sum(1 for e in view.history if e.player == p and e.action.kind is ActionKind.DISCARD)
+                for p in view.opponents
+            )
             if len(foes) > max_opponents or not set(foes) <= set(against) or turns > max_turns:
                 return
             knock_seed = next(counter) + 1000 * game  # every knock looked at, kept or not
@@ -481,13 +555,15 @@ class PosteriorBin:
     luck_error: float
 
 
-def posterior_table(checks: Sequence[PosteriorCheck], model: str, edges: Sequence[float] = DEFAULT_EDGES,
-                    min_kept: int = MIN_KEPT) -> list[PosteriorBin]:
+def posterior_table(
+    checks: Sequence[PosteriorCheck], model: str, edges: Sequence[float] = DEFAULT_EDGES, min_kept: int = MIN_KEPT
+) -> list[PosteriorBin]:
     """Bin the checks whose posterior kept at least ``min_kept`` deals by ``model``'s
     prediction (as :func:`reliability` bins knocks); empty bins are left out.
 
     >>> c = PosteriorCheck("expert", ("tip",), 1, {"m": 0.12}, PosteriorRisk(0.1, 0.2, 0.01, 400, 9000), 0.3)
-    >>> [(b.knocks, b.predicted, b.posterior, b.shown, b.luck_error) for b in posterior_table([c, c], "m")]   # 0.2 / 2 * 2 ** 0.5
+    >>> # the luck error: 0.2 / 2 * 2 ** 0.5
+    >>> [(b.knocks, b.predicted, b.posterior, b.shown, b.luck_error) for b in posterior_table([c, c], "m")]
     [(2, 0.12, 0.1, 0.3, 0.14142135623730953)]
     """
     kept = [c for c in checks if c.posterior.risk is not None and c.posterior.accepted >= min_kept]
@@ -497,11 +573,18 @@ def posterior_table(checks: Sequence[PosteriorCheck], model: str, edges: Sequenc
             continue
         group = [kept[i] for i in idx]
         n = len(group)
-        out.append(PosteriorBin(low, high, n, sum(c.predicted[model] for c in group) / n,
-                                sum(c.posterior.risk or 0.0 for c in group) / n,
-                                math.sqrt(sum(c.posterior.std_error ** 2 for c in group)) / n,
-                                sum(c.shown for c in group) / n,
-                                math.sqrt(sum(c.posterior.spread ** 2 for c in group)) / n))
+        out.append(
+            PosteriorBin(
+                low,
+                high,
+                n,
+                sum(c.predicted[model] for c in group) / n,
+                sum(c.posterior.risk or 0.0 for c in group) / n,
+                math.sqrt(sum(c.posterior.std_error**2 for c in group)) / n,
+                sum(c.shown for c in group) / n,
+                math.sqrt(sum(c.posterior.spread**2 for c in group)) / n,
+            )
+        )
     return out
 
 
@@ -513,8 +596,9 @@ KnockCell = tuple[int, int, int, int]
 """A cell of :func:`knock_chances`: opponents, whole value, turns played, cards the others took."""
 
 
-def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  first_game: int = 0) -> dict[str, dict[KnockCell, tuple[int, int]]]:
+def knock_chances(
+    kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0, first_game: int = 0
+) -> dict[str, dict[KnockCell, tuple[int, int]]]:
     """How often each player kind knocks by the value of its hand: over the tournament's
     games, at every start of a turn where a knock is allowed and the hand is worth 26 or
     more (below 31), ``{kind: {(opponents, whole value, played, took): (knocks, turns)}}``,
@@ -543,8 +627,9 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
         value = view.value  # a three-card hand always has one
         if value is None or not 26 <= value < 31:
             return
-        played = sum(1 for e in view.history
-                     if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE))
+        played = sum(
+            1 for e in view.history if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE)
+        )
         took = sum(1 for e in view.history if e.player != view.player and e.action.kind is ActionKind.TAKE)
         mine = counts[kinds[entrant]]
         key = (len(view.opponents), int(value), min(played, MAX_PLAYED), min(took, MAX_TOOK))
@@ -556,8 +641,9 @@ def knock_chances(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
     return counts
 
 
-def knock_table(counts: dict[KnockCell, tuple[int, int]], opponents: int, prior: float = 20.0,
-                top: float = 0.99) -> tuple[tuple[int, tuple[float, ...]], ...]:
+def knock_table(
+    counts: dict[KnockCell, tuple[int, int]], opponents: int, prior: float = 20.0, top: float = 0.99
+) -> tuple[tuple[int, tuple[float, ...]], ...]:
     """A filter kind's knock chances (``FilterKind.knocks``: per value 26-30, one chance per
     turn played, 0 to :data:`MAX_PLAYED`) from one kind's :func:`knock_chances` against
     ``opponents``, whatever the others took: each cell's share of knocks, shrunk toward the
@@ -600,8 +686,9 @@ class Agreement:
     throws: tuple[int, int]
 
 
-def kind_agreement(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                   first_game: int = 0) -> list[Agreement]:
+def kind_agreement(
+    kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0, first_game: int = 0
+) -> list[Agreement]:
     """Each player kind's takes and throws against each filter kind's policy, at every turn
     of the tournament's games (the turn's top discard, hand, card added, the suits the next
     player had taken, whether someone had knocked: what the filter sees, plus the player's
@@ -668,9 +755,17 @@ class HandPicture:
     high: float
 
 
-def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "classic", seed: int = 0,
-                  high: float = 20, first_game: int = 0, chain: bool = False,
-                  told_model: bool = False) -> list[HandPicture]:
+def hand_fidelity(
+    kinds: Sequence[str],
+    games: int,
+    *,
+    rules: str | RuleSet = "classic",
+    seed: int = 0,
+    high: float = 20,
+    first_game: int = 0,
+    chain: bool = False,
+    told_model: bool = False,
+) -> list[HandPicture]:
     """At every real knock of the tournament's games (as :func:`collect_knocks` plays
     them), every opponent's hand as the knocker's adaptive model pictures it (the weights
     of :func:`scatlab.analysis.model.weights.row_weights`, from the knocker's view) beside the
@@ -714,8 +809,17 @@ def hand_fidelity(kinds: Sequence[str], games: int, *, rules: str | RuleSet = "c
                 w = w / w.sum()
                 took = any(e.player == seat and e.action.kind is ActionKind.TAKE for e in view.history)
                 real = float(tables.value2[tables.row(sorted(c.index for c in before.hands[seat]))]) / 2
-                out.append(HandPicture(kinds[seat_entrant[seat]], observations.turns[i], took,
-                                       float((w * values).sum()), float(w[is_high].sum()), real, high))
+                out.append(
+                    HandPicture(
+                        kinds[seat_entrant[seat]],
+                        observations.turns[i],
+                        took,
+                        float((w * values).sum()),
+                        float(w[is_high].sum()),
+                        real,
+                        high,
+                    )
+                )
 
         seats, _ = seating(game, len(kinds))
         seat_entrant = {s: i for i, s in enumerate(seats)}
@@ -758,8 +862,18 @@ def fidelity(pictures: Sequence[HandPicture], max_turns: int = 6) -> list[Fideli
     out = []
     for (kind, turns, took), group in sorted(groups.items()):
         n = len(group)
-        out.append(Fidelity(kind, turns, took, n, sum(p.model_mean for p in group) / n, sum(p.real for p in group) / n,
-                            sum(p.model_high for p in group) / n, sum(p.real >= p.high for p in group) / n))
+        out.append(
+            Fidelity(
+                kind,
+                turns,
+                took,
+                n,
+                sum(p.model_mean for p in group) / n,
+                sum(p.real for p in group) / n,
+                sum(p.model_high for p in group) / n,
+                sum(p.real >= p.high for p in group) / n,
+            )
+        )
     return out
 
 
@@ -816,28 +930,45 @@ class Reliability:
     def table(self, min_bin: int = 200, tolerance: float = 0.02) -> str:
         """A text table; bins with at least ``min_bin`` knocks are marked ok when the observed
         rate is within ``tolerance`` of the mean prediction."""
-        seen, score = {"lost": ("observed", "Brier"), "expected": ("expected given the real hands", "mean squared gap"),
-                       "shown": ("risk with the real hands shown", "mean squared gap")}[self.outcome]
-        lines = [f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, {seen} "
-                 f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, {score} {self.brier:.4f}",
-                 f"| predicted risk | knocks | mean predicted | {seen} (± s.e.) | gap (in s.e. of the "
-                 f"{dict(lost='prediction', expected='expected loss', shown='risk shown')[self.outcome]}) | within ±2 points |",
-                 "|---|---:|---:|---:|---:|---|"]
+        seen, score = {
+            "lost": ("observed", "Brier"),
+            "expected": ("expected given the real hands", "mean squared gap"),
+            "shown": ("risk with the real hands shown", "mean squared gap"),
+        }[self.outcome]
+        lines = [
+            f"model {self.model}: {self.knocks:,} knocks, predicted {self.predicted:.2%}, {seen} "
+            f"{self.observed:.2%}, bias {self.bias * 100:+.2f} points, {score} {self.brier:.4f}",
+            f"| predicted risk | knocks | mean predicted | {seen} (± s.e.) | gap (in s.e. of the "
+            f"{dict(lost='prediction', expected='expected loss', shown='risk shown')[self.outcome]})"
+            " | within ±2 points |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
         for b in self.bins:
             if b.knocks == 0:
                 continue
             check = ("yes" if abs(b.gap) <= tolerance else "NO") if b.knocks >= min_bin else f"(< {min_bin} knocks)"
             spread = math.sqrt(b.predicted * (1 - b.predicted) / b.knocks) if b.spread is None else b.std_error
             z = f" ({b.gap / spread:+.1f})" if spread > 0 else ""
-            lines.append(f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | "
-                         f"{b.observed:.2%} ± {b.std_error:.2%} | {b.gap * 100:+.2f}{z} | {check} |")
+            lines.append(
+                f"| {b.low:.1%}-{b.high:.1%} | {b.knocks:,} | {b.predicted:.2%} | "
+                f"{b.observed:.2%} ± {b.std_error:.2%} | {b.gap * 100:+.2f}{z} | {check} |"
+            )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "outcome": self.outcome, "knocks": self.knocks, "predicted": self.predicted,
-                "observed": self.observed, "bias": self.bias, "brier": self.brier,
-                "bins": [{"low": b.low, "high": b.high, "knocks": b.knocks, "predicted": b.predicted,
-                          "observed": b.observed} for b in self.bins]}
+        return {
+            "model": self.model,
+            "outcome": self.outcome,
+            "knocks": self.knocks,
+            "predicted": self.predicted,
+            "observed": self.observed,
+            "bias": self.bias,
+            "brier": self.brier,
+            "bins": [
+                {"low": b.low, "high": b.high, "knocks": b.knocks, "predicted": b.predicted, "observed": b.observed}
+                for b in self.bins
+            ],
+        }
 
 
 def bin_indices(predictions: Sequence[float], edges: Sequence[float] = DEFAULT_EDGES) -> list[list[int]]:
@@ -848,12 +979,15 @@ def bin_indices(predictions: Sequence[float], edges: Sequence[float] = DEFAULT_E
     [[0], [1, 3], [2]]
     """
     last = len(edges) - 2
-    return [[i for i, p in enumerate(predictions) if lo <= p < hi or (j == last and p == hi)]
-            for j, (lo, hi) in enumerate(zip(edges, edges[1:]))]
+    return [
+        [i for i, p in enumerate(predictions) if lo <= p < hi or (j == last and p == hi)]
+        for j, (lo, hi) in enumerate(zip(edges, edges[1:]))
+    ]
 
 
-def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES,
-                outcome: str = "lost") -> Reliability:
+def reliability(
+    knocks: Sequence[Knock], model: str, edges: Sequence[float] = DEFAULT_EDGES, outcome: str = "lost"
+) -> Reliability:
     """Bin the knocks by ``model``'s prediction (bins ``[edges[j], edges[j+1])``, the last
     one closed) against their outcomes: ``"lost"`` (1 or 0), ``"expected"`` (the chance of
     losing given the real hands, :attr:`Knock.expected`: the draw's luck taken out) or
@@ -877,8 +1011,10 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
         missing = sum(c is None for c in chances)
         if missing:
             what = "expected loss" if outcome == "expected" else "risk with the hands shown"
-            raise PlayerError(f"outcome={outcome!r} needs every knock's {what} (collect_knocks(..., "
-                              f"given_hands=...)); {missing} of {n} knocks have none")
+            raise PlayerError(
+                f"outcome={outcome!r} needs every knock's {what} (collect_knocks(..., "
+                f"given_hands=...)); {missing} of {n} knocks have none"
+            )
         outcomes = [c for c in chances if c is not None]
     else:
         raise PlayerError(f"outcome={outcome!r} is not allowed: 'lost', 'expected' or 'shown'")
@@ -889,16 +1025,26 @@ def reliability(knocks: Sequence[Knock], model: str, edges: Sequence[float] = DE
         spread = math.sqrt(sum((outcomes[i] - mean) ** 2 for i in idx) / m) if m and outcome != "lost" else None
         bins.append(Bin(lo, hi, m, sum(preds[i] for i in idx) / m if m else 0.0, mean, spread))
     return Reliability(
-        model, n,
+        model,
+        n,
         sum(preds) / n if n else 0.0,
         sum(outcomes) / n if n else 0.0,
         sum((p - o) ** 2 for p, o in zip(preds, outcomes)) / n if n else 0.0,
-        tuple(bins), outcome,
+        tuple(bins),
+        outcome,
     )
 
 
-def criterion_chance(groups: Sequence[Sequence[Knock]], model: str, *, min_bin: int = 200, tolerance: float = 0.02,
-                     runs: int = 2_000, seed: int = 0, edges: Sequence[float] = DEFAULT_EDGES) -> float:
+def criterion_chance(
+    groups: Sequence[Sequence[Knock]],
+    model: str,
+    *,
+    min_bin: int = 200,
+    tolerance: float = 0.02,
+    runs: int = 2_000,
+    seed: int = 0,
+    edges: Sequence[float] = DEFAULT_EDGES,
+) -> float:
     """How often the calibration criterion (in every group, every bin of :func:`reliability`
     holding ``min_bin`` knocks or more observed within ``tolerance`` of its mean prediction)
     would hold **if every prediction of** ``model`` **were exactly right**: the share of
@@ -913,7 +1059,6 @@ def criterion_chance(groups: Sequence[Sequence[Knock]], model: str, *, min_bin: 
     >>> 0.3 < criterion_chance([coin], "m", runs=400) < 0.7
     True
     """
-    import numpy as np
 
     rng = np.random.default_rng(seed)
     lows = np.asarray(edges[:-1])
@@ -931,8 +1076,9 @@ def criterion_chance(groups: Sequence[Sequence[Knock]], model: str, *, min_bin: 
     return passed / runs
 
 
-def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360,
-                    min_knocks: int = 20) -> str:
+def reliability_svg(
+    curves: Sequence[tuple[str, Reliability]], title: str, size: int = 360, min_knocks: int = 20
+) -> str:
     """A reliability diagram as a standalone SVG: the diagonal (perfect calibration) and,
     per curve, each bin's mean prediction against its observed rate, with ±2 standard
     errors; axes from 0 to the largest value shown. Bins of fewer than ``min_knocks``
@@ -967,21 +1113,25 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
         return size - pad - plot * p / top
 
     height = size + 20 * len(curves) + (14 if left_out else 0)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" '
-             f'font-family="sans-serif" font-size="11">',
-             f'<rect width="100%" height="100%" fill="white"/>',
-             f'<text x="{size / 2}" y="18" text-anchor="middle" font-size="13">{_esc(title)}</text>',
-             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(top)}" stroke="#999" stroke-dasharray="4 3"/>',
-             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(0)}" stroke="black"/>',
-             f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(0)}" y2="{y(top)}" stroke="black"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" viewBox="0 0 {size} {height}" '
+        f'font-family="sans-serif" font-size="11">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="{size / 2}" y="18" text-anchor="middle" font-size="13">{_esc(title)}</text>',
+        f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(top)}" stroke="#999" stroke-dasharray="4 3"/>',
+        f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(top)}" y2="{y(0)}" stroke="black"/>',
+        f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(0)}" y2="{y(top)}" stroke="black"/>',
+    ]
     steps = 5
     for s in range(steps + 1):
         v = top * s / steps
         parts.append(f'<text x="{x(v)}" y="{y(0) + 14}" text-anchor="middle">{v:.0%}</text>')
         parts.append(f'<text x="{x(0) - 4}" y="{y(v) + 4}" text-anchor="end">{v:.0%}</text>')
     parts.append(f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">predicted P(knocker loses)</text>')
-    parts.append(f'<text x="12" y="{size / 2}" text-anchor="middle" transform="rotate(-90 12 {size / 2})">'
-                 'observed frequency</text>')
+    parts.append(
+        f'<text x="12" y="{size / 2}" text-anchor="middle" transform="rotate(-90 12 {size / 2})">'
+        "observed frequency</text>"
+    )
     for k, (label, r) in enumerate(curves):
         colour = colours[k % len(colours)]
         pts = [b for b in r.bins if b.knocks >= min_knocks]
@@ -989,16 +1139,23 @@ def reliability_svg(curves: Sequence[tuple[str, Reliability]], title: str, size:
         parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}"/>')
         for b in pts:
             lo, hi = max(0.0, b.observed - 2 * b.std_error), min(top, b.observed + 2 * b.std_error)
-            parts.append(f'<line x1="{x(b.predicted):.1f}" y1="{y(lo):.1f}" x2="{x(b.predicted):.1f}" '
-                         f'y2="{y(hi):.1f}" stroke="{colour}"/>')
+            parts.append(
+                f'<line x1="{x(b.predicted):.1f}" y1="{y(lo):.1f}" x2="{x(b.predicted):.1f}" '
+                f'y2="{y(hi):.1f}" stroke="{colour}"/>'
+            )
             radius = 2 + min(4.0, math.log10(b.knocks + 1))
-            parts.append(f'<circle cx="{x(b.predicted):.1f}" cy="{y(b.observed):.1f}" r="{radius:.1f}" '
-                         f'fill="{colour}"/>')
-        parts.append(f'<text x="{pad}" y="{size + 14 * (k + 1) - 4}" fill="{colour}">{_esc(label)}: '
-                     f'{r.knocks:,} knocks, bias {round(r.bias * 100, 1) + 0.0:+.1f} points, Brier {r.brier:.3f}</text>')
+            parts.append(
+                f'<circle cx="{x(b.predicted):.1f}" cy="{y(b.observed):.1f}" r="{radius:.1f}" fill="{colour}"/>'
+            )
+        parts.append(
+            f'<text x="{pad}" y="{size + 14 * (k + 1) - 4}" fill="{colour}">{_esc(label)}: '
+            f"{r.knocks:,} knocks, bias {round(r.bias * 100, 1) + 0.0:+.1f} points, Brier {r.brier:.3f}</text>"
+        )
     if left_out:
-        parts.append(f'<text x="{pad}" y="{size + 14 * (len(curves) + 1) - 4}" fill="#555">'
-                     f'bins of fewer than {min_knocks} knocks are not drawn</text>')
+        parts.append(
+            f'<text x="{pad}" y="{size + 14 * (len(curves) + 1) - 4}" fill="#555">'
+            f"bins of fewer than {min_knocks} knocks are not drawn</text>"
+        )
     parts.append("</svg>")
     return "\n".join(parts)
 

@@ -86,9 +86,11 @@ def main(rules_name: str, games: int) -> None:
         play_out(players, kinds, rules, 7, game, observe)
     if knocks:
         print(f"{knocks} advised knocks; each opponent's 31 on its last turn, next player first:")
-        print(f"  model {model[0] / knocks:.2%} and {model[1] / knocks:.2%}; real hand with the knock's top "
-              f"{real[0] / knocks:.2%} and {real[1] / knocks:.2%}; made {made[0] / knocks:.2%} and "
-              f"{made[1] / knocks:.2%}")
+        print(
+            f"  model {model[0] / knocks:.2%} and {model[1] / knocks:.2%}; real hand with the knock's top "
+            f"{real[0] / knocks:.2%} and {real[1] / knocks:.2%}; made {made[0] / knocks:.2%} and "
+            f"{made[1] / knocks:.2%}"
+        )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from scatlab.analysis.explain.review import CLASSES
 # The seeded game set and its timed reviews are the review benchmark's (one definition of
 # the games both use); benchmarks/ is a folder of scripts, put on the path here.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from bench_review import KINDS, ReviewedGame, game_set, play_record, reviewed_games, seats_for  # noqa: E402
+from bench_review import KINDS, ReviewedGame, game_set, play_record, reviewed_games, seats_for
 
 __all__ = ["KINDS", "ReviewedGame", "game_set", "play_record", "reviewed_games", "seats_for", "main"]
 
@@ -47,18 +47,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             classes[kind][d.label] += 1
         if (game + 1) % 100 == 0:
             print(f"  {game + 1} games, {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    print(f"review study: {args.games} games of {rules.name}, seats random/tip/expert rotating, seed {args.seed}; "
-          f"{time.perf_counter() - start:.0f} s in all, {review_secs:.0f} s reviewing")
-    print(f"{'player':<8} {'value decisions':>16} {'avg cost (hand value)':>22} {'knock decisions':>16} "
-          f"{'avg cost (win)':>17} {'blunders':>9} {'mistakes':>9}")
+    print(
+        f"review study: {args.games} games of {rules.name}, seats random/tip/expert rotating, seed {args.seed}; "
+        f"{time.perf_counter() - start:.0f} s in all, {review_secs:.0f} s reviewing"
+    )
+    print(
+        f"{'player':<8} {'value decisions':>16} {'avg cost (hand value)':>22} {'knock decisions':>16} "
+        f"{'avg cost (win)':>17} {'blunders':>9} {'mistakes':>9}"
+    )
     averages: dict[str, tuple[float, float]] = {}
     for kind in KINDS:
         vc, vn, lc, ln = cost[kind, "value"], count[kind, "value"], cost[kind, "win"], count[kind, "win"]
         av = float(vc / vn) if vn else 0.0
         al = float(lc / ln) if ln else 0.0
         averages[kind] = (av, al)
-        print(f"{kind:<8} {vn:>16,} {av:>22.4f} {ln:>16,} {al:>17.4f} {classes[kind]['blunder']:>9,} "
-              f"{classes[kind]['mistake']:>9,}")
+        print(
+            f"{kind:<8} {vn:>16,} {av:>22.4f} {ln:>16,} {al:>17.4f} {classes[kind]['blunder']:>9,} "
+            f"{classes[kind]['mistake']:>9,}"
+        )
     ok = all(averages["random"][i] > averages["tip"][i] > averages["expert"][i] for i in (0, 1))
     print(f"order random > tip > expert on both scales: {'yes' if ok else 'NO'}")
     return 0 if ok else 1

@@ -77,8 +77,15 @@ def gaps(views: list[PlayerView]) -> list[float]:
 
 def clear() -> None:
     """Forget every figure worked out with the hand model's numbers (they change per refit)."""
-    for cached in (winning._hand_model, winning._row_logits, winning._loss_by_row, winning.last_turn_by_value,
-                   winning.draw_level_by_row, scale.scale_for, ranking._rank):
+    for cached in (
+        winning._hand_model,
+        winning._row_logits,
+        winning._loss_by_row,
+        winning.last_turn_by_value,
+        winning.draw_level_by_row,
+        scale.scale_for,
+        ranking._rank,
+    ):
         cached.cache_clear()
     for table in (observations._RULE_CACHE, weights._WEIGHTS_CACHE, weights._DIST_CACHE):
         table.clear()
@@ -115,10 +122,14 @@ def main() -> None:
     spread = np.std(np.array(runs), axis=0, ddof=1)
     width = float(scale.CLOSE_CALL)
     print(f"\n{args.rules}: {len(views):,} decisions of seeded games, {args.boot} refits on games resampled")
-    print(f"spread of (best - next) over the refits: median {100 * statistics.median(spread):.2f} points, "
-          f"90th percentile {100 * float(np.percentile(spread, 90)):.2f}, largest {100 * float(spread.max()):.2f}")
-    print(f"decisions whose best and next are within the close-call width ({100 * width:.1f} points): "
-          f"{100 * float(np.mean(np.array(base) < width)):.1f}%")
+    print(
+        f"spread of (best - next) over the refits: median {100 * statistics.median(spread):.2f} points, "
+        f"90th percentile {100 * float(np.percentile(spread, 90)):.2f}, largest {100 * float(spread.max()):.2f}"
+    )
+    print(
+        f"decisions whose best and next are within the close-call width ({100 * width:.1f} points): "
+        f"{100 * float(np.mean(np.array(base) < width)):.1f}%"
+    )
     print(f"decisions whose gap is within two spreads: {100 * float(np.mean(np.array(base) < 2 * spread)):.1f}%")
 
 

@@ -34,8 +34,22 @@ from scatlab.rules.view import PlayerView
 
 SETTINGS = ("tip,tip", "expert,expert", "tip,expert", "tip", "expert", "tip,tip,tip", "expert,expert,expert")
 """The opponents of ``--all``: casual, strong and mixed, heads-up to four-handed."""
-FIELDS = ("game", "hand", "final", "e5", "v", "t", "n", "strong", "feeds", "own_lives", "opp_lives",
-          "lost", "scored", "won")
+FIELDS = (
+    "game",
+    "hand",
+    "final",
+    "e5",
+    "v",
+    "t",
+    "n",
+    "strong",
+    "feeds",
+    "own_lives",
+    "opp_lives",
+    "lost",
+    "scored",
+    "won",
+)
 HAND_FIELDS = ("game", "hand", "seat0", "kinds", "before", "lost", "scored", "out")
 """Per hand: each seat's entrant kind (0 tip-like, 1 expert-like, -1 out), standing before, lives lost,
 points won and out after, as strings of comma-separated numbers (seat order)."""
@@ -61,8 +75,12 @@ def play_chunk(kinds: tuple[str, ...], rules_name: str, seed: int, games: list[i
         pending: list[dict[str, float]] = []
 
         def observe(before: GameState, entrant: int, view: PlayerView, action: Action, after: GameState) -> None:
-            if entrant == 0 and action.kind is ActionKind.DISCARD and len(after.results) == len(before.results) or (
-                    entrant == 0 and action.kind is ActionKind.DISCARD):
+            if (
+                entrant == 0
+                and action.kind is ActionKind.DISCARD
+                and len(after.results) == len(before.results)
+                or (entrant == 0 and action.kind is ActionKind.DISCARD)
+            ):
                 kept = [c for c in view.hand if c != action.card]
                 idx = sorted(c.index for c in kept)
                 row = tables.row(idx)
@@ -70,15 +88,23 @@ def play_chunk(kinds: tuple[str, ...], rules_name: str, seed: int, games: list[i
                 nxt = view.opponents[0] if view.opponents else None
                 collects = collected_suits(view, nxt) if nxt is not None else set()
                 turns = opponent_turns(view)
-                alive = [p for p in view.opponents]
-                pending.append({
-                    "game": game, "hand": len(before.results), "seat": seat,
-                    "final": float(view.knocker is not None),
-                    "e5": model.future[row] / model.scale, "v": tables.value2[row] / 2,
-                    "t": sum(turns) / len(turns), "n": len(alive), "strong": strong_odds(view),
-                    "feeds": float(action.card is not None and action.card.suit in collects),
-                    "own_lives": view.lives[seat], "opp_lives": sum(view.lives[p] for p in alive) / len(alive),
-                })
+                alive = list(view.opponents)
+                pending.append(
+                    {
+                        "game": game,
+                        "hand": len(before.results),
+                        "seat": seat,
+                        "final": float(view.knocker is not None),
+                        "e5": model.future[row] / model.scale,
+                        "v": tables.value2[row] / 2,
+                        "t": sum(turns) / len(turns),
+                        "n": len(alive),
+                        "strong": strong_odds(view),
+                        "feeds": float(action.card is not None and action.card.suit in collects),
+                        "own_lives": view.lives[seat],
+                        "opp_lives": sum(view.lives[p] for p in alive) / len(alive),
+                    }
+                )
 
         state, entrant_at, _ = play_out(players, kinds, rules, seed, game, observe, announce=True)  # as at the table
         seat0 = entrant_at.index(0)
@@ -98,8 +124,11 @@ def play_chunk(kinds: tuple[str, ...], rules_name: str, seed: int, games: list[i
             hands["game"].append(game)
             hands["hand"].append(number)
             hands["seat0"].append(seat0)
-            hands["kinds"].append(",".join("-1" if out_now[s] else str(int(kinds[entrant_at[s]] != "tip"))
-                                           for s in range(len(entrant_at))))
+            hands["kinds"].append(
+                ",".join(
+                    "-1" if out_now[s] else str(int(kinds[entrant_at[s]] != "tip")) for s in range(len(entrant_at))
+                )
+            )
             hands["before"].append(",".join(str(x) for x in before))
             hands["lost"].append(",".join(str(x) for x in result.lives_lost))
             hands["scored"].append(",".join(str(x) for x in result.points_won))
@@ -117,8 +146,9 @@ def collect(kinds: tuple[str, ...], rules: str, seed: int, games: int, jobs: int
         parts = [play_chunk(kinds, rules, seed, c) for c in chunks]
     else:
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(play_chunk, [kinds] * len(chunks), [rules] * len(chunks), [seed] * len(chunks),
-                                  chunks))
+            parts = list(
+                pool.map(play_chunk, [kinds] * len(chunks), [rules] * len(chunks), [seed] * len(chunks), chunks)
+            )
     keys = list(FIELDS) + [f"hand_{f}" for f in HAND_FIELDS]
     return {f: np.array([x for p in parts for x in p[f]]) for f in keys}
 
@@ -154,8 +184,11 @@ def main() -> None:
         start = time.perf_counter()
         data = collect(kinds, rules, a.seed, a.games, a.jobs)
         np.savez_compressed(out, allow_pickle=False, kinds=np.array(kinds), rules=np.array(rules), **data)
-        print(f"{len(data['game'])} states from {a.games} games of {rules} {kinds} in "
-              f"{time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"{len(data['game'])} states from {a.games} games of {rules} {kinds} in "
+            f"{time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

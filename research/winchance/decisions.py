@@ -55,8 +55,15 @@ def main() -> None:
         arr = np.array(rows[key])
         print(f"{key:>16}: {len(arr):6d} decisions, predicted {arr[:, 0].mean():.1%}, won {arr[:, 1].mean():.1%}")
         tenth = np.minimum((arr[:, 0] * 10).astype(int), 9)
-        print("    " + "; ".join(f"{b / 10:.1f}: {arr[tenth == b, 0].mean():.2f}->{arr[tenth == b, 1].mean():.2f} "
-                                 f"({int((tenth == b).sum())})" for b in range(10) if (tenth == b).sum() >= 100))
+        print(
+            "    "
+            + "; ".join(
+                f"{b / 10:.1f}: {arr[tenth == b, 0].mean():.2f}->{arr[tenth == b, 1].mean():.2f} "
+                f"({int((tenth == b).sum())})"
+                for b in range(10)
+                if (tenth == b).sum() >= 100
+            )
+        )
 
 
 if __name__ == "__main__":

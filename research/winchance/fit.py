@@ -32,8 +32,15 @@ from typing import Any
 
 import numpy as np
 
-from scatlab.analysis.model.winning import (E_KNOTS, MODEL_FILE, T_BUCKETS, V_KNOTS, bucket, last_turn_features,
-                                            play_on_features)
+from scatlab.analysis.model.winning import (
+    E_KNOTS,
+    MODEL_FILE,
+    T_BUCKETS,
+    V_KNOTS,
+    bucket,
+    last_turn_features,
+    play_on_features,
+)
 
 OUT = Path(__file__).resolve().parents[2] / "scatlab" / "analysis" / "model" / MODEL_FILE
 Arr = np.ndarray[Any, Any]
@@ -112,7 +119,7 @@ def log_loss(x: Arr, y: Arr, b: Arr) -> float:
 
 
 def calibration(p: Arr, y: Arr) -> str:
-    edges = [0, .1, .2, .3, .4, .5, .6, .7, .8, .9, 1.01]
+    edges = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01]
     parts = []
     for lo, hi in zip(edges, edges[1:]):
         k = (p >= lo) & (p < hi)
@@ -141,13 +148,15 @@ def sweeps(d: dict[str, Arr]) -> Arr:
     """Per recorded state: 1 when its hand cost every other player still in a life and the
     measured seat none."""
     by_hand: dict[tuple[int, int], float] = {}
-    for game, hand, seat0, kinds_s, lost_s in zip(d["hand_game"], d["hand_hand"], d["hand_seat0"], d["hand_kinds"],
-                                                  d["hand_lost"]):
+    for game, hand, seat0, kinds_s, lost_s in zip(
+        d["hand_game"], d["hand_hand"], d["hand_seat0"], d["hand_kinds"], d["hand_lost"]
+    ):
         kinds = [int(x) for x in str(kinds_s).split(",")]
         lost = [int(x) for x in str(lost_s).split(",")]
         others = [s for s, k in enumerate(kinds) if k >= 0 and s != int(seat0)]
-        by_hand[(int(game), int(hand))] = float(lost[int(seat0)] == 0 and bool(others)
-                                                and all(lost[s] > 0 for s in others))
+        by_hand[(int(game), int(hand))] = float(
+            lost[int(seat0)] == 0 and bool(others) and all(lost[s] > 0 for s in others)
+        )
     return np.array([by_hand.get((int(g), int(h)), 0.0) for g, h in zip(d["game"], d["hand"])])
 
 
@@ -195,20 +204,30 @@ def fit_hands(d: dict[str, Arr], opponents: int, points: bool) -> dict[str, floa
         return best
 
     if points:
-        return {"rho": 0.0, "double": 0.0, "casual_loses": 1.0, "casual_wins": ratio(scores), "hands": len(scores),
-                "other": other}
+        return {
+            "rho": 0.0,
+            "double": 0.0,
+            "casual_loses": 1.0,
+            "casual_wins": ratio(scores),
+            "hands": len(scores),
+            "other": other,
+        }
     total = len(singles) + len(alls)
-    return {"rho": len(alls) / total if total and opponents > 1 else 0.0,
-            "double": sum(x[2] >= 2 for x in singles) / max(1, len(singles)),
-            "casual_loses": ratio([(k, i) for k, i, _ in singles]),
-            "casual_wins": ratio(alls) if opponents > 1 else 1.0,
-            "hands": total, "other": other}
+    return {
+        "rho": len(alls) / total if total and opponents > 1 else 0.0,
+        "double": sum(x[2] >= 2 for x in singles) / max(1, len(singles)),
+        "casual_loses": ratio([(k, i) for k, i, _ in singles]),
+        "casual_wins": ratio(alls) if opponents > 1 else 1.0,
+        "hands": total,
+        "other": other,
+    }
 
 
 def fit_family(family: str, d: dict[str, Arr], holdout: bool = True, quiet: bool = False) -> dict[str, Any]:
     """The models of one family (``{"classic/2": {...}, ...}``) fitted on its states ``d``;
     with ``holdout`` on the games not divisible by 3, printing (unless ``quiet``) the held-out
     figures."""
+
     def say(*parts: object) -> None:
         if not quiet:
             print(*parts)
@@ -257,16 +276,24 @@ def fit_family(family: str, d: dict[str, Arr], holdout: bool = True, quiet: bool
             say(f"play on: held-out log loss {loss:.4f} (constant {const:.4f})")
             say("  calibration (held out, observed - predicted, points):", calibration(p_on[held_on], y[held_on]))
             if b_sweep:
-                say(f"  sweep: rate {swept[on_all].mean():.3f}; calibration {calibration(p_sw[held_on], swept[held_on])}")
+                say(
+                    f"  sweep: rate {swept[on_all].mean():.3f}; "
+                    f"calibration {calibration(p_sw[held_on], swept[held_on])}"
+                )
             say("  last turn calibration:", calibration(p_last[last_all & held], y[last_all & held]))
         say("  hands:", {k: round(v, 4) if isinstance(v, float) else v for k, v in hands.items()})
-        models[key] = {"play_on": [[round(float(c), 5) for c in row] for row in b_on],
-                       "sweep": [[round(float(c), 5) for c in row] for row in b_sweep],
-                       "last_turn": [[round(float(c), 5) for c in row] for row in b_last],
-                       "rho": round(hands["rho"], 5), "double": round(hands["double"], 5),
-                       "casual_loses": round(hands["casual_loses"], 4),
-                       "casual_wins": round(hands["casual_wins"], 4),
-                       "states": int(on_all.sum()), "last_turns": int(last_all.sum()), "hands": int(hands["hands"])}
+        models[key] = {
+            "play_on": [[round(float(c), 5) for c in row] for row in b_on],
+            "sweep": [[round(float(c), 5) for c in row] for row in b_sweep],
+            "last_turn": [[round(float(c), 5) for c in row] for row in b_last],
+            "rho": round(hands["rho"], 5),
+            "double": round(hands["double"], 5),
+            "casual_loses": round(hands["casual_loses"], 4),
+            "casual_wins": round(hands["casual_wins"], 4),
+            "states": int(on_all.sum()),
+            "last_turns": int(last_all.sum()),
+            "hands": int(hands["hands"]),
+        }
     return models
 
 
@@ -274,8 +301,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("files", nargs="+")
     parser.add_argument("--write", action="store_true", help=f"write {OUT}")
-    parser.add_argument("--all-games", action="store_true",
-                        help="fit on every game (no held-out figures): the models written for use")
+    parser.add_argument(
+        "--all-games", action="store_true", help="fit on every game (no held-out figures): the models written for use"
+    )
     args = parser.parse_args()
     data = load(args.files)
     models: dict[str, Any] = {}
@@ -284,9 +312,17 @@ def main() -> None:
     for family, d in sorted(data.items()):
         models.update(fit_family(family, d, holdout=not args.all_games))
     if args.write:
-        OUT.write_text(json.dumps({"about": "Measured by research/winchance (collect.py, then fit.py); see "
-                                   "scatlab/analysis/model/winning.py.", "models": dict(sorted(models.items()))},
-                                  indent=1) + "\n")
+        OUT.write_text(
+            json.dumps(
+                {
+                    "about": "Measured by research/winchance (collect.py, then fit.py); see "
+                    "scatlab/analysis/model/winning.py.",
+                    "models": dict(sorted(models.items())),
+                },
+                indent=1,
+            )
+            + "\n"
+        )
         print(f"\nwrote {OUT}")
 
 

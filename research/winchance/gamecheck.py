@@ -31,12 +31,18 @@ def main() -> None:
         for i, g in enumerate(d["hand_game"]):
             last[int(g)] = i
         rows: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
-        for i, (g, kinds_s, before_s, seat0) in enumerate(zip(d["hand_game"], d["hand_kinds"], d["hand_before"],
-                                                               d["hand_seat0"])):
+        for _i, (g, kinds_s, before_s, seat0) in enumerate(
+            zip(d["hand_game"], d["hand_kinds"], d["hand_before"], d["hand_seat0"])
+        ):
             j = last[int(g)]
             out_after = [int(x) for x in str(d["hand_out"][j]).split(",")]
-            won = float(not out_after[int(seat0)]) if not points else float(
-                max(range(len(out_after)), key=lambda s: int(str(d["hand_before"][j]).split(",")[s])) == int(seat0))
+            won = (
+                float(not out_after[int(seat0)])
+                if not points
+                else float(
+                    max(range(len(out_after)), key=lambda s: int(str(d["hand_before"][j]).split(",")[s])) == int(seat0)
+                )
+            )
             kinds = [int(x) for x in str(kinds_s).split(",")]
             before = [int(x) for x in str(before_s).split(",")]
             if kinds[int(seat0)] < 0:
@@ -45,8 +51,9 @@ def main() -> None:
             extra = 1 if rules.county else 0  # the county counts as one, as the engine counts it
             counts = tuple((before[s] + extra if s in alive else 0) for s in range(len(kinds)))
             if points:
-                counts = tuple((max(1, rules.points_target - before[s]) if s in alive else 0)
-                               for s in range(len(kinds)))
+                counts = tuple(
+                    (max(1, rules.points_target - before[s]) if s in alive else 0) for s in range(len(kinds))
+                )
             known = tuple(1.0 if s == int(seat0) else float(max(0, kinds[s])) for s in range(len(kinds)))
             even = tuple(1.0 if s == int(seat0) else 0.5 for s in range(len(kinds)))
             p_known = game_chance(rules, counts, known, int(seat0), points)
@@ -58,16 +65,20 @@ def main() -> None:
             arr = np.array(rows[key])
             n = len(arr)
             se = float(np.sqrt(arr[:, 2].mean() * (1 - arr[:, 2].mean()) / n)) * 100
-            print(f"  {key:>6}: {n:5d} hands; won {arr[:, 2].mean():.1%}; kinds known {arr[:, 0].mean():.1%} "
-                  f"(bias {100 * (arr[:, 2].mean() - arr[:, 0].mean()):+.1f}), even odds {arr[:, 1].mean():.1%} "
-                  f"(bias {100 * (arr[:, 2].mean() - arr[:, 1].mean()):+.1f}); se {se:.1f}")
+            print(
+                f"  {key:>6}: {n:5d} hands; won {arr[:, 2].mean():.1%}; kinds known {arr[:, 0].mean():.1%} "
+                f"(bias {100 * (arr[:, 2].mean() - arr[:, 0].mean()):+.1f}), even odds {arr[:, 1].mean():.1%} "
+                f"(bias {100 * (arr[:, 2].mean() - arr[:, 1].mean()):+.1f}); se {se:.1f}"
+            )
             if key == "all":  # kinds known, by tenths of the predicted chance
                 tenth = np.minimum((arr[:, 0] * 10).astype(int), 9)
                 for b in range(10):
                     sel = arr[tenth == b]
                     if len(sel) >= 50:
-                        print(f"      {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(sel):5d} hands, predicted "
-                              f"{sel[:, 0].mean():.1%}, won {sel[:, 2].mean():.1%}")
+                        print(
+                            f"      {b / 10:.1f}-{(b + 1) / 10:.1f}: {len(sel):5d} hands, predicted "
+                            f"{sel[:, 0].mean():.1%}, won {sel[:, 2].mean():.1%}"
+                        )
 
 
 if __name__ == "__main__":

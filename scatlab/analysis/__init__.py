@@ -30,49 +30,76 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .engine.advice import Advice, advise
-from .model.candidates import OPPONENT_MODELS
+from ..words import YOU as YOU  # the learner's words
+from ..words import win_change as win_change
+from ..words import win_level as win_level
 from .counting.horizon import MAX_HORIZON, horizon_values
-from .model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
-from .counting.knowledge import Knowledge
-from .engine.knock_line import KnockLine, knock_line
-from .engine.position import Position
-from .engine.ranking import RankedMove, Ranking, rank
-from .counting.onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
-from .explain.report import Analysis, analyze
 
 # For the package's other layers (players, session, widgets, course): they import from
 # scatlab.analysis only, never from its parts (tests/test_layers.py). Not the documented
 # API (``__all__``); each is re-exported by name (``X as X``) for mypy.
 from .counting.horizon import horizon_table as horizon_table
+from .counting.knowledge import Knowledge
 from .counting.knowledge import collected_suits as collected_suits
-from .counting.tables import BLITZ2 as BLITZ2, RANK_BITS as RANK_BITS, Tables as Tables
-from .counting.tables import pair_indices as pair_indices, scoring_rules as scoring_rules, tables_for as tables_for
+from .counting.onestep import DiscardOption, DrawAnalysis, DrawOutcome, TakeAnalysis, TurnAnalysis, analyze_turn
+from .counting.tables import BLITZ2 as BLITZ2
+from .counting.tables import RANK_BITS as RANK_BITS
+from .counting.tables import Tables as Tables
+from .counting.tables import pair_indices as pair_indices
+from .counting.tables import scoring_rules as scoring_rules
+from .counting.tables import tables_for as tables_for
+from .engine.advice import Advice, advise
 from .engine.advice import move_words as move_words
-from .engine.decision import Choice as Choice, decide as decide
-from .engine.position import EXPERT as EXPERT, HORIZON as HORIZON, Style as Style, prepare as prepare
+from .engine.decision import Choice as Choice
+from .engine.decision import decide as decide
+from .engine.knock_line import KnockLine, knock_line
+from .engine.position import EXPERT as EXPERT
+from .engine.position import HORIZON as HORIZON
+from .engine.position import Position
+from .engine.position import Style as Style
+from .engine.position import prepare as prepare
+from .engine.ranking import RankedMove, Ranking, rank
 from .engine.scale import CLOSE_CALL as CLOSE_CALL
-from .model.throws import LAST_THROW as LAST_THROW, TIP_THROW as TIP_THROW
-from .model.throws import expert_throw as expert_throw, throw_choice as throw_choice
+from .explain.report import Analysis, analyze
+from .model.candidates import OPPONENT_MODELS
+from .model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .model.knock import knock_refusal as knock_refusal
-from .model.valuation import MAX_TURNS as MAX_TURNS, KnockValuation as KnockValuation, Standing as Standing
+from .model.throws import LAST_THROW as LAST_THROW
+from .model.throws import TIP_THROW as TIP_THROW
+from .model.throws import expert_throw as expert_throw
+from .model.throws import throw_choice as throw_choice
+from .model.valuation import MAX_TURNS as MAX_TURNS
+from .model.valuation import KnockValuation as KnockValuation
+from .model.valuation import Standing as Standing
 from .model.winning import GameModel as GameModel
-from ..words import YOU as YOU, win_change as win_change, win_level as win_level  # the learner's words
 
 if TYPE_CHECKING:
     from .explain.display import latex as latex
-    from .explain.review import Assessment as Assessment, DecisionWords as DecisionWords
-    from .explain.review import GameReview, ReviewedDecision, assess, costliest as costliest, review_game
+    from .explain.review import Assessment as Assessment
+    from .explain.review import DecisionWords as DecisionWords
+    from .explain.review import GameReview, ReviewedDecision, assess, review_game
+    from .explain.review import costliest as costliest
     from .model.hand_log import pile_tops as pile_tops
     from .model.kinds import kind_odds as kind_odds
-    from .model.observations import Observations, check_rejected as check_rejected
+    from .model.observations import Observations
+    from .model.observations import check_rejected as check_rejected
     from .model.weights import row_weights as row_weights
 
-_LAZY = {"Observations": "model.observations", "check_rejected": "model.observations", "kind_odds": "model.kinds",
-         "pile_tops": "model.hand_log", "row_weights": "model.weights", "GameReview": "explain.review",
-         "ReviewedDecision": "explain.review", "assess": "explain.review", "review_game": "explain.review",
-         "Assessment": "explain.review", "DecisionWords": "explain.review",
-         "costliest": "explain.review", "latex": "explain.display"}
+_LAZY = {
+    "Observations": "model.observations",
+    "check_rejected": "model.observations",
+    "kind_odds": "model.kinds",
+    "pile_tops": "model.hand_log",
+    "row_weights": "model.weights",
+    "GameReview": "explain.review",
+    "ReviewedDecision": "explain.review",
+    "assess": "explain.review",
+    "review_game": "explain.review",
+    "Assessment": "explain.review",
+    "DecisionWords": "explain.review",
+    "costliest": "explain.review",
+    "latex": "explain.display",
+}
 """Names exported here but imported on first use: the game review costs a few milliseconds
 to import and an analysis does not need it (the opponent model is loaded with the engine);
 the derivation's ``latex`` imports sympy."""
@@ -89,6 +116,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:  # the lazy names too (the API reference lists the package's members by dir)
     return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Advice",

@@ -34,7 +34,7 @@ import asyncio
 import json
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from queue import Empty
 from typing import Any
 
@@ -75,15 +75,29 @@ class WarmKernelManager(AsyncMappingKernelManager):
     """Voilà's kernel manager with a pool of started, warmed kernels per working folder."""
 
     pool_size = Integer(2, config=True, help="Warm kernels kept ready per folder (0: no pool).")
-    warm_function = Unicode("scatlab.app.warmup:warm", config=True,
-                            help="What a pooled kernel calls before a page asks for it (module:function).")
+    warm_function = Unicode(
+        "scatlab.app.warmup:warm",
+        config=True,
+        help="What a pooled kernel calls before a page asks for it (module:function).",
+    )
     prefill_kernel = Unicode("python3", config=True, help="The kernel the pool is filled with at start.")
-    refill_delay = Float(1.0, config=True, help="Seconds to wait after handing a kernel out before "
-                         "starting its replacement (the page's own cells run first).")
-    refill_quiet = Float(1.0, config=True, help="A replacement starts only once no page's kernel has "
-                         "been active for this many seconds (warming yields the CPU to pages)...")
-    refill_patience = Float(10.0, config=True, help="...or after this many seconds of waiting for "
-                            "quiet (a busy classroom still gets its pool back).")
+    refill_delay = Float(
+        1.0,
+        config=True,
+        help="Seconds to wait after handing a kernel out before "
+        "starting its replacement (the page's own cells run first).",
+    )
+    refill_quiet = Float(
+        1.0,
+        config=True,
+        help="A replacement starts only once no page's kernel has "
+        "been active for this many seconds (warming yields the CPU to pages)...",
+    )
+    refill_patience = Float(
+        10.0,
+        config=True,
+        help="...or after this many seconds of waiting for quiet (a busy classroom still gets its pool back).",
+    )
     warm_timeout = Float(120.0, config=True, help="Seconds a kernel may take to start and warm.")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -117,7 +131,7 @@ class WarmKernelManager(AsyncMappingKernelManager):
     def _busy_since(self) -> float:
         """Seconds since the last activity (an IOPub message) of a kernel handed out to a
         page; infinity when there is none."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         ours = set(self.pooled()) | self._warming
         quiet = float("inf")
         for kernel_id in self.list_kernel_ids():
@@ -152,7 +166,7 @@ class WarmKernelManager(AsyncMappingKernelManager):
             self._starting.add(task)
             try:
                 kernel_id = await super().start_kernel(kernel_name=key[0], path=path, env=env)
-            except Exception as exc:  # no kernel to pool: pages start their own
+            except Exception as exc:  # noqa: BLE001 - no kernel to pool: pages start their own
                 self._failures += 1
                 self.log.warning("a kernel for the pool did not start (%s)", exc)
                 continue
@@ -163,7 +177,7 @@ class WarmKernelManager(AsyncMappingKernelManager):
             self._warming.add(kernel_id)
             try:
                 await asyncio.wait_for(self._run(kernel_id, warm_code(self.warm_function)), self.warm_timeout)
-            except Exception as exc:  # a kernel that cannot warm is not kept
+            except Exception as exc:  # noqa: BLE001 - a kernel that cannot warm is not kept
                 if self._closing:  # killed by shutdown_all while warming
                     return
                 self._failures += 1
@@ -210,9 +224,15 @@ class WarmKernelManager(AsyncMappingKernelManager):
 
     # -- the kernel manager's interface -----------------------------------------------------
 
-    async def start_kernel(self, *, kernel_name: str | None = None, path: Any = None,  # type: ignore[override]
-                           kernel_id: str | None = None, env: dict[str, str] | None = None,
-                           **kwargs: Any) -> str:
+    async def start_kernel(  # type: ignore[override]
+        self,
+        *,
+        kernel_name: str | None = None,
+        path: Any = None,
+        kernel_id: str | None = None,
+        env: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> str:
         """A kernel for a page: one from the pool when one is ready, else a new one."""
         key = (kernel_name or self.prefill_kernel, path or "")
         ready = self._ready.get(key, [])
@@ -226,21 +246,22 @@ class WarmKernelManager(AsyncMappingKernelManager):
                     raise RuntimeError("it has died")
                 if changes:
                     await asyncio.wait_for(self._run(pooled_id, env_code(changes), ready=True), 5)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - any failure: a new kernel instead
                 self.log.warning("a pooled kernel did not answer (%s); starting a new one", exc)
                 await ensure_async(super().shutdown_kernel(pooled_id, now=True))  # type: ignore[no-untyped-call]
                 continue
             self._touch(pooled_id)
             self._refill(key, self.refill_delay)
             return pooled_id
-        started: str = await super().start_kernel(kernel_name=kernel_name, path=path, kernel_id=kernel_id,
-                                                  env=env, **kwargs)
+        started: str = await super().start_kernel(
+            kernel_name=kernel_name, path=path, kernel_id=kernel_id, env=env, **kwargs
+        )
         self._refill(key, self.refill_delay)
         return started
 
     def _touch(self, kernel_id: str) -> None:
         kernel: Any = self.get_kernel(kernel_id)
-        kernel.last_activity = datetime.now(timezone.utc)
+        kernel.last_activity = datetime.now(UTC)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         """Cull as Voilà does, except the kernels waiting in (or warming for) the pool and those

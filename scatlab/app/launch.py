@@ -152,7 +152,8 @@ def check_host(host: str | None) -> str:
     >>> check_host("not an address")
     Traceback (most recent call last):
     ...
-    scatlab.errors.ServeError: --host 'not an address' is not an IP address; give one of this machine's addresses, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)
+    scatlab.errors.ServeError: --host 'not an address' is not an IP address; give one of this machine's addresses,
+    e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)
     """
     if host is None:
         return "127.0.0.1"
@@ -196,7 +197,8 @@ def reach_message(host: str, port: int) -> str:
     >>> reach_message("127.0.0.1", 8866)
     'Only this machine can open it (bound to 127.0.0.1).'
     >>> reach_message("0.0.0.0", 8866)
-    'Anyone who can reach this machine on port 8866, on every network it is on, can open it and run the lessons (bound to 0.0.0.0; there is no password).'
+    'Anyone who can reach this machine on port 8866, on every network it is on, can open it and run the lessons
+    (bound to 0.0.0.0; there is no password).'
     """
     if _is_loopback(host):
         return f"Only this machine can open it (bound to {host})."
@@ -229,8 +231,9 @@ def serve(*, port: int = 8866, host: str | None = None, open_browser: bool = Tru
     # a process started with Ctrl+C ignored (a background job of a script, a test runner's
     # worker) passes the ignoring on to Voilà and would never stop: Ctrl+C is ours to handle
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    proc = subprocess.Popen(voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        voila_command(lessons, port=port, host=address, debug=debug), cwd=lessons, start_new_session=True
+    )
 
     def stop(signum: int, _frame: object) -> None:  # `kill` of scatlab serve stops Voilà too
         if proc.poll() is None:
@@ -281,8 +284,15 @@ def lab(*, port: int = 8888, open_browser: bool = True) -> int:
         except ImportError:
             raise ServeError("JupyterLab is not installed; pip install -e '.[notebook]' (make install does)") from None
     check_port("127.0.0.1", port)
-    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={lessons}", f"--port={port}",
-           "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={lessons}",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.ip=127.0.0.1",
+    ]
     if not open_browser:
         cmd.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -41,8 +41,10 @@ that stands in when the parent cannot be reached) both pass
 ``--IPKernelApp.reraise_ipython_extension_failures=True``: a kernel whose limits could not be
 set does not start.
 
->>> from_env("4", default=1.0), from_env("", default=1.0), from_env("nonsense", default=1.0), from_env("inf", default=1.0)
-(4.0, 1.0, 1.0, 1.0)
+>>> from_env("4", default=1.0), from_env("", default=1.0)
+(4.0, 1.0)
+>>> from_env("nonsense", default=1.0), from_env("inf", default=1.0)
+(1.0, 1.0)
 """
 
 from __future__ import annotations
@@ -57,8 +59,18 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["MEMORY_BYTES", "CPU_SECONDS", "MEMORY_ENV", "CPU_ENV", "STOPPED", "ComputationStopped", "from_env",
-           "cap_memory", "CpuLimit", "load_ipython_extension"]
+__all__ = [
+    "MEMORY_BYTES",
+    "CPU_SECONDS",
+    "MEMORY_ENV",
+    "CPU_ENV",
+    "STOPPED",
+    "ComputationStopped",
+    "from_env",
+    "cap_memory",
+    "CpuLimit",
+    "load_ipython_extension",
+]
 
 MEMORY_BYTES = 3 << 29
 """A lesson kernel's data segment at most (``RLIMIT_DATA``): 1.5 GiB."""
@@ -72,8 +84,10 @@ MEMORY_ENV = "SCATLAB_KERNEL_MEMORY_MB"
 CPU_ENV = "SCATLAB_KERNEL_CPU_SECONDS"
 """Changes :data:`CPU_SECONDS` (``0``: no limit)."""
 
-STOPPED = ("This took too long to work out and was stopped (over {seconds:g} s of computing). "
-           "Try something else, or reload the page.")
+STOPPED = (
+    "This took too long to work out and was stopped (over {seconds:g} s of computing). "
+    "Try something else, or reload the page."
+)
 """What a learner reads when the kernel stopped a computation (``seconds``: the limit)."""
 
 _BACKSTOP = 5.0
@@ -170,14 +184,22 @@ class CpuLimit:
             except ComputationStopped as stop:  # a cell's own error handling catches it inside, a callback's not
                 self.disarm()
                 if msg_type == "execute_request":  # stopped before it replied: its client waits for a reply
-                    content: dict[str, Any] = {"status": "error", "ename": type(stop).__name__, "evalue": str(stop),
-                                               "traceback": [], "execution_count": getattr(kernel, "execution_count", 0)}
+                    content: dict[str, Any] = {
+                        "status": "error",
+                        "ename": type(stop).__name__,
+                        "evalue": str(stop),
+                        "traceback": [],
+                        "execution_count": getattr(kernel, "execution_count", 0),
+                    }
                     kernel.session.send(stream, "execute_reply", content, parent=msg, ident=ident)
             finally:
                 self.disarm()
                 if self.stopped != before:
-                    print(f"scatlab: a lesson kernel's {msg_type} was stopped after {self.seconds:g} s of CPU time",
-                          file=sys.__stderr__, flush=True)
+                    print(
+                        f"scatlab: a lesson kernel's {msg_type} was stopped after {self.seconds:g} s of CPU time",
+                        file=sys.__stderr__,
+                        flush=True,
+                    )
                     if msg_type.startswith("comm_"):
                         _show_notice(STOPPED.format(seconds=self.seconds))
 
@@ -188,9 +210,11 @@ _notice_box: Any = None
 """The page's notice (:func:`_show_notice`): an empty, hidden box displayed after the page's
 first cell that uses widgets."""
 
-_NOTICE_STYLE = ("position: fixed; left: 0; right: 0; bottom: 0; z-index: 1000; padding: 0.6em 1em; "
-                 "background: #fdf0d5; border-top: 2px solid #c64600; color: #1d1d1d; font: 1em sans-serif; "
-                 "text-align: center")
+_NOTICE_STYLE = (
+    "position: fixed; left: 0; right: 0; bottom: 0; z-index: 1000; padding: 0.6em 1em; "
+    "background: #fdf0d5; border-top: 2px solid #c64600; color: #1d1d1d; font: 1em sans-serif; "
+    "text-align: center"
+)
 
 
 def _show_notice(text: str) -> None:
@@ -201,8 +225,9 @@ def _show_notice(text: str) -> None:
         return
     import ipywidgets
 
-    line = ipywidgets.HTML(f'<div class="scatlab-kernel-notice" role="alert" style="{_NOTICE_STYLE}">'
-                           f"{html.escape(text)}</div>")
+    line = ipywidgets.HTML(
+        f'<div class="scatlab-kernel-notice" role="alert" style="{_NOTICE_STYLE}">{html.escape(text)}</div>'
+    )
     _notice_box.children = (line,)
     _notice_box.layout.display = "flex"
 

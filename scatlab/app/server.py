@@ -90,16 +90,41 @@ from tornado.web import HTTPError
 
 from ..course.lessons import INDEX
 
-__all__ = ["SHARE", "QUIET", "HEAD_LIMIT", "PAGE_FAILED", "PAGE_BROKEN", "PAGE_TOO_MANY", "PAGE_ROUTES", "REFUSED",
-           "KERNEL_ID", "KERNELS_PER_LEARNER", "KERNELS_ENV", "CourseHTTPServer", "KernelLimit",
-           "kernel_limit_reached", "ipc_fits", "install", "page_request", "page_rendering", "skip_iri_checker",
-           "main", "singleuser"]
+__all__ = [
+    "SHARE",
+    "QUIET",
+    "HEAD_LIMIT",
+    "PAGE_FAILED",
+    "PAGE_BROKEN",
+    "PAGE_TOO_MANY",
+    "PAGE_ROUTES",
+    "REFUSED",
+    "KERNEL_ID",
+    "KERNELS_PER_LEARNER",
+    "KERNELS_ENV",
+    "CourseHTTPServer",
+    "KernelLimit",
+    "kernel_limit_reached",
+    "ipc_fits",
+    "install",
+    "page_request",
+    "page_rendering",
+    "skip_iri_checker",
+    "main",
+    "singleuser",
+]
 
 SHARE = Path(__file__).parent / "share"
 """The Jupyter data folder holding the ``scatlab`` Voilà template."""
 
-QUIET = ("is not trusted", "running over TCP without encryption", "Voilà is running at", "Voila is running at",
-         "Culling 'idle' kernel", "websocket_ping_timeout")
+QUIET = (
+    "is not trusted",
+    "running over TCP without encryption",
+    "Voilà is running at",
+    "Voila is running at",
+    "Culling 'idle' kernel",
+    "websocket_ping_timeout",
+)
 """Log lines left out at the default level (each page load repeated them)."""
 
 
@@ -161,8 +186,10 @@ def _refusal(status: int, line: str) -> bytes:
     """
     reason = {414: "URI Too Long", 431: "Request Header Fields Too Large"}[status]
     body = (line + "\n").encode()
-    return (f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n").encode() + body
+    return (
+        f"HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n"
+    ).encode() + body
 
 
 async def _answer_and_hang_up(sock: socket.socket, response: bytes) -> None:
@@ -212,10 +239,12 @@ class _AnsweringStream(IOStream):
         head = bytes(getattr(self, "_read_buffer", b"")[:HEAD_LIMIT])
         line_too_long = b"\n" not in head
         status, what = (414, "line") if line_too_long else (431, "headers")
-        text = (f"This page's address is too long (over {HEAD_LIMIT // 1024} kB); open the course from its first page."
-                if line_too_long else
-                f"This request's headers are too long (over {HEAD_LIMIT // 1024} kB); clear this site's cookies "
-                "and reload the page.")
+        text = (
+            f"This page's address is too long (over {HEAD_LIMIT // 1024} kB); open the course from its first page."
+            if line_too_long
+            else f"This request's headers are too long (over {HEAD_LIMIT // 1024} kB); clear this site's cookies "
+            "and reload the page."
+        )
         start = "".join(chr(b) if 32 <= b < 127 else "?" for b in head.split(b"\n", 1)[0].rstrip(b"\r")[:80])
         client = self._address[0] if isinstance(self._address, tuple) and self._address else self._address
         _access_log.warning("%d %s... (%s): request %s longer than %d bytes", status, start, client, what, HEAD_LIMIT)
@@ -233,9 +262,13 @@ class CourseHTTPServer(HTTPServer):
 
     def handle_stream(self, stream: IOStream, address: tuple[Any, ...]) -> None:
         if type(stream) is IOStream:  # a plain connection (not TLS): nothing has been read yet
-            stream = _AnsweringStream(stream.socket, address, max_buffer_size=stream.max_buffer_size,
-                                      read_chunk_size=stream.read_chunk_size,
-                                      max_write_buffer_size=stream.max_write_buffer_size)
+            stream = _AnsweringStream(
+                stream.socket,
+                address,
+                max_buffer_size=stream.max_buffer_size,
+                read_chunk_size=stream.read_chunk_size,
+                max_write_buffer_size=stream.max_write_buffer_size,
+            )
         super().handle_stream(stream, address)
 
 
@@ -259,12 +292,14 @@ PAGE_BROKEN = "The lesson could not be shown in full; reload the page."
 
 def _page_end(line: str) -> str:
     """The HTML a failed page ends with: ``line``, where Voilà's spinner was."""
-    return (f'<p class="scatlab-page-failed" role="alert" style="font: 1.25em sans-serif; '
-            f'text-align: center; margin: 4em 1em">{html.escape(line)}</p>\n'
-            "<script>(function () {\n"
-            '  var note = document.querySelector(".scatlab-page-failed"), spinner = document.getElementById("loading");\n'
-            "  if (spinner) { spinner.replaceWith(note); } else { document.body.prepend(note); }\n"
-            "})();</script>\n")
+    return (
+        f'<p class="scatlab-page-failed" role="alert" style="font: 1.25em sans-serif; '
+        f'text-align: center; margin: 4em 1em">{html.escape(line)}</p>\n'
+        "<script>(function () {\n"
+        '  var note = document.querySelector(".scatlab-page-failed"), spinner = document.getElementById("loading");\n'
+        "  if (spinner) { spinner.replaceWith(note); } else { document.body.prepend(note); }\n"
+        "})();</script>\n"
+    )
 
 
 def _end_failed_pages() -> None:
@@ -290,16 +325,20 @@ def _end_failed_pages() -> None:
         try:
             async for piece in pieces:
                 yield piece
-        except Exception as exc:  # the request must end, whatever went wrong
+        except Exception as exc:  # noqa: BLE001 - the request must end, whatever went wrong
             started = bool(getattr(renderer, "kernel_started", False))
-            renderer.log.warning("A page of %s ended early: %s (%s)", getattr(renderer, "notebook_path", "?"),
-                                 "its kernel did not start" if not started else "its rendering failed", exc)
+            renderer.log.warning(
+                "A page of %s ended early: %s (%s)",
+                getattr(renderer, "notebook_path", "?"),
+                "its kernel did not start" if not started else "its rendering failed",
+                exc,
+            )
             if not started and kernel_id is not None:
                 try:
                     manager = renderer.request_handler.kernel_manager
                     if kernel_id in manager:
                         await ensure_async(manager.shutdown_kernel(kernel_id, now=True))
-                except Exception as shutdown_error:  # already gone: nothing to free
+                except Exception as shutdown_error:  # noqa: BLE001 - already gone: nothing to free
                     renderer.log.debug("kernel %s not shut down: %s", kernel_id, shutdown_error)
             yield (_page_end(PAGE_BROKEN if started else PAGE_FAILED), None)
         finally:
@@ -388,8 +427,10 @@ def page_request(method: str, path: str, base_url: str = "/") -> bool:
 
     >>> page_request("GET", "/user/ada/voila/render/01-the-game.ipynb", "/user/ada/")
     True
-    >>> page_request("POST", "/user/ada/api/kernels", "/user/ada/"), page_request("GET", "/user/ada/files/x", "/user/ada/")
-    (False, False)
+    >>> page_request("POST", "/user/ada/api/kernels", "/user/ada/")
+    False
+    >>> page_request("GET", "/user/ada/files/x", "/user/ada/")
+    False
     >>> page_request("GET", "/user/bob/api", "/user/ada/"), page_request("GET", "/user/ada", "/user/ada/")
     (False, True)
 
@@ -402,7 +443,7 @@ def page_request(method: str, path: str, base_url: str = "/") -> bool:
     if path == base_url.rstrip("/"):
         rest = ""
     elif path.startswith(base_url):
-        rest = path[len(base_url):]
+        rest = path[len(base_url) :]
     else:
         return False
     if rest and ({"", ".", ".."} & set(rest.split("/")) or re.search(r"%(2e|2f|5c)", rest, re.IGNORECASE)):
@@ -445,8 +486,10 @@ class KernelLimit:
 
 def _refusal_page(line: str) -> str:
     """A whole page that is only ``line`` (for a page that cannot start)."""
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>scatlab</title></head><body>\n'
-            f"{_page_end(line)}</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>scatlab</title></head><body>\n'
+        f"{_page_end(line)}</body></html>\n"
+    )
 
 
 def _answer_kernel_limit() -> None:
@@ -466,8 +509,9 @@ def _answer_kernel_limit() -> None:
             limit = getattr(exc, "kernel_limit", None)
             if limit is None:
                 raise
-            self.log.warning("A page of %s refused: %d kernels are running, the most a learner's server runs at "
-                             "once", path, limit)
+            self.log.warning(
+                "A page of %s refused: %d kernels are running, the most a learner's server runs at once", path, limit
+            )
             if not self._headers_written:
                 self.set_status(429)
             yield _refusal_page(PAGE_TOO_MANY)
@@ -581,17 +625,20 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     _limit_kernels(serverapp)
     _answer_kernel_limit()
     VoilaShutdownKernelHandler.check_xsrf_cookie = _shutdown_by_origin
-    serverapp.log.info("scatlab: over-long requests are answered; failed pages end with a line; page templates "
-                       "compiled once; only a page's requests are answered; at most %s kernels",
-                       os.environ.get(KERNELS_ENV) or KERNELS_PER_LEARNER)
+    serverapp.log.info(
+        "scatlab: over-long requests are answered; failed pages end with a line; page templates "
+        "compiled once; only a page's requests are answered; at most %s kernels",
+        os.environ.get(KERNELS_ENV) or KERNELS_PER_LEARNER,
+    )
     kernels = getattr(serverapp, "kernel_manager", None)
     if kernels is not None and not ipc_fits(kernels.connection_dir):
         # the server's runtime folder (under the learner's home) is too deep for the kernels'
         # Unix sockets: a private folder of its own (mode 700), removed when the server exits
         folder = tempfile.mkdtemp(prefix="scatlab-kernels-", dir=_short_root())
         atexit.register(shutil.rmtree, folder, True)
-        serverapp.log.info("scatlab: kernel connection files in %s (%s is too deep for Unix sockets)",
-                           folder, kernels.connection_dir)
+        serverapp.log.info(
+            "scatlab: kernel connection files in %s (%s is too deep for Unix sockets)", folder, kernels.connection_dir
+        )
         kernels.connection_dir = folder
 
 
@@ -628,10 +675,11 @@ def _course_app() -> Any:
         def init_handlers(self) -> list[Any]:
             base = self.server_url.rstrip("/")
             index = f"{base}/voila/render/{INDEX}"
-            redirects = [(f"{base}/?", Redirect, {"url": index}),
-                         (f"{base}/voila/tree/?", Redirect, {"url": index})]
-            handlers = [(h[0], ShutdownOnClose, *h[2:]) if h[1] is VoilaShutdownKernelHandler else h
-                        for h in super().init_handlers()]
+            redirects = [(f"{base}/?", Redirect, {"url": index}), (f"{base}/voila/tree/?", Redirect, {"url": index})]
+            handlers = [
+                (h[0], ShutdownOnClose, *h[2:]) if h[1] is VoilaShutdownKernelHandler else h
+                for h in super().init_handlers()
+            ]
             prefill = getattr(self.kernel_manager, "prefill", None)
             if prefill is not None:  # warm kernels for the lessons' folder, once the loop runs
                 from tornado.ioloop import IOLoop

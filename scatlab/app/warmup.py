@@ -54,12 +54,11 @@ def warm() -> None:
     page could notice other than those caches (no widget, no name)."""
     for name in WARM_MODULES:
         importlib.import_module(name)
-    from ..analysis import knock_line
-    from ..analysis import tables_for
+    from ..analysis import knock_line, tables_for
     from ..rules import PRESETS
 
     for preset in WARM_RULES:
-        tables_for(PRESETS[preset]).after_draw
+        _ = tables_for(PRESETS[preset]).after_draw  # built on first access
     for opponents, turns in WARM_KNOCK_LINES:
         knock_line("classic", opponents, turns)
     from ..course.knocking import WORKED_HAND, WORKED_PILE, knock_sum

@@ -72,16 +72,23 @@ def _events_out(url: str) -> list[dict[str, Any]]:
     with psycopg.connect(url, connect_timeout=5) as conn, conn.cursor() as cur:
         cur.execute(f"SELECT {', '.join(_COLUMNS)} FROM events ORDER BY at, id")
         rows = cur.fetchall()
-    return [{name: (str(value) if name == "id" else value.isoformat() if isinstance(value, datetime) else value)
-             for name, value in zip(_COLUMNS, row)} for row in rows]
+    return [
+        {
+            name: (str(value) if name == "id" else value.isoformat() if isinstance(value, datetime) else value)
+            for name, value in zip(_COLUMNS, row)
+        }
+        for row in rows
+    ]
 
 
 def backup(folder: str | os.PathLike[str], archive: str | os.PathLike[str], *, db_port: int) -> Summary:
     """Write the class in ``folder`` (its class database on 127.0.0.1:``db_port``) to ``archive``."""
     folder, archive = Path(folder).resolve(), Path(archive)
     if not (folder / "learners").is_dir():
-        raise BackupError(f"{str(folder)!r} is not a class folder (it has no learners/): give the class folder "
-                          "(SCATLAB_CLASS_DIR, class/ in the checkout)")
+        raise BackupError(
+            f"{str(folder)!r} is not a class folder (it has no learners/): give the class folder "
+            "(SCATLAB_CLASS_DIR, class/ in the checkout)"
+        )
     db = _database(folder, db_port)
     started = False
     if (db.data / "PG_VERSION").is_file():
@@ -106,8 +113,11 @@ def backup(folder: str | os.PathLike[str], archive: str | os.PathLike[str], *, d
             for path in sorted(folder.glob(pattern)):
                 if path.is_symlink():
                     continue
-                tar.add(path, arcname=f"class/{path.relative_to(folder)}",
-                        filter=lambda member: None if member.issym() or member.islnk() else member)
+                tar.add(
+                    path,
+                    arcname=f"class/{path.relative_to(folder)}",
+                    filter=lambda member: None if member.issym() or member.islnk() else member,
+                )
                 files += sum(1 for p in path.rglob("*") if p.is_file()) if path.is_dir() else 1
     return Summary(len(events), files)
 
@@ -121,10 +131,22 @@ def _events_in(url: str, events: list[dict[str, Any]]) -> int:
     added = 0
     with psycopg.connect(url, connect_timeout=5) as conn, conn.cursor() as cur:
         for e in events:
-            cur.execute(f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                        "ON CONFLICT DO NOTHING",
-                        (e["id"], e["learner"], e["kind"], e.get("lesson"), e.get("step"), Jsonb(e.get("payload") or {}),
-                         e.get("correct"), e.get("stars"), e.get("rating"), e["at"]))
+            cur.execute(
+                f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING",
+                (
+                    e["id"],
+                    e["learner"],
+                    e["kind"],
+                    e.get("lesson"),
+                    e.get("step"),
+                    Jsonb(e.get("payload") or {}),
+                    e.get("correct"),
+                    e.get("stars"),
+                    e.get("rating"),
+                    e["at"],
+                ),
+            )
             added += cur.rowcount
     return added
 
@@ -143,8 +165,9 @@ def restore(archive: str | os.PathLike[str], folder: str | os.PathLike[str], *, 
         raise BackupError(f"{str(archive)!r} is not a scatlab class backup ({exc})") from None
     with tar:
         names = tar.getnames()
-        if "events.jsonl" not in names or any(n != "events.jsonl" and n != "class" and not n.startswith("class/")
-                                              for n in names):
+        if "events.jsonl" not in names or any(
+            n != "events.jsonl" and n != "class" and not n.startswith("class/") for n in names
+        ):
             raise BackupError(f"{str(archive)!r} is not a scatlab class backup (it holds {names[:3]}...)")
         stream = tar.extractfile("events.jsonl")
         assert stream is not None
@@ -152,7 +175,7 @@ def restore(archive: str | os.PathLike[str], folder: str | os.PathLike[str], *, 
         folder.mkdir(parents=True, exist_ok=True)
         members = [m for m in tar.getmembers() if m.name.startswith("class/")]
         for member in members:
-            member.name = member.name[len("class/"):]
+            member.name = member.name[len("class/") :]
         try:
             tar.extractall(folder, members=members, filter="data")  # nothing outside, no links out, no devices
         except tarfile.FilterError as exc:

@@ -97,7 +97,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -209,9 +209,18 @@ def learner() -> str:
 # -- the learner's side: the outbox ------------------------------------------------------
 
 
-def queue(conn: sqlite3.Connection, kind: str, *, lesson: str | None = None, step: str | None = None,
-          correct: bool | None = None, stars: int | None = None, rating: int | None = None,
-          payload: dict[str, Any] | None = None, key: str | None = None) -> None:
+def queue(
+    conn: sqlite3.Connection,
+    kind: str,
+    *,
+    lesson: str | None = None,
+    step: str | None = None,
+    correct: bool | None = None,
+    stars: int | None = None,
+    rating: int | None = None,
+    payload: dict[str, Any] | None = None,
+    key: str | None = None,
+) -> None:
     """Add one event to the outbox, inside the caller's open transaction on the learner's
     SQLite file (so it is kept exactly when the local write is); nothing when no class
     database is configured. An event with a ``key`` has an id made from the learner and the
@@ -224,8 +233,18 @@ def queue(conn: sqlite3.Connection, kind: str, *, lesson: str | None = None, ste
     conn.execute(_OUTBOX_TABLE)
     conn.execute(
         f"INSERT OR IGNORE INTO class_outbox ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (str(event_id), who, kind, lesson, step, json.dumps(payload or {}),
-         None if correct is None else int(correct), stars, rating, time.time()),
+        (
+            str(event_id),
+            who,
+            kind,
+            lesson,
+            step,
+            json.dumps(payload or {}),
+            None if correct is None else int(correct),
+            stars,
+            rating,
+            time.time(),
+        ),
     )
 
 
@@ -260,7 +279,7 @@ def flush(progress: Progress, url: str | None = None) -> int:
             return 0
         with _connect(url, probe=True) as pg:
             for start in range(0, len(rows), BATCH):
-                batch = rows[start:start + BATCH]
+                batch = rows[start : start + BATCH]
                 _send(pg, batch)
                 with progress._write() as conn:
                     conn.executemany("DELETE FROM class_outbox WHERE seq = ?", [(r[0],) for r in batch])
@@ -370,11 +389,22 @@ def _send(pg: Any, rows: Sequence[tuple[Any, ...]]) -> None:
 
     with pg.cursor() as cur:
         cur.executemany(
-            f"INSERT INTO events ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT DO NOTHING",
-            [(uuid.UUID(r[1]), r[2], r[3], r[4], r[5], Jsonb(json.loads(r[6])),
-              None if r[7] is None else bool(r[7]), r[8], r[9], datetime.fromtimestamp(r[10], timezone.utc))
-             for r in rows],
+            f"INSERT INTO events ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            [
+                (
+                    uuid.UUID(r[1]),
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    Jsonb(json.loads(r[6])),
+                    None if r[7] is None else bool(r[7]),
+                    r[8],
+                    r[9],
+                    datetime.fromtimestamp(r[10], UTC),
+                )
+                for r in rows
+            ],
         )
     pg.commit()
 
@@ -426,8 +456,10 @@ def _check_url(url: str) -> dict[str, Any]:
         raise ClassDatabaseError(f"{_shown(url)!r} is not a readable class database URL ({_first_line(exc)})") from None
     for port in str(params.get("port") or "5432").split(","):
         if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-            raise ClassDatabaseError(f"{_shown(url)!r} is not a readable class database URL (port {port!r} is not "
-                                     "a port number from 1 to 65535)")
+            raise ClassDatabaseError(
+                f"{_shown(url)!r} is not a readable class database URL (port {port!r} is not "
+                "a port number from 1 to 65535)"
+            )
     return params
 
 
@@ -513,8 +545,10 @@ def scram_verifier(password: str, *, salt: bytes | None = None, iterations: int 
     True
     """
     if not isinstance(password, str) or not password or not all(" " < ch < "\x7f" for ch in password):
-        raise ClassDatabaseError("a class database password must be printable ASCII with no space "
-                                 f"({len(password) if isinstance(password, str) else password!r} character(s) given)")
+        raise ClassDatabaseError(
+            "a class database password must be printable ASCII with no space "
+            f"({len(password) if isinstance(password, str) else password!r} character(s) given)"
+        )
     salt = salt if salt is not None else secrets.token_bytes(16)
     salted = hashlib.pbkdf2_hmac("sha256", password.encode("ascii"), salt, iterations)
     client_key = hmac.new(salted, b"Client Key", "sha256").digest()
@@ -547,8 +581,9 @@ def url_with_login(url: str, role: str, password: str) -> str:
 def check_learner_name(name: str) -> str:
     """``name`` when it is a learner's name (:data:`LEARNER_NAME`), else a ClassDatabaseError."""
     if not isinstance(name, str) or not LEARNER_NAME.fullmatch(name):
-        raise ClassDatabaseError(f"{name!r} is not a learner's name: give 1 to 39 letters, digits, '_', '.' or '-', "
-                                 "a letter or digit first")
+        raise ClassDatabaseError(
+            f"{name!r} is not a learner's name: give 1 to 39 letters, digits, '_', '.' or '-', a letter or digit first"
+        )
     return name
 
 
@@ -578,7 +613,8 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 DECLARE
     r text := '{LEARNER_ROLE_PREFIX}' || left(encode(sha256(convert_to(learner_name, 'UTF8')), 'hex'), 32);
 BEGIN
-    IF learner_name IS NULL OR char_length(learner_name) NOT BETWEEN 1 AND 39 OR learner_name ~ '[[:cntrl:][:space:]]' THEN
+    IF learner_name IS NULL OR char_length(learner_name) NOT BETWEEN 1 AND 39 OR learner_name ~
+    '[[:cntrl:][:space:]]' THEN
         RAISE EXCEPTION 'not a learner''s name: %', learner_name USING ERRCODE = '22023';
     END IF;
     IF verifier IS NULL OR verifier !~ '^{_VERIFIER.pattern}$' THEN
@@ -611,16 +647,21 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
     logins = sql.SQL(", ").join(map(ident, (LEARNERS_ROLE, DASHBOARD_ROLE, REGISTRAR_ROLE)))
     no = "NOSUPERUSER NOCREATEDB NOREPLICATION NOBYPASSRLS"
     statements: list[Any] = [
-        sql.SQL("DO $r$ DECLARE name text; BEGIN FOREACH name IN ARRAY ARRAY[{}] LOOP "
-                "IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = name) THEN "
-                "EXECUTE format('CREATE ROLE %I NOLOGIN', name); END IF; END LOOP; END $r$").format(
-            sql.SQL(", ").join(sql.Literal(r) for r in (OWNER_ROLE, LEARNERS_ROLE, DASHBOARD_ROLE, REGISTRAR_ROLE))),
+        sql.SQL(
+            "DO $r$ DECLARE name text; BEGIN FOREACH name IN ARRAY ARRAY[{}] LOOP "
+            "IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = name) THEN "
+            "EXECUTE format('CREATE ROLE %I NOLOGIN', name); END IF; END LOOP; END $r$"
+        ).format(
+            sql.SQL(", ").join(sql.Literal(r) for r in (OWNER_ROLE, LEARNERS_ROLE, DASHBOARD_ROLE, REGISTRAR_ROLE))
+        ),
         sql.SQL(f"ALTER ROLE {{}} NOLOGIN {no} CREATEROLE NOINHERIT").format(ident(OWNER_ROLE)),
         sql.SQL(f"ALTER ROLE {{}} NOLOGIN {no} NOCREATEROLE NOINHERIT").format(ident(LEARNERS_ROLE)),
-        sql.SQL(f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} "
-                "PASSWORD {}").format(ident(DASHBOARD_ROLE), sql.Literal(dashboard)),
-        sql.SQL(f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} "
-                "PASSWORD {}").format(ident(REGISTRAR_ROLE), sql.Literal(registrar)),
+        sql.SQL(
+            f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} PASSWORD {{}}"
+        ).format(ident(DASHBOARD_ROLE), sql.Literal(dashboard)),
+        sql.SQL(
+            f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} PASSWORD {{}}"
+        ).format(ident(REGISTRAR_ROLE), sql.Literal(registrar)),
         # PUBLIC keeps nothing here: the database and schema public are the class's roles' only
         sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(ident(database)),
         sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(ident(database), logins),
@@ -629,13 +670,17 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
         # the tables, the owner's; an old class's events table kept with its rows
         sql.SQL(_PG_SCHEMA),
         sql.SQL(_PG_INDEX),
-        sql.SQL("DO $k$ DECLARE pk text; BEGIN "
-                "SELECT conname INTO pk FROM pg_constraint WHERE conrelid = 'public.events'::regclass AND contype = 'p' "
-                "AND conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = 'public.events'::regclass "
-                "AND attname = 'id')]::int2[]; "
-                "IF pk IS NOT NULL THEN EXECUTE format('ALTER TABLE public.events DROP CONSTRAINT %I, "
-                "ADD PRIMARY KEY (learner, id)', pk); END IF; END $k$"),
-        sql.SQL("CREATE TABLE IF NOT EXISTS public.learner_roles (role name PRIMARY KEY, learner text NOT NULL UNIQUE)"),
+        sql.SQL(
+            "DO $k$ DECLARE pk text; BEGIN "
+            "SELECT conname INTO pk FROM pg_constraint WHERE conrelid = 'public.events'::regclass AND contype = 'p' "
+            "AND conkey = ARRAY[(SELECT attnum FROM pg_attribute WHERE attrelid = 'public.events'::regclass "
+            "AND attname = 'id')]::int2[]; "
+            "IF pk IS NOT NULL THEN EXECUTE format('ALTER TABLE public.events DROP CONSTRAINT %I, "
+            "ADD PRIMARY KEY (learner, id)', pk); END IF; END $k$"
+        ),
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS public.learner_roles (role name PRIMARY KEY, learner text NOT NULL UNIQUE)"
+        ),
         sql.SQL("ALTER TABLE public.events OWNER TO {}").format(ident(OWNER_ROLE)),
         sql.SQL("ALTER TABLE public.learner_roles OWNER TO {}").format(ident(OWNER_ROLE)),
         sql.SQL("REVOKE ALL ON public.events, public.learner_roles FROM PUBLIC, {}").format(logins),
@@ -646,23 +691,32 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
         sql.SQL(_REGISTER_FUNCTION),
         sql.SQL("ALTER FUNCTION public.scatlab_learner() OWNER TO {}").format(ident(OWNER_ROLE)),
         sql.SQL("ALTER FUNCTION public.scatlab_register_learner(text, text) OWNER TO {}").format(ident(OWNER_ROLE)),
-        sql.SQL("REVOKE ALL ON FUNCTION public.scatlab_learner(), public.scatlab_register_learner(text, text) "
-                "FROM PUBLIC, {}").format(logins),
+        sql.SQL(
+            "REVOKE ALL ON FUNCTION public.scatlab_learner(), public.scatlab_register_learner(text, text) "
+            "FROM PUBLIC, {}"
+        ).format(logins),
         sql.SQL("GRANT EXECUTE ON FUNCTION public.scatlab_learner() TO {}").format(ident(LEARNERS_ROLE)),
         sql.SQL("GRANT EXECUTE ON FUNCTION public.scatlab_register_learner(text, text) TO {}").format(
-            ident(REGISTRAR_ROLE)),
+            ident(REGISTRAR_ROLE)
+        ),
         # row-level security: a learner inserts their own rows only; the dashboard reads all
         sql.SQL("ALTER TABLE public.events ENABLE ROW LEVEL SECURITY"),
         sql.SQL("DROP POLICY IF EXISTS scatlab_learner_inserts ON public.events"),
-        sql.SQL("CREATE POLICY scatlab_learner_inserts ON public.events FOR INSERT TO {} "
-                "WITH CHECK (learner = public.scatlab_learner())").format(ident(LEARNERS_ROLE)),
+        sql.SQL(
+            "CREATE POLICY scatlab_learner_inserts ON public.events FOR INSERT TO {} "
+            "WITH CHECK (learner = public.scatlab_learner())"
+        ).format(ident(LEARNERS_ROLE)),
         sql.SQL("DROP POLICY IF EXISTS scatlab_dashboard_reads ON public.events"),
         sql.SQL("CREATE POLICY scatlab_dashboard_reads ON public.events FOR SELECT TO {} USING (true)").format(
-            ident(DASHBOARD_ROLE)),
+            ident(DASHBOARD_ROLE)
+        ),
     ]
     if version >= 160000:  # CREATEROLE alone no longer grants membership: the owner needs ADMIN on the group
-        statements.append(sql.SQL("GRANT {} TO {} WITH ADMIN OPTION, INHERIT FALSE, SET FALSE").format(
-            ident(LEARNERS_ROLE), ident(OWNER_ROLE)))
+        statements.append(
+            sql.SQL("GRANT {} TO {} WITH ADMIN OPTION, INHERIT FALSE, SET FALSE").format(
+                ident(LEARNERS_ROLE), ident(OWNER_ROLE)
+            )
+        )
     return statements
 
 
@@ -682,13 +736,17 @@ def prepare_class_database(superuser_url: str, *, dashboard_password: str, regis
             cur.execute("SELECT rolsuper, current_database() FROM pg_roles WHERE rolname = current_user")
             row = cur.fetchone()
             if not row or not row[0]:
-                raise ClassDatabaseError(f"{_shown(superuser_url)!r} is not a superuser's URL: the class database's "
-                                         "roles are set up by its superuser")
+                raise ClassDatabaseError(
+                    f"{_shown(superuser_url)!r} is not a superuser's URL: the class database's "
+                    "roles are set up by its superuser"
+                )
             for statement in _role_statements(str(row[1]), int(pg.info.server_version), dashboard, registrar):
                 cur.execute(statement)
             pg.commit()
     except psycopg.Error as exc:
-        raise ClassDatabaseError(f"cannot set up the class database {_shown(superuser_url)}: {_first_line(exc)}") from None
+        raise ClassDatabaseError(
+            f"cannot set up the class database {_shown(superuser_url)}: {_first_line(exc)}"
+        ) from None
 
 
 def register_learner(registrar_url: str, learner_name: str, verifier: str, *, timeout: float = 5.0) -> str:
@@ -703,18 +761,28 @@ def register_learner(registrar_url: str, learner_name: str, verifier: str, *, ti
     params = _check_url(registrar_url)
     try:
         _probe(params)
-        with psycopg.connect(registrar_url, connect_timeout=max(2, round(timeout)),
-                             options=f"-c statement_timeout={int(timeout * 1000)}") as pg, pg.cursor() as cur:
+        with (
+            psycopg.connect(
+                registrar_url,
+                connect_timeout=max(2, round(timeout)),
+                options=f"-c statement_timeout={int(timeout * 1000)}",
+            ) as pg,
+            pg.cursor() as cur,
+        ):
             cur.execute("SELECT public.scatlab_register_learner(%s, %s)", (learner_name, verifier))
             row = cur.fetchone()
             pg.commit()
     except (OSError, psycopg.Error) as exc:
-        raise ClassDatabaseError(f"cannot register the learner {learner_name!r} with the class database "
-                                 f"{_shown(registrar_url)}: {_first_line(exc)}") from None
+        raise ClassDatabaseError(
+            f"cannot register the learner {learner_name!r} with the class database "
+            f"{_shown(registrar_url)}: {_first_line(exc)}"
+        ) from None
     role = str(row[0]) if row else ""
     if role != learner_role(learner_name):
-        raise ClassDatabaseError(f"the class database {_shown(registrar_url)} gave the learner {learner_name!r} "
-                                 f"the role {role!r}, not {learner_role(learner_name)!r}")
+        raise ClassDatabaseError(
+            f"the class database {_shown(registrar_url)} gave the learner {learner_name!r} "
+            f"the role {role!r}, not {learner_role(learner_name)!r}"
+        )
     return role
 
 
@@ -790,8 +858,12 @@ class CostlyDecision:
         return f"{self.cost:.1f} points of hand value"
 
 
-THEME_WORDS = {"knock": "When to knock", "take-or-draw": "Take or draw", "throw": "Which card to throw",
-               "other": "Other decisions"}
+THEME_WORDS = {
+    "knock": "When to knock",
+    "take-or-draw": "Take or draw",
+    "throw": "Which card to throw",
+    "other": "Other decisions",
+}
 """A review theme (``scatlab.analysis.explain.review.REVIEW_THEMES``) as a teacher reads it."""
 
 
@@ -832,26 +904,35 @@ class ClassReport:
         lines = [f"{len(self.learners)} learner(s), {self.events} event(s)"]
         for one in self.learners:
             lines.append(f"{one.learner}:")
-            lines.append(f"  lessons opened {len(one.opened)}, finished {len(one.finished)}"
-                         + (f" ({', '.join(one.finished)})" if one.finished else ""))
+            lines.append(
+                f"  lessons opened {len(one.opened)}, finished {len(one.finished)}"
+                + (f" ({', '.join(one.finished)})" if one.finished else "")
+            )
             lines.append(f"  answers {one.right} of {one.answers} right")
             if one.stars:
-                lines.append(f"  stars {sum(one.stars.values())} in {len(one.stars)} step(s): "
-                             + ", ".join(f"{k} {v}" for k, v in sorted(one.stars.items())))
+                lines.append(
+                    f"  stars {sum(one.stars.values())} in {len(one.stars)} step(s): "
+                    + ", ".join(f"{k} {v}" for k, v in sorted(one.stars.items()))
+                )
             if one.rating:
                 lines.append("  practice rating: " + " -> ".join(str(r) for _, r in one.rating))
         if self.struggles:
             lines.append("Where the class struggles (first try right, hardest first):")
             for s in self.struggles:
-                lines.append(f"  {s.kind} {s.lesson}/{s.item}: {s.first_try} of {s.tried} learner(s) "
-                             f"({round(100 * s.rate)}%)")
+                lines.append(
+                    f"  {s.kind} {s.lesson}/{s.item}: {s.first_try} of {s.tried} learner(s) ({round(100 * s.rate)}%)"
+                )
         if self.themes:
             lines.append("Costly decisions in reviewed games, by theme:")
             for t in self.themes:
-                lines.append(f"  {t.words}: {len(t.decisions)} decision(s), {t.serious} mistake(s) or blunder(s), "
-                             f"{t.learners} learner(s)")
+                lines.append(
+                    f"  {t.words}: {len(t.decisions)} decision(s), {t.serious} mistake(s) or blunder(s), "
+                    f"{t.learners} learner(s)"
+                )
                 for d in t.decisions[:3]:
-                    lines.append(f"    {d.learner}, {d.where}: {d.label}, {d.cost_text} ({d.played}; better {d.better})")
+                    lines.append(
+                        f"    {d.learner}, {d.where}: {d.label}, {d.cost_text} ({d.played}; better {d.better})"
+                    )
         return "\n".join(lines) + "\n"
 
 
@@ -862,8 +943,10 @@ def class_report(url: str) -> ClassReport:
     with _teacher(url) as pg, pg.cursor() as cur:
         cur.execute("SELECT count(*) FROM events")
         total = int(cur.fetchone()[0])
-        cur.execute("SELECT learner, kind, lesson, step, correct, stars, rating, at FROM events "
-                    "WHERE kind IN ('visit', 'finish', 'answer', 'stars', 'practice') ORDER BY at, id")
+        cur.execute(
+            "SELECT learner, kind, lesson, step, correct, stars, rating, at FROM events "
+            "WHERE kind IN ('visit', 'finish', 'answer', 'stars', 'practice') ORDER BY at, id"
+        )
         rows = cur.fetchall()
         cur.execute(
             "SELECT kind, lesson, step, correct, stars FROM ("
@@ -889,8 +972,9 @@ def class_report(url: str) -> ClassReport:
         elif kind == "practice" and rating is not None:
             p["rating"].append((at, int(rating)))
     learners = tuple(
-        LearnerReport(who, tuple(p["opened"]), tuple(p["finished"]), p["answers"], p["right"], p["stars"],
-                      tuple(p["rating"]))
+        LearnerReport(
+            who, tuple(p["opened"]), tuple(p["finished"]), p["answers"], p["right"], p["stars"], tuple(p["rating"])
+        )
         for who, p in sorted(people.items())
     )
     counts: dict[tuple[str, str, str], list[int]] = {}
@@ -899,8 +983,10 @@ def class_report(url: str) -> ClassReport:
         tally = counts.setdefault(key, [0, 0])
         tally[0] += 1
         tally[1] += bool(correct) if kind == "answer" else int((stars or 0) >= 2)
-    struggles = sorted((Struggle(k, lesson, item, n, ok) for (k, lesson, item), (n, ok) in counts.items()),
-                       key=lambda s: (s.rate, -s.tried, s.kind, s.lesson, s.item))
+    struggles = sorted(
+        (Struggle(k, lesson, item, n, ok) for (k, lesson, item), (n, ok) in counts.items()),
+        key=lambda s: (s.rate, -s.tried, s.kind, s.lesson, s.item),
+    )
     return ClassReport(total, learners, tuple(struggles), _themes(reviewed))
 
 
@@ -911,14 +997,23 @@ def _themes(rows: Sequence[tuple[Any, ...]]) -> tuple[ThemeCosts, ...]:
     for who, where, payload in rows:
         p = payload if isinstance(payload, dict) else {}
         try:
-            d = CostlyDecision(str(who), str(where or ""), str(p.get("theme", "other")), str(p.get("label", "")),
-                               float(p.get("cost_value", 0.0)), str(p.get("scale", "value")),
-                               str(p.get("played", "")), str(p.get("better", "")))
+            d = CostlyDecision(
+                str(who),
+                str(where or ""),
+                str(p.get("theme", "other")),
+                str(p.get("label", "")),
+                float(p.get("cost_value", 0.0)),
+                str(p.get("scale", "value")),
+                str(p.get("played", "")),
+                str(p.get("better", "")),
+            )
         except (TypeError, ValueError):
             continue  # an event this version cannot read is left out, not a failed report
         by_theme.setdefault(d.theme, []).append(d)
-    themes = [ThemeCosts(theme, tuple(sorted(ds, key=lambda d: (d.scale != "win", -d.cost, d.learner, d.where))))
-              for theme, ds in by_theme.items()]
+    themes = [
+        ThemeCosts(theme, tuple(sorted(ds, key=lambda d: (d.scale != "win", -d.cost, d.learner, d.where))))
+        for theme, ds in by_theme.items()
+    ]
     return tuple(sorted(themes, key=lambda t: (-t.serious, -len(t.decisions), t.theme)))
 
 
@@ -935,18 +1030,28 @@ def write_csv(url: str, file: str | os.PathLike[str] | TextIO) -> int:
     answer (each payload without ``PRIVATE_FIELDS``). A bad URL, an unreachable database or
     a file that cannot be written is a :class:`ClassDatabaseError`."""
     with _teacher(url) as pg, pg.cursor() as cur:
-        cur.execute("SELECT at, learner, kind, lesson, step, correct, stars, rating, payload, id FROM events "
-                    "ORDER BY at, id")
+        cur.execute(
+            "SELECT at, learner, kind, lesson, step, correct, stars, rating, payload, id FROM events ORDER BY at, id"
+        )
         rows = cur.fetchall()
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(CSV_COLUMNS)
     for at, who, kind, lesson, step, correct, stars, rating, payload, eid in rows:
-        out.writerow([at.astimezone(timezone.utc).isoformat(), who, kind, lesson or "", step or "",
-                      "" if correct is None else ("yes" if correct else "no"),
-                      "" if stars is None else stars, "" if rating is None else rating,
-                      json.dumps({k: v for k, v in (payload or {}).items() if k not in PRIVATE_FIELDS},
-                                 sort_keys=True), str(eid)])
+        out.writerow(
+            [
+                at.astimezone(UTC).isoformat(),
+                who,
+                kind,
+                lesson or "",
+                step or "",
+                "" if correct is None else ("yes" if correct else "no"),
+                "" if stars is None else stars,
+                "" if rating is None else rating,
+                json.dumps({k: v for k, v in (payload or {}).items() if k not in PRIVATE_FIELDS}, sort_keys=True),
+                str(eid),
+            ]
+        )
     if isinstance(file, (str, os.PathLike)):
         try:
             Path(file).write_text(buffer.getvalue(), encoding="utf-8")

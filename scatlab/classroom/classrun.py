@@ -45,8 +45,16 @@ def _run_folder(folder: Path) -> Path:
 
 def service_command(folder: Path, name: str, command: Sequence[str]) -> list[str]:
     """``command`` started through this module, which records its pid for the next start."""
-    return [sys.executable, "-m", "scatlab.classroom.classrun", str(_run_folder(folder) / f"{name}.pid"), name,
-            str(Path(folder)), "--", *command]
+    return [
+        sys.executable,
+        "-m",
+        "scatlab.classroom.classrun",
+        str(_run_folder(folder) / f"{name}.pid"),
+        name,
+        str(Path(folder)),
+        "--",
+        *command,
+    ]
 
 
 def _environ(pid: int) -> list[bytes]:
@@ -132,9 +140,14 @@ def class_processes(folder: Path) -> list[tuple[int, str]]:
         if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         env = _environ(int(entry.name))
-        if any(item.startswith(MARKER.encode() + b"=") and item.endswith(b"@" + folder_bytes) for item in env) or any(
-                item.startswith(b"SCATLAB_CLASS_DIR=") and item[len(b"SCATLAB_CLASS_DIR="):] == folder_bytes
-                for item in env) or any(item.startswith(b"SCATLAB_HOME=" + folder_bytes + b"/") for item in env):
+        if (
+            any(item.startswith(MARKER.encode() + b"=") and item.endswith(b"@" + folder_bytes) for item in env)
+            or any(
+                item.startswith(b"SCATLAB_CLASS_DIR=") and item[len(b"SCATLAB_CLASS_DIR=") :] == folder_bytes
+                for item in env
+            )
+            or any(item.startswith(b"SCATLAB_HOME=" + folder_bytes + b"/") for item in env)
+        ):
             try:
                 state = (entry / "stat").read_text().split(") ")[-1][:1]
                 what = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()

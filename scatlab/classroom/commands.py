@@ -22,22 +22,38 @@ def add_commands(sub: Any) -> None:
     klass = sub.add_parser("class", help="the teacher's view of the class database (SCATLAB_CLASS_DB)")
     class_sub = klass.add_subparsers(dest="class_command", metavar="{report,backup,restore}", required=True)
     report = class_sub.add_parser(
-        "report", help="per learner: lessons, stars, practice rating; where the class struggles",
+        "report",
+        help="per learner: lessons, stars, practice rating; where the class struggles",
         description="Per learner: lessons opened and finished, stars per step, practice rating over time; then "
         "the exercises and steps the class gets right at the first try least often.",
     )
-    report.add_argument("--db", metavar="URL", help="the class database's postgresql:// URL (default $SCATLAB_CLASS_DB)")
-    report.add_argument("--csv", metavar="FILE", help="also write every event as CSV to FILE ('-' for standard output, "
-                        "then without the report)")
-    for name, what in (("backup", "write the class folder's learners, secrets and codes, and every event, to FILE "
-                                  "(a .tar.gz, mode 0600)"),
-                       ("restore", "put a backup FILE back into the class folder and its database (no hub may run)")):
+    report.add_argument(
+        "--db", metavar="URL", help="the class database's postgresql:// URL (default $SCATLAB_CLASS_DB)"
+    )
+    report.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="also write every event as CSV to FILE ('-' for standard output, then without the report)",
+    )
+    for name, what in (
+        (
+            "backup",
+            "write the class folder's learners, secrets and codes, and every event, to FILE (a .tar.gz, mode 0600)",
+        ),
+        ("restore", "put a backup FILE back into the class folder and its database (no hub may run)"),
+    ):
         one = class_sub.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
         one.add_argument("file", metavar="FILE")
-        one.add_argument("--class-dir", metavar="DIR", help="the class folder (default $SCATLAB_CLASS_DIR, else class/)")
-        one.add_argument("--db-port", metavar="PORT", type=int,
-                         help="the class's own database server's port (default the hub's port + 4: "
-                              "$SCATLAB_CLASS_DB_PORT, else $SCATLAB_HUB_PORT + 4, else 8004)")
+        one.add_argument(
+            "--class-dir", metavar="DIR", help="the class folder (default $SCATLAB_CLASS_DIR, else class/)"
+        )
+        one.add_argument(
+            "--db-port",
+            metavar="PORT",
+            type=int,
+            help="the class's own database server's port (default the hub's port + 4: "
+            "$SCATLAB_CLASS_DB_PORT, else $SCATLAB_HUB_PORT + 4, else 8004)",
+        )
 
 
 def _cmd_class(args: argparse.Namespace) -> int:
@@ -49,8 +65,9 @@ def _cmd_class(args: argparse.Namespace) -> int:
         from .backup import backup, restore
 
         folder = Path(args.class_dir or os.environ.get("SCATLAB_CLASS_DIR") or "class")
-        port = args.db_port or int(os.environ.get("SCATLAB_CLASS_DB_PORT")
-                                   or int(os.environ.get("SCATLAB_HUB_PORT") or 8000) + 4)
+        port = args.db_port or int(
+            os.environ.get("SCATLAB_CLASS_DB_PORT") or int(os.environ.get("SCATLAB_HUB_PORT") or 8000) + 4
+        )
         if args.class_command == "backup":
             sys.stdout.write(backup(folder, args.file, db_port=port).text("Backed up", Path(args.file)) + "\n")
         else:

@@ -28,13 +28,13 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from .classdb import ClassDatabaseError, ClassReport, LearnerReport, class_report, configured_url, write_csv
 from ..course.lessons import LESSONS
+from .classdb import ClassDatabaseError, ClassReport, LearnerReport, class_report, configured_url, write_csv
 
 __all__ = ["dashboard_html", "problem_html", "rating_svg", "main"]
 
@@ -82,76 +82,105 @@ def rating_svg(points: Sequence[int], width: int = 120, height: int = 28) -> str
     step = (width - 4) / max(len(points) - 1, 1)
     xy = " ".join(f"{2 + i * step:.1f},{2 + (height - 4) * (high - p) / span:.1f}" for i, p in enumerate(points))
     title = f"practice rating from {points[0]} to {points[-1]} over {len(points)} answers"
-    return (f'<svg role="img" aria-label="{title}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-            f"<title>{title}</title>"
-            f'<polyline fill="none" stroke="#0969da" stroke-width="2" points="{xy}"/></svg>')
+    return (
+        f'<svg role="img" aria-label="{title}" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f"<title>{title}</title>"
+        f'<polyline fill="none" stroke="#0969da" stroke-width="2" points="{xy}"/></svg>'
+    )
 
 
 def _learner_row(one: LearnerReport, learner_url: str | None = None) -> str:
     opened = ", ".join(escape(_lesson(x)) for x in one.opened) or "<span class='none'>none</span>"
     finished = ", ".join(escape(_lesson(x)) for x in one.finished) or "<span class='none'>none</span>"
-    stars = " ".join(f"<span class='star' data-step='{escape(step)}'>{escape(step)} {_stars(n)}</span>"
-                     for step, n in sorted(one.stars.items())) or "<span class='none'>no step played to its end</span>"
+    stars = (
+        " ".join(
+            f"<span class='star' data-step='{escape(step)}'>{escape(step)} {_stars(n)}</span>"
+            for step, n in sorted(one.stars.items())
+        )
+        or "<span class='none'>no step played to its end</span>"
+    )
     answers = f"{one.right} of {one.answers}" if one.answers else "<span class='none'>none</span>"
     ratings = [r for _, r in one.rating]
-    rating = (f"{rating_svg(ratings)} {ratings[-1]} after {len(ratings)} puzzle(s)" if ratings
-              else "<span class='none'>no practice yet</span>")
-    manage = (f" <a class='manage' href='{escape(learner_url + quote(one.learner, safe=''))}' "
-              f"title='A new secret for {escape(one.learner)}, or remove'>secret / remove</a>" if learner_url else "")
-    return (f"<tr class='learner' data-learner='{escape(one.learner)}'><th scope='row'>{escape(one.learner)}{manage}</th>"
-            f"<td>{opened}</td><td>{finished}</td>"
-            f"<td class='stars'>{stars}</td><td>{answers}</td><td>{rating}</td></tr>")
+    rating = (
+        f"{rating_svg(ratings)} {ratings[-1]} after {len(ratings)} puzzle(s)"
+        if ratings
+        else "<span class='none'>no practice yet</span>"
+    )
+    manage = (
+        f" <a class='manage' href='{escape(learner_url + quote(one.learner, safe=''))}' "
+        f"title='A new secret for {escape(one.learner)}, or remove'>secret / remove</a>"
+        if learner_url
+        else ""
+    )
+    return (
+        f"<tr class='learner' data-learner='{escape(one.learner)}'><th scope='row'>{escape(one.learner)}{manage}</th>"
+        f"<td>{opened}</td><td>{finished}</td>"
+        f"<td class='stars'>{stars}</td><td>{answers}</td><td>{rating}</td></tr>"
+    )
 
 
-def dashboard_html(report: ClassReport, *, csv_url: str = "events.csv", when: datetime | None = None,
-                   learner_url: str | None = None) -> str:
+def dashboard_html(
+    report: ClassReport, *, csv_url: str = "events.csv", when: datetime | None = None, learner_url: str | None = None
+) -> str:
     """The whole dashboard page for ``report``; with ``learner_url`` (the hub's
     ``/hub/class/learners/``), each learner links to the teacher's page for them (a new
     secret, or remove: ``scatlab.classroom.hub_pages``)."""
-    when = when or datetime.now(timezone.utc)
+    when = when or datetime.now(UTC)
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>Class dashboard</title><style>{_STYLE}</style></head><body>",
         "<h1>Class dashboard</h1>",
         f"<p class='sub'>{len(report.learners)} learner(s), {report.events} event(s); "
-        f"as of {when.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC.</p>",
+        f"as of {when.astimezone(UTC):%Y-%m-%d %H:%M} UTC.</p>",
         f"<p><a class='button' href='.'>Refresh</a><a class='button' href='{escape(csv_url)}' download>"
         "Download every event (CSV)</a></p>",
         "<h2>Learners</h2>",
     ]
     if report.learners:
-        parts.append("<div class='scroll'><table class='learners'><thead><tr><th>Learner</th><th>Lessons opened</th>"
-                     "<th>Finished</th><th>Stars of each step (best play)</th><th>Exercise answers right</th>"
-                     "<th>Practice rating</th></tr></thead><tbody>")
+        parts.append(
+            "<div class='scroll'><table class='learners'><thead><tr><th>Learner</th><th>Lessons opened</th>"
+            "<th>Finished</th><th>Stars of each step (best play)</th><th>Exercise answers right</th>"
+            "<th>Practice rating</th></tr></thead><tbody>"
+        )
         parts.extend(_learner_row(one, learner_url) for one in report.learners)
         parts.append("</tbody></table></div>")
     else:
         parts.append("<p class='none'>Nobody has opened a lesson yet.</p>")
     parts.append("<h2>Where the class struggles</h2>")
     if report.struggles:
-        parts.append("<p class='sub'>Right at the first try, hardest first: an exercise's first answer, or a step's "
-                     "first play with two stars or more.</p><div class='scroll'><table class='struggles'><thead><tr>"
-                     "<th>Lesson</th><th>Step or exercise</th><th>Right at the first try</th></tr></thead><tbody>")
+        parts.append(
+            "<p class='sub'>Right at the first try, hardest first: an exercise's first answer, or a step's "
+            "first play with two stars or more.</p><div class='scroll'><table class='struggles'><thead><tr>"
+            "<th>Lesson</th><th>Step or exercise</th><th>Right at the first try</th></tr></thead><tbody>"
+        )
         for s in report.struggles:
             wrong = 1 - s.rate
-            parts.append(f"<tr><td>{escape(_lesson(s.lesson))}</td><td>{'step' if s.kind == 'step' else 'exercise'} "
-                         f"{escape(s.item)}</td><td><span class='bar' style='width:{round(60 * wrong)}px'></span>"
-                         f"{s.first_try} of {s.tried} learner(s) ({round(100 * s.rate)}%)</td></tr>")
+            parts.append(
+                f"<tr><td>{escape(_lesson(s.lesson))}</td><td>{'step' if s.kind == 'step' else 'exercise'} "
+                f"{escape(s.item)}</td><td><span class='bar' style='width:{round(60 * wrong)}px'></span>"
+                f"{s.first_try} of {s.tried} learner(s) ({round(100 * s.rate)}%)</td></tr>"
+            )
         parts.append("</tbody></table></div>")
     else:
         parts.append("<p class='none'>No step or exercise answered yet.</p>")
     parts.append("<h2>Costly decisions in reviewed games, by theme</h2>")
     if report.themes:
-        parts.append("<p class='sub'>From the games learners reviewed in lesson 8, the themes with most mistakes "
-                     "and blunders first; in each, the costliest decisions.</p>")
+        parts.append(
+            "<p class='sub'>From the games learners reviewed in lesson 8, the themes with most mistakes "
+            "and blunders first; in each, the costliest decisions.</p>"
+        )
         for t in report.themes:
-            parts.append(f"<section class='theme' data-theme='{escape(t.theme)}'><h3>{escape(t.words)}</h3>"
-                         f"<p>{len(t.decisions)} costly decision(s), {t.serious} of them mistakes or blunders, "
-                         f"by {t.learners} learner(s).</p><ul>")
+            parts.append(
+                f"<section class='theme' data-theme='{escape(t.theme)}'><h3>{escape(t.words)}</h3>"
+                f"<p>{len(t.decisions)} costly decision(s), {t.serious} of them mistakes or blunders, "
+                f"by {t.learners} learner(s).</p><ul>"
+            )
             for d in t.decisions[:5]:
-                parts.append(f"<li>{escape(d.learner)}, {escape(d.where)}: a {escape(d.label)}, "
-                             f"{escape(d.cost_text)} ({escape(d.played)}; better: {escape(d.better)})</li>")
+                parts.append(
+                    f"<li>{escape(d.learner)}, {escape(d.where)}: a {escape(d.label)}, "
+                    f"{escape(d.cost_text)} ({escape(d.played)}; better: {escape(d.better)})</li>"
+                )
             parts.append("</ul></section>")
     else:
         parts.append("<p class='none'>No reviewed game yet.</p>")
@@ -161,9 +190,11 @@ def dashboard_html(report: ClassReport, *, csv_url: str = "events.csv", when: da
 
 def problem_html(message: str) -> str:
     """A page that says, in one line, why there are no figures."""
-    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Class dashboard</title>"
-            f"<style>{_STYLE}</style></head><body><h1>Class dashboard</h1>"
-            f"<p class='problem'>{escape(message)}</p></body></html>")
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Class dashboard</title>"
+        f"<style>{_STYLE}</style></head><body><h1>Class dashboard</h1>"
+        f"<p class='problem'>{escape(message)}</p></body></html>"
+    )
 
 
 def _app() -> Any:  # pragma: no cover - exercised by tests/browser/test_class_browser.py through a real hub
@@ -178,8 +209,12 @@ def _app() -> Any:  # pragma: no cover - exercised by tests/browser/test_class_b
             url = configured_url()
             if url is None:
                 self.set_status(503)
-                self.finish(problem_html("No class database is set: start the hub with SCATLAB_CLASS_DB "
-                                         "(make class starts one; docs/deploying.md)."))
+                self.finish(
+                    problem_html(
+                        "No class database is set: start the hub with SCATLAB_CLASS_DB "
+                        "(make class starts one; docs/deploying.md)."
+                    )
+                )
             return url
 
         @web.authenticated
@@ -231,8 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - a serv
 
     url = os.environ.get("JUPYTERHUB_SERVICE_URL")
     if not url:
-        print("scatlab dashboard: run it as a JupyterHub service (deploy/jupyterhub_config.py starts it)",
-              file=sys.stderr)
+        print(
+            "scatlab dashboard: run it as a JupyterHub service (deploy/jupyterhub_config.py starts it)", file=sys.stderr
+        )
         return 2
     where = urlsplit(url)
 

@@ -51,7 +51,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SOCKET_ENV", "KERNEL_SPECS", "KERNEL_NAME", "SERVER_NAME", "serve", "launch", "request_kernel", "socket_path"]
+__all__ = [
+    "SOCKET_ENV",
+    "KERNEL_SPECS",
+    "KERNEL_NAME",
+    "SERVER_NAME",
+    "serve",
+    "launch",
+    "request_kernel",
+    "socket_path",
+]
 
 SOCKET_ENV = "SCATLAB_KERNEL_FORKS"
 """The environment variable that names the parent's socket, in a learner's server."""
@@ -70,8 +79,9 @@ _NO_REQUEST = "a connection closed without a request"
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 
 
-def _child(request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None, name: bytes,
-           become: Callable[[], None]) -> None:
+def _child(
+    request: dict[str, Any], fds: Sequence[int], ids: tuple[int, int] | None, name: bytes, become: Callable[[], None]
+) -> None:
     """In the forked child (never returns): first the user and group ``ids`` (the user who
     asked) when the parent is root, the process ``name``, the stand-in's streams, the
     default signals, the request's environment and folder; then ``become`` the kernel or the
@@ -259,8 +269,9 @@ def _serve_forever(listener: socket.socket, root: bool, servers: bool) -> None:
                 os.kill(pid, signal.SIGKILL)
                 continue
             user = request["env"].get("JUPYTERHUB_USER") if isinstance(request.get("env"), dict) else None
-            print(f"scatlab kernels: forked {kind} {pid}" + (f" for {user}" if user else ""), file=sys.stderr,
-                  flush=True)
+            print(
+                f"scatlab kernels: forked {kind} {pid}" + (f" for {user}" if user else ""), file=sys.stderr, flush=True
+            )
 
 
 def _warm_servers() -> None:
@@ -273,9 +284,16 @@ def _warm_servers() -> None:
 
     # not jupyterhub.singleuser.app nor jupyterlab.labhubapp: importing them patches Jupyter
     # Server's handlers for the older single-user app, and the server runs as an extension
-    for name in ("jupyterhub.singleuser", "jupyterhub.singleuser.extension", "jupyter_server.serverapp",
-                 "jupyter_server.services.kernels.kernelmanager", "voila.app", "voila.server_extension",
-                 "scatlab.app.server", "scatlab.classroom.hub"):
+    for name in (
+        "jupyterhub.singleuser",
+        "jupyterhub.singleuser.extension",
+        "jupyter_server.serverapp",
+        "jupyter_server.services.kernels.kernelmanager",
+        "voila.app",
+        "voila.server_extension",
+        "scatlab.app.server",
+        "scatlab.classroom.hub",
+    ):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -347,8 +365,7 @@ def launch(argv: Sequence[str], kind: str = "kernel") -> None:
         pid = request_kernel(path, argv, kind)
         fd = os.pidfd_open(pid)
     except OSError:
-        ordinary = (["-m", "scatlab.app.server", "--singleuser"] if kind == "server"
-                    else ["-m", "ipykernel_launcher"])
+        ordinary = ["-m", "scatlab.app.server", "--singleuser"] if kind == "server" else ["-m", "ipykernel_launcher"]
         os.execv(sys.executable, [sys.executable, *ordinary, *argv])
     for sig in _FORWARDED:
         signal.signal(sig, lambda number, _frame: _forward(pid, number))
@@ -381,13 +398,18 @@ def main(args: Sequence[str] | None = None) -> None:
     if servers:
         given = given[1:]
     if len(given) != 1 or given[0].startswith("-"):
-        sys.exit("usage: python -m scatlab.classroom.forks [--servers] SOCKET   (or --kernel -f CONNECTION_FILE, "
-                 "or --server ARGS)")
+        sys.exit(
+            "usage: python -m scatlab.classroom.forks [--servers] SOCKET   (or --kernel -f CONNECTION_FILE, "
+            "or --server ARGS)"
+        )
     hub = [name for name in os.environ if name.startswith("JUPYTERHUB_")]
     if hub:  # the hub's token for this service: not in any kernel's memory (each is a fork of this one)
         env = {k: v for k, v in os.environ.items() if k not in hub}
-        os.execve(sys.executable, [sys.executable, "-m", "scatlab.classroom.forks", *(["--servers"] if servers else []),
-                                   *given], env)
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "scatlab.classroom.forks", *(["--servers"] if servers else []), *given],
+            env,
+        )
     serve(given[0], servers=servers)
 
 

@@ -40,14 +40,29 @@ from typing import Any
 from ..app.launch import voila_options
 from .identity import NAME_PATTERN, normalize_name
 
-__all__ = ["NAME_PATTERN", "SERVER_EXTENSION", "normalize_name", "class_code", "singleuser_args", "ClassCodeAuthenticator", "ReadOnlyContents", "LocalHub"]
+__all__ = [
+    "NAME_PATTERN",
+    "SERVER_EXTENSION",
+    "normalize_name",
+    "class_code",
+    "singleuser_args",
+    "ClassCodeAuthenticator",
+    "ReadOnlyContents",
+    "LocalHub",
+]
 
 # Voilà's own application flags with no meaning inside a Jupyter server, and scatlab serve's
 # warm kernels and their quick client (in a class, thirty servers warming kernels kept both
 # cores busy, and the quick client's polling of starting kernels made pages slower under that
 # load: docs/deploying.md)
-_NOT_IN_A_SERVER = ("--port", "--Voila.", "--no-browser", "--debug",
-                    "--VoilaConfiguration.multi_kernel_manager_class", "--ServerKernelManager.client_factory")
+_NOT_IN_A_SERVER = (
+    "--port",
+    "--Voila.",
+    "--no-browser",
+    "--debug",
+    "--VoilaConfiguration.multi_kernel_manager_class",
+    "--ServerKernelManager.client_factory",
+)
 
 
 SERVER_EXTENSION = "--ServerApp.jpserver_extensions=scatlab.app.server=True"
@@ -72,7 +87,9 @@ def class_code(folder: Path, env: str, filename: str) -> str:
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
     >>> made = class_code(folder, "SCATLAB_NO_SUCH_CODE", "class-code")
-    >>> made == class_code(folder, "SCATLAB_NO_SUCH_CODE", "class-code") and oct((folder / "class-code").stat().st_mode & 0o777)
+    >>> made == class_code(folder, "SCATLAB_NO_SUCH_CODE", "class-code")
+    True
+    >>> oct((folder / "class-code").stat().st_mode & 0o777)
     '0o600'
     """
     given = os.environ.get(env, "").strip()
@@ -175,14 +192,18 @@ class ClassCodeAuthenticator(_Authenticator):  # type: ignore[misc, valid-type]
 
     class_code = Unicode("", config=True, help="The code a learner types once, to claim a name.")
     teacher_code = Unicode("", config=True, help="The code an admin user (the teacher) logs in with.")
-    learners_dir = Unicode("", config=True, help="The folder of the learners' homes (a removed learner's is moved aside).")
+    learners_dir = Unicode(
+        "", config=True, help="The folder of the learners' homes (a removed learner's is moved aside)."
+    )
     allow_all = Bool(True, config=True, help="Anyone with the class code may claim a name (that is the point).")
     min_password_length = Integer(6, config=True, help="The shortest secret a learner may choose.")
     name_tries = Integer(5, config=True, help="Wrong tries for one name before it is locked.")
     address_tries = Integer(30, config=True, help="Wrong tries from one address before it is locked.")
     lock_seconds = Integer(60, config=True, help="The first lock's length; each further lock is twice as long.")
     secret_rounds = Integer(12, config=True, help="bcrypt's cost (2**rounds; 12 takes about 0.2 s a hash here).")
-    trusted_proxies = Integer(0, config=True, help="Reverse proxies in front of the hub's own (each appends to X-Forwarded-For).")
+    trusted_proxies = Integer(
+        0, config=True, help="Reverse proxies in front of the hub's own (each appends to X-Forwarded-For)."
+    )
     del Bool, Integer, Unicode
 
     login_service = ""
@@ -193,8 +214,7 @@ class ClassCodeAuthenticator(_Authenticator):  # type: ignore[misc, valid-type]
 
         from .identity import Throttle
 
-        self.throttle = Throttle(name_tries=self.name_tries, address_tries=self.address_tries,
-                                 lock=self.lock_seconds)
+        self.throttle = Throttle(name_tries=self.name_tries, address_tries=self.address_tries, lock=self.lock_seconds)
         self._secrets_lock = threading.Lock()
 
     def normalize_username(self, username: str) -> str:
@@ -291,8 +311,9 @@ class ClassCodeAuthenticator(_Authenticator):  # type: ignore[misc, valid-type]
         if name is None:
             self.log.warning("Refused a login from %s: %r is not a name a learner can have", address, raw[:40])
             if handler is not None:
-                handler.custom_login_error = ("A name is letters, digits, '.', '_' or '-' (at most 39), "
-                                              "starting with a letter or digit.")
+                handler.custom_login_error = (
+                    "A name is letters, digits, '.', '_' or '-' (at most 39), starting with a letter or digit."
+                )
             return None
         wait = self.throttle.wait(name, address)
         if wait:
@@ -305,15 +326,26 @@ class ClassCodeAuthenticator(_Authenticator):  # type: ignore[misc, valid-type]
         secret, code = data.get("password", ""), data.get("class_code", "")
         if name in self.admin_users:
             ok = _same(secret, self.teacher_code)
-            delay = 0.0 if ok else self._refuse(handler, name, address, "wrong teacher's code",
-                                                "That is not the teacher's code.")
+            delay = (
+                0.0
+                if ok
+                else self._refuse(handler, name, address, "wrong teacher's code", "That is not the teacher's code.")
+            )
         else:
             stored = await asyncio.to_thread(self._stored, name)
             if stored is not None:
                 ok = bool(secret) and await asyncio.to_thread(self._checks, secret, stored)
-                delay = 0.0 if ok else self._refuse(
-                    handler, name, address, "wrong secret",
-                    f"That is not {name}'s secret. New here? Choose another name. Forgot it? Ask your teacher.")
+                delay = (
+                    0.0
+                    if ok
+                    else self._refuse(
+                        handler,
+                        name,
+                        address,
+                        "wrong secret",
+                        f"That is not {name}'s secret. New here? Choose another name. Forgot it? Ask your teacher.",
+                    )
+                )
             else:
                 ok, delay = await self._claim(handler, name, address, secret, code)
         if not ok:
@@ -330,20 +362,28 @@ class ClassCodeAuthenticator(_Authenticator):  # type: ignore[misc, valid-type]
 
         if not _same(code, self.class_code):
             why = "no class code" if not code else "wrong class code"
-            return False, self._refuse(handler, name, address, f"{why} for a new name",
-                                       f"{name} is a new name here: type the class code to claim it.")
+            return False, self._refuse(
+                handler,
+                name,
+                address,
+                f"{why} for a new name",
+                f"{name} is a new name here: type the class code to claim it.",
+            )
         if len(secret) < self.min_password_length or _same(secret, self.class_code):
             self.log.warning("Refused a claim of %s from %s: a secret too short or the class code", name, address)
             if handler is not None:
-                handler.custom_login_error = (f"Choose your own secret for {name}: at least "
-                                              f"{self.min_password_length} characters, not the class code.")
+                handler.custom_login_error = (
+                    f"Choose your own secret for {name}: at least "
+                    f"{self.min_password_length} characters, not the class code."
+                )
             return False, 0.0
         other = look_alike(name, await asyncio.to_thread(self._claimed))
         if other is not None:
             self.log.warning("Refused a claim of %s from %s: it looks like %s", name, address, other)
             if handler is not None:
-                handler.custom_login_error = (f"That name looks too much like {other}, who is in the class: "
-                                              "choose another name.")
+                handler.custom_login_error = (
+                    f"That name looks too much like {other}, who is in the class: choose another name."
+                )
             return False, 0.0
         await asyncio.to_thread(self._store, name, secret)
         self.log.info("%s claimed their name (from %s)", name, address)
@@ -408,8 +448,16 @@ class LocalHub:
     'http://127.0.0.1:8000'
     """
 
-    def __init__(self, folder: Path, port: int, *, class_code: str, teacher_code: str,
-                 teacher: str = "teacher", env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        port: int,
+        *,
+        class_code: str,
+        teacher_code: str,
+        teacher: str = "teacher",
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.folder, self.port = Path(folder), port
         self.class_code, self.teacher_code, self.teacher = class_code, teacher_code, teacher
         self.url = f"http://127.0.0.1:{port}"
@@ -435,14 +483,25 @@ class LocalHub:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.folder.chmod(0o755)  # as root, the class's PostgreSQL runs as postgres, who must reach its folder
         bindir = str(Path(sys.executable).parent)
-        env = {**os.environ, "SCATLAB_CLASS_DIR": str(self.folder), "SCATLAB_HUB_PORT": str(self.port),
-               "SCATLAB_CLASS_CODE": self.class_code, "SCATLAB_TEACHER_CODE": self.teacher_code,
-               "SCATLAB_TEACHER": self.teacher, **self.extra_env}
+        env = {
+            **os.environ,
+            "SCATLAB_CLASS_DIR": str(self.folder),
+            "SCATLAB_HUB_PORT": str(self.port),
+            "SCATLAB_CLASS_CODE": self.class_code,
+            "SCATLAB_TEACHER_CODE": self.teacher_code,
+            "SCATLAB_TEACHER": self.teacher,
+            **self.extra_env,
+        }
         env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
         with self.log.open("w") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(self.config())],
-                                            cwd=self.folder, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "jupyterhub", "-f", str(self.config())],
+                cwd=self.folder,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -510,9 +569,12 @@ class LocalHub:
         s = requests.Session()
         s.get(f"{self.url}/hub/login", timeout=10)
         xsrf = s.cookies.get("_xsrf", path="/hub/")
-        r = s.post(f"{self.url}/hub/login?next=", data={"username": name, "password": secret,
-                                                          "class_code": class_code, "_xsrf": xsrf},
-                   allow_redirects=False, timeout=30)
+        r = s.post(
+            f"{self.url}/hub/login?next=",
+            data={"username": name, "password": secret, "class_code": class_code, "_xsrf": xsrf},
+            allow_redirects=False,
+            timeout=30,
+        )
         s.login_status = r.status_code  # type: ignore[attr-defined]
         s.login_answer = r  # type: ignore[attr-defined]
         return s
@@ -534,8 +596,10 @@ class LocalHub:
         import sqlite3
 
         with sqlite3.connect(self.folder / "jupyterhub.sqlite") as db:
-            rows = db.execute("SELECT spawners.state FROM spawners JOIN users ON spawners.user_id = users.id "
-                              "WHERE users.name = ?", (user,)).fetchall()
+            rows = db.execute(
+                "SELECT spawners.state FROM spawners JOIN users ON spawners.user_id = users.id WHERE users.name = ?",
+                (user,),
+            ).fetchall()
         state = json.loads(rows[0][0]) if rows and rows[0][0] else {}
         pid = state.get("pid")
         return int(pid) if pid else None

@@ -67,9 +67,15 @@ class LearnerPage(BaseHandler):  # type: ignore[misc]
 
     async def _page(self, name: str, user: Any, **extra: Any) -> None:
         self._templates()
-        self.finish(await self.render_template(
-            "class-learner.html", learner=name, known=user is not None and not user.admin,
-            dashboard_url=f"{self.base_url}services/dashboard/", **extra))
+        self.finish(
+            await self.render_template(
+                "class-learner.html",
+                learner=name,
+                known=user is not None and not user.admin,
+                dashboard_url=f"{self.base_url}services/dashboard/",
+                **extra,
+            )
+        )
 
     @web.authenticated
     async def get(self, name: str) -> None:
@@ -103,6 +109,8 @@ class LearnerPage(BaseHandler):  # type: ignore[misc]
 
 def handlers() -> list[tuple[str, Any]]:
     """The authenticator's routes (under the hub's prefix, ``/hub``)."""
-    return [(r"/login", ClassLoginHandler),
-            (r"/auth/change-password", ResetPasswordHandler),
-            (r"/class/learners/([^/]+)", LearnerPage)]
+    return [
+        (r"/login", ClassLoginHandler),
+        (r"/auth/change-password", ResetPasswordHandler),
+        (r"/class/learners/([^/]+)", LearnerPage),
+    ]

@@ -63,8 +63,10 @@ host    all       all   127.0.0.1/32  scram-sha-256
 def find_binaries() -> Path | None:
     """The folder of ``initdb`` and ``pg_ctl``: the newest ``/usr/lib/postgresql/N/bin``, else
     the one on ``PATH``; None when PostgreSQL is not installed."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4] or 0)
-                   if p.split("/")[4].isdigit() else 0)
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(p.split("/")[4] or 0) if p.split("/")[4].isdigit() else 0,
+    )
     if found:
         return Path(found[-1]).parent
     on_path = shutil.which("initdb")
@@ -149,8 +151,9 @@ class LocalPostgres:
     def password_file(self, which: str) -> Path:
         """The file of a password: ``superuser``, ``dashboard`` or ``registrar``."""
         if which not in ("superuser", "dashboard", "registrar"):
-            raise ClassDatabaseError(f"{which!r} is not one of the class database's passwords: "
-                                     "superuser, dashboard or registrar")
+            raise ClassDatabaseError(
+                f"{which!r} is not one of the class database's passwords: superuser, dashboard or registrar"
+            )
         return self.folder / f"{which}-password"
 
     def _password(self, which: str, *, make: bool = True, new: bool = False) -> str:
@@ -164,8 +167,10 @@ class LocalPostgres:
                 fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
             except FileNotFoundError:
                 if not make:
-                    raise ClassDatabaseError(f"the class database's {which} password file {str(path)!r} is missing: "
-                                             "start the class database (it makes it)") from None
+                    raise ClassDatabaseError(
+                        f"the class database's {which} password file {str(path)!r} is missing: "
+                        "start the class database (it makes it)"
+                    ) from None
             except OSError as exc:
                 raise ClassDatabaseError(f"cannot read the password file {str(path)!r}: {exc.strerror}") from None
             else:
@@ -178,8 +183,10 @@ class LocalPostgres:
                     text = file.read().strip()
                 if text and len(text) <= 200 and all(" " < ch < "\x7f" for ch in text):
                     return text
-                raise ClassDatabaseError(f"the password file {str(path)!r} holds no password: delete it and start "
-                                         "the class database again (a new password is made)")
+                raise ClassDatabaseError(
+                    f"the password file {str(path)!r} holds no password: delete it and start "
+                    "the class database again (a new password is made)"
+                )
         password = new_password()
         self.folder.mkdir(parents=True, exist_ok=True)
         _write_private(path, password + "\n")
@@ -188,14 +195,15 @@ class LocalPostgres:
     def _bin(self) -> Path:
         found = find_binaries()
         if found is None:
-            raise ClassDatabaseError("PostgreSQL is not installed (initdb not found): install it "
-                                     "(Debian: apt-get install postgresql) or set SCATLAB_CLASS_DB to a server's URL")
+            raise ClassDatabaseError(
+                "PostgreSQL is not installed (initdb not found): install it "
+                "(Debian: apt-get install postgresql) or set SCATLAB_CLASS_DB to a server's URL"
+            )
         return found
 
     def _run(self, *args: str, timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         prefix, _user = _run_as()
-        return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=timeout, cwd="/",
-                              input=stdin)
+        return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=timeout, cwd="/", input=stdin)
 
     def initialise(self) -> None:
         """``initdb`` unless the folder already holds a cluster: the superuser with a new
@@ -210,14 +218,28 @@ class LocalPostgres:
         pwfile = self.folder / ".initdb-password"  # initdb's copy, readable by the server's user, deleted after
         _write_private(pwfile, password + "\n", owner=user)
         try:
-            done = self._run(str(self._bin() / "initdb"), "-D", str(self.data), "--auth=scram-sha-256",
-                             f"--pwfile={pwfile}", "-U", SUPERUSER, "--no-sync", "-E", "UTF8")
+            done = self._run(
+                str(self._bin() / "initdb"),
+                "-D",
+                str(self.data),
+                "--auth=scram-sha-256",
+                f"--pwfile={pwfile}",
+                "-U",
+                SUPERUSER,
+                "--no-sync",
+                "-E",
+                "UTF8",
+            )
         finally:
             pwfile.unlink(missing_ok=True)
         if done.returncode:
             why = " ".join((done.stderr or done.stdout).split())[-300:]
-            hint = (f" (PostgreSQL runs as the {user} user here, who must be able to reach {self.folder}: "
-                    "every folder above it must be readable by others)" if user and "ermission denied" in why else "")
+            hint = (
+                f" (PostgreSQL runs as the {user} user here, who must be able to reach {self.folder}: "
+                "every folder above it must be readable by others)"
+                if user and "ermission denied" in why
+                else ""
+            )
             raise ClassDatabaseError(f"initdb failed in {self.data}: {why}{hint}")
         self._write_hba()
 
@@ -248,13 +270,25 @@ class LocalPostgres:
         from .classdb import scram_verifier
 
         password = self._password("superuser")
-        done = self._run(str(self._bin() / "postgres"), "--single", "-D", str(self.data), "-c", "fsync=off",
-                         "-c", "password_encryption=scram-sha-256", DATABASE,
-                         stdin=f"ALTER ROLE {SUPERUSER} PASSWORD '{scram_verifier(password)}';\n", timeout=120)
+        done = self._run(
+            str(self._bin() / "postgres"),
+            "--single",
+            "-D",
+            str(self.data),
+            "-c",
+            "fsync=off",
+            "-c",
+            "password_encryption=scram-sha-256",
+            DATABASE,
+            stdin=f"ALTER ROLE {SUPERUSER} PASSWORD '{scram_verifier(password)}';\n",
+            timeout=120,
+        )
         output = f"{done.stdout}\n{done.stderr}"
         if done.returncode or "ERROR:" in output or "FATAL:" in output:
             why = " ".join(output.split())[-300:]
-            raise ClassDatabaseError(f"cannot give the superuser of the class database in {self.data} a password: {why}")
+            raise ClassDatabaseError(
+                f"cannot give the superuser of the class database in {self.data} a password: {why}"
+            )
         self._write_hba()
         return True
 
@@ -268,10 +302,13 @@ class LocalPostgres:
         self.initialise()
         self.secure()
         if not self.running():
-            options = (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
-                       "-c password_encryption=scram-sha-256" + (" -c fsync=off" if fast else ""))
-            done = self._run(str(self._bin() / "pg_ctl"), "-D", str(self.data), "start", "-w", "-l", str(self.log),
-                             "-o", options)
+            options = (
+                f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                "-c password_encryption=scram-sha-256" + (" -c fsync=off" if fast else "")
+            )
+            done = self._run(
+                str(self._bin() / "pg_ctl"), "-D", str(self.data), "start", "-w", "-l", str(self.log), "-o", options
+            )
             if done.returncode:
                 tail = self.log.read_text(errors="replace")[-400:] if self.log.is_file() else done.stderr
                 raise ClassDatabaseError(f"the class database did not start in {self.data}: {tail.strip()}")

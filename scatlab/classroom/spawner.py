@@ -64,7 +64,7 @@ def unreachable(paths: Iterable[str | os.PathLike[str]]) -> str | None:
     """
     for path in paths:
         target = Path(os.path.realpath(path))
-        for folder in [*reversed(target.parents), *( [target] if target.is_dir() else [])]:
+        for folder in [*reversed(target.parents), *([target] if target.is_dir() else [])]:
             try:
                 mode = folder.stat().st_mode
             except OSError:
@@ -129,12 +129,23 @@ class ClassSpawner(_Base):  # type: ignore[misc, valid-type]
                 entry = pwd.getpwnam(name)
             except KeyError:
                 done = await asyncio.create_subprocess_exec(
-                    "useradd", "--system", "--no-create-home", "--home-dir", self.home_dir,
-                    "--shell", "/usr/sbin/nologin", "--user-group", "--comment", f"scatlab learner {self.user.name}",
-                    name, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+                    "useradd",
+                    "--system",
+                    "--no-create-home",
+                    "--home-dir",
+                    self.home_dir,
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    "--user-group",
+                    "--comment",
+                    f"scatlab learner {self.user.name}",
+                    name,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.STDOUT,
+                )
                 out, _ = await done.communicate()
                 if done.returncode:
-                    raise RuntimeError(f"useradd {name} failed: {out.decode(errors='replace').strip()}")
+                    raise RuntimeError(f"useradd {name} failed: {out.decode(errors='replace').strip()}") from None
                 self.log.info("Made the system user %s for the learner %s", name, self.user.name)
                 entry = pwd.getpwnam(name)
         home = Path(self.home_dir)
@@ -188,6 +199,8 @@ def check_reachable(*paths: str | os.PathLike[str]) -> None:
         return
     blocked = unreachable([sys.executable, sys.prefix, sys.base_prefix, *paths])
     if blocked is not None:
-        sys.exit(f"scatlab class: each learner's server runs as a user of its own, who cannot enter {blocked} "
-                 f"(on the way to Python, the packages or the lessons). Install them where every user may "
-                 f"read them (/opt, /srv), or let others pass through: chmod o+x {blocked}")
+        sys.exit(
+            f"scatlab class: each learner's server runs as a user of its own, who cannot enter {blocked} "
+            f"(on the way to Python, the packages or the lessons). Install them where every user may "
+            f"read them (/opt, /srv), or let others pass through: chmod o+x {blocked}"
+        )

@@ -136,6 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         try:
             sys.stdout.flush()
-        except Exception:  # noqa: BLE001, S110 - e.g. a closed pipe; nothing left to tell
+        except Exception:  # noqa: BLE001 - e.g. a closed pipe; nothing left to tell
             pass
         sys.stdout, sys.stderr = out, err

@@ -34,8 +34,12 @@ def _game_options(p: argparse.ArgumentParser, seed: int) -> None:
     p.add_argument("--players", type=whole_number, default=3, help="number of players, 2 to 9 (default 3)")
     p.add_argument("--rules", default="classic", help="rule preset (default classic; see 'scatlab rules')")
     p.add_argument("--dealer", type=whole_number, default=0, help="seat of the first dealer (default 0)")
-    p.add_argument("--policy", choices=("greedy", "random"), default="greedy",
-                   help="how the computer players choose (default greedy)")
+    p.add_argument(
+        "--policy",
+        choices=("greedy", "random"),
+        default="greedy",
+        help="how the computer players choose (default greedy)",
+    )
 
 
 def _policy(name: str) -> Any:
@@ -82,8 +86,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         if len(state.results) > shown:
             shown = len(state.results)
             r = state.results[-1]
-            values = ", ".join(f"p{p} {format_cards(h, pretty=True)} = {v}"
-                               for p, (h, v) in enumerate(zip(r.final, r.values)) if v is not None)
+            values = ", ".join(
+                f"p{p} {format_cards(h, pretty=True)} = {v}"
+                for p, (h, v) in enumerate(zip(r.final, r.values))
+                if v is not None
+            )
             out.write(f"Hand {r.number} ended by {r.ended}: {values}\n")
             for note in r.notes:
                 out.write(f"  {note}\n")

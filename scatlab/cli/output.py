@@ -14,9 +14,22 @@ __all__ = ["SafeText", "say"]
 
 
 # Characters the output uses beyond ASCII, and what a terminal that cannot show them gets.
-_ASCII = str.maketrans({"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S", "\u00b1": "+/-",
-                        "\u00d7": "x", "\u2026": "...", "\u2014": "-", "\u2013": "-", "\u2248": "~",
-                        "\u2264": "<=", "\u2265": ">="})
+_ASCII = str.maketrans(
+    {
+        "\u2665": "H",
+        "\u2666": "D",
+        "\u2663": "C",
+        "\u2660": "S",
+        "\u00b1": "+/-",
+        "\u00d7": "x",
+        "\u2026": "...",
+        "\u2014": "-",
+        "\u2013": "-",
+        "\u2248": "~",
+        "\u2264": "<=",
+        "\u2265": ">=",
+    }
+)
 
 
 class SafeText(io.TextIOBase):

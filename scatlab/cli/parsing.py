@@ -19,8 +19,13 @@ class StoreOnce(argparse._StoreAction):
     """An option that takes one value (or one list): given twice, it is refused rather
     than read as the last one given."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         given: set[str] = vars(namespace).setdefault("_options_given", set())
         if self.dest in given:
             raise argparse.ArgumentError(

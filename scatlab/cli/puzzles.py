@@ -26,8 +26,12 @@ def add_commands(sub: Any) -> None:
     puzzles.add_argument("--theme", required=True, help="take-or-draw, throw, knock or chase-31")
     puzzles.add_argument("--count", type=whole_number, default=5, help="number of puzzles, 1 to 200 (default 5)")
     puzzles.add_argument("--seed", type=whole_number, default=0, help="random seed (default 0)")
-    puzzles.add_argument("--level", type=whole_number, default=None,
-                         help="only puzzles of this level: 1 easy, 2 medium, 3 hard (default any)")
+    puzzles.add_argument(
+        "--level",
+        type=whole_number,
+        default=None,
+        help="only puzzles of this level: 1 easy, 2 medium, 3 hard (default any)",
+    )
     puzzles.add_argument("--json", action="store_true", help="print a JSON list")
 
 

@@ -27,11 +27,22 @@ def add_commands(sub: Any) -> None:
     review.add_argument("file", help="the record, a JSON file ('-' reads standard input)")
     review.add_argument("--player", type=whole_number, default=None, help="review only this seat (default: every seat)")
     review.add_argument("--json", action="store_true", help="JSON instead of the readable report")
-    review.add_argument("--deep", type=whole_number, nargs="?", const=3, default=None, metavar="N",
-                        help="a deeper look at the N costliest decisions (default 3): the master plays each choice "
-                        "out in sampled deals and says which wins most often")
-    review.add_argument("--budget", type=whole_number, default=None,
-                        help="rollouts of each deeper look (default 2000, about a second each)")
+    review.add_argument(
+        "--deep",
+        type=whole_number,
+        nargs="?",
+        const=3,
+        default=None,
+        metavar="N",
+        help="a deeper look at the N costliest decisions (default 3): the master plays each choice "
+        "out in sampled deals and says which wins most often",
+    )
+    review.add_argument(
+        "--budget",
+        type=whole_number,
+        default=None,
+        help="rollouts of each deeper look (default 2000, about a second each)",
+    )
     review.add_argument("--seed", type=whole_number, default=0, help="seed of the deeper looks (default 0)")
     review.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
@@ -101,7 +112,6 @@ def _cmd_review(args: argparse.Namespace) -> int:
     result = review_game(_record(args.file), args.player)
     looks: tuple[Any, ...] = ()
     if args.deep is not None:
-
         bar: Any = None
         if not args.no_progress and sys.stderr.isatty():
             from tqdm.auto import tqdm

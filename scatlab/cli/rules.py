@@ -16,7 +16,9 @@ __all__ = ["add_commands", "COMMANDS"]
 
 def add_commands(sub: Any) -> None:
     """Add ``rules`` to an argparse sub-parser set."""
-    rules = sub.add_parser("rules", help="list the rule presets, show one preset's options and rules in force, or explain a rule code")
+    rules = sub.add_parser(
+        "rules", help="list the rule presets, show one preset's options and rules in force, or explain a rule code"
+    )
     rules.add_argument("preset", nargs="?", help="a preset name or alias")
     rules.add_argument("--explain", metavar="CODE", help="explain one rule code (C1-C14, V1-V19), e.g. C7 or V7(d)")
 
@@ -27,9 +29,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
     if args.explain is not None:
         if args.preset is not None:
-            raise ScatlabError(
-                f"give either a preset ({args.preset!r}) or --explain {args.explain!r}, not both"
-            )
+            raise ScatlabError(f"give either a preset ({args.preset!r}) or --explain {args.explain!r}, not both")
         sys.stdout.write(rule_entry(args.explain).describe() + "\n")
         return 0
     if args.preset is None:

@@ -19,14 +19,18 @@ __all__ = ["add_commands", "COMMANDS"]
 def add_commands(sub: Any) -> None:
     """Add ``progress`` to an argparse sub-parser set."""
     progress = sub.add_parser("progress", help="show the course progress kept for you (or --reset it)")
-    progress.add_argument("--reset", action="store_true", help="delete every answer, finished lesson, saved game, star and practice rating")
+    progress.add_argument(
+        "--reset",
+        action="store_true",
+        help="delete every answer, finished lesson, saved game, star and practice rating",
+    )
     progress.add_argument("--yes", action="store_true", help="with --reset: do not ask")
 
 
 def _cmd_progress(args: argparse.Namespace) -> int:
     from .lessons import APPENDICES, LESSONS
-    from .steps import steps_of
     from .progress import Progress
+    from .steps import steps_of
 
     progress = Progress()  # a ProgressError (locked, not a file, ...) is one line and exit status 2
     out = sys.stdout
@@ -36,7 +40,9 @@ def _cmd_progress(args: argparse.Namespace) -> int:
         sys.stderr.write(progress.notice + "\n")
     if args.reset:
         if not args.yes:
-            out.write(f"Delete every answer, finished lesson, saved game, star and practice rating in {progress.path}? [y/N] ")
+            out.write(
+                f"Delete every answer, finished lesson, saved game, star and practice rating in {progress.path}? [y/N] "
+            )
             out.flush()
             reply = sys.stdin.readline() if sys.stdin is not None else ""
             if reply.strip().lower() not in ("y", "yes"):

@@ -25,8 +25,17 @@ from ..errors import ScatlabError
 from ..rules.options import PRESETS, find_rules
 from ..rules.values import hand_value
 
-__all__ = ["KnockRow", "knock_risk_by_value", "representative_hand", "preset_rows", "PRESET_FIELDS",
-           "TournamentStep", "tournament_in_steps", "learner_entrant_labels", "likely_range"]
+__all__ = [
+    "KnockRow",
+    "knock_risk_by_value",
+    "representative_hand",
+    "preset_rows",
+    "PRESET_FIELDS",
+    "TournamentStep",
+    "tournament_in_steps",
+    "learner_entrant_labels",
+    "likely_range",
+]
 
 _DISCARD = "3C"
 
@@ -64,15 +73,15 @@ class KnockRow:
         return self.p_lose_one + 2 * self.p_lose_two
 
 
-def knock_risk_by_value(opponents: int = 1, values: Iterable[int] = range(14, 31), *,
-                        samples: int = 2000, seed: int = 0) -> list[KnockRow]:
+def knock_risk_by_value(
+    opponents: int = 1, values: Iterable[int] = range(14, 31), *, samples: int = 2000, seed: int = 0
+) -> list[KnockRow]:
     """The knock risk of :func:`representative_hand` of each value, with the 3♣ on the
     discard pile and nothing else known, at the start of a hand (the analysis's model:
     each opponent holds a random hand and gets one last turn; exact against one
     opponent, a seeded Monte Carlo estimate of ``samples`` deals against more). Later in
     a hand opponents hold better hands than random ones, so there the risk is higher."""
-    from ..analysis import knock_risk
-    from ..analysis import Knowledge
+    from ..analysis import Knowledge, knock_risk
 
     rows = []
     for v in values:
@@ -165,8 +174,9 @@ class TournamentStep:
         return [(w / self.done if self.done else 0.0, *wilson_interval(w, self.done)) for w in self.wins]
 
 
-def tournament_in_steps(players: Sequence[str], games: int, rules: str = "classic", seed: int = 0,
-                        step: int | None = None) -> Iterator[TournamentStep]:
+def tournament_in_steps(
+    players: Sequence[str], games: int, rules: str = "classic", seed: int = 0, step: int | None = None
+) -> Iterator[TournamentStep]:
     """Play a tournament of ``games`` games in steps of ``step`` (default: one round of
     seats, ``n * n`` games), yielding the standing after each. The games are exactly
     those of :func:`scatlab.players.run_tournament` with the same seed.

@@ -73,8 +73,11 @@ def _load_installed() -> list[EventSink]:
             try:
                 found.append(point.load())
             except Exception as exc:  # noqa: BLE001 - a broken plug-in never costs the learner's record
-                warnings.warn(f"scatlab: the event sink {point.name!r} ({point.value}) could not be loaded: {exc}",
-                              RuntimeWarning, stacklevel=2)
+                warnings.warn(
+                    f"scatlab: the event sink {point.name!r} ({point.value}) could not be loaded: {exc}",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
         _installed = found
     return _installed
 

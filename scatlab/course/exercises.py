@@ -138,8 +138,10 @@ def read_number(text: str) -> Fraction:
     if not isinstance(text, str):
         raise ExerciseError(f"an answer is typed text, not {type(text).__name__}")
     if len(text) > MAX_ANSWER_CHARS:
-        raise ExerciseError(f"the answer has {len(text):,} characters: type one number such as 21, 30.5 or 3/48 "
-                            f"(at most {MAX_ANSWER_CHARS})")
+        raise ExerciseError(
+            f"the answer has {len(text):,} characters: type one number such as 21, 30.5 or 3/48 "
+            f"(at most {MAX_ANSWER_CHARS})"
+        )
     cleaned = re.sub(r"\s*/\s*", "/", str(text).strip()).replace(",", ".")  # "1 / 48" is 1/48
     if re.search(r"\s", cleaned):
         raise ExerciseError(f"{text!r} has a space inside: type one number such as 21, 30.5 or 3/48")
@@ -175,7 +177,9 @@ class Exercise:
         = 1356/48\\text{, about 28.3 (exactly 28.25)}
         """
         if not isinstance(question, Question) or question.exercise != self.id:
-            raise ExerciseError(f"that question belongs to {getattr(question, 'exercise', question)!r}, not to {self.id!r}")
+            raise ExerciseError(
+                f"that question belongs to {getattr(question, 'exercise', question)!r}, not to {self.id!r}"
+            )
         return self.explain(question) if self.explain is not None else ""
 
     def question(self, seed: int) -> Question:
@@ -210,6 +214,7 @@ class Exercise:
 
 # -- helpers ---------------------------------------------------------------------------------
 
+
 def _cards(cards: Sequence[Card]) -> str:
     return format_cards(cards, pretty=True)
 
@@ -241,13 +246,13 @@ def _hand_with_a_pair_of_suit(rng: random.Random, cards: Sequence[Card], high: b
 
 def _turn(hand: Sequence[Card], up: Card) -> TurnAnalysis:
     """Taking and drawing, exactly, one opponent (one turn only: cheap)."""
-    from ..analysis import Knowledge
-    from ..analysis import analyze_turn
+    from ..analysis import Knowledge, analyze_turn
 
     return analyze_turn(Knowledge.of(hand, discard=up, opponents=1))
 
 
 # -- 1. the game: what is a hand worth -------------------------------------------------------
+
 
 def _hand_value(rng: random.Random, seed: int) -> Question:
     full = deck(52)
@@ -256,16 +261,30 @@ def _hand_value(rng: random.Random, seed: int) -> Question:
     value = hand_value(hand)
     suits = {c.suit for c in hand}
     if len(suits) == 3:
-        why = (f"three different suits, so the hand is worth its highest card: {_suit_sums(hand)}; "
-               f"the highest is {show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
+        why = (
+            f"three different suits, so the hand is worth its highest card: {_suit_sums(hand)}; "
+            f"the highest is {show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1)."
+        )
     else:
-        why = (f"only cards of one suit add up: {_suit_sums(hand)}; the best suit gives "
-               f"{show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1).")
-    return Question("hand-value", seed, "What is this hand worth?", (("Your hand", _cards(hand)),), (),
-                    show_value(value), frozenset({show_value(value)}), why, ("C1", "C4"))
+        why = (
+            f"only cards of one suit add up: {_suit_sums(hand)}; the best suit gives "
+            f"{show_value(value)} (C4; an Ace is worth 11, a King, Queen or Jack 10, C1)."
+        )
+    return Question(
+        "hand-value",
+        seed,
+        "What is this hand worth?",
+        (("Your hand", _cards(hand)),),
+        (),
+        show_value(value),
+        frozenset({show_value(value)}),
+        why,
+        ("C1", "C4"),
+    )
 
 
 # -- 2. draw or take --------------------------------------------------------------------------
+
 
 def _outs_position(rng: random.Random) -> tuple[list[Card], Card, tuple[Card, ...], int]:
     """A hand with two high cards of one suit, a discard, the outs to 31 and the unseen count."""
@@ -281,12 +300,23 @@ def _count_outs(rng: random.Random, seed: int) -> Question:
     hand, up, outs, unseen = _outs_position(rng)
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
-    why = (f"31 needs an Ace and two cards worth ten of one suit (C4). Drawn from the stock, these make 31: {listed} - "
-           f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
-           f"{n}/{unseen} (C5: you draw, then throw one card).")
-    return Question("count-outs", seed, "How many unseen cards would give you 31 if you drew them from the stock?",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), str(n), frozenset({str(n)}),
-                    why, ("C4", "C5"), (format_cards(hand), str(up)))
+    why = (
+        f"31 needs an Ace and two cards worth ten of one suit (C4). Drawn from the stock, these make 31: {listed} - "
+        f"{n} of the {unseen} cards you have not seen (the {up.pretty} on the pile is seen), so the chance is "
+        f"{n}/{unseen} (C5: you draw, then throw one card)."
+    )
+    return Question(
+        "count-outs",
+        seed,
+        "How many unseen cards would give you 31 if you drew them from the stock?",
+        (("Your hand", _cards(hand)), ("Discard pile", up.pretty)),
+        (),
+        str(n),
+        frozenset({str(n)}),
+        why,
+        ("C4", "C5"),
+        (format_cards(hand), str(up)),
+    )
 
 
 def _take_or_draw(rng: random.Random, seed: int) -> Question:
@@ -300,15 +330,26 @@ def _take_or_draw(rng: random.Random, seed: int) -> Question:
     tv, dv = take.best.value, draw.expected_value
     solution = "take" if tv >= dv else "draw"
     accepted = {"take", "draw"} if tv == dv else {solution}
-    why = (f"taking the {up.pretty} (and throwing the {take.best.discard.pretty}) makes {_num(tv)} for sure; "
-           f"drawing is worth {_num(dv)} on average over the {draw.unseen} unseen cards, each equally likely "
-           f"(C5: a taken card may not be thrown back). {'Taking' if tv >= dv else 'Drawing'} is worth more.")
-    return Question("take-or-draw", seed, f"Which is worth more now: taking the {up.pretty} or drawing from the stock?",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), ("take", "draw"), solution,
-                    frozenset(accepted), why, ("C5",), (format_cards(hand), str(up)))
+    why = (
+        f"taking the {up.pretty} (and throwing the {take.best.discard.pretty}) makes {_num(tv)} for sure; "
+        f"drawing is worth {_num(dv)} on average over the {draw.unseen} unseen cards, each equally likely "
+        f"(C5: a taken card may not be thrown back). {'Taking' if tv >= dv else 'Drawing'} is worth more."
+    )
+    return Question(
+        "take-or-draw",
+        seed,
+        f"Which is worth more now: taking the {up.pretty} or drawing from the stock?",
+        (("Your hand", _cards(hand)), ("Discard pile", up.pretty)),
+        ("take", "draw"),
+        solution,
+        frozenset(accepted),
+        why,
+        ("C5",),
+        (format_cards(hand), str(up)),
+    )
 
 
-# -- 4. the showdown (lesson 3's knocking exercises are below, with the working) --------------- --------------------------------------------------------------------------
+# -- 4. the showdown (lesson 3's knocking exercises are below, with the working) ----------
 
 _C7_CASES = ("one lowest", "knocker tied", "knocker lowest", "others tied")
 
@@ -339,27 +380,37 @@ def _showdown_why(values: Sequence[Fraction], losses: dict[int, int], code: str)
     once: the hands' values, the lowest hand and who pays, who pays nothing, and the rule.
 
     >>> print(_showdown_why([Fraction(16), Fraction(11), Fraction(18)], {1: 1}, "C7"))
-    The hands are worth 16, 11 and 18 (players 1, 2 and 3). Player 2 is lowest on their own and loses a life; the knocker (player 1) and player 3 lose nothing (C7).
+    The hands are worth 16, 11 and 18 (players 1, 2 and 3). Player 2 is lowest on their own and loses a life; the
+    knocker (player 1) and player 3 lose nothing (C7).
     >>> print(_showdown_why([Fraction(20), Fraction(25), Fraction(20)], {2: 1}, "C7"))
-    The hands are worth 20, 25 and 20 (players 1, 2 and 3). Player 3 ties the knocker (player 1) for lowest at 20 and loses a life; the knocker is safe; player 2 loses nothing (C7).
+    The hands are worth 20, 25 and 20 (players 1, 2 and 3). Player 3 ties the knocker (player 1) for lowest at 20
+    and loses a life; the knocker is safe; player 2 loses nothing (C7).
     >>> print(_showdown_why([Fraction(9), Fraction(20), Fraction(25)], {0: 2}, "C7"))
-    The hands are worth 9, 20 and 25 (players 1, 2 and 3). The knocker (player 1) is lowest on their own and loses two lives; players 2 and 3 lose nothing (C7).
+    The hands are worth 9, 20 and 25 (players 1, 2 and 3). The knocker (player 1) is lowest on their own and loses
+    two lives; players 2 and 3 lose nothing (C7).
     """
     seats = list(range(len(values)))
     low = min(values)
     lowest = [p for p in seats if values[p] == low]
-    worth = f"The hands are worth {_together([show_value(v) for v in values])} (players {_together([str(p + 1) for p in seats])})."
+    worth = (
+        f"The hands are worth {_together([show_value(v) for v in values])} "
+        f"(players {_together([str(p + 1) for p in seats])})."
+    )
     if len(lowest) == 1:
         said = f"{_showdown_names(lowest)} is lowest on their own and loses {_lives(losses.get(lowest[0], 0))}"
     else:
         payers = [p for p in lowest if p != 0 and losses.get(p, 0)]
         if 0 in lowest:
             one = len(payers) == 1
-            said = (f"{_showdown_names(payers)} {'ties' if one else 'tie'} the knocker (player 1) for lowest at "
-                    f"{show_value(low)} and {'loses' if one else 'lose'} a life; the knocker is safe")
+            said = (
+                f"{_showdown_names(payers)} {'ties' if one else 'tie'} the knocker (player 1) for lowest at "
+                f"{show_value(low)} and {'loses' if one else 'lose'} a life; the knocker is safe"
+            )
         else:
-            said = (f"{_showdown_names(lowest)} tie for lowest at {show_value(low)}: "
-                    f"{'both' if len(payers) == 2 else 'all'} lose a life")
+            said = (
+                f"{_showdown_names(lowest)} tie for lowest at {show_value(low)}: "
+                f"{'both' if len(payers) == 2 else 'all'} lose a life"
+            )
     free = [p for p in seats if p not in lowest]
     assert not any(losses.get(p, 0) for p in free), (values, losses)  # at a showdown only the lowest pay (C7)
     nothing = f"; {_showdown_names(free)} {'loses' if len(free) == 1 else 'lose'} nothing" if free else ""
@@ -380,29 +431,53 @@ def _showdown(rng: random.Random, seed: int) -> Question:
             continue
         low = min(values)
         lowest = [p for p in range(3) if values[p] == low]
-        kind = ("knocker lowest" if lowest == [0] else "knocker tied" if 0 in lowest
-                else "others tied" if len(lowest) > 1 else "one lowest")
+        kind = (
+            "knocker lowest"
+            if lowest == [0]
+            else "knocker tied"
+            if 0 in lowest
+            else "others tied"
+            if len(lowest) > 1
+            else "one lowest"
+        )
         if kind == case:
             break
-    s = settle(rules, "knock", players=[0, 1, 2], keys={p: tiebreak_key(hands[p], rules) for p in range(3)},
-               knocker=0, declarers=())
+    s = settle(
+        rules,
+        "knock",
+        players=[0, 1, 2],
+        keys={p: tiebreak_key(hands[p], rules) for p in range(3)},
+        knocker=0,
+        declarers=(),
+    )
     target = rng.choice((0, 0, 1, 2))
     lost = s.losses[target]
     code = s.notes[0].code if s.notes else "C7"
     why = _showdown_why(values, {p: n for p, n in s.losses.items() if n}, code)
     # the players as the table numbers them: from 1, the knocker first (seat 0 is player 1)
     who = "the knocker (player 1)" if target == 0 else player_label(target)
-    return Question("showdown", seed, f"Player 1 knocked and everyone has had their last turn. "
-                    f"How many lives does {who} lose?",
-                    tuple((f"{player_label(p).capitalize()}{' (knocker)' if p == 0 else ''}", _cards(hands[p]))
-                          for p in range(3)),
-                    ("0", "1", "2"), str(lost), frozenset({str(lost)}), why, (code,))
+    return Question(
+        "showdown",
+        seed,
+        f"Player 1 knocked and everyone has had their last turn. How many lives does {who} lose?",
+        tuple((f"{player_label(p).capitalize()}{' (knocker)' if p == 0 else ''}", _cards(hands[p])) for p in range(3)),
+        ("0", "1", "2"),
+        str(lost),
+        frozenset({str(lost)}),
+        why,
+        (code,),
+    )
 
 
 # -- 5. house rules ---------------------------------------------------------------------------
 
-_PRESET_CODES = {"classic": ("C4",), "quick": ("V1",), "gin": ("V2", "V14"), "cadillac": ("V13",),
-                 "eenendertigen": ("V18",)}
+_PRESET_CODES = {
+    "classic": ("C4",),
+    "quick": ("V1",),
+    "gin": ("V2", "V14"),
+    "cadillac": ("V13",),
+    "eenendertigen": ("V18",),
+}
 
 
 def _house_value(rng: random.Random, seed: int) -> Question:
@@ -422,8 +497,10 @@ def _house_value(rng: random.Random, seed: int) -> Question:
     if trips and rules.grand_cadillac and all(c.value == 11 for c in hand):
         reason = "Three Aces are a Grand Cadillac, worth 33 (V13)"
     elif trips and rules.three_of_a_kind is not None:  # V1 or V2, under every preset that plays it (GIN's 30.5 is V2)
-        reason = (f"Three of a kind counts {show_value(rules.three_of_a_kind)} under these rules "
-                  f"({'V2' if rules.three_of_a_kind == Fraction(61, 2) else 'V1'})")
+        reason = (
+            f"Three of a kind counts {show_value(rules.three_of_a_kind)} under these rules "
+            f"({'V2' if rules.three_of_a_kind == Fraction(61, 2) else 'V1'})"
+        )
     elif trips:
         reason = "Three of a kind counts nothing special here: only one suit adds up (C4)"
     elif len({c.suit for c in hand}) == 3:
@@ -431,12 +508,21 @@ def _house_value(rng: random.Random, seed: int) -> Question:
     else:
         reason = f"The best suit adds up: {_suit_sums(hand)} (C4)"
     why = f"{rules.describe()}. {reason}, so the hand is worth {show_value(value)}."
-    return Question("house-value", seed, f"Under the {preset} rules, what is this hand worth?",
-                    (("Your hand", _cards(hand)),), (), show_value(value), frozenset({show_value(value)}),
-                    why, _PRESET_CODES[preset])
+    return Question(
+        "house-value",
+        seed,
+        f"Under the {preset} rules, what is this hand worth?",
+        (("Your hand", _cards(hand)),),
+        (),
+        show_value(value),
+        frozenset({show_value(value)}),
+        why,
+        _PRESET_CODES[preset],
+    )
 
 
 # -- 6. strategy: the best discard ------------------------------------------------------------
+
 
 def _best_discard(rng: random.Random, seed: int) -> Question:
     full = deck(52)
@@ -452,14 +538,25 @@ def _best_discard(rng: random.Random, seed: int) -> Question:
     # of equal throws, the lowest card (the tip's "lowest card outside your suit"); the others are right too
     solution = min((c for c in hand if kept[c] == best), key=lambda c: (c.value, c.index)).pretty
     listing = "; ".join(f"throw {c.pretty}: keep {show_value(kept[c])}" for c in hand)
-    why = (f"after a draw you hold four cards and throw one (C5); keep the three worth most (C4): {listing}. "
-           f"The tip and expert players both do this; the expert also weighs what the kept cards may become.")
-    return Question("best-discard", seed, "You drew a card. Which card do you throw?",
-                    (("Your four cards", _cards(hand)),), tuple(c.pretty for c in hand), solution, accepted,
-                    why, ("C4", "C5"))
+    why = (
+        f"after a draw you hold four cards and throw one (C5); keep the three worth most (C4): {listing}. "
+        f"The tip and expert players both do this; the expert also weighs what the kept cards may become."
+    )
+    return Question(
+        "best-discard",
+        seed,
+        "You drew a card. Which card do you throw?",
+        (("Your four cards", _cards(hand)),),
+        tuple(c.pretty for c in hand),
+        solution,
+        accepted,
+        why,
+        ("C4", "C5"),
+    )
 
 
 # -- 7. not this game: Skat -------------------------------------------------------------------
+
 
 def _skat_value(rng: random.Random, seed: int) -> Question:
     from .skat import game_value
@@ -475,13 +572,27 @@ def _skat_value(rng: random.Random, seed: int) -> Question:
         schneider = rng.random() < 0.3
         schwarz = schneider and rng.random() < 0.3
         v = game_value(contract, matadors=matadors, hand=hand, schneider=schneider, schwarz=schwarz)
-        flags = [f"{kind} {matadors}"] + (["hand"] if hand else []) + (["schwarz"] if schwarz else
-                                                                        ["schneider"] if schneider else [])
+        flags = (
+            [f"{kind} {matadors}"]
+            + (["hand"] if hand else [])
+            + (["schwarz"] if schwarz else ["schneider"] if schneider else [])
+        )
         desc = f"{contract.capitalize()} ({', '.join(flags)})"
-    why = (f"{v.explain()}. Skat values a game as base value × game level (Null has fixed values): "
-           "nothing like 31's hand values.")
-    return Question("skat-value", seed, f"Skat, not 31: what is a won game of {desc} worth?", (), (),
-                    str(v.value), frozenset({str(v.value)}), why, ())
+    why = (
+        f"{v.explain()}. Skat values a game as base value × game level (Null has fixed values): "
+        "nothing like 31's hand values."
+    )
+    return Question(
+        "skat-value",
+        seed,
+        f"Skat, not 31: what is a won game of {desc} worth?",
+        (),
+        (),
+        str(v.value),
+        frozenset({str(v.value)}),
+        why,
+        (),
+    )
 
 
 # -- the working behind an answer (only when a learner asks) ----------------------------------
@@ -503,7 +614,7 @@ def _tex(text: str) -> str:
 
 def _sum_lines(head: str, terms: Sequence[str], tail: str) -> list[str]:
     """``head (t1 + t2 + ...) tail`` as lines of at most :data:`_TERMS_PER_LINE` terms."""
-    rows = [terms[i:i + _TERMS_PER_LINE] for i in range(0, len(terms), _TERMS_PER_LINE)]
+    rows = [terms[i : i + _TERMS_PER_LINE] for i in range(0, len(terms), _TERMS_PER_LINE)]
     lines = []
     for i, row in enumerate(rows):
         text = " + ".join(row)
@@ -543,11 +654,13 @@ def _working_p31(question: Question) -> str:
     outs = ", ".join(c.pretty for c in draw.outs_31) or "none"
     exact = Fraction(n, u)
     reduced = f" = {exact.numerator}/{exact.denominator}" if n and exact.denominator != u else ""
-    return "\n".join([
-        _tex(f"outs (cards you have not seen that make 31): {outs}"),
-        _tex(f"chance of 31 = outs / unseen cards = {n}/{u}{reduced}"),
-        _tex(f"= {counted_chance(n, u)}"),
-    ])
+    return "\n".join(
+        [
+            _tex(f"outs (cards you have not seen that make 31): {outs}"),
+            _tex(f"chance of 31 = outs / unseen cards = {n}/{u}{reduced}"),
+            _tex(f"= {counted_chance(n, u)}"),
+        ]
+    )
 
 
 def _average_lines(hand: Sequence[Card], up: Card, rounded: str) -> list[str]:
@@ -574,11 +687,13 @@ def _working_take_or_draw(question: Question) -> str:
     _, _, ev = _outcome_counts(hand, up)
     tv = take.best.value
     word = "more than" if tv > ev else "less than" if tv < ev else "the same as"
-    return "\n".join([
-        _tex(f"take the {up.pretty}: worth {show_value(tv)} for sure"),
-        *_average_lines(hand, up, tenths(ev)),
-        _tex(f"taking is worth {word} drawing: {question.solution}"),
-    ])
+    return "\n".join(
+        [
+            _tex(f"take the {up.pretty}: worth {show_value(tv)} for sure"),
+            *_average_lines(hand, up, tenths(ev)),
+            _tex(f"taking is worth {word} drawing: {question.solution}"),
+        ]
+    )
 
 
 def _working_knock_cost(question: Question) -> str:
@@ -590,18 +705,21 @@ def _working_knock_cost(question: Question) -> str:
     on = w.play_on
     verdict = "knock" if w.knocks else "play on"
     better = "higher" if w.knocks else "lower"
-    return "\n".join([
-        _tex("knocking = (chance you lose one) × (your chance after it)"),
-        _tex("+ (chance you lose two) × (your chance after it)"),
-        _tex("+ (chance they lose one) × (your chance after it)"),
-        _tex(f"= {w.terms()}"),
-        _tex(f"= {' + '.join(level(x) for x in w.products())} = {level(w.knock)}"),
-        _tex(f"playing on: {level(on.win)}; knocking is {better}: {verdict}"),
-        _tex(f"exactly: you lose one with chance {w.p_one}, two with {w.p_two}, they lose one with {w.p_theirs}"),
-    ])
+    return "\n".join(
+        [
+            _tex("knocking = (chance you lose one) × (your chance after it)"),
+            _tex("+ (chance you lose two) × (your chance after it)"),
+            _tex("+ (chance they lose one) × (your chance after it)"),
+            _tex(f"= {w.terms()}"),
+            _tex(f"= {' + '.join(level(x) for x in w.products())} = {level(w.knock)}"),
+            _tex(f"playing on: {level(on.win)}; knocking is {better}: {verdict}"),
+            _tex(f"exactly: you lose one with chance {w.p_one}, two with {w.p_two}, they lose one with {w.p_theirs}"),
+        ]
+    )
 
 
 # -- 2. the one-draw chance and the expected value ----------------------------------------------
+
 
 def _half_up(value: Fraction, step: int) -> Fraction:
     """``value`` rounded to the nearest ``1/step``, halves up (as a learner rounds)."""
@@ -628,15 +746,26 @@ def _draw_chance(rng: random.Random, seed: int) -> Question:
     n = len(outs)
     listed = ", ".join(c.pretty for c in outs) if outs else "none"
     exact = Fraction(n, unseen)
-    why = (f"{n} of the {unseen} cards you have not seen {'makes' if n == 1 else 'make'} 31 ({listed}), each as likely as any other, so the "
-           f"chance is {n}/{unseen}{f' = {exact.numerator}/{exact.denominator}' if exact.denominator != unseen else ''}"
-           f", {chance_words(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
-           f"{'s are' if n != 1 else ' is'} about {2 * n}%.")
+    why = (
+        f"{n} of the {unseen} cards you have not seen {'makes' if n == 1 else 'make'} 31 ({listed}), "
+        "each as likely as any other, so the "
+        f"chance is {n}/{unseen}{f' = {exact.numerator}/{exact.denominator}' if exact.denominator != unseen else ''}"
+        f", {chance_words(exact)} (C5). At the table: each out is worth about 2%, so {n} out"
+        f"{'s are' if n != 1 else ' is'} about {2 * n}%."
+    )
     accepted = frozenset({f"{n}/{unseen}", f"{exact.numerator}/{exact.denominator}"})
-    return Question("draw-chance", seed, "You draw from the stock. What is the chance the card makes 31? "
-                    "Type it as a fraction: outs / unseen cards.",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), (), f"{n}/{unseen}", accepted,
-                    why, ("C4", "C5"), (format_cards(hand), str(up)))
+    return Question(
+        "draw-chance",
+        seed,
+        "You draw from the stock. What is the chance the card makes 31? Type it as a fraction: outs / unseen cards.",
+        (("Your hand", _cards(hand)), ("Discard pile", up.pretty)),
+        (),
+        f"{n}/{unseen}",
+        accepted,
+        why,
+        ("C4", "C5"),
+        (format_cards(hand), str(up)),
+    )
 
 
 def _ev_sum(rng: random.Random, seed: int) -> Question:
@@ -661,23 +790,39 @@ def _ev_sum(rng: random.Random, seed: int) -> Question:
         if len(set(shown)) == 3 and min(abs(ev - naive), abs(ev - now)) >= Fraction(1, 5):
             break
     counts = sorted(((v, p * u) for v, p in dist.items()), key=lambda vc: -vc[0])
-    groups = "; ".join(f"{int(n)} card{'s' if n != 1 else ''} leave{'s' if n == 1 else ''} you {show_value(v)}"
-                       for v, n in counts)
-    terms = " + ".join(show_value(v) if n == 1 else f"{int(n)} × {show_value(v)}" for v, n in counts)  # as lesson 2 writes it
+    groups = "; ".join(
+        f"{int(n)} card{'s' if n != 1 else ''} leave{'s' if n == 1 else ''} you {show_value(v)}" for v, n in counts
+    )
+    terms = " + ".join(
+        show_value(v) if n == 1 else f"{int(n)} × {show_value(v)}" for v, n in counts
+    )  # as lesson 2 writes it
     total = sum((v * n for v, n in counts), Fraction(0))
     choices = list(shown)
     rng.shuffle(choices)  # not in order of size: the answer is not always the middle one
     exact = f" = {show_value(ev)}" if show_value(ev) != f"{show_value(total)}/{u}" else ""
-    why = (f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}{exact}, "
-           f"{shown[0]} to one decimal. The plain average of the outcomes ({shown[1]}) forgets that some come from many cards "
-           f"and some from one; {shown[2]} is what you hold now (C5).")
-    return Question("ev-sum", seed, f"Of the {u} cards you could draw (keeping your best three): {groups}. "
-                    "What is drawing worth on average, to one decimal?",
-                    (("Your hand", _cards(hand)), ("Discard pile", up.pretty)), tuple(choices), shown[0],
-                    frozenset({shown[0]}), why, ("C4", "C5"), (format_cards(hand), str(up)))
+    why = (
+        f"weigh each outcome by how many cards give it: ({terms}) / {u} = {show_value(total)}/{u}{exact}, "
+        f"{shown[0]} to one decimal. The plain average of the outcomes ({shown[1]}) "
+        "forgets that some come from many cards "
+        f"and some from one; {shown[2]} is what you hold now (C5)."
+    )
+    return Question(
+        "ev-sum",
+        seed,
+        f"Of the {u} cards you could draw (keeping your best three): {groups}. "
+        "What is drawing worth on average, to one decimal?",
+        (("Your hand", _cards(hand)), ("Discard pile", up.pretty)),
+        tuple(choices),
+        shown[0],
+        frozenset({shown[0]}),
+        why,
+        ("C4", "C5"),
+        (format_cards(hand), str(up)),
+    )
 
 
 # -- 3. what a knock is worth, and knocking early ----------------------------------------------
+
 
 def wants_knock(exercise: str, seed: int) -> bool:
     """Whether the puzzle of ``seed`` is dealt so that knocking is right: in each block of six
@@ -712,17 +857,30 @@ def knock_worth_question(hand: str, pile: str, seed: int = 0) -> Question:
     solution = "knock" if w.knocks else "play on"
     lives = w.ranking.position.seats.lives[0]
     up = parse_card(pile)
-    prompt = (f"One opponent, just dealt; everyone has {lives} lives. If you knock, you lose one life with chance "
-              f"{level(p1)}, two with {level(p2)}, and your opponent loses one with {level(p3)}. Your chance of "
-              f"winning the game after each: {level(a1)}, {level(a2)} and {level(a3)}. If you play on "
-              f"({move_words(on, w.ranking)}), it is {level(on.win)}. Knock or play on?")
+    prompt = (
+        f"One opponent, just dealt; everyone has {lives} lives. If you knock, you lose one life with chance "
+        f"{level(p1)}, two with {level(p2)}, and your opponent loses one with {level(p3)}. Your chance of "
+        f"winning the game after each: {level(a1)}, {level(a2)} and {level(a3)}. If you play on "
+        f"({move_words(on, w.ranking)}), it is {level(on.win)}. Knock or play on?"
+    )
     which = "Knocking" if w.knocks else "Playing on"
-    why = (f"knocking: {w.terms()} = {level(w.knock)}; playing on: {level(on.win)}. {which} gives you the better "
-           f"chance of winning the game, so {solution} (C6, C7). These figures are for this very hand and the "
-           f"{up.pretty} on the pile (your opponent may take it); the chart's are for an average hand.")
-    return Question("knock-cost", seed, prompt, (("Your hand", _cards(list(w.hand))), ("Discard pile", up.pretty)),
-                    ("knock", "play on"), solution, frozenset({solution}), why, ("C6", "C7"),
-                    (format_cards(w.hand), str(up)))
+    why = (
+        f"knocking: {w.terms()} = {level(w.knock)}; playing on: {level(on.win)}. {which} gives you the better "
+        f"chance of winning the game, so {solution} (C6, C7). These figures are for this very hand and the "
+        f"{up.pretty} on the pile (your opponent may take it); the chart's are for an average hand."
+    )
+    return Question(
+        "knock-cost",
+        seed,
+        prompt,
+        (("Your hand", _cards(list(w.hand))), ("Discard pile", up.pretty)),
+        ("knock", "play on"),
+        solution,
+        frozenset({solution}),
+        why,
+        ("C6", "C7"),
+        (format_cards(w.hand), str(up)),
+    )
 
 
 def _knock_cost(rng: random.Random, seed: int) -> Question:
@@ -778,14 +936,24 @@ def _knock_by_line(rng: random.Random, seed: int, exercise: str, opponents: int 
     against = f"{n} opponent{'s' if n != 1 else ''}"
     when = "just dealt" if turns == 0 else f"after {turns} turn{'s' if turns != 1 else ''} each"
     better = "knocking" if row.knocks else "playing on"
-    why = (f"for an average hand worth {show_value(value)} against {against} {when}, the chart gives your chance of "
-           f"winning the game as {level(row.knock)} if you knock and {level(row.play_on)} if you play on: {better} is "
-           f"better, so {solution} (C6, C7). Here the advice knocks {line_words(rows)}.")
+    why = (
+        f"for an average hand worth {show_value(value)} against {against} {when}, the chart gives your chance of "
+        f"winning the game as {level(row.knock)} if you knock and {level(row.play_on)} if you play on: {better} is "
+        f"better, so {solution} (C6, C7). Here the advice knocks {line_words(rows)}."
+    )
     if turns:
         why += " Every turn the others play improves their hands, so the line moves as a hand goes on."
-    return Question(exercise, seed, f"Against {against}, {when}. By the chart: knock or play on?",
-                    (("Your hand", _cards(hand)),), ("knock", "play on"), solution, frozenset({solution}), why,
-                    ("C6", "C7"))
+    return Question(
+        exercise,
+        seed,
+        f"Against {against}, {when}. By the chart: knock or play on?",
+        (("Your hand", _cards(hand)),),
+        ("knock", "play on"),
+        solution,
+        frozenset({solution}),
+        why,
+        ("C6", "C7"),
+    )
 
 
 def _knock_chart(rng: random.Random, seed: int) -> Question:
@@ -797,6 +965,7 @@ def _knock_early(rng: random.Random, seed: int) -> Question:
 
 
 # -- 6. strategy: what your discard gives the next player -------------------------------------
+
 
 def _feed_next(rng: random.Random, seed: int) -> Question:
     full = deck(52)
@@ -813,13 +982,22 @@ def _feed_next(rng: random.Random, seed: int) -> Question:
     taken = rng.choice([c for c in full if c.suit is their_suit and c not in hand])
     rng.shuffle(hand)
     suit = their_suit.symbol
-    why = (f"throwing the {theirs.pretty} or the {other.pretty} keeps {show_value(best)} either way (C4), but the "
-           f"next player took the {taken.pretty}: they collect {suit}. The {theirs.pretty} on the pile is theirs to "
-           f"take (C5); the {other.pretty} helps nobody you know of. Throw the {other.pretty}.")
-    return Question("feed-next", seed, f"You drew a card. Last turn the next player took the {taken.pretty} from the "
-                    "pile. Which card do you throw?",
-                    (("Your four cards", _cards(hand)),), tuple(c.pretty for c in hand), other.pretty,
-                    frozenset({other.pretty}), why, ("C4", "C5"))
+    why = (
+        f"throwing the {theirs.pretty} or the {other.pretty} keeps {show_value(best)} either way (C4), but the "
+        f"next player took the {taken.pretty}: they collect {suit}. The {theirs.pretty} on the pile is theirs to "
+        f"take (C5); the {other.pretty} helps nobody you know of. Throw the {other.pretty}."
+    )
+    return Question(
+        "feed-next",
+        seed,
+        f"You drew a card. Last turn the next player took the {taken.pretty} from the pile. Which card do you throw?",
+        (("Your four cards", _cards(hand)),),
+        tuple(c.pretty for c in hand),
+        other.pretty,
+        frozenset({other.pretty}),
+        why,
+        ("C4", "C5"),
+    )
 
 
 EXERCISES: dict[str, Exercise] = {
@@ -850,4 +1028,3 @@ def exercises_of(lesson: str) -> list[Exercise]:
     ['count-outs', 'draw-chance', 'ev-sum', 'take-or-draw']
     """
     return [e for e in EXERCISES.values() if e.lesson == lesson]
-

@@ -40,8 +40,21 @@ from ..rules.values import format_value as show_value
 if TYPE_CHECKING:
     from ..analysis import KnockLine, RankedMove, Ranking
 
-__all__ = ["WORKED_HAND", "WORKED_PILE", "KnockSum", "knock_sum", "level", "shown_chance", "ChartRow",
-           "chart_rows", "readout", "knock_runs", "line_words", "differs_words", "move_words"]
+__all__ = [
+    "WORKED_HAND",
+    "WORKED_PILE",
+    "KnockSum",
+    "knock_sum",
+    "level",
+    "shown_chance",
+    "ChartRow",
+    "chart_rows",
+    "readout",
+    "knock_runs",
+    "line_words",
+    "differs_words",
+    "move_words",
+]
 
 WORKED_HAND, WORKED_PILE = "AH KH 4C", "9S"
 """Lesson 3's worked example: A♥ K♥ 4♣ (worth 21) against one opponent just dealt, the 9♠ on
@@ -123,15 +136,21 @@ class KnockSum:
 
     def total(self) -> Fraction:
         """The sum unrounded: each outcome's chance times your chance of winning after it."""
-        return (self.p_one * Fraction(self.after_one) + self.p_two * Fraction(self.after_two)
-                + self.p_theirs * Fraction(self.after_theirs))
+        return (
+            self.p_one * Fraction(self.after_one)
+            + self.p_two * Fraction(self.after_two)
+            + self.p_theirs * Fraction(self.after_theirs)
+        )
 
     def shown(self) -> tuple[tuple[Fraction, Fraction], ...]:
         """The three (chance, chance of winning after it) pairs as the page shows them (one
         decimal of percent, read back as Fractions); the three chances add up to 100%."""
         one, two = shown_chance(self.p_one), shown_chance(self.p_two)
-        return ((one, shown_chance(self.after_one)), (two, shown_chance(self.after_two)),
-                (1 - one - two, shown_chance(self.after_theirs)))
+        return (
+            (one, shown_chance(self.after_one)),
+            (two, shown_chance(self.after_two)),
+            (1 - one - two, shown_chance(self.after_theirs)),
+        )
 
     def rounded_total(self) -> Fraction:
         """The sum a learner works out from the shown figures."""
@@ -162,24 +181,36 @@ def knock_sum(hand: CardsLike, pile: CardsLike | None) -> KnockSum:
     does: the ranking of :func:`~scatlab.analysis.engine.ranking.rank` and the game model's
     chances after each outcome (:class:`!scatlab.analysis.model.winning.GameModel`). A
     :class:`ScatlabError` when a knock is not a move here or its chances are not counted exactly."""
-    from ..analysis import Knowledge
-    from ..analysis import Position, rank
-    from ..analysis import GameModel
+    from ..analysis import GameModel, Knowledge, Position, rank
 
     position = Position.of(Knowledge.of(hand, pile, opponents=1))
     ranking = rank(position)
     knock = next((m for m in ranking.moves if m.action.kind.value == "knock"), None)
     if knock is None or not knock.exact_risk or knock.p_one is None or knock.p_two is None:
-        raise ScatlabError(f"{format_cards(position.knowledge.hand)} with {pile!r} on the pile: a knock is not a move "
-                           "here, or its chances are not counted exactly")
+        raise ScatlabError(
+            f"{format_cards(position.knowledge.hand)} with {pile!r} on the pile: a knock is not a move "
+            "here, or its chances are not counted exactly"
+        )
     on = ranking.play_on
     assert on is not None
     seats = position.seats
     game = GameModel.of(seats, position.strong())
     me, them = seats.player, seats.opponents[0]
     k = position.knowledge
-    return KnockSum(k.hand, k.top, k.value, knock.p_one, knock.p_two, game.after({me: 1}), game.after({me: 2}),
-                    game.after({them: 1}), knock.win, on, ranking.now, ranking)
+    return KnockSum(
+        k.hand,
+        k.top,
+        k.value,
+        knock.p_one,
+        knock.p_two,
+        game.after({me: 1}),
+        game.after({me: 2}),
+        game.after({them: 1}),
+        knock.win,
+        on,
+        ranking.now,
+        ranking,
+    )
 
 
 # -- the chart -------------------------------------------------------------------------------
@@ -202,8 +233,10 @@ def chart_rows(line: KnockLine) -> list[ChartRow]:
     """The chart's rows, from :class:`~scatlab.analysis.engine.knock_line.KnockLine` as it is."""
     from ..analysis import CLOSE_CALL
 
-    return [ChartRow(Fraction(v), Fraction(kw), Fraction(ow), bool(knocks), abs(Fraction(kw) - Fraction(ow)) < CLOSE_CALL)
-            for v, _k, kw, _o, ow, knocks in line.rows]
+    return [
+        ChartRow(Fraction(v), Fraction(kw), Fraction(ow), bool(knocks), abs(Fraction(kw) - Fraction(ow)) < CLOSE_CALL)
+        for v, _k, kw, _o, ow, knocks in line.rows
+    ]
 
 
 def readout(row: ChartRow) -> str:
@@ -216,8 +249,10 @@ def readout(row: ChartRow) -> str:
     """
     advice = "knock" if row.knocks else "play on"
     close = " (a close call)" if row.close or level(row.knock) == level(row.play_on) else ""
-    return (f"worth {show_value(row.value)}: your chance of winning the game: {level(row.knock)} if you knock, "
-            f"{level(row.play_on)} if you play on; the advice: {advice}{close}")
+    return (
+        f"worth {show_value(row.value)}: your chance of winning the game: {level(row.knock)} if you knock, "
+        f"{level(row.play_on)} if you play on; the advice: {advice}{close}"
+    )
 
 
 def knock_runs(rows: Sequence[ChartRow]) -> list[tuple[Fraction, Fraction]]:
@@ -256,8 +291,12 @@ def line_words(rows: Sequence[ChartRow]) -> str:
     if not runs:
         return "never"
     top = rows[-1].value
-    parts = [f"from {show_value(a)} up" if b == top else
-             (f"with {show_value(a)}" if a == b else f"with {show_value(a)} to {show_value(b)}") for a, b in runs]
+    parts = [
+        f"from {show_value(a)} up"
+        if b == top
+        else (f"with {show_value(a)}" if a == b else f"with {show_value(a)} to {show_value(b)}")
+        for a, b in runs
+    ]
     return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -266,8 +305,13 @@ def differs_words(s: KnockSum, row: ChartRow) -> str:
     the chart pictures an average hand of that value with no card known on the pile; the
     hand's own figures read its three cards and the card on the pile, which the opponent
     may take in their last turn."""
-    pile = f" and the {s.pile.pretty} on the pile, which your opponent may take in their last turn" \
-        if s.pile is not None else ""
-    return (f"For an average hand worth {show_value(row.value)} the chart below gives {level(row.knock)} if you knock "
-            f"and {level(row.play_on)} if you play on; this hand's own figures differ because they read its three "
-            f"cards{pile}.")
+    pile = (
+        f" and the {s.pile.pretty} on the pile, which your opponent may take in their last turn"
+        if s.pile is not None
+        else ""
+    )
+    return (
+        f"For an average hand worth {show_value(row.value)} the chart below gives {level(row.knock)} if you knock "
+        f"and {level(row.play_on)} if you play on; this hand's own figures differ because they read its three "
+        f"cards{pile}."
+    )

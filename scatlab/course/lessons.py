@@ -78,33 +78,53 @@ class Appendix(_Page):
 
 
 LESSONS: tuple[Lesson, ...] = (
-    Lesson(1, "01-the-game", "The game in five minutes",
-           "Cards, the deal, a turn and what a hand is worth."),
-    Lesson(2, "02-draw-or-take", "Draw or take",
-           "Outs and exact odds: when the discard beats the stock."),
-    Lesson(3, "03-knocking", "Knocking",
-           "When a knock gives you the better chance of winning the game, by hand value, opponents and turns."),
-    Lesson(4, "04-showdown", "31, the showdown and lives",
-           "Every showdown case and every 31 case, played out on a real table."),
-    Lesson(5, "05-house-rules", "House rules",
-           "The presets and options side by side, and what each one changes."),
-    Lesson(6, "06-strategy-lab", "Strategy lab",
-           "Drills: commit to a suit, don't feed the next player, knock early; then a small tournament."),
-    Lesson(7, "07-not-this-game", "Not this game",
-           "Skat, Schwimmen and the other games called 31 or Blitz, told apart."),
-    Lesson(8, "08-play-a-game", "Play a whole game",
-           "A game with hints, then one without, against computer players; then review it and replay "
-           "your two costliest decisions."),
+    Lesson(1, "01-the-game", "The game in five minutes", "Cards, the deal, a turn and what a hand is worth."),
+    Lesson(2, "02-draw-or-take", "Draw or take", "Outs and exact odds: when the discard beats the stock."),
+    Lesson(
+        3,
+        "03-knocking",
+        "Knocking",
+        "When a knock gives you the better chance of winning the game, by hand value, opponents and turns.",
+    ),
+    Lesson(
+        4,
+        "04-showdown",
+        "31, the showdown and lives",
+        "Every showdown case and every 31 case, played out on a real table.",
+    ),
+    Lesson(5, "05-house-rules", "House rules", "The presets and options side by side, and what each one changes."),
+    Lesson(
+        6,
+        "06-strategy-lab",
+        "Strategy lab",
+        "Drills: commit to a suit, don't feed the next player, knock early; then a small tournament.",
+    ),
+    Lesson(
+        7, "07-not-this-game", "Not this game", "Skat, Schwimmen and the other games called 31 or Blitz, told apart."
+    ),
+    Lesson(
+        8,
+        "08-play-a-game",
+        "Play a whole game",
+        "A game with hints, then one without, against computer players; then review it and replay "
+        "your two costliest decisions.",
+    ),
 )
 
 
 APPENDICES: tuple[Appendix, ...] = (
-    Appendix("appendix-how-we-know", "How we know the numbers",
-             "How the knock risk was checked against real play, and what opponents' turns tell the analysis.",
-             "03-knocking"),
-    Appendix("appendix-skat", "Skat",
-             "The German game Skat: how it values a game, with a calculator and an exercise.",
-             "07-not-this-game"),
+    Appendix(
+        "appendix-how-we-know",
+        "How we know the numbers",
+        "How the knock risk was checked against real play, and what opponents' turns tell the analysis.",
+        "03-knocking",
+    ),
+    Appendix(
+        "appendix-skat",
+        "Skat",
+        "The German game Skat: how it values a game, with a calculator and an exercise.",
+        "07-not-this-game",
+    ),
 )
 """The optional appendices, in course order; none counts toward the learner's progress."""
 
@@ -134,6 +154,4 @@ def lesson(key: int | str) -> Lesson:
     for item in LESSONS:
         if key == item.number or key == item.id:
             return item
-    raise ScatlabError(
-        f"{key!r} is not a lesson: give a number 1 to {len(LESSONS)} or an id such as {LESSONS[0].id!r}"
-    )
+    raise ScatlabError(f"{key!r} is not a lesson: give a number 1 to {len(LESSONS)} or an id such as {LESSONS[0].id!r}")

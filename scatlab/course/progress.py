@@ -52,10 +52,12 @@ __all__ = [
 
 _MAX_ID = 2**63 - 1  # SQLite integers are 64-bit
 
+
 def _quote_id(value: object) -> str:
     """``repr`` of a game id as a message quotes it: an enormous number is shortened."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return f"{str(value)[:20]}... (a number of {len(str(value)) if value.bit_length() < 14_000 else 'thousands of'} digits)"
+        digits = len(str(value)) if value.bit_length() < 14_000 else "thousands of"
+        return f"{str(value)[:20]}... (a number of {digits} digits)"
     text = repr(value)
     return text if len(text) <= 80 else text[:60] + "..." + text[-10:]
 
@@ -147,8 +149,14 @@ class Progress(ProgressFile):
                 "INSERT INTO answers (lesson, exercise, question, answer, correct, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (lesson, exercise, str(question), str(answer), int(bool(correct)), time.time()),
             )
-            _queue_event(conn, "answer", lesson=lesson, step=exercise, correct=bool(correct),
-                       payload={"question": str(question), "answer": str(answer)})
+            _queue_event(
+                conn,
+                "answer",
+                lesson=lesson,
+                step=exercise,
+                correct=bool(correct),
+                payload={"question": str(question), "answer": str(answer)},
+            )
         self._send_events()
 
     def answers(self, lesson: str | None = None) -> list[Answer]:
@@ -248,8 +256,11 @@ class Progress(ProgressFile):
         now = time.time()
         with self._write() as conn:
             conn.execute(_VISITS_TABLE)
-            conn.execute("INSERT INTO visits (lesson, first_at, last_at) VALUES (?, ?, ?) "
-                         "ON CONFLICT (lesson) DO UPDATE SET last_at = excluded.last_at", (lesson, now, now))
+            conn.execute(
+                "INSERT INTO visits (lesson, first_at, last_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (lesson) DO UPDATE SET last_at = excluded.last_at",
+                (lesson, now, now),
+            )
             _queue_event(conn, "visit", lesson=lesson)
         self._send_events()
 
@@ -307,8 +318,10 @@ class Progress(ProgressFile):
         puzzle_id = self._name(puzzle_id, "puzzle id")
         theme = self._name(theme, "puzzle theme")
         if type(level) is not int or level not in (1, 2, 3) or type(correct) is not bool:
-            raise ProgressError(f"level={level!r} and correct={correct!r} are not accepted: give a puzzle level "
-                                "(1, 2 or 3) and True or False")
+            raise ProgressError(
+                f"level={level!r} and correct={correct!r} are not accepted: give a puzzle level "
+                "(1, 2 or 3) and True or False"
+            )
         with self._write() as conn:
             conn.execute(_PRACTICE_TABLE)
             before = _last_rating(conn)
@@ -318,8 +331,14 @@ class Progress(ProgressFile):
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (puzzle_id, theme, level, int(correct), before, after, time.time()),
             )
-            _queue_event(conn, "practice", step=puzzle_id, correct=correct, rating=after,
-                       payload={"theme": theme, "level": level, "rating_before": before})
+            _queue_event(
+                conn,
+                "practice",
+                step=puzzle_id,
+                correct=correct,
+                rating=after,
+                payload={"theme": theme, "level": level, "rating_before": before},
+            )
         self._send_events()
         return after
 
@@ -339,11 +358,26 @@ class Progress(ProgressFile):
         costly = [d for d in review.costly() if d.player == seat]
         with self._write() as conn:
             for d in costly:
-                _queue_event(conn, "review", lesson=lesson, step=d.where({seat: "you"}), key=f"{game}/{d.hand}/{d.index}",
-                           payload={"theme": d.theme, "label": d.label, "cost": str(d.cost),
-                                    "cost_value": float(d.cost), "scale": d.scale, "unit": d.unit,
-                                    "played": d.assessment.played.kind.value, "better": d.assessment.best.kind.value,
-                                    "hand": d.hand, "index": d.index, "game": game})
+                _queue_event(
+                    conn,
+                    "review",
+                    lesson=lesson,
+                    step=d.where({seat: "you"}),
+                    key=f"{game}/{d.hand}/{d.index}",
+                    payload={
+                        "theme": d.theme,
+                        "label": d.label,
+                        "cost": str(d.cost),
+                        "cost_value": float(d.cost),
+                        "scale": d.scale,
+                        "unit": d.unit,
+                        "played": d.assessment.played.kind.value,
+                        "better": d.assessment.best.kind.value,
+                        "hand": d.hand,
+                        "index": d.index,
+                        "game": game,
+                    },
+                )
         self._send_events()
         return len(costly)
 
@@ -357,8 +391,9 @@ class Progress(ProgressFile):
         with self._read() as conn:
             if not _has_practice(conn):
                 return []
-            rows = conn.execute("SELECT puzzle, theme, level, correct, rating_before, rating_after, at "
-                                "FROM practice ORDER BY id").fetchall()
+            rows = conn.execute(
+                "SELECT puzzle, theme, level, correct, rating_before, rating_after, at FROM practice ORDER BY id"
+            ).fetchall()
         return [PracticeAnswer(r[0], r[1], int(r[2]), bool(r[3]), int(r[4]), int(r[5]), r[6]) for r in rows]
 
     def _send_events(self) -> None:

@@ -57,8 +57,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..analysis import Knowledge
-from ..analysis import Position, RankedMove, Ranking, rank, win_level
+from ..analysis import Knowledge, Position, RankedMove, Ranking, rank, win_level
 from ..cards import Card, format_cards, parse_card
 from ..checks import SEED_RANGE, shown
 from ..errors import ExerciseError, ScatlabError
@@ -220,9 +219,17 @@ class Puzzle:
 
     def knowledge(self) -> Knowledge:
         """What the player knows, re-created from the stored fields."""
-        return Knowledge(hand=self.hand, top=self.discard, dead=self.dead, opponent_holds=self.opponent_holds,
-                         opponents=self.opponents, rules=find_rules(self.rules), taken=self.taken,
-                         first_round=self.first_round, stock_size=self.stock_size)
+        return Knowledge(
+            hand=self.hand,
+            top=self.discard,
+            dead=self.dead,
+            opponent_holds=self.opponent_holds,
+            opponents=self.opponents,
+            rules=find_rules(self.rules),
+            taken=self.taken,
+            first_round=self.first_round,
+            stock_size=self.stock_size,
+        )
 
     def position(self) -> Position:
         """The position to rank, re-created without the game (:func:`rank` of it gives
@@ -235,8 +242,13 @@ class Puzzle:
         if self.theme == "knock":
             return f"Your turn, holding {_cards(self.hand)} ({_value_text(self.hand, self.rules)}). Knock, or play on?"
         if self.phase == "discard":
-            got = (f"You took the {self.taken.pretty} from the pile" if self.taken is not None
-                   else f"You drew the {self.drawn.pretty}" if self.drawn is not None else "You hold four cards")
+            got = (
+                f"You took the {self.taken.pretty} from the pile"
+                if self.taken is not None
+                else f"You drew the {self.drawn.pretty}"
+                if self.drawn is not None
+                else "You hold four cards"
+            )
             return f"{got}. Which card do you throw?"
         assert self.discard is not None
         if "knock" in self.choices:
@@ -307,26 +319,46 @@ class Puzzle:
             ranking = rank(self.position())
             wins = tuple(ranking.move(m).win for m in self.moves)
         best = wins[self.choices.index(self.answer)]
-        return Verdict(False, chosen, f"Not quite: you chose to {choice_words(chosen)} ({win_level(wins[i])} chance "
-                                      f"of winning the game); the best move is to {choice_words(self.answer)} "
-                                      f"({win_level(best)}). {self.why}")
+        return Verdict(
+            False,
+            chosen,
+            f"Not quite: you chose to {choice_words(chosen)} ({win_level(wins[i])} chance "
+            f"of winning the game); the best move is to {choice_words(self.answer)} "
+            f"({win_level(best)}). {self.why}",
+        )
 
     # -- JSON -------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data (cards as codes, exact numbers as fraction strings)."""
         return {
-            "id": self.id, "theme": self.theme, "level": self.level, "seed": self.seed, "game": self.game,
-            "rules": self.rules, "phase": self.phase, "hand": [str(c) for c in self.hand],
-            "discard": None if self.discard is None else str(self.discard), "dead": [str(c) for c in self.dead],
-            "opponent_holds": [[str(c) for c in h] for h in self.opponent_holds], "opponents": self.opponents,
+            "id": self.id,
+            "theme": self.theme,
+            "level": self.level,
+            "seed": self.seed,
+            "game": self.game,
+            "rules": self.rules,
+            "phase": self.phase,
+            "hand": [str(c) for c in self.hand],
+            "discard": None if self.discard is None else str(self.discard),
+            "dead": [str(c) for c in self.dead],
+            "opponent_holds": [[str(c) for c in h] for h in self.opponent_holds],
+            "opponents": self.opponents,
             "opponent_turns": list(self.opponent_turns),
             "taken": None if self.taken is None else str(self.taken),
-            "drawn": None if self.drawn is None else str(self.drawn), "stock_size": self.stock_size,
-            "final": self.final, "first_round": self.first_round, "choices": list(self.choices),
-            "moves": list(self.moves), "answer": self.answer, "costs": [str(c) for c in self.costs],
-            "scales": list(self.scales), "margin": str(self.margin), "margin_scale": self.margin_scale,
-            "why": self.why, "wins": [str(w) for w in self.wins],
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "stock_size": self.stock_size,
+            "final": self.final,
+            "first_round": self.first_round,
+            "choices": list(self.choices),
+            "moves": list(self.moves),
+            "answer": self.answer,
+            "costs": [str(c) for c in self.costs],
+            "scales": list(self.scales),
+            "margin": str(self.margin),
+            "margin_scale": self.margin_scale,
+            "why": self.why,
+            "wins": [str(w) for w in self.wins],
         }
 
     @classmethod
@@ -340,6 +372,7 @@ class Puzzle:
         if missing or extra:
             raise ExerciseError(f"not a puzzle: missing {missing or 'nothing'}, unknown {extra or 'nothing'}")
         try:
+
             def cards(value: object, what: str) -> tuple[Card, ...]:
                 if not isinstance(value, list):
                     raise ExerciseError(f"{what}={shown(value)} is not a list of cards")
@@ -367,39 +400,56 @@ class Puzzle:
             if not isinstance(turns, list):
                 raise ExerciseError(f"opponent_turns={shown(turns)} is not a list")
             puzzle = cls(
-                id=_text(data["id"], "id"), theme=_text(data["theme"], "theme"), level=whole(data["level"], "level"),
-                seed=whole(data["seed"], "seed"), game=whole(data["game"], "game"),
-                rules=_text(data["rules"], "rules"), phase=_text(data["phase"], "phase"),
-                hand=cards(data["hand"], "hand"), discard=_card_or_none(data["discard"], "discard"),
+                id=_text(data["id"], "id"),
+                theme=_text(data["theme"], "theme"),
+                level=whole(data["level"], "level"),
+                seed=whole(data["seed"], "seed"),
+                game=whole(data["game"], "game"),
+                rules=_text(data["rules"], "rules"),
+                phase=_text(data["phase"], "phase"),
+                hand=cards(data["hand"], "hand"),
+                discard=_card_or_none(data["discard"], "discard"),
                 dead=cards(data["dead"], "dead"),
                 opponent_holds=tuple(cards(h, "opponent_holds") for h in holds),
                 opponents=whole(data["opponents"], "opponents"),
                 opponent_turns=tuple(whole(t, "opponent_turns") for t in turns),
-                taken=_card_or_none(data["taken"], "taken"), drawn=_card_or_none(data["drawn"], "drawn"),
-                stock_size=whole(data["stock_size"], "stock_size"), final=flag(data["final"], "final"),
-                first_round=flag(data["first_round"], "first_round"), choices=strings(data["choices"], "choices"),
-                moves=strings(data["moves"], "moves"), answer=_text(data["answer"], "answer"),
+                taken=_card_or_none(data["taken"], "taken"),
+                drawn=_card_or_none(data["drawn"], "drawn"),
+                stock_size=whole(data["stock_size"], "stock_size"),
+                final=flag(data["final"], "final"),
+                first_round=flag(data["first_round"], "first_round"),
+                choices=strings(data["choices"], "choices"),
+                moves=strings(data["moves"], "moves"),
+                answer=_text(data["answer"], "answer"),
                 costs=tuple(Fraction(c) for c in strings(data["costs"], "costs")),
-                scales=strings(data["scales"], "scales"), margin=Fraction(_text(data["margin"], "margin")),
-                margin_scale=_text(data["margin_scale"], "margin_scale"), why=_text(data["why"], "why"),
+                scales=strings(data["scales"], "scales"),
+                margin=Fraction(_text(data["margin"], "margin")),
+                margin_scale=_text(data["margin_scale"], "margin_scale"),
+                why=_text(data["why"], "why"),
                 wins=tuple(Fraction(w) for w in strings(data.get("wins", []), "wins")),
             )
         except ScatlabError as exc:
             raise ExerciseError(f"not a puzzle: {exc}") from None
         except (ValueError, ZeroDivisionError) as exc:
             raise ExerciseError(f"not a puzzle: a number cannot be read ({exc})") from None
-        if puzzle.theme not in THEMES or puzzle.level not in LEVELS or puzzle.answer not in puzzle.choices or not (
-                len(puzzle.choices) == len(puzzle.moves) == len(puzzle.costs) == len(puzzle.scales)) or (
-                puzzle.wins and len(puzzle.wins) != len(puzzle.choices)):
+        if (
+            puzzle.theme not in THEMES
+            or puzzle.level not in LEVELS
+            or puzzle.answer not in puzzle.choices
+            or not (len(puzzle.choices) == len(puzzle.moves) == len(puzzle.costs) == len(puzzle.scales))
+            or (puzzle.wins and len(puzzle.wins) != len(puzzle.choices))
+        ):
             raise ExerciseError(f"not a puzzle: its theme, level, answer or choices do not fit ({puzzle.id!r})")
         return puzzle
 
     def text(self, *, answer: bool = True) -> str:
         """The puzzle as readable lines (suit symbols), with the answer and why unless not asked."""
-        lines = [f"{self.prompt}",
-                 "  " + "; ".join(f"{label}: {cards}" for label, cards in self.shown()),
-                 f"  {self.situation}",
-                 "  choices: " + " | ".join(self.choices)]
+        lines = [
+            f"{self.prompt}",
+            "  " + "; ".join(f"{label}: {cards}" for label, cards in self.shown()),
+            f"  {self.situation}",
+            "  choices: " + " | ".join(self.choices),
+        ]
         if answer:
             lines.append(f"  answer: {self.answer}. {self.why}")
         return "\n".join(lines)
@@ -411,6 +461,7 @@ _OPTIONAL = ("wins",)
 
 
 # -- wording ---------------------------------------------------------------------------------
+
 
 def _value_text(hand: Sequence[Card], rules: str) -> str:
     v = value_of(tuple(hand), find_rules(rules))
@@ -427,8 +478,10 @@ def _outs(kept: Sequence[Card], unseen: Sequence[Card]) -> int:
 def _out_words(n: int, unseen: int) -> str:
     if n == 0:
         return f"none of the {unseen} unseen cards makes 31"
-    return (f"{n} of the {unseen} unseen cards make{'s' if n == 1 else ''} 31, a chance of "
-            f"{chance_words(Fraction(n, unseen))}")
+    return (
+        f"{n} of the {unseen} unseen cards make{'s' if n == 1 else ''} 31, a chance of "
+        f"{chance_words(Fraction(n, unseen))}"
+    )
 
 
 def _worth(x: Fraction) -> str:
@@ -467,11 +520,16 @@ def _why_value(r: Ranking, k: Knowledge, choices: Sequence[tuple[str, RankedMove
         assert m.value is not None
         parts.append(f"{_what(m, k, label)} is worth {_worth(m.value)}")
     text = f"{_ahead(r).capitalize()}: " + "; ".join(parts) + "."
-    higher = [(label, m) for label, m in ways if m is not best and m.value is not None and best.value is not None
-              and m.value > best.value]
+    higher = [
+        (label, m)
+        for label, m in ways
+        if m is not best and m.value is not None and best.value is not None and m.value > best.value
+    ]
     if higher and not best.ends_hand:
-        text += (f" {_what(higher[0][1], k, higher[0][0]).capitalize()} is worth more on average, but the chance of "
-                 "winning also counts what each move leaves the next player and how the hand may end.")
+        text += (
+            f" {_what(higher[0][1], k, higher[0][0]).capitalize()} is worth more on average, but the chance of "
+            "winning also counts what each move leaves the next player and how the hand may end."
+        )
     if best.action.kind is ActionKind.TAKE and r.horizon:
         text += " A card taken from the pile cannot be thrown back this turn (C5)."
     elif any(m.action.kind is ActionKind.DRAW for _, m in choices):
@@ -488,27 +546,43 @@ def _levels(labelled: Sequence[tuple[str, RankedMove]]) -> str:
     """Every choice's chance of winning the game as levels, best first: "Your chance of
     winning the game: 46.9% if you draw, 46.0% if you take the 9♥." (the hints' words)."""
     shown = sorted(labelled, key=lambda lm: -lm[1].win)
-    return ("Your chance of winning the game: "
-            + ", ".join(f"{win_level(m.win)} if you {choice_words(label)}" for label, m in shown) + ".")
+    return (
+        "Your chance of winning the game: "
+        + ", ".join(f"{win_level(m.win)} if you {choice_words(label)}" for label, m in shown)
+        + "."
+    )
 
 
-def _why_knock(r: Ranking, k: Knowledge, knock: RankedMove, on_loss: Fraction,
-               labelled: Sequence[tuple[str, RankedMove]]) -> str:
+def _why_knock(
+    r: Ranking, k: Knowledge, knock: RankedMove, on_loss: Fraction, labelled: Sequence[tuple[str, RankedMove]]
+) -> str:
     assert knock.p_one is not None and knock.p_two is not None and knock.lives is not None
     value = value_of(k.hand, k.rules)
-    text = (f"{_levels(labelled)} If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you "
-            f"lose one life with a chance of {chance_words(knock.p_one)}")
+    text = (
+        f"{_levels(labelled)} If you knock with {_num(value, 0) if value.denominator == 1 else _num(value)}, you "
+        f"lose one life with a chance of {chance_words(knock.p_one)}"
+    )
     if knock.p_two:
-        text += (f" and two lives with a chance of {chance_words(knock.p_two)} (the knocker loses two when their hand "
-                 f"alone is the lowest, C7)")
-    text += (f": {_lives(knock.lives)} on average. If you play on, you lose a life this hand with a chance of "
-             f"{chance_words(on_loss)}, but you keep the chance to improve and knock later. After a knock every other "
-             "player has one more turn (C6), then the lowest hand loses a life (C7).")
+        text += (
+            f" and two lives with a chance of {chance_words(knock.p_two)} (the knocker loses two when their hand "
+            f"alone is the lowest, C7)"
+        )
+    text += (
+        f": {_lives(knock.lives)} on average. If you play on, you lose a life this hand with a chance of "
+        f"{chance_words(on_loss)}, but you keep the chance to improve and knock later. After a knock every other "
+        "player has one more turn (C6), then the lowest hand loses a life (C7)."
+    )
     return text
 
 
-def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, RankedMove]], answer: RankedMove,
-         knock_on: Fraction | None) -> str:
+def _why(
+    theme: str,
+    r: Ranking,
+    k: Knowledge,
+    labelled: Sequence[tuple[str, RankedMove]],
+    answer: RankedMove,
+    knock_on: Fraction | None,
+) -> str:
     best = answer
     unseen = len(k.unseen)
     if theme == "knock":
@@ -520,16 +594,20 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
         if best.action.kind is ActionKind.TAKE:
             assert k.top is not None and best.then is not None
             kept = tuple(c for c in k.hand if c != best.then) + (k.top,)
-            lead = (f"Taking the {k.top.pretty} and throwing the {best.then.pretty} makes 31 ({_cards(kept)}): a 31 is "
-                    "shown at once and every other player loses a life (C8). ")
+            lead = (
+                f"Taking the {k.top.pretty} and throwing the {best.then.pretty} makes 31 ({_cards(kept)}): a 31 is "
+                "shown at once and every other player loses a life (C8). "
+            )
         elif best.action.card is not None:
-            lead = (f"Throwing the {best.action.card.pretty} keeps 31 ({_cards(_kept(k.hand, best.action.card))}): a "
-                    "31 is shown at once and every other player loses a life (C8). ")
+            lead = (
+                f"Throwing the {best.action.card.pretty} keeps 31 ({_cards(_kept(k.hand, best.action.card))}): a "
+                "31 is shown at once and every other player loses a life (C8). "
+            )
     elif theme == "chase-31" and best.action.kind is ActionKind.DRAW:
         lead = f"Drawing chases 31: {_out_words(_outs(k.hand, k.unseen), unseen)}. "
     elif theme == "chase-31" and best.action.card is not None:
         kept = _kept(k.hand, best.action.card)
-        lead = (f"Keeping {_cards(kept)} chases 31: {_out_words(_outs(kept, k.unseen), unseen)} if drawn later. ")
+        lead = f"Keeping {_cards(kept)} chases 31: {_out_words(_outs(kept, k.unseen), unseen)} if drawn later. "
     elif best.action.kind is ActionKind.DRAW or any(m.action.kind is ActionKind.DRAW for _, m in labelled):
         lead = f"If you draw, {_out_words(_outs(k.hand, k.unseen), unseen)}. "
     text = lead + _levels(labelled) + " " + _why_value(r, k, labelled, best)
@@ -542,11 +620,14 @@ def _why(theme: str, r: Ranking, k: Knowledge, labelled: Sequence[tuple[str, Ran
 
 # -- finding puzzles in a game ----------------------------------------------------------------
 
+
 def _level(ratio: Fraction) -> int:
     return 1 if ratio >= EASY else 2 if ratio >= MEDIUM else 3
 
 
-def _candidates(r: Ranking, k: Knowledge) -> list[tuple[str, list[tuple[str, RankedMove]], RankedMove, Fraction | None]]:
+def _candidates(
+    r: Ranking, k: Knowledge
+) -> list[tuple[str, list[tuple[str, RankedMove]], RankedMove, Fraction | None]]:
     """The puzzles a ranked position may give: (theme, labelled choices, answer move, for a
     knock puzzle the lives of playing on)."""
     kinds = {m.action.kind for m in r.moves}
@@ -555,22 +636,32 @@ def _candidates(r: Ranking, k: Knowledge) -> list[tuple[str, list[tuple[str, Ran
     if len(k.hand) == 4:
         if kinds != {ActionKind.DISCARD}:
             return found
-        throws = [(f"throw {m.action.card.pretty}", m) for c in k.hand for m in r.moves
-                  if m.action.card is not None and m.action.card == c]
+        throws = [
+            (f"throw {m.action.card.pretty}", m)
+            for c in k.hand
+            for m in r.moves
+            if m.action.card is not None and m.action.card == c
+        ]
         theme = "throw"
         if best.sure_31:
             theme = "chase-31"
         else:
             assert best.action.card is not None
-            outs = {m.action.card: _outs(_kept(k.hand, m.action.card), k.unseen) for _, m in throws
-                    if m.action.card is not None}
+            outs = {
+                m.action.card: _outs(_kept(k.hand, m.action.card), k.unseen)
+                for _, m in throws
+                if m.action.card is not None
+            }
             top = outs[best.action.card]
             if top >= CHASE_OUTS and all(n < top for c, n in outs.items() if c != best.action.card):
                 theme = "chase-31"
         found.append((theme, throws, best, None))
         return found
-    if not {ActionKind.DRAW, ActionKind.TAKE} <= kinds or not kinds <= {ActionKind.DRAW, ActionKind.TAKE,
-                                                                         ActionKind.KNOCK}:
+    if not {ActionKind.DRAW, ActionKind.TAKE} <= kinds or not kinds <= {
+        ActionKind.DRAW,
+        ActionKind.TAKE,
+        ActionKind.KNOCK,
+    }:
         return found
     take = next(m for m in r.moves if m.action.kind is ActionKind.TAKE)
     draw = next(m for m in r.moves if m.action.kind is ActionKind.DRAW)
@@ -578,7 +669,7 @@ def _candidates(r: Ranking, k: Knowledge) -> list[tuple[str, list[tuple[str, Ran
     labelled = [(f"take {k.top.pretty}", take), ("draw", draw)]
     knock = next((m for m in r.moves if m.action.kind is ActionKind.KNOCK), None)
     sure = any(m.sure_31 for m in r.moves)
-    chase_draw = (best is draw and not take.sure_31 and _outs(k.hand, k.unseen) >= CHASE_OUTS)
+    chase_draw = best is draw and not take.sure_31 and _outs(k.hand, k.unseen) >= CHASE_OUTS
     if best.sure_31 or chase_draw:
         found.append(("chase-31", labelled + ([("knock", knock)] if knock is not None else []), best, None))
     elif not best.ends_hand:
@@ -595,8 +686,19 @@ def _candidates(r: Ranking, k: Knowledge) -> list[tuple[str, list[tuple[str, Ran
     return found
 
 
-def _make(theme: str, r: Ranking, k: Knowledge, labelled: list[tuple[str, RankedMove]], answer: RankedMove,
-          knock_on: Fraction | None, *, view_drawn: Card | None, seed: int, game: int, step: int) -> Puzzle | None:
+def _make(
+    theme: str,
+    r: Ranking,
+    k: Knowledge,
+    labelled: list[tuple[str, RankedMove]],
+    answer: RankedMove,
+    knock_on: Fraction | None,
+    *,
+    view_drawn: Card | None,
+    seed: int,
+    game: int,
+    step: int,
+) -> Puzzle | None:
     """The puzzle, or None when some other choice costs less than its margin."""
     costs: list[Fraction] = []
     scales: list[str] = []
@@ -621,14 +723,33 @@ def _make(theme: str, r: Ranking, k: Knowledge, labelled: list[tuple[str, Ranked
     pos = r.position
     answer_label = next(label for label, m in labelled if m is answer)
     return Puzzle(
-        id=f"{theme}/{seed}/{game}/{step}", theme=theme, level=_level(ratio), seed=seed, game=game,
-        rules=RULES, phase="discard" if len(k.hand) == 4 else "turn", hand=k.hand, discard=k.top, dead=k.dead,
-        opponent_holds=k.opponent_holds, opponents=k.opponents, opponent_turns=pos.opponent_turns, taken=k.taken,
+        id=f"{theme}/{seed}/{game}/{step}",
+        theme=theme,
+        level=_level(ratio),
+        seed=seed,
+        game=game,
+        rules=RULES,
+        phase="discard" if len(k.hand) == 4 else "turn",
+        hand=k.hand,
+        discard=k.top,
+        dead=k.dead,
+        opponent_holds=k.opponent_holds,
+        opponents=k.opponents,
+        opponent_turns=pos.opponent_turns,
+        taken=k.taken,
         drawn=view_drawn if len(k.hand) == 4 and k.taken is None else None,
-        stock_size=k.stock_size if k.stock_size is not None else 0, final=pos.final, first_round=k.first_round,
-        choices=tuple(label for label, _ in labelled), moves=tuple(m.name for _, m in labelled), answer=answer_label,
-        costs=tuple(costs), scales=tuple(scales), margin=closest[0], margin_scale=closest[1],
-        why=_why(theme, r, k, labelled, answer, knock_on), wins=tuple(m.win for _, m in labelled),
+        stock_size=k.stock_size if k.stock_size is not None else 0,
+        final=pos.final,
+        first_round=k.first_round,
+        choices=tuple(label for label, _ in labelled),
+        moves=tuple(m.name for _, m in labelled),
+        answer=answer_label,
+        costs=tuple(costs),
+        scales=tuple(scales),
+        margin=closest[0],
+        margin_scale=closest[1],
+        why=_why(theme, r, k, labelled, answer, knock_on),
+        wins=tuple(m.win for _, m in labelled),
     )
 
 
@@ -663,8 +784,9 @@ def _game_puzzles(seed: int, game: int) -> tuple[Puzzle, ...]:
             k = pos.knowledge
             candidates = sorted(_candidates(r, k), key=lambda c: PRECEDENCE.index(c[0]))
             for theme, labelled, answer, knock_on in candidates:  # one puzzle per position: PRECEDENCE
-                puzzle = _make(theme, r, k, labelled, answer, knock_on, view_drawn=view.drawn, seed=seed, game=game,
-                               step=step)
+                puzzle = _make(
+                    theme, r, k, labelled, answer, knock_on, view_drawn=view.drawn, seed=seed, game=game, step=step
+                )
                 if puzzle is None:
                     continue
                 if puzzle.position() == pos:  # re-created exactly from its fields
@@ -681,8 +803,9 @@ def _check_args(theme: object, count: object, seed: object, level: object) -> No
     if type(count) is not int or not 1 <= count <= MAX_COUNT:
         raise ExerciseError(f"count={shown(count)} is not allowed: use a whole number from 1 to {MAX_COUNT}")
     if type(seed) is not int or not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise ExerciseError(f"seed={shown(seed)} is not allowed: use a whole number "
-                            f"from {SEED_RANGE[0]:,} to {SEED_RANGE[1]:,}")
+        raise ExerciseError(
+            f"seed={shown(seed)} is not allowed: use a whole number from {SEED_RANGE[0]:,} to {SEED_RANGE[1]:,}"
+        )
     if level is not None and (type(level) is not int or level not in LEVELS):
         raise ExerciseError(f"level={shown(level)} is not allowed: use 1 (easy), 2 or 3 (hard), or none for any")
 
@@ -710,14 +833,15 @@ def _generate(theme: str, count: int, seed: int, level: int | None) -> list[Puzz
     game = 0
     while len(found) < count:
         if game >= limit:
-            raise ExerciseError(f"only {len(found)} {theme} puzzles of level {level} were found in {limit} games "
-                                f"of seed {seed}: ask for fewer, or another level")
+            raise ExerciseError(
+                f"only {len(found)} {theme} puzzles of level {level} were found in {limit} games "
+                f"of seed {seed}: ask for fewer, or another level"
+            )
         for p in _game_puzzles(seed, game):
             if p.theme == theme and (level is None or p.level == level) and len(found) < count:
                 found.append(p)
         game += 1
     return found
-
 
 
 POOL_SIZE = 24
@@ -766,8 +890,11 @@ def pool(theme: str) -> tuple[Puzzle, ...]:
 def pools_json() -> dict[str, Any]:
     """Every theme's pool as :data:`POOLS_FILE` holds it (what ``tools/practice_pools.py``
     writes)."""
-    return {"pool_size": POOL_SIZE, "seed": POOL_SEED,
-            "pools": {theme: [p.to_json() for p in build_pool(theme)] for theme in THEMES}}
+    return {
+        "pool_size": POOL_SIZE,
+        "seed": POOL_SEED,
+        "pools": {theme: [p.to_json() for p in build_pool(theme)] for theme in THEMES},
+    }
 
 
 @lru_cache(maxsize=1)

@@ -109,7 +109,8 @@ def parse_skat_cards(text: str) -> tuple[str, ...]:
     >>> parse_skat_cards("6H")
     Traceback (most recent call last):
     ...
-    scatlab.errors.SkatError: '6H' is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) then a suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'
+    scatlab.errors.SkatError: '6H' is not a Skat card: a Skat card is a rank A 10 K Q J 9 8 7 (T for 10) then a
+    suit C S H D (or ♣ ♠ ♥ ♦), e.g. 'JC'
     """
     if not isinstance(text, str):
         raise SkatError(f"{shown(text)} is not Skat cards: give a text such as 'JC 10H AS'")
@@ -152,13 +153,13 @@ def count_matadors(cards: str, contract: str) -> tuple[Literal["with", "without"
     >>> count_matadors("JC JS", "null")
     Traceback (most recent call last):
     ...
-    scatlab.errors.SkatError: a null game has no trumps and so no matadors; matadors count in diamonds, hearts, spades, clubs or grand
+    scatlab.errors.SkatError: a null game has no trumps and so no matadors; matadors count in diamonds, hearts,
+    spades, clubs or grand
     """
     name = _contract(contract)
     if name == "null":
         raise SkatError(
-            "a null game has no trumps and so no matadors; matadors count in diamonds, hearts, "
-            "spades, clubs or grand"
+            "a null game has no trumps and so no matadors; matadors count in diamonds, hearts, spades, clubs or grand"
         )
     held = set(parse_skat_cards(cards))
     if len(held) != 12:
@@ -245,7 +246,8 @@ def game_value(
     >>> game_value("clubs", schneider_announced=True)
     Traceback (most recent call last):
     ...
-    scatlab.errors.SkatError: schneider announced needs a hand game (hand=True): announcements are made only when the skat is not picked up
+    scatlab.errors.SkatError: schneider announced needs a hand game (hand=True): announcements are made only when
+    the skat is not picked up
     """
     name = _contract(contract)
     if name == "null":
@@ -261,8 +263,7 @@ def game_value(
     for flag, what in ((schneider_announced, "schneider announced"), (ouvert, "ouvert")):
         if flag and not hand:
             raise SkatError(
-                f"{what} needs a hand game (hand=True): announcements are made only when the skat "
-                "is not picked up"
+                f"{what} needs a hand game (hand=True): announcements are made only when the skat is not picked up"
             )
     levels = ["game"] + ["matadors"] * matadors
     for flag, step in (

@@ -81,8 +81,16 @@ from ..errors import ProgressError
 if sys.platform != "win32":
     import fcntl
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "DEFAULT_TIMEOUT", "FILE_MODE", "FOLDER_MODE", "data_home",
-           "default_path", "ProgressFile"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "DEFAULT_TIMEOUT",
+    "FILE_MODE",
+    "FOLDER_MODE",
+    "data_home",
+    "default_path",
+    "ProgressFile",
+]
 
 APPLICATION_ID = 0x53434154  # "SCAT"
 """SQLite ``PRAGMA application_id`` that marks a scatlab progress database."""
@@ -98,8 +106,9 @@ def _keep_private(file: Path) -> None:
     the progress may be written at all: a read-only file or folder (opened read-only, where
     nothing changes), a file of another user, or one that cannot be changed is left as it is."""
     effective = os.access in os.supports_effective_ids  # the user this process acts as
-    if not (os.access(file, os.W_OK, effective_ids=effective) and
-            os.access(file.parent, os.W_OK, effective_ids=effective)):
+    if not (
+        os.access(file, os.W_OK, effective_ids=effective) and os.access(file.parent, os.W_OK, effective_ids=effective)
+    ):
         return
     for path in (file, *(file.with_name(file.name + suffix) for suffix in ("-wal", "-shm", ".lock"))):
         try:
@@ -189,8 +198,14 @@ def _code(exc: sqlite3.Error) -> int:
     if isinstance(code, int):
         return code
     text = str(exc).lower()  # pragma: no cover - Python 3.10 only
-    for words, found in (("locked", _BUSY), ("busy", _BUSY), ("readonly", _READONLY), ("malformed", _CORRUPT),
-                         ("not a database", _NOTADB), ("unable to open", _CANTOPEN)):
+    for words, found in (
+        ("locked", _BUSY),
+        ("busy", _BUSY),
+        ("readonly", _READONLY),
+        ("malformed", _CORRUPT),
+        ("not a database", _NOTADB),
+        ("unable to open", _CANTOPEN),
+    ):
         if words in text:
             return found
     return 1
@@ -404,8 +419,9 @@ class ProgressFile:
         if int.from_bytes(header[68:72], "big") == APPLICATION_ID:
             return
         try:  # the mark may still be in the -wal only: ask SQLite, read-only
-            app_id = self._attempt(self._uri("ro"), lambda c: int(c.execute("PRAGMA application_id").fetchone()[0]),
-                                   deadline)
+            app_id = self._attempt(
+                self._uri("ro"), lambda c: int(c.execute("PRAGMA application_id").fetchone()[0]), deadline
+            )
         except sqlite3.Error as exc:
             raise self._link_refused(f"SQLite cannot read it: {exc}") from None
         if app_id != APPLICATION_ID:
@@ -473,8 +489,9 @@ class ProgressFile:
         delay = 0.005
         while True:
             try:
-                conn = sqlite3.connect(uri, uri=True, timeout=max(deadline - time.monotonic(), 0.0),
-                                       isolation_level=None)
+                conn = sqlite3.connect(
+                    uri, uri=True, timeout=max(deadline - time.monotonic(), 0.0), isolation_level=None
+                )
                 try:
                     return work(conn)
                 finally:

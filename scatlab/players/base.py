@@ -44,7 +44,14 @@ from ..rules.view import PlayerView
 from .public import PublicMove
 
 __all__ = [
-    "Decision", "Player", "RandomPlayer", "make_player", "PLAYER_KINDS", "PlayerError", "settled_choice", "seat_policy",
+    "Decision",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "PLAYER_KINDS",
+    "PlayerError",
+    "settled_choice",
+    "seat_policy",
 ]
 
 
@@ -164,8 +171,10 @@ def make_player(kind: str, **params: Any) -> Player:
     if key is not None and ":" in key:  # "master:300": a master searching 300 rollouts a decision
         name, _, budget = key.partition(":")
         if name.strip() != "master" or not budget.strip().isdigit():
-            raise PlayerError(f"unknown player {shown(kind)}: only the master takes a budget, as master:300 "
-                              f"(rollouts a decision); choose one of {', '.join(PLAYER_KINDS)}")
+            raise PlayerError(
+                f"unknown player {shown(kind)}: only the master takes a budget, as master:300 "
+                f"(rollouts a decision); choose one of {', '.join(PLAYER_KINDS)}"
+            )
         if "budget" in params:
             raise PlayerError(f"player {shown(kind)} is given a budget twice")
         try:

@@ -44,12 +44,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import RankedMove, rank
-from ..analysis import GameReview, ReviewedDecision, costliest
+from ..analysis import GameReview, RankedMove, ReviewedDecision, costliest, rank
 from ..checks import whole_number
-from ..rules.actions import ActionKind
 from ..errors import AnalysisError
-from ..words import DOING, YOU, player_label, points as _pct, with_rule
+from ..rules.actions import ActionKind
+from ..words import DOING, YOU, player_label, with_rule
+from ..words import points as _pct
 from .master import MasterPlayer, SearchResult, planned_deals, search
 
 __all__ = ["DEEP_BUDGET", "DeepLook", "look_deeper", "look_deeper_at_costliest"]
@@ -144,20 +144,31 @@ class DeepLook:
             first = f"A deeper look agrees that {said[0]} is the best move."
         else:
             _, low, high = self.gap(self.pick, 0)
-            first = (f"A deeper look finds {said[self.pick]} better than {said[0]}, the review's best move: it wins "
-                     f"the game somewhere between {_pct(low)} and {_pct(high)} more often.")
+            first = (
+                f"A deeper look finds {said[self.pick]} better than {said[0]}, the review's best move: it wins "
+                f"the game somewhere between {_pct(low)} and {_pct(high)} more often."
+            )
         a = self.decision.assessment
-        review = ("the review called it a close call, at no cost" if a.close
-                  else "the review found no cost" if self.review_cost == 0
-                  else f"the review said about {_pct(self.review_cost)}")
+        review = (
+            "the review called it a close call, at no cost"
+            if a.close
+            else "the review found no cost"
+            if self.review_cost == 0
+            else f"the review said about {_pct(self.review_cost)}"
+        )
         low, high = self.cost_range
         if self.played == self.pick:
-            cost = f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is the move it plays: it puts its cost at nothing"
+            cost = (
+                f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is the move it plays: "
+                "it puts its cost at nothing"
+            )
         elif low > 0:
             cost = f"It puts {whose}'s cost at {_pct(low)} to {_pct(high)}"
         else:
-            cost = (f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is too close to {said[self.pick]} for the "
-                    f"look to tell them apart: it puts its cost at nothing to {_pct(high)}")
+            cost = (
+                f"{whose[:1].upper()}{whose[1:]}, {said[self.played]}, is too close to {said[self.pick]} for the "
+                f"look to tell them apart: it puts its cost at nothing to {_pct(high)}"
+            )
         if self.cost_agrees:
             verdict = f" ({review}, within that range)." if high > 0 else f" ({review})."
         else:
@@ -169,9 +180,11 @@ class DeepLook:
             return ""
         said = [_doing(m) for m in self.found.moves]
         moves = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
-        return (f"in {self.found.deals:,} deals that fit everything that had been seen, each of {moves} was "
-                "played to the end of the hand, every player then playing the computer's way, and the chance of "
-                "winning the game counted after the hand.")
+        return (
+            f"in {self.found.deals:,} deals that fit everything that had been seen, each of {moves} was "
+            "played to the end of the hand, every player then playing the computer's way, and the chance of "
+            "winning the game counted after the hand."
+        )
 
     def how(self) -> str:
         """How the look was made, in the learner's words (empty when no deal could be drawn)."""
@@ -189,15 +202,26 @@ class DeepLook:
     def to_json(self) -> dict[str, Any]:
         f = self.found
         return {
-            "hand": self.decision.hand, "index": self.decision.index, "player": self.decision.player,
-            "played": str(f.moves[self.played].action), "review_best": str(f.moves[0].action),
-            "master": self.master_move, "agrees": self.agrees, "deals": f.deals,
-            "cost_range": [round(x, 6) for x in self.cost_range], "review_cost": round(self.review_cost, 6),
+            "hand": self.decision.hand,
+            "index": self.decision.index,
+            "player": self.decision.player,
+            "played": str(f.moves[self.played].action),
+            "review_best": str(f.moves[0].action),
+            "master": self.master_move,
+            "agrees": self.agrees,
+            "deals": f.deals,
+            "cost_range": [round(x, 6) for x in self.cost_range],
+            "review_cost": round(self.review_cost, 6),
             "cost_agrees": self.cost_agrees,
-            "moves": [{"move": str(m.action), "win_after_hand": round(mean, 6),
-                       "margin_over_review_best": round(margin, 6),
-                       "standard_error": None if math.isinf(err) else round(err, 6)}
-                      for m, mean, margin, err in zip(f.moves, f.means, f.margins, f.errors)],
+            "moves": [
+                {
+                    "move": str(m.action),
+                    "win_after_hand": round(mean, 6),
+                    "margin_over_review_best": round(margin, 6),
+                    "standard_error": None if math.isinf(err) else round(err, 6),
+                }
+                for m, mean, margin, err in zip(f.moves, f.means, f.margins, f.errors)
+            ],
             "text": self.text(),
         }
 
@@ -222,16 +246,22 @@ def _master(budget: int, seed: int) -> MasterPlayer:
     return MasterPlayer(budget=budget, confidence=LOOK_CONFIDENCE, knock_confidence=LOOK_CONFIDENCE)
 
 
-def _look(decision: ReviewedDecision, master: MasterPlayer, searched: tuple[tuple[RankedMove, ...], int],
-          seed: int, progress: Progress | None) -> DeepLook:
+def _look(
+    decision: ReviewedDecision,
+    master: MasterPlayer,
+    searched: tuple[tuple[RankedMove, ...], int],
+    seed: int,
+    progress: Progress | None,
+) -> DeepLook:
     moves, played = searched
     rng = random.Random(f"deeper:{seed}:{decision.hand}:{decision.index}:{decision.player}")
     found = search(decision.view, moves, master.budget, rng, progress=progress)
     return DeepLook(decision, found, master.pick(found), played, master.confidence)
 
 
-def look_deeper(decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int = 0,
-                progress: Progress | None = None) -> DeepLook:
+def look_deeper(
+    decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int = 0, progress: Progress | None = None
+) -> DeepLook:
     """Ask the master about one reviewed ``decision`` (see the module doc): about ``budget``
     rollouts, seeded by ``seed`` and the decision's place in the game, so the same look gives
     the same answer. ``progress`` is called as deals are played."""
@@ -239,8 +269,14 @@ def look_deeper(decision: ReviewedDecision, budget: int = DEEP_BUDGET, seed: int
     return _look(decision, master, _candidates(decision, master), seed, progress)
 
 
-def look_deeper_at_costliest(review: GameReview, n: int = 3, player: int | None = None, budget: int = DEEP_BUDGET,
-                             seed: int = 0, progress: Progress | None = None) -> tuple[DeepLook, ...]:
+def look_deeper_at_costliest(
+    review: GameReview,
+    n: int = 3,
+    player: int | None = None,
+    budget: int = DEEP_BUDGET,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> tuple[DeepLook, ...]:
     """:func:`look_deeper` at the ``n`` costliest decisions of ``review``
     (:func:`scatlab.analysis.explain.review.costliest`, worst first); ``progress`` counts
     deals over all of them."""

@@ -27,8 +27,8 @@ from __future__ import annotations
 import random
 
 from ..analysis import Style, decide
-from ..checks import whole_number
 from ..cards import Rank
+from ..checks import whole_number
 from ..rules.actions import ActionKind
 from ..rules.state import Phase
 from ..rules.view import PlayerView
@@ -72,8 +72,10 @@ class ExpertPlayer(Player):
         if kind is ActionKind.TAKE and top is not None:
             if move.stock_gone:
                 return "with the stock gone it takes the discard only when that raises its hand"
-            why = (f"by its count of the unseen cards the {top} is worth more to its hand than a draw ({ahead}), "
-                   f"so it probably collects {top.suit.letter}")
+            why = (
+                f"by its count of the unseen cards the {top} is worth more to its hand than a draw ({ahead}), "
+                f"so it probably collects {top.suit.letter}"
+            )
             if move.rules.three_of_a_kind is not None:
                 why += f" (or {_RANK_PLURALS.get(top.rank, top.rank.symbol + 's')}, three of a kind counting)"
             return why
@@ -83,15 +85,22 @@ class ExpertPlayer(Player):
             why = f"it keeps the three cards worth most to it {ahead}"
             card, nxt, feeds = move.action.card, move.next_player, move.next_collects
             if card is not None and nxt is not None and feeds and card.suit not in feeds and not move.last_turn:
-                why += f", and it avoids feeding player {nxt}, known to collect {suits_text(feeds)}, when that costs little"
+                why += (
+                    f", and it avoids feeding player {nxt}, known to collect {suits_text(feeds)}, "
+                    "when that costs little"
+                )
             return why
         if kind in (ActionKind.KNOCK, ActionKind.HAMMER):
             verb = "knocks" if kind is ActionKind.KNOCK else "calls a hammer"
-            return (f"the expert {verb} only when its count says that raises its chance of winning the game, "
-                    "so its hand is probably strong or the others' look weak")
+            return (
+                f"the expert {verb} only when its count says that raises its chance of winning the game, "
+                "so its hand is probably strong or the others' look weak"
+            )
         if kind is ActionKind.STOP_BUS:
-            return ("the expert stops the bus only when its count says that ending the hand now raises its chance "
-                    "of winning the game")
+            return (
+                "the expert stops the bus only when its count says that ending the hand now raises its chance "
+                "of winning the game"
+            )
         if kind is ActionKind.PASS and move.phase is Phase.TURN and top is not None:
             return f"it takes the discard then only when that raises its hand, so the {top} would not"
         return None

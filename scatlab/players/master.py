@@ -80,14 +80,34 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from ..analysis import horizon_table
-from ..analysis import Knowledge
-from ..analysis import BLITZ2, RANK_BITS, Tables, pair_indices, scoring_rules, tables_for
-from ..analysis import EXPERT, RankedMove, Ranking, Style, decide, knock_line, rank
-from ..analysis import LAST_THROW, expert_throw, throw_choice
-from ..analysis import Observations, kind_odds, pile_tops, row_weights
-from ..analysis import MAX_TURNS, KnockValuation, Standing
-from ..analysis import GameModel
+from ..analysis import (
+    BLITZ2,
+    EXPERT,
+    LAST_THROW,
+    MAX_TURNS,
+    RANK_BITS,
+    GameModel,
+    KnockValuation,
+    Knowledge,
+    Observations,
+    RankedMove,
+    Ranking,
+    Standing,
+    Style,
+    Tables,
+    decide,
+    expert_throw,
+    horizon_table,
+    kind_odds,
+    knock_line,
+    pair_indices,
+    pile_tops,
+    rank,
+    row_weights,
+    scoring_rules,
+    tables_for,
+    throw_choice,
+)
 from ..cards import ALL_CARDS, Card, Suit
 from ..checks import real_number, whole_number
 from ..errors import ScatlabError
@@ -102,8 +122,17 @@ from .base import Decision, Player, PlayerError, settled_choice
 from .expert import ExpertPlayer
 from .public import PublicMove
 
-__all__ = ["MasterPlayer", "WorldSampler", "RolloutPolicy", "SearchResult", "search", "planned_deals", "DEFAULT_BUDGET",
-           "PRUNE_POINTS", "PRUNE_WIN"]
+__all__ = [
+    "MasterPlayer",
+    "WorldSampler",
+    "RolloutPolicy",
+    "SearchResult",
+    "search",
+    "planned_deals",
+    "DEFAULT_BUDGET",
+    "PRUNE_POINTS",
+    "PRUNE_WIN",
+]
 
 DEFAULT_BUDGET = 600
 """Rollouts a decision by default: a decision then takes about 0.43 s at the median, 0.6 s at
@@ -140,8 +169,9 @@ class RolloutPolicy:
     Action(kind=<ActionKind.TAKE: 'take'>, card=None)
     """
 
-    def __init__(self, rules: RuleSet, tables: Tables, now: list[int], one: list[int], five: list[int],
-                 six: list[int]) -> None:
+    def __init__(
+        self, rules: RuleSet, tables: Tables, now: list[int], one: list[int], five: list[int], six: list[int]
+    ) -> None:
         self.rules = rules
         self.others = tables.deck_size - 3
         self.strength = tables.triple_list
@@ -168,8 +198,9 @@ class RolloutPolicy:
             self._lines[key] = value
             return value
 
-    def choose(self, state: GameState, lives: Sequence[int],
-               collects: Sequence[frozenset[Suit]] | None = None) -> Action:
+    def choose(
+        self, state: GameState, lives: Sequence[int], collects: Sequence[frozenset[Suit]] | None = None
+    ) -> Action:
         """The action of the seat to move in ``state`` (a sampled game); ``collects``: the
         suits each seat has taken from the pile this hand (a throw avoids the next seat's)."""
         phase = state.phase
@@ -227,8 +258,14 @@ class RolloutPolicy:
         avoid: frozenset[Suit] = frozenset()
         if collects is not None and not last:
             avoid = collects[(seat + 1) % len(collects)]
-        card = throw_choice(self.rules, LAST_THROW if last else _EXPERT_THROW, (held[0], held[1], held[2]), drawn,
-                            taken=taken is not None, avoid=avoid).card
+        card = throw_choice(
+            self.rules,
+            LAST_THROW if last else _EXPERT_THROW,
+            (held[0], held[1], held[2]),
+            drawn,
+            taken=taken is not None,
+            avoid=avoid,
+        ).card
         return Action.discard(card)
 
 
@@ -315,9 +352,19 @@ class WorldSampler:
             if seat == view.player and view.past_hands:
                 odds = kind_odds(view)
                 strong = tuple(o[1] for o in odds) if odds is not None else None
-            seats = Standing(view.rules, seat, view.num_players, tuple(
-                (seat + i) % view.num_players for i in range(1, view.num_players)
-                if not view.out[(seat + i) % view.num_players]), tuple(view.lives), tuple(view.points), tuple(view.out))
+            seats = Standing(
+                view.rules,
+                seat,
+                view.num_players,
+                tuple(
+                    (seat + i) % view.num_players
+                    for i in range(1, view.num_players)
+                    if not view.out[(seat + i) % view.num_players]
+                ),
+                tuple(view.lives),
+                tuple(view.points),
+                tuple(view.out),
+            )
             game = GameModel.of(seats, strong)
             self._games[seat] = game
         return game
@@ -374,8 +421,9 @@ class WorldSampler:
             elif kind is ActionKind.DRAW:
                 card = event.card
                 if card is None:  # another seat's draw: any card of its hand it did not take earlier
-                    pinned = {e.card for e in history[:k] if e.player == event.player
-                              and e.action.kind is ActionKind.TAKE}
+                    pinned = {
+                        e.card for e in history[:k] if e.player == event.player and e.action.kind is ActionKind.TAKE
+                    }
                     free = [c for c in held if c not in pinned]
                     if not free:
                         return None
@@ -406,8 +454,13 @@ class WorldSampler:
         except ScatlabError:
             return None
         me = self.seat_of[view.player]
-        if world.to_move != me or world.phase is not view.phase or world.discards != view.discard_pile \
-                or sorted(world.hands[me]) != sorted(view.hand) or world.stock_size != view.stock_size:
+        if (
+            world.to_move != me
+            or world.phase is not view.phase
+            or world.discards != view.discard_pile
+            or sorted(world.hands[me]) != sorted(view.hand)
+            or world.stock_size != view.stock_size
+        ):
             return None
         return world
 
@@ -492,8 +545,9 @@ def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
     return game.after({seat: int(before[seat]) - (0 if out[seat] else lives[seat] + extra) for seat in active})
 
 
-def _play_out(world: GameState, policy: RolloutPolicy, lives: Sequence[int],
-              collects: Sequence[frozenset[Suit]]) -> GameState:
+def _play_out(
+    world: GameState, policy: RolloutPolicy, lives: Sequence[int], collects: Sequence[frozenset[Suit]]
+) -> GameState:
     """``world`` played to the hand's end by ``policy`` for every seat."""
     suits = list(collects)
     for _ in range(MAX_ROLLOUT_ACTIONS):
@@ -508,8 +562,14 @@ def _play_out(world: GameState, policy: RolloutPolicy, lives: Sequence[int],
     raise RuntimeError("a rollout did not end")  # pragma: no cover - C11 ends a hand of takers
 
 
-def search(view: PlayerView, moves: Sequence[RankedMove], budget: int, rng: random.Random,
-           seconds: float | None = None, progress: Callable[[int, int], None] | None = None) -> SearchResult:
+def search(
+    view: PlayerView,
+    moves: Sequence[RankedMove],
+    budget: int,
+    rng: random.Random,
+    seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SearchResult:
     """Play each of ``moves`` (the engine's first first) out in the same sampled deals, about
     ``budget`` rollouts in all (and within ``seconds`` when given), and compare their
     chances of winning the game after the hand (see the module doc). ``progress`` is
@@ -606,8 +666,14 @@ class MasterPlayer(Player):
 
     name = "master"
 
-    def __init__(self, budget: int = DEFAULT_BUDGET, seconds: float | None = None, candidates: int = 4,
-                 confidence: float = 2.0, knock_confidence: float = 1.0) -> None:
+    def __init__(
+        self,
+        budget: int = DEFAULT_BUDGET,
+        seconds: float | None = None,
+        candidates: int = 4,
+        confidence: float = 2.0,
+        knock_confidence: float = 1.0,
+    ) -> None:
         whole_number("budget", budget, 1, 1_000_000, error=PlayerError)
         if seconds is not None and real_number("seconds", seconds, 0, 3600, error=PlayerError) <= 0:
             raise PlayerError(f"seconds={seconds!r} is not allowed: use a number more than 0, up to 3600")
@@ -647,7 +713,7 @@ class MasterPlayer(Player):
         if best.sure_31:
             return (best,)
         kept = [best]
-        for m in ranking.moves[1:self.candidates]:
+        for m in ranking.moves[1 : self.candidates]:
             if m.sure_31:
                 continue
             if not m.ends_hand and not best.ends_hand and m.value is not None and best.value is not None:
@@ -685,8 +751,11 @@ class MasterPlayer(Player):
         deals = f"played out {found.deals:,} deal{'s' if found.deals != 1 else ''} it could be in"
         if pick:
             move = found.moves[pick]
-            return Decision(move.action, f"{_does(move, top)}: {deals}; {_levels(found, (pick, 0), top)}, give or "
-                            f"take {points(found.errors[pick])}")
+            return Decision(
+                move.action,
+                f"{_does(move, top)}: {deals}; {_levels(found, (pick, 0), top)}, give or "
+                f"take {points(found.errors[pick])}",
+            )
         best = max(range(1, len(found.moves)), key=lambda i: found.margins[i])
         err = found.errors[best]
         if math.isinf(err):

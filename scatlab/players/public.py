@@ -34,8 +34,11 @@ __all__ = ["PublicMove", "ordinal", "suits_text"]
 
 
 def _taken_suits(view: PlayerView, player: int) -> frozenset[Suit]:
-    return frozenset(e.card.suit for e in view.history
-                     if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None)
+    return frozenset(
+        e.card.suit
+        for e in view.history
+        if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,9 @@ class PublicMove:
         n = seen.num_players
         later = [(mover + k) % n for k in range(1, n) if not seen.out[(mover + k) % n]]
         nxt = later[0] if later else None
-        done = sum(1 for e in seen.history
-                   if e.player == mover and e.action.kind in (ActionKind.DISCARD, ActionKind.KNOCK))
+        done = sum(
+            1 for e in seen.history if e.player == mover and e.action.kind in (ActionKind.DISCARD, ActionKind.KNOCK)
+        )
         taken = seen.taken if seen.phase is Phase.DISCARD else None
         return cls(
             mover=mover,
@@ -124,8 +128,10 @@ class PublicMove:
         if kind is ActionKind.DISCARD:
             return f"throws the {self.action.card}" + (f", having taken the {self.taken}" if self.taken else "")
         if kind is ActionKind.KNOCK:
-            return (f"knocks at the start of its {ordinal(self.turn)} turn, so everyone else plays one more turn "
-                    f"before the showdown (C6)")
+            return (
+                f"knocks at the start of its {ordinal(self.turn)} turn, so everyone else plays one more turn "
+                f"before the showdown (C6)"
+            )
         if kind is ActionKind.HAMMER:
             return "calls a hammer on the very first turn, so the hands are shown at once (V10)"
         if kind is ActionKind.THROW_DOWN:
@@ -138,5 +144,8 @@ class PublicMove:
             return "does not throw down, so the hand is played (V11)"
         if self.phase is Phase.DECLARE:
             return "does not declare its 31, which then counts as 30 (C10)"
-        return "passes with the stock gone" + (f", leaving the {top}" if top is not None else "") + \
-            ", so the hand ends (C11)"
+        return (
+            "passes with the stock gone"
+            + (f", leaving the {top}" if top is not None else "")
+            + ", so the hand ends (C11)"
+        )

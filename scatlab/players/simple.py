@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..checks import whole_number
 from ..cards import Card
+from ..checks import whole_number
 from ..rules.actions import Action, ActionKind
 from ..rules.state import GameState, Phase
 from ..rules.values import value_of

@@ -31,12 +31,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..checks import whole_number
+from ..analysis import collected_suits
 from ..cards import Card, Suit
+from ..checks import whole_number
 from ..rules.actions import Action, ActionKind
 from ..rules.state import Phase
 from ..rules.values import blitz_of, value_of
-from ..analysis import collected_suits
 from ..rules.view import PlayerView
 from .base import Decision, Player, PlayerError, settled_choice
 from .public import PublicMove, suits_text
@@ -81,8 +81,11 @@ class TipPlayer(Player):
             suit = target_suit(view.hand)
             after = max(value_of([c for c in view.hand + (top,) if c is not d], view.rules) for d in view.hand)
             if top.suit is suit and after > value:
-                return Decision(Action.TAKE, f"takes the {top}: it is a {suit.letter}, the suit being collected, "
-                                f"and raises the hand from {value} to {after}")
+                return Decision(
+                    Action.TAKE,
+                    f"takes the {top}: it is a {suit.letter}, the suit being collected, "
+                    f"and raises the hand from {value} to {after}",
+                )
             if ActionKind.DRAW not in kinds and after > value:
                 return Decision(Action.TAKE, f"takes the {top}: the stock is gone and it raises the hand to {after}")
         if ActionKind.DRAW in kinds:
@@ -99,8 +102,9 @@ class TipPlayer(Player):
         held = tuple(c for c in hand if c is not drawn)
         nxt = view.opponents[0] if view.opponents else None
         avoid = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
-        throw = throw_choice(view.rules, TIP_THROW, (held[0], held[1], held[2]), drawn,
-                             taken=view.taken is not None, avoid=avoid)
+        throw = throw_choice(
+            view.rules, TIP_THROW, (held[0], held[1], held[2]), drawn, taken=view.taken is not None, avoid=avoid
+        )
         card = throw.card
         if blitz_of([c for c in hand if c is not card], view.rules):
             return Decision(Action.discard(card), f"throws the {card}: the other three make 31")
@@ -122,8 +126,10 @@ class TipPlayer(Player):
             return "a tip player takes the discard only when it is of the suit it collects and raises its hand"
         if kind is ActionKind.DISCARD and move.action.card is not None:
             suit = move.action.card.suit
-            why = ("a tip player throws its lowest card outside the suit it collects, "
-                   f"so it probably does not collect {suit.letter}")
+            why = (
+                "a tip player throws its lowest card outside the suit it collects, "
+                f"so it probably does not collect {suit.letter}"
+            )
             nxt, feeds = move.next_player, move.next_collects
             if nxt is not None and feeds and suit not in feeds:
                 why += f", and it does not feed player {nxt}, known to collect {suits_text(feeds)}"

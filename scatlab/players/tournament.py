@@ -147,8 +147,15 @@ Observer = Callable[[GameState, int, PlayerView, Action, GameState], None]
 state after)``."""
 
 
-def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int,
-             observer: Observer | None = None, announce: bool = False) -> tuple[GameState, tuple[int, ...], int]:
+def play_out(
+    players: Sequence[Player],
+    kinds: Sequence[str],
+    rules: RuleSet,
+    seed: int,
+    game: int,
+    observer: Observer | None = None,
+    announce: bool = False,
+) -> tuple[GameState, tuple[int, ...], int]:
     """Play game ``game`` of a tournament with seed ``seed`` to its end: the seating of
     :func:`seating`, the deck and each entrant's choices drawn from ``(seed, game)``. Every
     action is checked to be legal and passed to ``observer``. Returns the final state, the
@@ -199,8 +206,9 @@ def play_out(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, se
     return state, tuple(entrant_at), steps - len(state.results)
 
 
-def _play(players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int,
-          announce: bool = False) -> dict[str, Any]:
+def _play(
+    players: Sequence[Player], kinds: Sequence[str], rules: RuleSet, seed: int, game: int, announce: bool = False
+) -> dict[str, Any]:
     state, entrant_at, actions = play_out(players, kinds, rules, seed, game, announce=announce)
     n = len(players)
     counters = [[0] * _COUNTERS for _ in range(n)]
@@ -236,8 +244,9 @@ def play_game(kinds: Sequence[str], rules: str | Mapping[str, Any] | RuleSet, se
     return _play(_make_players(kinds), tuple(kinds), find_rules(rules), seed, game)
 
 
-def play_chunk(kinds: Sequence[str], rules: str | Mapping[str, Any], seed: int,
-               games: Sequence[int], announce: bool = False) -> list[dict[str, Any]]:
+def play_chunk(
+    kinds: Sequence[str], rules: str | Mapping[str, Any], seed: int, games: Sequence[int], announce: bool = False
+) -> list[dict[str, Any]]:
     """Play the games numbered ``games`` (see :func:`play_game`); the unit of work sent to an
     executor. Everything in and out is plain data, so it pickles for any process pool or
     cluster."""
@@ -327,20 +336,40 @@ class TournamentResult:
     def table(self) -> str:
         """A fixed-width text table, one row per entrant, with 95% confidence intervals."""
         points = any(e.points_won for e in self.entrants)
-        head = [f"{'entrant':<12}", f"{'wins':>7}", f"{'win rate':>8}", f"{'95% CI':>15}", f"{'hands':>8}",
-                f"{'lives lost':>10}", f"{'per hand':>8}", f"{'knocks':>7}", f"{'lost a life':>11}",
-                f"{'31s':>6}"]
+        head = [
+            f"{'entrant':<12}",
+            f"{'wins':>7}",
+            f"{'win rate':>8}",
+            f"{'95% CI':>15}",
+            f"{'hands':>8}",
+            f"{'lives lost':>10}",
+            f"{'per hand':>8}",
+            f"{'knocks':>7}",
+            f"{'lost a life':>11}",
+            f"{'31s':>6}",
+        ]
         if points:
             head.append(f"{'points':>7}")
-        title = (f"{self.games:,} games of {self.rules} ({self.hands:,} hands), seed {self.seed}; "
-                 f"seats rotate every game, the first dealer every {len(self.players)} games")
+        title = (
+            f"{self.games:,} games of {self.rules} ({self.hands:,} hands), seed {self.seed}; "
+            f"seats rotate every game, the first dealer every {len(self.players)} games"
+        )
         lines = [title, "  ".join(head)]
         for e in self.entrants:
             ci = f"{100 * e.win_low:.1f}-{100 * e.win_high:.1f}%"
             knock_loss = f"{e.knocks_lost:,}" + (f" ({100 * e.knocks_lost / e.knocks:.0f}%)" if e.knocks else "")
-            row = [f"{e.label:<12}", f"{e.wins:>7,}", f"{100 * e.win_rate:>7.1f}%", f"{ci:>15}",
-                   f"{e.hands:>8,}", f"{e.lives_lost:>10,}", f"{e.lives_per_hand:>8.3f}", f"{e.knocks:>7,}",
-                   f"{knock_loss:>11}", f"{e.declared_31:>6,}"]
+            row = [
+                f"{e.label:<12}",
+                f"{e.wins:>7,}",
+                f"{100 * e.win_rate:>7.1f}%",
+                f"{ci:>15}",
+                f"{e.hands:>8,}",
+                f"{e.lives_lost:>10,}",
+                f"{e.lives_per_hand:>8.3f}",
+                f"{e.knocks:>7,}",
+                f"{knock_loss:>11}",
+                f"{e.declared_31:>6,}",
+            ]
             if points:
                 row.append(f"{e.points_won:>7,}")
             lines.append("  ".join(row))
@@ -366,13 +395,24 @@ def _aggregate(kinds: tuple[str, ...], rules: RuleSet, seed: int, per_game: list
     for i, (label, kind) in enumerate(zip(entrant_labels(kinds), kinds)):
         t = totals[i]
         low, high = wilson_interval(wins[i], games)
-        entrants.append(EntrantStats(
-            label=label, kind=kind, games=games, wins=wins[i],
-            win_rate=wins[i] / games if games else 0.0, win_low=low, win_high=high,
-            hands=t[_HANDS], lives_lost=t[_LIVES],
-            lives_per_hand=t[_LIVES] / t[_HANDS] if t[_HANDS] else 0.0,
-            points_won=t[_POINTS], knocks=t[_KNOCKS], knocks_lost=t[_KNOCKS_LOST], declared_31=t[_DECLARED],
-        ))
+        entrants.append(
+            EntrantStats(
+                label=label,
+                kind=kind,
+                games=games,
+                wins=wins[i],
+                win_rate=wins[i] / games if games else 0.0,
+                win_low=low,
+                win_high=high,
+                hands=t[_HANDS],
+                lives_lost=t[_LIVES],
+                lives_per_hand=t[_LIVES] / t[_HANDS] if t[_HANDS] else 0.0,
+                points_won=t[_POINTS],
+                knocks=t[_KNOCKS],
+                knocks_lost=t[_KNOCKS_LOST],
+                declared_31=t[_DECLARED],
+            )
+        )
     return TournamentResult(kinds, rules.name, seed, games, hands, actions, tuple(entrants), tuple(winners))
 
 
@@ -394,11 +434,11 @@ def _check_kinds(players: Sequence[str]) -> tuple[str, ...]:
             raise PlayerError(f"the {kind} player is not available: {exc}") from None
         kinds.append(kind)
     if not MIN_PLAYERS <= len(kinds) <= MAX_PLAYERS:
-        raise PlayerError(f"{len(kinds)} entrant{'s' if len(kinds) != 1 else ''} given: a tournament needs "
-                          f"{MIN_PLAYERS} to {MAX_PLAYERS}, the players of one game of 31 (C2)")
+        raise PlayerError(
+            f"{len(kinds)} entrant{'s' if len(kinds) != 1 else ''} given: a tournament needs "
+            f"{MIN_PLAYERS} to {MAX_PLAYERS}, the players of one game of 31 (C2)"
+        )
     return tuple(kinds)
-
-
 
 
 def run_tournament(
@@ -425,7 +465,8 @@ def run_tournament(
     entrant's kind, as at the table (:func:`play_out`); by default they play as strangers.
 
     At most :data:`~scatlab.checks.MAX_GAMES` games and
-    :data:`~scatlab.checks.MAX_JOBS` workers. Bad arguments raise :class:`~scatlab.errors.ScatlabError` (an unknown player kind:
+    :data:`~scatlab.checks.MAX_JOBS` workers. Bad arguments raise :class:`~scatlab.errors.ScatlabError` (an unknown
+    player kind:
     :class:`~scatlab.players.PlayerError`; unknown rules:
     :class:`~scatlab.errors.RulesError`).
     """
@@ -446,8 +487,15 @@ def run_tournament(
     return _aggregate(kinds, ruleset, seed, per_game)
 
 
-def _check_tournament(games: int, seed: int, executor: concurrent.futures.Executor | None, jobs: int,
-                      progress: bool | None, chunk_size: int | None, announce: bool) -> None:
+def _check_tournament(
+    games: int,
+    seed: int,
+    executor: concurrent.futures.Executor | None,
+    jobs: int,
+    progress: bool | None,
+    chunk_size: int | None,
+    announce: bool,
+) -> None:
     """:func:`run_tournament`'s arguments checked (the players and rules apart)."""
     whole_number("games", games, 1, MAX_GAMES)
     whole_number("seed", seed, *SEED_RANGE)
@@ -461,9 +509,16 @@ def _check_tournament(games: int, seed: int, executor: concurrent.futures.Execut
         raise ScatlabError(f"executor={shown(executor)} is not allowed: give a concurrent.futures.Executor or None")
 
 
-def _play_chunks(kinds: tuple[str, ...], payload: str | dict[str, Any], seed: int, chunks: list[list[int]],
-                 announce: bool, executor: concurrent.futures.Executor | None, workers: int, show: bool
-                 ) -> list[list[dict[str, Any]] | None]:
+def _play_chunks(
+    kinds: tuple[str, ...],
+    payload: str | dict[str, Any],
+    seed: int,
+    chunks: list[list[int]],
+    announce: bool,
+    executor: concurrent.futures.Executor | None,
+    workers: int,
+    show: bool,
+) -> list[list[dict[str, Any]] | None]:
     """Each chunk of games of :func:`run_tournament` played (:func:`play_chunk`): in this
     process, by ``executor``, or by a process pool of ``workers`` (closed after); a tqdm bar
     on standard error with ``show``. The results in the order of ``chunks``."""
@@ -484,8 +539,10 @@ def _play_chunks(kinds: tuple[str, ...], payload: str | dict[str, Any], seed: in
                 if bar is not None:
                     bar.update(len(chunk))
         else:
-            futures = {executor.submit(play_chunk, list(kinds), payload, seed, chunk, announce): k
-                       for k, chunk in enumerate(chunks)}
+            futures = {
+                executor.submit(play_chunk, list(kinds), payload, seed, chunk, announce): k
+                for k, chunk in enumerate(chunks)
+            }
             try:
                 for future in concurrent.futures.as_completed(futures):
                     k = futures[future]

@@ -10,6 +10,7 @@ Fraction(21, 1)
 from __future__ import annotations
 
 from .actions import Action, ActionKind
+from .governing import governing_rule
 from .options import ALIASES, BUS_STEPS, PRESETS, VARIANT_CODES, VARIANT_PARTS, RuleSet, find_rules
 from .record import (
     GameRecord,
@@ -21,7 +22,6 @@ from .record import (
     result_json,
     shuffled_deck,
 )
-from .governing import governing_rule
 from .rulebook import RULEBOOK, RuleEntry, cited_codes, rule_entry
 from .scoring import HandEnd, RuleNote, Settlement, settle
 from .state import MAX_PLAYERS, MIN_PLAYERS, GameState, HandResult, Phase, deal_order

@@ -9,7 +9,8 @@
 >>> Action("shuffle")
 Traceback (most recent call last):
 ...
-scatlab.errors.IllegalActionError: 'shuffle' is not an action: use one of draw, take, discard, knock, pass, hammer, throw_down, stop_bus, declare (discard needs a card)
+scatlab.errors.IllegalActionError: 'shuffle' is not an action: use one of draw, take, discard, knock, pass, hammer,
+throw_down, stop_bus, declare (discard needs a card)
 """
 
 from __future__ import annotations
@@ -125,8 +126,9 @@ class Action:
         scatlab.errors.IllegalActionError: 'knock 4C' is not an action: 'knock' takes no card, but '4C' was given
         """
         if not isinstance(text, str):
-            raise IllegalActionError(f"{shown(text)} is not an action: give an Action or a text such as 'draw' "
-                                     "or 'discard 4C'")
+            raise IllegalActionError(
+                f"{shown(text)} is not an action: give an Action or a text such as 'draw' or 'discard 4C'"
+            )
         parts = text.split()
         if not parts or len(parts) > 2:
             raise IllegalActionError(f"{shown(text)} is not an action: {_KINDS_HELP}")

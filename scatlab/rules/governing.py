@@ -48,7 +48,9 @@ def governing_rule(view: PlayerView, rules: RuleSet, declare_context: str = "", 
         return "C6" if view.knocker is not None else "C5"
     kinds = {a.kind for a in view.legal_actions}
     if phase is Phase.DISCARD:
-        if any(value_of(tuple(c for c in view.hand if c is not d), rules) >= 31 for d in view.hand if d is not view.taken):
+        if any(
+            value_of(tuple(c for c in view.hand if c is not d), rules) >= 31 for d in view.hand if d is not view.taken
+        ):
             return "C8"
         if ActionKind.STOP_BUS in kinds:
             return "V19"

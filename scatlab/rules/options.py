@@ -134,9 +134,7 @@ class RuleSet:
         if type(self.bus_steps) is not tuple:
             raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of non-empty names")
         self._validate()
-        object.__setattr__(
-            self, "hand_scoring", (self.three_of_a_kind, self.straight_flush, self.grand_cadillac)
-        )
+        object.__setattr__(self, "hand_scoring", (self.three_of_a_kind, self.straight_flush, self.grand_cadillac))
 
     # -- validation -------------------------------------------------------------------
 
@@ -178,14 +176,19 @@ class RuleSet:
         choice("score_keeping", get_args(ScoreKeeping))
         choice("declare", get_args(Declare))
         if self.min_knock is not None and (type(self.min_knock) is not int or not 0 <= self.min_knock <= 31):
-            raise RulesError(f"min_knock={shown(self.min_knock)} is not allowed: use None or a whole number 0 to 31 (V4)")
+            raise RulesError(
+                f"min_knock={shown(self.min_knock)} is not allowed: use None or a whole number 0 to 31 (V4)"
+            )
         if type(self.lives) is not int or not 1 <= self.lives <= 99:
             raise RulesError(f"lives={shown(self.lives)} is not allowed: use a whole number 1 to 99 (C13)")
         if type(self.points_target) is not int or not 1 <= self.points_target <= 999:
-            raise RulesError(f"points_target={shown(self.points_target)} is not allowed: use a whole number 1 to 999 (V16)")
+            raise RulesError(
+                f"points_target={shown(self.points_target)} is not allowed: use a whole number 1 to 999 (V16)"
+            )
         if type(self.name) is not str or not self.name or not self.name.isprintable():
-            raise RulesError(f"name={shown(self.name)} is not allowed: use a non-empty text on one line, "
-                             "without control characters")
+            raise RulesError(
+                f"name={shown(self.name)} is not allowed: use a non-empty text on one line, without control characters"
+            )
 
     def _validate_together(self) -> None:
         """Contradictions between options."""
@@ -218,8 +221,10 @@ class RuleSet:
             )
         if self.score_keeping == "bus":
             if not self.bus_steps:
-                raise RulesError("score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS), "
-                                 "but bus_steps=() names none")
+                raise RulesError(
+                    "score_keeping='bus' (V15) needs bus_steps, the named positions (e.g. BUS_STEPS), "
+                    "but bus_steps=() names none"
+                )
             if self.lives != len(self.bus_steps):
                 raise RulesError(
                     f"lives={self.lives} contradicts bus_steps={shown(self.bus_steps)} ({len(self.bus_steps)} "
@@ -232,8 +237,10 @@ class RuleSet:
                 "bus positions belong to Ride the Bus (V15); set score_keeping='bus'"
             )
         if len(self.bus_steps) > 99 or not all(type(s) is str and s and s.isprintable() for s in self.bus_steps):
-            raise RulesError(f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of at most 99 "
-                             "non-empty names, each on one line without control characters")
+            raise RulesError(
+                f"bus_steps={shown(self.bus_steps)} is not allowed: use a list of at most 99 "
+                "non-empty names, each on one line without control characters"
+            )
 
     # -- derived views ---------------------------------------------------------------
 
@@ -274,8 +281,11 @@ class RuleSet:
         if code in self.codes():
             return True
         changes = VARIANT_CODES.get(code)
-        return changes is not None and all(getattr(self, name) == value for name, value in changes.items()) and any(
-            part == code and larger in self.codes() for larger, part in VARIANT_PARTS)
+        return (
+            changes is not None
+            and all(getattr(self, name) == value for name, value in changes.items())
+            and any(part == code and larger in self.codes() for larger, part in VARIANT_PARTS)
+        )
 
     def rules_in_force(self) -> tuple[RuleEntry, ...]:
         """The rulebook entries that apply under this rule set: the core rules that are not
@@ -399,14 +409,17 @@ class RuleSet:
         if strange:
             raise RulesError(_unknown_options_message(strange))
         if "preset" in options and "base" in options:
-            raise RulesError(f"preset={shown(options['preset'])} and base={shown(options['base'])} are both "
-                             "given: name the preset to start from once")
+            raise RulesError(
+                f"preset={shown(options['preset'])} and base={shown(options['base'])} are both "
+                "given: name the preset to start from once"
+            )
         has_base = "preset" in options or "base" in options
         key = "preset" if "preset" in options else "base"
         base_name = options.pop(key, None)
         if has_base and not isinstance(base_name, (str, RuleSet)):
-            raise RulesError(f"{key}={shown(base_name)} is not allowed: give the name of a preset "
-                             f"({', '.join(PRESETS)})")
+            raise RulesError(
+                f"{key}={shown(base_name)} is not allowed: give the name of a preset ({', '.join(PRESETS)})"
+            )
         base = find_rules(base_name) if has_base else CLASSIC
         has_name = "name" in options
         name = options.pop("name", None)
@@ -445,8 +458,10 @@ def _three_of_a_kind(value: object) -> Fraction | None:
     elif type(value) is str and value in ("30", "61/2", "30.5"):
         number = Fraction(value)
     if number is None or number not in _THREE_OF_A_KIND_VALUES:
-        raise RulesError(f"three_of_a_kind={shown(value)} is not allowed: choose one of None, 30, 61/2 "
-                         "(a number, or the text '30' or '61/2')")
+        raise RulesError(
+            f"three_of_a_kind={shown(value)} is not allowed: choose one of None, 30, 61/2 "
+            "(a number, or the text '30' or '61/2')"
+        )
     return number
 
 
@@ -463,8 +478,10 @@ def _guard_init() -> None:
 
     def __init__(self: RuleSet, *args: Any, **options: Any) -> None:
         if len(args) > len(names):
-            raise RulesError(f"RuleSet takes at most {len(names)} options ({', '.join(names)}), "
-                             f"but {len(args)} were given by position")
+            raise RulesError(
+                f"RuleSet takes at most {len(names)} options ({', '.join(names)}), "
+                f"but {len(args)} were given by position"
+            )
         unknown = sorted(set(options) - set(names), key=str)
         if unknown:
             raise RulesError(_unknown_options_message(unknown))
@@ -474,7 +491,7 @@ def _guard_init() -> None:
         generated(self, *args, **options)
 
     __init__.__doc__ = generated.__doc__
-    setattr(RuleSet, "__init__", __init__)
+    RuleSet.__init__ = __init__  # type: ignore[method-assign]
 
 
 def _unknown_options_message(unknown: list[Any]) -> str:
@@ -508,8 +525,13 @@ VARIANT_CODES: dict[str, dict[str, Any]] = {
 """What each variant code switches on (V4 and V7 take a value: ``min_knock`` and
 ``knocker_tie``)."""
 
-VARIANT_PARTS: tuple[tuple[str, str], ...] = (("V13", "V1"), ("V14", "V2"), ("V14", "V12"), ("V15", "V12"),
-                                              ("V17", "V5"))
+VARIANT_PARTS: tuple[tuple[str, str], ...] = (
+    ("V13", "V1"),
+    ("V14", "V2"),
+    ("V14", "V12"),
+    ("V15", "V12"),
+    ("V17", "V5"),
+)
 """(larger, part): a variant that includes another's options (GIN, V14, counts three of a
 kind 30½ as V2 does). :meth:`RuleSet.codes` lists only the larger one; the 30½ rule itself
 is still V2 (:meth:`RuleSet.plays`)."""
@@ -553,7 +575,9 @@ def find_rules(name: str | RuleSet | Mapping[str, Any]) -> RuleSet:
     >>> find_rules("poker")
     Traceback (most recent call last):
     ...
-    scatlab.errors.RulesError: unknown rule set 'poker': known presets are classic, quick, cadillac, gin, ride-the-bus, french-canadian, eenendertigen (aliases: scat, blitz, 31, thirty-one, browser, bus, ride-bus, french, dutch)
+    scatlab.errors.RulesError: unknown rule set 'poker': known presets are classic, quick, cadillac, gin,
+    ride-the-bus, french-canadian, eenendertigen (aliases: scat, blitz, 31, thirty-one, browser, bus, ride-bus,
+    french, dutch)
     """
     if isinstance(name, RuleSet):
         return name
@@ -567,6 +591,5 @@ def find_rules(name: str | RuleSet | Mapping[str, Any]) -> RuleSet:
         return PRESETS[key]
     except KeyError:
         raise RulesError(
-            f"unknown rule set {shown(name)}: known presets are {', '.join(PRESETS)} "
-            f"(aliases: {', '.join(ALIASES)})"
+            f"unknown rule set {shown(name)}: known presets are {', '.join(PRESETS)} (aliases: {', '.join(ALIASES)})"
         ) from None

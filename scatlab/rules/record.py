@@ -113,10 +113,16 @@ class GameRecord:
         >>> GameRecord.from_json({"rules": "classic", "players": 2, "hands": [], "comment": "x"})
         Traceback (most recent call last):
         ...
-        scatlab.errors.RecordError: unknown key 'comment' in the record: a record has rules, players, dealer, seats and hands
+        scatlab.errors.RecordError: unknown key 'comment' in the record: a record has rules, players, dealer, seats
+        and hands
         """
-        _object(data, "the record", _RECORD_KEYS, ("rules", "players", "hands"),
-                "a record has rules, players, dealer, seats and hands")
+        _object(
+            data,
+            "the record",
+            _RECORD_KEYS,
+            ("rules", "players", "hands"),
+            "a record has rules, players, dealer, seats and hands",
+        )
         if not isinstance(data["rules"], (str, dict)):
             raise RecordError(f"'rules' must be a preset name or an object of options, not {_short(data['rules'])}")
         try:
@@ -136,12 +142,15 @@ class GameRecord:
             _object(hand, f"hand {h}", _HAND_KEYS, ("deck",), "a hand has 'deck' and 'actions'")
             deck_cards = hand["deck"]
             if not isinstance(deck_cards, list):
-                raise RecordError(f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
-                                  "texts, e.g. [\"AH\", \"KH\", ...]")
+                raise RecordError(
+                    f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
+                    'texts, e.g. ["AH", "KH", ...]'
+                )
             for k, card in enumerate(deck_cards, start=1):
                 if not isinstance(card, str):
-                    raise RecordError(f"hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as "
-                                      "text such as \"AH\"")
+                    raise RecordError(
+                        f'hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as text such as "AH"'
+                    )
             try:
                 cards = parse_cards(deck_cards, deck_size=rules.deck_size, what="cards in the deck")
             except ScatlabError as exc:
@@ -153,8 +162,13 @@ class GameRecord:
             for i, raw in enumerate(raw_actions, start=1):
                 where = f"hand {h}, action {i}"
                 try:
-                    _object(raw, "the action", _ACTION_KEYS, ("player", "action"),
-                            "an action has player, action and, for a discard, card")
+                    _object(
+                        raw,
+                        "the action",
+                        _ACTION_KEYS,
+                        ("player", "action"),
+                        "an action has player, action and, for a discard, card",
+                    )
                     player = _whole(raw["player"], "'player'", "a seat")
                     if not isinstance(raw["action"], str):
                         raise RecordError(f"'action' must be a text such as \"draw\", not {_short(raw['action'])}")
@@ -184,16 +198,19 @@ class GameRecord:
             try:
                 text = bytes(text).decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise RecordError(f"the record is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
-                                  f"{exc.start} cannot be decoded") from None
+                raise RecordError(
+                    f"the record is not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                    f"{exc.start} cannot be decoded"
+                ) from None
         if not isinstance(text, str):
             raise RecordError(f"a record is JSON text, not {shown(text)}")
         if len(text) > MAX_RECORD_CHARS:
             raise RecordError(f"the record has {len(text):,} characters: at most {MAX_RECORD_CHARS:,} are accepted")
         depth = _nesting(text)
         if depth > MAX_NESTING:
-            raise RecordError(f"the record nests arrays and objects {depth} levels deep: at most {MAX_NESTING} "
-                              "are accepted")
+            raise RecordError(
+                f"the record nests arrays and objects {depth} levels deep: at most {MAX_NESTING} are accepted"
+            )
         try:
             data = json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:

@@ -13,7 +13,9 @@ words:
 >>> cited_codes("C5: a card taken from the discard pile may not be thrown back (see C5, V7b)")
 ('C5', 'V7')
 >>> print(rule_entry("C12").describe())
-C12 Taking back your own discard: When only two players are left and the opponent has knocked, the card on top of the discard pile may be the one you threw yourself. You may take it back. This is the only time a player takes their own discard.
+C12 Taking back your own discard: When only two players are left and the opponent has knocked, the card on top of
+the discard pile may be the one you threw yourself. You may take it back. This is the only time a player takes
+their own discard.
     options: take_back
 >>> list(RULEBOOK)[:3], len(RULEBOOK)
 (['C1', 'C2', 'C3'], 33)
@@ -51,7 +53,8 @@ class RuleEntry:
         """``"C7 Showdown: <text>"``, with a second line naming the options, if any.
 
         >>> rule_entry("C2").describe()
-        'C2 Players: Two to nine people can play. The source texts allow more, but the engine stops at nine and says so when asked for more.'
+        'C2 Players: Two to nine people can play. The source texts allow more, but the engine stops at nine and
+        says so when asked for more.'
         """
         line = f"{self.code} {self.title}: {self.text}"
         if self.options:
@@ -181,8 +184,7 @@ _ENTRIES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "V3",
         "Straight flush",
-        "Three cards in sequence in one suit count 30. The one exception is Ace-King-Queen of a suit, "
-        "which counts 31.",
+        "Three cards in sequence in one suit count 30. The one exception is Ace-King-Queen of a suit, which counts 31.",
         ("straight_flush",),
     ),
     RuleEntry(
@@ -324,7 +326,8 @@ def rule_entry(code: str) -> RuleEntry:
     >>> rule_entry("V7(e)")
     Traceback (most recent call last):
     ...
-    scatlab.errors.RulesError: unknown rule code 'V7(e)': accepted codes are C1-C14 and V1-V19 (lettered parts: V7(a) to V7(d), also written V7a)
+    scatlab.errors.RulesError: unknown rule code 'V7(e)': accepted codes are C1-C14 and V1-V19 (lettered parts:
+    V7(a) to V7(d), also written V7a)
     """
     if not isinstance(code, str):
         raise RulesError(_unknown(code))

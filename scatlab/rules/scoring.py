@@ -75,8 +75,8 @@ def settle(
     C10), ``knocker`` whoever knocked, hammered, threw down or stopped the bus, and
     ``declarers`` those who declared 31 (or a Grand Cadillac).
     """
-    losses = {p: 0 for p in players}
-    points = {p: 0 for p in players}
+    losses = dict.fromkeys(players, 0)
+    points = dict.fromkeys(players, 0)
     notes: list[RuleNote] = []
     if ended in ("31", "dealt_31"):
         _settle_blitz(rules, ended, players, knocker, declarers, losses, points, notes)
@@ -105,15 +105,19 @@ def _settle_blitz(
         for d in declarers:
             points[d] = 1
         code = "C9" if ended == "dealt_31" else "C8"
-        notes.append(RuleNote("V16", f"{who} declared 31 ({code}) and {'scores' if len(names) == 1 else 'score'} "
-                                     "a point at once"))
+        notes.append(
+            RuleNote(
+                "V16", f"{who} declared 31 ({code}) and {'scores' if len(names) == 1 else 'score'} a point at once"
+            )
+        )
         return
     for p in players:
         if p not in declarers:
             losses[p] = 1
     if ended == "dealt_31":
-        notes.append(RuleNote("C9", f"{who} {'was' if len(names) == 1 else 'were'} dealt 31: every other player "
-                                    "loses a life"))
+        notes.append(
+            RuleNote("C9", f"{who} {'was' if len(names) == 1 else 'were'} dealt 31: every other player loses a life")
+        )
     else:
         notes.append(RuleNote("C8", f"{who} declared 31: every other player loses a life"))
     if knocker is not None and knocker not in declarers:
@@ -121,7 +125,9 @@ def _settle_blitz(
             losses[knocker] = 2
             notes.append(RuleNote("V9", f"31 after a knock: the knocker (player {knocker}) loses two lives"))
         else:
-            notes.append(RuleNote("C8", f"31 after a knock: the knocker (player {knocker}) loses one life like everyone else"))
+            notes.append(
+                RuleNote("C8", f"31 after a knock: the knocker (player {knocker}) loses one life like everyone else")
+            )
     if rules.score_keeping == "gin":
         notes.append(RuleNote("V14", "in GIN every other player gets a letter"))
 
@@ -161,14 +167,20 @@ def _settle_gin(
             if p != knocker:
                 losses[p] = 1
         notes.append(
-            RuleNote("V14", f"the knocker (player {knocker}) is highest or tied highest at {_v(keys[knocker])}: "
-                     "everyone else gets a letter")
+            RuleNote(
+                "V14",
+                f"the knocker (player {knocker}) is highest or tied highest at {_v(keys[knocker])}: "
+                "everyone else gets a letter",
+            )
         )
     else:
         losses[knocker] = 1
         notes.append(
-            RuleNote("V14", f"the knocker (player {knocker}, {_v(keys[knocker])}) was beaten ({_v(best)}): "
-                     "the knocker gets a letter")
+            RuleNote(
+                "V14",
+                f"the knocker (player {knocker}, {_v(keys[knocker])}) was beaten ({_v(best)}): "
+                "the knocker gets a letter",
+            )
         )
 
 
@@ -190,8 +202,13 @@ def _settle_lowest(
         tied = "all tied lowest lose" if len(lowest) > 1 else "loses"
         notes.append(RuleNote(code, f"no knock; lowest hand {_v(low)}: {_players(lowest)} {tied} a life"))
         return
-    caller = {"knock": "knocker", "hammer": "hammer caller", "throw_down": "thrower-down",
-              "bus_stop": "bus stopper", "stock_exhausted": "knocker"}[ended]
+    caller = {
+        "knock": "knocker",
+        "hammer": "hammer caller",
+        "throw_down": "thrower-down",
+        "bus_stop": "bus stopper",
+        "stock_exhausted": "knocker",
+    }[ended]
     if knocker not in lowest:
         for p in lowest:
             losses[p] = 1
@@ -200,31 +217,55 @@ def _settle_lowest(
     elif len(lowest) == 1:
         losses[knocker] = rules.knocker_lowest_loses
         if rules.knocker_lowest_loses == 2:
-            notes.append(RuleNote("C7", f"the {caller} (player {knocker}) is lowest on their own at {_v(low)}: two lives"))
+            notes.append(
+                RuleNote("C7", f"the {caller} (player {knocker}) is lowest on their own at {_v(low)}: two lives")
+            )
         else:
-            notes.append(RuleNote("V8", f"the {caller} (player {knocker}) is lowest on their own at {_v(low)}: only one life"))
+            notes.append(
+                RuleNote("V8", f"the {caller} (player {knocker}) is lowest on their own at {_v(low)}: only one life")
+            )
     else:
         others = [p for p in lowest if p != knocker]
         tie = rules.knocker_tie
         if tie == "classic":
             for p in others:
                 losses[p] = 1
-            notes.append(RuleNote("C7", f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                                  "the other tied players lose a life and the knocker is safe"))
+            notes.append(
+                RuleNote(
+                    "C7",
+                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                    "the other tied players lose a life and the knocker is safe",
+                )
+            )
         elif tie == "knocker_two":
             losses[knocker] = 2
             for p in others:
                 losses[p] = 1
-            notes.append(RuleNote("V7", f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                                  "the knocker loses two lives, the other tied players one (V7b)"))
+            notes.append(
+                RuleNote(
+                    "V7",
+                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                    "the knocker loses two lives, the other tied players one (V7b)",
+                )
+            )
         elif tie == "knocker_only":
             losses[knocker] = 1
-            notes.append(RuleNote("V7", f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                                  "only the knocker loses a life (V7c)"))
+            notes.append(
+                RuleNote(
+                    "V7",
+                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                    "only the knocker loses a life (V7c)",
+                )
+            )
         else:
             losses[knocker] = 2
-            notes.append(RuleNote("V7", f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                                  "the knocker loses two lives, the others nothing (V7d, Cadillac)"))
+            notes.append(
+                RuleNote(
+                    "V7",
+                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                    "the knocker loses two lives, the others nothing (V7d, Cadillac)",
+                )
+            )
     if ended == "stock_exhausted":
         notes.append(RuleNote("C11", "the stock ran out and the player to move would not take the discard"))
 

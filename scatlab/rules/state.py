@@ -22,7 +22,8 @@ Seats are numbered 0..n-1 clockwise: player ``i + 1`` sits to the left of player
 >>> s2.apply("discard 8C")
 Traceback (most recent call last):
 ...
-scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn (8C); discard one of 2C 4C 6C (refused: 'discard 8C')
+scatlab.errors.IllegalActionError: C5: a card taken from the discard pile may not be discarded in the same turn
+(8C); discard one of 2C 4C 6C (refused: 'discard 8C')
 >>> s.phase, s2.phase        # the original state is untouched
 (<Phase.TURN: 'turn'>, <Phase.DISCARD: 'discard'>)
 """
@@ -68,12 +69,16 @@ def check_seats(seats: object, players: int) -> tuple[str, ...]:
     """
     names = tuple(sequence("seats", seats, "names, one a seat", error=RulesError, most=MAX_PLAYERS))
     if names and len(names) != players:
-        raise RulesError(f"seats={shown(seats)} names {len(names)} seat{'s' * (len(names) != 1)}, but the game has "
-                         f"{players} players: name every seat, or none")
+        raise RulesError(
+            f"seats={shown(seats)} names {len(names)} seat{'s' * (len(names) != 1)}, but the game has "
+            f"{players} players: name every seat, or none"
+        )
     for name in names:
         if not isinstance(name, str) or not name.isprintable() or not 0 < len(name) <= MAX_SEAT_NAME:
-            raise RulesError(f"seat name {shown(name)} is not allowed: give a printable text of 1 to "
-                             f"{MAX_SEAT_NAME} characters, such as \"tip\"")
+            raise RulesError(
+                f"seat name {shown(name)} is not allowed: give a printable text of 1 to "
+                f'{MAX_SEAT_NAME} characters, such as "tip"'
+            )
     return names
 
 
@@ -166,10 +171,37 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "num_players", "lives", "points", "out", "out_order", "dealer", "first_dealer",
-        "phase", "to_move", "hands", "stock", "stock_pos", "discards", "taken", "drawn",
-        "knocker", "stopper", "turns", "last_discarder", "undeclared", "declare_queue",
-        "declared", "declare_context", "log", "decks", "logs", "past", "results", "winner", "seats",
+        "rules",
+        "num_players",
+        "lives",
+        "points",
+        "out",
+        "out_order",
+        "dealer",
+        "first_dealer",
+        "phase",
+        "to_move",
+        "hands",
+        "stock",
+        "stock_pos",
+        "discards",
+        "taken",
+        "drawn",
+        "knocker",
+        "stopper",
+        "turns",
+        "last_discarder",
+        "undeclared",
+        "declare_queue",
+        "declared",
+        "declare_context",
+        "log",
+        "decks",
+        "logs",
+        "past",
+        "results",
+        "winner",
+        "seats",
     )
 
     rules: RuleSet
@@ -214,8 +246,13 @@ class GameState:
     # -- construction ------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: RuleSet | str | Mapping[str, Any] = "classic", players: int = 3, dealer: int = 0,
-            seats: Sequence[str] = ()) -> GameState:
+    def new(
+        cls,
+        rules: RuleSet | str | Mapping[str, Any] = "classic",
+        players: int = 3,
+        dealer: int = 0,
+        seats: Sequence[str] = (),
+    ) -> GameState:
         """A game before its first deal (phase ``DEAL``). ``seats``: who sits at each seat, as
         the table announces it to everyone (one short name a seat, e.g. the player kinds of
         :func:`scatlab.players.make_player`), or none.
@@ -227,7 +264,9 @@ class GameState:
         """
         ruleset = find_rules(rules)
         if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RulesError(f"players={shown(players)} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)")
+            raise RulesError(
+                f"players={shown(players)} is not allowed: 31 is played by {MIN_PLAYERS} to {MAX_PLAYERS} players (C2)"
+            )
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
             raise RulesError(f"dealer={shown(dealer)} is not allowed: use a seat from 0 to {players - 1}")
         s = object.__new__(cls)
@@ -307,7 +346,7 @@ class GameState:
     @property
     def remaining_stock(self) -> tuple[Card, ...]:
         """The stock, top first (hidden information: views never include it)."""
-        return self.stock[self.stock_pos:]
+        return self.stock[self.stock_pos :]
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -396,7 +435,7 @@ class GameState:
             hands[seats[i % m]] += (cards[i],)
         init(s, "hands", tuple(hands))
         init(s, "discards", (cards[3 * m],))
-        init(s, "stock", cards[3 * m + 1:])
+        init(s, "stock", cards[3 * m + 1 :])
         init(s, "decks", self.decks + (cards,))
         init(s, "to_move", seats[0])
         blitzers = tuple(p for p in seats if blitz_of(hands[p], self.rules))
@@ -427,12 +466,7 @@ class GameState:
             assert p is not None
             taken = self.taken
             acts = [_DISCARDS[c.index] for c in self.hands[p] if c is not taken]
-            if (
-                self.rules.bus_stop
-                and self.stopper is None
-                and self.knocker is None
-                and self.turns[p] > 0
-            ):
+            if self.rules.bus_stop and self.stopper is None and self.knocker is None and self.turns[p] > 0:
                 acts.append(Action.STOP_BUS)
             return acts
         if phase is Phase.TURN:
@@ -463,12 +497,7 @@ class GameState:
         if self.last_discarder != p:
             return True
         # C12: only two players left and the opponent knocked: take back your own discard.
-        return (
-            self.rules.take_back
-            and self.knocker is not None
-            and self.knocker != p
-            and len(self.active) == 2
-        )
+        return self.rules.take_back and self.knocker is not None and self.knocker != p and len(self.active) == 2
 
     def _is_very_first_turn(self) -> bool:
         return not any(self.turns)
@@ -525,8 +554,10 @@ class GameState:
             if kind is ActionKind.DISCARD:
                 if act.card is self.taken:
                     rest = format_cards(c for c in self.hands[p] if c is not self.taken)
-                    return (f"C5: a card taken from the discard pile may not be discarded in the same turn "
-                            f"({act.card}); discard one of {rest}")
+                    return (
+                        f"C5: a card taken from the discard pile may not be discarded in the same turn "
+                        f"({act.card}); discard one of {rest}"
+                    )
                 return f"C5: player {p} does not hold {act.card}; discard one of {format_cards(self.hands[p])}"
             if kind is ActionKind.STOP_BUS:
                 if not self.rules.bus_stop:
@@ -548,8 +579,10 @@ class GameState:
             if self.last_discarder == p:
                 if len(self.active) == 2 and self.knocker is not None and not self.rules.take_back:
                     return "C12: these rules do not let you take back your own discard"
-                return (f"C12: the top discard ({self.top_discard}) is player {p}'s own; it may be taken back "
-                        "only when two players are left and the opponent knocked")
+                return (
+                    f"C12: the top discard ({self.top_discard}) is player {p}'s own; it may be taken back "
+                    "only when two players are left and the opponent knocked"
+                )
             return "C5: there is no discard to take"
         if kind is ActionKind.KNOCK:
             if self.stock_pos >= len(self.stock):
@@ -753,8 +786,14 @@ class GameState:
         init(self, "out_order", self.out_order + tuple(newly_out))
         init(self, "results", self.results + (hand_result,))
         init(self, "logs", self.logs + (_log_items(self.log),))
-        init(self, "past", tuple(seen + (PastHand(tuple(e.public(p) for e in self.logs[-1]), self.discards),)
-                                 for p, seen in enumerate(self.past)))
+        init(
+            self,
+            "past",
+            tuple(
+                seen + (PastHand(tuple(e.public(p) for e in self.logs[-1]), self.discards),)
+                for p, seen in enumerate(self.past)
+            ),
+        )
         winner = self._find_winner()
         final_hands = self.hands
         GameState._clear_hand(self, Phase.DEAL)
@@ -766,8 +805,16 @@ class GameState:
             init(self, "dealer", self._next_seat(self.dealer))
         return self
 
-    def _lose_lives(self, losses: Mapping[int, int], ended: HandEnd, notes: list[RuleNote], lives: list[int],
-                    out: list[bool], lost: list[int], newly_out: list[int]) -> bool:
+    def _lose_lives(
+        self,
+        losses: Mapping[int, int],
+        ended: HandEnd,
+        notes: list[RuleNote],
+        lives: list[int],
+        out: list[bool],
+        lost: list[int],
+        newly_out: list[int],
+    ) -> bool:
         """The hand's ``losses`` taken from the lives (C13, V12, V14, V15): fills ``lives``,
         ``out``, ``lost`` and ``newly_out`` and adds the notes; True when the hand would
         have put every remaining player out and is played again to break the tie (C14, V9)."""
@@ -784,11 +831,17 @@ class GameState:
                 after[p] = max(after[p], floor)
             gone = []
             if all(self.lives[p] == floor for p in players) and ended == "stock_exhausted":
-                notes.append(RuleNote("C14", "everyone left is on the county and tied: a draw game, "
-                                      "the hand is replayed"))
+                notes.append(
+                    RuleNote("C14", "everyone left is on the county and tied: a draw game, the hand is replayed")
+                )
             else:
-                notes.append(RuleNote("V9", "every remaining player would be out at once: they stay in "
-                                      "at their last standing and play another hand to break the tie"))
+                notes.append(
+                    RuleNote(
+                        "V9",
+                        "every remaining player would be out at once: they stay in "
+                        "at their last standing and play another hand to break the tie",
+                    )
+                )
         for p in players:
             lost[p] = self.lives[p] - after[p]
             lives[p] = max(after[p], 0)  # a player out has no lives, never fewer
@@ -870,8 +923,10 @@ class GameState:
         return self.logs
 
     def __repr__(self) -> str:
-        return (f"<GameState {self.rules.name} players={self.num_players} hand={self.hand_number} "
-                f"phase={self.phase.value} to_move={self.to_move} lives={self.lives}>")
+        return (
+            f"<GameState {self.rules.name} players={self.num_players} hand={self.hand_number} "
+            f"phase={self.phase.value} to_move={self.to_move} lives={self.lives}>"
+        )
 
 
 def _make_slot_copier() -> Any:
@@ -887,8 +942,14 @@ def _make_slot_copier() -> Any:
 _copy_slots = _make_slot_copier()
 
 
-def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLike = (), *,
-               dealer: int = 0, rules: RuleSet | str = "classic") -> tuple[Card, ...]:
+def deal_order(
+    hands: Sequence[CardsLike | None],
+    up: CardsLike,
+    stock: CardsLike = (),
+    *,
+    dealer: int = 0,
+    rules: RuleSet | str = "classic",
+) -> tuple[Card, ...]:
     """Build a full deck order that deals ``hands`` (one per seat, in seat order; ``None``
     for a seat that is out) with ``up`` as the first discard and ``stock`` on top of the
     stock; the rest of the deck follows in index order. Handy for scenario tests and
@@ -912,8 +973,10 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
         for card in cards:
             if card in first:
                 other, other_given = first[card]
-                raise CardError(f"{card} is given twice, in the {other} ({shown(other_given)}) and in the {where} "
-                                f"({shown(given)}): each card of the deck exists once")
+                raise CardError(
+                    f"{card} is given twice, in the {other} ({shown(other_given)}) and in the {where} "
+                    f"({shown(given)}): each card of the deck exists once"
+                )
             first[card] = (where, given)
     n = len(seats)
     order: list[Card] = []
@@ -927,4 +990,3 @@ def deal_order(hands: Sequence[CardsLike | None], up: CardsLike, stock: CardsLik
     used = set(order)
     order.extend(c for c in deck(ruleset.deck_size) if c not in used)
     return parse_cards(order, deck_size=ruleset.deck_size)
-

@@ -185,8 +185,10 @@ def value_rule(cards: CardsLike, rules: RuleSet | str | Mapping[str, Any] = CLAS
     >>> from scatlab.rules.options import find_rules
     >>> value_rule("7S 7H 7D", "gin"), value_rule("7S 7H 7D", "quick"), value_rule("7S 7H 7D")
     ('V2', 'V1', 'C4')
-    >>> value_rule("AS AH AD", "cadillac"), value_rule("9C 10C JC", RuleSet.from_codes("V3")), value_rule("AH KH 4C", "gin")
-    ('V13', 'V3', 'C4')
+    >>> value_rule("AS AH AD", "cadillac"), value_rule("9C 10C JC", RuleSet.from_codes("V3"))
+    ('V13', 'V3')
+    >>> value_rule("AH KH 4C", "gin")
+    'C4'
     """
     ruleset = find_rules(rules)
     hand = parse_cards(cards, count=3, deck_size=ruleset.deck_size, what="cards in a hand")

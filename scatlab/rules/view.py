@@ -53,8 +53,12 @@ class Event:
             return f"player {self.player} takes{card}"
         if kind is ActionKind.DISCARD:
             return f"player {self.player} discards{card}"
-        words = {ActionKind.THROW_DOWN: "throws down", ActionKind.STOP_BUS: "stops the bus",
-                 ActionKind.DECLARE: "declares 31", ActionKind.PASS: "passes"}
+        words = {
+            ActionKind.THROW_DOWN: "throws down",
+            ActionKind.STOP_BUS: "stops the bus",
+            ActionKind.DECLARE: "declares 31",
+            ActionKind.PASS: "passes",
+        }
         return f"player {self.player} {words.get(kind, kind.value + 's')}"
 
 
@@ -127,9 +131,7 @@ class PlayerView:
     def opponents(self) -> tuple[int, ...]:
         """The other players still in the game, in turn order after ``player``."""
         n = self.num_players
-        return tuple(
-            (self.player + k) % n for k in range(1, n) if not self.out[(self.player + k) % n]
-        )
+        return tuple((self.player + k) % n for k in range(1, n) if not self.out[(self.player + k) % n])
 
     @property
     def is_my_turn(self) -> bool:

@@ -16,9 +16,34 @@ clicks, and tests drive the session directly.
 
 from __future__ import annotations
 
-from .display import ESTIMATE, ChanceRow, DrawChart, HintsDisplay, RuleDisplay, SeatDisplay, ShowdownDisplay, TableDisplay
-from .table import MAX_SEATS, MIN_SEATS, ComputerMove, TableSession
 from ..words import YOU, card_words, chance_words, learner_words
+from .display import (
+    ESTIMATE,
+    ChanceRow,
+    DrawChart,
+    HintsDisplay,
+    RuleDisplay,
+    SeatDisplay,
+    ShowdownDisplay,
+    TableDisplay,
+)
+from .table import MAX_SEATS, MIN_SEATS, ComputerMove, TableSession
 
-__all__ = ["TableSession", "TableDisplay", "SeatDisplay", "HintsDisplay", "ChanceRow", "DrawChart", "ShowdownDisplay", "RuleDisplay",
-           "ComputerMove", "ESTIMATE", "MIN_SEATS", "MAX_SEATS", "learner_words", "card_words", "chance_words", "YOU"]
+__all__ = [
+    "TableSession",
+    "TableDisplay",
+    "SeatDisplay",
+    "HintsDisplay",
+    "ChanceRow",
+    "DrawChart",
+    "ShowdownDisplay",
+    "RuleDisplay",
+    "ComputerMove",
+    "ESTIMATE",
+    "MIN_SEATS",
+    "MAX_SEATS",
+    "learner_words",
+    "card_words",
+    "chance_words",
+    "YOU",
+]

@@ -17,14 +17,12 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..analysis import CLOSE_CALL, Analysis, Ranking, move_words, win_level
 from ..rules.actions import Action, ActionKind
 from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import HandResult, Phase
 from ..rules.values import pretty_value
 from ..rules.view import PlayerView
-from ..analysis import move_words
-from ..analysis import CLOSE_CALL, Ranking, win_level
-from ..analysis import Analysis
 from ..words import chance_words, counted_chance
 
 if TYPE_CHECKING:
@@ -290,7 +288,9 @@ def table_display(session: TableSession) -> TableDisplay:
     if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
         events = tuple(e.public(session.seat) for e in state.logs[-1])
     buttons = tuple(
-        (a.kind.value, _BUTTON_LABELS[a.kind]) for a in legal if a.kind in _BUTTON_LABELS and a.kind is not ActionKind.KNOCK
+        (a.kind.value, _BUTTON_LABELS[a.kind])
+        for a in legal
+        if a.kind in _BUTTON_LABELS and a.kind is not ActionKind.KNOCK
     )
     why = None
     if session.moves:  # this hand's last computer move: its public reason until the hands are shown
@@ -347,8 +347,9 @@ def _my_value(session: TableSession, view: PlayerView, showdown: ShowdownDisplay
     return scored.get(session.seat) or (pretty_value(mine) if mine is not None else None)
 
 
-def _seats(session: TableSession, view: PlayerView, showdown: ShowdownDisplay | None, my_value: str | None,
-           dealer: int) -> tuple[SeatDisplay, ...]:
+def _seats(
+    session: TableSession, view: PlayerView, showdown: ShowdownDisplay | None, my_value: str | None, dealer: int
+) -> tuple[SeatDisplay, ...]:
     """Every seat as the learner sees it: the learner's own cards, the others' face down
     until the showdown shows their final hands."""
     state = session.state
@@ -358,8 +359,9 @@ def _seats(session: TableSession, view: PlayerView, showdown: ShowdownDisplay | 
     seats = []
     for s in range(state.num_players):
         if s == me:
-            cards: tuple[str | None, ...] = tuple(str(c) for c in view.hand) if view.hand else (
-                (None,) * view.hand_sizes[s])
+            cards: tuple[str | None, ...] = (
+                tuple(str(c) for c in view.hand) if view.hand else ((None,) * view.hand_sizes[s])
+            )
             value = my_value
         elif s in final:
             cards = final[s]
@@ -367,19 +369,21 @@ def _seats(session: TableSession, view: PlayerView, showdown: ShowdownDisplay | 
         else:
             cards = (None,) * view.hand_sizes[s]
             value = None
-        seats.append(SeatDisplay(
-            seat=s,
-            name=session.seat_name(s),
-            kind=session.seat_names[s],
-            is_learner=s == me,
-            cards=cards,
-            value=value,
-            standing=session.standing(s),
-            out=state.out[s],
-            dealer=dealer == s,
-            to_move=view.to_move == s,
-            knocker=view.knocker == s,
-        ))
+        seats.append(
+            SeatDisplay(
+                seat=s,
+                name=session.seat_name(s),
+                kind=session.seat_names[s],
+                is_learner=s == me,
+                cards=cards,
+                value=value,
+                standing=session.standing(s),
+                out=state.out[s],
+                dealer=dealer == s,
+                to_move=view.to_move == s,
+                knocker=view.knocker == s,
+            )
+        )
     return tuple(seats)
 
 
@@ -387,7 +391,9 @@ def _told(session: TableSession, move: ComputerMove, own: bool) -> str:
     """A computer move as the learner is told it: its public reason, or (``own``, once
     the hand is over) the mover's own reason."""
     reason = move.decision.reason if own else move.public
-    return f"{session.seat_name(move.seat)} chose to {session.words(str(move.decision.action))}: {session.words(reason)}"
+    return (
+        f"{session.seat_name(move.seat)} chose to {session.words(str(move.decision.action))}: {session.words(reason)}"
+    )
 
 
 def _status(session: TableSession, view: PlayerView, my_turn: bool, kinds: set[ActionKind]) -> str:
@@ -449,10 +455,16 @@ def _showdown(session: TableSession) -> ShowdownDisplay:
         if not lost:
             continue
         unit = {"gin": ("letter", "letters"), "bus": ("step", "steps")}.get(
-            keeping, ("nickel", "nickels") if session.ruleset.grand_cadillac else ("penny", "pennies"))
+            keeping, ("nickel", "nickels") if session.ruleset.grand_cadillac else ("penny", "pennies")
+        )
         verb = "gets" if keeping == "gin" else ("moves up" if keeping == "bus" else "loses")
-        after = "out" if result.out_after[s] else session.state.standing(s) if keeping != "lives" else (
-            "on the county" if result.lives_after[s] == 0 else f"{result.lives_after[s]} left")
+        after = (
+            "out"
+            if result.out_after[s]
+            else session.state.standing(s)
+            if keeping != "lives"
+            else ("on the county" if result.lives_after[s] == 0 else f"{result.lives_after[s]} left")
+        )
         outcome.append(session.words(f"player {s} {verb} {lost} {unit[0] if lost == 1 else unit[1]} ({after})"))
     if not outcome:
         outcome.append("nobody loses anything this hand")
@@ -521,12 +533,16 @@ def _hand_rows(analysis: Analysis, view: PlayerView) -> tuple[list[tuple[str, st
     ranking = analysis.ranking
     taken_now: Fraction | None = None
     if turn.take is not None:  # the hand now after the take the ranking plays (its throw, not another)
-        then = ranking.move(Action.TAKE).then if ranking is not None and ActionKind.TAKE in ranking.position.kinds \
+        then = (
+            ranking.move(Action.TAKE).then
+            if ranking is not None and ActionKind.TAKE in ranking.position.kinds
             else None
+        )
         option = next((o for o in turn.take.options if o.discard == then), turn.take.best)
         taken_now = option.value
-        rows.append((f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: worth now",
-                     *_num(option.value)))
+        rows.append(
+            (f"take the {turn.take.card.pretty}, throw the {option.discard.pretty}: worth now", *_num(option.value))
+        )
     return rows, taken_now
 
 
@@ -539,8 +555,9 @@ def _ranking_rows(ranking: Ranking, can_draw: bool, taken_now: Fraction | None) 
     for move in ranking.moves:  # the ways of playing on (a discard's own row shows it now; the reason, ahead)
         if move.value is not None and move.action.kind in (ActionKind.DRAW, ActionKind.TAKE, ActionKind.PASS):
             if ranking.horizon == 0 and (
-                    (move.action.kind is ActionKind.DRAW and can_draw)
-                    or (move.action.kind is ActionKind.TAKE and taken_now is not None)):
+                (move.action.kind is ActionKind.DRAW and can_draw)
+                or (move.action.kind is ActionKind.TAKE and taken_now is not None)
+            ):
                 continue  # a last turn: the one-draw and take rows above say what the hand is worth
             rows.append((f"{move.label()}: {ahead}", *_num(move.value)))
     unit = ranking.unit
@@ -555,8 +572,9 @@ def _ranking_rows(ranking: Ranking, can_draw: bool, taken_now: Fraction | None) 
                 rows.append((f"{name}: chance of losing {one}", *_pct(move.p_one, exact)))
                 if unit != "letters":
                     rows.append((f"{name}: chance of losing {two}", *_pct(move.p_two, exact)))
-            rows.append((f"{name}: {unit} lost on average", str(move.lives) if exact else ESTIMATE,
-                         f"{float(move.lives):.2f}"))
+            rows.append(
+                (f"{name}: {unit} lost on average", str(move.lives) if exact else ESTIMATE, f"{float(move.lives):.2f}")
+            )
     on = ranking.play_on_lives
     if on is not None:
         lose = {"points": "not scoring the point", "letters": "getting a letter"}.get(unit, "losing a life")
@@ -634,8 +652,9 @@ def _chances(ranking: Ranking, advised: Action) -> tuple[ChanceRow, ...]:
     """Every move's chance of winning the game as a level, best first (the ranking's order),
     the advised one marked."""
     k = ranking.position.knowledge
-    return tuple(ChanceRow(move_words(m, k), win_level(m.win), m.win, m.action == advised, m.close)
-                 for m in ranking.moves)
+    return tuple(
+        ChanceRow(move_words(m, k), win_level(m.win), m.win, m.action == advised, m.close) for m in ranking.moves
+    )
 
 
 def _summary(now: str, chances: Sequence[ChanceRow]) -> str:
@@ -653,6 +672,8 @@ def _close_words(chances: Sequence[ChanceRow]) -> str:
         return ""
     said = [f"{c.level} if you {c.move}" for c in close]
     others = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return (f"A close call: {others} against {best.level} if you {best.move}, within "
-            f"{float(CLOSE_CALL) * 100:.1f}%, closer than the estimates can tell apart: "
-            "either is a good move.")
+    return (
+        f"A close call: {others} against {best.level} if you {best.move}, within "
+        f"{float(CLOSE_CALL) * 100:.1f}%, closer than the estimates can tell apart: "
+        "either is a good move."
+    )

@@ -44,20 +44,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..analysis import Analysis, GameReview, analyze, prepare, review_game
 from ..cards import Card, CardsLike, parse_card, parse_cards
 from ..errors import AnalysisError, IllegalActionError, RecordError, RulesError, ScatlabError
+from ..players.base import Decision, Player, make_player
 from ..rules.actions import Action
 from ..rules.governing import governing_rule
 from ..rules.options import RuleSet, find_rules
 from ..rules.record import GameRecord, replay, shuffled_deck
 from ..rules.state import GameState, Phase
 from ..rules.view import PlayerView, player_label
-from ..analysis import prepare
-from ..analysis import Analysis, analyze
-from ..analysis import GameReview, review_game
-from ..players.base import Decision, Player, make_player
-from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
 from ..words import learner_words
+from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
 
 __all__ = ["TableSession", "ComputerMove", "MIN_SEATS", "MAX_SEATS"]
 
@@ -306,8 +304,11 @@ class TableSession:
         self.last_decision = snap.last_decision
         self.moves = snap.moves
         self.message = ""
-        self.notice = ("your last move was taken back" if self.practice
-                       else "your last move was taken back: this game is now practice")
+        self.notice = (
+            "your last move was taken back"
+            if self.practice
+            else "your last move was taken back: this game is now practice"
+        )
         self.practice = True
         return self.display()
 
@@ -448,7 +449,6 @@ class TableSession:
         """
         names = {s: self.seat_name(s) for s in range(self.num_players) if s != self.seat}
         return learner_words(text, self.seat, names)
-
 
     def display(self) -> TableDisplay:
         """Everything the table shows now, computed from the learner's view (and, after a

@@ -38,14 +38,22 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from ..analysis import Analysis
 from ..analysis import HORIZON as ADVICE_TURNS
+from ..analysis import Analysis
 from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
-from .analyzer_state import (MAX_OPPONENTS, AnalyzerState, learner_advice, learner_rows, learner_working,
-                             number_rows, outs_of, zone_title)
+from .analyzer_state import (
+    MAX_OPPONENTS,
+    AnalyzerState,
+    learner_advice,
+    learner_rows,
+    learner_working,
+    number_rows,
+    outs_of,
+    zone_title,
+)
 from .chart import distribution_svg
 from .svg import card_label, card_svg
 
@@ -123,8 +131,18 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         cards, the draw's sum), folded away under "Where the numbers come from". The exact
         derivation in the analyst's notation (P, E[...], sets of cards) is the full view's."""
         if model is None:
-            model = AnalyzerState(hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents,
-                                  rules=rules, horizon=horizon, knock=knock, samples=samples, seed=seed)
+            model = AnalyzerState(
+                hand,
+                discard,
+                dead=dead,
+                opponent_holds=opponent_holds,
+                opponents=opponents,
+                rules=rules,
+                horizon=horizon,
+                knock=knock,
+                samples=samples,
+                seed=seed,
+            )
         elif not knock:
             model.knock = False
         self.model = model
@@ -134,19 +152,29 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
         self.title = w.HTML("<h3 style='margin:4px 0'>Hand analyzer</h3>" + _STYLE)
         self.zone_picker = w.ToggleButtons(description="Picks go to:", style={"description_width": "initial"})
-        self.opponents_input = w.BoundedIntText(value=model.opponents, min=1, max=MAX_OPPONENTS,
-                                                description="Opponents:", layout=w.Layout(width="150px"))
+        self.opponents_input = w.BoundedIntText(
+            value=model.opponents, min=1, max=MAX_OPPONENTS, description="Opponents:", layout=w.Layout(width="150px")
+        )
         options: list[tuple[str, str]] = [(name, name) for name in model.presets()]
         self._custom_rules = model.rules
         if _rules_key(model.rules) == _CUSTOM:
             options.insert(0, (f"{model.rules.name} (custom)", _CUSTOM))
-        self.rules_input = w.Dropdown(options=options, value=_rules_key(model.rules), description="Rules:",
-                                      layout=w.Layout(width="260px"))
-        self.horizon_input = w.BoundedIntText(value=model.horizon, min=0, max=8, description="Turns ahead:",
-                                              tooltip=HORIZON_HELP, style={"description_width": "initial"},
-                                              layout=w.Layout(width="150px"))
-        self.horizon_help = w.HTML(f"<span class='scat-horizon-help' style='display:block;line-height:1.4;color:#555;font-size:0.9em'>"
-                                   f"{HORIZON_HELP}</span>")
+        self.rules_input = w.Dropdown(
+            options=options, value=_rules_key(model.rules), description="Rules:", layout=w.Layout(width="260px")
+        )
+        self.horizon_input = w.BoundedIntText(
+            value=model.horizon,
+            min=0,
+            max=8,
+            description="Turns ahead:",
+            tooltip=HORIZON_HELP,
+            style={"description_width": "initial"},
+            layout=w.Layout(width="150px"),
+        )
+        self.horizon_help = w.HTML(
+            f"<span class='scat-horizon-help' style='display:block;line-height:1.4;color:#555;font-size:0.9em'>"
+            f"{HORIZON_HELP}</span>"
+        )
         self.fields: dict[str, w.Text] = {}
         self.field_errors: dict[str, w.HTML] = {}
         self.fields_box = w.VBox()
@@ -166,12 +194,17 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.horizon_input.observe(self._on_horizon, names="value")
         self.clear_button.on_click(lambda _b: self.clear())
 
-        settings = w.VBox([w.HBox([self.opponents_input, self.rules_input, self.horizon_input, self.clear_button],
-                                  layout=w.Layout(flex_flow="row wrap", align_items="center")), self.horizon_help])
-        analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]),
-                           self.derivation])
-        super().__init__([self.title, settings, self.fields_box, self.zone_picker,
-                          self.picker, self.message, analysis])
+        settings = w.VBox(
+            [
+                w.HBox(
+                    [self.opponents_input, self.rules_input, self.horizon_input, self.clear_button],
+                    layout=w.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                self.horizon_help,
+            ]
+        )
+        analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]), self.derivation])
+        super().__init__([self.title, settings, self.fields_box, self.zone_picker, self.picker, self.message, analysis])
         self.add_class("scat-analyzer")
         if self.beginner:  # the rules and the look ahead are later lessons' (5 and 6)
             for part in (self.rules_input, self.horizon_input, self.horizon_help):
@@ -220,7 +253,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         try:
             action()
         except ScatlabError as err:
-            self.message.value = f"<span class='scat-analyzer-error' role='alert'>Refused: {html.escape(str(err))}</span>"
+            self.message.value = (
+                f"<span class='scat-analyzer-error' role='alert'>Refused: {html.escape(str(err))}</span>"
+            )
             self.refresh(keep_message=True)
             return
         self.refresh()
@@ -257,10 +292,17 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 fields[zone], errors[zone] = old, self.field_errors[zone]
             else:
                 label = {"hand": "Hand", "discard": "Top discard", "dead": "Seen cards"}.get(zone, zone.capitalize())
-                field = w.Text(description=label + ":", continuous_update=False,
-                               placeholder={"hand": "e.g. AH KH 4C", "discard": "e.g. 9S", "dead": "seen on the pile, e.g. 2D"}.get(
-                                   zone, "cards seen taken, e.g. QS"),
-                               style={"description_width": "110px"}, layout=w.Layout(width="360px"))
+                field = w.Text(
+                    description=label + ":",
+                    continuous_update=False,
+                    placeholder={
+                        "hand": "e.g. AH KH 4C",
+                        "discard": "e.g. 9S",
+                        "dead": "seen on the pile, e.g. 2D",
+                    }.get(zone, "cards seen taken, e.g. QS"),
+                    style={"description_width": "110px"},
+                    layout=w.Layout(width="360px"),
+                )
                 field.add_class(f"scat-field-{zone.replace(' ', '-')}")
                 field.observe(lambda change, z=zone: self._on_text(z, change), names="value")
                 fields[zone], errors[zone] = field, w.HTML()
@@ -284,7 +326,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 self.fields[zone].value = m.texts.get(zone, "")
                 error = m.errors.get(zone)
                 self.field_errors[zone].value = (
-                    f"<span class='scat-analyzer-error' role='alert'>{html.escape(error)}</span>" if error else "")
+                    f"<span class='scat-analyzer-error' role='alert'>{html.escape(error)}</span>" if error else ""
+                )
             self.zone_picker.options = [(_zone_button(z), z) for z in m.zones]
             self.zone_picker.value = m.zone
             self.opponents_input.value = m.opponents
@@ -323,8 +366,16 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 mark = _badge(zone) if zone else ("out" if out else None)
                 label = card_label(c) + (f", in {zone_title(zone)}" if zone else "") + (", an out to 31" if out else "")
                 tag = _badge(zone).upper() if zone else ("OUT" if out else "")
-                entries.append({"id": str(c), "label": label, "zone": zone or "", "out": out, "tag": tag,
-                                "svg": card_svg(c, selected=zone is not None, mark=mark, width=self.card_width)})
+                entries.append(
+                    {
+                        "id": str(c),
+                        "label": label,
+                        "zone": zone or "",
+                        "out": out,
+                        "tag": tag,
+                        "svg": card_svg(c, selected=zone is not None, mark=mark, width=self.card_width),
+                    }
+                )
             rows.append({"label": suit.name.lower(), "cards": entries})
         return rows
 
@@ -337,19 +388,21 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 part.value = ""
             self.derivation.value = ""
             return
-        k = a.knowledge
         game = ""
         if m.context.get("stock_size") is not None:
             game = f" · from the game: {m.context['stock_size']} cards in the stock"
-        self.status.value = f"<p class='scat-analyzer-status'>{html.escape(_position_line(a, beginner=self.beginner) + game)}</p>"
+        self.status.value = (
+            f"<p class='scat-analyzer-status'>{html.escape(_position_line(a, beginner=self.beginner) + game)}</p>"
+        )
         body = "".join(
             f"<tr data-key='{html.escape(r.key)}'><td>{html.escape(r.label)}</td>"
             f"<td class='num'>{html.escape(r.text).replace('/', '/<wbr>')}</td></tr>"
             for r in (learner_rows(a) if self.beginner else number_rows(a))
         )
         head = "<th>What</th><th>How much</th>" if self.beginner else "<th>Number</th><th>Value (exact, ≈ decimal)</th>"
-        self.numbers.value = (f"<table class='scat-analyzer-numbers' aria-label='the numbers'>"
-                              f"<tr>{head}</tr>{body}</table>")
+        self.numbers.value = (
+            f"<table class='scat-analyzer-numbers' aria-label='the numbers'><tr>{head}</tr>{body}</table>"
+        )
         adv = a.advice
         what = adv.action.replace("_", " ") + (f" (throw the {adv.discard.pretty})" if adv.discard is not None else "")
         codes = ", ".join(adv.codes)
@@ -357,16 +410,26 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             what, _, reason = learner_advice(a).partition(": ")
         else:
             reason = adv.reason
-        self.advice.value = (f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
-                             f"{html.escape(reason)}{f' ({html.escape(codes)})' if codes else ''}</div>")
+        self.advice.value = (
+            f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
+            f"{html.escape(reason)}{f' ({html.escape(codes)})' if codes else ''}</div>"
+        )
         draw = a.turn.draw
-        self.chart.value = distribution_svg(draw.distribution, highlight=a.value,
-                                            title=f"Value after drawing (now {_num(a.value)})") if draw else ""
+        self.chart.value = (
+            distribution_svg(draw.distribution, highlight=a.value, title=f"Value after drawing (now {_num(a.value)})")
+            if draw
+            else ""
+        )
         if self.beginner:  # lesson 2's own words, folded away: a learner opens it if curious
             lines = learner_working(a)
-            self.derivation.value = ("<details class='scat-analyzer-working'><summary>Where the numbers come from"
-                                     "</summary>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines)
-                                     + "</details>") if lines else ""
+            self.derivation.value = (
+                (
+                    "<details class='scat-analyzer-working'><summary>Where the numbers come from"
+                    "</summary>" + "".join(f"<p>{html.escape(line)}</p>" for line in lines) + "</details>"
+                )
+                if lines
+                else ""
+            )
             return
         from ..analysis import latex  # sympy: only when there is a derivation to show
 
@@ -374,14 +437,18 @@ class Analyzer(w.VBox):  # type: ignore[misc]
 
 
 _CUSTOM = "__custom__"
-DERIVATION_HEADING = ("<b>Where the numbers come from</b><br>"
-                      "<span class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>"
-                      "Swipe a long line sideways to read it all.</span>")
+DERIVATION_HEADING = (
+    "<b>Where the numbers come from</b><br>"
+    "<span class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>"
+    "Swipe a long line sideways to read it all.</span>"
+)
 """The derivation's heading; its hint shows only on a narrow screen (the course's page style)."""
 
-HORIZON_HELP = ("Turns ahead: 1 to 8 add to the numbers what the hand is expected to be worth after that "
-                "many more of your turns, drawing each time; 0 adds none. The advice itself always looks "
-                f"{ADVICE_TURNS} turns ahead.")
+HORIZON_HELP = (
+    "Turns ahead: 1 to 8 add to the numbers what the hand is expected to be worth after that "
+    "many more of your turns, drawing each time; 0 adds none. The advice itself always looks "
+    f"{ADVICE_TURNS} turns ahead."
+)
 """What the "Turns ahead" setting (the horizon) means, beside it."""
 
 
@@ -411,4 +478,3 @@ def _zone_button(zone: str) -> str:
 
 def _num(value: Any) -> str:
     return str(value) if value.denominator == 1 else f"{float(value):.1f}"
-

@@ -35,17 +35,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import Analysis, Knowledge, analyze
-from ..analysis import MAX_HORIZON
-from ..analysis import win_level
-from ..analysis import Observations
+from ..analysis import MAX_HORIZON, Analysis, Knowledge, Observations, analyze, win_level
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.view import PlayerView
 
-__all__ = ["AnalyzerState", "NumberRow", "number_rows", "learner_rows", "learner_working", "outs_of", "zone_title",
-           "MAX_OPPONENTS"]
+__all__ = [
+    "AnalyzerState",
+    "NumberRow",
+    "number_rows",
+    "learner_rows",
+    "learner_working",
+    "outs_of",
+    "zone_title",
+    "MAX_OPPONENTS",
+]
 
 MAX_OPPONENTS = 8
 """31 has 1 to 8 opponents (C2), as :class:`~scatlab.analysis.Knowledge` allows."""
@@ -104,19 +109,37 @@ def learner_rows(a: Analysis) -> list[NumberRow]:
     t = a.turn
     draw = t.draw
     if draw is not None:
-        rows.append(NumberRow("draw_ev", f"Drawing: worth on average (over the {draw.unseen} unseen cards)",
-                              draw.expected_value, _whole_or_tenths(draw.expected_value)))
+        rows.append(
+            NumberRow(
+                "draw_ev",
+                f"Drawing: worth on average (over the {draw.unseen} unseen cards)",
+                draw.expected_value,
+                _whole_or_tenths(draw.expected_value),
+            )
+        )
     if t.take is not None:
         best = t.take.best
-        rows.append(NumberRow("take_value", f"Taking the {t.take.card.pretty} (throw the {best.discard.pretty}): worth",
-                              best.value, _whole_or_tenths(best.value)))
+        rows.append(
+            NumberRow(
+                "take_value",
+                f"Taking the {t.take.card.pretty} (throw the {best.discard.pretty}): worth",
+                best.value,
+                _whole_or_tenths(best.value),
+            )
+        )
     if draw is not None:
         outs = outs_of(a)
         rows.append(NumberRow("p_31", "Chance of 31 on the draw", draw.p_31, counted_chance(len(outs), draw.unseen)))
         listed = format_cards(outs, pretty=True) if len(outs) <= 12 else "too many to list"
         rows.append(NumberRow("outs_31", "Cards that make 31", Fraction(len(outs)), listed or "none"))
-        rows.append(NumberRow("p_improve", "Chance of a better hand on the draw", draw.p_improve,
-                              counted_chance(draw.count_improve, draw.unseen)))
+        rows.append(
+            NumberRow(
+                "p_improve",
+                "Chance of a better hand on the draw",
+                draw.p_improve,
+                counted_chance(draw.count_improve, draw.unseen),
+            )
+        )
     return rows
 
 
@@ -144,7 +167,9 @@ def learner_working(a: Analysis) -> list[str]:
     outs = outs_of(a)
     lines = []
     if a.value < 31:
-        listed = format_cards(outs, pretty=True) if 0 < len(outs) <= 12 else ("none" if not outs else f"{len(outs)} cards")
+        listed = (
+            format_cards(outs, pretty=True) if 0 < len(outs) <= 12 else ("none" if not outs else f"{len(outs)} cards")
+        )
         lines.append(f"Cards that make 31 (the outs): {listed}.")
         lines.append(f"Chance of 31 = outs / unseen cards = {len(outs)}/{u} = {counted_chance(len(outs), u)}.")
     counts = sorted(((v, int(p * u)) for v, p in draw.distribution.items()), key=lambda vc: -vc[0])
@@ -154,8 +179,10 @@ def learner_working(a: Analysis) -> list[str]:
     summed = pretty_value(total) if total.denominator in (1, 2) else str(total)
     exact = f", about {float(ev):.1f} (exactly {ev})" if ev.denominator not in (1, 2) else f" = {pretty_value(ev)}"
     lines.append(f"On average = ({' + '.join(terms)}) / {u} = {summed}/{u}{exact}.")
-    lines.append(f"Cards that make a better hand: {draw.count_improve} of the {u} unseen, a chance of "
-                 f"{counted_chance(draw.count_improve, u)}.")
+    lines.append(
+        f"Cards that make a better hand: {draw.count_improve} of the {u} unseen, a chance of "
+        f"{counted_chance(draw.count_improve, u)}."
+    )
     return lines
 
 
@@ -189,11 +216,15 @@ def learner_advice(a: Analysis) -> str:
         later = " The advice would end the hand here instead (lesson 3 shows when a knock pays)."
     ev, tv = t.draw.expected_value, t.take.best.value
     shown = _whole_or_tenths(ev).split(" (")[0]
-    reason = f"drawing is worth {shown} on average, taking the {t.take.card.pretty} {_whole_or_tenths(tv).split(' (')[0]}."
+    reason = (
+        f"drawing is worth {shown} on average, taking the {t.take.card.pretty} {_whole_or_tenths(tv).split(' (')[0]}."
+    )
     one_draw = "take" if tv >= ev else "draw"
     if action in ("take", "draw") and action != one_draw:
-        reason += (" The advice also counts the turns after this one, so here it differs from the one-draw rule "
-                   "(lesson 6 shows how).")
+        reason += (
+            " The advice also counts the turns after this one, so here it differs from the one-draw rule "
+            "(lesson 6 shows how)."
+        )
     return f"{what}: {reason}{later}"
 
 
@@ -211,16 +242,34 @@ def number_rows(a: Analysis) -> list[NumberRow]:
     rows = [NumberRow("value", "Hand value now", a.value, _exact(a.value))]
     t = a.turn
     for option in t.discards:
-        rows.append(NumberRow(f"discard_{option.discard}", f"Value after throwing the {option.discard.pretty}",
-                              option.value, _exact(option.value)))
+        rows.append(
+            NumberRow(
+                f"discard_{option.discard}",
+                f"Value after throwing the {option.discard.pretty}",
+                option.value,
+                _exact(option.value),
+            )
+        )
     draw = t.draw
     if draw is not None:
-        rows.append(NumberRow("draw_ev", f"Expected value after this draw (over the {draw.unseen} unseen cards)",
-                              draw.expected_value, _exact(draw.expected_value)))
+        rows.append(
+            NumberRow(
+                "draw_ev",
+                f"Expected value after this draw (over the {draw.unseen} unseen cards)",
+                draw.expected_value,
+                _exact(draw.expected_value),
+            )
+        )
     if t.take is not None:
         best = t.take.best
-        rows.append(NumberRow("take_value", f"Value of taking the {t.take.card.pretty} (throw the {best.discard.pretty})",
-                              best.value, _exact(best.value)))
+        rows.append(
+            NumberRow(
+                "take_value",
+                f"Value of taking the {t.take.card.pretty} (throw the {best.discard.pretty})",
+                best.value,
+                _exact(best.value),
+            )
+        )
     if draw is not None:
         rows.append(NumberRow("p_31", "P(31) on the draw", draw.p_31, _exact(draw.p_31)))
         outs = outs_of(a)
@@ -231,34 +280,68 @@ def number_rows(a: Analysis) -> list[NumberRow]:
             text = f"{len(outs)} of {draw.unseen} unseen: {listed or 'none'}"
         rows.append(NumberRow("outs_31", "Outs to 31", Fraction(len(outs)), text))
         rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
-        rows.append(NumberRow("outs_improve", "Outs that improve", Fraction(draw.count_improve),
-                              f"{draw.count_improve} of {draw.unseen} unseen"))
+        rows.append(
+            NumberRow(
+                "outs_improve",
+                "Outs that improve",
+                Fraction(draw.count_improve),
+                f"{draw.count_improve} of {draw.unseen} unseen",
+            )
+        )
     ranking = a.ranking
     if ranking is not None and len(ranking.moves) > 1:
         # the one scale the advice decides by: the chance of winning the game, as levels
-        rows.append(NumberRow("win_now", "Chance of winning the game before this hand (estimated)", None,
-                              win_level(ranking.now)))
+        rows.append(
+            NumberRow(
+                "win_now", "Chance of winning the game before this hand (estimated)", None, win_level(ranking.now)
+            )
+        )
         ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
         for i, move in enumerate(ranking.moves, start=1):
             close = " (a close call with move 1)" if move.close else ""
-            rows.append(NumberRow(f"rank_{i}_win", f"Move {i} of the advice's ranking: {move.label()}, chance of "
-                                  "winning the game (estimated)", None, win_level(move.win) + close))
+            rows.append(
+                NumberRow(
+                    f"rank_{i}_win",
+                    f"Move {i} of the advice's ranking: {move.label()}, chance of winning the game (estimated)",
+                    None,
+                    win_level(move.win) + close,
+                )
+            )
             if move.value is not None:
-                rows.append(NumberRow(f"rank_{i}", f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
-                                      move.value, _exact(move.value)))
+                rows.append(
+                    NumberRow(
+                        f"rank_{i}",
+                        f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
+                        move.value,
+                        _exact(move.value),
+                    )
+                )
             if move.lives is not None and move.ends_hand:
-                rows.append(NumberRow(f"rank_{i}_lives", f"Move {i} of the advice's ranking: {move.label()}, "
-                                      f"expected {ranking.unit} lost", move.lives, _exact(move.lives)))
+                rows.append(
+                    NumberRow(
+                        f"rank_{i}_lives",
+                        f"Move {i} of the advice's ranking: {move.label()}, expected {ranking.unit} lost",
+                        move.lives,
+                        _exact(move.lives),
+                    )
+                )
         on = ranking.play_on_lives
         if on is not None:
-            rows.append(NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)",
-                                  on, _exact(on)))
+            rows.append(
+                NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)", on, _exact(on))
+            )
     rows += _knock_rows(a)
     for k, value in enumerate(a.horizon):
         if k:
-            rows.append(NumberRow(f"horizon_{k}", f"Expected value after {k} more turn{'s' if k != 1 else ''} "
-                                  "(each draw from every card not in the hand: the discard pile is forgotten)",
-                                  value, _exact(value)))
+            rows.append(
+                NumberRow(
+                    f"horizon_{k}",
+                    f"Expected value after {k} more turn{'s' if k != 1 else ''} "
+                    "(each draw from every card not in the hand: the discard pile is forgotten)",
+                    value,
+                    _exact(value),
+                )
+            )
     return rows
 
 
@@ -271,10 +354,10 @@ def _knock_rows(a: Analysis) -> list[NumberRow]:
     if risk is None:
         return rows
     model = "what the opponents were seen to do" if risk.model == "adaptive" else "opponents as just dealt"
-    for key, label, p, se in (("p_lose_one", f"Knock risk ({model}): P(lose one life)", risk.p_lose_one,
-                               risk.std_error_one),
-                              ("p_lose_two", f"Knock risk ({model}): P(lose two lives)", risk.p_lose_two,
-                               risk.std_error_two)):
+    for key, label, p, se in (
+        ("p_lose_one", f"Knock risk ({model}): P(lose one life)", risk.p_lose_one, risk.std_error_one),
+        ("p_lose_two", f"Knock risk ({model}): P(lose two lives)", risk.p_lose_two, risk.std_error_two),
+    ):
         if risk.exact:
             text = _exact(p)
         elif risk.samples is None:  # the ranking's own knock figure, the engine's estimate
@@ -344,8 +427,10 @@ class AnalyzerState:
     ) -> None:
         self.rules: RuleSet = find_rules(rules)
         if not isinstance(samples, int) or isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES:
-            raise AnalysisError(f"samples={samples!r} is not allowed: give a whole number of Monte Carlo deals "
-                                f"from 1 to {MAX_SAMPLES:,}")
+            raise AnalysisError(
+                f"samples={samples!r} is not allowed: give a whole number of Monte Carlo deals "
+                f"from 1 to {MAX_SAMPLES:,}"
+            )
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise AnalysisError(f"seed={seed!r} is not allowed: give a whole number")
         self.knock = bool(knock)
@@ -366,9 +451,11 @@ class AnalyzerState:
         self.set_opponents(opponents if opponents is not None else max(1, len(holds)))
         if len(holds) > self.opponents:
             raise AnalysisError(f"cards are known for {len(holds)} opponents, but there are only {self.opponents}")
-        cards = {"hand": parse_cards(hand, deck_size=self.rules.deck_size),
-                 "discard": parse_cards(discard, deck_size=self.rules.deck_size),
-                 "dead": parse_cards(dead, deck_size=self.rules.deck_size)}
+        cards = {
+            "hand": parse_cards(hand, deck_size=self.rules.deck_size),
+            "discard": parse_cards(discard, deck_size=self.rules.deck_size),
+            "dead": parse_cards(dead, deck_size=self.rules.deck_size),
+        }
         for i, held in enumerate(holds):
             cards[f"opponent {i + 1}"] = held
         self._commit({**self.cards, **cards})
@@ -413,7 +500,8 @@ class AnalyzerState:
         >>> m.toggle("AH", "dead")
         Traceback (most recent call last):
         ...
-        scatlab.errors.AnalysisError: AH is given twice, in the hand and in the cards seen: a card exists once (pick it in the hand to take it out)
+        scatlab.errors.AnalysisError: AH is given twice, in the hand and in the cards seen: a card exists once
+        (pick it in the hand to take it out)
         >>> m.toggle("4C"); m.cards["hand"]
         (Card('AH'), Card('KH'))
         """
@@ -423,16 +511,21 @@ class AnalyzerState:
         if c not in self.deck:
             parse_cards([c], deck_size=self.rules.deck_size)  # raises the V18 CardError
         if self.errors.get(zone):
-            raise AnalysisError(f"{_field_title(zone)} field holds {self.texts[zone]!r}, which is not valid yet: "
-                                "correct or clear it first")
+            raise AnalysisError(
+                f"{_field_title(zone)} field holds {self.texts[zone]!r}, which is not valid yet: "
+                "correct or clear it first"
+            )
         current = self.cards.get(zone, ())
         if c in current:
             new = tuple(x for x in current if x is not c)
         else:
             other = self.where(c)
             if other is not None:
-                raise AnalysisError(f"{c} is given twice, in {self._claim(other)} and in {self._claim(zone)}: a card exists once (pick it in "
-                                    f"{zone_title(other)} to take it out)")
+                raise AnalysisError(
+                    f"{c} is given twice, in {self._claim(other)} and in {self._claim(zone)}: "
+                    "a card exists once (pick it in "
+                    f"{zone_title(other)} to take it out)"
+                )
             new = (c,) if zone == "discard" else current + (c,)  # a new top discard replaces the old
         self._commit({**self.cards, zone: new})
         self._revalidate()
@@ -441,7 +534,8 @@ class AnalyzerState:
     def _claim(zone: str) -> str:
         """A zone as the analyzer's messages name it (the ``dead`` zone is "the cards seen")."""
         return {"hand": "the hand", "discard": "the discard", "dead": "the cards seen"}.get(
-            zone, f"the cards of {zone}")
+            zone, f"the cards of {zone}"
+        )
 
     def set_text(self, zone: str, text: str) -> None:
         """Set a zone from typed notation (any notation :func:`~scatlab.cards.parse_cards`
@@ -487,7 +581,7 @@ class AnalyzerState:
         for z in zones:
             self._check_zone(z)
             self.errors[z] = None
-        self._commit({**self.cards, **{z: () for z in zones}})
+        self._commit({**self.cards, **dict.fromkeys(zones, ())})
         for z in zones:
             self.texts[z] = ""
         self._revalidate()
@@ -502,8 +596,9 @@ class AnalyzerState:
         known = [z for z, cs in self.cards.items() if z.startswith("opponent ") and cs and int(z.split()[1]) > n]
         if known:
             last = max(int(z.split()[1]) for z in known)
-            raise AnalysisError(f"cards are known for {last} opponents, but there would be only {n}: "
-                                f"clear opponent {last} first")
+            raise AnalysisError(
+                f"cards are known for {last} opponents, but there would be only {n}: clear opponent {last} first"
+            )
         old = self.opponents
         self.opponents = n
         cards = {z: cs for z, cs in self.cards.items() if not z.startswith("opponent ") or int(z.split()[1]) <= n}
@@ -530,8 +625,9 @@ class AnalyzerState:
             try:
                 parse_cards(cards, deck_size=ruleset.deck_size)
             except CardError as err:
-                raise CardError(f"{err} ({zone_title(zone)} holds it: take it out before choosing "
-                                f"{ruleset.name})") from None
+                raise CardError(
+                    f"{err} ({zone_title(zone)} holds it: take it out before choosing {ruleset.name})"
+                ) from None
         old = self.rules
         self.rules = ruleset
         try:
@@ -560,15 +656,18 @@ class AnalyzerState:
         for zone, limit in (("discard", 1), ("hand", 4)):
             if len(cards.get(zone, ())) > limit:
                 if zone == "hand":
-                    raise AnalysisError(f"a hand has 3 cards (4 just after drawing), not {len(cards[zone])}: "
-                                        f"{format_cards(cards[zone])!r}")
+                    raise AnalysisError(
+                        f"a hand has 3 cards (4 just after drawing), not {len(cards[zone])}: "
+                        f"{format_cards(cards[zone])!r}"
+                    )
                 raise AnalysisError(f"the discard is one card, not {len(cards[zone])}: {format_cards(cards[zone])!r}")
         seen: dict[Card, str] = {}
         for zone, cs in cards.items():
             for c in cs:
                 if c in seen:
-                    raise AnalysisError(f"{c} is given twice, in {self._claim(seen[c])} and in {self._claim(zone)}: "
-                                        "a card exists once")
+                    raise AnalysisError(
+                        f"{c} is given twice, in {self._claim(seen[c])} and in {self._claim(zone)}: a card exists once"
+                    )
                 seen[c] = zone
         hand = cards.get("hand", ())
         if len(hand) < 3:  # fill the hand with cards nobody named, so the engine checks the rest
@@ -595,8 +694,9 @@ class AnalyzerState:
             undeclared_31=bool(ctx.get("undeclared_31", False)),
         )
 
-    def _commit(self, cards: dict[str, tuple[Card, ...]], keep_text: str | None = None,
-                keep_context: bool = False) -> None:
+    def _commit(
+        self, cards: dict[str, tuple[Card, ...]], keep_text: str | None = None, keep_context: bool = False
+    ) -> None:
         if cards != self.cards and self.context and not keep_context:
             saved = self.context
             self.context = {}
@@ -647,8 +747,14 @@ class AnalyzerState:
         key = (knowledge, self.horizon, self.knock, self.samples, self.seed, observations, game is not None)
         found = self._cache.get(key)
         if found is None:
-            found = analyze(game if game is not None else knowledge, horizon=self.horizon, knock=self.knock,
-                            samples=self.samples, seed=self.seed, observations=observations)
+            found = analyze(
+                game if game is not None else knowledge,
+                horizon=self.horizon,
+                knock=self.knock,
+                samples=self.samples,
+                seed=self.seed,
+                observations=observations,
+            )
             self._cache[key] = found
             while len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
@@ -673,8 +779,9 @@ class AnalyzerState:
     # -- from a game ----------------------------------------------------------------------
 
     @classmethod
-    def from_view(cls, view: PlayerView, *, horizon: int = 0, knock: bool = True, samples: int = 10_000,
-                  seed: int = 0) -> AnalyzerState:
+    def from_view(
+        cls, view: PlayerView, *, horizon: int = 0, knock: bool = True, samples: int = 10_000, seed: int = 0
+    ) -> AnalyzerState:
         """The position a player sees in a game: card tracking by
         :meth:`scatlab.analysis.Knowledge.from_view` (the top discard, the dead pile, what
         each opponent took and still holds). Only the view is read, so no hidden card can
@@ -682,13 +789,17 @@ class AnalyzerState:
         cards are unedited, so the engine reads the game's whole log, as ``analyze(view)`` does."""
         k = Knowledge.from_view(view)
         model = cls(rules=k.rules, opponents=k.opponents, horizon=horizon, knock=knock, samples=samples, seed=seed)
-        model.context = {"taken": k.taken, "first_round": k.first_round, "stock_size": k.stock_size,
-                         "undeclared_31": k.undeclared_31, "observations": Observations.from_view(view),
-                         "view": view}
+        model.context = {
+            "taken": k.taken,
+            "first_round": k.first_round,
+            "stock_size": k.stock_size,
+            "undeclared_31": k.undeclared_31,
+            "observations": Observations.from_view(view),
+            "view": view,
+        }
         cards: dict[str, tuple[Card, ...]] = dict(model.cards)
         cards.update(hand=k.hand, discard=(k.top,) if k.top is not None else (), dead=k.dead)
         for i, held in enumerate(k.opponent_holds):
             cards[f"opponent {i + 1}"] = held
         model._commit(cards, keep_context=True)
         return model
-

@@ -55,7 +55,8 @@ def distribution_svg(
     >>> distribution_svg({F(20): F(1, 2)})
     Traceback (most recent call last):
     ...
-    scatlab.errors.AnalysisError: the probabilities {20: 1/2} sum to 1/2, not 1: give a distribution of hand values whose probabilities sum to 1
+    scatlab.errors.AnalysisError: the probabilities {20: 1/2} sum to 1/2, not 1: give a distribution of hand values
+    whose probabilities sum to 1
     """
     if not distribution:
         raise AnalysisError("the distribution {} is empty: give at least one hand value with its probability")
@@ -66,7 +67,8 @@ def distribution_svg(
     total = sum((p for _, p in items), Fraction(0))
     if total != 1:
         raise AnalysisError(
-            f"the probabilities {shown} sum to {total}, not 1: give a distribution of hand values whose probabilities sum to 1"
+            f"the probabilities {shown} sum to {total}, not 1: "
+            "give a distribution of hand values whose probabilities sum to 1"
         )
     peak = max(p for _, p in items)
     plot_w = _WIDTH - _LEFT - _RIGHT

@@ -33,7 +33,16 @@ from .review_steps import (
 )
 from .table import try_table
 
-__all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
-           "record_before", "try_table"]
+__all__ = [
+    "CLASS_COLOURS",
+    "ReviewSteps",
+    "ReviewSurface",
+    "ReviewWidget",
+    "TableAt",
+    "costliest",
+    "decision_html",
+    "record_before",
+    "try_table",
+]
 
 ReviewWidget.default_table_at = try_table

@@ -11,7 +11,8 @@ what was better, by how much and in which class, and why
 (:meth:`scatlab.analysis.ReviewedDecision.words`); the cards the player had
 seen open from a count, and **The estimates and the exact figures** (each choice's chance of
 winning the game, which the engine estimates, and the exact figure it is built from). A timeline has one mark
-per decision, coloured by class, so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through, a mark
+per decision, coloured by class, so the costly ones stand out; ◀ ▶ (or the arrow keys, Home and End) step through,
+a mark
 jumps to its decision, and **Try it yourself** opens a card :class:`~scatlab.widgets.table.Table`
 at that very position (the state just before the decision), with hints, so the learner can
 play it again.
@@ -50,11 +51,23 @@ import traitlets
 from ..analysis import Assessment, DecisionWords, GameReview, ReviewedDecision, costliest, review_game
 from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
-from ..words import YOU, card_words, exact_figure as _exact, player_label, rounded_value as _num, win_level
+from ..words import YOU, card_words, player_label, win_level
+from ..words import exact_figure as _exact
 from .svg import card_svg, empty_slot_svg
 
-__all__ = ["CLASS_COLOURS", "ReviewSteps", "ReviewSurface", "ReviewWidget", "TableAt", "costliest", "decision_html",
-           "deeper_html", "record_before", "seat_names", "seen_html"]
+__all__ = [
+    "CLASS_COLOURS",
+    "ReviewSteps",
+    "ReviewSurface",
+    "ReviewWidget",
+    "TableAt",
+    "costliest",
+    "decision_html",
+    "deeper_html",
+    "record_before",
+    "seat_names",
+    "seen_html",
+]
 
 _HERE = Path(__file__).parent
 
@@ -94,13 +107,18 @@ def seen_html(words: DecisionWords) -> str:
         return ""
     if not words.by_suit and not words.held:
         return f'<p class="scat-review-seen">{escape(words.seen)}</p>'
-    suits = "".join(f'<div role="listitem"><span class="scat-review-suit" data-red="{str(symbol in "♥♦").lower()}">'
-                    f"{symbol}</span> {escape(ranks)}</div>" for symbol, ranks in words.by_suit)
+    suits = "".join(
+        f'<div role="listitem"><span class="scat-review-suit" data-red="{str(symbol in "♥♦").lower()}">'
+        f"{symbol}</span> {escape(ranks)}</div>"
+        for symbol, ranks in words.by_suit
+    )
     held = "".join(f"<p>{escape(line)}</p>" for line in words.held)
-    pile = (f'<div class="scat-review-suits" role="list" aria-label="the discard pile, by suit">{suits}</div>'
-            if suits else "")
-    return (f'<details class="scat-review-seen"><summary>{escape(words.seen)}</summary>'
-            f"{pile}{held}</details>")
+    pile = (
+        f'<div class="scat-review-suits" role="list" aria-label="the discard pile, by suit">{suits}</div>'
+        if suits
+        else ""
+    )
+    return f'<details class="scat-review-seen"><summary>{escape(words.seen)}</summary>{pile}{held}</details>'
 
 
 def _names(a: Assessment) -> tuple[str, ...]:
@@ -114,10 +132,11 @@ def _figures(a: Assessment) -> tuple[str, str]:
     names = _names(a)
     played, best = str(a.played), a.figures[0][0] if a.figures else ""
     rows = "".join(
-        f'<tr{" class=scat-review-played" if name == played else ""}><td>{escape(label)}</td>'
+        f"<tr{' class=scat-review-played' if name == played else ''}><td>{escape(label)}</td>"
         f"<td>{win_level(x)}</td>"
-        f'<td>{"your move" if name == played else "best" if name == best else ""}</td></tr>'
-        for label, (name, x) in zip(names, a.figures))
+        f"<td>{'your move' if name == played else 'best' if name == best else ''}</td></tr>"
+        for label, (name, x) in zip(names, a.figures)
+    )
     before = f"; before the hand: {win_level(a.now)}" if a.now is not None else ""
     return f"Your chance of winning the game with each choice (higher is better{before}):", rows
 
@@ -133,8 +152,11 @@ def _exact_rows(a: Assessment) -> str:
         v = values.get(name)
         if v is not None:
             kind = name.split()[0]
-            line += (f"; {_exact(v)} lives lost on average" if kind in ("knock", "hammer", "stop_bus")
-                     else f"; {unit} {_exact(v)}")
+            line += (
+                f"; {_exact(v)} lives lost on average"
+                if kind in ("knock", "hammer", "stop_bus")
+                else f"; {unit} {_exact(v)}"
+            )
         items.append(f"<li>{line}</li>")
     return "".join(items)
 
@@ -150,8 +172,13 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     hand = "".join(card_svg(c, width=56) for c in view.hand)
     top = view.top_discard
     pile = card_svg(top, width=56) if top is not None else empty_slot_svg("no discard pile", width=56)
-    caption = ("no discard pile" if top is None else "top discard" if len(view.hand) == 3
-               else "top discard (not yours to take now)")
+    caption = (
+        "no discard pile"
+        if top is None
+        else "top discard"
+        if len(view.hand) == 3
+        else "top discard (not yours to take now)"
+    )
     a = d.assessment
     w = d.words(names)
     what, rows = _figures(a)
@@ -159,10 +186,12 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
     better = escape(w.better)
     for lead in ("Slightly better:", "Better:"):
         if better.startswith(lead):
-            better = f"<b>{lead}</b>{better[len(lead):]}"
+            better = f"<b>{lead}</b>{better[len(lead) :]}"
     if a.close:
-        cost = ("No cost: a close call, within half a point of the best move's chance of winning, closer than the "
-                "estimates can tell apart.")
+        cost = (
+            "No cost: a close call, within half a point of the best move's chance of winning, closer than the "
+            "estimates can tell apart."
+        )
     elif a.cost == 0:
         cost = "No cost: this was the best move."
     else:  # the engine's estimates: no exact fraction behind them
@@ -182,7 +211,7 @@ def decision_html(d: ReviewedDecision, names: Mapping[int, str] | None = None) -
         f'<p class="scat-review-figures">{escape(what)}</p><table aria-label="{escape(what)}">{rows}</table>'
         + seen_html(w)
         + f'<details class="scat-review-exact"><summary>The estimates and the exact figures'
-        f'</summary><p>{cost}</p><ul>{exact}</ul>'
+        f"</summary><p>{cost}</p><ul>{exact}</ul>"
         "</details></div>"
     )
 
@@ -194,11 +223,16 @@ def deeper_html(look: Any, names: Mapping[int, str] | None = None) -> str:
         return ""
     found = "".join(f"<p>{escape(line)}</p>" for line in look.findings(names))
     how = look.how()
-    return (f'<div class="scat-review-deeper" role="status"><p class="scat-review-deeper-title"><b>A second opinion</b> '
-            f"(the master)</p>{found}"
-            + (f'<details class="scat-review-deeper-how"><summary>How it looked</summary><p>{escape(how)}</p>'
-               "</details>" if how else "")
-            + "</div>")
+    return (
+        f'<div class="scat-review-deeper" role="status"><p class="scat-review-deeper-title"><b>A second opinion</b> '
+        f"(the master)</p>{found}"
+        + (
+            f'<details class="scat-review-deeper-how"><summary>How it looked</summary><p>{escape(how)}</p></details>'
+            if how
+            else ""
+        )
+        + "</div>"
+    )
 
 
 def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
@@ -207,7 +241,7 @@ def record_before(record: GameRecord, hand: int, index: int) -> GameRecord:
     if not 1 <= hand <= len(record.hands) or not 1 <= index <= len(record.hands[hand - 1].actions):
         raise AnalysisError(f"hand {hand}, action {index} is not in this record")
     cut = record.hands[hand - 1]
-    hands = record.hands[:hand - 1] + (HandRecord(cut.deck, cut.actions[:index - 1]),)
+    hands = record.hands[: hand - 1] + (HandRecord(cut.deck, cut.actions[: index - 1]),)
     return replace(record, hands=hands)  # who sat where goes with it
 
 
@@ -216,8 +250,13 @@ class ReviewSteps:
     ``names`` names the seats in its words (:func:`seat_names`); by default ``player`` (the
     reviewed seat) is "you". The decisions are in the order they were played."""
 
-    def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
-                 title: str | None = None, names: Mapping[int, str] | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord | Mapping[str, Any],
+        player: int | None = None,
+        title: str | None = None,
+        names: Mapping[int, str] | None = None,
+    ) -> None:
         self.record = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
         self.result: GameReview = review_game(self.record, player)
         self.step = 0
@@ -254,8 +293,9 @@ class ReviewSteps:
         for i, d in enumerate(self.decisions):
             if d == decision:
                 return i
-        raise AnalysisError(f"hand {decision.hand}, action {decision.index} (player {decision.player}) "
-                            "is not a decision of this review")
+        raise AnalysisError(
+            f"hand {decision.hand}, action {decision.index} (player {decision.player}) is not a decision of this review"
+        )
 
     def html(self) -> str:
         d = self.current()
@@ -263,7 +303,9 @@ class ReviewSteps:
             return "<p>No decision to review: every action in this record was forced.</p>"
         return decision_html(d, self.names) + deeper_html(self.deeper.get(self.step), self.names)
 
-    def look_deeper(self, budget: int | None = None, progress: Callable[[int, int], None] | None = None) -> tuple[str, ...]:
+    def look_deeper(
+        self, budget: int | None = None, progress: Callable[[int, int], None] | None = None
+    ) -> tuple[str, ...]:
         """Ask the master for a deeper look at the current decision (kept, so asking again
         costs nothing) and return its lines (:class:`scatlab.players.deeper.DeepLook`)."""
         from ..players.deeper import DEEP_BUDGET, look_deeper
@@ -279,23 +321,41 @@ class ReviewSteps:
         """The timeline, in the order played: one entry per decision (step, hand, index,
         player, class, and a title in the learner's words: "Hand 1, your 2nd move: threw
         the A♥ (blunder)")."""
-        return [{"step": i, "hand": d.hand, "index": d.index, "player": d.player, "class": d.label,
-                 "title": f"{d.where(self.names)}: {d.did} ({d.label})"}
-                for i, d in enumerate(self.decisions)]
+        return [
+            {
+                "step": i,
+                "hand": d.hand,
+                "index": d.index,
+                "player": d.player,
+                "class": d.label,
+                "title": f"{d.where(self.names)}: {d.did} ({d.label})",
+            }
+            for i, d in enumerate(self.decisions)
+        ]
 
     def state(self) -> dict[str, Any]:
         """What the surface draws."""
         costly = sum(1 for d in self.decisions if d.label != "best")
         close = sum(1 for d in self.decisions if d.assessment.close)
-        calls = f" and 1 close call, which costs nothing" if close == 1 else (
-            f" and {close} close calls, which cost nothing" if close else "")
-        return {"html": self.html(), "step": self.step, "count": len(self.decisions), "marks": self.marks(),
-                "colours": CLASS_COLOURS, "title": self.title, "trying": self.trying,
-                "looked": self.step in self.deeper,
-                "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
-                           f"costly{calls}. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
-                           "Try it yourself plays it again at a table; Look deeper asks the master, the strongest "
-                           "computer player, for a second opinion (about a second)."}
+        calls = (
+            " and 1 close call, which costs nothing"
+            if close == 1
+            else (f" and {close} close calls, which cost nothing" if close else "")
+        )
+        return {
+            "html": self.html(),
+            "step": self.step,
+            "count": len(self.decisions),
+            "marks": self.marks(),
+            "colours": CLASS_COLOURS,
+            "title": self.title,
+            "trying": self.trying,
+            "looked": self.step in self.deeper,
+            "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
+            f"costly{calls}. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
+            "Try it yourself plays it again at a table; Look deeper asks the master, the strongest "
+            "computer player, for a second opinion (about a second).",
+        }
 
 
 class ReviewSurface(anywidget.AnyWidget):
@@ -331,9 +391,14 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     default_table_at: ClassVar[TableAt | None] = None
     """The ``table_at`` of a widget not given one (set by :mod:`scatlab.widgets.review`)."""
 
-    def __init__(self, record: GameRecord | Mapping[str, Any], player: int | None = None,
-                 opponents: str | Sequence[str] | None = None, title: str | None = None,
-                 table_at: TableAt | None = None) -> None:
+    def __init__(
+        self,
+        record: GameRecord | Mapping[str, Any],
+        player: int | None = None,
+        opponents: str | Sequence[str] | None = None,
+        title: str | None = None,
+        table_at: TableAt | None = None,
+    ) -> None:
         self.steps = ReviewSteps(record, player, title)
         self.steps.names = seat_names(player, self.steps.record.players, opponents)
         self.opponents: str | Sequence[str] = opponents if opponents is not None else "tip"
@@ -380,12 +445,14 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
             percent = 100 * done // max(total, 1)
             if percent >= shown[0] + 5 or done == total:  # a message every 5%, not every deal
                 shown[0] = percent
-                surface.progress = {"done": done, "total": total,
-                                    "what": f"Looking deeper: the master plays each move out in deal {done:,} of "
-                                            f"{total:,} that fit what was seen"}
+                surface.progress = {
+                    "done": done,
+                    "total": total,
+                    "what": f"Looking deeper: the master plays each move out in deal {done:,} of "
+                    f"{total:,} that fit what was seen",
+                }
 
-        surface.progress = {"done": 0, "total": 1,
-                            "what": "Looking deeper: drawing deals that fit what was seen"}
+        surface.progress = {"done": 0, "total": 1, "what": "Looking deeper: drawing deals that fit what was seen"}
         try:
             lines = self.steps.look_deeper(budget, progress)
         finally:
@@ -419,13 +486,17 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
             return None
         table_at = self.table_at if self.table_at is not None else ReviewWidget.default_table_at
         if table_at is None:
-            raise ScatlabError("this review has no card table to open: import ReviewWidget from "
-                               "scatlab.widgets.review, or give it table_at=scatlab.widgets.table.try_table")
+            raise ScatlabError(
+                "this review has no card table to open: import ReviewWidget from "
+                "scatlab.widgets.review, or give it table_at=scatlab.widgets.table.try_table"
+            )
         table = table_at(self.steps.record, d, self.opponents)
         self.table = table
         self.children = (self.surface, table)
         who = self.steps.names.get(d.player, player_label(d.player))
-        self.steps.trying = (f"Below: {d.where(self.steps.names)} again, as {who} saw it ({who} {d.did} then). "
-                             "Play it again with the hints.")
+        self.steps.trying = (
+            f"Below: {d.where(self.steps.names)} again, as {who} saw it ({who} {d.did} then). "
+            "Play it again with the hints."
+        )
         self._refresh()
         return table

@@ -85,8 +85,16 @@ _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     8: ((_L, 30), (_R, 30), (_C, 50), (_L, 70), (_R, 70), (_C, 90), (_L, 110), (_R, 110)),
     9: ((_L, 30), (_R, 30), (_L, 56.7), (_R, 56.7), (_C, 70), (_L, 83.3), (_R, 83.3), (_L, 110), (_R, 110)),
     10: (
-        (_L, 30), (_R, 30), (_C, 43.3), (_L, 56.7), (_R, 56.7),
-        (_L, 83.3), (_R, 83.3), (_C, 96.7), (_L, 110), (_R, 110),
+        (_L, 30),
+        (_R, 30),
+        (_C, 43.3),
+        (_L, 56.7),
+        (_R, 56.7),
+        (_L, 83.3),
+        (_R, 83.3),
+        (_C, 96.7),
+        (_L, 110),
+        (_R, 110),
     ),
 }
 _FONT = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
@@ -108,7 +116,8 @@ def card_label(card: Card | str | None) -> str:
     >>> card_label("1H")
     Traceback (most recent call last):
     ...
-    scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
+    scatlab.errors.CardError: '1H' is not a card: '1' is not a rank; a card is a rank A K Q J 10 9 8 7 6 5 4 3 2 (T
+    for 10) then a suit H D C S or ♥ ♦ ♣ ♠, e.g. 'AH' or '10♣'
     """
     if card is None:
         return "face-down card"
@@ -148,8 +157,7 @@ def _corner(card: Card, colour: str) -> str:
     size = 19 if len(rank) == 1 else 16
     return (
         f'<text x="11" y="22" text-anchor="middle" font-family="{_FONT}" font-size="{size}" '
-        f'font-weight="bold" fill="{colour}" letter-spacing="-1">{rank}</text>'
-        + suit_path(card.suit, 11, 32, 11)
+        f'font-weight="bold" fill="{colour}" letter-spacing="-1">{rank}</text>' + suit_path(card.suit, 11, 32, 11)
     )
 
 

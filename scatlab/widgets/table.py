@@ -324,7 +324,6 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.children = (self.surface, analyzer)
         return analyzer
 
-
     # -- the review hook -----------------------------------------------------------------
 
     def review_game(self) -> Any:
@@ -347,13 +346,18 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         tables carry ``controls`` (a lesson gives ``"beginner"``)."""
         s = self.session
         kinds = tuple(s.opponents) if not isinstance(s.opponents, str) else (s.opponents,)
-        return ReviewWidget(s.record(), player=s.seat, opponents=kinds,
-                            title="Review of this game: your decisions",
-                            table_at=functools.partial(try_table, controls=controls))
+        return ReviewWidget(
+            s.record(),
+            player=s.seat,
+            opponents=kinds,
+            title="Review of this game: your decisions",
+            table_at=functools.partial(try_table, controls=controls),
+        )
 
 
-def try_table(record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip",
-              controls: str = "full") -> Table:
+def try_table(
+    record: GameRecord, decision: ReviewedDecision, opponents: str | Sequence[str] = "tip", controls: str = "full"
+) -> Table:
     """A card :class:`Table` at ``decision`` of ``record`` (the state just before it,
     :func:`~scatlab.widgets.review_steps.record_before`), the learner in the deciding
     player's seat with hints on, against ``opponents`` (one kind for every other seat, or one

@@ -24,24 +24,11 @@ from itertools import combinations, permutations
 
 import pytest
 
-from scatlab.analysis import (
-    Knowledge,
-    analyze,
-    analyze_turn,
-    horizon_values,
-    knock_risk,
-)
-from scatlab.analysis.explain.display import derivation
-from scatlab.analysis.model.knock import _Outcomes
-from scatlab.analysis.counting.tables import tables_for
-from scatlab.cards import Card, deck, format_cards, parse_cards
-from scatlab.errors import AnalysisError, CardError
 from helpers.brute_force import (
     KNOCK_CASES,
     KNOCK_RULES,
     V18,
     Key,
-    card_points,
     cards_of,
     knock_case,
     my_key,
@@ -50,6 +37,18 @@ from helpers.brute_force import (
     opponent_turn,
     without,
 )
+from scatlab.analysis import (
+    Knowledge,
+    analyze,
+    analyze_turn,
+    horizon_values,
+    knock_risk,
+)
+from scatlab.analysis.counting.tables import tables_for
+from scatlab.analysis.explain.display import derivation
+from scatlab.analysis.model.knock import _Outcomes
+from scatlab.cards import Card, deck, format_cards
+from scatlab.errors import AnalysisError, CardError
 from scatlab.rules import (
     Action,
     GameState,
@@ -59,7 +58,6 @@ from scatlab.rules import (
     deal_order,
     find_rules,
     settle,
-    tiebreak_key,
     value_of,
 )
 
@@ -127,8 +125,9 @@ def random_situation(
     return hand, top, dead, holds, opponents
 
 
-def expected_unseen(rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card],
-                    holds: Sequence[Sequence[Card]]) -> tuple[Card, ...]:
+def expected_unseen(
+    rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card], holds: Sequence[Sequence[Card]]
+) -> tuple[Card, ...]:
     known = set(hand) | set(dead) | {c for h in holds for c in h}
     if top is not None:
         known.add(top)
@@ -256,8 +255,10 @@ def test_C4_C5_worked_example_AH_KH_4C_with_9S_up() -> None:
     assert turn.take is not None
     assert str(turn.take.best.discard) == "4C" and turn.take.best.value == 21
     # the same numbers from the brute force
-    check_three_card_turn(Knowledge.of(EXAMPLE_HAND, EXAMPLE_UP),
-                          expected_unseen(find_rules("classic"), cards_of(EXAMPLE_HAND), cards_of(EXAMPLE_UP)[0], (), ()))
+    check_three_card_turn(
+        Knowledge.of(EXAMPLE_HAND, EXAMPLE_UP),
+        expected_unseen(find_rules("classic"), cards_of(EXAMPLE_HAND), cards_of(EXAMPLE_UP)[0], (), ()),
+    )
 
 
 def test_analysis_json_has_documented_keys_and_exact_strings() -> None:
@@ -303,8 +304,9 @@ def test_C5_advice_for_worked_example_is_draw_citing_outs_and_expected_value() -
 # -- knock risk against one opponent: exact brute force (C6, C7, C8, V7, V8, V9, V13, V14, V16) --
 
 
-def brute_knock_one(rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card],
-                    holds: Sequence[Card]) -> tuple[Fraction, Fraction]:
+def brute_knock_one(
+    rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card], holds: Sequence[Card]
+) -> tuple[Fraction, Fraction]:
     """P(knocker loses one), P(loses two) over every opponent hand and stock card."""
     unseen = expected_unseen(rules, hand, top, dead, [holds])
     knocker = my_key(hand, rules)
@@ -362,8 +364,14 @@ def test_C7_V7_V8_own_outcome_table_agrees_with_settle() -> None:
             for opponent in keys:
                 for blitz in (False, True):
                     opp_key: Key = (Fraction(31),) if blitz else opponent
-                    result = settle(rules, "31" if blitz else "knock", players=(0, 1),
-                                    keys={0: knocker, 1: opp_key}, knocker=0, declarers=(1,) if blitz else ())
+                    result = settle(
+                        rules,
+                        "31" if blitz else "knock",
+                        players=(0, 1),
+                        keys={0: knocker, 1: opp_key},
+                        knocker=0,
+                        declarers=(1,) if blitz else (),
+                    )
                     lost = (0 if result.points[0] else 1) if rules.score_keeping == "points" else result.losses[0]
                     assert my_knocker_loss(rules, knocker, opp_key, blitz) == lost, (rules.name, knocker, opp_key)
 
@@ -425,8 +433,9 @@ def test_C6_C7_knock_outcome_matches_real_engine(code: str) -> None:
 # -- knock risk against two opponents: Monte Carlo vs an exact count ------------------------------
 
 
-def brute_knock_two(rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card],
-                    holds: Sequence[Sequence[Card]]) -> tuple[Fraction, Fraction]:
+def brute_knock_two(
+    rules: RuleSet, hand: Sequence[Card], top: Card | None, dead: Sequence[Card], holds: Sequence[Sequence[Card]]
+) -> tuple[Fraction, Fraction]:
     """Exact P(lose one), P(lose two) against two opponents acting in turn order (the
     second sees the first one's discard), the stock in uniformly random order."""
     unseen = expected_unseen(rules, hand, top, dead, holds)
@@ -457,18 +466,27 @@ def brute_knock_two(rules: RuleSet, hand: Sequence[Card], top: Card | None, dead
                     players = tuple(range(len(finals) + 1))
                     keys = {0: knocker, **{i + 1: f for i, f in enumerate(finals)}}
                     ended: HandEnd = "31" if blitzer is not None else "knock"
-                    result = settle(rules, ended, players=players, keys=keys, knocker=0,
-                                    declarers=(blitzer,) if blitzer is not None else ())
+                    result = settle(
+                        rules,
+                        ended,
+                        players=players,
+                        keys=keys,
+                        knocker=0,
+                        declarers=(blitzer,) if blitzer is not None else (),
+                    )
                     memo[key] = result.losses[0]
                 counts[memo[key]] += 1
                 total += 1
     return Fraction(counts[1], total), Fraction(counts[2], total)
 
 
-@pytest.mark.parametrize(("hand_text", "top_text", "holds_text", "seed"), [
-    ("KH QH 9C", "8S", "", 11),
-    ("AS 10S 8D", "JD", "QS", 12),
-])
+@pytest.mark.parametrize(
+    ("hand_text", "top_text", "holds_text", "seed"),
+    [
+        ("KH QH 9C", "8S", "", 11),
+        ("AS 10S 8D", "JD", "QS", 12),
+    ],
+)
 def test_C7_monte_carlo_two_opponents_is_reproducible_and_near_exact_count(
     hand_text: str, top_text: str, holds_text: str, seed: int
 ) -> None:
@@ -492,7 +510,9 @@ def test_C7_monte_carlo_two_opponents_is_reproducible_and_near_exact_count(
 # -- horizon: exact DP over own future draws -----------------------------------------------------
 
 
-def my_horizon(hand: tuple[Card, ...], k: int, rules: RuleSet, memo: dict[tuple[frozenset[Card], int], Fraction]) -> Fraction:
+def my_horizon(
+    hand: tuple[Card, ...], k: int, rules: RuleSet, memo: dict[tuple[frozenset[Card], int], Fraction]
+) -> Fraction:
     """E_k: draw uniformly from the deck_size - 3 cards not in the hand, keep the best three
     by E_(k-1); a 31 (or 33) ends the hand."""
     key = (frozenset(hand), k)
@@ -511,16 +531,19 @@ def my_horizon(hand: tuple[Card, ...], k: int, rules: RuleSet, memo: dict[tuple[
     return memo[key]
 
 
-@pytest.mark.parametrize(("rules_codes", "hand_text"), [
-    ((V18,), "AH KH 9C"),
-    ((V18,), "7S 8D 9H"),
-    ((V18,), "JC 10C 7C"),
-    ((V18,), "AH KH QH"),
-    ((V18, "V2"), "QS QH QD"),
-    ((V18, "V2"), "QS QH 7D"),
-    ((V18, "V3"), "8D 9D JD"),
-    ((V18, "V13"), "AS AH 7D"),
-])
+@pytest.mark.parametrize(
+    ("rules_codes", "hand_text"),
+    [
+        ((V18,), "AH KH 9C"),
+        ((V18,), "7S 8D 9H"),
+        ((V18,), "JC 10C 7C"),
+        ((V18,), "AH KH QH"),
+        ((V18, "V2"), "QS QH QD"),
+        ((V18, "V2"), "QS QH 7D"),
+        ((V18, "V3"), "8D 9D JD"),
+        ((V18, "V13"), "AS AH 7D"),
+    ],
+)
 def test_horizon_values_match_independent_recursion(rules_codes: tuple[str, ...], hand_text: str) -> None:
     rules = RuleSet.from_codes(*rules_codes)
     hand = cards_of(hand_text)
@@ -549,12 +572,15 @@ def test_C5_knowledge_refuses_discard_that_is_in_the_hand() -> None:
         Knowledge.of("AH KH 4C", discard="AH")
 
 
-@pytest.mark.parametrize(("dead", "holds", "card"), [
-    ("2D 5S", ["2D"], "2D"),
-    ("KH", [], "KH"),
-    ("", ["9S"], "9S"),
-    ("3C", ["4D", "4D"], "4D"),
-])
+@pytest.mark.parametrize(
+    ("dead", "holds", "card"),
+    [
+        ("2D 5S", ["2D"], "2D"),
+        ("KH", [], "KH"),
+        ("", ["9S"], "9S"),
+        ("3C", ["4D", "4D"], "4D"),
+    ],
+)
 def test_knowledge_refuses_a_card_given_twice(dead: str, holds: list[str], card: str) -> None:
     with pytest.raises(AnalysisError, match=card):
         Knowledge.of("AH KH 4C", "9S", dead=dead, opponent_holds=holds, opponents=max(1, len(holds)))
@@ -577,12 +603,15 @@ def test_C2_knowledge_refuses_too_many_opponents() -> None:
     assert len(enough.unseen) == 25  # 24 for the hands and one for the stock
 
 
-@pytest.mark.parametrize(("hand", "discard", "dead", "holds"), [
-    ("AH KH 4C", "9S", "", []),
-    ("AH KH QC", "4C", "", []),
-    ("AH KH QC", "9S", "4C", []),
-    ("AH KH QC", "9S", "", ["4C"]),
-])
+@pytest.mark.parametrize(
+    ("hand", "discard", "dead", "holds"),
+    [
+        ("AH KH 4C", "9S", "", []),
+        ("AH KH QC", "4C", "", []),
+        ("AH KH QC", "9S", "4C", []),
+        ("AH KH QC", "9S", "", ["4C"]),
+    ],
+)
 def test_V18_knowledge_refuses_4C_in_the_32_card_deck(hand: str, discard: str, dead: str, holds: list[str]) -> None:
     with pytest.raises(CardError, match="'4C'.*32-card deck"):
         Knowledge.of(hand, discard, dead=dead, opponent_holds=holds, rules="eenendertigen")
@@ -596,44 +625,43 @@ def test_knowledge_refuses_wrong_hand_size(hand: str) -> None:
 
 def test_knowledge_from_view_tracks_top_dead_and_cards_taken_from_the_pile() -> None:
     state = GameState.new("classic", players=3, dealer=0)
-    state = state.deal(deal_order(["2C 5D 9H", "3S 6H 8C", "4D 7S 10C"], up="QS",
-                                  stock="KD 2H 3H 4H 5H", dealer=0))
+    state = state.deal(deal_order(["2C 5D 9H", "3S 6H 8C", "4D 7S 10C"], up="QS", stock="KD 2H 3H 4H 5H", dealer=0))
     assert state.to_move == 1
     qs, s3, d4, kd, h2 = cards_of("QS 3S 4D KD 2H")
-    state = state.apply("take").apply("discard 3S")          # p1 takes QS, throws 3S
-    state = state.apply("take").apply("discard 4D")          # p2 takes 3S, throws 4D
-    state = state.apply("draw").apply("discard KD")          # p0 draws KD, throws it back
+    state = state.apply("take").apply("discard 3S")  # p1 takes QS, throws 3S
+    state = state.apply("take").apply("discard 4D")  # p2 takes 3S, throws 4D
+    state = state.apply("draw").apply("discard KD")  # p0 draws KD, throws it back
 
-    k1 = Knowledge.from_view(state.view(1))                   # p1 to move: p2 holds 3S
+    k1 = Knowledge.from_view(state.view(1))  # p1 to move: p2 holds 3S
     assert k1.top is kd and k1.dead == (d4,)
     assert k1.opponents == 2
     assert k1.opponent_holds == ((s3,),)
     assert k1.holds_of(0) == (s3,) and k1.holds_of(1) == ()
 
-    state = state.apply("draw").apply("discard 2H")          # p1 draws 2H, throws it back
-    k2 = Knowledge.from_view(state.view(2))                   # p2: p1 still holds QS
+    state = state.apply("draw").apply("discard 2H")  # p1 draws 2H, throws it back
+    k2 = Knowledge.from_view(state.view(2))  # p2: p1 still holds QS
     assert k2.top is h2 and k2.dead == (d4, kd)
     assert k2.opponent_holds == ((), (qs,))
-    state = state.apply("draw").apply("discard 3S")          # p2 draws 3H, throws the 3S taken earlier
+    state = state.apply("draw").apply("discard 3S")  # p2 draws 3H, throws the 3S taken earlier
 
-    k0 = Knowledge.from_view(state.view(0))                   # p0 to move
+    k0 = Knowledge.from_view(state.view(0))  # p0 to move
     assert state.to_move == 0
     assert k0.hand == cards_of("2C 5D 9H")
     assert k0.top is s3 and k0.dead == (d4, kd, h2)
     assert k0.opponents == 2
-    assert k0.opponent_holds == ((qs,),)                      # p1 holds QS; p2 threw its 3S
+    assert k0.opponent_holds == ((qs,),)  # p1 holds QS; p2 threw its 3S
     assert len(k0.unseen) == 52 - 3 - 1 - 3 - 1
     assert s3 not in k0.unseen and qs not in k0.unseen
     k1_now = Knowledge.from_view(state.view(1))
-    assert k1_now.opponent_holds == ()                        # the 3S taken by p2 is not held any more
+    assert k1_now.opponent_holds == ()  # the 3S taken by p2 is not held any more
 
-    state = state.apply("take")                               # p0 takes 3S: four cards, 3S may not go back
+    state = state.apply("take")  # p0 takes 3S: four cards, 3S may not go back
     k4 = Knowledge.from_view(state.view(0))
     assert len(k4.hand) == 4 and k4.top is None and k4.taken is s3
     assert k4.dead == (d4, kd, h2)
     turn = analyze_turn(k4)
     assert s3 not in [o.discard for o in turn.discards] and len(turn.discards) == 3
-    watcher = Knowledge.from_view(state.view(1))             # p1 watches p0's take (C5 is p0's, not p1's)
+    watcher = Knowledge.from_view(state.view(1))  # p1 watches p0's take (C5 is p0's, not p1's)
     assert watcher.taken is None and watcher.opponent_holds == ((), (s3,))
 
 
@@ -641,7 +669,9 @@ def test_knowledge_from_view_tracks_top_dead_and_cards_taken_from_the_pile() -> 
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scatlab", *args], check=False, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "scatlab", *args], check=False, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_cli_analyze_json_prints_one_object_with_exact_numbers() -> None:
@@ -669,14 +699,35 @@ def test_cli_analyze_text_shows_exact_expected_value() -> None:
     assert proc.stderr == ""
 
 
-@pytest.mark.parametrize(("args", "quoted"), [
-    (("AH", "KH", "4X", "--discard", "9S"), "4X"),
-    (("AH", "KH", "AH", "--discard", "9S"), "AH"),
-    (("AH", "KH", "4C", "--discard", "AH"), "AH"),
-    (("AH", "KH", "4C", "--discard", "9S", "--opponents", "9"), "9"),
-    (("AH", "KH", "QS", "--discard", "JD", "--rules", "eenendertigen", "--opponents", "8",
-      "--dead", "7C", "8C", "9C", "10C", "JC"), "8 opponents"),
-])
+@pytest.mark.parametrize(
+    ("args", "quoted"),
+    [
+        (("AH", "KH", "4X", "--discard", "9S"), "4X"),
+        (("AH", "KH", "AH", "--discard", "9S"), "AH"),
+        (("AH", "KH", "4C", "--discard", "AH"), "AH"),
+        (("AH", "KH", "4C", "--discard", "9S", "--opponents", "9"), "9"),
+        (
+            (
+                "AH",
+                "KH",
+                "QS",
+                "--discard",
+                "JD",
+                "--rules",
+                "eenendertigen",
+                "--opponents",
+                "8",
+                "--dead",
+                "7C",
+                "8C",
+                "9C",
+                "10C",
+                "JC",
+            ),
+            "8 opponents",
+        ),
+    ],
+)
 def test_cli_analyze_bad_input_exits_2_with_one_line(args: tuple[str, ...], quoted: str) -> None:
     proc = run_cli("analyze", *args)
     assert proc.returncode == 2

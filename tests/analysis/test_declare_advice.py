@@ -19,11 +19,10 @@ import pytest
 from scatlab.analysis import Knowledge, analyze
 from scatlab.cli import main
 from scatlab.errors import AnalysisError
-from scatlab.rules import PRESETS, find_rules
+from scatlab.rules import PRESETS, deal_order, find_rules
 from scatlab.rules.values import value_of
-from scatlab.widgets.analyzer import Analyzer
 from scatlab.session import TableSession
-from scatlab.rules import deal_order
+from scatlab.widgets.analyzer import Analyzer
 
 PRESET_NAMES = list(PRESETS)
 THIRTY_ONE = ("AH KH QH", "AS KS 10S", "AD JD 10D")  # each 31 in every deck, 32 cards too (V18)
@@ -69,13 +68,18 @@ def test_V13_a_grand_cadillac_is_declared_like_31() -> None:
     assert quick.value == 30 and quick.advice.action != "declare"
 
 
-@pytest.mark.parametrize(("options", "code", "words"), [
-    ({"declare": "manual"}, "C10", "cannot be claimed later and counts as 30"),
-    ({"thirty_one_after_knock": "knocker_two"}, "V9", "the knocker loses two"),
-    ({"deck_size": 32}, "C8", "every other player loses a life"),
-    ({"straight_flush": True}, "C8", "every other player loses a life"),
-])
-def test_C10_V9_V18_the_options_that_touch_31_are_in_the_reason(options: dict[str, object], code: str, words: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "code", "words"),
+    [
+        ({"declare": "manual"}, "C10", "cannot be claimed later and counts as 30"),
+        ({"thirty_one_after_knock": "knocker_two"}, "V9", "the knocker loses two"),
+        ({"deck_size": 32}, "C8", "every other player loses a life"),
+        ({"straight_flush": True}, "C8", "every other player loses a life"),
+    ],
+)
+def test_C10_V9_V18_the_options_that_touch_31_are_in_the_reason(
+    options: dict[str, object], code: str, words: str
+) -> None:
     a = analyze("AH KH QH", rules=options, samples=200)
     assert a.advice.action == "declare" and code in a.advice.codes and words in a.advice.reason
 

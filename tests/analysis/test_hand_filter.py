@@ -11,19 +11,27 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from itertools import combinations
 
 import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge
-from scatlab.analysis.model.hand_filter import (CASUAL_PLAY, LOG_KINDS, STRONG_PLAY, TIP_PLAY, FilterKind, KnockRule,
-                                         LogFilter, Turn)
+from scatlab.analysis.model.hand_filter import (
+    CASUAL_PLAY,
+    LOG_KINDS,
+    STRONG_PLAY,
+    TIP_PLAY,
+    FilterKind,
+    KnockRule,
+    LogFilter,
+    Turn,
+)
+from scatlab.analysis.model.hand_log import read_hand
 from scatlab.analysis.model.kinds import KIND_EVIDENCE_CAP, kind_odds_for
 from scatlab.analysis.model.observations import Observations
-from scatlab.analysis.model.hand_log import read_hand
 from scatlab.analysis.model.weights import row_weights
 from scatlab.cards import ALL_CARDS, Card, Suit, deck, parse_card
 from scatlab.errors import AnalysisError
@@ -71,8 +79,11 @@ class Reference:
                 if self.value(h) >= 31:
                     level[h] = v * others
                     continue
-                level[h] = sum(max([v] + [prev[tuple(sorted(tuple(y for y in h if y != z) + (d,)))] for z in h])
-                               for d in idx if d not in h)
+                level[h] = sum(
+                    max([v] + [prev[tuple(sorted(tuple(y for y in h if y != z) + (d,)))] for z in h])
+                    for d in idx
+                    if d not in h
+                )
             self._ahead.append(level)
         return self._ahead[k]
 
@@ -86,12 +97,20 @@ class Reference:
         table = self.ahead(kind.horizon + k)
         return lambda h: table[tuple(sorted(h))]
 
-    def best_throw(self, kind: FilterKind, hand: tuple[int, ...], added: int,
-                   avoid: frozenset[Suit] = frozenset(), taken: bool = False, last: bool = False) -> int:
+    def best_throw(
+        self,
+        kind: FilterKind,
+        hand: tuple[int, ...],
+        added: int,
+        avoid: frozenset[Suit] = frozenset(),
+        taken: bool = False,
+        last: bool = False,
+    ) -> int:
         """Suit (casual): a card leaving 31, else the lowest card outside the suit worth most
         among the four (ties: more cards, then the suit order), all of it: the lowest; not
         the card taken; not a card of a suit in ``avoid`` if another is left. Value now: keep the strongest
-        three, the added card back on a tie, else the lowest card (ties: lower index). Horizon: as the expert's discard does it, by the worth
+        three, the added card back on a tie, else the lowest card (ties: lower index). Horizon: as the expert's
+        discard does it, by the worth
         kept, then the value kept, then the lowest card, then the lower index (never the
         card just taken); and the best card of a suit not in ``avoid`` instead of one in it,
         when it keeps at most ``feed_margin`` points less. On a ``last`` turn, the horizon
@@ -103,8 +122,10 @@ class Reference:
             return tuple(y for y in four if y != z)
 
         if kind.takes == "suit":  # the tip player's rule
-            totals = {su: (sum(ALL_CARDS[z].value for z in four if z // 13 == su), sum(z // 13 == su for z in four))
-                      for su in {z // 13 for z in four}}
+            totals = {
+                su: (sum(ALL_CARDS[z].value for z in four if z // 13 == su), sum(z // 13 == su for z in four))
+                for su in {z // 13 for z in four}
+            }
             target = max(totals, key=lambda su: (totals[su], -su))
             allowed = [z for z in four if not (taken and z == added)]
             blitz = [z for z in allowed if self.value(kept(z)) >= 31]  # a 31 is never missed
@@ -119,8 +140,10 @@ class Reference:
                 return added
             return min((z for z in hand if worth(kept(z)) == best), key=lambda z: (ALL_CARDS[z].value, z))
         avoid = frozenset() if last else avoid
-        options = sorted((z for z in four if not (taken and z == added)),
-                         key=lambda z: (-worth(kept(z)), -self.value(kept(z)), ALL_CARDS[z].value, z))
+        options = sorted(
+            (z for z in four if not (taken and z == added)),
+            key=lambda z: (-worth(kept(z)), -self.value(kept(z)), ALL_CARDS[z].value, z),
+        )
         if ALL_CARDS[options[0]].suit in avoid:
             margin = kind.feed_margin * 2 * (len(self.cards) - 3) ** kind.horizon
             for z in options[1:]:
@@ -135,14 +158,18 @@ class Reference:
         found = self._draws.get(key)
         if found is None:
             idx = [c.index for c in self.cards if c.index not in hand]
-            drawn = [max([self.value(hand)] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand])
-                     for d in idx]
+            drawn = [
+                max([self.value(hand)] + [self.value(tuple(y for y in hand if y != z) + (d,)) for z in hand])
+                for d in idx
+            ]
             found = self._draws[key] = (len(drawn), sum(drawn, Fraction(0)))
         return found
 
     def target(self, hand: tuple[int, ...]) -> int:
-        totals = {s: (sum(ALL_CARDS[z].value for z in hand if z // 13 == s), sum(1 for z in hand if z // 13 == s))
-                  for s in {z // 13 for z in hand}}
+        totals = {
+            s: (sum(ALL_CARDS[z].value for z in hand if z // 13 == s), sum(1 for z in hand if z // 13 == s))
+            for s in {z // 13 for z in hand}
+        }
         return max(totals, key=lambda s: (totals[s], -s))
 
     def take_chance(self, kind: FilterKind, hand: tuple[int, ...], card: int, last: bool = False) -> float:
@@ -159,8 +186,16 @@ class Reference:
         helps = better and (kind.takes == "better" or card // 13 == self.target(hand))
         return kind.slip + (1 - 2 * kind.slip) * kind.take if helps else kind.slip
 
-    def throw_chance(self, kind: FilterKind, hand: tuple[int, ...], added: int, thrown: int, taken: bool,
-                     avoid: frozenset[Suit] = frozenset(), last: bool = False) -> float:
+    def throw_chance(
+        self,
+        kind: FilterKind,
+        hand: tuple[int, ...],
+        added: int,
+        thrown: int,
+        taken: bool,
+        avoid: frozenset[Suit] = frozenset(),
+        last: bool = False,
+    ) -> float:
         best = self.best_throw(kind, hand, added, avoid, taken, last)
         if taken:
             if best == added:
@@ -201,14 +236,15 @@ class Reference:
                 continue
             assert turn.thrown is not None
             x = turn.thrown.index
-            new = {h: 0.0 for h in hands}
+            new = dict.fromkeys(hands, 0.0)
             if turn.action == "take":
                 assert turn.card is not None
                 t = turn.card.index
                 for h, wh in w.items():
                     if wh and x in h and t not in h:
-                        p = self.take_chance(kind, h, t, turn.last) * self.throw_chance(kind, h, t, x, True,
-                                                                                        turn.next_took, turn.last)
+                        p = self.take_chance(kind, h, t, turn.last) * self.throw_chance(
+                            kind, h, t, x, True, turn.next_took, turn.last
+                        )
                         new[tuple(sorted(tuple(y for y in h if y != x) + (t,)))] += wh * p
             else:
                 top = turn.card.index if turn.card is not None else None
@@ -269,7 +305,9 @@ def test_filter_knock_turn_weighs_hands_by_the_knock_chance() -> None:
         expected = ref.run(LOG_KINDS[k], log)
         total = sum(expected.values())
         assert math.isclose(math.exp(scale), total, rel_tol=1e-9)
-        assert all(math.isclose(w[f.tables.row(h)], x / total, rel_tol=1e-9, abs_tol=1e-15) for h, x in expected.items())
+        assert all(
+            math.isclose(w[f.tables.row(h)], x / total, rel_tol=1e-9, abs_tol=1e-15) for h, x in expected.items()
+        )
     weights = f.weights(log)
     v2 = f.tables.value2
     assert weights[(v2 >= 52) & (v2 < 62)].sum() > 0.8 * weights.sum()
@@ -289,8 +327,10 @@ def assert_weights_are_the_references(f: LogFilter, ref: Reference, k: int, log:
     return w
 
 
-RULE = KnockRule(tuple(math.inf if v < 52 else {52: 0.22, 54: 0.44, 56: 0.67}.get(v, -math.inf) for v in range(67)),
-                 tuple(((v * 7) % 11) / 10 for v in range(67)))  # uneven, so that what the draws keep matters
+RULE = KnockRule(
+    tuple(math.inf if v < 52 else {52: 0.22, 54: 0.44, 56: 0.67}.get(v, -math.inf) for v in range(67)),
+    tuple(((v * 7) % 11) / 10 for v in range(67)),
+)  # uneven, so that what the draws keep matters
 
 
 @pytest.mark.parametrize("k", [0, 1], ids=["casual", "strong"])
@@ -301,8 +341,12 @@ def test_filter_knock_rule_weighs_each_hand_by_the_rule_card_by_card(k: int) -> 
     knock, and a knock, so the weights of every hand are checked both ways."""
     f = LogFilter.of(RULES_32)
     ref = Reference(RULES_32)
-    log = (Turn("draw", c("KH"), c("7C"), knock_rule=RULE), Turn("take", c("QS"), c("8D"), knock_rule=RULE),
-           Turn("draw", c("JD"), c("9H")), Turn("knock", None, None, knock_rule=RULE))
+    log = (
+        Turn("draw", c("KH"), c("7C"), knock_rule=RULE),
+        Turn("take", c("QS"), c("8D"), knock_rule=RULE),
+        Turn("draw", c("JD"), c("9H")),
+        Turn("knock", None, None, knock_rule=RULE),
+    )
     for n in (3, 4):
         assert_weights_are_the_references(f, ref, k, log[:n])
     chance = f.rule_knocks(RULE, 0.02)[f.allowed]
@@ -324,12 +368,15 @@ def test_filter_rule_knocks_only_allowed_hands_of_26_or_more() -> None:
     assert np.all(never[(v2 >= 52) & (v2 < 62)] == 0.05) and never.max() == 0.05
 
 
-@pytest.mark.parametrize("args, message", [
-    (((0.0,) * 66, (0.0,) * 67), "threshold=(0.0, 0.0"),
-    (((0.0,) * 67, (1.5,) * 67), "risk=(1.5, 1.5"),
-    (((math.nan,) * 67, (0.0,) * 67), "threshold=(nan"),
-    (([0.0] * 67, (0.0,) * 67), "threshold=[0.0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (((0.0,) * 66, (0.0,) * 67), "threshold=(0.0, 0.0"),
+        (((0.0,) * 67, (1.5,) * 67), "risk=(1.5, 1.5"),
+        (((math.nan,) * 67, (0.0,) * 67), "threshold=(nan"),
+        (([0.0] * 67, (0.0,) * 67), "threshold=[0.0"),
+    ],
+)
 def test_knock_rule_rejects_bad_tables_quoting_them(args: tuple[object, object], message: str) -> None:
     """A KnockRule holds 67 numbers per table, the risks chances; the error quotes the input."""
     with pytest.raises(AnalysisError, match=re.escape(message)):
@@ -383,8 +430,12 @@ def test_filter_cache_gives_the_same_weights_as_a_fresh_filter() -> None:
     """Weights built turn by turn from the cache equal those of a filter that never saw the
     shorter logs."""
     rules = find_rules("classic")
-    log = (Turn("draw", c("KH"), c("2C")), Turn("take", c("QS"), c("3D")), Turn("draw", c("5C"), c("4H")),
-           Turn("draw", c("4H"), c("6D")))
+    log = (
+        Turn("draw", c("KH"), c("2C")),
+        Turn("take", c("QS"), c("3D")),
+        Turn("draw", c("5C"), c("4H")),
+        Turn("draw", c("4H"), c("6D")),
+    )
     f = LogFilter.of(rules)
     for n in range(len(log) + 1):
         f.weights(log[:n])
@@ -484,8 +535,9 @@ def _logs_beside_play(players: list[str], rules_name: str, seed: int, games: int
             assert log == tuple(tuple(played.get(o, [])) for o in view.opponents)
             for past, turns in zip(view.past_hands, finished):  # the finished hands, read back the same way
                 _, _, logs = read_hand(past.history, past.discard_pile, view.opponents, rules)
-                assert {o: logs[o] for o in view.opponents if logs[o]} == \
-                    {o: turns[o] for o in view.opponents if turns.get(o)}
+                assert {o: logs[o] for o in view.opponents if logs[o]} == {
+                    o: turns[o] for o in view.opponents if turns.get(o)
+                }
             compared += 1
             knocks += sum(t.action == "knock" for turns in log for t in turns)
             p = view.player
@@ -533,7 +585,8 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
 
 def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> None:
     """The strong kind chooses its cards as the expert does (the module doc): for every hand
-    and every card added (32-card deck; every other hand, for the suite's time), the card it throws keeps the three worth most five
+    and every card added (32-card deck; every other hand, for the suite's time), the card it throws keeps the three
+    worth most five
     turns ahead (ties: the strongest three now, then the lowest card, then the lower index),
     it never throws a card just taken, it throws another suit than the next player collects
     when that keeps at most 2 points less, and it would take a discard exactly when the best
@@ -545,8 +598,12 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
     tables = f.tables
     idx = [card.index for card in ref.cards]
     differ = takes = 0
-    ways = [(frozenset(), False, False), (frozenset({Suit.HEARTS}), False, False),
-            (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.HEARTS}), False, True)]
+    ways = [
+        (frozenset(), False, False),
+        (frozenset({Suit.HEARTS}), False, False),
+        (frozenset({Suit.CLUBS, Suit.SPADES}), True, False),
+        (frozenset({Suit.HEARTS}), False, True),
+    ]
     fed = [0] * len(ways)
     now = 0
     for h in list(ref._hands())[::2]:  # every other hand: all of them took 40 s of the suite
@@ -579,8 +636,12 @@ def test_casual_kind_throws_as_the_tip_player_does() -> None:
     ref = Reference(RULES_32)
     casual = LOG_KINDS.index(CASUAL_PLAY)
     idx = [card.index for card in ref.cards]
-    ways = [(frozenset(), False, False), (frozenset({Suit.HEARTS}), False, False),
-            (frozenset({Suit.CLUBS, Suit.SPADES}), True, False), (frozenset({Suit.DIAMONDS}), False, True)]
+    ways = [
+        (frozenset(), False, False),
+        (frozenset({Suit.HEARTS}), False, False),
+        (frozenset({Suit.CLUBS, Suit.SPADES}), True, False),
+        (frozenset({Suit.DIAMONDS}), False, True),
+    ]
     differ = 0
     for h in list(ref._hands())[1::2]:  # every other hand (the other half of the strong kind's test)
         row = f.tables.row(h)
@@ -638,11 +699,26 @@ def test_strong_kind_throws_the_card_the_expert_throws_nine_times_in_ten() -> No
         assert same >= 0.85 * sum(c[1] for c in counts.values()), counts
 
 
-@pytest.mark.parametrize("field, value", [("takes", "always"), ("horizon", 8), ("horizon", -1), ("horizon", 2.5),
-                                          ("feed_margin", -1), ("feed_margin", "2"), ("knocks", ((26, 1.5),)),
-                                          ("knocks", ((27, 0.5), (26, 0.4))), ("knocks_two", ((26, ()),)),
-                                          ("knocks_two", ((26, (0.5, -0.1)),)), ("knocks_heads_up", [(26, 0.5)]),
-                                          ("slip", -0.01), ("slip", 0.5), ("slip", "0.02"), ("slip", True)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("takes", "always"),
+        ("horizon", 8),
+        ("horizon", -1),
+        ("horizon", 2.5),
+        ("feed_margin", -1),
+        ("feed_margin", "2"),
+        ("knocks", ((26, 1.5),)),
+        ("knocks", ((27, 0.5), (26, 0.4))),
+        ("knocks_two", ((26, ()),)),
+        ("knocks_two", ((26, (0.5, -0.1)),)),
+        ("knocks_heads_up", [(26, 0.5)]),
+        ("slip", -0.01),
+        ("slip", 0.5),
+        ("slip", "0.02"),
+        ("slip", True),
+    ],
+)
 def test_filter_kind_rejects_an_unknown_way_of_taking_or_horizon(field: str, value: object) -> None:
     """A kind's way of taking, its horizon, its feed margin and its knock tables are checked,
     with the input quoted."""
@@ -655,18 +731,27 @@ def test_strong_and_casual_kinds_are_the_documented_ones() -> None:
     """The kinds' parameters are the ones the docs state."""
     assert CASUAL_PLAY.knocks == ((26, 1.0),) and CASUAL_PLAY.takes == "suit" and CASUAL_PLAY.take == 1.0
     assert STRONG_PLAY.knocks == (
-        (26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
-        (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)), (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
-        (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8)))
+        (26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)),
+        (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
+        (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)),
+        (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
+        (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8)),
+    )
     assert STRONG_PLAY.knocks_heads_up == (
-        (26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)), (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
-        (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)), (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
-        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95)))
+        (26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)),
+        (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
+        (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)),
+        (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95)),
+    )
     assert CASUAL_PLAY.knocks_heads_up is None and CASUAL_PLAY.knock_chance(26, heads_up=True) == 1.0
     assert STRONG_PLAY.knocks_two == (
-        (26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)), (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
-        (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)), (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
-        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97)))
+        (26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)),
+        (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
+        (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)),
+        (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97)),
+    )
     assert CASUAL_PLAY.knocks_two is None and CASUAL_PLAY.knock_chance(26, two_players=True) == 1.0
     assert STRONG_PLAY.feed_margin == 2.0 and CASUAL_PLAY.feed_margin == 0.0
     assert STRONG_PLAY.takes == "horizon" and STRONG_PLAY.horizon == 5 and STRONG_PLAY.take == 1.0
@@ -739,8 +824,10 @@ def test_filter_in_a_game_of_two_uses_the_chances_measured_in_games_of_two() -> 
     seen = ((c("5D"), c("9C"), c("2C")),)
     game_of_two = row_weights(k, Observations((2,), seen, log=(log,), players=2), 0)
     left_to_two = row_weights(k, Observations((2,), seen, log=(log,), players=3), 0)
-    assert np.allclose(game_of_two[game_of_two > 0] / game_of_two.max(),
-                       (dealt.weights(log) / dealt.weights(log).max())[game_of_two > 0])
+    assert np.allclose(
+        game_of_two[game_of_two > 0] / game_of_two.max(),
+        (dealt.weights(log) / dealt.weights(log).max())[game_of_two > 0],
+    )
     assert not np.allclose(game_of_two, left_to_two)
     s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QH"))
     assert Observations.from_view(s.view(0)).players == 2
@@ -826,6 +913,7 @@ def test_kind_odds_are_learned_from_the_hands_shown_and_capped_per_hand() -> Non
     the cap, e to the 4 against casual, and no further; before any hand is shown the odds
     are the shares (None)."""
     from scatlab.rules.state import GameState, deal_order
+
     state = GameState.new("classic", players=2, dealer=0)
     state = state.deal(deal_order(["2C 4C 6C", "KH QH 7H"], up="2S", rules="classic"))
     assert Observations.from_view(state.view(0)).odds is None
@@ -881,8 +969,10 @@ def test_tip_kind_is_the_casual_kind_without_its_slip() -> None:
     log = (Turn("draw", c("QH"), c("2C")),)  # passed over the QH: no tip holding two hearts worth 11 + 10 did that
     w_tip = f.weights(log, (1.0, 0.0))
     w_casual = LogFilter.of(find_rules("classic")).weights(log, (1.0, 0.0))
-    rows = [f.tables.row(sorted(card.index for card in hand)) for hand in
-            ((c("AH"), c("KH"), c("9S")), (c("AH"), c("JH"), c("4D")))]
+    rows = [
+        f.tables.row(sorted(card.index for card in hand))
+        for hand in ((c("AH"), c("KH"), c("9S")), (c("AH"), c("JH"), c("4D")))
+    ]
     assert all(w_tip[r] == 0.0 and w_casual[r] > 0.0 for r in rows)
 
 
@@ -933,8 +1023,9 @@ def test_observations_kinds_picture_the_opponents_as_the_kinds_given() -> None:
         Observations(turns=(2,), rejected=((),), log=((),), kinds="tip")  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match=re.escape("kind odds (1.0, 0.0) are not allowed: 1 chance from 0 to 1")):
         Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY,), odds=((1.0, 0.0),))
-    assert Observations(turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY, STRONG_PLAY),
-                        odds=((1.0, 0.0),)).odds == ((1.0, 0.0),)
+    assert Observations(
+        turns=(2,), rejected=((),), log=((),), kinds=(TIP_PLAY, STRONG_PLAY), odds=((1.0, 0.0),)
+    ).odds == ((1.0, 0.0),)
 
 
 @pytest.mark.parametrize("rules", [RULES_32, find_rules("classic"), find_rules("quick")], ids=lambda r: r.name)

@@ -17,11 +17,11 @@ from itertools import combinations
 
 import pytest
 
+from helpers.brute_force import my_key, my_knocker_loss, my_value, opponent_turn
 from scatlab.analysis import Knowledge, analyze, knock_risk
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.players.simple import greedy_policy
 from scatlab.rules import GameState, Phase, RuleSet, find_rules, shuffled_deck
-from helpers.brute_force import my_key, my_knocker_loss, my_value, opponent_turn
 
 
 def brute_one(rules: RuleSet, knowledge: Knowledge) -> tuple[Fraction, Fraction]:
@@ -42,7 +42,9 @@ def brute_one(rules: RuleSet, knowledge: Knowledge) -> tuple[Fraction, Fraction]
             assert not stock
             kept = opp
             if top is not None:
-                action, _, after = opponent_turn(rules, opp, top, None) if _takes(rules, opp, top) else ("pass", top, opp)
+                action, _, after = (
+                    opponent_turn(rules, opp, top, None) if _takes(rules, opp, top) else ("pass", top, opp)
+                )
                 kept = after if action == "take" else opp
             counts[my_knocker_loss(rules, knocker, my_key(kept, rules), my_value(kept, rules) >= 31)] += 1
             continue
@@ -58,8 +60,9 @@ def _takes(rules: RuleSet, hand: Sequence[Card], top: Card) -> bool:
     return any(my_key(tuple(c for c in hand if c is not d) + (top,), rules) > current for d in hand)
 
 
-def _knowledge(rules: RuleSet, hand: str, top: str | None, holds: str, unseen: int, seed: int,
-               stock_size: int | None = None) -> Knowledge:
+def _knowledge(
+    rules: RuleSet, hand: str, top: str | None, holds: str, unseen: int, seed: int, stock_size: int | None = None
+) -> Knowledge:
     """A situation with exactly ``unseen`` unseen cards (the rest dead)."""
     h, hs = parse_cards(hand), parse_cards(holds)
     t = parse_cards(top)[0] if top else None
@@ -67,8 +70,9 @@ def _knowledge(rules: RuleSet, hand: str, top: str | None, holds: str, unseen: i
     free = [c for c in deck(rules.deck_size) if c not in known]
     random.Random(seed).shuffle(free)
     dead = tuple(free[: len(free) - unseen])
-    return Knowledge(hand=h, top=t, dead=dead, opponent_holds=(hs,) if hs else (), opponents=1,
-                     rules=rules, stock_size=stock_size)
+    return Knowledge(
+        hand=h, top=t, dead=dead, opponent_holds=(hs,) if hs else (), opponents=1, rules=rules, stock_size=stock_size
+    )
 
 
 @pytest.mark.parametrize("preset", ["classic", "quick", "gin", "french-canadian"])
@@ -148,7 +152,7 @@ def test_C6_knock_risk_exact_whenever_many_known_cards_random_sweep() -> None:
             cards = list(deck(rules.deck_size))
             rng.shuffle(cards)
             hand, top = cards[:3], cards[3]
-            holds = cards[4:4 + rng.choice((2, 3))]
+            holds = cards[4 : 4 + rng.choice((2, 3))]
             unseen = rng.randint(4 - len(holds), 7)
             text = " ".join(str(c) for c in holds)
             k = _knowledge(rules, " ".join(str(c) for c in hand), str(top), text, unseen, rng.randrange(99))
@@ -166,9 +170,15 @@ def test_C6_monte_carlo_knock_risk_with_many_opponents_and_known_cards(opponents
     hand, top = cards[:3], cards[3]
     holds = [cards[4:7], cards[7:9]]
     hidden = 3 * opponents - 5
-    dead = cards[9: 32 - hidden - 1]  # exactly one card left for the stock
-    k = Knowledge(hand=tuple(hand), top=top, dead=tuple(dead), opponent_holds=(tuple(holds[0]), tuple(holds[1])),
-                  opponents=opponents, rules=rules)
+    dead = cards[9 : 32 - hidden - 1]  # exactly one card left for the stock
+    k = Knowledge(
+        hand=tuple(hand),
+        top=top,
+        dead=tuple(dead),
+        opponent_holds=(tuple(holds[0]), tuple(holds[1])),
+        opponents=opponents,
+        rules=rules,
+    )
     risk = knock_risk(k, samples=400)
     assert not risk.exact and risk.samples == 400
     assert 0 <= risk.p_lose_one + risk.p_lose_two <= 1
@@ -180,8 +190,12 @@ def test_C6_C11_knock_risk_from_every_view_of_live_games() -> None:
     analysed, knock risk included, without an error; in two-player games the exact count
     is recounted by brute force whenever the opponent is known to hold 2 or more cards."""
     checked = recounted = 0
-    for preset, players, seeds in (("classic", 2, range(1)), ("eenendertigen", 2, range(4)),
-                                   ("classic", 3, range(1)), ("gin", 2, range(1))):
+    for preset, players, seeds in (
+        ("classic", 2, range(1)),
+        ("eenendertigen", 2, range(4)),
+        ("classic", 3, range(1)),
+        ("gin", 2, range(1)),
+    ):
         for seed in seeds:
             rng = random.Random(seed)
             state = GameState.new(preset, players, 0)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from scatlab.analysis import Knowledge, Observations, knock_risk
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.analysis.model.knock import _Outcomes, _play_out
 from scatlab.analysis.model.weights import row_weights
-from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import deck, parse_cards
 from scatlab.rules import find_rules
 
@@ -118,8 +118,8 @@ def test_last_turns_played_together_match_the_one_deal_reference(rules_name: str
     takes (C5), draws, passes with the stock gone (C11) and 31s that end the hand (C8)."""
     import random as _random
 
-    from scatlab.analysis.model.knock import _Outcomes, _play_out, _play_out_all
     from scatlab.analysis.counting.tables import tables_for as _tables_for
+    from scatlab.analysis.model.knock import _Outcomes, _play_out, _play_out_all
 
     rules = find_rules(rules_name)
     tables = _tables_for(rules)
@@ -133,15 +133,21 @@ def test_last_turns_played_together_match_the_one_deal_reference(rules_name: str
                 hands, stocks, tops = [], [], []
                 for _ in range(60):
                     pick = rng.sample(cards, 3 * n + depth + 4)
-                    hands.append(pick[:3 * n])
-                    stocks.append(pick[3 * n:3 * n + depth])
+                    hands.append(pick[: 3 * n])
+                    stocks.append(pick[3 * n : 3 * n + depth])
                     tops.append(None if top is None else pick[-1])
                 for first in set(tops):
                     idx = [i for i, t in enumerate(tops) if t == first]
                     outcomes = _Outcomes(rules, tables.strength_of(sorted(cards[:3])))
-                    together = _play_out_all(np.array([hands[i] for i in idx], dtype=np.int64).reshape(len(idx), 3 * n),
-                                             np.array([stocks[i] for i in idx], dtype=np.int64).reshape(len(idx), depth),
-                                             first, tables, outcomes)
+                    together = _play_out_all(
+                        np.array([hands[i] for i in idx], dtype=np.int64).reshape(len(idx), 3 * n),
+                        np.array([stocks[i] for i in idx], dtype=np.int64).reshape(len(idx), depth),
+                        first,
+                        tables,
+                        outcomes,
+                    )
                     for j, i in enumerate(idx):
-                        one = _play_out([hands[i][3 * k:3 * k + 3] for k in range(n)], stocks[i], first, tables, outcomes)
+                        one = _play_out(
+                            [hands[i][3 * k : 3 * k + 3] for k in range(n)], stocks[i], first, tables, outcomes
+                        )
                         assert together[j] == one, (rules_name, n, hands[i], stocks[i], first)

@@ -20,14 +20,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pytest
 
-from scatlab.analysis.counting.vectorized import Layout, draw_step, sparse_dot
 from scatlab.analysis.counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
+from scatlab.analysis.counting.vectorized import Layout, draw_step, sparse_dot
 from scatlab.analysis.engine import ending, position, scale
 from scatlab.analysis.model import knock as knock_mod
 from scatlab.analysis.model.hand_filter import LogFilter
-from scatlab.analysis.model.throws import deck_layout, deck_places, rows_holding, thrown_by_place
 from scatlab.analysis.model.last_turn import (
     _NO_DRAW,
     _after_by_card,
@@ -37,6 +35,8 @@ from scatlab.analysis.model.last_turn import (
     last_turn_of,
     value_after_last_turn,
 )
+from scatlab.analysis.model.throws import deck_layout, deck_places, rows_holding, thrown_by_place
+from scatlab.analysis.model.valuation import _lowest_highest
 from scatlab.analysis.model.weights import (
     _final_value_distribution,
     _row_weights,
@@ -44,7 +44,6 @@ from scatlab.analysis.model.weights import (
     hand_weights,
     row_weights,
 )
-from scatlab.analysis.model.valuation import _lowest_highest
 from scatlab.players import make_player
 from scatlab.players.tournament import play_out
 from scatlab.rules import find_rules
@@ -83,8 +82,9 @@ def ref_sparse_dot(w: FloatArray, rows: Any, counts: Any, values: Any, starts: A
     return out
 
 
-def ref_value_after_last_turn(rules: Any, w: FloatArray, top: Any, seen: tuple[int, ...] = (),
-                              top_unseen: bool = False) -> FloatArray:
+def ref_value_after_last_turn(
+    rules: Any, w: FloatArray, top: Any, seen: tuple[int, ...] = (), top_unseen: bool = False
+) -> FloatArray:
     """value_after_last_turn over every row, one bincount per seen card."""
     tables = tables_for(rules)
     scoring = scoring_rules(rules)
@@ -123,13 +123,16 @@ def ref_value_after_last_turn(rules: Any, w: FloatArray, top: Any, seen: tuple[i
         dist = dist - np.bincount(tables.value2, weights=stay, minlength=67)[:67]
     dist = np.maximum(dist, 0.0)
     if takes is not None:
-        dist = dist + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0),
-                                  minlength=67)[:67]
+        dist = (
+            dist
+            + np.bincount(np.where(takes, take >> RANK_BITS, 0), weights=np.where(takes, w, 0.0), minlength=67)[:67]
+        )
     return np.asarray(dist, dtype=np.float64)
 
 
-def ref_draw_step(w: FloatArray, factor: FloatArray, x: int, place: int, layout: Layout, thrown: Any, keep: float,
-                  slip: float) -> FloatArray:
+def ref_draw_step(
+    w: FloatArray, factor: FloatArray, x: int, place: int, layout: Layout, thrown: Any, keep: float, slip: float
+) -> FloatArray:
     v = w * factor
     rows_x, pairs_x = layout.holding(place)
     n = len(layout.cards)
@@ -179,9 +182,13 @@ def test_last_turn_distributions_are_the_plain_code_bit_for_bit() -> None:
             w = row_weights(k, obs, i)
             w = w / w.sum()
             top = k.top if i == 0 else None
-            assert same(value_after_last_turn(k.rules, w, top, pile, i > 0),
-                        ref_value_after_last_turn(k.rules, w, top, pile, i > 0))
-            assert same(last_turn_of(k.rules, w, i, k.dead, k.top), ref_value_after_last_turn(k.rules, w, top, pile, i > 0))
+            assert same(
+                value_after_last_turn(k.rules, w, top, pile, i > 0),
+                ref_value_after_last_turn(k.rules, w, top, pile, i > 0),
+            )
+            assert same(
+                last_turn_of(k.rules, w, i, k.dead, k.top), ref_value_after_last_turn(k.rules, w, top, pile, i > 0)
+            )
             checked += 1
     # weights that are not the knocker's picture (a pile card may be in a pictured hand), an empty pile
     rules = find_rules("classic")
@@ -192,8 +199,10 @@ def test_last_turn_distributions_are_the_plain_code_bit_for_bit() -> None:
         w /= w.sum()
         seen = tuple(int(c) for c in rng.choice(52, 9, replace=False))
         for top_unseen in (False, True):
-            assert same(value_after_last_turn(rules, w, None, seen, top_unseen),
-                        ref_value_after_last_turn(rules, w, None, seen, top_unseen))
+            assert same(
+                value_after_last_turn(rules, w, None, seen, top_unseen),
+                ref_value_after_last_turn(rules, w, None, seen, top_unseen),
+            )
         assert same(value_after_last_turn(rules, w, None), ref_value_after_last_turn(rules, w, None))
     assert checked > 20
 
@@ -204,8 +213,10 @@ def test_sparse_product_is_the_plain_code_bit_for_bit() -> None:
     rng = np.random.default_rng(5)
     for _ in range(5):
         w = rng.random(len(tables_for(rules).rows)) * (rng.random(len(tables_for(rules).rows)) < 0.4)
-        assert same(sparse_dot(w, last.rows, last.counts, last.values, last.starts, 67),
-                    ref_sparse_dot(w, last.rows, last.counts, last.values, last.starts, 67))
+        assert same(
+            sparse_dot(w, last.rows, last.counts, last.values, last.starts, 67),
+            ref_sparse_dot(w, last.rows, last.counts, last.values, last.starts, 67),
+        )
 
 
 def test_filter_draw_step_is_the_plain_code_bit_for_bit() -> None:
@@ -220,8 +231,10 @@ def test_filter_draw_step_is_the_plain_code_bit_for_bit() -> None:
             w = rng.random(filt.m)
             factor = rng.random(filt.m)
             factor[rows_holding(scoring, (x + 7) % 52).rows] = 0.0
-            assert same(draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48),
-                        ref_draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48))
+            assert same(
+                draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48),
+                ref_draw_step(w, factor, x, place, layout, thrown, 0.98 / 48, 0.02 / 3 / 48),
+            )
 
 
 def test_filter_weights_follow_the_plain_step() -> None:
@@ -240,8 +253,9 @@ def test_filter_weights_follow_the_plain_step() -> None:
                     if turn.may_knock and turn.action != "knock" and turn.card is not None and turn.action == "draw":
                         knock = knocks[min(n, len(knocks) - 1)]
                         helps = filt.take_mask(k, turn.last)[turn.card.index]
-                        factor = (1.0 - knock) * (1.0 - np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take,
-                                                                 kind.slip))
+                        factor = (1.0 - knock) * (
+                            1.0 - np.where(helps, kind.slip + (1.0 - 2.0 * kind.slip) * kind.take, kind.slip)
+                        )
                         factor[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                         key, mask = filt._throw_key(k, turn.last, turn.next_took)
                         if key[0] == "now":
@@ -250,9 +264,16 @@ def test_filter_weights_follow_the_plain_step() -> None:
                             x = turn.thrown.index if turn.thrown is not None else -1
                             place = int(deck_places(filt.scoring)[x])
                             others = filt.deck_size - 4
-                            out = ref_draw_step(w, factor, x, place, deck_layout(filt.scoring),
-                                                thrown_by_place(filt.scoring, key, mask, place),
-                                                (1.0 - kind.slip) / others, kind.slip / 3.0 / others)
+                            out = ref_draw_step(
+                                w,
+                                factor,
+                                x,
+                                place,
+                                deck_layout(filt.scoring),
+                                thrown_by_place(filt.scoring, key, mask, place),
+                                (1.0 - kind.slip) / others,
+                                kind.slip / 3.0 / others,
+                            )
                             out[rows_holding(filt.scoring, turn.card.index).rows] = 0.0
                             assert same(filt.step(k, w, turn, n), out)
                     else:

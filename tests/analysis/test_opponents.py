@@ -16,6 +16,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+
 from helpers.brute_force import (
     KNOCK_CASES,
     KNOCK_RULES,
@@ -25,14 +26,13 @@ from helpers.brute_force import (
     my_value,
     opponent_turn,
 )
-
 from scatlab.analysis import Knowledge, analyze, knock_risk
+from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.analysis.model.candidates import check_model
+from scatlab.analysis.model.hand_filter import LogFilter
 from scatlab.analysis.model.kinds import CASUAL, PLAYER_KINDS, STRONG, PlayerKind, _chain, chain_for, turn_priors
 from scatlab.analysis.model.observations import Observations, with_knock_rules
 from scatlab.analysis.model.weights import hand_weights, integer_weights, row_weights
-from scatlab.analysis.model.hand_filter import LogFilter
-from scatlab.analysis.counting.tables import scoring_rules, tables_for
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.players.base import make_player
@@ -163,9 +163,16 @@ def test_prior_chain_mixes_kinds_of_player_for_the_whole_hand_not_turn_by_turn()
     kinds = [_chain(scoring, (kind,)).priors for kind in PLAYER_KINDS]
     assert np.allclose(mixed, sum(kinds), rtol=1e-12, atol=0)
     curves = [kind.knocks for kind in PLAYER_KINDS]
-    average = tuple((v, sum(kind.share * dict(kind.knocks).get(v, max((c for w, c in kind.knocks if w <= v),
-                                                                        default=0.0))
-                            for kind in PLAYER_KINDS)) for v in range(26, 31))
+    average = tuple(
+        (
+            v,
+            sum(
+                kind.share * dict(kind.knocks).get(v, max((c for w, c in kind.knocks if w <= v), default=0.0))
+                for kind in PLAYER_KINDS
+            ),
+        )
+        for v in range(26, 31)
+    )
     assert curves[0] != curves[1]
     same_play = tuple(replace(kind, take=0.0) for kind in PLAYER_KINDS)  # only the knocks differ
     split = _chain(scoring, same_play).priors
@@ -189,8 +196,12 @@ def test_weights_drop_by_each_kinds_factor_for_hands_a_rejected_card_would_impro
     as_ks_qs = tables.row(sorted(c.index for c in cards("AS KS QS")))  # 9H does not help
     casual, strong = chain.kind_priors[0, 5], chain.kind_priors[1, 5]
     assert (CASUAL.lam, CASUAL.decay, STRONG.lam, STRONG.decay) == (0.25, 1.0, 0.125, 0.7)
-    for ages, strong_factor in ((None, 0.125), (((0,),), 0.125), (((1,),), 1 - 0.875 * 0.7),
-                                (((3,),), 1 - 0.875 * 0.7 ** 3)):
+    for ages, strong_factor in (
+        (None, 0.125),
+        (((0,),), 0.125),
+        (((1,),), 1 - 0.875 * 0.7),
+        (((3,),), 1 - 0.875 * 0.7**3),
+    ):
         after = row_weights(k, Observations((5,), ((nine,),), ages), 0)
         want = casual[jh_qh_2s] * 0.25 + strong[jh_qh_2s] * strong_factor
         assert after[jh_qh_2s] == pytest.approx(want, rel=1e-12)
@@ -328,7 +339,9 @@ def test_knock_rules_mostly_match_the_experts_knock_decisions_in_games_of_two_C6
     for an average hand of each value kept, where the expert counts its own unseen cards."""
     seen = _rule_against_real_knocks(["expert", "tip"], 8)
     agree = seen[(True, True)] + seen[(False, False)]
-    assert seen[(True, True)] and seen[(False, False)] and agree >= 0.75 * sum(seen.values()) and sum(seen.values()) >= 15
+    assert (
+        seen[(True, True)] and seen[(False, False)] and agree >= 0.75 * sum(seen.values()) and sum(seen.values()) >= 15
+    )
 
 
 def test_knock_rules_mostly_match_the_expert_against_two_opponents() -> None:

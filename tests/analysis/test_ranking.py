@@ -18,16 +18,24 @@ from fractions import Fraction
 
 import pytest
 
-from scatlab.analysis import analyze
-from scatlab.analysis.engine.advice import advise
+from scatlab.analysis import (
+    CLOSE_CALL,
+    EXPERT,
+    HORIZON,
+    Position,
+    Ranking,
+    analyze,
+    decide,
+    knock_line,
+    rank,
+)
 from scatlab.analysis.counting.knowledge import Knowledge
 from scatlab.analysis.counting.onestep import analyze_turn
-from scatlab.analysis.model.valuation import KnockOutcome
-from scatlab.analysis import CLOSE_CALL, EXPERT, HORIZON, Position, RankedMove, Ranking, decide, knock_line, rank
+from scatlab.analysis.engine.advice import advise
 from scatlab.analysis.engine.decision import Option, ordered
 from scatlab.analysis.engine.ranking import _rank_options
-from scatlab.analysis.model.valuation import KnockValuation, Standing
 from scatlab.analysis.explain.review import assess
+from scatlab.analysis.model.valuation import KnockOutcome, KnockValuation, Standing
 from scatlab.cli import main
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
@@ -95,8 +103,9 @@ def test_one_scale_the_moves_are_ordered_by_the_chance_of_winning() -> None:
     assert [o.action.kind.value for o in ordered(moves, position)] == ["take", "draw", "knock"]
 
 
-@pytest.mark.parametrize(("kinds", "first"), [(("draw", "take"), "take"), (("knock", "draw"), "draw"),
-                                               (("knock", "take", "draw"), "take")])
+@pytest.mark.parametrize(
+    ("kinds", "first"), [(("draw", "take"), "take"), (("knock", "draw"), "draw"), (("knock", "take", "draw"), "take")]
+)
 def test_one_scale_a_tie_goes_to_take_then_draw_then_knock(kinds: tuple[str, ...], first: str) -> None:
     """On equal chances of winning the order of rule 1: declare, take, draw, pass, discard, knock."""
     position = Position.of(Knowledge.of("AH KH 4C", discard="9S", opponents=2))
@@ -104,8 +113,15 @@ def test_one_scale_a_tie_goes_to_take_then_draw_then_knock(kinds: tuple[str, ...
 
 
 def test_C11_with_the_stock_gone_a_tie_passes_so_that_a_hand_of_takers_ends() -> None:
-    k = Knowledge(hand=Knowledge.of("AH KH 4C").hand, top=Knowledge.of("AH KH 4C", discard="9S").top, dead=(),
-                  opponent_holds=(), opponents=1, rules=find_rules("classic"), stock_size=0)
+    k = Knowledge(
+        hand=Knowledge.of("AH KH 4C").hand,
+        top=Knowledge.of("AH KH 4C", discard="9S").top,
+        dead=(),
+        opponent_holds=(),
+        opponents=1,
+        rules=find_rules("classic"),
+        stock_size=0,
+    )
     position = Position.of(k)
     assert ActionKind.PASS in position.kinds and ActionKind.DRAW not in position.kinds
     assert ordered([_option("take", 0.4), _option("pass", 0.4)], position)[0].action.kind is ActionKind.PASS
@@ -124,8 +140,14 @@ def test_a_close_call_is_a_move_within_the_close_call_width_of_the_best(gap: Fra
 
 
 def test_one_scale_the_best_move_has_the_highest_chance_of_winning() -> None:
-    for hand, top, opponents in (("AH KH 4C", "9S", 1), ("AH KH 4C", "9S", 2), ("7S 7H 7D", "2C", 2),
-                                 ("10H 8H JH", "AH", 2), ("2S 5D 9C", "KD", 3), ("AH KH QS", "2C", 1)):
+    for hand, top, opponents in (
+        ("AH KH 4C", "9S", 1),
+        ("AH KH 4C", "9S", 2),
+        ("7S 7H 7D", "2C", 2),
+        ("10H 8H JH", "AH", 2),
+        ("2S 5D 9C", "KD", 3),
+        ("AH KH QS", "2C", 1),
+    ):
         r = rank(Position.of(Knowledge.of(hand, discard=top, opponents=opponents)))
         assert all(r.best.win >= m.win for m in r.moves), [(m.name, m.win) for m in r.moves]
         assert [m.win for m in r.moves] == sorted((m.win for m in r.moves), reverse=True)

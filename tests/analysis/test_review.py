@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from helpers.hidden_cards import public_cards, reachable
 
+from helpers.hidden_cards import public_cards, reachable
+from scatlab.analysis import win_level
 from scatlab.analysis.counting.horizon import horizon_values
 from scatlab.analysis.explain.review import (
     CLASSES,
@@ -29,15 +30,11 @@ from scatlab.analysis.explain.review import (
     costliest,
     review_game,
 )
-from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.analysis import win_level
-from scatlab.analysis.counting.tables import tables_for
 from scatlab.cards import parse_cards
 from scatlab.cli import main
 from scatlab.errors import AnalysisError, RecordError, ScatlabError
 from scatlab.players import make_player
 from scatlab.players.expert import ExpertPlayer
-from scatlab.analysis.model.valuation import opponent_turns, turn_odds
 from scatlab.rules import (
     PRESETS,
     Action,
@@ -81,13 +78,23 @@ def _state_at(record: GameRecord, hand: int, index: int) -> GameState:
     raise AssertionError("no such action")
 
 
-def _record(hands: list[str], up: str, stock: str, actions: list[tuple[int, str]], rules: str = "classic") -> GameRecord:
+def _record(
+    hands: list[str], up: str, stock: str, actions: list[tuple[int, str]], rules: str = "classic"
+) -> GameRecord:
     deck = deal_order(hands, up=up, stock=stock, rules=rules)
-    return GameRecord.from_json({
-        "rules": rules, "players": len(hands), "dealer": 0,
-        "hands": [{"deck": [str(c) for c in deck],
-                   "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions]}],
-    })
+    return GameRecord.from_json(
+        {
+            "rules": rules,
+            "players": len(hands),
+            "dealer": 0,
+            "hands": [
+                {
+                    "deck": [str(c) for c in deck],
+                    "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions],
+                }
+            ],
+        }
+    )
 
 
 # -- classes ----------------------------------------------------------------------------------
@@ -112,8 +119,7 @@ def test_review_uses_the_expert_horizon() -> None:
 
 def test_throwing_the_card_that_made_31_is_costly_on_the_chance_of_winning() -> None:
     # Player 1 holds AH KH 4C and takes the QH (C5): throwing the 4C makes 31; they throw the AH.
-    record = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
-                     [(1, "take"), (1, "discard AH")])
+    record = _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", [(1, "take"), (1, "discard AH")])
     take, discard = review_game(record, player=1).decisions
     assert (take.hand, take.index, take.played, take.label) == (1, 1, "take", "best")
     assert (discard.hand, discard.index) == (1, 2)
@@ -233,9 +239,19 @@ def test_hidden_cards_do_not_change_an_assessment() -> None:
         assert deck[9] == parse_cards("QH")[0]
     results = []
     for deck in (first, other):
-        record = GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
-            {"deck": [str(c) for c in deck], "actions": [{"player": 1, "action": "draw"},
-                                                         {"player": 1, "action": "discard", "card": "4C"}]}]})
+        record = GameRecord.from_json(
+            {
+                "rules": "classic",
+                "players": 3,
+                "dealer": 0,
+                "hands": [
+                    {
+                        "deck": [str(c) for c in deck],
+                        "actions": [{"player": 1, "action": "draw"}, {"player": 1, "action": "discard", "card": "4C"}],
+                    }
+                ],
+            }
+        )
         results.append([d.to_json() for d in review_game(record, player=1).decisions])
     assert results[0] == results[1] and len(results[0]) == 2
 
@@ -307,6 +323,7 @@ def test_bad_records_fail_as_replay_does() -> None:
     with pytest.raises(RecordError) as review_err:
         review_game(data)
     from scatlab.rules import replay
+
     with pytest.raises(RecordError) as replay_err:
         replay(GameRecord.from_json(data))
     assert str(review_err.value) == str(replay_err.value)
@@ -322,21 +339,38 @@ def _write(tmp_path: Path, record: GameRecord) -> Path:
 
 
 def test_cli_review_json_has_the_documented_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = _write(tmp_path, _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
-                                    [(1, "take"), (1, "discard AH")]))
+    path = _write(
+        tmp_path, _record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", [(1, "take"), (1, "discard AH")])
+    )
     assert main(["review", str(path), "--player", "1", "--json"]) == 0
     data: dict[str, Any] = json.loads(capsys.readouterr().out)
     throw = review_game(GameRecord.loads(path.read_text(encoding="utf-8")), player=1).decisions[1]
     costly = data["decisions"][1]
-    assert {k: costly[k] for k in ("hand", "index", "player", "played", "best", "cost", "unit", "class",
-                                   "close_call")} == {
-        "hand": 1, "index": 2, "player": 1, "played": "discard AH", "best": "discard 4C",
-        "cost": str(throw.cost), "unit": WIN_UNIT, "class": throw.label, "close_call": False}
+    assert {
+        k: costly[k] for k in ("hand", "index", "player", "played", "best", "cost", "unit", "class", "close_call")
+    } == {
+        "hand": 1,
+        "index": 2,
+        "player": 1,
+        "played": "discard AH",
+        "best": "discard 4C",
+        "cost": str(throw.cost),
+        "unit": WIN_UNIT,
+        "class": throw.label,
+        "close_call": False,
+    }
     classes = {"best": 1, "inaccuracy": 0, "mistake": 0, "blunder": 0}
     classes[throw.label] += 1
-    assert data["players"] == [{
-        "player": 1, "decisions": 2, "total_cost": {"hand value": "0", WIN_UNIT: str(throw.cost)},
-        "value_decisions": 0, "win_decisions": 2, "classes": classes}]
+    assert data["players"] == [
+        {
+            "player": 1,
+            "decisions": 2,
+            "total_cost": {"hand value": "0", WIN_UNIT: str(throw.cost)},
+            "value_decisions": 0,
+            "win_decisions": 2,
+            "classes": classes,
+        }
+    ]
     assert main(["review", str(path)]) == 0
     text = capsys.readouterr().out
     assert "played discard A♥, best discard 4♣" in text and f"[{throw.label}]" in text  # one notation
@@ -344,19 +378,24 @@ def test_cli_review_json_has_the_documented_shape(tmp_path: Path, capsys: pytest
 
 def test_cli_review_reads_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import io
+
     record = _game(["tip", "tip"], "classic", 3, max_hands=1)
     monkeypatch.setattr("sys.stdin", io.StringIO(record.dumps()))
     assert main(["review", "-", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["players"][0]["player"] == 0
 
 
-@pytest.mark.parametrize("content, needle", [
-    ("not json", "not JSON"),
-    ('{"rules": "classic", "players": 3, "hands": [{"deck": ["AH"]}]}', "hand 1, deck"),
-    ('{"rules": "poker", "players": 3, "hands": []}', "poker"),
-])
-def test_cli_review_bad_record_exits_2_with_one_line(tmp_path: Path, content: str, needle: str,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ("not json", "not JSON"),
+        ('{"rules": "classic", "players": 3, "hands": [{"deck": ["AH"]}]}', "hand 1, deck"),
+        ('{"rules": "poker", "players": 3, "hands": []}', "poker"),
+    ],
+)
+def test_cli_review_bad_record_exits_2_with_one_line(
+    tmp_path: Path, content: str, needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
     assert main(["review", str(path)]) == 2
@@ -410,11 +449,14 @@ def test_the_cli_report_and_the_learner_words_agree_on_the_move_the_cost_and_the
     played, best = win_level(a.level("discard AH")), win_level(a.level("discard 4C"))
     amount = a.cost_text.split()[0]  # "12.6%": one decimal, more only where a class boundary needs it
     assert round(float(amount.rstrip("%")), 1) == round(float(throw.cost) * 100, 1)
-    assert (f"lowered your chance of winning the game from {best} to {played}, by about {amount}"
-            in words.how_much), words.how_much  # the levels first, then the difference
+    assert f"lowered your chance of winning the game from {best} to {played}, by about {amount}" in words.how_much, (
+        words.how_much
+    )  # the levels first, then the difference
     text = result.text()
-    assert f"played discard A♥, best discard 4♣; cost {float(throw.cost) * 100:.1f}% chance of winning " \
-           f"[{throw.label}]" in text
+    assert (
+        f"played discard A♥, best discard 4♣; cost {float(throw.cost) * 100:.1f}% chance of winning "
+        f"[{throw.label}]" in text
+    )
     assert a.cost_text == f"{amount} chance of winning the game"
 
 
@@ -427,9 +469,14 @@ CARD_CODE = r"(?<![\w♣♦♥♠])(10|[2-9AKQJ])[HDCS](?![\w♣♦♥♠])"
 
 def _reviews() -> list[GameReview]:
     """Reviews of seeded games with casual and random players, who leave close calls behind."""
-    return [review_game(_game(kinds, rules, seed, max_hands=4))
-            for kinds, rules, seed in ((["random", "tip", "expert"], "classic", 9), (["tip", "random"], "quick", 3),
-                                       (["tip", "tip", "random"], "gin", 5))]
+    return [
+        review_game(_game(kinds, rules, seed, max_hands=4))
+        for kinds, rules, seed in (
+            (["random", "tip", "expert"], "classic", 9),
+            (["tip", "random"], "quick", 3),
+            (["tip", "tip", "random"], "gin", 5),
+        )
+    ]
 
 
 def test_a_close_call_is_never_called_a_mistake() -> None:

@@ -19,9 +19,8 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
     the prior chain, the filter's rankings of the sets of four)
     is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
     deck."""
-    from scatlab.analysis.model import hand_filter, throws
     from scatlab.analysis.counting import horizon
-    from scatlab.analysis.model import kinds
+    from scatlab.analysis.model import hand_filter, kinds, throws
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     try:
@@ -37,8 +36,9 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                 again = Tables(scoring)
                 assert np.array_equal(again.after_draw, best) and np.array_equal(again.discard, discard), round_
                 assert np.array_equal(horizon.horizon_table(Tables(scoring), 6), levels[6]), round_
-                assert np.array_equal(hand_filter._horizon_takes(Tables(scoring), 5),
-                                      hand_filter._horizon_takes(fresh, 5)), round_
+                assert np.array_equal(
+                    hand_filter._horizon_takes(Tables(scoring), 5), hand_filter._horizon_takes(fresh, 5)
+                ), round_
                 kinds._chain.cache_clear()
                 assert np.array_equal(kinds._chain(scoring, kinds.PLAYER_KINDS).kind_priors, priors), round_
                 throws.quad_ranks.cache_clear()
@@ -51,8 +51,9 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
         kinds._chain.cache_clear()
 
 
-def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A file that cannot be read is built again (and replaced); a folder that cannot be
     written costs only the time to build; SCATLAB_CACHE=off writes nothing."""
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
@@ -81,8 +82,9 @@ def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(tmp_path: Path,
     assert sorted(os.listdir(tmp_path)) == before
 
 
-def test_cache_file_names_change_with_the_code_that_builds_them(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cache_file_names_change_with_the_code_that_builds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The file's name carries a digest of the building modules' source: a changed program
     never reads an old table, and writing its own removes the old one (the folder does not
     grow with every version that ran), leaving other keys and other tables alone."""
@@ -93,8 +95,7 @@ def test_cache_file_names_change_with_the_code_that_builds_them(tmp_path: Path,
     store.cached("v", "other key", lambda: {"x": np.zeros(2)}, sources=(str(source),))
     store.cached("v-w", "key", lambda: {"x": np.zeros(3)}, sources=(str(source),))  # a table named v-...
     (tmp_path / ("v-" + "0" * 24 + ".npz")).write_bytes(b"a file named as before 2026-12-04")
-    (first,) = [p for p in tmp_path.glob("v-*.npz") if p.stat().st_size > 100 and
-                np.load(p)["x"].shape == (1,)]
+    (first,) = [p for p in tmp_path.glob("v-*.npz") if p.stat().st_size > 100 and np.load(p)["x"].shape == (1,)]
     source.write_text("version = 2\n")
     store._source_digest.cache_clear()
     assert store.cached("v", "key", lambda: {"x": np.ones(1)}, sources=(str(source),))["x"].tolist() == [1.0]
@@ -113,9 +114,8 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
 
     import scatlab.analysis
     import scatlab.players
-    from scatlab.analysis.model import hand_filter
     from scatlab.analysis.counting import vectorized
-    from scatlab.analysis.model import kinds
+    from scatlab.analysis.model import hand_filter, kinds
     from scatlab.cards import parse_card
 
     unbounded = []
@@ -124,8 +124,11 @@ def test_every_cache_of_the_analysis_and_players_is_bounded() -> None:
             module = importlib.import_module(f"{package.__name__}.{info.name}")
             for name, value in vars(module).items():
                 params = getattr(value, "cache_parameters", None)
-                if callable(params) and getattr(value, "__module__", None) == module.__name__ \
-                        and params()["maxsize"] is None:
+                if (
+                    callable(params)
+                    and getattr(value, "__module__", None) == module.__name__
+                    and params()["maxsize"] is None
+                ):
                     unbounded.append(f"{module.__name__}.{name}")
     assert unbounded == []
     f = hand_filter.LogFilter(find_rules("classic"), hand_filter.LOG_KINDS)

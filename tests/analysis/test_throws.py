@@ -10,17 +10,19 @@ import random
 import numpy as np
 import pytest
 
-from scatlab.analysis.model.throws import (LAST_THROW, TIP_THROW, _pair_ranks, SUIT_ORDER, expert_throw,
-                                          throw_choice)
 from scatlab.analysis.counting.tables import scoring_rules, tables_for
+from scatlab.analysis.model.throws import LAST_THROW, SUIT_ORDER, TIP_THROW, _pair_ranks, expert_throw, throw_choice
 from scatlab.cards import Card, Suit, deck, parse_cards
 from scatlab.errors import AnalysisError
 from scatlab.rules import find_rules
 from scatlab.rules.values import blitz_of
 
 WAYS = {"tip": TIP_THROW, "last": LAST_THROW, "expert": expert_throw(5, 2.0), "expert-3": expert_throw(3, 0.5)}
-RULES = {"classic": find_rules("classic"), "quick": find_rules("quick"),
-         "classic-32": find_rules("classic").replace(deck_size=32, name="classic-32")}
+RULES = {
+    "classic": find_rules("classic"),
+    "quick": find_rules("quick"),
+    "classic-32": find_rules("classic").replace(deck_size=32, name="classic-32"),
+}
 
 
 @pytest.mark.parametrize("rules_name", sorted(RULES))
@@ -63,8 +65,9 @@ def test_C4_a_31_is_never_missed(way_name: str) -> None:
         four = [ace, *tens, other]
         rng.shuffle(four)
         taken = rng.random() < 0.5 and four[3] is not other  # the one card that leaves 31 is never taken
-        got = throw_choice(rules, WAYS[way_name], (four[0], four[1], four[2]), four[3], taken=taken,
-                           avoid=frozenset({other.suit}))
+        got = throw_choice(
+            rules, WAYS[way_name], (four[0], four[1], four[2]), four[3], taken=taken, avoid=frozenset({other.suit})
+        )
         assert blitz_of([d for d in four if d is not got.card], rules), (four, got)
 
 
@@ -84,6 +87,8 @@ def test_tip_throws_the_lowest_card_outside_its_suit_and_spares_the_next_players
 def test_a_throw_needs_four_different_cards_of_the_deck() -> None:
     rules = RULES["classic-32"]
     with pytest.raises(AnalysisError, match="four different cards"):
-        throw_choice(rules, TIP_THROW, (Card.parse("AH"), Card.parse("KH"), Card.parse("2C")), Card.parse("9H"))  # no 2 in 32 cards
+        throw_choice(
+            rules, TIP_THROW, (Card.parse("AH"), Card.parse("KH"), Card.parse("2C")), Card.parse("9H")
+        )  # no 2 in 32 cards
     with pytest.raises(AnalysisError, match="four different cards"):
         throw_choice(rules, TIP_THROW, (Card.parse("AH"), Card.parse("KH"), Card.parse("7C")), Card.parse("AH"))

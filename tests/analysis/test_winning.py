@@ -4,6 +4,7 @@ player by."""
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -45,12 +46,17 @@ def test_C13_heads_up_between_equals_the_game_is_a_race_to_lose_the_lives(mine: 
     assert _chances((mine, theirs), even, 0.0, 0.0, False)[0] == pytest.approx(_negative_binomial(mine, theirs))
 
 
-@given(st.lists(st.integers(1, 4), min_size=2, max_size=4), st.floats(0.0, 0.5), st.floats(0.0, 0.3),
-       st.lists(st.floats(0.3, 3.0), min_size=4, max_size=4))
+@given(
+    st.lists(st.integers(1, 4), min_size=2, max_size=4),
+    st.floats(0.0, 0.5),
+    st.floats(0.0, 0.3),
+    st.lists(st.floats(0.3, 3.0), min_size=4, max_size=4),
+)
 @settings(max_examples=60, deadline=None)
-def test_the_game_model_gives_chances_that_sum_to_one_and_reward_lives(counts: list[int], rho: float, double: float,
-                                                                       loser: list[float]) -> None:
-    weights = tuple((w, 1.0 / w) for w in loser[:len(counts)])
+def test_the_game_model_gives_chances_that_sum_to_one_and_reward_lives(
+    counts: list[int], rho: float, double: float, loser: list[float]
+) -> None:
+    weights = tuple((w, 1.0 / w) for w in loser[: len(counts)])
     out = _chances(tuple(counts), weights, rho, double, False)
     assert sum(out) == pytest.approx(1.0)
     assert all(0.0 <= x <= 1.0 for x in out)
@@ -267,13 +273,12 @@ def test_each_hand_of_the_game_model_is_drawn_by_the_numbers_for_the_players_the
     """A game of three that comes down to two is played out by the heads-up numbers (the
     hand model measured against one opponent), not by the three-handed ones: checked
     against a plain recursion over every standing, written here from the module doc."""
-    from functools import lru_cache
 
     from scatlab.analysis.model.winning import hand_model
 
     rules = find_rules("classic")
 
-    @lru_cache(maxsize=None)
+    @functools.cache
     def chance(counts: tuple[int, ...], strong: tuple[float, ...], me: int) -> float:
         alive = [s for s, c in enumerate(counts) if c > 0]
         if me not in alive:

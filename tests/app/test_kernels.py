@@ -9,7 +9,7 @@ import asyncio
 import concurrent.futures
 import os
 import types
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,8 @@ async def _run(km: WarmKernelManager, kernel_id: str, code: str, count: int | No
     try:
         await client.wait_for_ready(timeout=60)
         reply = await client.execute_interactive(
-            code, output_hook=lambda m: out.append(m["content"].get("text", "")), timeout=60)
+            code, output_hook=lambda m: out.append(m["content"].get("text", "")), timeout=60
+        )
         assert reply["content"]["status"] == "ok"
         if count is not None:
             assert reply["content"]["execution_count"] == count
@@ -70,12 +71,16 @@ def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool
             assert kernel_id == pooled and kernel_id not in km.pooled()
             # The first cell's output arrives (the quick wait_for_ready kept IOPub's check),
             # the request's variables are set, the warm-up's imports are there, nothing else.
-            text = await _run(km, kernel_id, "import os, sys\n"
-                                             "print(os.environ['QUERY_STRING'], os.environ['SCRIPT_NAME'],"
-                                             " 'scatlab.course.widgets.steps' in sys.modules,"
-                                             " sorted(k for k in globals() if not k.startswith('_')"
-                                             " and k not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))",
-                             count=1)  # the warm-up and the environment ran silently
+            text = await _run(
+                km,
+                kernel_id,
+                "import os, sys\n"
+                "print(os.environ['QUERY_STRING'], os.environ['SCRIPT_NAME'],"
+                " 'scatlab.course.widgets.steps' in sys.modules,"
+                " sorted(k for k in globals() if not k.startswith('_')"
+                " and k not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'os', 'sys')))",
+                count=1,
+            )  # the warm-up and the environment ran silently
             assert text.split() == ["game=3", "/voila/render/08-play-a-game.ipynb", "True", "[]"]
             cwd = await _run(km, kernel_id, "import os; print(os.getcwd())")
             assert Path(cwd.strip()) == tmp_path
@@ -85,7 +90,7 @@ def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool
             # a kernel waiting in the pool is never culled, however old; a handed-out one is
             for kid in (km.pooled()[0], kernel_id):
                 kernel: Any = km.get_kernel(kid)
-                kernel.last_activity = datetime.now(timezone.utc) - timedelta(hours=1)
+                kernel.last_activity = datetime.now(UTC) - timedelta(hours=1)
                 await km.cull_kernel_if_idle(kid)
             assert km.pooled() and km.pooled()[0] in km
             assert kernel_id not in km
@@ -97,13 +102,16 @@ def test_a_page_gets_a_warm_kernel_with_its_own_request_environment_and_the_pool
 
 def test_without_a_pool_a_page_gets_a_new_kernel(tmp_path: Path) -> None:
     """pool_size 0 (or a pool emptied by many pages at once): Voilà's own start."""
+
     async def scenario() -> None:
         km = _manager(tmp_path, pool_size=0)
         try:
             km.prefill()
             kernel_id = await km.start_kernel(kernel_name="python3", path="", env={**os.environ, "QUERY_STRING": "x=1"})
             assert km.pooled() == []
-            text = await _run(km, kernel_id, "import os, sys; print(os.environ['QUERY_STRING'], 'ipywidgets' in sys.modules)")
+            text = await _run(
+                km, kernel_id, "import os, sys; print(os.environ['QUERY_STRING'], 'ipywidgets' in sys.modules)"
+            )
             assert text.split() == ["x=1", "False"]
         finally:
             await km.shutdown_all()
@@ -182,11 +190,13 @@ def test_a_replacement_waits_until_the_pages_kernels_are_quiet(tmp_path: Path, m
     assert waited(None) == 0.0  # no page at all: at once
 
 
-def test_only_a_pages_kernel_counts_as_busy_never_the_pools_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_a_pages_kernel_counts_as_busy_never_the_pools_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The seconds since the last activity of a kernel handed out to a page; the pool's
     kernels (waiting or warming) do not count; no page: infinity."""
     km = _manager(tmp_path)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     kernels = {kid: type("K", (), {"last_activity": now})() for kid in ("page", "warming", "waiting")}
     kernels["page"].last_activity = now - timedelta(seconds=5)
     monkeypatch.setattr(km, "list_kernel_ids", lambda: list(kernels))

@@ -23,15 +23,13 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
 import types
 import urllib.request
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +38,10 @@ import pytest
 from helpers.servers import free_port, stop
 from scatlab.app import server as course_server
 from scatlab.app.launch import INDEX, lessons_dir, voila_options
-from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
-from scatlab.classroom.hub import singleuser_args
 from scatlab.app.limits import CPU_ENV, MEMORY_BYTES, STOPPED
 from scatlab.app.server import KERNELS_ENV, PAGE_FAILED, PAGE_TOO_MANY, REFUSED, SHARE
+from scatlab.classroom.forks import KERNEL_SPECS, SOCKET_ENV, socket_path
+from scatlab.classroom.hub import singleuser_args
 
 jupyter_client = pytest.importorskip("jupyter_client")
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kernels' limits are Linux rlimits")
@@ -56,11 +54,26 @@ CPU = 0.5
 
 
 def _notebook(path: Path, *cells: str) -> None:
-    path.write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
-                   "source": source} for i, source in enumerate(cells)],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4, "nbformat_minor": 5}))
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code",
+                        "execution_count": None,
+                        "id": f"c{i}",
+                        "metadata": {},
+                        "outputs": [],
+                        "source": source,
+                    }
+                    for i, source in enumerate(cells)
+                ],
+                "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
 
 
 class Learner:
@@ -69,8 +82,9 @@ class Learner:
     def __init__(self, port: int, proc: subprocess.Popen[bytes], home: Path, log: Path) -> None:
         self.port, self.proc, self.home, self.log = port, proc, home, log
 
-    def ask(self, method: str, path: str, body: str | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, str]:
+    def ask(
+        self, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, str]:
         """Status and body of a request (no redirect followed)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
@@ -107,13 +121,27 @@ def learner(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Learner]:
     shutil.copy(lessons_dir() / INDEX, lessons / INDEX)
     _notebook(lessons / "small.ipynb", 'print("small" + "-page")')
     port, log = free_port(), root / "server.log"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("JUPYTER_", "XDG_", "SCATLAB_")) or k == "SCATLAB_CACHE"}
-    env.update(HOME=str(home), JUPYTER_PATH=str(SHARE), SCATLAB_HOME=str(home / "scatlab"), **{KERNELS_ENV: str(KERNELS)})
-    cmd = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}",
-           "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
-           f"--ServerApp.root_dir={lessons}", *singleuser_args(),
-           "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents"]
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("JUPYTER_", "XDG_", "SCATLAB_")) or k == "SCATLAB_CACHE"
+    }
+    env.update(
+        HOME=str(home), JUPYTER_PATH=str(SHARE), SCATLAB_HOME=str(home / "scatlab"), **{KERNELS_ENV: str(KERNELS)}
+    )
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        f"--ServerApp.root_dir={lessons}",
+        *singleuser_args(),
+        "--ServerApp.contents_manager_class=scatlab.classroom.hub.ReadOnlyContents",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     with log.open("w") as out:
@@ -153,7 +181,9 @@ def test_sessions_are_refused(learner: Learner) -> None:
     body = json.dumps({"path": INDEX, "type": "notebook", "name": "", "kernel": {"name": "python3"}})
     for method in ("GET", "POST", "PATCH", "DELETE"):
         _refused(learner, method, "/api/sessions", body if method != "GET" else None)
-        _refused(learner, method, "/api/sessions/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50", body if method != "GET" else None)
+        _refused(
+            learner, method, "/api/sessions/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50", body if method != "GET" else None
+        )
 
 
 def test_config_writes_are_refused(learner: Learner) -> None:
@@ -170,9 +200,17 @@ def test_files_are_refused(learner: Learner) -> None:
 
 
 def test_notebook_source_is_refused(learner: Learner) -> None:
-    for path in (f"/api/contents/{INDEX}?content=1", "/api/contents/small.ipynb?content=1&format=text",
-                 "/api/contents?content=1", f"/nbconvert/script/{INDEX}", "/api/nbconvert", f"/view/{INDEX}",
-                 f"/edit/{INDEX}", f"/notebooks/{INDEX}", f"/voila/api/contents/{INDEX}"):
+    for path in (
+        f"/api/contents/{INDEX}?content=1",
+        "/api/contents/small.ipynb?content=1&format=text",
+        "/api/contents?content=1",
+        f"/nbconvert/script/{INDEX}",
+        "/api/nbconvert",
+        f"/view/{INDEX}",
+        f"/edit/{INDEX}",
+        f"/notebooks/{INDEX}",
+        f"/voila/api/contents/{INDEX}",
+    ):
         _refused(learner, "GET", path)
     _refused(learner, "PUT", "/api/contents/evil.ipynb", json.dumps({"type": "notebook", "content": {}}))
     status, page = learner.ask("GET", "/voila/render/small.ipynb")  # the page runs it and shows no source
@@ -180,16 +218,36 @@ def test_notebook_source_is_refused(learner: Learner) -> None:
     _shutdown(learner, _kernel_id(page))
 
 
-@pytest.mark.parametrize("method, path", [
-    ("GET", "/api/terminals"), ("POST", "/api/terminals"), ("GET", "/terminals/websocket/1"),
-    ("GET", "/api/kernelspecs"), ("GET", "/kernelspecs/python3/logo-64x64.png"),
-    ("GET", "/lab"), ("GET", "/lab/api/settings"), ("GET", "/tree"), ("GET", "/api/status"), ("GET", "/api/me"),
-    ("POST", "/api/shutdown"), ("GET", "/metrics"), ("GET", "/api/events/subscribe"), ("GET", "/voila/tree"),
-    ("GET", "/voila"), ("POST", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50/interrupt"),
-    ("POST", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50/restart"),
-    ("DELETE", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50"), ("GET", "/login"), ("OPTIONS", "/api/kernels"),
-    ("GET", "/static/favicons/favicon.ico"), ("GET", "//api/sessions"), ("GET", "/voila/render/../../api/sessions"),
-    ("GET", "/voila/render/%2e%2e/small.ipynb"), ("GET", "/voila/files/..%2Fsmall.ipynb")])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/api/terminals"),
+        ("POST", "/api/terminals"),
+        ("GET", "/terminals/websocket/1"),
+        ("GET", "/api/kernelspecs"),
+        ("GET", "/kernelspecs/python3/logo-64x64.png"),
+        ("GET", "/lab"),
+        ("GET", "/lab/api/settings"),
+        ("GET", "/tree"),
+        ("GET", "/api/status"),
+        ("GET", "/api/me"),
+        ("POST", "/api/shutdown"),
+        ("GET", "/metrics"),
+        ("GET", "/api/events/subscribe"),
+        ("GET", "/voila/tree"),
+        ("GET", "/voila"),
+        ("POST", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50/interrupt"),
+        ("POST", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50/restart"),
+        ("DELETE", "/api/kernels/0c7bfa48-3f4c-4d2a-8a1e-2f1c2d3e4f50"),
+        ("GET", "/login"),
+        ("OPTIONS", "/api/kernels"),
+        ("GET", "/static/favicons/favicon.ico"),
+        ("GET", "//api/sessions"),
+        ("GET", "/voila/render/../../api/sessions"),
+        ("GET", "/voila/render/%2e%2e/small.ipynb"),
+        ("GET", "/voila/files/..%2Fsmall.ipynb"),
+    ],
+)
 def test_everything_else_a_page_does_not_ask_for_is_refused(learner: Learner, method: str, path: str) -> None:
     _refused(learner, method, path)
 
@@ -204,8 +262,9 @@ def _shutdown(learner: Learner, kernel_id: str, origin: str | None = None) -> in
     """The page's beacon (no XSRF token), from ``origin`` (the server's own by default)."""
     conn = http.client.HTTPConnection("127.0.0.1", learner.port, timeout=60)
     try:
-        conn.request("POST", f"/voila/api/shutdown/{kernel_id}",
-                     headers={"Origin": origin or f"http://127.0.0.1:{learner.port}"})
+        conn.request(
+            "POST", f"/voila/api/shutdown/{kernel_id}", headers={"Origin": origin or f"http://127.0.0.1:{learner.port}"}
+        )
         return conn.getresponse().status
     finally:
         conn.close()
@@ -253,7 +312,9 @@ def test_a_lesson_page_renders_and_its_kernel_answers_over_the_page_routes(learn
     assert status == 200 and json.loads(model)["id"] == kernel_id
     replies = _in_own_loop(_ask_kernel(learner.port, kernel_id, ["kernel_info_request", "comm_info_request"]))
     assert replies["kernel_info_reply"]["status"] == "ok"
-    assert any(c["target_name"] == "jupyter.widget" for c in replies["comm_info_reply"]["comms"].values())  # its widgets
+    assert any(
+        c["target_name"] == "jupyter.widget" for c in replies["comm_info_reply"]["comms"].values()
+    )  # its widgets
     # the page's shutdown beacon: from another site refused, from the page's own origin it shuts the kernel down
     assert _shutdown(learner, kernel_id, origin="http://evil.example") == 403
     assert learner.ask("GET", f"/api/kernels/{kernel_id}")[0] == 200
@@ -297,8 +358,11 @@ def test_a_busy_kernel_is_culled_once_its_page_has_gone_never_while_open_or_rend
 
     assert "--MappingKernelManager.cull_busy=True" in voila_options(8866, "127.0.0.1")
     assert "--MappingKernelManager.cull_busy=True" in singleuser_args()
-    manager: Any = AsyncMappingKernelManager(cull_busy=True, cull_idle_timeout=30,  # type: ignore[no-untyped-call]
-                                             cull_connected=False)
+    manager: Any = AsyncMappingKernelManager(
+        cull_busy=True,
+        cull_idle_timeout=30,  # type: ignore[no-untyped-call]
+        cull_connected=False,
+    )
     course_server._limit_kernels(types.SimpleNamespace(kernel_manager=manager))
     culled: list[str] = []
 
@@ -306,9 +370,12 @@ def test_a_busy_kernel_is_culled_once_its_page_has_gone_never_while_open_or_rend
         culled.append(kernel_id)
 
     manager.shutdown_kernel = shutdown_kernel
-    kernel = types.SimpleNamespace(execution_state="busy", kernel_name="python3",
-                                   kernel_spec=types.SimpleNamespace(metadata={}),
-                                   last_activity=datetime.now(timezone.utc) - timedelta(minutes=5))
+    kernel = types.SimpleNamespace(
+        execution_state="busy",
+        kernel_name="python3",
+        kernel_spec=types.SimpleNamespace(metadata={}),
+        last_activity=datetime.now(UTC) - timedelta(minutes=5),
+    )
     manager._kernels["k"] = kernel
     manager._kernel_connections["k"] = 1  # its page is open
     _in_own_loop(manager.cull_kernel_if_idle("k"))
@@ -333,8 +400,9 @@ class Kernel:
     def run(self, code: str, timeout: float = 60) -> tuple[dict[str, Any], str]:
         """The reply's content and what the code printed."""
         out: list[str] = []
-        reply = self.client.execute_interactive(code, timeout=timeout,
-                                                output_hook=lambda m: out.append(m["content"].get("text", "")))
+        reply = self.client.execute_interactive(
+            code, timeout=timeout, output_hook=lambda m: out.append(m["content"].get("text", ""))
+        )
         return reply["content"], "".join(out).strip()
 
 
@@ -397,13 +465,18 @@ def test_a_runaway_widget_callback_is_stopped_with_a_line_on_the_page_and_the_ke
         "        pass\n"
         "button = ipywidgets.Button(description='Spin')\n"
         "button.on_click(spin)\n"
-        "button", timeout=60,
-        output_hook=lambda m: views.extend([m["content"]["data"].get("application/vnd.jupyter.widget-view+json",
-                                                                     {}).get("model_id", "")]
-                                           if m["msg_type"] in ("display_data", "execute_result") else []))
+        "button",
+        timeout=60,
+        output_hook=lambda m: views.extend(
+            [m["content"]["data"].get("application/vnd.jupyter.widget-view+json", {}).get("model_id", "")]
+            if m["msg_type"] in ("display_data", "execute_result")
+            else []
+        ),
+    )
     assert len(views) == 2 and all(views), views  # the button, then the page's notice box
-    msg = kernel.client.session.msg("comm_msg", {"comm_id": views[0],
-                                                 "data": {"method": "custom", "content": {"event": "click"}}})
+    msg = kernel.client.session.msg(
+        "comm_msg", {"comm_id": views[0], "data": {"method": "custom", "content": {"event": "click"}}}
+    )
     start = time.monotonic()
     kernel.client.shell_channel.send(msg)
     said = []
@@ -417,8 +490,11 @@ def test_a_runaway_widget_callback_is_stopped_with_a_line_on_the_page_and_the_ke
     assert time.monotonic() - start < CPU + 15
     assert any(STOPPED.format(seconds=CPU) in line for line in said), said  # the notice's line, sent to the page
     assert any('"display": "flex"' in line for line in said), said  # and the box shown
-    kernel.client.shell_channel.send(kernel.client.session.msg("comm_msg", {
-        "comm_id": views[0], "data": {"method": "custom", "content": {"event": "click"}}}))
+    kernel.client.shell_channel.send(
+        kernel.client.session.msg(
+            "comm_msg", {"comm_id": views[0], "data": {"method": "custom", "content": {"event": "click"}}}
+        )
+    )
     assert kernel.run("print(clicks)")[1] == "[0, 1]"  # the second click ran: the kernel goes on
 
 
@@ -426,8 +502,10 @@ def test_a_forked_lesson_kernel_has_the_same_limits(tmp_path: Path) -> None:
     """A kernel forked from the class's parent (``forkshare/kernels/python3``) sets them in
     the fork itself."""
     path = socket_path(tmp_path)
-    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
-                              stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while not Path(path).exists():

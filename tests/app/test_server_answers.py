@@ -13,12 +13,10 @@ import json
 import os
 import shutil
 import signal
-import socket
 import stat
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,8 +24,8 @@ import pytest
 
 from helpers.servers import free_port, stop, wait_ready
 from scatlab.app.launch import INDEX, lessons_dir
-from scatlab.classroom.hub import singleuser_args
 from scatlab.app.server import PAGE_FAILED, SHARE
+from scatlab.classroom.hub import singleuser_args
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the server's kernels from /proc")
 
@@ -42,9 +40,13 @@ def _serve(home: Path, **env: str) -> Served:
     port = free_port()
     log = home / "serve.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port)],
-                                env={**os.environ, "SCATLAB_HOME": str(home), **env}, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port)],
+            env={**os.environ, "SCATLAB_HOME": str(home), **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         wait_ready(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
     except BaseException:
@@ -124,8 +126,9 @@ def _assert_unix_sockets_in_a_private_folder(files: list[Path]) -> None:
 
 
 @pytest.mark.parametrize("size", [100_000, 4_000_000])
-def test_an_address_or_headers_over_64_kB_get_414_or_431_at_once_and_the_server_keeps_serving(served: Served,
-                                                                                                   size: int) -> None:
+def test_an_address_or_headers_over_64_kB_get_414_or_431_at_once_and_the_server_keeps_serving(
+    served: Served, size: int
+) -> None:
     """Tornado closed such a connection without a word (its 64 kB header limit); now the
     client reads why before its 10 s timeout, and the next page loads as before."""
     status, kind, body = _get(served.port, f"/voila/render/{INDEX}?x=" + "a" * size, timeout=10)
@@ -148,8 +151,9 @@ def test_kernels_listen_on_unix_sockets_in_a_private_folder_and_a_page_renders(s
     deadline = time.monotonic() + 20
     while True:
         try:
-            _assert_unix_sockets_in_a_private_folder([f for f in _kernel_connection_files(served.proc.pid)
-                                                      if f.exists()])
+            _assert_unix_sockets_in_a_private_folder(
+                [f for f in _kernel_connection_files(served.proc.pid) if f.exists()]
+            )
             break
         except (AssertionError, OSError):
             if time.monotonic() > deadline:
@@ -165,16 +169,42 @@ def test_a_page_whose_kernel_dies_at_start_ends_with_one_line_at_once(tmp_path: 
     lessons = tmp_path / "lessons"
     lessons.mkdir()
     shutil.copy(lessons_dir() / INDEX, lessons / INDEX)
-    (lessons / "dies.ipynb").write_text(json.dumps({
-        "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
-                   "source": "print('never runs')"}],
-        "metadata": {"kernelspec": {"name": "scatlab-test-dies", "display_name": "Dies", "language": "python"}},
-        "nbformat": 4, "nbformat_minor": 5}))
+    (lessons / "dies.ipynb").write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code",
+                        "execution_count": None,
+                        "id": "c1",
+                        "metadata": {},
+                        "outputs": [],
+                        "source": "print('never runs')",
+                    }
+                ],
+                "metadata": {"kernelspec": {"name": "scatlab-test-dies", "display_name": "Dies", "language": "python"}},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
     spec = tmp_path / "share" / "kernels" / "scatlab-test-dies"
     spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-c", "raise SystemExit('this kernel dies at start')", "-f", "{connection_file}"],
-        "display_name": "Dies", "language": "python"}))
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [
+                    sys.executable,
+                    "-c",
+                    "raise SystemExit('this kernel dies at start')",
+                    "-f",
+                    "{connection_file}",
+                ],
+                "display_name": "Dies",
+                "language": "python",
+            }
+        )
+    )
     server = _serve(tmp_path, SCATLAB_LESSONS=str(lessons), JUPYTER_PATH=str(tmp_path / "share"))
     try:
         start = time.monotonic()
@@ -191,7 +221,8 @@ def test_a_page_whose_kernel_dies_at_start_ends_with_one_line_at_once(tmp_path: 
 
 
 def test_a_learners_server_under_a_deep_home_answers_long_requests_and_its_kernels_use_unix_sockets(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A Jupyter server with the hub's single-user arguments (Voilà as a server extension, and
     the course's extension, scatlab.app.server): the same 414, kernels on Unix sockets; its
     runtime folder under a deep home is too long for a socket path (107 bytes), so the kernels'
@@ -202,11 +233,22 @@ def test_a_learners_server_under_a_deep_home_answers_long_requests_and_its_kerne
     log = tmp_path / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER_", "XDG_"))}
     env.update(HOME=str(home), JUPYTER_PATH=str(SHARE), SCATLAB_HOME=str(home / "scatlab"))
-    cmd = [sys.executable, "-m", "jupyter_server", "--no-browser", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-           "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=", f"--ServerApp.root_dir={lessons_dir()}",
-           *singleuser_args(),
-           *(f"--ServerApp.jpserver_extensions={name}=False"
-             for name in ("jupyterlab", "notebook_shim", "jupyter_lsp", "jupyter_server_terminals"))]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter_server",
+        "--no-browser",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.ip=127.0.0.1",
+        "--IdentityProvider.token=",
+        f"--ServerApp.root_dir={lessons_dir()}",
+        *singleuser_args(),
+        *(
+            f"--ServerApp.jpserver_extensions={name}=False"
+            for name in ("jupyterlab", "notebook_shim", "jupyter_lsp", "jupyter_server_terminals")
+        ),
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     with log.open("w") as out:
@@ -244,6 +286,7 @@ def test_ctrl_c_stops_scatlab_serve_cleanly_without_a_traceback_or_a_kernel_left
     server = _serve(tmp_path)
     try:
         if moment == "loading a page":  # a page's kernel runs the lesson's cells as Ctrl+C comes
+
             def load() -> None:
                 try:
                     _get(server.port, f"/voila/render/{INDEX}", timeout=60)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from urllib.parse import urlsplit
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
@@ -54,17 +53,26 @@ def voila_url() -> Iterator[str]:
     """The base URL of a Voilà server serving ``tests/browser``."""
     port = free_port()
     # one log per pytest-xdist worker (PYTEST_XDIST_WORKER is "gw0", "gw1", ...; unset without -n)
-    log = ARTIFACTS / f"voila{'-' + os.environ['PYTEST_XDIST_WORKER'] if 'PYTEST_XDIST_WORKER' in os.environ else ''}.log"
+    log = (
+        ARTIFACTS / f"voila{'-' + os.environ['PYTEST_XDIST_WORKER'] if 'PYTEST_XDIST_WORKER' in os.environ else ''}.log"
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen(
             [
                 # the course's Voilà (scatlab.app.server): its page template fetches nothing
                 # from outside the machine, as in the app
-                sys.executable, "-m", "scatlab.app.server", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-                "--show_tracebacks=True", "--VoilaConfiguration.template=scatlab",
+                sys.executable,
+                "-m",
+                "scatlab.app.server",
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.ip=127.0.0.1",
+                "--show_tracebacks=True",
+                "--VoilaConfiguration.template=scatlab",
                 "--KernelManager.transport_encryption=auto",
-                "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_idle_timeout=20",
+                "--MappingKernelManager.cull_interval=10",
+                "--MappingKernelManager.cull_idle_timeout=20",
                 str(HERE),
             ],
             cwd=HERE,

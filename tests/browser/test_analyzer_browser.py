@@ -43,7 +43,8 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     expect(p31).to_have_text("1/16 ≈ 0.0625", timeout=15_000)
     expect(analyzer.locator("tr[data-key='draw_ev'] td.num")).to_have_text("541/24 ≈ 22.5417")
     expect(analyzer.locator(".widget-htmlmath mjx-container, .widget-htmlmath .MathJax").first).to_be_visible(
-        timeout=15_000)
+        timeout=15_000
+    )
     maths = analyzer.locator(".widget-htmlmath").text_content() or ""  # MathJax's rendering, not the TeX
     assert "P(31)=" in maths and "0.0625" in maths and "$$" not in maths
     outs = analyzer.locator(".scat-pick.scat-out")
@@ -67,7 +68,9 @@ def test_type_a_hand_see_p31_and_the_derivation_then_pick_cards_by_mouse_and_key
     expect(hand).to_have_value("AH KH QH")
     expect(analyzer.locator("tr[data-key='value'] td.num")).to_have_text("31")
     # a 31 is declared, not knocked (C8)
-    expect(analyzer.locator(".scat-analyzer-advice")).to_contain_text("Advice: declare: a hand worth 31 is declared, not knocked")
+    expect(analyzer.locator(".scat-analyzer-advice")).to_contain_text(
+        "Advice: declare: a hand worth 31 is declared, not knocked"
+    )
 
     # keyboard only: Tab from the Q♥ to the next card (J♥) and Enter puts it among the cards seen
     analyzer.get_by_role("button", name="Seen", exact=True).click()

@@ -67,10 +67,13 @@ def _ensure_proxy() -> None:
         return
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if missing:
-        pytest.fail(f"the class hub needs {' and '.join(missing)} (configurable-http-proxy is a node "
-                    "program from the npm registry): install Node.js 20 or newer")
-    done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--prefix", str(DEPLOY)],
-                          capture_output=True, text=True, timeout=300)
+        pytest.fail(
+            f"the class hub needs {' and '.join(missing)} (configurable-http-proxy is a node "
+            "program from the npm registry): install Node.js 20 or newer"
+        )
+    done = subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--prefix", str(DEPLOY)], capture_output=True, text=True, timeout=300
+    )
     if done.returncode or not CHP.is_file():
         pytest.fail(f"`npm ci --prefix deploy` did not install configurable-http-proxy:\n{done.stderr[-2000:]}")
 
@@ -88,7 +91,9 @@ def _learner_processes(folder: Path) -> list[tuple[str, int]]:
     for pid, _what in class_processes(folder):
         try:
             env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-            user = next((e[len(b"JUPYTERHUB_USER="):].decode() for e in env if e.startswith(b"JUPYTERHUB_USER=")), None)
+            user = next(
+                (e[len(b"JUPYTERHUB_USER=") :].decode() for e in env if e.startswith(b"JUPYTERHUB_USER=")), None
+            )
             if user and user != "miss-t":
                 found.append((user, _uid(pid)))
         except (OSError, ValueError):
@@ -174,8 +179,9 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
     assert all(uid != 0 for _user, uid in processes), processes
     forked = _forked(hub.folder)  # servers and kernels forked from the warm parent (they show its environment)
     assert {SERVER_NAME, KERNEL_NAME} <= {name for name, _uid_ in forked}, forked
-    assert all(uid != 0 and (os.geteuid() != 0 or pwd.getpwuid(uid).pw_name.startswith(PREFIX))
-               for _name, uid in forked), forked
+    assert all(
+        uid != 0 and (os.geteuid() != 0 or pwd.getpwuid(uid).pw_name.startswith(PREFIX)) for _name, uid in forked
+    ), forked
     if os.geteuid() == 0:
         assert len(learner_uids) == 2  # one user each
 
@@ -186,8 +192,13 @@ def test_a_class_on_jupyterhub_over_http(hub: Hub) -> None:
     # the server is Voilà only: no JupyterLab, no terminals, no writing the lessons
     assert ada.get(f"{hub.url}/user/ada-lovelace/lab", timeout=30).status_code in (403, 404)
     xsrf = ada.cookies.get("_xsrf", path="/user/ada-lovelace/") or ""
-    put = ada.put(f"{hub.url}/user/ada-lovelace/api/contents/evil.ipynb", headers={"X-XSRFToken": xsrf},
-                  cookies={"_xsrf": xsrf}, json={"type": "notebook", "content": {}}, timeout=30)
+    put = ada.put(
+        f"{hub.url}/user/ada-lovelace/api/contents/evil.ipynb",
+        headers={"X-XSRFToken": xsrf},
+        cookies={"_xsrf": xsrf},
+        json={"type": "notebook", "content": {}},
+        timeout=30,
+    )
     assert put.status_code in (403, 404), put.status_code
 
     # the teacher logs in with the teacher's code; the idle culler asks the hub about servers
@@ -229,9 +240,11 @@ def _play_step(page: Page, step_id: str, wrong: set[int]) -> None:
 
 # who plays which step, how many wrong, and the stars that earns (the star rule: all right 3,
 # one miss 2, at least half right 1)
-PLAYS = {"ada": ("01-the-game", "1.1", set(), "★★★"),
-         "ben": ("02-draw-or-take", "2.1", {0}, "★★☆"),
-         "cy": ("02-draw-or-take", "2.2", {0, 1}, "★☆☆")}
+PLAYS = {
+    "ada": ("01-the-game", "1.1", set(), "★★★"),
+    "ben": ("02-draw-or-take", "2.1", {0}, "★★☆"),
+    "cy": ("02-draw-or-take", "2.2", {0, 1}, "★☆☆"),
+}
 
 
 def test_three_learners_play_and_the_teacher_sees_each_ones_own_stars(hub: Hub, browser: Browser) -> None:
@@ -267,7 +280,7 @@ def test_three_learners_play_and_the_teacher_sees_each_ones_own_stars(hub: Hub, 
     response = teacher.goto(f"{hub.url}/services/dashboard/", wait_until="domcontentloaded")
     assert response is not None and response.status == 200, hub.log_text()
     expect(teacher.get_by_role("heading", name="Class dashboard")).to_be_visible()
-    for name, (lesson, step, _wrong, stars) in PLAYS.items():
+    for name, (_lesson, step, _wrong, stars) in PLAYS.items():
         row = teacher.locator(f"tr.learner[data-learner='{name}']")
         expect(row).to_be_visible()
         expect(row.locator(".star")).to_have_text([f"{step} {stars}"])  # this learner's step only
@@ -275,7 +288,8 @@ def test_three_learners_play_and_the_teacher_sees_each_ones_own_stars(hub: Hub, 
     teacher.screenshot(path=str(ARTIFACTS / "class-dashboard.png"), full_page=True)
     csv_text = teacher.request.get(f"{hub.url}/services/dashboard/events.csv").text()
     assert csv_text.startswith("at,learner,kind") and {"ada", "ben", "cy"} <= {
-        line.split(",")[1] for line in csv_text.splitlines()[1:]}
+        line.split(",")[1] for line in csv_text.splitlines()[1:]
+    }
 
 
 def test_a_name_needs_its_own_secret_and_the_teacher_can_give_a_new_one(hub: Hub, browser: Browser) -> None:

@@ -18,23 +18,26 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
-from helpers.course_pages import (ARTIFACTS, PAGES, READING_ONLY, Server, no_trouble, open_page,
-                                  renders_its_widgets_without_errors, shot, start_app)
+from helpers.course_pages import (
+    ARTIFACTS,
+    Server,
+    no_trouble,
+    open_page,
+    shot,
+    start_app,
+)
 from helpers.servers import free_port, stop, wait_ready
 from scatlab.analysis import knock_line
-from scatlab.course.exercises import EXERCISES
-from scatlab.course.lessons import APPENDICES, LESSONS
 from scatlab.course.steps import STEPS
+
 
 def test_the_address_is_the_course_index(course_page: Page, server: Server) -> None:
     """``/`` (and Voilà's file list) land on the course index, with nothing fetched from
@@ -175,8 +178,10 @@ def test_practice_at_phone_width_keeps_each_label_beside_its_dropdown(course_pag
     rects = {}
     for name in ("theme", "level"):
         control = box.locator(f".scatlab-practice-{name}")
-        rects[name] = {part: control.locator(sel).bounding_box() for part, sel in
-                       (("box", "xpath=."), ("label", "label"), ("select", "select"))}
+        rects[name] = {
+            part: control.locator(sel).bounding_box()
+            for part, sel in (("box", "xpath=."), ("label", "label"), ("select", "select"))
+        }
     inner = box.bounding_box()
     assert inner is not None
     for name, r in rects.items():
@@ -214,8 +219,13 @@ def test_the_server_listens_on_loopback_only(server: Server) -> None:
 
 
 def test_a_taken_port_is_one_line_and_status_2(server: Server, tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(server.port)],
-                         capture_output=True, text=True, timeout=60, env={**os.environ, "SCATLAB_HOME": str(tmp_path)})
+    run = subprocess.run(
+        [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(server.port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SCATLAB_HOME": str(tmp_path)},
+    )
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and f"port {server.port} on 127.0.0.1 is already in use" in run.stderr
     assert "Traceback" not in run.stderr
@@ -234,9 +244,19 @@ def test_a_host_given_says_who_can_reach_it(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/voila/render/../README.md", "/voila/render/%2E%2E/pyproject.toml", "/voila/files/../pyproject.toml",
-     "/voila/files/01-the-game.ipynb", "/voila/render/../../../etc/passwd", "/tree", "/api/contents",
-     "/api/kernels", "/voila/tree/..", "/files/README.md", "/lab"],
+    [
+        "/voila/render/../README.md",
+        "/voila/render/%2E%2E/pyproject.toml",
+        "/voila/files/../pyproject.toml",
+        "/voila/files/01-the-game.ipynb",
+        "/voila/render/../../../etc/passwd",
+        "/tree",
+        "/api/contents",
+        "/api/kernels",
+        "/voila/tree/..",
+        "/files/README.md",
+        "/lab",
+    ],
 )
 def test_nothing_outside_the_lessons_is_served(server: Server, path: str) -> None:
     status, body = _get(server.port, path)
@@ -277,6 +297,7 @@ def _get(port: int, path: str) -> tuple[int, str]:
 def test_only_the_page_itself_may_shut_its_kernel_down(server: Server) -> None:
     """The shutdown a closing page sends carries no XSRF token, so that one endpoint checks
     the request's origin: another site's page is refused (403) and the kernel lives on."""
+
     def post(origin: str) -> int:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         conn.request("POST", f"/voila/api/shutdown/{uuid.uuid4()}", headers={"Origin": origin})
@@ -327,13 +348,15 @@ CHART_TEXTS = """(svg) => {  // every drawn text of the chart: its box and its s
         return {text: t.textContent, cls: t.getAttribute('class'), readout: !!t.closest('.scat-kc-readout'),
                 left: r.left, right: r.right, top: r.top,
                 bottom: r.bottom, px: parseFloat(getComputedStyle(t).fontSize) * scale,
-                inside: r.left >= s.left - 1 && r.right <= s.right + 1 && r.top >= s.top - 1 && r.bottom <= s.bottom + 1};
+                inside: r.left >= s.left - 1 && r.right <= s.right + 1 && r.top >= s.top - 1 && r.bottom <=
+                s.bottom + 1};
     });
 }"""
 
 
-def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(course_page: Page, server: Server,
-                                                                            past_the_right_edge: Any) -> None:
+def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(
+    course_page: Page, server: Server, past_the_right_edge: Any
+) -> None:
     """At 390 x 844 lesson 3's knock chart fits the width with no sideways scroll: every hand
     value labelled and in view, the legend and both axis titles whole, text at least 10 px
     high; a tap (a click, then the mouse moved away: not a hover) on the 21's column shows its
@@ -352,7 +375,9 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     assert "hover" not in chart.inner_text() and "Tap a value for its numbers" in chart.inner_text()
     worked = knock_sum("AH KH 4C", "9S")
     example = course_page.locator(".scatlab-worked-example")
-    expect(example).to_contain_text(re.compile(rf"= (about )?{re.escape(level(worked.knock))}"))  # "about": rounded terms
+    expect(example).to_contain_text(
+        re.compile(rf"= (about )?{re.escape(level(worked.knock))}")
+    )  # "about": rounded terms
     expect(example).to_contain_text(f"gives {level(worked.play_on.win)}")
     svg.scroll_into_view_if_needed()
     assert past_the_right_edge(course_page, ".scatlab-knock-chart, .scatlab-knock-chart *") == []
@@ -363,13 +388,24 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     values = [t for t in texts if t["cls"] == "scat-kc-value"]
     assert [t["text"] for t in values] == [str(v) for v in range(15, 31)]  # every hand value, in order
     assert all(a["right"] < b["left"] for a, b in zip(values, values[1:])), values  # none over its neighbour
-    drawn_over = [(a["text"], b["text"]) for i, a in enumerate(texts) for b in texts[i + 1:]
-                  if a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
-                  and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1]
+    drawn_over = [
+        (a["text"], b["text"])
+        for i, a in enumerate(texts)
+        for b in texts[i + 1 :]
+        if a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    ]
     assert drawn_over == []  # no text over another (the legend, the ticks, the axis titles)
     drawn = " ".join(t["text"] for t in texts)
-    for whole in ("if you knock (the advice: knock)", "if you knock (the advice: play on)", "if you play on",
-                  "your chance of winning the game", "hand value at the start of your turn"):
+    for whole in (
+        "if you knock (the advice: knock)",
+        "if you knock (the advice: play on)",
+        "if you play on",
+        "your chance of winning the game",
+        "hand value at the start of your turn",
+    ):
         assert whole in drawn, (whole, drawn)
     rows = chart_rows(knock_line("classic", opponents=1, turns=0))
     i21 = next(i for i, r in enumerate(rows) if r.value == 21)
@@ -380,8 +416,10 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     svg.locator('.scat-kc-col[data-value="21"] .scat-kc-knock').click()
     course_page.mouse.move(5, 5)  # not a hover: the tapped column keeps its numbers
     expect(readout).to_be_visible()
-    expect(readout).to_contain_text(f"worth 21your chance of winning the game:{level(row.knock)} if you knock"
-                                    f"{level(row.play_on)} if you play onthe advice: {advice}")
+    expect(readout).to_contain_text(
+        f"worth 21your chance of winning the game:{level(row.knock)} if you knock"
+        f"{level(row.play_on)} if you play onthe advice: {advice}"
+    )
     assert all(t["inside"] and t["right"] <= 390 for t in svg.evaluate(CHART_TEXTS))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     course_page.screenshot(path=str(ARTIFACTS / "03-knock-chart-390.png"))
@@ -395,7 +433,8 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
     top = len(rows) - 1
     svg.locator(f'.scat-kc-col[data-value="{rows[top].value}"] .scat-kc-knock').click()
     expect(svg.locator(f'.scat-kc-readout[data-i="{top}"]')).to_contain_text(
-        f"the advice: {'knock' if rows[top].knocks else 'play on'}")
+        f"the advice: {'knock' if rows[top].knocks else 'play on'}"
+    )
     assert all(t["inside"] for t in svg.evaluate(CHART_TEXTS))
     browser = course_page.context.browser
     assert browser is not None
@@ -408,7 +447,8 @@ def test_lesson_3_knock_chart_fits_a_phone_and_a_tap_shows_a_values_levels(cours
         mark.tap()
         i26 = next(i for i, r in enumerate(rows) if r.value == 26)
         expect(phone.locator(f'svg.scat-kc .scat-kc-readout[data-i="{i26}"]')).to_contain_text(
-            f"{level(rows[i26].knock)} if you knock")
+            f"{level(rows[i26].knock)} if you knock"
+        )
     finally:
         touch.close()
     no_trouble(course_page)
@@ -440,15 +480,18 @@ def test_lesson_4s_table_takes_the_keys_and_a_key_brings_it_into_view(course_pag
     showdown (C6, C7)."""
     open_page(course_page, server, "04-showdown")
     expect(course_page.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
-    course_page.wait_for_function("document.activeElement && document.activeElement.classList.contains('scat-table')",
-                                  timeout=30_000)
+    course_page.wait_for_function(
+        "document.activeElement && document.activeElement.classList.contains('scat-table')", timeout=30_000
+    )
     assert course_page.evaluate("window.scrollY") == 0
     below = course_page.evaluate("document.querySelector('.scat-felt').getBoundingClientRect().bottom")
     assert below > 900, "the felt starts inside the first screen: the test would show nothing"
     course_page.keyboard.press("k")
     expect(course_page.locator(".scat-showdown")).to_be_visible(timeout=30_000)
-    box = course_page.evaluate("(() => { const b = document.querySelector('.scat-felt').getBoundingClientRect();"
-                               " return [b.top, b.bottom]; })()")
+    box = course_page.evaluate(
+        "(() => { const b = document.querySelector('.scat-felt').getBoundingClientRect();"
+        " return [b.top, b.bottom]; })()"
+    )
     assert 0 <= box[0] and box[1] <= 900, box
     no_trouble(course_page)
 
@@ -484,8 +527,9 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     open_page(course_page, server, "08-play-a-game")
     game = course_page.locator(".scatlab-game")  # the page's other tables are the review's Try it yourself
     expect(game.locator(".scat-hand-card")).to_have_count(3, timeout=30_000)
-    course_page.wait_for_function("document.activeElement && document.activeElement.closest('.scatlab-game')",
-                                  timeout=30_000)
+    course_page.wait_for_function(
+        "document.activeElement && document.activeElement.closest('.scatlab-game')", timeout=30_000
+    )
     course_page.keyboard.press("d")
     expect(game.locator(".scat-hand-card")).to_have_count(4, timeout=30_000)
     course_page.locator(".scatlab-game input[placeholder='a name for this game']").fill("browser game")
@@ -500,8 +544,9 @@ def test_lesson_8_saves_a_game_that_the_index_reopens(course_page: Page, server:
     no_trouble(course_page)
 
 
-def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(course_page: Page,
-                                                                               server: Server) -> None:
+def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(
+    course_page: Page, server: Server
+) -> None:
     """A saved game whose players are all on the county (C13), reopened and played out by
     keys (K knocks, 1 throws, N deals) to Game over, then Review this game: the page's
     review follows it with no console error. The review used to be added below the table
@@ -525,8 +570,9 @@ def test_lesson_8_a_game_played_to_its_end_and_reviewed_shows_no_console_error(c
             break
         if text.startswith(("Your turn", "Hand")):
             game.locator(".scat-table").focus()
-            course_page.keyboard.press("1" if text.startswith("Your turn: click a card") else
-                                       "k" if text.startswith("Your turn") else "n")
+            course_page.keyboard.press(
+                "1" if text.startswith("Your turn: click a card") else "k" if text.startswith("Your turn") else "n"
+            )
         course_page.wait_for_timeout(200)
     expect(status).to_have_text(re.compile(r"^Game over"), timeout=30_000)
     expect(game.get_by_role("button", name="Knock (K)")).to_have_count(0)  # no greyed knock once it is over
@@ -557,8 +603,9 @@ def test_lesson_8_reviews_a_game_and_replays_its_two_costliest_decisions(course_
     expect(course_page.locator(".scat-hand-card")).to_have_count(3 + 3 + 3, timeout=30_000)
     review.locator(".scat-review-mark").nth(1).click()
     # the decision in the learner's words: the player's own move, never the engine's "action 2"
-    expect(review.locator(".scat-review-decision")).to_contain_text(re.compile(r"Hand \d+, the stand-in's \d+(st|nd|rd|th) move"),
-                                                                   timeout=10_000)
+    expect(review.locator(".scat-review-decision")).to_contain_text(
+        re.compile(r"Hand \d+, the stand-in's \d+(st|nd|rd|th) move"), timeout=10_000
+    )
     expect(review.locator(".scat-review-decision")).not_to_contain_text("action")
     section.get_by_role("button", name="Review my game").click()
     expect(section.locator(".scatlab-review-wait")).to_contain_text("not over yet")
@@ -581,7 +628,9 @@ def test_lesson_6_runs_a_tournament_with_a_progress_bar(course_page: Page, serve
     lab = course_page.locator(".scatlab-tournament")
     lab.get_by_role("button", name="Run the tournament").click()
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("won", timeout=60_000)
-    expect(lab.locator("svg[aria-label^='win rates after 36 games, each with the range it likely lies in']")).to_be_visible()
+    expect(
+        lab.locator("svg[aria-label^='win rates after 36 games, each with the range it likely lies in']")
+    ).to_be_visible()
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("tip player 1")
     expect(lab.locator(".scatlab-tournament-result")).to_contain_text("likely between")
     shot(course_page, "06-strategy-lab-run")
@@ -609,7 +658,8 @@ def test_stopping_scatlab_serve_stops_voila(tmp_path: Path) -> None:
 
 
 def test_the_appendix_compares_the_two_opponent_models_and_shows_the_reliability_diagram(
-        course_page: Page, server: Server) -> None:
+    course_page: Page, server: Server
+) -> None:
     """Issue 11, on lesson 3's optional page "How we know the numbers": the turns slider and
     the rejected-cards field change the adaptive model's knock risk (C6, C7), not the uniform
     one's; bad cards are answered beside the field; the calibration study's diagram is drawn."""
@@ -656,9 +706,18 @@ def test_the_console_shows_one_url_and_a_quiet_log(server: Server) -> None:
     (untrusted notebook, unencrypted kernel transport, a refused kernel shutdown when a page
     closes) is not logged. (Last in this file: the pages above have been opened and left.)"""
     log = (server.home / "serve.log").read_text()
-    addresses = [line for line in log.splitlines() if "http://" in line and "Origin:" not in line
-                 and "POST /voila/api/shutdown" not in line]  # the origin test above sends one from elsewhere
+    addresses = [
+        line
+        for line in log.splitlines()
+        if "http://" in line and "Origin:" not in line and "POST /voila/api/shutdown" not in line
+    ]  # the origin test above sends one from elsewhere
     assert addresses == [f"scatlab course: {server.page_url('00-index')}"], log
-    for noise in ("is not trusted", "without encryption", "Kernel started", "'_xsrf' argument missing", "Culling",
-                  "websocket_ping"):
+    for noise in (
+        "is not trusted",
+        "without encryption",
+        "Kernel started",
+        "'_xsrf' argument missing",
+        "Culling",
+        "websocket_ping",
+    ):
         assert noise not in log, log

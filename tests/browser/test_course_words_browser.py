@@ -25,9 +25,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from helpers.course_pages import PAGES, Server, no_trouble, renders_its_widgets_without_errors, shot
 from scatlab.course.steps import steps_of
-
-from helpers.course_pages import PAGES, Server, no_trouble, open_page, renders_its_widgets_without_errors, shot
 
 TAUGHT_IN = {"00-index": 0, "rulebook": 0, "practice": 9, "appendix-how-we-know": 3, "appendix-skat": 7}
 """The lesson after which each page that is not a lesson is read (practice: after lesson 8;
@@ -49,7 +48,11 @@ RULES: list[tuple[str, re.Pattern[str], int]] = [
     ("a code name in snake_case", re.compile(r"\b[a-z]+_[a-z_]+\b"), 99),
     ("a random seed", re.compile(r"\bseeds?\b", re.IGNORECASE), 99),
     ("the five-turn horizon before lesson 6 names it", re.compile(r"\b(five|5) turns ahead\b"), 6),
-    ("player 0: the table numbers players from 1", re.compile(r"\bplayers? 0\b|\bplayers (\d+, )*0\b", re.IGNORECASE), 99),
+    (
+        "player 0: the table numbers players from 1",
+        re.compile(r"\bplayers? 0\b|\bplayers (\d+, )*0\b", re.IGNORECASE),
+        99,
+    ),
     ("± (a range is said in words)", re.compile("±"), 99),
     ("an analyst's interval", re.compile(r"\b\d+% (confidence )?interval", re.IGNORECASE), 99),
     ("an analyst's entrant label (tip#1)", re.compile(r"[a-z]#\d"), 99),
@@ -73,7 +76,8 @@ def unearned_words(text: str, page: str) -> list[str]:
     []
     >>> unearned_words("How many lives does the knocker (player 0) lose?", "04-showdown")
     ['player 0: the table numbers players from 1: ...How many lives does the knocker (player 0) lose?...']
-    >>> unearned_words("players 2 and 3 lose nothing; tip player 1 won 9 (likely between 13% and 41%)", "06-strategy-lab")
+    >>> words = "players 2 and 3 lose nothing; tip player 1 won 9 (likely between 13% and 41%)"
+    >>> unearned_words(words, "06-strategy-lab")
     []
     """
     found = []
@@ -81,7 +85,7 @@ def unearned_words(text: str, page: str) -> list[str]:
         if lesson_number(page) >= first:
             continue
         for m in pattern.finditer(text):
-            found.append(f"{what}: ...{text[max(0, m.start() - 40):m.end() + 30]}...".replace("\n", " "))
+            found.append(f"{what}: ...{text[max(0, m.start() - 40) : m.end() + 30]}...".replace("\n", " "))
     return found
 
 
@@ -104,14 +108,17 @@ def signed_without_level(text: str) -> list[str]:
     >>> signed_without_level("knocking: 0.3% × 41.2% + 16.8% × 27.4% = 4.7%")
     []
     """
-    return [f"...{text[max(0, m.start() - 10):m.end()]}..." for m in SIGNED.finditer(text)
-            if not LEVEL_THEN.search(text[:m.start()]) and _a_chance(text, m)]
+    return [
+        f"...{text[max(0, m.start() - 10) : m.end()]}..."
+        for m in SIGNED.finditer(text)
+        if not LEVEL_THEN.search(text[: m.start()]) and _a_chance(text, m)
+    ]
 
 
 def _a_chance(text: str, m: re.Match[str]) -> bool:
     """A signed figure is a chance's change when it is in percent, or in points said of the
     chance of winning (a calibration figure's "bias -2.2 points" is not)."""
-    return m.group().endswith("%") or "chance of winning" in text[max(0, m.start() - 80):m.start()]
+    return m.group().endswith("%") or "chance of winning" in text[max(0, m.start() - 80) : m.start()]
 
 
 HINTS = """() => [...document.querySelectorAll('.scat-hints')].map(h => ({
@@ -136,8 +143,9 @@ def hints_against_their_advice(hints: list[dict[str, object]]) -> list[str]:
     >>> hints_against_their_advice([{"rows": [row("if you draw", "41.5%", True), row("if you knock", "43.0%")],
     ...                               "close": "", "advice": "Advice: draw"}])
     ['Advice: draw: if you knock shows 43.0%, above the advised 41.5%']
-    >>> hints_against_their_advice([{"rows": [row("if you draw", "46.8%", True), row("if you knock", "46.9%", close=True)],
-    ...                               "close": "A close call: 46.9% if you knock against 46.8% if you draw", "advice": "x"}])
+    >>> close = "A close call: 46.9% if you knock against 46.8% if you draw"
+    >>> rows = [row("if you draw", "46.8%", True), row("if you knock", "46.9%", close=True)]
+    >>> hints_against_their_advice([{"rows": rows, "close": close, "advice": "x"}])
     []
     """
     found = []
@@ -153,7 +161,9 @@ def hints_against_their_advice(hints: list[dict[str, object]]) -> list[str]:
         best = float(str(advised[0]["level"]).rstrip("%"))
         for r in rows:
             level = float(str(r["level"]).rstrip("%"))
-            if level > best and not (r["close"] and "close call" in str(h["close"]) and str(r["level"]) in str(h["close"])):
+            if level > best and not (
+                r["close"] and "close call" in str(h["close"]) and str(r["level"]) in str(h["close"])
+            ):
                 found.append(f"{h['advice']}: {r['move']} shows {r['level']}, above the advised {advised[0]['level']}")
     return found
 
@@ -189,16 +199,18 @@ def answer_every_step(page: Page) -> int:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_every_page_renders_and_speaks_the_learners_words(course_page: Page, server: Server, name: str,
-                                                          past_the_right_edge: Any) -> None:
+def test_every_page_renders_and_speaks_the_learners_words(
+    course_page: Page, server: Server, name: str, past_the_right_edge: Any
+) -> None:
     """One load of each page: its widgets at 1280 px, every step answered and its working
     open, the words read; then the same page narrowed to a phone (390 px), its words read
     again and nothing past the right edge."""
     renders_its_widgets_without_errors(course_page, server, name)  # at 1280 px
     assert answer_every_step(course_page) == len(steps_of(name))  # every step read with its working open
     if name == "02-draw-or-take":  # MathJax typesets lesson 2's sums: wait for them, however busy the machine
-        course_page.wait_for_function(f"() => ({VISIBLE_TEXT})().includes('chance of 31 = outs / unseen cards')",
-                                      timeout=30_000)
+        course_page.wait_for_function(
+            f"() => ({VISIBLE_TEXT})().includes('chance of 31 = outs / unseen cards')", timeout=30_000
+        )
     text = course_page.evaluate(VISIBLE_TEXT)
     assert unearned_words(text, name) == []
     # the chance of winning as a level, never a signed change alone; hints that agree with their advice

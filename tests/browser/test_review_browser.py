@@ -75,8 +75,11 @@ def test_review_widget_steps_marks_and_tries(page: Any, voila_url: str, console_
     expect(page.locator(".scat-table")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(".scat-hand-card").first).to_be_visible(timeout=TIMEOUT)
     # brought into view: its top in the upper half of the screen, not below the review
-    page.wait_for_function("() => { const t = document.querySelector('.scat-table').getBoundingClientRect().top;"
-                           " return t >= -2 && t < innerHeight / 2; }", timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => { const t = document.querySelector('.scat-table').getBoundingClientRect().top;"
+        " return t >= -2 && t < innerHeight / 2; }",
+        timeout=TIMEOUT,
+    )
     shot("review-try")
 
 
@@ -129,8 +132,9 @@ def test_review_this_game_from_the_table(page: Any, voila_url: str, console_erro
     shot("review-game-try")
 
 
-def test_a_reviewed_decision_reads_in_order_and_fits_a_phone(page: Any, voila_url: str, console_errors: list[str],
-                                                              shot: Any, past_the_right_edge: Any) -> None:
+def test_a_reviewed_decision_reads_in_order_and_fits_a_phone(
+    page: Any, voila_url: str, console_errors: list[str], shot: Any, past_the_right_edge: Any
+) -> None:
     """A costly decision reads where, what happened, what was better, by how much, why; the
     cards you had seen and the exact numbers open from their summaries; at 1280 and at 390 px
     nothing reaches past the right edge (screenshots: review-decision-1280, -390)."""
@@ -141,9 +145,11 @@ def test_a_reviewed_decision_reads_in_order_and_fits_a_phone(page: Any, voila_ur
     review.locator('.scat-review-mark[data-class="blunder"], .scat-review-mark[data-class="mistake"]').first.click()
     decision = review.locator(".scat-review-decision")
     expect(decision).not_to_have_attribute("data-class", "best", timeout=TIMEOUT)
-    order = decision.evaluate("(d) => ['where', 'happened', 'better', 'cost', 'why']"
-                              ".map(k => { const n = d.querySelector('.scat-review-' + k);"
-                              " return n ? [...d.querySelectorAll('*')].indexOf(n) : -1; })")
+    order = decision.evaluate(
+        "(d) => ['where', 'happened', 'better', 'cost', 'why']"
+        ".map(k => { const n = d.querySelector('.scat-review-' + k);"
+        " return n ? [...d.querySelectorAll('*')].indexOf(n) : -1; })"
+    )
     assert -1 not in order and order == sorted(order), order
     expect(decision.locator(".scat-review-better")).to_contain_text("Better:")
     expect(decision).not_to_contain_text("dead")

@@ -40,7 +40,8 @@ def hand_over(page: Any) -> bool:
 
 def wait_my_turn(page: Any) -> None:
     expect(page.locator(".scat-status")).to_have_text(
-        re.compile(r"^(Your turn|Hand \d+ is over|Game over)"), timeout=TIMEOUT)
+        re.compile(r"^(Your turn|Hand \d+ is over|Game over)"), timeout=TIMEOUT
+    )
 
 
 def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: list[str], shot: Any) -> None:
@@ -66,7 +67,9 @@ def test_a_whole_hand_with_the_mouse(page: Any, voila_url: str, console_errors: 
     # the knock's figures against two opponents are the engine's estimates: said, no fraction
     knock = hints.locator("tr", has_text="knock: lives lost on average")
     expect(knock.locator(".scat-estimate")).to_have_text("an estimate")
-    expect(hints.locator("tr", has_text="draw: chance of 31").locator(".scat-exact")).to_have_text(re.compile(r"^\d+/\d+$"))
+    expect(hints.locator("tr", has_text="draw: chance of 31").locator(".scat-exact")).to_have_text(
+        re.compile(r"^\d+/\d+$")
+    )
     shot("table-mouse-exact-numbers")
     hints.get_by_role("button", name="Hide the exact numbers").click()
     expect(hints.locator("thead")).not_to_contain_text("exact")
@@ -180,7 +183,9 @@ def test_save_offers_a_download_and_load_continues_the_game(
     expect(page.locator(".scat-hand-card")).to_have_count(4, timeout=TIMEOUT)  # back to the saved moment
 
 
-def test_at_a_pace_the_computer_moves_appear_one_at_a_time(page: Any, voila_url: str, console_errors: list[str]) -> None:
+def test_at_a_pace_the_computer_moves_appear_one_at_a_time(
+    page: Any, voila_url: str, console_errors: list[str]
+) -> None:
     """With ``pace`` the kernel plays one computer move per timer tick; the complete hints
     (knock risk and advice) follow the first update of the learner's turn."""
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -205,8 +210,9 @@ def test_a_whole_hand_by_number_keys_with_focus_on_the_table_from_the_start(
     """The page's only table takes focus: D draws, 1-4 throw that card of the hand (a taken
     card refused with C5, nothing changed), K knocks; the first Tab stop is the hand."""
     open_table(page, voila_url)
-    page.wait_for_function("() => document.activeElement && document.activeElement.classList.contains('scat-table')",
-                           timeout=TIMEOUT)
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.classList.contains('scat-table')", timeout=TIMEOUT
+    )
     cards = page.locator(".scat-hand-card")
     page.keyboard.press("d")
     expect(cards).to_have_count(4, timeout=TIMEOUT)

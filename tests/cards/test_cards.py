@@ -7,10 +7,10 @@ import re
 import unicodedata
 
 import pytest
-from helpers.fuzzing import COUNTS, CONTROL, NORMALISING_CHARACTER, TRAP_TEXT, UNICODE_TRAPS, cases
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from helpers.fuzzing import CONTROL, COUNTS, NORMALISING_CHARACTER, TRAP_TEXT, UNICODE_TRAPS, cases
 from scatlab import hand_value
 from scatlab.cards import ALL_CARDS, Card, Rank, Suit, deck, format_cards, parse_card, parse_cards, sort_cards
 from scatlab.checks import notation, notation_pieces, one_line, shown
@@ -137,9 +137,34 @@ def test_notation_rule_NFKC_then_case_folding_then_only_ascii_ranks_suits_and_sy
         assert parse_card(notation(spelling)) is parse_card(spelling)  # the rule is the reading
 
 
-@pytest.mark.parametrize("text", ["A\u0308H", "ÄH", "Aß", "ǈH", "ⅫH", "ﬀ", "\u200bAH", "A\u200dH", "a\u0301h",
-                                  "🂡", "İH", "ıH", "A\u202eH", "A\x00H", "AH\x1b", "A\nH", "\udcffH", "A\udcff",
-                                  "A♥\ufe0f\ufe0fH", "1H", "11H", "٣H", "A!"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A\u0308H",
+        "ÄH",
+        "Aß",
+        "ǈH",
+        "ⅫH",
+        "ﬀ",
+        "\u200bAH",
+        "A\u200dH",
+        "a\u0301h",
+        "🂡",
+        "İH",
+        "ıH",
+        "A\u202eH",
+        "A\x00H",
+        "AH\x1b",
+        "A\nH",
+        "\udcffH",
+        "A\udcff",
+        "A♥\ufe0f\ufe0fH",
+        "1H",
+        "11H",
+        "٣H",
+        "A!",
+    ],
+)
 def test_notation_rule_refuses_everything_else_with_a_card_error_quoting_it(text: str) -> None:
     with pytest.raises(CardError) as info:
         parse_card(text)
@@ -178,8 +203,14 @@ def test_notation_separators_are_whitespace_commas_semicolons_in_any_width() -> 
 
 
 @settings(max_examples=cases(300), deadline=None)
-@given(text=st.text(st.one_of(st.sampled_from("AKQJT10987HDCS♥♦♣♠ "), NORMALISING_CHARACTER,
-                              st.sampled_from(UNICODE_TRAPS + CONTROL)), max_size=8))
+@given(
+    text=st.text(
+        st.one_of(
+            st.sampled_from("AKQJT10987HDCS♥♦♣♠ "), NORMALISING_CHARACTER, st.sampled_from(UNICODE_TRAPS + CONTROL)
+        ),
+        max_size=8,
+    )
+)
 @example(text="\u212aH")
 @example(text="Aſ")
 @example(text="TⅭ")

@@ -22,20 +22,20 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers.fuzzing import COUNTS, JUNK, TEXT, VALUES_OF_EVERY_TYPE, cases
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import scatlab.errors
+from helpers.fuzzing import COUNTS, JUNK, TEXT, VALUES_OF_EVERY_TYPE, cases
 from scatlab import find_rules, hand_value, parse_cards
 from scatlab.analysis import Knowledge, analyze, horizon_values, knock_risk
+from scatlab.analysis.model.hand_log import pile_tops
+from scatlab.analysis.model.observations import Observations, with_knock_rules
+from scatlab.analysis.model.valuation import KnockValuation, Standing
+from scatlab.analysis.model.winning import GameModel, knock_rule
 from scatlab.cards import Card, format_cards, sort_cards
 from scatlab.checks import notation_pieces, one_line, shown
 from scatlab.errors import AnalysisError, CardError, RecordError, RulesError, ScatlabError
-from scatlab.analysis.model.observations import Observations, with_knock_rules
-from scatlab.analysis.model.hand_log import pile_tops
-from scatlab.analysis.model.valuation import KnockValuation, Standing
-from scatlab.analysis.model.winning import GameModel, knock_rule
 from scatlab.players import make_player, run_tournament
 from scatlab.players.base import PlayerError
 from scatlab.rules import Action, ActionKind, GameRecord, GameState, RuleSet, deal_order, play_random_game, replay
@@ -56,8 +56,9 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "hand_value(cards)": lambda a: hand_value(a),
     "hand_value(rules)": lambda a: hand_value("AH KH 4C", a),
     "find_rules": lambda a: find_rules(a),
-    "RuleSet(**options)": lambda a: RuleSet(**a) if isinstance(a, dict) and all(isinstance(k, str) for k in a)
-    else RuleSet(a),
+    "RuleSet(**options)": lambda a: (
+        RuleSet(**a) if isinstance(a, dict) and all(isinstance(k, str) for k in a) else RuleSet(a)
+    ),
     "RuleSet.from_codes": lambda a: RuleSet.from_codes(a),
     "RuleSet.from_codes(base)": lambda a: RuleSet.from_codes("V8", base=a),
     "RuleSet.from_dict": lambda a: RuleSet.from_dict(a),
@@ -69,8 +70,9 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "analyze(dead)": lambda a: analyze("AH KH 4C", "9S", dead=a, knock=False),
     "analyze(rules)": lambda a: analyze("AH KH 4C", "9S", rules=a, knock=False),
     "analyze(horizon)": lambda a: analyze("AH KH 4C", "9S", horizon=a, knock=False),
-    "analyze(samples)": lambda a: analyze("AH KH 4C", "9S", opponents=2, samples=a) if not (
-        isinstance(a, int) and a > 200) else None,
+    "analyze(samples)": lambda a: (
+        analyze("AH KH 4C", "9S", opponents=2, samples=a) if not (isinstance(a, int) and a > 200) else None
+    ),
     "analyze(seed)": lambda a: analyze("AH KH 4C", "9S", opponents=2, samples=5, seed=a),
     "analyze(knock)": lambda a: analyze("AH KH 4C", "9S", knock=a, samples=5),
     "knock_risk": lambda a: knock_risk(a),
@@ -83,12 +85,16 @@ ENTRY_POINTS: dict[str, Callable[[Any], object]] = {
     "make_player(expert, horizon)": lambda a: make_player("expert", horizon=a),
     "make_player(expert, feed_margin)": lambda a: make_player("expert", feed_margin=a),
     "run_tournament(players)": lambda a: run_tournament(a, games=1, progress=False),
-    "run_tournament(games)": lambda a: run_tournament(["random", "random"], games=a, progress=False)
-    if not (isinstance(a, int) and a > 3) else None,  # the bound itself is tested at its edge elsewhere
+    "run_tournament(games)": lambda a: (
+        run_tournament(["random", "random"], games=a, progress=False) if not (isinstance(a, int) and a > 3) else None
+    ),  # the bound itself is tested at its edge elsewhere
     "run_tournament(rules)": lambda a: run_tournament(["random", "random"], games=1, rules=a, progress=False),
     "run_tournament(seed)": lambda a: run_tournament(["random", "random"], games=1, seed=a, progress=False),
-    "run_tournament(jobs)": lambda a: run_tournament(["random", "random"], games=1, jobs=a, progress=False)
-    if a not in (0, 2) and not (isinstance(a, int) and 1 < a <= 256) else None,
+    "run_tournament(jobs)": lambda a: (
+        run_tournament(["random", "random"], games=1, jobs=a, progress=False)
+        if a not in (0, 2) and not (isinstance(a, int) and 1 < a <= 256)
+        else None
+    ),
     "deal_order(hands)": lambda a: deal_order(a, up="QH"),
     "deal_order(up)": lambda a: deal_order(["2S 3S 4S", "AH KH 4C"], up=a),
     "deal_order(dealer)": lambda a: deal_order(["2S 3S 4S", "AH KH 4C"], up="QH", dealer=a),
@@ -176,11 +182,28 @@ def _quotes(message: str, value: Any, depth: int = 0) -> bool:
 # piece of it that is wrong). Issue: 8 such messages did not (a duplicate quoted in its
 # canonical form, bytes read as numbers, a rule option key quoted as a text, an action
 # given as text not quoted).
-QUOTING = ["parse_cards", "hand_value(cards)", "find_rules", "RuleSet.from_dict", "RuleSet.from_codes",
-           "RuleSet(**options)", "RuleSet.replace(lives)", "GameState.apply", "GameState.check",
-           "GameState.apply_for", "GameState.new(players)", "GameState.new(dealer)", "GameState.value",
-           "Action.parse", "Action.make", "Action", "deal_order(up)", "sort_cards", "format_cards",
-           "GameRecord.from_json(rules)"]
+QUOTING = [
+    "parse_cards",
+    "hand_value(cards)",
+    "find_rules",
+    "RuleSet.from_dict",
+    "RuleSet.from_codes",
+    "RuleSet(**options)",
+    "RuleSet.replace(lives)",
+    "GameState.apply",
+    "GameState.check",
+    "GameState.apply_for",
+    "GameState.new(players)",
+    "GameState.new(dealer)",
+    "GameState.value",
+    "Action.parse",
+    "Action.make",
+    "Action",
+    "deal_order(up)",
+    "sort_cards",
+    "format_cards",
+    "GameRecord.from_json(rules)",
+]
 ENTRY_POINTS["GameRecord.from_json(rules)"] = lambda a: GameRecord.from_json({"rules": a, "players": 2, "hands": []})
 
 
@@ -203,40 +226,43 @@ def test_messages_quote_the_bad_value(name: str, value: Any) -> None:
         assert _quotes(str(exc), value), (value, str(exc))
 
 
-@pytest.mark.parametrize(("call", "error", "quoted", "accepted"), [
-    (lambda: hand_value("AH KH"), CardError, "'AH KH'", "3 cards"),
-    (lambda: hand_value("AH KH 4C", "poker"), RulesError, "'poker'", "known presets"),
-    (lambda: RuleSet(lives=0), RulesError, "lives=0", "1 to 99"),
-    (lambda: RuleSet(colour="red"), RulesError, "'colour'", "known options"),  # type: ignore[call-arg]
-    (lambda: RuleSet.from_codes(7), RulesError, "7", "known codes"),  # type: ignore[arg-type]
-    (lambda: RuleSet.from_dict({"three_of_a_kind": float("inf")}), RulesError, "inf", "30, 61/2"),
-    (lambda: RuleSet(points_target=10**6), RulesError, "1000000", "1 to 999"),
-    (lambda: analyze("AH KH 4C", "9S", samples=0), AnalysisError, "samples=0", "1 to 1,000,000"),
-    (lambda: analyze("AH KH 4C", "9S", opponent_holds="2H 10S"), AnalysisError, "'2H 10S'", "one per opponent"),
-    (lambda: analyze("AH KH 4C", "9S", horizon=9), AnalysisError, "horizon=9", "0 to 8"),
-    (lambda: analyze("AH KH 4C", "9S", knock="yes"), AnalysisError, "knock='yes'", "True or False"),  # type: ignore[arg-type]
-    (lambda: run_tournament(["tip", "tip"], games=10**7), ScatlabError, "games=10000000", "1 to 1,000,000"),
-    (lambda: run_tournament(None, games=1), PlayerError, "None", "player kinds"),  # type: ignore[arg-type]
-    (lambda: make_player(["tip"]), PlayerError, "['tip']", "random, tip, expert, greedy"),  # type: ignore[arg-type]
-    (lambda: make_player("tip", knock_at="26"), PlayerError, "knock_at='26'", "0 to 31"),
-    (lambda: STATE.value(5), ScatlabError, "player=5", "0 to 1"),
-    (lambda: deal_order("AH KH 4C", up="QH"), CardError, "'AH KH 4C'", "list of hands"),
-    (lambda: GameRecord.loads(b"\xff\xfe"), RecordError, "0xff", "UTF-8"),
-    (lambda: GameRecord.loads("[" * 50 + "]" * 50), RecordError, "50 levels", "at most 32"),
-    (lambda: GameRecord.loads('{"players": NaN}'), RecordError, "NaN", "whole numbers"),
-    (lambda: replay("game.json"), RecordError, "'game.json'", "GameRecord"),  # type: ignore[arg-type]
-    (lambda: Action("shuffle"), ScatlabError, "'shuffle'", "draw, take, discard"),  # type: ignore[arg-type]
-    (lambda: Action("draw", "4C"), ScatlabError, "'4C'", "takes no card"),  # type: ignore[arg-type]
-    # The 8 messages that did not quote the bad token:
-    (lambda: RuleSet.from_dict({1: True}), RulesError, "option 1:", "known options"),  # type: ignore[dict-item]
-    (lambda: RuleSet.from_dict({"three_of_a_kind": "31"}), RulesError, "three_of_a_kind='31'", "30, 61/2"),
-    (lambda: find_rules({"preset": 0}), RulesError, "preset=0", "name of a preset"),
-    (lambda: STATE.apply("discard 4C"), ScatlabError, "'discard 4C'", "draw, take, knock"),
-    (lambda: STATE.apply("knock 4C"), ScatlabError, "'knock 4C'", "takes no card"),
-    (lambda: STATE.apply_for(1, ["draw"]), ScatlabError, "['draw']", "a text such as 'draw'"),  # type: ignore[arg-type]
-    (lambda: parse_cards(["ah", "AH"]), CardError, "'ah' and 'AH'", "each card of the deck exists once"),
-    (lambda: parse_cards("AH 6♥", deck_size=32), CardError, "'6♥' (6H)", "7 8 9 10 J Q K A"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "quoted", "accepted"),
+    [
+        (lambda: hand_value("AH KH"), CardError, "'AH KH'", "3 cards"),
+        (lambda: hand_value("AH KH 4C", "poker"), RulesError, "'poker'", "known presets"),
+        (lambda: RuleSet(lives=0), RulesError, "lives=0", "1 to 99"),
+        (lambda: RuleSet(colour="red"), RulesError, "'colour'", "known options"),  # type: ignore[call-arg]
+        (lambda: RuleSet.from_codes(7), RulesError, "7", "known codes"),  # type: ignore[arg-type]
+        (lambda: RuleSet.from_dict({"three_of_a_kind": float("inf")}), RulesError, "inf", "30, 61/2"),
+        (lambda: RuleSet(points_target=10**6), RulesError, "1000000", "1 to 999"),
+        (lambda: analyze("AH KH 4C", "9S", samples=0), AnalysisError, "samples=0", "1 to 1,000,000"),
+        (lambda: analyze("AH KH 4C", "9S", opponent_holds="2H 10S"), AnalysisError, "'2H 10S'", "one per opponent"),
+        (lambda: analyze("AH KH 4C", "9S", horizon=9), AnalysisError, "horizon=9", "0 to 8"),
+        (lambda: analyze("AH KH 4C", "9S", knock="yes"), AnalysisError, "knock='yes'", "True or False"),  # type: ignore[arg-type]
+        (lambda: run_tournament(["tip", "tip"], games=10**7), ScatlabError, "games=10000000", "1 to 1,000,000"),
+        (lambda: run_tournament(None, games=1), PlayerError, "None", "player kinds"),  # type: ignore[arg-type]
+        (lambda: make_player(["tip"]), PlayerError, "['tip']", "random, tip, expert, greedy"),  # type: ignore[arg-type]
+        (lambda: make_player("tip", knock_at="26"), PlayerError, "knock_at='26'", "0 to 31"),
+        (lambda: STATE.value(5), ScatlabError, "player=5", "0 to 1"),
+        (lambda: deal_order("AH KH 4C", up="QH"), CardError, "'AH KH 4C'", "list of hands"),
+        (lambda: GameRecord.loads(b"\xff\xfe"), RecordError, "0xff", "UTF-8"),
+        (lambda: GameRecord.loads("[" * 50 + "]" * 50), RecordError, "50 levels", "at most 32"),
+        (lambda: GameRecord.loads('{"players": NaN}'), RecordError, "NaN", "whole numbers"),
+        (lambda: replay("game.json"), RecordError, "'game.json'", "GameRecord"),  # type: ignore[arg-type]
+        (lambda: Action("shuffle"), ScatlabError, "'shuffle'", "draw, take, discard"),  # type: ignore[arg-type]
+        (lambda: Action("draw", "4C"), ScatlabError, "'4C'", "takes no card"),  # type: ignore[arg-type]
+        # The 8 messages that did not quote the bad token:
+        (lambda: RuleSet.from_dict({1: True}), RulesError, "option 1:", "known options"),  # type: ignore[dict-item]
+        (lambda: RuleSet.from_dict({"three_of_a_kind": "31"}), RulesError, "three_of_a_kind='31'", "30, 61/2"),
+        (lambda: find_rules({"preset": 0}), RulesError, "preset=0", "name of a preset"),
+        (lambda: STATE.apply("discard 4C"), ScatlabError, "'discard 4C'", "draw, take, knock"),
+        (lambda: STATE.apply("knock 4C"), ScatlabError, "'knock 4C'", "takes no card"),
+        (lambda: STATE.apply_for(1, ["draw"]), ScatlabError, "['draw']", "a text such as 'draw'"),  # type: ignore[arg-type]
+        (lambda: parse_cards(["ah", "AH"]), CardError, "'ah' and 'AH'", "each card of the deck exists once"),
+        (lambda: parse_cards("AH 6♥", deck_size=32), CardError, "'6♥' (6H)", "7 8 9 10 J Q K A"),
+    ],
+)
 def test_error_messages_quote_the_value_and_say_what_is_accepted(
     call: Callable[[], object], error: type[Exception], quoted: str, accepted: str
 ) -> None:
@@ -287,14 +313,38 @@ def test_card_notation_is_read_or_refused_with_a_card_error(text: str) -> None:
 
 # -- rule options -----------------------------------------------------------------------
 
-OPTION_VALUES = st.one_of(JUNK, st.sampled_from(VALUES_OF_EVERY_TYPE),
-                         st.sampled_from([None, True, False, 52, 32, 30, "61/2", 21, 1, 2, "classic",
-                                          "knocker_two", "cadillac", "points", "manual", ["a", "b"]]))
+OPTION_VALUES = st.one_of(
+    JUNK,
+    st.sampled_from(VALUES_OF_EVERY_TYPE),
+    st.sampled_from(
+        [
+            None,
+            True,
+            False,
+            52,
+            32,
+            30,
+            "61/2",
+            21,
+            1,
+            2,
+            "classic",
+            "knocker_two",
+            "cadillac",
+            "points",
+            "manual",
+            ["a", "b"],
+        ]
+    ),
+)
 
 
 @settings(max_examples=cases(300), deadline=None)
-@given(options=st.dictionaries(st.one_of(st.sampled_from([*option_names(), "preset", "name"]), TEXT),
-                               OPTION_VALUES, max_size=5))
+@given(
+    options=st.dictionaries(
+        st.one_of(st.sampled_from([*option_names(), "preset", "name"]), TEXT), OPTION_VALUES, max_size=5
+    )
+)
 @example(options={"min_knock": float("inf")})
 @example(options={"three_of_a_kind": float("inf")})
 @example(options={"lives": 10**400})
@@ -320,8 +370,18 @@ def test_rule_options_build_a_rule_set_or_raise_a_rules_error(options: dict[str,
 # Each option's type, stated apart from RuleSet: bools are bool; whole numbers are int (not
 # bool, not a float equal to one); texts are str; three_of_a_kind is a number or text that is
 # exactly 30 or 61/2; bus_steps a list of printable names.
-_BOOL_OPTIONS = ("straight_flush", "grand_cadillac", "knock_needs_flush", "no_knock_first_round", "hammer",
-                 "throw_down", "county", "bus_stop", "rank_tiebreak", "take_back")
+_BOOL_OPTIONS = (
+    "straight_flush",
+    "grand_cadillac",
+    "knock_needs_flush",
+    "no_knock_first_round",
+    "hammer",
+    "throw_down",
+    "county",
+    "bus_stop",
+    "rank_tiebreak",
+    "take_back",
+)
 _OPTION_TYPES: dict[str, Callable[[Any], bool]] = {
     **{name: (lambda v: type(v) is bool) for name in _BOOL_OPTIONS},
     "deck_size": lambda v: type(v) is int and v in (52, 32),
@@ -329,14 +389,18 @@ _OPTION_TYPES: dict[str, Callable[[Any], bool]] = {
     "lives": lambda v: type(v) is int and 1 <= v <= 99,
     "points_target": lambda v: type(v) is int and 1 <= v <= 999,
     "min_knock": lambda v: v is None or (type(v) is int and 0 <= v <= 31),
-    "three_of_a_kind": lambda v: v is None or (type(v) in (int, float, Fraction) and v in (30, Fraction(61, 2)))
-    or (type(v) is str and v in ("30", "61/2", "30.5")),
+    "three_of_a_kind": lambda v: (
+        v is None
+        or (type(v) in (int, float, Fraction) and v in (30, Fraction(61, 2)))
+        or (type(v) is str and v in ("30", "61/2", "30.5"))
+    ),
     "knocker_tie": lambda v: type(v) is str and v in ("classic", "knocker_two", "knocker_only", "cadillac"),
     "thirty_one_after_knock": lambda v: type(v) is str and v in ("classic", "knocker_two"),
     "score_keeping": lambda v: type(v) is str and v in ("lives", "gin", "bus", "points"),
     "declare": lambda v: type(v) is str and v in ("auto", "manual"),
-    "bus_steps": lambda v: type(v) in (list, tuple) and len(v) <= 99
-    and all(type(s) is str and s and s.isprintable() for s in v),  # empty: no bus (to_dict writes [])
+    "bus_steps": lambda v: (
+        type(v) in (list, tuple) and len(v) <= 99 and all(type(s) is str and s and s.isprintable() for s in v)
+    ),  # empty: no bus (to_dict writes [])
 }
 
 
@@ -385,9 +449,19 @@ def test_every_rule_option_takes_exactly_its_type() -> None:
             assert type(value) is str and value and value.isprintable(), value
 
 
-@pytest.mark.parametrize("data", [{"preset": ""}, {"preset": 0}, {"preset": None}, {"preset": False},
-                                  {"base": ""}, {"preset": "gin", "base": "gin"}, {"name": None},
-                                  {"preset": "ＧＩＮ", "name": ""}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"preset": ""},
+        {"preset": 0},
+        {"preset": None},
+        {"preset": False},
+        {"base": ""},
+        {"preset": "gin", "base": "gin"},
+        {"name": None},
+        {"preset": "ＧＩＮ", "name": ""},
+    ],
+)
 def test_from_dict_refuses_an_empty_or_doubled_preset(data: dict[str, Any]) -> None:
     """Issue: a preset of '' or 0 was skipped silently (the classic rules were used)."""
     with pytest.raises(RulesError):
@@ -410,8 +484,10 @@ def test_preset_names_codes_and_actions_are_read_by_the_notation_rule() -> None:
 
 # -- records mutated from real ones --------------------------------------------------------
 
-REAL_RECORDS = [GameRecord.from_state(play_random_game(preset, players, seed)).to_json()
-                for preset, players, seed in (("classic", 3, 1), ("gin", 2, 2), ("ride-the-bus", 4, 3))]
+REAL_RECORDS = [
+    GameRecord.from_state(play_random_game(preset, players, seed)).to_json()
+    for preset, players, seed in (("classic", 3, 1), ("gin", 2, 2), ("ride-the-bus", 4, 3))
+]
 
 
 def _mutate(data: dict[str, Any], rng: random.Random, steps: int) -> Any:
@@ -431,7 +507,8 @@ def _mutate(data: dict[str, Any], rng: random.Random, steps: int) -> Any:
                     actions[i], actions[j] = actions[j], actions[i]
                 elif kind == 3 and isinstance(actions[i], dict):
                     actions[i][rng.choice(["player", "action", "card", "extra"])] = rng.choice(
-                        [None, -1, 7, 1.5, "discard", "AH", "zz", [], {}, 10**30, True])
+                        [None, -1, 7, 1.5, "discard", "AH", "zz", [], {}, 10**30, True]
+                    )
                 elif kind == 4:
                     actions[i] = rng.choice([None, "draw", 3, [], {"player": 0}])
                 else:
@@ -452,14 +529,36 @@ def _mutate(data: dict[str, Any], rng: random.Random, steps: int) -> Any:
                 continue
         if isinstance(data, dict):
             key = rng.choice(["rules", "players", "dealer", "hands", "extra"])
-            data[key] = rng.choice([None, 0, 1, 2, 9, 10, -1, 1.5, 10**30, "classic", "poker", [], {},
-                                    {"preset": "gin", "lives": 0}, {"min_knock": "x"}, "x" * 3])
+            data[key] = rng.choice(
+                [
+                    None,
+                    0,
+                    1,
+                    2,
+                    9,
+                    10,
+                    -1,
+                    1.5,
+                    10**30,
+                    "classic",
+                    "poker",
+                    [],
+                    {},
+                    {"preset": "gin", "lives": 0},
+                    {"min_knock": "x"},
+                    "x" * 3,
+                ]
+            )
     return data
 
 
 @settings(max_examples=cases(250), deadline=None)
-@given(which=st.integers(0, len(REAL_RECORDS) - 1), seed=st.integers(0, 2**32 - 1), steps=st.integers(1, 4),
-       as_text=st.booleans())
+@given(
+    which=st.integers(0, len(REAL_RECORDS) - 1),
+    seed=st.integers(0, 2**32 - 1),
+    steps=st.integers(1, 4),
+    as_text=st.booleans(),
+)
 def test_mutated_records_replay_or_raise_a_record_error(which: int, seed: int, steps: int, as_text: bool) -> None:
     COUNTS["mutated records"] += 1
     data = _mutate(json.loads(json.dumps(REAL_RECORDS[which])), random.Random(seed), steps)
@@ -472,17 +571,30 @@ def test_mutated_records_replay_or_raise_a_record_error(which: int, seed: int, s
 
 
 _FIELD_TYPES: dict[str, dict[str, Callable[[Any], bool]]] = {
-    "record": {"rules": lambda v: type(v) in (str, dict), "players": lambda v: type(v) is int,
-               "dealer": lambda v: type(v) is int, "hands": lambda v: type(v) is list},
+    "record": {
+        "rules": lambda v: type(v) in (str, dict),
+        "players": lambda v: type(v) is int,
+        "dealer": lambda v: type(v) is int,
+        "hands": lambda v: type(v) is list,
+    },
     "hand": {"deck": lambda v: type(v) is list, "actions": lambda v: type(v) is list},
-    "action": {"player": lambda v: type(v) is int, "action": lambda v: type(v) is str,
-               "card": lambda v: type(v) is str},
+    "action": {
+        "player": lambda v: type(v) is int,
+        "action": lambda v: type(v) is str,
+        "card": lambda v: type(v) is str,
+    },
 }
 
 
 @settings(max_examples=cases(200), deadline=None)
-@given(which=st.integers(0, len(REAL_RECORDS) - 1), level=st.sampled_from(list(_FIELD_TYPES)),
-       seed=st.integers(0, 2**32 - 1), extra=st.booleans(), key=TEXT, value=st.sampled_from(VALUES_OF_EVERY_TYPE))
+@given(
+    which=st.integers(0, len(REAL_RECORDS) - 1),
+    level=st.sampled_from(list(_FIELD_TYPES)),
+    seed=st.integers(0, 2**32 - 1),
+    extra=st.booleans(),
+    key=TEXT,
+    value=st.sampled_from(VALUES_OF_EVERY_TYPE),
+)
 @example(which=0, level="record", seed=0, extra=True, key="extra", value=1)  # found: an unknown key was ignored
 @example(which=0, level="record", seed=0, extra=False, key="players", value=True)  # found: players=True read as 1
 @example(which=0, level="action", seed=1, extra=True, key="extra", value=None)  # found: ignored in an action
@@ -537,18 +649,31 @@ CARDS = st.lists(CARD_TEXT, max_size=4).map(" ".join)
 
 
 @settings(max_examples=cases(200), deadline=None)
-@given(hand=st.one_of(CARDS, JUNK), discard=st.one_of(st.none(), CARD_TEXT, JUNK),
-       holds=st.one_of(st.lists(CARDS, max_size=3), JUNK), opponents=st.one_of(st.none(), st.integers(0, 9), JUNK),
-       rules=st.sampled_from(["classic", "eenendertigen", "gin", "french-canadian", "cadillac", "quick", "bad"]),
-       horizon=st.one_of(st.integers(0, 2), JUNK), knock=st.booleans())
+@given(
+    hand=st.one_of(CARDS, JUNK),
+    discard=st.one_of(st.none(), CARD_TEXT, JUNK),
+    holds=st.one_of(st.lists(CARDS, max_size=3), JUNK),
+    opponents=st.one_of(st.none(), st.integers(0, 9), JUNK),
+    rules=st.sampled_from(["classic", "eenendertigen", "gin", "french-canadian", "cadillac", "quick", "bad"]),
+    horizon=st.one_of(st.integers(0, 2), JUNK),
+    knock=st.booleans(),
+)
 @example(hand="AH KH 4C", discard="9S", holds=["2H 10S"], opponents=None, rules="classic", horizon=0, knock=True)
 def test_analysis_arguments_give_an_analysis_or_a_scatlab_error(
     hand: Any, discard: Any, holds: Any, opponents: Any, rules: str, horizon: Any, knock: bool
 ) -> None:
     COUNTS["analysis arguments"] += 1
     try:
-        result = analyze(hand, discard, opponent_holds=holds, opponents=opponents, rules=rules, horizon=horizon,
-                         knock=knock, samples=30)
+        result = analyze(
+            hand,
+            discard,
+            opponent_holds=holds,
+            opponents=opponents,
+            rules=rules,
+            horizon=horizon,
+            knock=knock,
+            samples=30,
+        )
     except ScatlabError:
         return
     assert result.to_json()["hand"]
@@ -579,8 +704,11 @@ def test_every_exception_class_is_defined_in_scatlab_errors() -> None:
     """One place lists every error scatlab raises (issue 37): no module under scatlab/
     defines an exception class but scatlab/errors.py, and errors.py lists each in __all__."""
     package = Path(scatlab.errors.__file__).parent
-    elsewhere = {str(path.relative_to(package)): names for path in sorted(package.rglob("*.py"))
-                 if path != package / "errors.py" and (names := _exception_classes(path))}
+    elsewhere = {
+        str(path.relative_to(package)): names
+        for path in sorted(package.rglob("*.py"))
+        if path != package / "errors.py" and (names := _exception_classes(path))
+    }
     assert elsewhere == {}
     assert sorted(_exception_classes(package / "errors.py")) == sorted(scatlab.errors.__all__)
     for name in scatlab.errors.__all__:
@@ -588,10 +716,16 @@ def test_every_exception_class_is_defined_in_scatlab_errors() -> None:
         assert issubclass(cls, ScatlabError) and issubclass(cls, ValueError) and cls.__doc__, name
 
 
-@pytest.mark.parametrize("module, name", [
-    ("scatlab.players", "PlayerError"), ("scatlab.players.base", "PlayerError"),
-    ("scatlab.course.exercises", "ExerciseError"), ("scatlab.course.progress", "ProgressError"),
-    ("scatlab.app.launch", "ServeError"), ("scatlab.course.skat", "SkatError"),
-])
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("scatlab.players", "PlayerError"),
+        ("scatlab.players.base", "PlayerError"),
+        ("scatlab.course.exercises", "ExerciseError"),
+        ("scatlab.course.progress", "ProgressError"),
+        ("scatlab.app.launch", "ServeError"),
+        ("scatlab.course.skat", "SkatError"),
+    ],
+)
 def test_the_old_import_paths_of_the_moved_errors_still_work(module: str, name: str) -> None:
     assert getattr(importlib.import_module(module), name) is getattr(scatlab.errors, name)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import shutil
-import socket
 import tarfile
 import tempfile
 from collections.abc import Iterator
@@ -49,9 +48,16 @@ def _a_class(folder: Path, port: int) -> list[tuple[Any, ...]]:
     db.start(fast=True)
     db.setup_roles()
     for i, (kind, step, stars) in enumerate((("visit", None, None), ("stars", "1.1", 3), ("stars", "2.1", 2))):
-        _sql(db.superuser_url, "INSERT INTO events (id, learner, kind, lesson, step, payload, stars, at) "
-             "VALUES (gen_random_uuid(), %s, %s, '01-the-game', %s, '{\"best\": 3}', %s, now() + %s * interval '1 s')",
-             "ada", kind, step, stars, i)
+        _sql(
+            db.superuser_url,
+            "INSERT INTO events (id, learner, kind, lesson, step, payload, stars, at) "
+            "VALUES (gen_random_uuid(), %s, %s, '01-the-game', %s, '{\"best\": 3}', %s, now() + %s * interval '1 s')",
+            "ada",
+            kind,
+            step,
+            stars,
+            i,
+        )
     home = folder / "learners" / "ada" / "scatlab"
     home.mkdir(parents=True)
     (home / "progress.sqlite").write_bytes(b"ada's progress")
@@ -64,8 +70,10 @@ def _a_class(folder: Path, port: int) -> list[tuple[Any, ...]]:
 
 
 def _events(db: LocalPostgres) -> list[tuple[Any, ...]]:
-    return _sql(db.superuser_url, "SELECT id, learner, kind, lesson, step, payload, correct, stars, rating, at "
-                "FROM events ORDER BY at")
+    return _sql(
+        db.superuser_url,
+        "SELECT id, learner, kind, lesson, step, payload, correct, stars, rating, at FROM events ORDER BY at",
+    )
 
 
 def test_a_class_backed_up_lost_and_restored_is_whole(root: Path) -> None:
@@ -75,8 +83,13 @@ def test_a_class_backed_up_lost_and_restored_is_whole(root: Path) -> None:
     old, new = root / "old", root / "new"
     port = free_port()
     events = _a_class(old, port)
-    auth = ClassCodeAuthenticator(class_code="blue-cat-31", admin_users={"teacher"}, secret_rounds=4,
-                                  dbm_path=str(old / "learner-secrets"), learners_dir=str(old / "learners"))
+    auth = ClassCodeAuthenticator(
+        class_code="blue-cat-31",
+        admin_users={"teacher"},
+        secret_rounds=4,
+        dbm_path=str(old / "learner-secrets"),
+        learners_dir=str(old / "learners"),
+    )
     auth.set_secret("ada", "ada-secret-1")
 
     archive = root / "class.tar.gz"
@@ -85,7 +98,7 @@ def test_a_class_backed_up_lost_and_restored_is_whole(root: Path) -> None:
     with tarfile.open(archive) as tar:
         names = tar.getnames()
     assert "class/learners/ada/scatlab/progress.sqlite" in names and "class/class-code" in names
-    assert not any("password" in n or n.startswith("class/postgres") or n.startswith("class/run") for n in names)
+    assert not any("password" in n or n.startswith(("class/postgres", "class/run")) for n in names)
 
     LocalPostgres(old / "postgres", port).stop("immediate")  # the machine is lost
     shutil.rmtree(old)
@@ -104,8 +117,13 @@ def test_a_class_backed_up_lost_and_restored_is_whole(root: Path) -> None:
     assert len(_events(db)) == 3
     db.stop("immediate")
 
-    again = ClassCodeAuthenticator(class_code="blue-cat-31", admin_users={"teacher"}, secret_rounds=4,
-                                   dbm_path=str(new / "learner-secrets"), learners_dir=str(new / "learners"))
+    again = ClassCodeAuthenticator(
+        class_code="blue-cat-31",
+        admin_users={"teacher"},
+        secret_rounds=4,
+        dbm_path=str(new / "learner-secrets"),
+        learners_dir=str(new / "learners"),
+    )
     assert _login(again, "ada", "ada-secret-1") == "ada"
     assert _login(again, "ada", "blue-cat-31", "blue-cat-31") is None  # still ada's alone
 

@@ -20,9 +20,9 @@ from scatlab.classroom.identity import Throttle, look_alike, normalize_name, ske
 pytest.importorskip("jupyterhub")
 pytest.importorskip("firstuseauthenticator")
 
-from tornado.web import HTTPError  # noqa: E402
+from tornado.web import HTTPError
 
-from scatlab.classroom.hub import ClassCodeAuthenticator  # noqa: E402
+from scatlab.classroom.hub import ClassCodeAuthenticator
 
 
 def _answer(auth: Any, data: dict[str, str], handler: Any = None) -> str | None:
@@ -50,9 +50,14 @@ def _login(auth: Any, name: str, secret: str, class_code: str = "") -> str | Non
 
 
 def _authenticator(tmp_path: Path, class_code: str = "blue-cat", teacher_code: str = "t-7") -> Any:
-    auth = ClassCodeAuthenticator(class_code=class_code, teacher_code=teacher_code, admin_users={"teacher"},
-                                  dbm_path=str(tmp_path / "secrets"), learners_dir=str(tmp_path / "learners"),
-                                  secret_rounds=4)  # bcrypt's cheapest cost: the rules, not the hash, are tested
+    auth = ClassCodeAuthenticator(
+        class_code=class_code,
+        teacher_code=teacher_code,
+        admin_users={"teacher"},
+        dbm_path=str(tmp_path / "secrets"),
+        learners_dir=str(tmp_path / "learners"),
+        secret_rounds=4,
+    )  # bcrypt's cheapest cost: the rules, not the hash, are tested
     auth.throttle.slow = 0.0  # the tests do not wait for the slowing
     return auth
 
@@ -68,7 +73,8 @@ def test_an_empty_code_never_logs_in(tmp_path: Path, class_code: str, teacher_co
 
 
 def test_the_class_code_never_logs_in_as_the_teacher_and_the_teachers_code_needs_the_teachers_name(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     auth = _authenticator(tmp_path)
     assert _login(auth, "teacher", "blue-cat") is None
     assert _login(auth, "teacher", "blue-cat", "blue-cat") is None
@@ -80,7 +86,9 @@ def test_the_class_code_never_logs_in_as_the_teacher_and_the_teachers_code_needs
 def test_a_name_is_claimed_once_with_the_class_code_and_then_needs_its_own_secret(tmp_path: Path) -> None:
     auth = _authenticator(tmp_path)
     assert _login(auth, "ada", "ada-secret") is None  # a new name without the class code
-    assert _login(auth, "ada", "ada-secret", "BLUE-CAT") is None and _login(auth, "ada", "ada-secret", "blue-cat ") is None
+    assert (
+        _login(auth, "ada", "ada-secret", "BLUE-CAT") is None and _login(auth, "ada", "ada-secret", "blue-cat ") is None
+    )
     assert _login(auth, "Ada", "ada-secret", "blue-cat") == "ada"  # claimed
     assert _login(auth, "ada", "blue-cat", "blue-cat") is None  # the class code alone is not ada
     assert _login(auth, "ada", "", "blue-cat") is None
@@ -114,8 +122,18 @@ def test_names_are_normalised_by_nfkc_and_case_folding() -> None:
     assert normalize_name("a" * 201) is None
 
 
-@pytest.mark.parametrize(("new", "existing"), [("bеn", "ben"), ("teаcher", "teacher"), ("ada", "аdа"),
-                                               ("rnia", "mia"), ("1ena", "lena"), ("nοah", "noah"), ("ԁan", "dan")])
+@pytest.mark.parametrize(
+    ("new", "existing"),
+    [
+        ("bеn", "ben"),
+        ("teаcher", "teacher"),
+        ("ada", "аdа"),
+        ("rnia", "mia"),
+        ("1ena", "lena"),
+        ("nοah", "noah"),
+        ("ԁan", "dan"),
+    ],
+)
 def test_a_look_alike_of_a_name_in_the_class_is_refused(tmp_path: Path, new: str, existing: str) -> None:
     assert look_alike(new, [existing]) == existing
     auth = _authenticator(tmp_path)
@@ -178,8 +196,9 @@ def test_a_lock_doubles_each_time_up_to_fifteen_minutes() -> None:
 def test_wrong_tries_from_one_address_are_locked_across_names(tmp_path: Path) -> None:
     auth = _authenticator(tmp_path)
     auth.throttle.address_tries = 3
-    handler = SimpleNamespace(request=SimpleNamespace(headers={"X-Forwarded-For": "6.6.6.6, 10.1.2.3"},
-                                                      remote_ip="127.0.0.1"))
+    handler = SimpleNamespace(
+        request=SimpleNamespace(headers={"X-Forwarded-For": "6.6.6.6, 10.1.2.3"}, remote_ip="127.0.0.1")
+    )
     for name in ("x1", "x2", "x3"):  # guessing the class code with new names
         assert _answer(auth, {"username": name, "password": "secret-1", "class_code": "guess"}, handler) is None
     with pytest.raises(HTTPError) as refused:
@@ -195,8 +214,11 @@ def test_the_address_is_the_one_the_proxy_added_not_a_header_the_learner_sent(tm
     auth = _authenticator(tmp_path)
     auth.throttle.address_tries = 2
     for forged in ("1.1.1.1", "2.2.2.2"):
-        handler = SimpleNamespace(request=SimpleNamespace(
-            headers={"X-Forwarded-For": f"{forged}, 10.9.9.9", "X-Real-Ip": forged}, remote_ip=forged))
+        handler = SimpleNamespace(
+            request=SimpleNamespace(
+                headers={"X-Forwarded-For": f"{forged}, 10.9.9.9", "X-Real-Ip": forged}, remote_ip=forged
+            )
+        )
         assert _answer(auth, {"username": f"y{forged[0]}", "password": "s-123456", "class_code": "no"}, handler) is None
     assert auth.throttle.wait("anyone", "10.9.9.9") > 0
 

@@ -16,17 +16,17 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scatlab.cli import main
+from helpers.servers import PgServer
 from scatlab.classroom import classdb
 from scatlab.classroom.classdb import ClassDatabaseError, class_report, flush, learner_url, pending, write_csv
+from scatlab.cli import main
 from scatlab.course.progress import Progress
-
-from helpers.servers import PgServer
 
 
 @pytest.fixture(autouse=True)
@@ -81,9 +81,19 @@ def test_two_learners_events_land_tagged(pg: PgServer, tmp_path: Path, monkeypat
     bob.save_game("my game", GameRecord.from_state(play_random_game("classic", players=3, seed=1)).dumps())
     rows = _events(pg)
     assert [(r[0], r[1]) for r in rows] == [
-        ("ann", "visit"), ("ann", "answer"), ("ann", "stars"), ("ann", "finish"),
-        ("bob", "visit"), ("bob", "answer"), ("bob", "practice"), ("bob", "game")]
-    assert rows[1][2:5] == ("01-the-game", "hand-value", True) and rows[1][7] == {"question": "AH KH 4C", "answer": "21"}
+        ("ann", "visit"),
+        ("ann", "answer"),
+        ("ann", "stars"),
+        ("ann", "finish"),
+        ("bob", "visit"),
+        ("bob", "answer"),
+        ("bob", "practice"),
+        ("bob", "game"),
+    ]
+    assert rows[1][2:5] == ("01-the-game", "hand-value", True) and rows[1][7] == {
+        "question": "AH KH 4C",
+        "answer": "21",
+    }
     assert rows[2][5] == 3 and rows[5][4] is False
     assert rows[6][3:7] == ("p-7", True, None, rating) and rows[6][7]["theme"] == "knock"
     assert rows[7][7] == {"name": "my game", "id": 1}  # the game's name, never its cards
@@ -141,8 +151,9 @@ def test_the_report_and_csv_are_right(pg: PgServer, tmp_path: Path, monkeypatch:
     assert all(r["at"].endswith("+00:00") for r in rows)
 
 
-def test_the_cli_report(pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_report(
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _class_of_three(pg, tmp_path, monkeypatch)
     monkeypatch.setenv("SCATLAB_CLASS_DB", pg.dashboard)  # the teacher's
     capsys.readouterr()
@@ -156,15 +167,19 @@ def test_the_cli_report(pg: PgServer, tmp_path: Path, monkeypatch: pytest.Monkey
     assert capsys.readouterr().out.startswith("at,learner,kind,")
 
 
-@pytest.mark.parametrize("url, words", [
-    ("mysql://x/y", "is not a class database URL"),
-    ("postgresql://u:secret@127.0.0.1:1/x", "cannot use the class database postgresql://u:***@127.0.0.1:1/x"),
-    ("postgresql://127.0.0.1:99999999/x", "port '99999999' is not a port number"),
-    ("postgresql://127.0.0.1/x?bogus=1", "is not a readable class database URL"),
-    ("", "no class database: give --db"),
-])
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("mysql://x/y", "is not a class database URL"),
+        ("postgresql://u:secret@127.0.0.1:1/x", "cannot use the class database postgresql://u:***@127.0.0.1:1/x"),
+        ("postgresql://127.0.0.1:99999999/x", "port '99999999' is not a port number"),
+        ("postgresql://127.0.0.1/x?bogus=1", "is not a readable class database URL"),
+        ("", "no class database: give --db"),
+    ],
+)
 def test_the_cli_says_one_line_for_a_bad_or_unreachable_database(
-        url: str, words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    url: str, words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SCATLAB_CLASS_DB", raising=False)
     assert main(["class", "report", *(["--db", url] if url else [])]) == 2
     captured = capsys.readouterr()
@@ -172,8 +187,7 @@ def test_the_cli_says_one_line_for_a_bad_or_unreachable_database(
     assert "secret" not in captured.err
 
 
-def test_a_stopped_server_queues_and_a_restart_sends_exactly_once(
-        pg: PgServer, tmp_path: Path) -> None:
+def test_a_stopped_server_queues_and_a_restart_sends_exactly_once(pg: PgServer, tmp_path: Path) -> None:
     path = tmp_path / "progress.sqlite3"
     p = Progress(path)
     p.record_answer("01-the-game", "hand-value", "q0", "a", correct=True)
@@ -289,13 +303,15 @@ def _a_reviewed_game(seed: int) -> Any:
     from scatlab.course.widgets.game_with_hints import play_to_the_end
     from scatlab.widgets.table import Table
 
-    table = play_to_the_end(Table("classic", opponents=("tip", "tip"), seed=seed, hints=False, pace=0),
-                            player="random", seed=seed)
+    table = play_to_the_end(
+        Table("classic", opponents=("tip", "tip"), seed=seed, hints=False, pace=0), player="random", seed=seed
+    )
     return table.session
 
 
 def test_a_reviewed_games_costly_decisions_reach_the_class_once_and_without_cards(
-        pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A game reviewed twice sends its costly decisions once; each event has the decision's
     place, theme, class and cost, and no card (RULES C1: a card is a rank and a suit)."""
     session = _a_reviewed_game(5)
@@ -328,7 +344,8 @@ def test_a_reviewed_games_costly_decisions_reach_the_class_once_and_without_card
 
 
 def test_two_learners_who_review_the_same_game_each_reach_the_class(
-        pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A keyed event's id is made from the learner as well as the key: two learners who
     review the same game (the same hands, the same game name) each send their own events,
     and neither's is dropped as a resend of the other's."""
@@ -355,19 +372,25 @@ def test_no_class_database_no_review_events(tmp_path: Path, monkeypatch: pytest.
 def test_the_dashboard_shows_each_learner_their_own_stars_and_no_card() -> None:
     """The teacher's page: one row per learner with that learner's steps only, the struggles
     hardest first, the themes; learner names are escaped."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from scatlab.classroom.classdb import ClassReport, CostlyDecision, LearnerReport, Struggle, ThemeCosts
     from scatlab.classroom.dashboard import dashboard_html
 
-    at = datetime(2026, 12, 5, tzinfo=timezone.utc)
+    at = datetime(2026, 12, 5, tzinfo=UTC)
     report = ClassReport(
         9,
-        (LearnerReport("ada", ("01-the-game",), ("01-the-game",), 6, 6, {"1.1": 3}, ((at, 1016), (at, 1030))),
-         LearnerReport("<b>ben</b>", ("02-draw-or-take",), (), 5, 4, {"2.1": 2})),
+        (
+            LearnerReport("ada", ("01-the-game",), ("01-the-game",), 6, 6, {"1.1": 3}, ((at, 1016), (at, 1030))),
+            LearnerReport("<b>ben</b>", ("02-draw-or-take",), (), 5, 4, {"2.1": 2}),
+        ),
         (Struggle("step", "02-draw-or-take", "2.1", 2, 1),),
-        (ThemeCosts("knock", (CostlyDecision("ada", "Hand 2, your 3rd move", "knock", "blunder", 0.12, "win",
-                                             "knock", "draw"),)),),
+        (
+            ThemeCosts(
+                "knock",
+                (CostlyDecision("ada", "Hand 2, your 3rd move", "knock", "blunder", 0.12, "win", "knock", "draw"),),
+            ),
+        ),
     )
     page = dashboard_html(report, when=at)
     rows = page.split("<tr class='learner'")[1:]
@@ -404,8 +427,10 @@ def _cannot_connect(url: str) -> str:
 
 
 def _insert(learner: str, event_id: str = "gen_random_uuid()") -> str:
-    return (f"INSERT INTO events (id, learner, kind, at) VALUES ({event_id}, '{learner}', 'visit', now()) "
-            "ON CONFLICT DO NOTHING")
+    return (
+        f"INSERT INTO events (id, learner, kind, at) VALUES ({event_id}, '{learner}', 'visit', now()) "
+        "ON CONFLICT DO NOTHING"
+    )
 
 
 def test_the_superuser_needs_a_password(pg: PgServer) -> None:
@@ -414,17 +439,21 @@ def test_the_superuser_needs_a_password(pg: PgServer) -> None:
     from scatlab.classroom.pgserver import HBA, _trusts
 
     port = pg.db.port
-    for url in (f"postgresql://postgres@127.0.0.1:{port}/postgres",
-                f"postgresql://postgres:wrong@127.0.0.1:{port}/postgres",
-                f"postgresql://postgres@/postgres?host={pg.db.folder}&port={port}",
-                f"postgresql://nobody@127.0.0.1:{port}/postgres"):
+    for url in (
+        f"postgresql://postgres@127.0.0.1:{port}/postgres",
+        f"postgresql://postgres:wrong@127.0.0.1:{port}/postgres",
+        f"postgresql://postgres@/postgres?host={pg.db.folder}&port={port}",
+        f"postgresql://nobody@127.0.0.1:{port}/postgres",
+    ):
         assert "password" in _cannot_connect(url)
     assert pg.sql("SELECT rolsuper FROM pg_roles WHERE rolname = current_user") == [(True,)]  # with the file's
     hba = (pg.db.data / "pg_hba.conf").read_text()
     assert hba == HBA and "trust" not in hba.split("\n", 3)[-1] and not _trusts(hba)
     assert pg.sql("SHOW password_encryption") == [("scram-sha-256",)]
-    assert all(r[0].startswith("SCRAM-SHA-256$") for r in pg.sql("SELECT rolpassword FROM pg_authid "
-                                                                 "WHERE rolpassword IS NOT NULL"))
+    assert all(
+        r[0].startswith("SCRAM-SHA-256$")
+        for r in pg.sql("SELECT rolpassword FROM pg_authid WHERE rolpassword IS NOT NULL")
+    )
     for which in ("superuser", "dashboard", "registrar"):
         assert pg.db.password_file(which).stat().st_mode & 0o777 == 0o600
 
@@ -436,13 +465,24 @@ def test_a_learner_role_cannot_read_events(pg: PgServer, monkeypatch: pytest.Mon
     assert ann is not None
     pg.sql(_insert("ann"), ann)
     assert pg.sql("SELECT learner FROM events") == [("ann",)]
-    for query in ("SELECT * FROM events", "SELECT count(*) FROM events", "SELECT id FROM events",
-                  "UPDATE events SET kind = 'x'", "DELETE FROM events", "TRUNCATE events",
-                  "SELECT * FROM learner_roles", "INSERT INTO learner_roles VALUES ('r', 'x')",
-                  f"INSERT INTO events (id, learner, kind, at) VALUES (gen_random_uuid(), 'ann', 'v', now()) "
-                  "ON CONFLICT (learner, id) DO NOTHING",  # a conflict target asks for SELECT
-                  "CREATE TABLE mine (a int)", "CREATE TEMP TABLE mine (a int)", "CREATE SCHEMA mine",
-                  "SELECT scatlab_register_learner('ann', 'x')", "CREATE ROLE mine", "CREATE DATABASE mine"):
+    for query in (
+        "SELECT * FROM events",
+        "SELECT count(*) FROM events",
+        "SELECT id FROM events",
+        "UPDATE events SET kind = 'x'",
+        "DELETE FROM events",
+        "TRUNCATE events",
+        "SELECT * FROM learner_roles",
+        "INSERT INTO learner_roles VALUES ('r', 'x')",
+        "INSERT INTO events (id, learner, kind, at) VALUES (gen_random_uuid(), 'ann', 'v', now()) "
+        "ON CONFLICT (learner, id) DO NOTHING",  # a conflict target asks for SELECT
+        "CREATE TABLE mine (a int)",
+        "CREATE TEMP TABLE mine (a int)",
+        "CREATE SCHEMA mine",
+        "SELECT scatlab_register_learner('ann', 'x')",
+        "CREATE ROLE mine",
+        "CREATE DATABASE mine",
+    ):
         assert "permission denied" in _refused(ann, query), query
     _as(monkeypatch, pg, "bob")  # another learner's role: ann still reads nothing but her own name
     assert pg.sql("SELECT scatlab_learner()", ann) == [("ann",)]
@@ -453,17 +493,25 @@ def test_a_learner_role_cannot_run_programs_or_touch_files(pg: PgServer) -> None
     user), server files and large objects are refused to a learner's role."""
     ann = classdb.configured_url()
     assert ann is not None
-    for query in ("COPY (SELECT 1) TO PROGRAM 'id'", "COPY events FROM PROGRAM 'id'",
-                  "COPY (SELECT 1) TO '/tmp/scatlab-learner-wrote-this'", "SELECT pg_read_file('/etc/passwd')",
-                  "SELECT lo_import('/etc/passwd')", "SELECT pg_ls_dir('.')", "ALTER SYSTEM SET fsync = off",
-                  "SET ROLE postgres", "SET SESSION AUTHORIZATION postgres"):
+    for query in (
+        "COPY (SELECT 1) TO PROGRAM 'id'",
+        "COPY events FROM PROGRAM 'id'",
+        "COPY (SELECT 1) TO '/tmp/scatlab-learner-wrote-this'",
+        "SELECT pg_read_file('/etc/passwd')",
+        "SELECT lo_import('/etc/passwd')",
+        "SELECT pg_ls_dir('.')",
+        "ALTER SYSTEM SET fsync = off",
+        "SET ROLE postgres",
+        "SET SESSION AUTHORIZATION postgres",
+    ):
         why = _refused(ann, query)
         assert "permission denied" in why or "must be superuser" in why or "privileges of" in why, (query, why)
     assert not Path("/tmp/scatlab-learner-wrote-this").exists()
 
 
-def test_a_learner_role_cannot_insert_for_another_learner(pg: PgServer, tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_learner_role_cannot_insert_for_another_learner(
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Row-level security: ann's role inserts rows of ann only, even as the group role; an
     outbox of bob's sent with ann's URL stays queued; and ann cannot take the id of an event
     of bob's (the key holds the learner)."""
@@ -493,8 +541,14 @@ def test_a_learner_cannot_connect_as_another_role(pg: PgServer, monkeypatch: pyt
     assert ann is not None
     bob = _as(monkeypatch, pg, "bob")
     password = urlsplit(ann).password or ""
-    for role in ("postgres", "scatlab_dashboard", "scatlab_registrar", "scatlab_owner", "scatlab_learners",
-                 urlsplit(bob).username or ""):
+    for role in (
+        "postgres",
+        "scatlab_dashboard",
+        "scatlab_registrar",
+        "scatlab_owner",
+        "scatlab_learners",
+        urlsplit(bob).username or "",
+    ):
         assert "password authentication failed" in _cannot_connect(classdb.url_with_login(ann, role, password))
     again = learner_url(pg.registrar, "ann")
     assert "password authentication failed" in _cannot_connect(ann)  # the old password is gone
@@ -502,9 +556,13 @@ def test_a_learner_cannot_connect_as_another_role(pg: PgServer, monkeypatch: pyt
     for query in (f"SET ROLE {urlsplit(bob).username}", "SET ROLE scatlab_dashboard", "SET ROLE scatlab_owner"):
         assert "permission denied" in _refused(again, query), query
     assert pg.sql("SELECT role::text, learner FROM learner_roles WHERE learner IN ('ann', 'bob') ORDER BY learner") == [
-        (classdb.learner_role("ann"), "ann"), (classdb.learner_role("bob"), "bob")]
-    assert pg.sql("SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, rolconnlimit FROM pg_roles "
-                  f"WHERE rolname = '{classdb.learner_role('ann')}'") == [(False, False, False, False, 10)]
+        (classdb.learner_role("ann"), "ann"),
+        (classdb.learner_role("bob"), "bob"),
+    ]
+    assert pg.sql(
+        "SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, rolconnlimit FROM pg_roles "
+        f"WHERE rolname = '{classdb.learner_role('ann')}'"
+    ) == [(False, False, False, False, 10)]
 
 
 @pytest.mark.parametrize("name", ["", "a" * 40, "../x", "ann bob", "_ann", "ann'; DROP TABLE events; --", 42])
@@ -524,14 +582,24 @@ def test_any_learners_name_gets_a_plain_role(pg: PgServer) -> None:
     assert sorted(r[0] for r in pg.sql("SELECT learner FROM events")) == sorted(["zoë_2", "Ωμέγα", "a" * 39, "x.y-z"])
 
 
-def test_the_dashboard_role_reads_but_cannot_write(pg: PgServer, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_dashboard_role_reads_but_cannot_write(
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _class_of_three(pg, tmp_path, monkeypatch)
     assert pg.sql("SELECT count(DISTINCT learner) FROM events", pg.dashboard) == [(3,)]
     assert class_report(pg.dashboard).events == 24
-    for query in (_insert("ann"), "UPDATE events SET kind = 'x'", "DELETE FROM events", "TRUNCATE events",
-                  "SELECT * FROM learner_roles", "CREATE TABLE mine (a int)", "CREATE TEMP TABLE mine (a int)",
-                  "COPY (SELECT 1) TO PROGRAM 'id'", "SELECT scatlab_register_learner('x', 'y')", "CREATE ROLE mine"):
+    for query in (
+        _insert("ann"),
+        "UPDATE events SET kind = 'x'",
+        "DELETE FROM events",
+        "TRUNCATE events",
+        "SELECT * FROM learner_roles",
+        "CREATE TABLE mine (a int)",
+        "CREATE TEMP TABLE mine (a int)",
+        "COPY (SELECT 1) TO PROGRAM 'id'",
+        "SELECT scatlab_register_learner('x', 'y')",
+        "CREATE ROLE mine",
+    ):
         why = _refused(pg.dashboard, query)
         assert "permission denied" in why or "privileges of" in why, (query, why)
     assert pg.sql("SELECT count(*) FROM events") == [(24,)]
@@ -541,15 +609,25 @@ def test_the_registrar_only_makes_learners_roles(pg: PgServer) -> None:
     """The hub's registrar has no CREATEROLE of its own (on PostgreSQL 15 a CREATEROLE role
     may grant itself pg_execute_server_program): it reads nothing and makes nothing but
     through scatlab_register_learner, which refuses what is not a name and a verifier."""
-    assert pg.sql("SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = 'scatlab_registrar'") == [(False, False)]
-    for query in ("SELECT * FROM events", _insert("ann"), "SELECT * FROM learner_roles", "CREATE ROLE mine",
-                  "GRANT pg_execute_server_program TO scatlab_registrar", "GRANT scatlab_learners TO scatlab_registrar",
-                  "COPY (SELECT 1) TO PROGRAM 'id'", "ALTER ROLE scatlab_dashboard PASSWORD 'x'"):
+    assert pg.sql("SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = 'scatlab_registrar'") == [
+        (False, False)
+    ]
+    for query in (
+        "SELECT * FROM events",
+        _insert("ann"),
+        "SELECT * FROM learner_roles",
+        "CREATE ROLE mine",
+        "GRANT pg_execute_server_program TO scatlab_registrar",
+        "GRANT scatlab_learners TO scatlab_registrar",
+        "COPY (SELECT 1) TO PROGRAM 'id'",
+        "ALTER ROLE scatlab_dashboard PASSWORD 'x'",
+    ):
         why = _refused(pg.registrar, query)
         assert "permission denied" in why or "privileges of" in why or "must have admin" in why, (query, why)
     assert "not a SCRAM-SHA-256 verifier" in _refused(pg.registrar, "SELECT scatlab_register_learner('ann', 'plain')")
-    assert "not a learner's name" in _refused(pg.registrar, "SELECT scatlab_register_learner(repeat('a', 40), "
-                                              f"'{classdb.scram_verifier('pw')}')")
+    assert "not a learner's name" in _refused(
+        pg.registrar, f"SELECT scatlab_register_learner(repeat('a', 40), '{classdb.scram_verifier('pw')}')"
+    )
     with pytest.raises(ClassDatabaseError, match="not a SCRAM-SHA-256 verifier"):
         classdb.register_learner(pg.registrar, "ann", "plain")
 
@@ -608,7 +686,8 @@ def _within(seconds: float, check: Any) -> bool:
 
 
 def test_queued_events_are_sent_by_a_timer_when_the_database_is_back(
-        pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Events queued while the server is down reach it once it is back, with no write and
     no opening of the progress: the timer of the learner's process sends them, then ends."""
     monkeypatch.setattr(classdb, "RETRY_SECONDS", 0.2)
@@ -739,14 +818,33 @@ def test_an_old_trusted_cluster_is_upgraded_on_start() -> None:
         if user is not None:
             shutil.chown(db.folder, user=user)
         pg_bin = db._bin()
-        assert db._run(str(pg_bin / "initdb"), "-D", str(db.data), "-A", "trust", "-U", "postgres", "--no-sync",
-                       "-E", "UTF8").returncode == 0
-        assert db._run(str(pg_bin / "pg_ctl"), "-D", str(db.data), "start", "-w", "-l", str(db.log), "-o",
-                       f"-p {port} -k {db.folder} -c listen_addresses=127.0.0.1 -c fsync=off").returncode == 0
+        assert (
+            db._run(
+                str(pg_bin / "initdb"), "-D", str(db.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"
+            ).returncode
+            == 0
+        )
+        assert (
+            db._run(
+                str(pg_bin / "pg_ctl"),
+                "-D",
+                str(db.data),
+                "start",
+                "-w",
+                "-l",
+                str(db.log),
+                "-o",
+                f"-p {port} -k {db.folder} -c listen_addresses=127.0.0.1 -c fsync=off",
+            ).returncode
+            == 0
+        )
         old = f"postgresql://postgres@127.0.0.1:{port}/postgres"
         with psycopg.connect(old, autocommit=True) as conn:  # the events table as it was: its key the id alone
-            conn.execute(classdb._PG_SCHEMA.replace("id uuid NOT NULL", "id uuid PRIMARY KEY")
-                         .replace(",\n    PRIMARY KEY (learner, id)", ""))
+            conn.execute(
+                classdb._PG_SCHEMA.replace("id uuid NOT NULL", "id uuid PRIMARY KEY").replace(
+                    ",\n    PRIMARY KEY (learner, id)", ""
+                )
+            )
             conn.execute("INSERT INTO events (id, learner, kind, at) VALUES (gen_random_uuid(), 'ann', 'visit', now())")
         db.start(fast=True)
         assert "password" in _cannot_connect(old)
@@ -755,8 +853,10 @@ def test_an_old_trusted_cluster_is_upgraded_on_start() -> None:
         with psycopg.connect(urls.dashboard) as conn:
             assert conn.execute("SELECT learner, kind FROM events").fetchall() == [("ann", "visit")]
         with psycopg.connect(db.superuser_url) as conn:
-            assert conn.execute("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'events'::regclass "
-                                "AND contype = 'p'").fetchall() == [("PRIMARY KEY (learner, id)",)]
+            assert conn.execute(
+                "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'events'::regclass "
+                "AND contype = 'p'"
+            ).fetchall() == [("PRIMARY KEY (learner, id)",)]
         db.stop()
         db.start(fast=True)  # started again: nothing more to upgrade
         assert not db.secure()

@@ -19,8 +19,13 @@ def _start(folder: Path, name: str, code: str, ignore_sigint: bool = False) -> s
         if ignore_sigint:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    return subprocess.Popen(service_command(folder, name, [sys.executable, "-c", code]), stdout=subprocess.PIPE,
-                            text=True, preexec_fn=preexec, start_new_session=True)
+    return subprocess.Popen(
+        service_command(folder, name, [sys.executable, "-c", code]),
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=preexec,
+        start_new_session=True,
+    )
 
 
 def _wait_for(path: Path) -> None:
@@ -31,8 +36,10 @@ def _wait_for(path: Path) -> None:
 
 
 def test_a_service_records_its_pid_marks_itself_and_takes_sigint_back(tmp_path: Path) -> None:
-    code = ("import os, signal, sys; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
-            f"os.environ[{MARKER!r}], flush=True)")
+    code = (
+        "import os, signal, sys; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, "
+        f"os.environ[{MARKER!r}], flush=True)"
+    )
     proc = _start(tmp_path, "dashboard", code, ignore_sigint=True)
     out, _ = proc.communicate(timeout=30)
     assert out.split() == ["True", f"dashboard@{tmp_path}"]

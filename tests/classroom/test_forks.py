@@ -70,15 +70,19 @@ def _run(kc: Any, code: str) -> str:
 
 
 def test_a_forked_kernel_is_a_page_s_own_kernel_and_answers_interrupt_and_shutdown(
-        parent: tuple[subprocess.Popen[bytes], str], tmp_path: Path) -> None:
+    parent: tuple[subprocess.Popen[bytes], str], tmp_path: Path
+) -> None:
     proc, path = parent
     env = {**os.environ, SOCKET_ENV: path, "QUERY_STRING": "game=3", "JUPYTERHUB_USER": "ada"}
     seen = []
     for _ in range(2):
         km, kc = _kernel(env, tmp_path)
         assert km.kernel_spec.argv[1:4] == ["-m", "scatlab.classroom.forks", "--kernel"]
-        said = _run(kc, "import os, sys, random, comm; print(os.getcwd(), os.environ['QUERY_STRING'], os.getppid(), "
-                        "os.getpid(), 'scatlab.course.widgets.steps' in sys.modules, random.random())")
+        said = _run(
+            kc,
+            "import os, sys, random, comm; print(os.getcwd(), os.environ['QUERY_STRING'], os.getppid(), "
+            "os.getpid(), 'scatlab.course.widgets.steps' in sys.modules, random.random())",
+        )
         # the widgets answer: ipywidgets (imported by the parent) registered with this kernel
         targets = _run(kc, "import comm; print(sorted(comm.get_comm_manager().targets))")
         assert "jupyter.widget" in targets and "jupyter.widget.control" in targets, targets
@@ -103,8 +107,9 @@ def test_a_forked_kernel_is_a_page_s_own_kernel_and_answers_interrupt_and_shutdo
     assert seen[0] != seen[1]  # random is reseeded in every fork
 
 
-def test_a_killed_stand_in_takes_its_kernel_with_it(parent: tuple[subprocess.Popen[bytes], str],
-                                                    tmp_path: Path) -> None:
+def test_a_killed_stand_in_takes_its_kernel_with_it(
+    parent: tuple[subprocess.Popen[bytes], str], tmp_path: Path
+) -> None:
     _, path = parent
     km, kc = _kernel({**os.environ, SOCKET_ENV: path}, tmp_path)
     pid = int(_run(kc, "import os; print(os.getpid())"))
@@ -123,8 +128,9 @@ def test_without_a_parent_a_kernel_starts_the_ordinary_way(tmp_path: Path) -> No
     kc.stop_channels()
 
 
-def test_a_bad_request_is_refused_and_the_parent_keeps_serving(parent: tuple[subprocess.Popen[bytes], str],
-                                                               tmp_path: Path) -> None:
+def test_a_bad_request_is_refused_and_the_parent_keeps_serving(
+    parent: tuple[subprocess.Popen[bytes], str], tmp_path: Path
+) -> None:
     import socket
 
     proc, path = parent
@@ -139,7 +145,9 @@ def test_a_bad_request_is_refused_and_the_parent_keeps_serving(parent: tuple[sub
     kc.stop_channels()
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can start kernels as another user")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can start kernels as another user"
+)
 def test_a_root_parent_forks_each_kernel_as_the_user_who_asked() -> None:
     """The learner's user, as the system tells it (SO_PEERCRED), not root and not what the
     request says: a kernel asked for by ``nobody`` runs as nobody."""
@@ -151,20 +159,29 @@ def test_a_root_parent_forks_each_kernel_as_the_user_who_asked() -> None:
     folder = Path(tempfile.mkdtemp(prefix="scatlab-forks-"))
     folder.chmod(0o777)
     path = socket_path(folder)
-    parent = subprocess.Popen([sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
-                              stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", f"from scatlab.classroom.forks import serve; serve({path!r}, warm=False)"],
+        stderr=subprocess.DEVNULL,
+    )
     asker = None
     try:
         deadline = time.monotonic() + 30
         while not Path(path).exists():
             assert parent.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
-        ask = ("import os, sys, time\n"
-               "from scatlab.classroom.forks import request_kernel\n"
-               f"print(request_kernel({path!r}, ['-f', {str(folder / 'kernel.json')!r}, '--uid', '0']), flush=True)\n"
-               "time.sleep(20)\n")
-        asker = subprocess.Popen(["runuser", "-u", "nobody", "--", sys.executable, "-c", ask], cwd=folder,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ask = (
+            "import os, sys, time\n"
+            "from scatlab.classroom.forks import request_kernel\n"
+            f"print(request_kernel({path!r}, ['-f', {str(folder / 'kernel.json')!r}, '--uid', '0']), flush=True)\n"
+            "time.sleep(20)\n"
+        )
+        asker = subprocess.Popen(
+            ["runuser", "-u", "nobody", "--", sys.executable, "-c", ask],
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert asker.stdout is not None
         line = asker.stdout.readline()
         assert line.strip().isdigit(), asker.stderr.read() if asker.stderr else line

@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from scatlab.analysis import analyze
-from scatlab.analysis import RankedMove, Ranking, win_level
+from scatlab.analysis import RankedMove, Ranking, analyze, win_level
 from scatlab.cli import main
 
 
@@ -43,8 +42,9 @@ def _pct(p: Fraction) -> str:
 
 
 @pytest.mark.parametrize("opponents", [1, 2])
-def test_the_knock_risk_is_stated_from_one_source_the_rankings_knock_move(opponents: int,
-                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_knock_risk_is_stated_from_one_source_the_rankings_knock_move(
+    opponents: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``scatlab analyze AH KH 4C --discard 9S --opponents 2`` once stated the chance of
     losing one life twice (0.84% by Monte Carlo in the knock section, 0.7% in the advice):
     every P(lose one) and P(lose two) the text prints is now the ranking's, and so is the
@@ -78,14 +78,18 @@ def test_the_knock_risk_is_stated_from_one_source_the_rankings_knock_move(oppone
     assert "numbers" not in data["advice"]  # the advice's figures are the ranking's: stated there, once
 
 
-@pytest.mark.parametrize("argv", [
-    ["analyze", "7S", "7H", "7D", "--rules", "gin"],  # the hand itself, its draw, its knock
-    ["analyze", "7S", "7H", "2C", "--discard", "7D", "--rules", "gin"],  # taking into 30.5
-    ["analyze", "7S", "7H", "7D", "2C", "--rules", "gin"],  # a discard that keeps 30.5
-    ["analyze", "7S", "7H", "7D", "--rules", "gin", "--horizon", "2"],  # the horizon's values
-])
-def test_thirty_and_a_half_is_written_30_5_never_61_2_in_text_and_json(argv: list[str],
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "7S", "7H", "7D", "--rules", "gin"],  # the hand itself, its draw, its knock
+        ["analyze", "7S", "7H", "2C", "--discard", "7D", "--rules", "gin"],  # taking into 30.5
+        ["analyze", "7S", "7H", "7D", "2C", "--rules", "gin"],  # a discard that keeps 30.5
+        ["analyze", "7S", "7H", "7D", "--rules", "gin", "--horizon", "2"],  # the horizon's values
+    ],
+)
+def test_thirty_and_a_half_is_written_30_5_never_61_2_in_text_and_json(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """V2, V14: three of a kind is worth 30½. Every place the analysis prints a value (the
     hand, the take and discard options, the draw's average and distribution, the knock, the
     ranking, the horizon, the advice) writes 30.5."""
@@ -95,8 +99,11 @@ def test_thirty_and_a_half_is_written_30_5_never_61_2_in_text_and_json(argv: lis
         assert not re.search(r"(?<![\d/])61/2(?!\d)", out) and "30.50" not in out, out
         assert "30.5" in out
     data = json.loads(raw)
-    assert "30.5" in (data["value"], *(o["value"] for o in data.get("take", {}).get("options", [])),
-                      *(o["value"] for o in data.get("discard", {}).get("options", [])))
+    assert "30.5" in (
+        data["value"],
+        *(o["value"] for o in data.get("take", {}).get("options", [])),
+        *(o["value"] for o in data.get("discard", {}).get("options", [])),
+    )
 
     def halves(x: Any) -> list[str]:  # every string in the JSON that is a fraction over 2
         if isinstance(x, dict):
@@ -109,7 +116,8 @@ def test_thirty_and_a_half_is_written_30_5_never_61_2_in_text_and_json(argv: lis
 
 
 def test_no_knock_leaves_the_knock_out_of_the_ranking_and_the_advice_and_says_so(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """``--no-knock`` ("leave the knock out") ranks the other moves only: the advice is the
     best of them, with the very figures the full ranking gives them, and the output says the
     knock was left out (text and JSON)."""
@@ -131,14 +139,18 @@ def test_no_knock_leaves_the_knock_out_of_the_ranking_and_the_advice_and_says_so
         assert data["advice"]["action"] == others[0].action.kind.value
 
 
-@pytest.mark.parametrize(("argv", "position"), [
-    (["AH", "KH", "4C", "--discard", "9S"], dict(hand="AH KH 4C", discard="9S")),
-    (["AH", "KH", "4C", "--discard", "9S", "--opponents", "2"], dict(hand="AH KH 4C", discard="9S", opponents=2)),
-    (["7S", "7H", "7D", "--rules", "gin"], dict(hand="7S 7H 7D", rules="gin")),
-    (["AH", "KH", "4C", "QH"], dict(hand="AH KH 4C QH")),
-])
-def test_every_chance_of_winning_is_a_level_in_percent_in_text_and_json(argv: list[str], position: dict[str, Any],
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "position"),
+    [
+        (["AH", "KH", "4C", "--discard", "9S"], dict(hand="AH KH 4C", discard="9S")),
+        (["AH", "KH", "4C", "--discard", "9S", "--opponents", "2"], dict(hand="AH KH 4C", discard="9S", opponents=2)),
+        (["7S", "7H", "7D", "--rules", "gin"], dict(hand="7S 7H 7D", rules="gin")),
+        (["AH", "KH", "4C", "QH"], dict(hand="AH KH 4C QH")),
+    ],
+)
+def test_every_chance_of_winning_is_a_level_in_percent_in_text_and_json(
+    argv: list[str], position: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     """The chance of winning the game is a level first ("34.1% now; 37.2% if you draw"): the
     ranked moves state each move's level, the one the advice states; no signed change stands
     alone; the JSON writes the same levels in percent."""

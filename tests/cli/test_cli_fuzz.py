@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.fuzzing import CONTROL_SEQUENCES, COUNTS, ODD_TEXT, UNICODE_TRAPS, cases, fuzz_rng
 
+from helpers.fuzzing import CONTROL_SEQUENCES, COUNTS, ODD_TEXT, UNICODE_TRAPS, cases, fuzz_rng
 from scatlab.checks import notation, one_line
 from scatlab.cli import main
 from scatlab.rules import GameRecord, play_random_game
@@ -43,16 +43,98 @@ BASE_COMMANDS: list[list[str]] = [
     ["rules", "--explain", "V7(d)"],
 ]
 
-NUMBERS = ["-1", "0", "1", "2", "3", "9", "10", "99999999", "10000000", "1" + "0" * 40, "1e3", "nan", "inf", "x",
-           "", "0x10", "٣", "-0", "３", "1_0", " 2", "2\n", "+2", "²"]
-WORDS = [*ODD_TEXT, "--json", "--help", "--rules", "--discard", "--opponents", "--samples", "--horizon",
-         "--games", "--players", "--seed", "--jobs", "--dead", "--opponent-holds", "classic", "dutch", "poker",
-         "expert,tip", "tip," * 12, "AH", "9S", "QH", "-", "--", "-x", "--turns", "--rejected", "--opponent-model",
-         "uniform", "adaptive", "--player", "--explain", "V7\n", "extra\nline", "--x\ny", "\x1b[31m", "a\tb",
-         "9S\n", "\u212aH", "Aſ", "ＫＨ", "ＧＩＮ", "\u212anock", "--discard\n", "\u2028", "\x00"]
+NUMBERS = [
+    "-1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "9",
+    "10",
+    "99999999",
+    "10000000",
+    "1" + "0" * 40,
+    "1e3",
+    "nan",
+    "inf",
+    "x",
+    "",
+    "0x10",
+    "٣",
+    "-0",
+    "３",
+    "1_0",
+    " 2",
+    "2\n",
+    "+2",
+    "²",
+]
+WORDS = [
+    *ODD_TEXT,
+    "--json",
+    "--help",
+    "--rules",
+    "--discard",
+    "--opponents",
+    "--samples",
+    "--horizon",
+    "--games",
+    "--players",
+    "--seed",
+    "--jobs",
+    "--dead",
+    "--opponent-holds",
+    "classic",
+    "dutch",
+    "poker",
+    "expert,tip",
+    "tip," * 12,
+    "AH",
+    "9S",
+    "QH",
+    "-",
+    "--",
+    "-x",
+    "--turns",
+    "--rejected",
+    "--opponent-model",
+    "uniform",
+    "adaptive",
+    "--player",
+    "--explain",
+    "V7\n",
+    "extra\nline",
+    "--x\ny",
+    "\x1b[31m",
+    "a\tb",
+    "9S\n",
+    "\u212aH",
+    "Aſ",
+    "ＫＨ",
+    "ＧＩＮ",
+    "\u212anock",
+    "--discard\n",
+    "\u2028",
+    "\x00",
+]
 HEAVY = {"--games", "--samples", "--horizon", "--jobs", "--players", "--opponents"}
-ONE_VALUE = ["--discard", "--rules", "--seed", "--players", "--opponents", "--horizon", "--samples", "--turns",
-             "--dead", "--games", "--player", "--explain", "--opponent-model", "--policy", "--dealer"]
+ONE_VALUE = [
+    "--discard",
+    "--rules",
+    "--seed",
+    "--players",
+    "--opponents",
+    "--horizon",
+    "--samples",
+    "--turns",
+    "--dead",
+    "--games",
+    "--player",
+    "--explain",
+    "--opponent-model",
+    "--policy",
+    "--dealer",
+]
 
 
 def _mutate(argv: list[str], rng: random.Random) -> list[str]:
@@ -67,7 +149,7 @@ def _mutate(argv: list[str], rng: random.Random) -> list[str]:
         if kind == 7 and len(argv) > 1:  # a character that NFKC or case folding changes
             j = rng.randrange(1, len(argv))
             k = rng.randrange(len(argv[j]) + 1)
-            argv[j] = argv[j][:k] + rng.choice(UNICODE_TRAPS) + argv[j][k + 1:]
+            argv[j] = argv[j][:k] + rng.choice(UNICODE_TRAPS) + argv[j][k + 1 :]
             continue
         if kind == 8:  # an option that takes one value, given again
             given = [w for w in argv if w in ONE_VALUE]
@@ -199,8 +281,9 @@ def test_mutated_command_lines_in_process_exit_0_or_2_with_one_line(
         base = BASE_COMMANDS[n % len(BASE_COMMANDS)]
         argv = _mutate(base, rng) if n >= len(BASE_COMMANDS) else list(base)
         short = [r for r in records if r.name in SHORT]
-        argv = [str(rng.choice(records)) if w == "RECORD" else str(rng.choice(short)) if w == "SHORT" else w
-                for w in argv]
+        argv = [
+            str(rng.choice(records)) if w == "RECORD" else str(rng.choice(short)) if w == "SHORT" else w for w in argv
+        ]
         code = main(argv)
         _check(argv, code, capsys.readouterr().err)
         tried += 1
@@ -213,8 +296,9 @@ def test_mutated_command_lines_in_process_exit_0_or_2_with_one_line(
 
 
 def _run(args: list[str], env: dict[str, str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "scatlab", *args], input=stdin, capture_output=True, env=env,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "scatlab", *args], input=stdin, capture_output=True, env=env, timeout=120
+    )
 
 
 def test_real_scatlab_process_with_odd_bytes_locales_and_encodings(tmp_path: Path) -> None:
@@ -243,8 +327,12 @@ def test_real_scatlab_process_with_odd_bytes_locales_and_encodings(tmp_path: Pat
         _check([str(a) for a in args], proc.returncode, err)
         COUNTS["CLI processes"] += 1
     for command in ("review",):  # found: standard input closed (<&-) was an AttributeError, exit 1
-        closed = subprocess.run(["sh", "-c", f'exec "{sys.executable}" -m scatlab {command} - <&-'],
-                                capture_output=True, env=c_env, timeout=120)
+        closed = subprocess.run(
+            ["sh", "-c", f'exec "{sys.executable}" -m scatlab {command} - <&-'],
+            capture_output=True,
+            env=c_env,
+            timeout=120,
+        )
         _check([command, "-", "<&-"], closed.returncode, closed.stderr.decode("utf-8", "replace"))
         assert closed.returncode == 2 and b"standard input: it is closed" in closed.stderr
         COUNTS["CLI processes"] += 1

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.fuzzing import CONTROL_SEQUENCES
 
+from helpers.fuzzing import CONTROL_SEQUENCES
 from scatlab.checks import one_line
 from scatlab.cli import build_parser, main
 from scatlab.rules import GameRecord, play_random_game
@@ -81,18 +81,21 @@ def test_kelvin_sign_and_long_s_in_cards_read_as_K_and_S(capsys: pytest.CaptureF
     assert typed == _run(["analyze", "KH", "AH", "4C", "--discard", "9S"], capsys)[1]
 
 
-@pytest.mark.parametrize("argv", [
-    ["analyze", "AH", "KH", "4C", "--discard", "9S", "--discard", "7S"],
-    ["analyze", "AH", "KH", "4C", "--disc", "9S", "--discard", "7S"],  # an abbreviation is the same option
-    ["analyze", "AH", "KH", "4C", "--discard", "9S", "--turns", "1", "--turns", "2"],
-    ["analyze", "AH", "KH", "4C", "--discard", "9S", "--dead", "2C", "--dead", "3C"],
-    ["analyze", "AH", "KH", "4C", "--discard", "9S", "--rules", "gin", "--rules", "classic"],
-    ["demo", "--seed", "1", "--seed", "2"],
-    ["tournament", "--games", "1", "--games", "2"],
-    ["rules", "--explain", "C1", "--explain", "C2"],
-    ["review", "x.json", "--player", "0", "--player", "1"],
-    ["record", "-o", "a.json", "--output", "b.json"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["analyze", "AH", "KH", "4C", "--discard", "9S", "--discard", "7S"],
+        ["analyze", "AH", "KH", "4C", "--disc", "9S", "--discard", "7S"],  # an abbreviation is the same option
+        ["analyze", "AH", "KH", "4C", "--discard", "9S", "--turns", "1", "--turns", "2"],
+        ["analyze", "AH", "KH", "4C", "--discard", "9S", "--dead", "2C", "--dead", "3C"],
+        ["analyze", "AH", "KH", "4C", "--discard", "9S", "--rules", "gin", "--rules", "classic"],
+        ["demo", "--seed", "1", "--seed", "2"],
+        ["tournament", "--games", "1", "--games", "2"],
+        ["rules", "--explain", "C1", "--explain", "C2"],
+        ["review", "x.json", "--player", "0", "--player", "1"],
+        ["record", "-o", "a.json", "--output", "b.json"],
+    ],
+)
 def test_an_option_that_takes_one_value_given_twice_is_refused(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -103,25 +106,45 @@ def test_an_option_that_takes_one_value_given_twice_is_refused(
 
 
 def test_options_meant_to_repeat_still_repeat(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(["analyze", "AH", "KH", "4C", "--discard", "9S", "--opponent-holds", "2H",
-                           "--opponent-holds", "3H", "--samples", "50", "--json"], capsys)
+    code, out, err = _run(
+        [
+            "analyze",
+            "AH",
+            "KH",
+            "4C",
+            "--discard",
+            "9S",
+            "--opponent-holds",
+            "2H",
+            "--opponent-holds",
+            "3H",
+            "--samples",
+            "50",
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0 and '"opponents": 2' in out, err
 
 
 @pytest.mark.parametrize("extra", [["--turns", "3"], ["--rejected", "8S"], ["--turns", "2", "--rejected", "8S"]])
 def test_turns_and_rejected_feed_only_the_adaptive_model(extra: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """Issue: ``--opponent-model uniform --turns 3`` was accepted, the turns ignored."""
-    code, _out, err = _run(["analyze", "AH", "KH", "QS", "--discard", "2C", "--opponent-model", "uniform", *extra],
-                           capsys)
+    code, _out, err = _run(
+        ["analyze", "AH", "KH", "QS", "--discard", "2C", "--opponent-model", "uniform", *extra], capsys
+    )
     assert "read only by the adaptive opponent model" in _one_line_error(code, err)
 
 
-@pytest.mark.parametrize(("turns", "rejected", "ok"), [
-    ([], ["8S"], False),  # rejected in no turn at all
-    (["1"], ["8S", "2D"], True),
-    (["1"], ["8S", "2D", "3D"], False),
-    (["2"], ["8S", "2D", "3D"], True),
-])
+@pytest.mark.parametrize(
+    ("turns", "rejected", "ok"),
+    [
+        ([], ["8S"], False),  # rejected in no turn at all
+        (["1"], ["8S", "2D"], True),
+        (["1"], ["8S", "2D", "3D"], False),
+        (["2"], ["8S", "2D", "3D"], True),
+    ],
+)
 def test_an_opponent_rejects_at_most_two_cards_a_turn(
     turns: list[str], rejected: list[str], ok: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -136,12 +159,15 @@ def test_an_opponent_rejects_at_most_two_cards_a_turn(
         assert repr(" ".join(rejected)) in _one_line_error(code, err)
 
 
-@pytest.mark.parametrize("extra", [
-    ["--discard", "9S", "--turns", "1", "--rejected", "9S"],  # thrown just now: the discard
-    ["--discard", "9S", "--dead", "8S", "--turns", "2", "--rejected", "8S"],  # thrown, then covered
-    ["--discard", "9S", "--turns", "1", "--rejected", "AH"],  # thrown, then taken by you
-    ["--discard", "9S", "--turns", "1", "1", "--rejected", "9S", "--rejected", "9S"],  # thrown, then passed over
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--discard", "9S", "--turns", "1", "--rejected", "9S"],  # thrown just now: the discard
+        ["--discard", "9S", "--dead", "8S", "--turns", "2", "--rejected", "8S"],  # thrown, then covered
+        ["--discard", "9S", "--turns", "1", "--rejected", "AH"],  # thrown, then taken by you
+        ["--discard", "9S", "--turns", "1", "1", "--rejected", "9S", "--rejected", "9S"],  # thrown, then passed over
+    ],
+)
 def test_a_rejected_card_may_be_seen_where_it_went(extra: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """A rejected card is one an opponent threw or passed over on the pile: it is the
     discard now, or buried (dead), or was taken since (by you); the next opponent may pass
@@ -172,7 +198,10 @@ def test_replay_and_review_refuse_a_named_pipe_or_folder_at_once_with_one_line(c
     for path, what in ((fifo, "a named pipe (FIFO)"), (tmp_path, "a folder")):
         done = subprocess.run(
             [sys.executable, "-m", "scatlab.cli", command, str(path)],
-            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
         )
         assert f"cannot read {str(path)!r}: it is {what}; give a record saved as a file" in _one_line_error(
             done.returncode, done.stderr
@@ -218,8 +247,19 @@ def test_review_reads_standard_input_bytes_and_files_alike(
     assert "cannot read 'a\\x00b.json'" in _one_line_error(code, err)
 
 
-@pytest.mark.parametrize(("number", "ok"), [("３", True), ("+3", True), (" 3 ", True), ("٣", False), ("1_0", False),
-                                            ("3.0", False), ("²", True), ("0x3", False)])  # ²: NFKC 2
+@pytest.mark.parametrize(
+    ("number", "ok"),
+    [
+        ("３", True),
+        ("+3", True),
+        (" 3 ", True),
+        ("٣", False),
+        ("1_0", False),
+        ("3.0", False),
+        ("²", True),
+        ("0x3", False),
+    ],
+)  # ²: NFKC 2
 def test_whole_numbers_are_ascii_digits_once_normalised(
     number: str, ok: bool, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -235,8 +275,7 @@ def test_whole_numbers_are_ascii_digits_once_normalised(
 def test_every_subcommand_help_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue: ``scatlab review --help`` had no description line."""
     parser = build_parser()
-    commands: dict[str, argparse.ArgumentParser] = dict(
-        next(a for a in parser._actions if a.dest == "command").choices)  # type: ignore[arg-type]
+    commands: dict[str, argparse.ArgumentParser] = dict(next(a for a in parser._actions if a.dest == "command").choices)  # type: ignore[arg-type]
     assert "review" in commands and "serve" in commands
     for name, command in commands.items():
         assert command.description, name

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from scatlab.analysis import win_level
-
 from scatlab.app.launch import INDEX, ServeError, check_host, check_port, lessons_dir, reach_message, voila_options
 from scatlab.course.exercises import exercises_of
 from scatlab.course.lessons import ALL_CODES, APPENDICES, LESSONS, lesson
@@ -39,8 +38,15 @@ def _source(cell: dict[str, object]) -> str:
 
 def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
     names = sorted(p.name for p in LESSONS_DIR.glob("*.ipynb"))
-    assert names == sorted([INDEX, "rulebook.ipynb", PRACTICE_PAGE, *(lesson.filename for lesson in LESSONS),
-                            *(extra.filename for extra in APPENDICES)])
+    assert names == sorted(
+        [
+            INDEX,
+            "rulebook.ipynb",
+            PRACTICE_PAGE,
+            *(lesson.filename for lesson in LESSONS),
+            *(extra.filename for extra in APPENDICES),
+        ]
+    )
     assert [lesson.number for lesson in LESSONS] == list(range(1, 9))
     for item in LESSONS:
         assert _source(_cells(item.filename)[0]).startswith(f"# {item.number}. {item.title}")
@@ -52,7 +58,7 @@ def test_every_lesson_exists_in_order_with_the_index_and_rulebook() -> None:
 def test_each_lesson_has_its_header_footer_a_live_widget_and_its_steps_or_an_exercise() -> None:
     for item in LESSONS:
         code = "\n".join(_source(c) for c in _cells(item.filename) if c["cell_type"] == "code")
-        assert f"lesson_header({item.id!r})" in code and f"lesson_footer({item.id!r})" in code
+        assert f'lesson_header("{item.id}")' in code and f'lesson_footer("{item.id}")' in code
         if item.id in READING_ONLY:
             assert "ExerciseWidget(" not in code and "StepWidget(" not in code and exercises_of(item.id) == [], item.id
             continue
@@ -66,10 +72,10 @@ def test_each_appendix_is_optional_and_linked_from_its_lesson() -> None:
     for extra in APPENDICES:
         cells = _cells(extra.filename)
         code = "\n".join(_source(c) for c in cells if c["cell_type"] == "code")
-        assert f"appendix_header({extra.id!r})" in code and f"appendix_footer({extra.id!r})" in code
+        assert f'appendix_header("{extra.id}")' in code and f'appendix_footer("{extra.id}")' in code
         assert "lesson_footer(" not in code and "lesson_header(" not in code
         for exercise in re.findall(r"ExerciseWidget\((.*)\)", code):
-            assert f"lesson={extra.id!r}" in exercise, exercise
+            assert f'lesson="{extra.id}"' in exercise, exercise
         prose = "\n".join(_source(c) for c in _cells(lesson(extra.lesson).filename) if c["cell_type"] == "markdown")
         link = re.search(rf"^Optional\b.*\]\({re.escape(extra.filename)}\)", prose, re.MULTILINE)
         assert link, f"{extra.lesson} does not link {extra.filename} as optional"
@@ -115,7 +121,8 @@ def test_notebooks_hold_no_game_logic() -> None:
             tree = ast.parse(_source(cell))
             for node in ast.walk(tree):
                 assert not isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.For, ast.While, ast.Lambda)), (
-                    f"{path.name}: {ast.dump(node)[:80]}")
+                    f"{path.name}: {ast.dump(node)[:80]}"
+                )
 
 
 def test_previous_and_next_links_follow_the_course_order() -> None:
@@ -227,7 +234,8 @@ def test_a_saved_game_reopens_from_its_link(tmp_path: Path) -> None:
 
 
 def test_lesson_8_opponents_can_be_masters_and_a_game_in_play_is_not_lost_without_a_second_click(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from scatlab.course.widgets.game_with_hints import GameWithHints
     from scatlab.errors import ScatlabError
     from scatlab.players.master import MasterPlayer
@@ -338,9 +346,14 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     # a lesson's step: the try tables carry the beginner controls and say where the learner is
     assert [t.controls for t in r.tables] == ["beginner", "beginner"]
     assert [t.surface.state["notice"] for t in r.tables] == [
-        f"back at {d.where({d.player: 'you'}).lower()}: play it again, hints on" for d in r.worst]
-    assert all(re.fullmatch(r"back at hand \d+, your \d+(st|nd|rd|th) move: play it again, hints on", t.surface.state["notice"])
-               for t in r.tables)  # the learner's words: no "action 94"
+        f"back at {d.where({d.player: 'you'}).lower()}: play it again, hints on" for d in r.worst
+    ]
+    assert all(
+        re.fullmatch(
+            r"back at hand \d+, your \d+(st|nd|rd|th) move: play it again, hints on", t.surface.state["notice"]
+        )
+        for t in r.tables
+    )  # the learner's words: no "action 94"
     # New game on a try table goes back to its position, never to a random game
     first = r.tables[0]
     assert first.session.practice  # a position tried again is practice from the start
@@ -353,9 +366,11 @@ def test_lesson_8_reviews_the_stand_in_and_replays_its_two_costliest_decisions()
     html = r.listing.value
     assert html.count("<li") == 2 and "rulebook.ipynb#C5" in html and "rulebook.ipynb#C6" in html
     worst = r.worst[0]
-    assert (f"chance of winning the game from {win_level(worst.assessment.figures[0][1])} to "
-            f"{win_level(worst.assessment.level(worst.played))}, by about {worst.assessment.cost_text.split()[0]}: "
-            f"a {worst.label}") in html and "knocking with 28" in html
+    assert (
+        f"chance of winning the game from {win_level(worst.assessment.figures[0][1])} to "
+        f"{win_level(worst.assessment.level(worst.played))}, by about {worst.assessment.cost_text.split()[0]}: "
+        f"a {worst.label}"
+    ) in html and "knocking with 28" in html
     assert "<b>Better:</b> taking the A♥ (then throwing the 8♥) for 31." in html
     assert "Sorted by cost, the worst first" in html and "dead" not in html and "action" not in html
 
@@ -396,8 +411,8 @@ def test_lesson_8_reviews_the_learners_game_only_once_it_is_over(tmp_path: Path)
 
 
 def test_a_stand_in_that_never_ends_is_refused_with_its_limit() -> None:
-    from scatlab.errors import ScatlabError
     from scatlab.course.widgets.game_with_hints import play_to_the_end
+    from scatlab.errors import ScatlabError
     from scatlab.widgets.table import Table
 
     table = Table("classic", seed=1, hints=False, pace=0)
@@ -459,8 +474,10 @@ def test_index_calls_a_lesson_started_once_it_is_finished_or_has_stars(tmp_path:
     p = Progress(tmp_path / "p.sqlite3")
     p.finish_lesson("04-showdown")
     p.record_stars("05-house-rules", "5.1", 1)
-    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>",
-                                                         _index_html(p, "").replace("&nbsp;", " "))}
+    rows = {
+        m.group(1): m.group(0)
+        for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>", _index_html(p, "").replace("&nbsp;", " "))
+    }
     assert "finished ✓" in rows["4"] and "not started" not in rows["4"]
     assert "★ 1 of" in rows["5"] and "not started" not in rows["5"]
     assert "not started" in rows["6"] and "finished ✓" not in rows["6"]
@@ -483,8 +500,10 @@ def test_index_calls_a_lesson_opened_once_its_page_has_been_shown(tmp_path: Path
     lesson_footer("04-showdown", progress=p)
     lesson_footer("04-showdown", progress=p)
     assert p.visited_lessons() == {"08-play-a-game", "04-showdown"}
-    rows = {m.group(1): m.group(0) for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>",
-                                                         _index_html(p, "").replace("&nbsp;", " "))}
+    rows = {
+        m.group(1): m.group(0)
+        for m in re.finditer(r"<tr><td[^>]*>(\d)</td>.*?</tr>", _index_html(p, "").replace("&nbsp;", " "))
+    }
     assert "opened" in rows["8"] and "not started" not in rows["8"]
     assert "opened" in rows["4"] and "not started" not in rows["4"]
     assert "1 right of 1 answer" in rows["1"] and "opened" not in rows["1"]

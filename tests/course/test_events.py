@@ -74,7 +74,8 @@ def test_an_inactive_sink_gets_nothing(tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def test_a_sink_that_cannot_be_loaded_is_left_out_with_a_warning_and_the_record_kept(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken = EntryPoint(name="broken", value="scatlab.no_such_module:SINK", group=events.GROUP)
     monkeypatch.setattr("importlib.metadata.entry_points", lambda group: [broken])
     monkeypatch.setattr(events, "_installed", None)

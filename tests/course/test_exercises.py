@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
+from typing import Any
 
 import pytest
 
-from typing import Any
-
-from fractions import Fraction
-
-from scatlab.course.exercises import EXERCISES, ExerciseError, Question, exercises_of, read_number, show_value, tenths, wants_knock
+from scatlab.course.exercises import (
+    EXERCISES,
+    ExerciseError,
+    Question,
+    exercises_of,
+    read_number,
+    tenths,
+    wants_knock,
+)
 from scatlab.course.lessons import APPENDICES, LESSONS
-from scatlab.rules import hand_value, find_rules
 from scatlab.course.skat import game_value
+from scatlab.rules import find_rules, hand_value
 
 SEEDS = range(12)
 
@@ -81,7 +87,7 @@ def test_house_value_follows_the_preset_v1_v2_v13_v18() -> None:
 def test_showdown_exercise_covers_every_c7_case() -> None:
     ex = EXERCISES["showdown"]
     notes = " ".join(ex.question(s).why for s in range(40))
-    assert "knocker is safe" in notes          # tie involving the knocker
+    assert "knocker is safe" in notes  # tie involving the knocker
     assert "The knocker (player 1) is lowest on their own and loses two lives" in notes  # knocker strictly lowest
     assert "Players 2 and 3 tie for lowest" in notes and "both lose a life" in notes  # tie among non-knockers
     answers = {ex.question(s).solution for s in range(40)}
@@ -112,17 +118,20 @@ def test_numbers_are_read_exactly_and_bad_answers_refused() -> None:
         ex.question(-1)
 
 
-@pytest.mark.parametrize(("typed", "message"), [
-    ("1e999999999", "'1e999999999' is not a number"),          # Fraction would build a billion-digit number
-    ("1e12000000", "'1e12000000' is not a number"),
-    ("9" * 10, "is not a number"),                              # more than nine digits a part
-    ("1" * 41, "the answer has 41 characters"),
-    ("7" * 1_000_000, "the answer has 1,000,000 characters"),
-    ("0x1F", "'0x1F' is not a number"),
-    ("1_000", "'1_000' is not a number"),
-    ("nan", "'nan' is not a number"),
-    ("inf", "'inf' is not a number"),
-])
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("1e999999999", "'1e999999999' is not a number"),  # Fraction would build a billion-digit number
+        ("1e12000000", "'1e12000000' is not a number"),
+        ("9" * 10, "is not a number"),  # more than nine digits a part
+        ("1" * 41, "the answer has 41 characters"),
+        ("7" * 1_000_000, "the answer has 1,000,000 characters"),
+        ("0x1F", "'0x1F' is not a number"),
+        ("1_000", "'1_000' is not a number"),
+        ("nan", "'nan' is not a number"),
+        ("inf", "'inf' is not a number"),
+    ],
+)
 def test_a_typed_answer_is_bounded_and_refused_with_one_line_at_once(typed: str, message: str) -> None:
     """An answer box is learner input: its size and magnitude are bounded before any number
     is built (at most 40 characters, nine digits a part, no exponent), so a huge or odd text
@@ -146,6 +155,7 @@ def test_skat_values_in_the_exercise_match_game_value() -> None:
 
 
 # -- the steps' new exercises (issue 36): each answer checked against the analysis ---------------
+
 
 def _turn(q: Question) -> Any:  # the one-turn analysis of the question's position
     from scatlab.analysis.counting.knowledge import Knowledge
@@ -201,13 +211,18 @@ def test_knock_worth_C6_C7_weighs_each_ending_and_knocks_when_that_beats_playing
         ranking = s.ranking
         knock, on = ranking.move("knock"), ranking.play_on
         assert on is not None and (s.p_one, s.p_two) == (knock.p_one, knock.p_two) and s.knock == knock.win
-        assert q.solution == ("knock" if knock.win > on.win else "play on") == (
-            "knock" if wants_knock(ex.id, seed) else "play on")
+        assert (
+            q.solution
+            == ("knock" if knock.win > on.win else "play on")
+            == ("knock" if wants_knock(ex.id, seed) else "play on")
+        )
         assert abs(knock.win - on.win) >= 2 * CLOSE_CALL  # never a coin toss
         (p1, a1), (p2, a2), (p3, a3) = s.shown()
         assert p1 + p2 + p3 == 1
-        assert (f"you lose one life with chance {level(p1)}, two with {level(p2)}, and your opponent loses one "
-                f"with {level(p3)}") in q.prompt
+        assert (
+            f"you lose one life with chance {level(p1)}, two with {level(p2)}, and your opponent loses one "
+            f"with {level(p3)}"
+        ) in q.prompt
         assert f"after each: {level(a1)}, {level(a2)} and {level(a3)}" in q.prompt
         assert f"it is {level(on.win)}. Knock or play on?" in q.prompt
         working = ex.working(q).splitlines()
@@ -215,7 +230,9 @@ def test_knock_worth_C6_C7_weighs_each_ending_and_knocks_when_that_beats_playing
         assert working[3] == f"\\text{{= {s.terms()}}}"
         *terms, total = [Fraction(x[:-1]) for x in re.findall(r"[\d.]+%", working[4])]
         assert len(terms) == 3 and sum(terms, Fraction(0)) == total and level(total / 100) == level(knock.win)
-        assert working[-1].startswith(f"\\text{{exactly: you lose one with chance {knock.p_one}, two with {knock.p_two}")
+        assert working[-1].startswith(
+            f"\\text{{exactly: you lose one with chance {knock.p_one}, two with {knock.p_two}"
+        )
 
 
 @pytest.mark.parametrize("name", ["knock-chart", "knock-early"])
@@ -238,8 +255,9 @@ def test_knock_by_the_chart_C6_follows_the_charts_figures_and_alternates_its_ans
         rows = {r.value: r for r in chart_rows(knock_line("classic", opponents, turns))}
         value = hand_value(parse_cards(q.shown[0][1]))
         row = rows[value]
-        assert q.solution == ("knock" if row.knocks else "play on") == ("knock" if row.knock > row.play_on
-                                                                           else "play on")
+        assert (
+            q.solution == ("knock" if row.knocks else "play on") == ("knock" if row.knock > row.play_on else "play on")
+        )
         assert q.solution == ("knock" if wants_knock(name, seed) else "play on")
         assert abs(row.knock - row.play_on) >= 2 * CLOSE_CALL
         assert f"{level(row.knock)} if you knock and {level(row.play_on)} if you play on" in q.why
@@ -324,7 +342,9 @@ def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_
         read_number("6%")
     assert read_number("30½") == read_number("30.5") == Fraction(61, 2) and read_number("½") == Fraction(1, 2)
     for apart in ("2 8", "30 .5", "1 / 4 8"):  # a space between digits is not one number: "2 8" is not 28
-        with pytest.raises(ExerciseError, match=f"{apart!r} has a space inside: type one number such as 21, 30.5 or 3/48"):
+        with pytest.raises(
+            ExerciseError, match=f"{apart!r} has a space inside: type one number such as 21, 30.5 or 3/48"
+        ):
             read_number(apart)
     ex = EXERCISES["draw-chance"]
     q = ex.question(0)
@@ -334,7 +354,13 @@ def test_a_typed_fraction_may_have_spaces_and_a_percentage_is_refused_with_what_
 
 def test_tenths_rounds_halves_up_and_refuses_what_is_not_exact() -> None:
     assert [tenths(Fraction(x)) for x in ("113/4", "28", "-1/20", "1/20", "-3/10", "-17/10")] == [
-        "28.3", "28.0", "0.0", "0.1", "-0.3", "-1.7"]
+        "28.3",
+        "28.0",
+        "0.0",
+        "0.1",
+        "-0.3",
+        "-1.7",
+    ]
     for bad in (28.25, True, "28"):
         with pytest.raises(ExerciseError, match="is not an exact value"):
             tenths(bad)  # type: ignore[arg-type]
@@ -372,7 +398,7 @@ def test_enter_in_the_answer_box_checks_the_value_sent_after_it() -> None:
         def run() -> None:
             try:
                 out.append(asyncio.run(press_enter_then_send(value)))
-            except BaseException as exc:  # raised again in the test's thread
+            except BaseException as exc:  # noqa: BLE001 - raised again in the test's thread
                 failed.append(exc)
 
         thread = threading.Thread(target=run)

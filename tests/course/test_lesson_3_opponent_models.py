@@ -6,24 +6,28 @@ calibration study's reliability diagram ships as package data."""
 
 from __future__ import annotations
 
-import re
-
 import fnmatch
 import json
+import re
 import tomllib
-from html import unescape
 from fractions import Fraction
+from html import unescape
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 from scatlab.analysis import Observations
-from scatlab.analysis.model.knock import knock_risk
 from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.cards import parse_cards
+from scatlab.analysis.model.knock import knock_risk
 from scatlab.app.launch import lessons_dir
-from scatlab.course.widgets.how_we_know import CALIBRATION_FIGURE, OpponentModelExplorer, calibration_figure, calibration_svg
+from scatlab.cards import parse_cards
+from scatlab.course.widgets.how_we_know import (
+    CALIBRATION_FIGURE,
+    OpponentModelExplorer,
+    calibration_figure,
+    calibration_svg,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND, DISCARD = "AH KH QS", "2C"
@@ -68,19 +72,24 @@ def test_later_in_a_hand_the_adaptive_model_sees_more_risk() -> None:
     on = e.play_on
     assert f"data-field='play_on'><b>{float(on):.1%}</b>" in e.result.value
     verdict = "knock" if e.advice == "knock" else "play on"
-    assert f"data-field='verdict'><span style='color:#{'1e7b34' if verdict == 'knock' else 'c0392b'}'>{verdict}" \
+    assert (
+        f"data-field='verdict'><span style='color:#{'1e7b34' if verdict == 'knock' else 'c0392b'}'>{verdict}"
         in e.result.value
+    )
     assert re.search(r"your chance of winning the game is [\d.]+% if you knock, [\d.]+% if you play on", e.result.value)
     assert not re.search(r"[+-]\d+(\.\d+)?%", e.result.value)
 
 
-@pytest.mark.parametrize(("turns", "text", "says"), [
-    (3, "8S 1X", "'1X'"),
-    (3, "8S 8S", "appears twice"),
-    (1, "8S 2D 9H", "('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn"),
-    (0, "8S", "'8S': with no turn played yet, an opponent has rejected no card"),
-    (2, "8S 2D 9H 4C 5C", "5 rejected cards"),
-])
+@pytest.mark.parametrize(
+    ("turns", "text", "says"),
+    [
+        (3, "8S 1X", "'1X'"),
+        (3, "8S 8S", "appears twice"),
+        (1, "8S 2D 9H", "('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn"),
+        (0, "8S", "'8S': with no turn played yet, an opponent has rejected no card"),
+        (2, "8S 2D 9H 4C 5C", "5 rejected cards"),
+    ],
+)
 def test_bad_rejected_cards_are_answered_beside_the_field(turns: int, text: str, says: str) -> None:
     e = OpponentModelExplorer(HAND, discard=DISCARD, turns=turns)
     e.rejected.value = text  # must not raise

@@ -13,16 +13,15 @@ from typing import Any
 import pytest
 
 from scatlab import find_rules, hand_value
-from scatlab.analysis import Observations, analyze
+from scatlab.analysis import Observations, Position, analyze, knock_line, rank
 from scatlab.analysis.counting.knowledge import Knowledge
-from scatlab.analysis import Position, knock_line, rank
 from scatlab.cards import parse_cards
 from scatlab.course import LESSONS
 from scatlab.course.data import knock_risk_by_value, tournament_in_steps
 from scatlab.course.exercises import EXERCISES, show_value
 from scatlab.course.scenarios import SCENARIOS, play_out, scenario
-from scatlab.rules import RULEBOOK
 from scatlab.course.skat import game_value
+from scatlab.rules import RULEBOOK
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "lessons"
 
@@ -58,13 +57,19 @@ def test_lesson_3_C6_higher_hands_risk_less_exactly_against_one_opponent() -> No
 
 
 def _lesson_3_prose() -> str:
-    return "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
-        encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    return "".join(
+        "".join(c["source"])
+        for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
 
 
 def _lesson_3_code() -> str:
-    return "".join("".join(c["source"]) for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(
-        encoding="utf-8"))["cells"] if c["cell_type"] == "code")
+    return "".join(
+        "".join(c["source"])
+        for c in json.loads((LESSON_DIR / "03-knocking.ipynb").read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "code"
+    )
 
 
 def _text(html: str) -> str:
@@ -102,10 +107,17 @@ def test_lesson_3_states_every_assumption_its_figures_rest_on_in_the_learners_wo
     advice from here on, and that the figures are estimates (what is counted exactly, what a
     close call is)."""
     prose = _lesson_3_prose()
-    for stated in ("a casual or a strong player", "dealt at random", "improved by the turns they have played",
-                   "takes the top card of the pile if it helps, else draws", "go on playing as the advice says",
-                   "Estimates", "measured on many games between computer players", "counted exactly",
-                   "*close call*"):
+    for stated in (
+        "a casual or a strong player",
+        "dealt at random",
+        "improved by the turns they have played",
+        "takes the top card of the pile if it helps, else draws",
+        "go on playing as the advice says",
+        "Estimates",
+        "measured on many games between computer players",
+        "counted exactly",
+        "*close call*",
+    ):
         assert stated in prose, stated
 
 
@@ -128,14 +140,15 @@ def test_lesson_3_C6_C7_C8_the_worked_example_weighs_the_knock_with_the_engines_
     assert "You hold A♥ K♥ 4♣, worth 21, against one opponent just dealt, the 9♠ on the pile" in text
     assert f"Knocking: {s.terms()} = " in text and f"{level(knock.win)}." in text
     assert f"gives {level(ranking.play_on.win)}. So {'knock' if s.knocks else 'play on'}." in text
-    assert f"before this hand" in text and level(ranking.now) in text
+    assert "before this hand" in text and level(ranking.now) in text
     assert "this hand's own figures differ because they read its three cards and the 9♠ on the pile" in text
     for p, a in s.shown():  # each ending's chance, and the chance of winning after it
         assert level(p) in text and level(a) in text
 
 
 def test_lesson_3_one_figure_for_one_position_in_the_example_step_3_1_the_chart_and_scatlab_analyze(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """Issue 64: the worked example, step 3.1's question for the same position, the appendix's
     explorer and ``scatlab analyze AH KH 4C --discard 9S`` state one figure for the knock and
     one for playing on (the ranking's); the example quotes the chart's own readout for an
@@ -171,13 +184,15 @@ def test_lesson_3_one_figure_for_one_position_in_the_example_step_3_1_the_chart_
     assert f"gives {level(row.knock)} if you knock and {level(row.play_on)} if you play on" in example
     assert f"<title>{readout(row)}</title>" in knock_chart_svg(line)
     assert 'OpponentModelExplorer("AH KH 4C", discard="9S")' in "".join(
-        "".join(c["source"]) for c in json.loads((LESSON_DIR / "appendix-how-we-know.ipynb").read_text(
-            encoding="utf-8"))["cells"])
+        "".join(c["source"])
+        for c in json.loads((LESSON_DIR / "appendix-how-we-know.ipynb").read_text(encoding="utf-8"))["cells"]
+    )
     _assert_the_line_is_where_knocking_passes_playing_on(line)
 
 
 def _chart(opponents: int, turns: int) -> tuple[Any, Any]:
     import xml.etree.ElementTree as ET
+
     from scatlab.course.widgets.knock_chart import knock_chart_svg
 
     line = knock_line("classic", opponents=opponents, turns=turns)
@@ -193,6 +208,7 @@ def _assert_the_line_is_where_knocking_passes_playing_on(line: Any) -> None:
     and at the engine's :attr:`KnockLine.line` when there is one; the squares are drawn above
     the dots exactly where the advice knocks."""
     import xml.etree.ElementTree as ET
+
     from scatlab.course.widgets.knock_chart import knock_chart_svg
 
     svg = ET.fromstring(knock_chart_svg(line))
@@ -203,8 +219,12 @@ def _assert_the_line_is_where_knocking_passes_playing_on(line: Any) -> None:
     if line.line is not None and line.line != rows[0][0]:
         assert show_value(line.line) in drawn
     columns = [g for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-col"]
-    x_of = {g.get("data-value"): float(next(r for r in g.iter(f"{_SVG}rect") if r.get("class") == "scat-kc-hit")
-                                       .get("x", 0)) for g in columns}
+    x_of = {
+        g.get("data-value"): float(
+            next(r for r in g.iter(f"{_SVG}rect") if r.get("class") == "scat-kc-hit").get("x", 0)
+        )
+        for g in columns
+    }
     for e in svg.iter(f"{_SVG}line"):
         if e.get("class") == "scat-kc-line":
             assert abs(float(e.get("x1", 0)) - x_of[e.get("data-value")]) < 0.11  # on the left edge of its column
@@ -225,8 +245,9 @@ def test_lesson_3_C6_the_charts_knock_line_is_where_knocking_passes_playing_on(o
 
 
 @pytest.mark.parametrize("opponents, turns", CHART_SETTINGS)
-def test_lesson_3_C6_every_readout_states_levels_and_never_shows_the_other_move_better(opponents: int,
-                                                                                        turns: int) -> None:
+def test_lesson_3_C6_every_readout_states_levels_and_never_shows_the_other_move_better(
+    opponents: int, turns: int
+) -> None:
     """A phone has no hover: each value's column is focusable (a tap, a click or Tab) and has a
     box of its figures; its title and the table under the chart say the same. Every one states
     levels ("68.3% if you knock, 63.7% if you play on"), never a signed change, and never shows
@@ -236,8 +257,11 @@ def test_lesson_3_C6_every_readout_states_levels_and_never_shows_the_other_move_
 
     line, svg = _chart(opponents, turns)
     columns = [g for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-col"]
-    readouts = {g.get("data-i"): " ".join(t.text or "" for t in g.iter(f"{_SVG}text"))
-                for g in svg.iter(f"{_SVG}g") if g.get("class") == "scat-kc-readout"}
+    readouts = {
+        g.get("data-i"): " ".join(t.text or "" for t in g.iter(f"{_SVG}text"))
+        for g in svg.iter(f"{_SVG}g")
+        if g.get("class") == "scat-kc-readout"
+    }
     table = knock_table_html(line)
     assert len(columns) == len(line.rows) == len(readouts)
     for g, (value, _k, kw, _o, ow, knocks) in zip(columns, line.rows):
@@ -247,10 +271,14 @@ def test_lesson_3_C6_every_readout_states_levels_and_never_shows_the_other_move_
         assert float(k[:-1]) >= float(o[:-1]) if knocks else float(o[:-1]) >= float(k[:-1])
         close = " (a close call)" if k == o or abs(kw - ow) < Fraction(1, 200) else ""
         title = g.findtext(f"{_SVG}title") or ""
-        assert title == (f"worth {show_value(value)}: your chance of winning the game: {k} if you knock, {o} if you "
-                         f"play on; the advice: {advice}{close}")
-        assert readouts[g.get("data-i")] == (f"worth {show_value(value)} your chance of winning the game: {k} if you "
-                                             f"knock {o} if you play on the advice: {advice}{close}")
+        assert title == (
+            f"worth {show_value(value)}: your chance of winning the game: {k} if you knock, {o} if you "
+            f"play on; the advice: {advice}{close}"
+        )
+        assert readouts[g.get("data-i")] == (
+            f"worth {show_value(value)} your chance of winning the game: {k} if you "
+            f"knock {o} if you play on the advice: {advice}{close}"
+        )
         assert (g.get("data-knock"), g.get("data-play-on"), g.get("data-advice")) == (k, o, advice)
         row = re.search(rf"<tr data-value='{show_value(value)}'>(.*?)</tr>", table)
         assert row is not None
@@ -312,8 +340,11 @@ def test_lesson_3_the_knock_charts_controls_and_caption_speak_plainly() -> None:
         chart.opponents.value = n
         line = knock_line("classic", n, 0)
         where = line_words(chart_rows(line))
-        assert (f"knocks <b>{where}</b>" in chart.caption.value if where != "never"
-                else "never knocks" in chart.caption.value)
+        assert (
+            f"knocks <b>{where}</b>" in chart.caption.value
+            if where != "never"
+            else "never knocks" in chart.caption.value
+        )
         assert level(line.now) in chart.caption.value and f"against {n} opponent" in chart.chart.value
     assert "scatlab-chart-scroll" not in chart.chart.value and "Swipe" not in chart.chart.value
     assert chart.table.value.startswith("<details") and chart.children[-1] is chart.table
@@ -328,8 +359,9 @@ def test_lesson_3_what_moves_the_line_reads_the_engine() -> None:
     assert "line_facts()" in _lesson_3_code()
     facts = _text(line_facts_html())
     dealt = [line_words(chart_rows(knock_line("classic", n, 0))) for n in (1, 2, 3)]
-    assert f"the advice knocks {dealt[0]} against one opponent, {dealt[1]} against two, {dealt[2]} against three" \
-        in facts
+    assert (
+        f"the advice knocks {dealt[0]} against one opponent, {dealt[1]} against two, {dealt[2]} against three" in facts
+    )
     for t, when in ((1, "after one turn each"), (2, "after two")):
         assert f"{line_words(chart_rows(knock_line('classic', 1, t)))} {when}" in facts
 
@@ -372,8 +404,11 @@ def test_appendix_how_we_know_explains_brier_and_the_sign_of_bias_as_its_legend_
     the example, and the Brier score is the average squared gap, lower better."""
     from scatlab.course.widgets.how_we_know import calibration_svg
 
-    text = " ".join("".join(c["source"]) for c in json.loads(
-        (LESSON_DIR / "appendix-how-we-know.ipynb").read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "markdown")
+    text = " ".join(
+        "".join(c["source"])
+        for c in json.loads((LESSON_DIR / "appendix-how-we-know.ipynb").read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
     legend = dict(re.findall(r"(\w+, \w+): [\d,]+ knocks, bias ([+-][\d.]+) points", calibration_svg()))
     example = legend["tip, uniform"]
     assert f"**{example}** means they lost {example.lstrip('+')} points more often than shown" in text
@@ -414,11 +449,17 @@ def test_lesson_4_deals_number_players_as_their_table_does() -> None:
     assert [seat.name for seat in table.display().seats] == ["player 1 (you)", "player 2 (tip)", "player 3 (tip)"]
     for s in SCENARIOS:
         for text in (s.instructions, s.explanation):
-            named = [int(n) for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)", text)
-                     for n in re.findall(r"\d+", m.group(1))]
+            named = [
+                int(n)
+                for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)", text)
+                for n in re.findall(r"\d+", m.group(1))
+            ]
             assert set(named) <= {2, 3}, text
-        losers = {n for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)\b[^.:]*\blos", s.explanation)
-                  for n in map(int, re.findall(r"\d+", m.group(1)))}
+        losers = {
+            n
+            for m in re.finditer(r"\b[Pp]layers? ((?:\d+(?: and )?)+)\b[^.:]*\blos", s.explanation)
+            for n in map(int, re.findall(r"\d+", m.group(1)))
+        }
         assert losers <= {seat + 1 for seat, lost in enumerate(s.expect) if lost}, (s.key, s.explanation)
 
 

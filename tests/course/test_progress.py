@@ -32,7 +32,6 @@ from typing import Any, TypeVar
 import pytest
 
 from scatlab.cli import main
-from scatlab.course import progress as progress_module
 from scatlab.course import store as store_module
 from scatlab.course.progress import APPLICATION_ID, Progress, ProgressError, data_home, default_path
 from scatlab.course.store import ProgressFile
@@ -122,9 +121,7 @@ def _finish_many(p: Progress, tag: str) -> None:
 
 def test_two_writer_threads_on_one_object_lose_nothing(tmp_path: Path) -> None:
     p = Progress(tmp_path / "p.sqlite3")
-    threads = [
-        threading.Thread(target=_finish_many, args=(p, tag)) for tag in ("x", "y")
-    ]
+    threads = [threading.Thread(target=_finish_many, args=(p, tag)) for tag in ("x", "y")]
     for t in threads:
         t.start()
     for t in threads:
@@ -357,7 +354,9 @@ def test_a_write_lock_held_past_the_timeout_lets_reads_through_refuses_writes_an
         p = Progress(path, timeout=0.5)  # the schema is there: opening writes nothing
         assert p.notice is None and p.moved_to is None
         assert [a.answer for a in p.answers()] == ["21"] and p.finished_lessons() == {"01-the-game"}
-        with pytest.raises(ProgressError, match=r"is locked by another program .* longer than 0\.5 s, so nothing was saved"):
+        with pytest.raises(
+            ProgressError, match=r"is locked by another program .* longer than 0\.5 s, so nothing was saved"
+        ):
             p.record_answer("01-the-game", "value", "q", "a", correct=True)
         with pytest.raises(ProgressError, match="locked by another program"):
             p.save_game("evening game", _record())
@@ -391,11 +390,20 @@ def _use_read_only(path: str) -> dict[str, Any]:
         "folder writable": os.access(os.path.dirname(path), os.W_OK),
     }
     p = Progress(path, timeout=0.5)
-    out.update(read_only=p.read_only, notice=p.notice, moved_to=p.moved_to,
-               answers=[a.answer for a in p.answers()], finished=p.finished_lessons(), games=len(p.saved_games()))
+    out.update(
+        read_only=p.read_only,
+        notice=p.notice,
+        moved_to=p.moved_to,
+        answers=[a.answer for a in p.answers()],
+        finished=p.finished_lessons(),
+        games=len(p.saved_games()),
+    )
     errors = []
-    writes: list[Callable[[], None]] = [lambda: p.record_answer("01-the-game", "value", "q", "a", correct=True),
-                                        lambda: p.finish_lesson("02-draw-or-take"), p.reset]
+    writes: list[Callable[[], None]] = [
+        lambda: p.record_answer("01-the-game", "value", "q", "a", correct=True),
+        lambda: p.finish_lesson("02-draw-or-take"),
+        p.reset,
+    ]
     for write in writes:
         try:
             write()
@@ -424,7 +432,10 @@ def test_a_read_only_file_or_folder_opens_read_only_reads_work_writes_are_refuse
         assert seen["notice"] is not None and why in seen["notice"] and "unreadable" not in seen["notice"]
         assert seen["answers"] == ["21"] and seen["finished"] == {"01-the-game"} and seen["games"] == 0
         assert [e.split(", so ")[1].split(";")[0] for e in seen["errors"]] == [
-            "nothing was saved", "nothing was saved", "nothing was deleted"]
+            "nothing was saved",
+            "nothing was saved",
+            "nothing was deleted",
+        ]
         assert all(f"is read-only ({why})" in e and str(path) in e for e in seen["errors"])
         assert _set_aside(folder) == [] and stat.S_IMODE(path.stat().st_mode) == (0o444 if what == "file" else 0o600)
         os.chmod(path, 0o644)  # so that _digest can checkpoint as any user
@@ -452,7 +463,9 @@ def test_a_damaged_file_in_a_read_only_folder_is_refused_and_left_as_it_is(what:
         os.chmod(folder, 0o555)
         refused = _where_permissions_apply(_open_refused, str(path))
         os.chmod(folder, 0o755)
-        reason = "it is not a readable SQLite database" if what == "not SQLite" else "another program (tables: invoices)"
+        reason = (
+            "it is not a readable SQLite database" if what == "not SQLite" else "another program (tables: invoices)"
+        )
         assert reason in refused and f"cannot be set aside: its folder {str(folder)!r} is read-only" in refused
         assert path.read_bytes() == before and _set_aside(folder) == []
 
@@ -501,8 +514,9 @@ def test_four_processes_opening_one_damaged_file_set_it_aside_once_and_lose_no_r
         originals.append(path.read_bytes())
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(workers, timeout=120)
-    procs = [ctx.Process(target=_open_each_round, args=(str(tmp_path), w, rounds, rows, barrier))
-             for w in range(workers)]
+    procs = [
+        ctx.Process(target=_open_each_round, args=(str(tmp_path), w, rounds, rows, barrier)) for w in range(workers)
+    ]
     for proc in procs:
         proc.start()
     for proc in procs:
@@ -514,7 +528,8 @@ def test_four_processes_opening_one_damaged_file_set_it_aside_once_and_lose_no_r
         assert (folder / kept).read_bytes() == originals[r]
         answers = Progress(folder / "progress.sqlite3").answers("race")
         assert sorted((a.exercise, a.question) for a in answers) == sorted(
-            (f"w{w}", str(i)) for w in range(workers) for i in range(rows))
+            (f"w{w}", str(i)) for w in range(workers) for i in range(rows)
+        )
 
 
 def _open_when_told(path: str, ready: Any, go: Any, done: Any, rows: int) -> None:
@@ -575,8 +590,11 @@ def test_a_device_a_fifo_or_a_folder_in_the_files_place_is_refused_in_one_line_a
     else:
         path.symlink_to("/dev/null")
     run = _run(["progress"], tmp_path, None)  # in a subprocess with a timeout: a FIFO must not hang it
-    words = {"FIFO": "is a named pipe (FIFO), not a file", "folder": "is a folder, not a file",
-             "symlink to /dev/null": "is a device, not a file"}[kind]
+    words = {
+        "FIFO": "is a named pipe (FIFO), not a file",
+        "folder": "is a folder, not a file",
+        "symlink to /dev/null": "is a device, not a file",
+    }[kind]
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and words in run.stderr and repr(str(path)) in run.stderr
     assert "Traceback" not in run.stderr and "OperationalError" not in run.stderr
@@ -642,11 +660,16 @@ def test_load_game_refuses_what_is_not_a_saved_games_id_quoting_it(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "text, words",
-    [("99999999999999999999999", "There is no saved game 99999999999999999999999 here: open a saved game from the course index."),
-     ("9" * 5000, "There is no saved game 99999"),
-     ("x", "'x' is not the number of a saved game: open a saved game from the course index."),
-     ("", "'' is not the number of a saved game"),
-     ("1.5", "'1.5' is not the number of a saved game")],
+    [
+        (
+            "99999999999999999999999",
+            "There is no saved game 99999999999999999999999 here: open a saved game from the course index.",
+        ),
+        ("9" * 5000, "There is no saved game 99999"),
+        ("x", "'x' is not the number of a saved game: open a saved game from the course index."),
+        ("", "'' is not the number of a saved game"),
+        ("1.5", "'1.5' is not the number of a saved game"),
+    ],
     ids=["23 digits", "5000 digits", "x", "empty", "1.5"],
 )
 def test_lesson_8s_game_parameter_goes_through_the_same_check_and_shows_the_message(
@@ -668,7 +691,9 @@ def test_lesson_8s_game_given_as_a_number_from_python_goes_to_load_game_as_it_is
 
 
 @pytest.mark.parametrize("game", ["12", "x", "9" * 60])
-def test_lesson_8s_bad_game_parameter_shows_the_learner_plain_words_without_api_names(tmp_path: Path, game: str) -> None:
+def test_lesson_8s_bad_game_parameter_shows_the_learner_plain_words_without_api_names(
+    tmp_path: Path, game: str
+) -> None:
     """Issue 52: a bad ``?game=`` showed the learner "see Progress.saved_games()"."""
     from scatlab.course.widgets.game_with_hints import GameWithHints
 
@@ -795,7 +820,9 @@ def _refused_through_a_link(tmp_path: Path, target: Path) -> tuple[Path, str]:
     return link, message
 
 
-@pytest.mark.parametrize("target_holds", [b"root:x:0:0:root:/root:/bin/bash\n", b"", b"SQLite format 3\x00" + b"\x00" * 200])
+@pytest.mark.parametrize(
+    "target_holds", [b"root:x:0:0:root:/root:/bin/bash\n", b"", b"SQLite format 3\x00" + b"\x00" * 200]
+)
 def test_a_symlink_to_a_file_that_is_not_a_scatlab_database_is_refused_and_neither_is_touched(
     tmp_path: Path, target_holds: bytes
 ) -> None:

@@ -21,7 +21,7 @@ from scatlab.cli import main
 from scatlab.course import puzzles as pz
 from scatlab.course.progress import Progress
 from scatlab.course.puzzles import THEMES, VALUE_MARGIN, WIN_MARGIN, Puzzle, generate, pool
-from scatlab.course.rating import K, LEVEL_RATING, START, expected, update
+from scatlab.course.rating import LEVEL_RATING, START, K, expected, update
 from scatlab.errors import ExerciseError
 
 SEEDS = (0, 7, 123)
@@ -33,6 +33,7 @@ def _all() -> list[Puzzle]:
 
 
 # -- the criterion, checked against rank() from the stored fields ---------------------------
+
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("seed", SEEDS)
@@ -67,8 +68,14 @@ def test_each_theme_asks_its_own_question() -> None:
         assert p.choices == ("knock", "play on")
     for p in generate("chase-31", COUNT, 0):
         best = rank(p.position()).best
-        assert best.sure_31 or pz._outs(p.hand if p.phase == "turn" else pz._kept(p.hand, best.action.card),  # type: ignore[arg-type]
-                                        p.knowledge().unseen) >= pz.CHASE_OUTS
+        assert (
+            best.sure_31
+            or pz._outs(
+                p.hand if p.phase == "turn" else pz._kept(p.hand, best.action.card),  # type: ignore[arg-type]
+                p.knowledge().unseen,
+            )
+            >= pz.CHASE_OUTS
+        )
 
 
 def test_both_knock_answers_occur_and_every_pool_holds_every_level() -> None:
@@ -93,8 +100,11 @@ def test_C6_a_last_turn_puzzle_counts_draws_so_a_first_turn_knock_reads_plainly(
     for p in _all():
         times = {1: "once", 2: "twice"}
         for t in p.opponent_turns:
-            said = ("has not drawn or taken a card yet this hand" if t == 0
-                    else f"has drawn or taken a card {times.get(t, f'{t} times')} this hand")
+            said = (
+                "has not drawn or taken a card yet this hand"
+                if t == 0
+                else f"has drawn or taken a card {times.get(t, f'{t} times')} this hand"
+            )
             assert said in p.situation
         assert "drawn or taken not yet" not in p.situation  # issue 64: correct English
         assert len(p.situation_lines) == 2 + len(p.opponent_turns) + p.final  # one short fact a line
@@ -103,6 +113,7 @@ def test_C6_a_last_turn_puzzle_counts_draws_so_a_first_turn_knock_reads_plainly(
 
 
 # -- reproducible, JSON, answers ---------------------------------------------------------------
+
 
 def test_the_same_arguments_give_the_same_puzzles() -> None:
     first = generate("throw", 5, 42)
@@ -139,8 +150,10 @@ def test_check_says_why_right_and_wrong_and_refuses_an_unknown_answer() -> None:
     v = p.check(wrong.upper())
     assert not v.correct and v.answer == wrong
     mine, best = (win_level(p.wins[p.choices.index(c)]) for c in (wrong, p.answer))
-    assert v.message == (f"Not quite: you chose to {pz.choice_words(wrong)} ({mine} chance of winning the game); the "
-                         f"best move is to {pz.choice_words(p.answer)} ({best}). {p.why}")
+    assert v.message == (
+        f"Not quite: you chose to {pz.choice_words(wrong)} ({mine} chance of winning the game); the "
+        f"best move is to {pz.choice_words(p.answer)} ({best}). {p.why}"
+    )
     assert float(mine.rstrip("%")) <= float(best.rstrip("%"))  # levels: the answer's is the higher
     card = p.moves[p.choices.index(p.answer)].split()[1]  # "discard 4C": the card in letters
     assert p.check(f"throw {card.lower()}").correct  # letters are read as symbols
@@ -150,13 +163,16 @@ def test_check_says_why_right_and_wrong_and_refuses_an_unknown_answer() -> None:
     assert isinstance(err.value, ValueError)
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (("bluff", 1, 0), "'bluff' is not a puzzle theme: choose one of take-or-draw, throw, knock, chase-31"),
-    (("knock", 0, 0), "count=0 is not allowed: use a whole number from 1 to 200"),
-    (("knock", True, 0), "count=True is not allowed"),
-    (("knock", 1, 2.5), "seed=2.5 is not allowed: use a whole number"),
-    (("knock", 1, 2**63), "seed=9223372036854775808 is not allowed"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("bluff", 1, 0), "'bluff' is not a puzzle theme: choose one of take-or-draw, throw, knock, chase-31"),
+        (("knock", 0, 0), "count=0 is not allowed: use a whole number from 1 to 200"),
+        (("knock", True, 0), "count=True is not allowed"),
+        (("knock", 1, 2.5), "seed=2.5 is not allowed: use a whole number"),
+        (("knock", 1, 2**63), "seed=9223372036854775808 is not allowed"),
+    ],
+)
 def test_bad_theme_count_or_seed_is_refused_with_what_is_accepted(args: tuple[object, ...], words: str) -> None:
     with pytest.raises(ExerciseError) as err:
         generate(*args)  # type: ignore[arg-type]
@@ -177,6 +193,7 @@ def test_any_seed_gives_puzzles_whose_answer_is_the_rankings_best(theme: str, se
 
 
 # -- the rating --------------------------------------------------------------------------------
+
 
 def test_elo_a_win_raises_a_loss_lowers_with_exact_figures() -> None:
     assert (K, START, LEVEL_RATING) == (32, 1000, {1: 1000, 2: 1200, 3: 1400})
@@ -202,6 +219,7 @@ def test_elo_refuses_a_level_that_is_not_one() -> None:
 
 # -- the progress store ------------------------------------------------------------------------
 
+
 def _tables(path: Path) -> set[str]:
     conn = sqlite3.connect(path)
     try:
@@ -224,7 +242,9 @@ def test_the_practice_table_is_made_on_an_older_database_by_the_first_answer(tmp
     assert again.record_practice("throw/0/1/2", "throw", 3, False) == 1013  # 1016 against 1400: -2.8
     answers = again.practice_answers()
     assert [(a.puzzle, a.level, a.correct, a.rating_before, a.rating_after) for a in answers] == [
-        ("knock/0/0/0", 1, True, 1000, 1016), ("throw/0/1/2", 3, False, 1016, 1013)]
+        ("knock/0/0/0", 1, True, 1000, 1016),
+        ("throw/0/1/2", 3, False, 1016, 1013),
+    ]
     assert len(again.answers()) == 1
     again.reset()
     assert again.practice_rating() == START and again.practice_answers() == [] and again.answers() == []
@@ -243,6 +263,7 @@ def test_a_bad_practice_answer_is_refused_and_keeps_nothing(tmp_path: Path) -> N
 
 # -- the command line --------------------------------------------------------------------------
 
+
 def test_cli_puzzles_lists_the_same_puzzles_as_generate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "--theme", "knock", "--count", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
@@ -257,16 +278,29 @@ def test_cli_puzzles_json_parses_back_into_the_puzzles(capsys: pytest.CaptureFix
     assert [Puzzle.from_json(d) for d in data] == generate("chase-31", 3, 1, level=3)
 
 
-@pytest.mark.parametrize(("argv", "words"), [
-    (["puzzles", "--theme", "bluff"], "scatlab puzzles: error: 'bluff' is not a puzzle theme"),
-    (["puzzles", "--theme", "knock", "--count", "0"], "scatlab puzzles: error: --count 0 is not allowed: use 1 to 200"),
-    (["puzzles", "--theme", "knock", "--level", "4"], "scatlab puzzles: error: --level 4 is not allowed: use 1 to 3"),
-    (["puzzles", "--theme", "knock", "--seed", "x"], "scatlab puzzles: error: argument --seed: invalid whole number"),
-    (["puzzles"], "scatlab puzzles: error: the following arguments are required: --theme"),
-    (["puzzles", "--theme", "knock", "--theme", "throw"], "scatlab puzzles: error: argument --theme: given twice"),
-])
-def test_cli_puzzles_bad_input_is_one_line_and_status_2(argv: list[str], words: str,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["puzzles", "--theme", "bluff"], "scatlab puzzles: error: 'bluff' is not a puzzle theme"),
+        (
+            ["puzzles", "--theme", "knock", "--count", "0"],
+            "scatlab puzzles: error: --count 0 is not allowed: use 1 to 200",
+        ),
+        (
+            ["puzzles", "--theme", "knock", "--level", "4"],
+            "scatlab puzzles: error: --level 4 is not allowed: use 1 to 3",
+        ),
+        (
+            ["puzzles", "--theme", "knock", "--seed", "x"],
+            "scatlab puzzles: error: argument --seed: invalid whole number",
+        ),
+        (["puzzles"], "scatlab puzzles: error: the following arguments are required: --theme"),
+        (["puzzles", "--theme", "knock", "--theme", "throw"], "scatlab puzzles: error: argument --theme: given twice"),
+    ],
+)
+def test_cli_puzzles_bad_input_is_one_line_and_status_2(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith(words) and "Traceback" not in err
@@ -277,8 +311,12 @@ def test_cli_puzzles_falls_back_to_letters_on_an_ascii_terminal(tmp_path: Path) 
     import subprocess
     import sys
 
-    run = subprocess.run([sys.executable, "-m", "scatlab", "puzzles", "--theme", "throw", "--count", "1"],
-                         capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"}, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "scatlab", "puzzles", "--theme", "throw", "--count", "1"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     text = run.stdout.decode("ascii")
     p = generate("throw", 1, 0)[0]
@@ -286,6 +324,7 @@ def test_cli_puzzles_falls_back_to_letters_on_an_ascii_terminal(tmp_path: Path) 
 
 
 # -- the practice page, without a browser -------------------------------------------------------
+
 
 def test_the_practice_page_scores_once_and_moves_the_rating(tmp_path: Path) -> None:
     from scatlab.course.widgets.practice import PracticePage
@@ -361,7 +400,6 @@ def test_a_two_way_pool_holds_no_answer_beyond_its_share() -> None:
         assert all(seed == POOL_SEED for seed, _, _ in places) and places == sorted(places)
 
 
-
 def test_C6_last_turn_positions_fill_at_most_their_share_of_a_pool() -> None:
     """Last turns (an opponent knocked, C6) give the clearest take-or-draw answers: capped at
     LAST_TURN_SHARE (12 of 24), the pool asks the ordinary mid-hand choice too, both ways."""
@@ -388,8 +426,12 @@ def test_the_shipped_practice_pools_are_the_pools_the_games_give() -> None:
 def test_a_missing_or_stale_pools_file_falls_back_to_the_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No file, a file of other settings, or a damaged file: the pools are made from the
     games, the same puzzles."""
-    for text in (None, json.dumps({"pool_size": 3, "seed": 0, "pools": {}}), "{not json",
-                 json.dumps({"pool_size": pz.POOL_SIZE, "seed": pz.POOL_SEED, "pools": {"knock": [{"id": 1}]}})):
+    for text in (
+        None,
+        json.dumps({"pool_size": 3, "seed": 0, "pools": {}}),
+        "{not json",
+        json.dumps({"pool_size": pz.POOL_SIZE, "seed": pz.POOL_SEED, "pools": {"knock": [{"id": 1}]}}),
+    ):
         path = tmp_path / "pools.json"
         if text is not None:
             path.write_text(text, encoding="utf-8")
@@ -400,7 +442,9 @@ def test_a_missing_or_stale_pools_file_falls_back_to_the_games(tmp_path: Path, m
     pz._shipped_pools.cache_clear()
     pz.pool.cache_clear()
 
+
 # -- the newcomer's review of the practice page (rating farming, duplicates, reasons, words) ---
+
 
 def _page(progress: Progress | None, theme: str = "knock", level: int | None = None):  # type: ignore[no-untyped-def]
     from scatlab.course.widgets.practice import PracticePage
@@ -497,7 +541,9 @@ def test_a_position_belongs_to_one_theme_in_the_pools() -> None:
     for p in pool("take-or-draw"):
         assert "knock" not in p.choices and not any(q.id.endswith(p.id.split("/", 1)[1]) for q in pool("knock"))
     chase_knock = [p for p in pool("chase-31") if "knock" in p.choices]
-    assert chase_knock and all(f"knock/{p.id.split('/', 1)[1]}" not in {q.id for q in pool("knock")} for p in chase_knock)
+    assert chase_knock and all(
+        f"knock/{p.id.split('/', 1)[1]}" not in {q.id for q in pool("knock")} for p in chase_knock
+    )
 
 
 def test_every_reason_gives_each_choices_chance_of_winning_as_a_level_first() -> None:
@@ -511,8 +557,10 @@ def test_every_reason_gives_each_choices_chance_of_winning_as_a_level_first() ->
         for p in pool(theme):
             r = rank(p.position())
             assert len(p.wins) == len(p.choices)
-            levels = [f"{win_level(w)} if you {pz.choice_words(c)}" for c, w in sorted(zip(p.choices, p.wins),
-                                                                                    key=lambda cw: -cw[1])]
+            levels = [
+                f"{win_level(w)} if you {pz.choice_words(c)}"
+                for c, w in sorted(zip(p.choices, p.wins), key=lambda cw: -cw[1])
+            ]
             said = "Your chance of winning the game: " + ", ".join(levels) + "."
             assert said in p.why, (p.id, p.why)
             assert p.wins[p.choices.index(p.answer)] == max(p.wins) == r.best.win, p.id
@@ -538,8 +586,15 @@ def test_the_verdict_names_the_best_move_in_plain_words() -> None:
 
 
 def test_no_reason_or_verdict_uses_words_a_newcomer_cannot_parse() -> None:
-    jargon = ("the best is ", "did not call", "strictly", "yours costs", "showdown", "lives lost on average",
-              "Knocking with")
+    jargon = (
+        "the best is ",
+        "did not call",
+        "strictly",
+        "yours costs",
+        "showdown",
+        "lives lost on average",
+        "Knocking with",
+    )
     for theme in THEMES:
         for p in pool(theme):
             texts = [p.why, p.prompt, p.situation] + [p.check(c).message for c in p.choices]

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scatlab.errors import ScatlabError
 from scatlab.course.skat import (
     BASE_VALUES,
     NULL_VALUES,
@@ -19,6 +18,7 @@ from scatlab.course.skat import (
     parse_skat_cards,
     settle,
 )
+from scatlab.errors import ScatlabError
 
 
 def test_base_values_are_the_seeds() -> None:

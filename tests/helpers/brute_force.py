@@ -11,7 +11,20 @@ from fractions import Fraction
 from scatlab.cards import Card, deck, parse_cards
 from scatlab.rules import RuleSet, find_rules, tiebreak_key
 
-__all__ = ["KNOCK_CASES", "KNOCK_RULES", "V18", "knock_case", "Key", "card_points", "my_value", "my_key", "without", "cards_of", "opponent_turn", "my_knocker_loss"]
+__all__ = [
+    "KNOCK_CASES",
+    "KNOCK_RULES",
+    "V18",
+    "knock_case",
+    "Key",
+    "card_points",
+    "my_value",
+    "my_key",
+    "without",
+    "cards_of",
+    "opponent_turn",
+    "my_knocker_loss",
+]
 
 Key = tuple[Fraction | int, ...]
 
@@ -88,9 +101,9 @@ def cards_of(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 
 
-
-def opponent_turn(rules: RuleSet, hand: Sequence[Card], top: Card | None,
-                  stock: Card | None) -> tuple[str, Card, tuple[Card, ...]]:
+def opponent_turn(
+    rules: RuleSet, hand: Sequence[Card], top: Card | None, stock: Card | None
+) -> tuple[str, Card, tuple[Card, ...]]:
     """The stated policy: take the top discard if keeping it makes a stronger hand, else
     draw; discard to keep the strongest hand. Among equally strong discards the drawn card
     goes back first, then the lowest-valued card (the tie rule of scatlab.analysis.counting.tables
@@ -158,8 +171,15 @@ KNOCK_CASES: list[tuple[str, str | None, str, str, int]] = [
 ]
 
 
-def knock_case(rules: RuleSet, hand_text: str, top_text: str | None, holds_text: str, keep_text: str,
-               seed: int, unseen_count: int = 13) -> tuple[tuple[Card, ...], Card | None, list[Card], tuple[Card, ...]]:
+def knock_case(
+    rules: RuleSet,
+    hand_text: str,
+    top_text: str | None,
+    holds_text: str,
+    keep_text: str,
+    seed: int,
+    unseen_count: int = 13,
+) -> tuple[tuple[Card, ...], Card | None, list[Card], tuple[Card, ...]]:
     """A 32-card situation with many dead cards, so that ``unseen_count`` cards are unseen."""
     hand = cards_of(hand_text)
     top = cards_of(top_text)[0] if top_text else None

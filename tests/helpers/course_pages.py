@@ -13,8 +13,19 @@ from playwright.sync_api import Page, expect
 
 from scatlab.course.lessons import APPENDICES, LESSONS
 
-__all__ = ["ARTIFACTS", "KNOWN_NOISE", "VERSION_WARNINGS", "PAGES", "READING_ONLY", "Server", "start_app",
-           "open_page", "no_trouble", "shot", "renders_its_widgets_without_errors"]
+__all__ = [
+    "ARTIFACTS",
+    "KNOWN_NOISE",
+    "VERSION_WARNINGS",
+    "PAGES",
+    "READING_ONLY",
+    "Server",
+    "start_app",
+    "open_page",
+    "no_trouble",
+    "shot",
+    "renders_its_widgets_without_errors",
+]
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "course"
 """Where the course's browser tests put their screenshots (ignored by git)."""
@@ -46,7 +57,11 @@ def start_app(port: int, home: Path, *extra: str) -> subprocess.Popen[str]:
     with (home / "serve.log").open("w") as log:
         return subprocess.Popen(
             [sys.executable, "-m", "scatlab", "serve", "--no-browser", "--port", str(port), *extra],
-            env=env, stdout=log, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
         )
 
 
@@ -93,7 +108,8 @@ def renders_its_widgets_without_errors(course_page: Page, server: Server, name: 
         assert course_page.locator(".jp-InputArea-editor, .CodeMirror, .cm-editor").count() == 0
     if name == "03-knocking":  # the chart is drawn once its figures are ready
         expect(course_page.locator("svg[aria-label^='your chance of winning the game if you knock']")).to_be_visible(
-            timeout=30_000)
+            timeout=30_000
+        )
     course_page.wait_for_timeout(300)
     no_trouble(course_page)
     # every button shows its whole label (no "Mark this lesson fini...")

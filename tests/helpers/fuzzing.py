@@ -54,17 +54,89 @@ def cases(default: int) -> int:
 # circled ten, the Roman numeral hundred (NFKC: C), a diaeresis (NFKC: space + combining),
 # the NFKC separators (fullwidth comma, Greek question mark: ;), zero-width and bidi
 # format characters, the presentation selectors, a playing-card emoji, lone surrogates.
-UNICODE_TRAPS = ["\u212a", "ſ", "Ａ", "ｈ", "１", "０", "𝐀", "𝐇", "ﬀ", "ﬆ", "\u0301", "\u0308", "ß", "ẞ",
-                 "İ", "ı", "⑩", "Ⅽ", "Ⅹ", "¨", "，", "；", "\u037e", "\u200b", "\u200d", "\u202e",
-                 "\ufe0e", "\ufe0f", "🂡", "\udcff", "\ud800", "ǈ", "ᴬ", "ₕ", "㏅", "\u3000", "\xa0"]
+UNICODE_TRAPS = [
+    "\u212a",
+    "ſ",
+    "Ａ",
+    "ｈ",
+    "１",
+    "０",
+    "𝐀",
+    "𝐇",
+    "ﬀ",
+    "ﬆ",
+    "\u0301",
+    "\u0308",
+    "ß",
+    "ẞ",
+    "İ",
+    "ı",
+    "⑩",
+    "Ⅽ",
+    "Ⅹ",
+    "¨",
+    "，",
+    "；",
+    "\u037e",
+    "\u200b",
+    "\u200d",
+    "\u202e",
+    "\ufe0e",
+    "\ufe0f",
+    "🂡",
+    "\udcff",
+    "\ud800",
+    "ǈ",
+    "ᴬ",
+    "ₕ",
+    "㏅",
+    "\u3000",
+    "\xa0",
+]
 CONTROL = ["\n", "\r", "\t", "\x0b", "\x0c", "\x1b", "\x00", "\x7f", "\x85", "\x1c", "\u2028", "\u2029"]
 """Control characters and line breaks that must never reach a message unescaped."""
 CONTROL_SEQUENCES = [*CONTROL, "\r\n", "\x1b[31m", "\x1b[2J\x1b[H", "\n\n"]
 
-ODD_TEXT = ["", " ", "AH", "ah kh 4c", "10♣", "A♥ K♥", "ＡＨ", "A\u0308H", "ǈH", "ⅫH", "ß", "İH", "ﬀ", "\x00",
-            "🂡", "1H", "AH AH", "AH,KH;4C", "\udcff", "T♠", "A" * 500, "♥" * 50, "AH " * 60, "\u200bAH", "a\u0301h",
-            "\u212aH", "Aſ", "\u212a\u212a", "ＫＨ，ＡＨ", "1０♥", "⑩♦", "AⅭ", "A♥\ufe0f", "A\nH", "AH\nKH",
-            "\x1b[2J", "Q\u200dH", "K\u0301H"]
+ODD_TEXT = [
+    "",
+    " ",
+    "AH",
+    "ah kh 4c",
+    "10♣",
+    "A♥ K♥",
+    "ＡＨ",
+    "A\u0308H",
+    "ǈH",
+    "ⅫH",
+    "ß",
+    "İH",
+    "ﬀ",
+    "\x00",
+    "🂡",
+    "1H",
+    "AH AH",
+    "AH,KH;4C",
+    "\udcff",
+    "T♠",
+    "A" * 500,
+    "♥" * 50,
+    "AH " * 60,
+    "\u200bAH",
+    "a\u0301h",
+    "\u212aH",
+    "Aſ",
+    "\u212a\u212a",
+    "ＫＨ，ＡＨ",
+    "1０♥",
+    "⑩♦",
+    "AⅭ",
+    "A♥\ufe0f",
+    "A\nH",
+    "AH\nKH",
+    "\x1b[2J",
+    "Q\u200dH",
+    "K\u0301H",
+]
 
 
 @functools.cache
@@ -76,7 +148,8 @@ def _normalising_characters() -> tuple[str, ...]:
     for code in range(0x110000):
         ch = chr(code)
         if (unicodedata.decomposition(ch) or ch.casefold() != ch) and ascii_like.fullmatch(
-                unicodedata.normalize("NFKC", ch).casefold()):
+            unicodedata.normalize("NFKC", ch).casefold()
+        ):
             found.append(ch)
     return tuple(found)
 
@@ -84,14 +157,23 @@ def _normalising_characters() -> tuple[str, ...]:
 NORMALISING_CHARACTER = st.deferred(lambda: st.sampled_from(_normalising_characters()))
 
 TRAP_TEXT = st.text(
-    alphabet=st.one_of(st.sampled_from("AKQJT1098765432HDCSahdcs♥♦♣♠♡♢♧♤ ,;"), st.sampled_from(UNICODE_TRAPS),
-                       st.sampled_from(CONTROL), NORMALISING_CHARACTER, st.characters(exclude_categories=())),
+    alphabet=st.one_of(
+        st.sampled_from("AKQJT1098765432HDCSahdcs♥♦♣♠♡♢♧♤ ,;"),
+        st.sampled_from(UNICODE_TRAPS),
+        st.sampled_from(CONTROL),
+        NORMALISING_CHARACTER,
+        st.characters(exclude_categories=()),
+    ),
     max_size=12,
 )
 """Card-like text salted with characters that trip normalisation and one-line messages."""
 
-TEXT = st.one_of(st.sampled_from(ODD_TEXT), st.text(max_size=20),
-                 st.text(alphabet="AKQJT1098765432HDCSahdcs♥♦♣♠ ,\t", max_size=25), TRAP_TEXT)
+TEXT = st.one_of(
+    st.sampled_from(ODD_TEXT),
+    st.text(max_size=20),
+    st.text(alphabet="AKQJT1098765432HDCSahdcs♥♦♣♠ ,\t", max_size=25),
+    TRAP_TEXT,
+)
 
 JUNK: st.SearchStrategy[Any] = st.one_of(
     st.none(),
@@ -107,12 +189,68 @@ JUNK: st.SearchStrategy[Any] = st.one_of(
 """Values of every wrong type and size, and some right ones."""
 
 VALUES_OF_EVERY_TYPE: list[Any] = [
-    None, True, False, 0, 1, 2, 3, 30, 31, 32, 52, 99, 100, -1, 10**400,
-    0.0, 1.0, 2.0, 30.0, 30.2, 30.5, 32.0, 52.0, float("nan"), float("inf"),
-    Fraction(30), Fraction(61, 2), Fraction(52), Fraction(1, 3),
-    "", "true", "yes", "1", "0", "52", "32", "30", "61/2", "30.5", " 30", "classic", "Classic", "ＣＬＡＳＳＩＣ",
-    "knocker_two", "cadillac", "gin", "bus", "points", "manual", "auto", "lives", "x\ny",
-    [], ["a", "b"], ("a",), [""], ["a\nb"], [1, 2], {}, {"a": 1}, b"52", object(),
+    None,
+    True,
+    False,
+    0,
+    1,
+    2,
+    3,
+    30,
+    31,
+    32,
+    52,
+    99,
+    100,
+    -1,
+    10**400,
+    0.0,
+    1.0,
+    2.0,
+    30.0,
+    30.2,
+    30.5,
+    32.0,
+    52.0,
+    float("nan"),
+    float("inf"),
+    Fraction(30),
+    Fraction(61, 2),
+    Fraction(52),
+    Fraction(1, 3),
+    "",
+    "true",
+    "yes",
+    "1",
+    "0",
+    "52",
+    "32",
+    "30",
+    "61/2",
+    "30.5",
+    " 30",
+    "classic",
+    "Classic",
+    "ＣＬＡＳＳＩＣ",
+    "knocker_two",
+    "cadillac",
+    "gin",
+    "bus",
+    "points",
+    "manual",
+    "auto",
+    "lives",
+    "x\ny",
+    [],
+    ["a", "b"],
+    ("a",),
+    [""],
+    ["a\nb"],
+    [1, 2],
+    {},
+    {"a": 1},
+    b"52",
+    object(),
 ]
 """A value of every type for every rule option: bools, ints (0 and 1 among them), floats
 equal to a right int, Fractions, texts of numbers and names, containers."""

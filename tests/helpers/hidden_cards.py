@@ -89,8 +89,16 @@ def hidden_named(texts: list[tuple[str, str]], hidden: set[Card]) -> list[str]:
 
 # -- every card an object reaches, and what a seat may know from the real state ---------------
 
-_OPAQUE = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType,
-           types.BuiltinMethodType, types.MethodWrapperType, types.WrapperDescriptorType)
+_OPAQUE = (
+    type,
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.BuiltinMethodType,
+    types.MethodWrapperType,
+    types.WrapperDescriptorType,
+)
 
 
 def reachable(root: object) -> tuple[set[Card], list[object]]:
@@ -137,8 +145,8 @@ def public_cards(state: GameState, seat: int) -> set[Card]:
         allowed |= set(state.hands[seat])
     allowed |= {c for e in state.events if (c := e.public(seat).card) is not None}
     allowed |= {c for r in state.results for h in r.final for c in h}
-    for deck, log, result in zip(state.decks, state.logs, state.results):
+    for order, log, result in zip(state.decks, state.logs, state.results):
         allowed |= {c for e in log if (c := e.public(seat).card) is not None}
         players = sum(len(h) > 0 for h in result.final)
-        allowed.add(deck[3 * players])  # the up card (C3)
+        allowed.add(order[3 * players])  # the up card (C3)
     return allowed

@@ -25,6 +25,7 @@ def free_port() -> int:
 def wait_ready(url: str, proc: subprocess.Popen[AnyStr], log: Path | None = None, timeout: float = 90) -> None:
     """Wait until ``url`` answers 200; fail with the end of ``log`` if ``proc`` exits or the
     time runs out."""
+
     def tail() -> str:
         return f":\n{log.read_text()[-3000:]}" if log is not None and log.exists() else ""
 

@@ -21,8 +21,9 @@ LOOK = 240  # rollouts: enough to tell a blunder, quick in a test
 
 def record(hands: list[str], up: str, stock: str, actions: list[dict[str, Any]]) -> GameRecord:
     deck = deal_order(hands, up=up, stock=stock)
-    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0,
-                                 "hands": [{"deck": [str(c) for c in deck], "actions": actions}]})
+    return GameRecord.from_json(
+        {"rules": "classic", "players": 3, "dealer": 0, "hands": [{"deck": [str(c) for c in deck], "actions": actions}]}
+    )
 
 
 THREW_THE_ACE = [{"player": 1, "action": "take"}, {"player": 1, "action": "discard", "card": "AH"}]
@@ -42,14 +43,18 @@ def test_a_deeper_look_at_a_blunder_agrees_on_the_best_move_and_gives_its_own_co
     assert 0 < low <= mean <= high and look.cost_range == (low, high)
     lines = look.lines({1: "you"})
     assert lines[0] == "A deeper look agrees that throwing the 4♣ is the best move."
-    assert lines[1].startswith(f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said "
-                               f"about {look.review_cost * 100:.1f}%")
+    assert lines[1].startswith(
+        f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said "
+        f"about {look.review_cost * 100:.1f}%"
+    )
     assert lines[2].startswith("How: in ") and "deals that fit everything that had been seen" in lines[2]
     assert "agrees with the review" not in look.text()
     assert not any(word in look.text() for word in ("±", "seed", "rollout", "P("))
     data = look.to_json()
     assert data["agrees"] and data["master"] == "discard 4C" and data["played"] == "discard AH"
-    assert data["cost_agrees"] == (low <= look.review_cost <= high) and data["review_cost"] == round(look.review_cost, 6)
+    assert data["cost_agrees"] == (low <= look.review_cost <= high) and data["review_cost"] == round(
+        look.review_cost, 6
+    )
     assert data["deals"] == look.found.deals and len(data["moves"]) == len(look.found.moves)
 
 
@@ -81,8 +86,7 @@ def test_the_costliest_decisions_are_looked_at_worst_first_with_one_progress() -
     assert calls[-1][0] == calls[-1][1] and len({t for _, t in calls}) == 1
 
 
-@pytest.mark.parametrize(("budget", "seed", "said"), [(0, 0, "budget=0"), (10, -1, "seed=-1"),
-                                                      (2.5, 0, "budget=2.5")])
+@pytest.mark.parametrize(("budget", "seed", "said"), [(0, 0, "budget=0"), (10, -1, "seed=-1"), (2.5, 0, "budget=2.5")])
 def test_bad_budgets_and_seeds_are_refused_quoting_them(budget: Any, seed: Any, said: str) -> None:
     with pytest.raises(AnalysisError, match=said):
         look_deeper(blunder(), budget, seed)
@@ -99,8 +103,9 @@ def test_the_review_widget_looks_deeper_with_a_progress_bar_once_per_decision() 
     lines = w.look_deeper(budget=LOOK)
     assert shown[0]["done"] == 0 and shown[-1] == {}
     assert all(p["what"].startswith("Looking deeper:") for p in shown[:-1])  # the bar says what it is doing
-    assert any(p and p["done"] == p["total"] > 1 and f"deal {p['done']:,} of {p['total']:,}" in p["what"]
-               for p in shown)
+    assert any(
+        p and p["done"] == p["total"] > 1 and f"deal {p['done']:,} of {p['total']:,}" in p["what"] for p in shown
+    )
     state = w.surface.state
     assert state["looked"] and "A second opinion" in state["html"] and "A deeper look agrees that" in state["html"]
     assert lines[1].startswith("It puts your move's cost at")
@@ -118,23 +123,26 @@ def run(argv: list[str], capsys: Any) -> tuple[int, str, str]:
 
 def test_cli_review_deep_adds_the_masters_look_at_the_costliest(tmp_path: Path, capsys: Any) -> None:
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D",
-                                      THREW_THE_ACE).to_json()))
+    path.write_text(json.dumps(record(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], "QH", "9C 9H 2D", THREW_THE_ACE).to_json()))
     code, out, _ = run(["review", str(path), "--player", "1", "--deep", "--budget", str(LOOK)], capsys)
     assert code == 0 and "A deeper look at the 1 costliest decision:" in out
     assert "Hand 1, action 2, player 1: A deeper look agrees that throwing the 4♣ is the best move." in out
     code, out, _ = run(["review", str(path), "--player", "1", "--deep", "1", "--budget", str(LOOK), "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and len(data["deeper"]) == 1 and data["deeper"][0]["master"] == "discard 4C"
-    for argv, said in ((["--budget", "50"], "give --deep as well"), (["--deep", "0"], "--deep 0 is not allowed"),
-                       (["--deep", "--budget", "0"], "--budget 0 is not allowed")):
+    for argv, said in (
+        (["--budget", "50"], "give --deep as well"),
+        (["--deep", "0"], "--deep 0 is not allowed"),
+        (["--deep", "--budget", "0"], "--budget 0 is not allowed"),
+    ):
         code, out, err = run(["review", str(path), *argv], capsys)
         assert code == 2 and said in err and err.count("\n") == 1 and not out
 
 
 def test_cli_tournament_budget_sets_every_masters_rollouts(capsys: Any) -> None:
-    code, out, _ = run(["tournament", "--players", "master,tip", "--budget", "20", "--games", "1", "--json",
-                        "--no-progress"], capsys)
+    code, out, _ = run(
+        ["tournament", "--players", "master,tip", "--budget", "20", "--games", "1", "--json", "--no-progress"], capsys
+    )
     assert code == 0 and [e["kind"] for e in json.loads(out)["entrants"]] == ["master:20", "tip"]
     code, _, err = run(["tournament", "--players", "tip,tip", "--budget", "20"], capsys)
     assert code == 2 and "--budget 20 is read only by master players" in err
@@ -152,14 +160,15 @@ def test_a_deeper_look_finds_better_only_with_its_range_above_zero_knocks_too() 
     view = GameState.new("classic", 2).deal(deal_order(["9C 10D 2H", "KH 4H 5S"], up="2C")).view(1)
     by_name = {m.name: m for m in rank(view).moves}
     moves = (by_name["draw"], by_name["knock"])
-    scores = ((0.5, 0.5, 0.5, 0.5), (0.52, 0.5, 0.52, 0.5))   # knocking 1 point better, 0.58 SE: 1.7 SE
+    scores = ((0.5, 0.5, 0.5, 0.5), (0.52, 0.5, 0.52, 0.5))  # knocking 1 point better, 0.58 SE: 1.7 SE
     mean = sum(b - a for a, b in zip(*scores)) / 4
-    found = SearchResult(moves, 4, (0.5, 0.51), (0.0, mean), (0.0, 0.01 / 3 ** 0.5), scores)
+    found = SearchResult(moves, 4, (0.5, 0.51), (0.0, mean), (0.0, 0.01 / 3**0.5), scores)
     master = _master(100, 0)
     assert LOOK_CONFIDENCE == 2.0 and master.knock_confidence == master.confidence == LOOK_CONFIDENCE
     assert master.pick(found) == 0
     from scatlab.players.master import MasterPlayer
-    assert MasterPlayer().pick(found) == 1                     # at the table: a knock from 1 SE
+
+    assert MasterPlayer().pick(found) == 1  # at the table: a knock from 1 SE
 
 
 # -- two judgements, apart: the best move, then the cost (issue 64, item 7) ----------------------
@@ -174,8 +183,10 @@ def _look_with(pick: int, gaps: tuple[float, ...], spread: float) -> DeepLook:
     d = blunder()
     moves, played = _candidates(d, _master(LOOK, 0))
     deals = 100
-    scores = tuple(tuple(0.5 - g + (spread if k % 2 else -spread) * (i > 0) for k in range(deals))
-                   for i, g in enumerate(gaps[:len(moves)]))
+    scores = tuple(
+        tuple(0.5 - g + (spread if k % 2 else -spread) * (i > 0) for k in range(deals))
+        for i, g in enumerate(gaps[: len(moves)])
+    )
     means = tuple(sum(x) / deals for x in scores)
     found = SearchResult(moves, deals, means, tuple(m - means[0] for m in means), (0.0,) * len(moves), scores)
     return DeepLook(d, found, pick, played, LOOK_CONFIDENCE)
@@ -200,8 +211,10 @@ def test_look_deeper_says_the_best_move_and_the_cost_apart_and_never_agrees_outs
     assert low < review < high and inside.cost_agrees
     first, cost = inside.findings({1: "you"})
     assert first == "A deeper look agrees that throwing the 4♣ is the best move."
-    assert cost == (f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said about "
-                    f"{review * 100:.1f}%, within that range).")
+    assert cost == (
+        f"It puts your move's cost at {low * 100:.1f}% to {high * 100:.1f}% (the review said about "
+        f"{review * 100:.1f}%, within that range)."
+    )
     # far lower than the review's: the same best move, the cost said lower, no "agrees"
     lower = _look_with(0, _played_gap(base, review / 3), 0.005)
     low, high = lower.cost_range
@@ -237,8 +250,12 @@ def test_a_close_call_reviewed_at_no_cost_is_said_so_beside_the_looks_range() ->
     from dataclasses import replace
 
     look = _look_with(0, _played_gap(_look_with(0, (0.0,), 0.0), 0.003), 0.05)
-    close = replace(look, decision=replace(look.decision, assessment=replace(
-        look.decision.assessment, cost=Fraction(0), close=True, label="best")))
+    close = replace(
+        look,
+        decision=replace(
+            look.decision, assessment=replace(look.decision.assessment, cost=Fraction(0), close=True, label="best")
+        ),
+    )
     low, high = close.cost_range
     assert low == 0 < high and close.cost_agrees
     assert "the review called it a close call, at no cost, within that range" in close.findings()[1]

@@ -39,5 +39,7 @@ def test_the_experts_horizon_is_checked_and_changes_only_the_figures_it_quotes()
     with pytest.raises(PlayerError, match="horizon=7"):
         ExpertPlayer(horizon=7)
     g = GameState.new("classic", 3).deal(deal_order(["2S 3S 5D", "KH 7D 2C", "5C 6D 8C"], up="4S"))
-    assert ExpertPlayer(horizon=2).decide(g.view(1), random.Random(0)).action == \
-        ExpertPlayer().decide(g.view(1), random.Random(0)).action
+    assert (
+        ExpertPlayer(horizon=2).decide(g.view(1), random.Random(0)).action
+        == ExpertPlayer().decide(g.view(1), random.Random(0)).action
+    )

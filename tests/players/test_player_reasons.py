@@ -45,14 +45,17 @@ def test_tip_tells_another_seat_it_will_not_feed_it_without_naming_the_card_kept
     # player 0 takes the KD (so it collects D) and throws the 2C; the tip player (collecting
     # H) draws the 5H and would throw its lowest card outside H, the 7D, but for player 0
     state = GameState.new("classic", 2, dealer=1).deal(
-        deal_order(["9D 10D 2C", "AH 7D 9C"], up="KD", stock="5H", dealer=1))
+        deal_order(["9D 10D 2C", "AH 7D 9C"], up="KD", stock="5H", dealer=1)
+    )
     state = state.apply("take").apply("discard 2C").apply("draw")
     decision = tip.decide(state.view(1), random.Random(0))
     assert decision.action == Action.discard("9C") and "(not the 7D: player 0 collects D)" in decision.reason
     public = tip.public_reason(decision.action, state.view(0))
     assert cards_named(public) == {parse_card("9C")}
-    assert public == ("throws the 9C: a tip player throws its lowest card outside the suit it collects, so it "
-                      "probably does not collect C, and it does not feed player 0, known to collect D")
+    assert public == (
+        "throws the 9C: a tip player throws its lowest card outside the suit it collects, so it "
+        "probably does not collect C, and it does not feed player 0, known to collect D"
+    )
 
 
 def test_tip_tells_the_suit_a_take_shows_not_the_value_it_makes() -> None:
@@ -61,8 +64,9 @@ def test_tip_tells_the_suit_a_take_shows_not_the_value_it_makes() -> None:
     decision = tip.decide(state.view(1), random.Random(0))
     assert decision.action == Action.TAKE and "from 9 to 19" in decision.reason  # its own: the hand's value
     public = tip.public_reason(decision.action, state.view(0))
-    assert public == ("takes the QH from the pile: a tip player takes a discard only of the suit it collects, "
-                      "so it collects H")
+    assert public == (
+        "takes the QH from the pile: a tip player takes a discard only of the suit it collects, so it collects H"
+    )
 
 
 @pytest.mark.parametrize("kind", list(PLAYER_KINDS))

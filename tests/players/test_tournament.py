@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
-import dataclasses
-import enum
 import importlib
 import json
 import random
 import subprocess
 import sys
-import types
 from collections import Counter
 from collections.abc import Callable
-from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -109,7 +105,7 @@ def test_seating_gives_every_entrant_every_seat_and_dealer_position(n: int) -> N
             full[i, s, dealer] += 1
     assert set(seat_counts.values()) == {n} and len(seat_counts) == n * n
     assert set(relative.values()) == {n} and len(relative) == n * n
-    assert set(full.values()) == {1} and len(full) == n ** 3
+    assert set(full.values()) == {1} and len(full) == n**3
 
 
 def test_games_are_played_with_that_seating(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,8 +188,18 @@ def test_to_json_and_table(baseline: TournamentResult) -> None:
     assert json.loads(json.dumps(data)) == data
     assert data["games"] == 24 and data["players"] == MIXED and len(data["entrants"]) == 3
     entry = data["entrants"][0]
-    assert set(entry) >= {"label", "wins", "win_rate", "win_rate_ci95", "hands", "lives_lost",
-                          "lives_lost_per_hand", "knocks", "knocks_lost_life", "declared_31"}
+    assert set(entry) >= {
+        "label",
+        "wins",
+        "win_rate",
+        "win_rate_ci95",
+        "hands",
+        "lives_lost",
+        "lives_lost_per_hand",
+        "knocks",
+        "knocks_lost_life",
+        "declared_31",
+    }
     table = baseline.table()
     lines = table.splitlines()
     assert len(lines) == 2 + 3 and "95% CI" in lines[1]
@@ -267,6 +273,7 @@ def test_players_never_take_an_illegal_action(rules: RuleSet, kinds: list[str], 
 
 # -- a view reaches no hidden card ---------------------------------------------------------
 
+
 def test_the_walker_finds_states_and_cards() -> None:
     state = GameState.new("classic", 2).deal(shuffled_deck("classic", random.Random(1)))
     cards, states = reachable({"x": [state]})
@@ -313,8 +320,9 @@ def test_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scatlab", *args], check=False, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "scatlab", *args], check=False, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cli_tournament_json() -> None:
@@ -367,7 +375,9 @@ def _shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameStat
     """The same moment for ``seat`` with the hidden cards (others' unknown cards and the
     stock) dealt differently: everything ``seat`` may know is unchanged."""
     allowed = public_cards(state, seat)
-    slots = [(p, i) for p in range(state.num_players) if p != seat for i, c in enumerate(state.hands[p]) if c not in allowed]
+    slots = [
+        (p, i) for p in range(state.num_players) if p != seat for i, c in enumerate(state.hands[p]) if c not in allowed
+    ]
     stock_slots = list(range(state.stock_pos, len(state.stock)))
     cards = [state.hands[p][i] for p, i in slots] + [state.stock[i] for i in stock_slots]
     rng.shuffle(cards)
@@ -375,7 +385,7 @@ def _shuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameStat
     for (p, i), c in zip(slots, cards):
         hands[p][i] = c
     stock = list(state.stock)
-    for i, c in zip(stock_slots, cards[len(slots):]):
+    for i, c in zip(stock_slots, cards[len(slots) :]):
         stock[i] = c
     other = state._copy()
     object.__setattr__(other, "hands", tuple(tuple(h) for h in hands))
@@ -446,8 +456,15 @@ def test_an_announced_tournament_tells_every_seat_who_sits_where_and_strangers_a
             def observe(before: object, entrant: int, view: object, action: object, after: object) -> None:
                 seen.add(view.seats)  # type: ignore[attr-defined]
 
-            state, entrant_at, _ = play_out([make_player("tip"), make_player("random")], ["tip", "random"],
-                                            find_rules("classic"), 4, game, observe, announce=announce)
+            state, entrant_at, _ = play_out(
+                [make_player("tip"), make_player("random")],
+                ["tip", "random"],
+                find_rules("classic"),
+                4,
+                game,
+                observe,
+                announce=announce,
+            )
             expected.append(tuple(("tip", "random")[e] for e in entrant_at) if announce else ())
             assert seen == {expected[0]} and state.seats == expected[0]
     with pytest.raises(ScatlabError, match="announce='yes' is not allowed"):

@@ -20,10 +20,10 @@ import random
 from collections import Counter
 
 import pytest
-from helpers.fuzzing import COUNTS, TRAP_TEXT, cases
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from helpers.fuzzing import COUNTS, TRAP_TEXT, cases
 from scatlab.cards import ALL_CARDS, Card, deck, parse_card, parse_cards
 from scatlab.checks import notation
 from scatlab.errors import CardError, RecordError
@@ -55,8 +55,19 @@ ALL_RULES = RULE_SETS + VARIANT_MIXES
 
 
 def _snapshot(state: GameState) -> tuple[object, ...]:
-    return (state.phase, state.to_move, state.hands, state.discards, state.stock_pos, state.lives,
-            state.points, state.out, state.knocker, state.results, state.turns)
+    return (
+        state.phase,
+        state.to_move,
+        state.hands,
+        state.discards,
+        state.stock_pos,
+        state.lives,
+        state.points,
+        state.out,
+        state.knocker,
+        state.results,
+        state.turns,
+    )
 
 
 def _check_cards(state: GameState) -> None:
@@ -135,14 +146,20 @@ def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: i
 
 
 @settings(max_examples=cases(30), deadline=None)
-@given(rules=st.sampled_from(RULE_SETS), players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
-       where=st.sampled_from(["record", "hand", "action"]), key=st.text(min_size=1, max_size=8))
+@given(
+    rules=st.sampled_from(RULE_SETS),
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32 - 1),
+    where=st.sampled_from(["record", "hand", "action"]),
+    key=st.text(min_size=1, max_size=8),
+)
 def test_a_record_reads_back_the_same_and_refuses_any_key_the_format_lacks(
     rules: RuleSet, players: int, seed: int, where: str, key: str
 ) -> None:
     data = GameRecord.from_state(play_random_game(rules, players, seed)).to_json()
-    assert GameRecord.from_json(data) == GameRecord.from_json(GameRecord.loads(GameRecord.from_json(data).dumps())
-                                                                .to_json())
+    assert GameRecord.from_json(data) == GameRecord.from_json(
+        GameRecord.loads(GameRecord.from_json(data).dumps()).to_json()
+    )
     target = {"record": data, "hand": data["hands"][-1], "action": (data["hands"][-1]["actions"] or [{}])[-1]}[where]
     if not target or key in ("rules", "players", "dealer", "hands", "deck", "actions", "player", "action", "card"):
         return
@@ -151,10 +168,19 @@ def test_a_record_reads_back_the_same_and_refuses_any_key_the_format_lacks(
         GameRecord.from_json(data)
 
 
-_RANK_SPELLINGS = {"10": ["10", "T", "t", "１０", "Ｔ", "⑩"], "K": ["K", "k", "\u212a", "Ｋ", "𝐊"],
-                   "A": ["A", "a", "Ａ", "ａ"], "Q": ["Q", "q", "Ｑ"], "J": ["J", "j", "Ｊ"]}
-_SUIT_SPELLINGS = {"H": ["H", "h", "♥", "♡", "♥\ufe0f", "Ｈ"], "D": ["D", "d", "♦", "♢", "Ｄ"],
-                   "C": ["C", "c", "♣", "♧", "Ｃ", "Ⅽ"], "S": ["S", "s", "ſ", "♠", "♤", "Ｓ"]}
+_RANK_SPELLINGS = {
+    "10": ["10", "T", "t", "１０", "Ｔ", "⑩"],
+    "K": ["K", "k", "\u212a", "Ｋ", "𝐊"],
+    "A": ["A", "a", "Ａ", "ａ"],
+    "Q": ["Q", "q", "Ｑ"],
+    "J": ["J", "j", "Ｊ"],
+}
+_SUIT_SPELLINGS = {
+    "H": ["H", "h", "♥", "♡", "♥\ufe0f", "Ｈ"],
+    "D": ["D", "d", "♦", "♢", "Ｄ"],
+    "C": ["C", "c", "♣", "♧", "Ｃ", "Ⅽ"],
+    "S": ["S", "s", "ſ", "♠", "♤", "Ｓ"],
+}
 
 
 @settings(max_examples=cases(200), deadline=None)

@@ -73,18 +73,24 @@ def test_half_points_are_exact_strings() -> None:
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda d: d["hands"][0]["actions"].__setitem__(1, {"player": 1, "action": "discard", "card": "QH"}),
-         "hand 1, action 2 (1: discard QH): C5: a card taken from the discard pile may not be discarded"),
-        (lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 2, "action": "draw"}),
-         "hand 1, action 1 (2: draw): it is player 1's turn, not player 2's"),
-        (lambda d: d["hands"][0]["deck"].__setitem__(0, "ZZ"),
-         "hand 1, deck: 'ZZ' is not a card"),
-        (lambda d: d["hands"][0]["deck"].pop(),
-         "hand 1, deck: the deck has 51 cards, but the classic rules use 52 cards; missing:"),
-        (lambda d: d["hands"][0]["deck"].__setitem__(5, d["hands"][0]["deck"][6]),
-         "hand 1, deck: "),
-        (lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 1, "action": "fly"}),
-         "hand 1, action 1: 'fly' is not an action"),
+        (
+            lambda d: d["hands"][0]["actions"].__setitem__(1, {"player": 1, "action": "discard", "card": "QH"}),
+            "hand 1, action 2 (1: discard QH): C5: a card taken from the discard pile may not be discarded",
+        ),
+        (
+            lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 2, "action": "draw"}),
+            "hand 1, action 1 (2: draw): it is player 1's turn, not player 2's",
+        ),
+        (lambda d: d["hands"][0]["deck"].__setitem__(0, "ZZ"), "hand 1, deck: 'ZZ' is not a card"),
+        (
+            lambda d: d["hands"][0]["deck"].pop(),
+            "hand 1, deck: the deck has 51 cards, but the classic rules use 52 cards; missing:",
+        ),
+        (lambda d: d["hands"][0]["deck"].__setitem__(5, d["hands"][0]["deck"][6]), "hand 1, deck: "),
+        (
+            lambda d: d["hands"][0]["actions"].__setitem__(0, {"player": 1, "action": "fly"}),
+            "hand 1, action 1: 'fly' is not an action",
+        ),
         (lambda d: d.__setitem__("rules", "poker"), "rules: unknown rule set 'poker'"),
         (lambda d: d.__setitem__("players", 12), "players=12 is not allowed"),
     ],
@@ -121,7 +127,10 @@ ODD_FIELDS: list[tuple[Any, str]] = [
     (lambda d: d["hands"][0]["deck"].__setitem__(3, 5), "hand 1, deck: card 4 is 5, not a text"),
     (lambda d: d["hands"][0].update(actions={}), "hand 1: 'actions' must be a list, not {}"),
     (lambda d: _action(d, 0).update(extra=1), "hand 1, action 1: unknown key 'extra' in the action"),
-    (lambda d: _action(d, 0).update(player=True), "hand 1, action 1: 'player' must be a whole number (a seat), not True"),
+    (
+        lambda d: _action(d, 0).update(player=True),
+        "hand 1, action 1: 'player' must be a whole number (a seat), not True",
+    ),
     (lambda d: _action(d, 0).update(player=1.0), "hand 1, action 1: 'player' must be a whole number (a seat), not 1.0"),
     (lambda d: _action(d, 0).update(player="1"), "hand 1, action 1: 'player' must be a whole number (a seat), not '1'"),
     (lambda d: _action(d, 0).pop("player"), "hand 1, action 1: the action has no 'player'"),
@@ -212,8 +221,9 @@ def test_cli_record_then_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path = tmp_path / "rec.json"
     assert main(["record", "--seed", "3", "--players", "3", "--rules", "quick", "-o", str(path)]) == 0
     result = replay_file(path)
-    expected = play_random_game("quick", players=3, seed=3,
-                                policy=__import__("scatlab.players.simple").players.simple.greedy_policy)
+    expected = play_random_game(
+        "quick", players=3, seed=3, policy=__import__("scatlab.players.simple").players.simple.greedy_policy
+    )
     assert result == result_json(expected)
     assert main(["replay", str(path), "--compact"]) == 0
     assert json.loads(capsys.readouterr().out)["winner"] == expected.winner
@@ -256,7 +266,9 @@ def test_cli_demo_plays_a_seeded_game(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert out.startswith("classic: classic rules; 3 players; seed 7; greedy play")
     assert "Hand 1: player 0 deals" in out
-    winner = play_random_game("classic", 3, 7, policy=__import__("scatlab.players.simple").players.simple.greedy_policy).winner
+    winner = play_random_game(
+        "classic", 3, 7, policy=__import__("scatlab.players.simple").players.simple.greedy_policy
+    ).winner
     assert out.rstrip().endswith(f"Player {winner} wins after {out.count('ended by')} hands.")
     first = play_random_game("classic", 3, 7).decks[0]
     assert format_cards(first[:0]) == ""

@@ -128,8 +128,17 @@ def test_describe_starts_with_code_and_title() -> None:
 
 @pytest.mark.parametrize(
     "written, code",
-    [("C7", "C7"), ("c7", "C7"), (" v14 ", "V14"), ("V7(d)", "V7"), ("V7d", "V7"), ("v7(A)", "V7"),
-     ("C14", "C14"), ("V19", "V19"), ("V 7", "V7")],
+    [
+        ("C7", "C7"),
+        ("c7", "C7"),
+        (" v14 ", "V14"),
+        ("V7(d)", "V7"),
+        ("V7d", "V7"),
+        ("v7(A)", "V7"),
+        ("C14", "C14"),
+        ("V19", "V19"),
+        ("V 7", "V7"),
+    ],
 )
 def test_rule_entry_accepts_the_ways_codes_are_written(written: str, code: str) -> None:
     assert rule_entry(written).code == code

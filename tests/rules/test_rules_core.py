@@ -129,8 +129,19 @@ def test_C1_deck_has_52_distinct_cards_of_four_suits_and_thirteen_ranks() -> Non
 
 def test_C1_card_values_ace_11_faces_10_pips_their_number() -> None:
     expected = {
-        "A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "8": 8,
-        "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2,
+        "A": 11,
+        "K": 10,
+        "Q": 10,
+        "J": 10,
+        "10": 10,
+        "9": 9,
+        "8": 8,
+        "7": 7,
+        "6": 6,
+        "5": 5,
+        "4": 4,
+        "3": 3,
+        "2": 2,
     }
     for suit in "CDHS":
         for rank, value in expected.items():
@@ -213,15 +224,15 @@ def test_C3_deal_order_helper_puts_the_hands_up_card_and_stock_where_asked() -> 
 
 def test_C3_dealer_rotates_clockwise_over_the_players_still_in() -> None:
     state = GameState.new(CLASSIC, players=3, dealer=0)
-    state = dealt_31_to(state, 0)   # dealer 0: players 1 and 2 lose a life
+    state = dealt_31_to(state, 0)  # dealer 0: players 1 and 2 lose a life
     assert state.dealer == 1
-    state = dealt_31_to(state, 2)   # dealer 1
+    state = dealt_31_to(state, 2)  # dealer 1
     assert state.dealer == 2
-    state = dealt_31_to(state, 0)   # dealer 2
+    state = dealt_31_to(state, 0)  # dealer 2
     assert state.dealer == 0
     assert state.lives == (2, 0, 1)
     assert state.out == (False, False, False)
-    state = dealt_31_to(state, 2)   # dealer 0: player 1 loses a life on the county and is out
+    state = dealt_31_to(state, 2)  # dealer 0: player 1 loses a life on the county and is out
     assert state.out == (False, True, False)
     assert state.lives == (1, 0, 1)
     # The deal passes from seat 0 to seat 2, skipping seat 1, who is out.
@@ -262,8 +273,12 @@ def test_C4_three_different_suits_count_the_highest_card() -> None:
 
 def test_C4_31_is_the_maximum_of_every_three_card_hand() -> None:
     full = deck()
-    best = max(hand_value((a, b, c)) for i, a in enumerate(full) for j, b in enumerate(full[i + 1:], i + 1)
-               for c in full[j + 1:])
+    best = max(
+        hand_value((a, b, c))
+        for i, a in enumerate(full)
+        for j, b in enumerate(full[i + 1 :], i + 1)
+        for c in full[j + 1 :]
+    )
     assert best == Fraction(31)
 
 
@@ -290,7 +305,12 @@ def test_C5_player_to_dealers_left_begins_and_play_passes_clockwise() -> None:
     state = play(state, "draw", "discard 6H")
     assert state.to_move == 0
     assert [(e.player, str(e.action)) for e in state.events] == [
-        (0, "draw"), (0, "discard 4H"), (1, "draw"), (1, "discard 5H"), (2, "draw"), (2, "discard 6H"),
+        (0, "draw"),
+        (0, "discard 4H"),
+        (1, "draw"),
+        (1, "discard 5H"),
+        (2, "draw"),
+        (2, "discard 6H"),
     ]
 
 
@@ -338,20 +358,20 @@ def test_C5_illegal_actions_raise_cite_the_rule_and_leave_the_state_untouched() 
     state = start(["2C 4C 6C", "3C 5C 7C"], up="8C", stock="KD", dealer=0)
     before = snapshot(state)
     with pytest.raises(IllegalActionError) as no_draw:
-        state.apply("discard 3C")           # discard before drawing
+        state.apply("discard 3C")  # discard before drawing
     assert str(no_draw.value).startswith("C5:")
     assert snapshot(state) == before
     drawn = state.apply("draw")
     before_drawn = snapshot(drawn)
     with pytest.raises(IllegalActionError) as not_held:
-        drawn.apply("discard 2C")           # player 0's card, not player 1's
+        drawn.apply("discard 2C")  # player 0's card, not player 1's
     assert str(not_held.value).startswith("C5:")
     assert "2C" in str(not_held.value)
     with pytest.raises(IllegalActionError) as twice:
-        drawn.apply("draw")                 # one draw a turn
+        drawn.apply("draw")  # one draw a turn
     assert str(twice.value).startswith("C5:")
     with pytest.raises(IllegalActionError) as late_knock:
-        drawn.apply("knock")                # knocking is instead of drawing
+        drawn.apply("knock")  # knocking is instead of drawing
     assert "C5" in str(late_knock.value)
     assert snapshot(drawn) == before_drawn
     assert isinstance(no_draw.value, ValueError)
@@ -366,16 +386,14 @@ def test_C5_illegal_actions_raise_cite_the_rule_and_leave_the_state_untouched() 
 
 def test_C6_after_a_knock_everyone_else_gets_exactly_one_turn() -> None:
     # Four players, dealer 0: the turn order is 1, 2, 3, 0.
-    state = start(
-        ["7D 8D 2H", "2C 5D 9H", "AH KH 4C", "QS JS 3C"], up="10C", stock="3H 4H 5H 6H 7H", dealer=0
-    )
+    state = start(["7D 8D 2H", "2C 5D 9H", "AH KH 4C", "QS JS 3C"], up="10C", stock="3H 4H 5H 6H 7H", dealer=0)
     state = play(state, "draw", "discard 3H")
     assert state.to_move == 2
     knocked = state.apply("knock")
     assert knocked.knocker == 2
     assert knocked.hands[2] == cards("AH KH 4C")  # the knocker keeps their hand
     assert knocked.to_move == 3
-    assert names(knocked) == ["draw", "take"]     # one knock a hand
+    assert names(knocked) == ["draw", "take"]  # one knock a hand
     with pytest.raises(IllegalActionError) as second:
         knocked.apply("knock")
     assert str(second.value).startswith("C6:")
@@ -387,8 +405,15 @@ def test_C6_after_a_knock_everyone_else_gets_exactly_one_turn() -> None:
     state = play(state, "draw", "discard 6H")
     assert state.phase is Phase.DEAL
     assert [(e.player, str(e.action)) for e in state.logs[-1]] == [
-        (1, "draw"), (1, "discard 3H"), (2, "knock"), (3, "draw"), (3, "discard 4H"),
-        (0, "draw"), (0, "discard 5H"), (1, "draw"), (1, "discard 6H"),
+        (1, "draw"),
+        (1, "discard 3H"),
+        (2, "knock"),
+        (3, "draw"),
+        (3, "discard 4H"),
+        (0, "draw"),
+        (0, "discard 5H"),
+        (1, "draw"),
+        (1, "discard 6H"),
     ]
     result = state.results[-1]
     assert result.ended == "knock"
@@ -476,11 +501,8 @@ def test_C7_three_way_tie_including_the_knocker_the_others_lose_one() -> None:
 
 def test_C7_knocker_tied_lowest_in_four_players_only_the_tied_lose() -> None:
     # Dealer 3: the order is 0, 1, 2, 3; player 1 knocks after player 0's turn.
-    state = start(
-        ["9S 6S 2D", "9C 6C 3D", "AH 4H 10H", "KS 10S 2H"], up="5D", stock="3S 4S 5S 7S", dealer=3
-    )
-    state = play(state, "draw", "discard 3S", "knock", "draw", "discard 4S", "draw", "discard 5S",
-                 "draw", "discard 7S")
+    state = start(["9S 6S 2D", "9C 6C 3D", "AH 4H 10H", "KS 10S 2H"], up="5D", stock="3S 4S 5S 7S", dealer=3)
+    state = play(state, "draw", "discard 3S", "knock", "draw", "discard 4S", "draw", "discard 5S", "draw", "discard 7S")
     result = state.results[-1]
     assert result.values == (Fraction(15), Fraction(15), Fraction(25), Fraction(20))
     assert result.knocker == 1
@@ -494,7 +516,7 @@ def test_C7_knocker_tied_lowest_in_four_players_only_the_tied_lose() -> None:
 def test_C8_declared_31_ends_the_hand_and_every_other_player_loses_one() -> None:
     state = start(["9C 6C 3D", "AH KH 4C", "KS 10S 2D"], up="5D", stock="QH", dealer=0)
     state = play(state, "draw", "discard 4C")
-    assert state.phase is Phase.DEAL            # player 2 never gets a turn
+    assert state.phase is Phase.DEAL  # player 2 never gets a turn
     result = state.results[-1]
     assert result.ended == "31"
     assert result.declarers == (1,)
@@ -519,9 +541,9 @@ def test_C8_31_made_by_taking_the_discard() -> None:
 
 def test_C8_31_after_a_knock_the_knocker_loses_one_like_everyone_else() -> None:
     state = start(["9C 6C 3D", "AD 10D 9D", "AS KS 2D"], up="5H", stock="QS", dealer=0)
-    state = state.apply("knock")                # player 1 knocks with 30
-    state = play(state, "draw", "discard 2D")   # player 2 makes 31
-    assert state.phase is Phase.DEAL            # player 0 never gets a turn
+    state = state.apply("knock")  # player 1 knocks with 30
+    state = play(state, "draw", "discard 2D")  # player 2 makes 31
+    assert state.phase is Phase.DEAL  # player 0 never gets a turn
     result = state.results[-1]
     assert result.ended == "31"
     assert result.knocker == 1
@@ -589,10 +611,10 @@ def test_C10_undeclared_31_counts_30_and_loses_when_another_declares() -> None:
     assert state.phase is Phase.DECLARE
     assert state.to_move == 1
     assert names(state) == ["declare", "pass"]
-    state = state.apply("pass")                 # player 1 forgets to declare
+    state = state.apply("pass")  # player 1 forgets to declare
     assert (state.phase, state.to_move) == (Phase.TURN, 0)
     assert state.hands[1] == cards("AH KH QH")
-    state = play(state, "draw", "discard 2C")   # player 0 makes 31 too
+    state = play(state, "draw", "discard 2C")  # player 0 makes 31 too
     assert state.phase is Phase.DECLARE
     state = state.apply("declare")
     result = state.results[-1]
@@ -612,7 +634,7 @@ def test_C10_dealt_31_not_declared_counts_30_at_the_showdown() -> None:
     state = state.apply("pass")
     assert (state.phase, state.to_move) == (Phase.TURN, 0)
     state = play(state, "knock", "draw", "discard 2C")
-    if state.phase is Phase.DECLARE:            # still holding the 31: pass again
+    if state.phase is Phase.DECLARE:  # still holding the 31: pass again
         state = state.apply("pass")
     result = state.results[-1]
     assert result.ended == "knock"
@@ -641,7 +663,7 @@ def test_C11_only_take_or_pass_when_the_stock_is_exhausted() -> None:
     assert state.stock_size == 45
     state = exhaust_stock(state)
     assert state.stock_size == 0
-    assert state.to_move == 0                   # player 1 drew the 45th card
+    assert state.to_move == 0  # player 1 drew the 45th card
     assert state.top_discard == Card.parse("AS")
     assert names(state) == ["take", "pass"]
     before = snapshot(state)
@@ -666,7 +688,7 @@ def test_C11_pass_ends_the_hand_lowest_loses_one() -> None:
 
 def test_C11_no_knocker_all_tied_lowest_lose_one() -> None:
     state = exhaust_stock(start(["KS 10S 2D", "9C 6C 3D", "9H 6H 2S"], up="5D", dealer=0))
-    assert state.to_move == 1                   # 42 cards: player 0 drew the last one
+    assert state.to_move == 1  # 42 cards: player 0 drew the last one
     state = state.apply("pass")
     result = state.results[-1]
     assert (result.ended, result.knocker) == ("stock_exhausted", None)
@@ -697,7 +719,7 @@ def test_C11_stock_exhausted_after_a_knock_is_scored_as_a_showdown_with_the_knoc
     state = start(["9C 6C 3D", "KS 10S 2D", "AH 4H 10H"], up="5D", dealer=0)
     state = exhaust_stock(state, leave=1)
     assert state.to_move == 0
-    state = state.apply("knock")                # player 0 knocks, strictly lowest
+    state = state.apply("knock")  # player 0 knocks, strictly lowest
     state = play(state, "draw", f"discard {state.remaining_stock[0]}")
     assert state.stock_size == 0
     assert state.to_move == 2
@@ -728,7 +750,7 @@ def test_C12_two_players_opponent_knocked_may_take_back_own_discard() -> None:
     state = state.apply("take")
     assert state.hands[1] == cards("9C 6C 7H 3C")
     with pytest.raises(IllegalActionError) as info:
-        state.apply("discard 3C")              # C5 still holds for the card taken back
+        state.apply("discard 3C")  # C5 still holds for the card taken back
     assert str(info.value).startswith("C5:")
     state = state.apply("discard 7H")
     result = state.results[-1]
@@ -963,7 +985,12 @@ def test_C7_finished_hands_are_remembered_in_every_view_with_stock_draws_hidden(
         past = view.past_hands[0]
         assert past.discard_pile == cards("8C 3C QH")
         assert [(e.player, str(e.action)) for e in past.history] == [
-            (1, "draw"), (1, "discard 3C"), (0, "knock"), (1, "draw"), (1, "discard QH")]
+            (1, "draw"),
+            (1, "discard 3C"),
+            (0, "knock"),
+            (1, "draw"),
+            (1, "discard QH"),
+        ]
         assert past.history[0].card == (Card.parse("KD") if viewer == 1 else None)
     assert state.view(0).results[0].final[1] == cards("5C 7C KD")
     nxt = deal_next(state, ["2C 4C 6C", "3C 5C 7C"], up="8C")

@@ -38,8 +38,10 @@ SIGNED = re.compile(r"(?<![\w.%])[+\-−]\s?\d+(?:\.\d+)?\s?(?:%|points?\b)")
 """A signed change: ``+3.1%``, ``-0.5%``, ``+3.1 points``."""
 AFTER_LEVEL = re.compile(LEVEL + r" \($")
 """What may stand just before a signed change: its level and an opening bracket ("37.2% (")."""
-THUMB_FIGURES = re.compile(r"here (\w+(?: \w+)?) is (?:a little )?better: your chance of winning the game is "
-                           rf"({LEVEL}) against ({LEVEL})")
+THUMB_FIGURES = re.compile(
+    r"here (\w+(?: \w+)?) is (?:a little )?better: your chance of winning the game is "
+    rf"({LEVEL}) against ({LEVEL})"
+)
 
 DECISIONS_PER_GAME = 45
 """Learner decisions checked per game (a points game, V16, runs long)."""
@@ -60,17 +62,23 @@ def signed_without_level(text: str) -> list[str]:
     """
     bad = []
     for m in SIGNED.finditer(text):
-        chance = m.group().endswith("%") or "chance of winning" in text[max(0, m.start() - 80):m.start()]
-        if chance and not AFTER_LEVEL.search(text[:m.start()]):
-            bad.append(f"...{text[max(0, m.start() - 10):m.end()]}...")
+        chance = m.group().endswith("%") or "chance of winning" in text[max(0, m.start() - 80) : m.start()]
+        if chance and not AFTER_LEVEL.search(text[: m.start()]):
+            bad.append(f"...{text[max(0, m.start() - 10) : m.end()]}...")
     return bad
 
 
 def hint_texts(h: HintsDisplay) -> list[str]:
     """Everything a hint shows, in words."""
-    return [h.summary, h.close, h.thumb, h.advice_reason, h.chance_now,
-            *(f"if you {c.move} {c.level}" for c in h.chances),
-            *(f"{label} {shown}" for label, _, shown in h.rows)]
+    return [
+        h.summary,
+        h.close,
+        h.thumb,
+        h.advice_reason,
+        h.chance_now,
+        *(f"if you {c.move} {c.level}" for c in h.chances),
+        *(f"{label} {shown}" for label, _, shown in h.rows),
+    ]
 
 
 def check_hint(h: HintsDisplay, where: str) -> None:
@@ -156,8 +164,12 @@ def test_a_close_call_is_said_and_a_signed_chance_needs_its_level() -> None:
     import dataclasses
 
     other = next(c for c in h.chances if not c.advised)
-    lifted = dataclasses.replace(other, level=win_level(h.chances[0].win + Fraction(2, 100)),
-                                 win=h.chances[0].win + Fraction(2, 100), close=False)
+    lifted = dataclasses.replace(
+        other,
+        level=win_level(h.chances[0].win + Fraction(2, 100)),
+        win=h.chances[0].win + Fraction(2, 100),
+        close=False,
+    )
     wrong = dataclasses.replace(h, chances=tuple(lifted if c is other else c for c in h.chances))
     with pytest.raises(AssertionError):
         check_hint(wrong, "a move shown better than the advice")

@@ -47,8 +47,10 @@ GAMES: dict[str, list[tuple[tuple[str, ...], str]]] = {
 
 # French-Canadian games run to 31 points; a target of 8 keeps them short (V16, as in
 # test_widgets_table.py)
-RULES = {name: rules.replace(points_target=8) if rules.score_keeping == "points" else rules
-         for name, rules in PRESETS.items()}
+RULES = {
+    name: rules.replace(points_target=8) if rules.score_keeping == "points" else rules
+    for name, rules in PRESETS.items()
+}
 
 
 @dataclass

@@ -28,8 +28,15 @@ LOW = "2C 3D 4H"  # worth 4: no knock, no 31 anywhere near
 LOW_OTHER = "5S 6C 8D"
 
 
-def seated(rules: Any, mine: str, others: list[str], seat: int, up: str = "9S", stock: str = "",
-           opponents: tuple[str, ...] | None = None) -> TableSession:
+def seated(
+    rules: Any,
+    mine: str,
+    others: list[str],
+    seat: int,
+    up: str = "9S",
+    stock: str = "",
+    opponents: tuple[str, ...] | None = None,
+) -> TableSession:
     """A table where the learner at ``seat`` holds ``mine`` and plays first; ``others`` are
     the next seats' hands, clockwise."""
     n = len(others) + 1
@@ -178,49 +185,164 @@ def card(code: str | None = None, *, taken_card: bool = False) -> Callable[[Tabl
         chosen = s.display().taken if taken_card else code
         assert chosen is not None
         return s.click_card(chosen)
+
     return click
 
 
 # (name, the table at the moment, the click, what the shown message starts with, a phrase it holds)
 REFUSALS: list[tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableDisplay], str, str]] = [
-    ("game over, the learner won", lambda seat: game_over(seat, True), draw, "you cannot act: the game is over", "(you won)"),
-    ("game over, a computer won", lambda seat: game_over(seat, False), take, "you cannot act: the game is over", "(tip) won)"),
+    (
+        "game over, the learner won",
+        lambda seat: game_over(seat, True),
+        draw,
+        "you cannot act: the game is over",
+        "(you won)",
+    ),
+    (
+        "game over, a computer won",
+        lambda seat: game_over(seat, False),
+        take,
+        "you cannot act: the game is over",
+        "(tip) won)",
+    ),
     ("between hands", between_hands, knock, "you cannot act: the next hand has not been dealt yet", "deal"),
     ("C5 the taken card", taken, card(taken_card=True), "C5: a card taken from the discard pile", "discard one of"),
     ("C5 a card not held", lambda seat: drawn("classic", seat), card("AS"), "C5: you do not hold A♠", "discard one of"),
-    ("C5 drawn, draw again", lambda seat: drawn("classic", seat), draw, "C5: you have drawn and must now discard", "(discard"),
-    ("C5 drawn, knock", lambda seat: drawn("classic", seat), knock, "C5: you have drawn and must now discard", "(discard"),
-    ("V19 no bus stop", lambda seat: drawn("classic", seat), action("stop_bus"), "V19: these rules have no bus stop", ""),
-    ("V19 first turn", lambda seat: drawn("ride-the-bus", seat), action("stop_bus"), "V19: the bus cannot be stopped in your first turn", ""),
-    ("V19 a knock is on", lambda seat: draw_after(knock_after_my_turn("ride-the-bus", seat)), action("stop_bus"),
-     "V19: the hand is already ending", ""),
-    ("C10 declare or pass", lambda seat: seated({"declare": "manual"}, "AH KH QH", [LOW_OTHER], seat), draw,
-     "C10: you hold 31 and must declare it or pass", "(declare, pass)"),
-    ("V11 throw down first", lambda seat: seated({"throw_down": True}, LOW, [LOW_OTHER], seat), draw,
-     "V11: you first decide whether to throw down", "(throw_down, pass)"),
-    ("C5 discard before drawing", lambda seat: seated("classic", LOW, [LOW_OTHER], seat), card("2C"),
-     "C5: you must draw or take a card before discarding", ""),
+    (
+        "C5 drawn, draw again",
+        lambda seat: drawn("classic", seat),
+        draw,
+        "C5: you have drawn and must now discard",
+        "(discard",
+    ),
+    (
+        "C5 drawn, knock",
+        lambda seat: drawn("classic", seat),
+        knock,
+        "C5: you have drawn and must now discard",
+        "(discard",
+    ),
+    (
+        "V19 no bus stop",
+        lambda seat: drawn("classic", seat),
+        action("stop_bus"),
+        "V19: these rules have no bus stop",
+        "",
+    ),
+    (
+        "V19 first turn",
+        lambda seat: drawn("ride-the-bus", seat),
+        action("stop_bus"),
+        "V19: the bus cannot be stopped in your first turn",
+        "",
+    ),
+    (
+        "V19 a knock is on",
+        lambda seat: draw_after(knock_after_my_turn("ride-the-bus", seat)),
+        action("stop_bus"),
+        "V19: the hand is already ending",
+        "",
+    ),
+    (
+        "C10 declare or pass",
+        lambda seat: seated({"declare": "manual"}, "AH KH QH", [LOW_OTHER], seat),
+        draw,
+        "C10: you hold 31 and must declare it or pass",
+        "(declare, pass)",
+    ),
+    (
+        "V11 throw down first",
+        lambda seat: seated({"throw_down": True}, LOW, [LOW_OTHER], seat),
+        draw,
+        "V11: you first decide whether to throw down",
+        "(throw_down, pass)",
+    ),
+    (
+        "C5 discard before drawing",
+        lambda seat: seated("classic", LOW, [LOW_OTHER], seat),
+        card("2C"),
+        "C5: you must draw or take a card before discarding",
+        "",
+    ),
     ("C11 draw from the empty stock", empty_stock, draw, "C11: the stock is exhausted", ""),
     ("C11 knock with the stock empty", empty_stock, knock, "C11: the stock is exhausted", ""),
-    ("C12 no taking back", lambda seat: knock_after_my_turn({"take_back": False}, seat), take,
-     "C12: these rules do not let you take back your own discard", ""),
-    ("C6 one knock a hand", lambda seat: knock_after_my_turn("classic", seat, players=3), knock,
-     "C6: player", "(tip) has already knocked"),
-    ("V6 first round", lambda seat: seated("quick", LOW, [LOW_OTHER], seat), knock, "V6: no knocking in the first round", ""),
-    ("V4 minimum knock", lambda seat: seated({"min_knock": 21}, LOW, [LOW_OTHER], seat), knock,
-     "V4: a knock needs at least 21; 2♣ 3♦ 4♥ is worth 4", ""),
-    ("V5 flush to knock", lambda seat: seated({"knock_needs_flush": True}, LOW, [LOW_OTHER], seat), knock,
-     "V5: a knock needs three cards of one suit; 2♣ 3♦ 4♥ is not", ""),
-    ("V10 no hammer", lambda seat: seated("classic", LOW, [LOW_OTHER], seat), action("hammer"), "V10: these rules have no hammer", ""),
-    ("V10 hammer too late", lambda seat: later_turn({"hammer": True}, seat), action("hammer"), "V10: only the first player", ""),
-    ("C11 pass with a stock", lambda seat: seated("classic", LOW, [LOW_OTHER], seat), action("pass"),
-     "C11: passing ends the hand only when the stock is exhausted", "(draw, take, knock)"),
-    ("V11 throw down too late", lambda seat: seated("classic", LOW, [LOW_OTHER], seat), action("throw_down"),
-     "V11: a throw-down is called before the first turn", ""),
-    ("V19 stop the bus before drawing", lambda seat: later_turn("ride-the-bus", seat), action("stop_bus"),
-     "V19: the bus is stopped after drawing", ""),
-    ("declare without 31", lambda seat: seated("classic", LOW, [LOW_OTHER], seat), action("declare"),
-     "declare is not possible now", "(draw, take, knock)"),
+    (
+        "C12 no taking back",
+        lambda seat: knock_after_my_turn({"take_back": False}, seat),
+        take,
+        "C12: these rules do not let you take back your own discard",
+        "",
+    ),
+    (
+        "C6 one knock a hand",
+        lambda seat: knock_after_my_turn("classic", seat, players=3),
+        knock,
+        "C6: player",
+        "(tip) has already knocked",
+    ),
+    (
+        "V6 first round",
+        lambda seat: seated("quick", LOW, [LOW_OTHER], seat),
+        knock,
+        "V6: no knocking in the first round",
+        "",
+    ),
+    (
+        "V4 minimum knock",
+        lambda seat: seated({"min_knock": 21}, LOW, [LOW_OTHER], seat),
+        knock,
+        "V4: a knock needs at least 21; 2♣ 3♦ 4♥ is worth 4",
+        "",
+    ),
+    (
+        "V5 flush to knock",
+        lambda seat: seated({"knock_needs_flush": True}, LOW, [LOW_OTHER], seat),
+        knock,
+        "V5: a knock needs three cards of one suit; 2♣ 3♦ 4♥ is not",
+        "",
+    ),
+    (
+        "V10 no hammer",
+        lambda seat: seated("classic", LOW, [LOW_OTHER], seat),
+        action("hammer"),
+        "V10: these rules have no hammer",
+        "",
+    ),
+    (
+        "V10 hammer too late",
+        lambda seat: later_turn({"hammer": True}, seat),
+        action("hammer"),
+        "V10: only the first player",
+        "",
+    ),
+    (
+        "C11 pass with a stock",
+        lambda seat: seated("classic", LOW, [LOW_OTHER], seat),
+        action("pass"),
+        "C11: passing ends the hand only when the stock is exhausted",
+        "(draw, take, knock)",
+    ),
+    (
+        "V11 throw down too late",
+        lambda seat: seated("classic", LOW, [LOW_OTHER], seat),
+        action("throw_down"),
+        "V11: a throw-down is called before the first turn",
+        "",
+    ),
+    (
+        "V19 stop the bus before drawing",
+        lambda seat: later_turn("ride-the-bus", seat),
+        action("stop_bus"),
+        "V19: the bus is stopped after drawing",
+        "",
+    ),
+    (
+        "declare without 31",
+        lambda seat: seated("classic", LOW, [LOW_OTHER], seat),
+        action("declare"),
+        "declare is not possible now",
+        "(draw, take, knock)",
+    ),
 ]
 
 
@@ -232,7 +354,8 @@ def draw_after(s: TableSession) -> TableSession:
 @pytest.mark.parametrize("seat", [0, 1])
 @pytest.mark.parametrize("case", REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_C5_every_refusal_a_click_can_meet_is_in_the_learners_words(
-        case: tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableDisplay], str, str], seat: int) -> None:
+    case: tuple[str, Callable[[int], TableSession], Callable[[TableSession], TableDisplay], str, str], seat: int
+) -> None:
     """The refusal names the learner "you" (never "player N" for their seat), the other
     seats as the table shows them, cards in suit symbols, with the rule code in front."""
     _, make, click, start, phrase = case
@@ -284,11 +407,16 @@ def test_everything_the_table_shows_is_in_the_learners_words(name: str, seat: in
     for _ in range(120):
         if table.session.state.is_over:
             table.handle({"type": "new"})
-        msg = rng.choice([
-            {"type": "stock"}, {"type": "discard"}, {"type": "knock"}, {"type": "next"},
-            {"type": "card", "card": rng.choice(codes + list(table.surface.state["hand"]))},
-            {"type": "action", "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare"])},
-        ])
+        msg = rng.choice(
+            [
+                {"type": "stock"},
+                {"type": "discard"},
+                {"type": "knock"},
+                {"type": "next"},
+                {"type": "card", "card": rng.choice(codes + list(table.surface.state["hand"]))},
+                {"type": "action", "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare"])},
+            ]
+        )
         table.handle(msg)
         for text in shown_texts(table.session.display()):
             assert learner_text_problems(text, seat) == [], text
@@ -318,8 +446,9 @@ def test_GameState_messages_are_unchanged_by_the_table() -> None:
 def test_chances_are_worded_for_a_learner_at_each_boundary() -> None:
     """Hints give a whole percentage, "1 in n" below one in five (exact for 1/n, "about"
     when rounded), "under 1%" and "over 99%" at the ends, and refuse what is not a chance."""
-    import pytest
     from fractions import Fraction
+
+    import pytest
 
     from scatlab.session import chance_words
 

@@ -32,8 +32,11 @@ def _anywidgets() -> list[tuple[str, type]]:
     found = []
     for path in sorted(WIDGETS.glob("*.py")):
         module = importlib.import_module(f"scatlab.widgets.{path.stem}")
-        found += [(path.stem, cls) for _, cls in inspect.getmembers(module, inspect.isclass)
-                  if issubclass(cls, anywidget.AnyWidget) and cls.__module__ == module.__name__]
+        found += [
+            (path.stem, cls)
+            for _, cls in inspect.getmembers(module, inspect.isclass)
+            if issubclass(cls, anywidget.AnyWidget) and cls.__module__ == module.__name__
+        ]
     return found
 
 
@@ -61,8 +64,9 @@ def test_no_python_source_holds_javascript_in_a_string() -> None:
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                assert not any(sign in node.value for sign in ("export default", "addEventListener(")), \
+                assert not any(sign in node.value for sign in ("export default", "addEventListener(")), (
                     f"{path.relative_to(PACKAGE)} line {node.lineno} holds JavaScript"
+                )
 
 
 def test_the_wheel_ships_every_js_and_css_file() -> None:

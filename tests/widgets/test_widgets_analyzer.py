@@ -14,15 +14,15 @@ from __future__ import annotations
 import html
 import random
 import re
-from fractions import Fraction
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from helpers.hidden_cards import public_cards, reachable
 
+from helpers.hidden_cards import public_cards, reachable
 from scatlab.analysis import analyze
 from scatlab.analysis.explain.display import latex
 from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
@@ -251,17 +251,25 @@ POSITIONS = [
 @pytest.mark.parametrize("position", POSITIONS, ids=range(len(POSITIONS)))
 def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> None:
     a = Analyzer(**position, samples=2000)
-    expected = analyze(position["hand"], position.get("discard"), dead=position.get("dead", ()),
-                       opponent_holds=position.get("opponent_holds", ()), opponents=position.get("opponents"),
-                       rules=position.get("rules", "classic"), horizon=position.get("horizon", 0), samples=2000)
+    expected = analyze(
+        position["hand"],
+        position.get("discard"),
+        dead=position.get("dead", ()),
+        opponent_holds=position.get("opponent_holds", ()),
+        opponents=position.get("opponents"),
+        rules=position.get("rules", "classic"),
+        horizon=position.get("horizon", 0),
+        samples=2000,
+    )
     got = a.model.analysis()
     assert got.to_json() == expected.to_json()
     shown = shown_numbers(a)
     rows = number_rows(expected)
     assert list(shown) == [r.key for r in rows] and all(shown[r.key] == r.text for r in rows)
     for r in rows:
-        if r.value is not None and (r.key != "p_lose_one" and r.key != "p_lose_two" or expected.knock is None
-                                    or expected.knock.exact):
+        if r.value is not None and (
+            r.key != "p_lose_one" and r.key != "p_lose_two" or expected.knock is None or expected.knock.exact
+        ):
             if r.key.startswith("outs"):
                 assert shown[r.key].startswith(str(r.value.numerator) + " of ") or expected.value >= 31
             else:  # the exact fraction is printed first
@@ -271,14 +279,16 @@ def test_displayed_numbers_equal_analyze_exactly(position: dict[str, Any]) -> No
         assert Fraction(shown["p_31"].split()[0]) == draw.p_31
         assert Fraction(shown["draw_ev"].split()[0]) == draw.expected_value
         assert Fraction(shown["p_improve"].split()[0]) == draw.p_improve
-        assert a.chart.value == distribution_svg(draw.distribution, highlight=expected.value,
-                                                 title=f"Value after drawing (now {_num(expected.value)})")
+        assert a.chart.value == distribution_svg(
+            draw.distribution, highlight=expected.value, title=f"Value after drawing (now {_num(expected.value)})"
+        )
     if knock is not None and not knock.exact and knock.samples is None:  # the ranking's own estimate (issue 64)
         assert expected.ranking is not None and knock.p_lose_two == expected.ranking.move("knock").p_two
         assert shown["p_lose_two"] == f"{float(knock.p_lose_two) * 100:.1f}% (the engine's estimate)"
     elif knock is not None and not knock.exact:  # Monte Carlo (a knock not ranked here): decimal ± standard error
-        assert shown["p_lose_two"] == (f"{float(knock.p_lose_two):.4f} ± {knock.std_error_two:.4f} "
-                                       f"(Monte Carlo, {knock.samples:,} deals)")
+        assert shown["p_lose_two"] == (
+            f"{float(knock.p_lose_two):.4f} ± {knock.std_error_two:.4f} (Monte Carlo, {knock.samples:,} deals)"
+        )
     assert expected.advice.reason in html.unescape(a.advice.value)
     if draw is not None or knock is not None:
         assert a.derivation.value == DERIVATION_HEADING + "$$" + latex(expected).strip("$") + "$$"
@@ -418,8 +428,10 @@ def test_the_model_is_plain_python() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; import scatlab.widgets.analyzer_state as m; "
-            "print([x for x in ('ipywidgets', 'anywidget', 'sympy') if x in sys.modules])")
+    code = (
+        "import sys; import scatlab.widgets.analyzer_state as m; "
+        "print([x for x in ('ipywidgets', 'anywidget', 'sympy') if x in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -468,8 +480,13 @@ def test_bad_settings_leave_the_position_unchanged() -> None:
     m = AnalyzerState("AH KH 4C", discard="9S", knock=False)
     before = (dict(m.cards), m.opponents, m.horizon, m.rules, dict(m.texts))
     calls: list[Callable[[], None]] = [
-        lambda: m.set_opponents(9), lambda: m.set_horizon(-1), lambda: m.set_rules("poker"),
-        lambda: m.select("opponent 2"), lambda: m.toggle("1H"), lambda: m.set_text("nowhere", "AH")]
+        lambda: m.set_opponents(9),
+        lambda: m.set_horizon(-1),
+        lambda: m.set_rules("poker"),
+        lambda: m.select("opponent 2"),
+        lambda: m.toggle("1H"),
+        lambda: m.set_text("nowhere", "AH"),
+    ]
     for bad in calls:
         with pytest.raises(ScatlabError):
             bad()
@@ -481,9 +498,13 @@ def test_bad_settings_leave_the_position_unchanged() -> None:
 _ZONES = ["hand", "discard", "dead", "opponent 1", "opponent 2", "opponent 3"]
 _OPERATION = st.one_of(
     st.tuples(st.just("toggle"), st.sampled_from(_ZONES), st.sampled_from([str(c) for c in ALL_CARDS])),
-    st.tuples(st.just("type"), st.sampled_from(_ZONES),
-              st.lists(st.sampled_from(["AH", "KH", "4C", "9S", "7D", "QS", "2C", "10H", "XX", "7x", ","]),
-                       max_size=5).map(" ".join)),
+    st.tuples(
+        st.just("type"),
+        st.sampled_from(_ZONES),
+        st.lists(st.sampled_from(["AH", "KH", "4C", "9S", "7D", "QS", "2C", "10H", "XX", "7x", ","]), max_size=5).map(
+            " ".join
+        ),
+    ),
     st.tuples(st.just("opponents"), st.just(""), st.sampled_from(["1", "2", "3", "0"])),
     st.tuples(st.just("rules"), st.just(""), st.sampled_from(["classic", "eenendertigen", "gin", "nope"])),
 )
@@ -552,5 +573,9 @@ def test_lesson_2s_analyzer_speaks_lesson_2s_words_and_folds_the_notation_away()
         assert unearned not in working + a.status.value, unearned
     assert not re.search(r"\d\s*·\s*\d", working)  # a product is "×"
     analyst = Analyzer("AH KH 4C", "9S", knock=False)
-    assert "P(31)" in analyst.numbers.value and "P(31)" in analyst.derivation.value and "<details" not in analyst.derivation.value
+    assert (
+        "P(31)" in analyst.numbers.value
+        and "P(31)" in analyst.derivation.value
+        and "<details" not in analyst.derivation.value
+    )
     assert "classic rules, 52 cards" in analyst.status.value

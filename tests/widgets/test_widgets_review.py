@@ -12,8 +12,14 @@ from fractions import Fraction
 import pytest
 
 from scatlab.analysis import win_level
-from scatlab.analysis.explain.review import (CLASS_RANGES, CLASSES, VALUE_THRESHOLDS, WIN_THRESHOLDS, ReviewedDecision,
-                                          review_game)
+from scatlab.analysis.explain.review import (
+    CLASS_RANGES,
+    CLASSES,
+    VALUE_THRESHOLDS,
+    WIN_THRESHOLDS,
+    ReviewedDecision,
+    review_game,
+)
 from scatlab.cards import deck
 from scatlab.errors import AnalysisError
 from scatlab.rules import Action, GameRecord, Phase, deal_order, play_random_game, replay
@@ -23,9 +29,22 @@ from scatlab.widgets.svg import card_label
 
 def _blunder_record() -> GameRecord:
     order = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
-    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
-        {"deck": [str(c) for c in order],
-         "actions": [{"player": 1, **Action.TAKE.to_json()}, {"player": 1, **Action.discard("AH").to_json()}]}]})
+    return GameRecord.from_json(
+        {
+            "rules": "classic",
+            "players": 3,
+            "dealer": 0,
+            "hands": [
+                {
+                    "deck": [str(c) for c in order],
+                    "actions": [
+                        {"player": 1, **Action.TAKE.to_json()},
+                        {"player": 1, **Action.discard("AH").to_json()},
+                    ],
+                }
+            ],
+        }
+    )
 
 
 def test_a_page_shows_the_player_s_cards_the_moves_and_the_class() -> None:
@@ -190,13 +209,19 @@ def test_a_decision_reads_what_happened_what_was_better_by_how_much_then_why() -
     d = steps.decisions[1]
     a = d.assessment
     mine, best = win_level(a.level("discard AH")), win_level(a.level("discard 4C"))
-    parts = ["Hand 1, your 2nd move", d.label, "You had taken the Q♥ and held A♥ K♥ 4♣ Q♥.", "You threw the A♥.",
-             "Better: throwing the 4♣.",
-             f"your move lowered your chance of winning the game from {best} to {mine}, by about",
-             f"a {d.label} ({CLASS_RANGES['win'][d.label]})",
-             f"Why: Your chance of winning the game was {win_level(a.now or 0)} before the hand: {mine} by throwing "
-             f"the A♥, {best} by throwing the 4♣.",
-             "The estimates and the exact figures", f"exactly {dict(a.values)['discard AH']}"]
+    parts = [
+        "Hand 1, your 2nd move",
+        d.label,
+        "You had taken the Q♥ and held A♥ K♥ 4♣ Q♥.",
+        "You threw the A♥.",
+        "Better: throwing the 4♣.",
+        f"your move lowered your chance of winning the game from {best} to {mine}, by about",
+        f"a {d.label} ({CLASS_RANGES['win'][d.label]})",
+        f"Why: Your chance of winning the game was {win_level(a.now or 0)} before the hand: {mine} by throwing "
+        f"the A♥, {best} by throwing the 4♣.",
+        "The estimates and the exact figures",
+        f"exactly {dict(a.values)['discard AH']}",
+    ]
     at = [page.find(part) for part in parts]
     assert -1 not in at and at == sorted(at), list(zip(parts, at))
 
@@ -224,7 +249,9 @@ def test_no_dead_anywhere_in_decision_html_or_the_widget() -> None:
     seen = 0
     for step, d in enumerate(widget.steps.decisions):
         state = widget.handle({"type": "goto", "step": step})
-        texts = [state["html"], state["title"], state["summary"], state["trying"]] + [m["title"] for m in state["marks"]]
+        texts = [state["html"], state["title"], state["summary"], state["trying"]] + [
+            m["title"] for m in state["marks"]
+        ]
         assert not any(re.search(r"\bdead\b", t, re.IGNORECASE) for t in texts), d.to_json()
         if '<details class="scat-review-seen">' in state["html"]:
             seen += 1
@@ -245,9 +272,11 @@ def test_listed_decisions_are_in_play_order_and_the_costliest_say_they_are_sorte
     assert "in the order they were played" in steps.state()["summary"] and "in the order played" in steps.title
     worst = costliest(steps.result, 2)
     html = costliest_html(worst, steps.names)
-    assert html.startswith("<h3 class='scatlab-costliest-head'>The two costliest decisions</h3>"
-                           "<p class='scatlab-costliest-order'>Sorted by cost, the worst first (not in the order "
-                           "they were played)")
+    assert html.startswith(
+        "<h3 class='scatlab-costliest-head'>The two costliest decisions</h3>"
+        "<p class='scatlab-costliest-order'>Sorted by cost, the worst first (not in the order "
+        "they were played)"
+    )
     one = costliest_html(worst[:1], steps.names)  # one: "the costliest decision", not "decisions"
     assert "The costliest decision</h3>" in one and "decisions" not in one.split("</h3>")[0]
     shown = re.findall(r"<b>(Hand \d+, your \d+\w\w move)</b>", html)
@@ -262,7 +291,9 @@ def test_a_decision_is_named_by_the_player_s_move_not_the_engine_s_action() -> N
     for text in words:
         assert not re.search(r"\baction \d|\bplayer \d to move|the analysis prefers", text), text
     widget.handle({"type": "try"})
-    assert widget.surface.state["trying"].startswith("Below: Hand 1, your 2nd move again, as you saw it (you threw the A♥")
+    assert widget.surface.state["trying"].startswith(
+        "Below: Hand 1, your 2nd move again, as you saw it (you threw the A♥"
+    )
     assert widget.steps.names == {1: "you", 2: "player 3 (tip)", 0: "player 1 (expert)"}
 
 
@@ -270,8 +301,19 @@ def _last_turn_record() -> GameRecord:
     # Player 1 knocks at once; players 2 and 0 then have their last turn (C6).
     order = deal_order(["2S 3S 9D", "AH KH 4C", "5D 6D 8C"], up="QH", stock="9C 9H 2D")
     actions = [(1, "knock"), (2, "draw"), (2, "discard 5D"), (0, "draw"), (0, "discard 2S")]
-    return GameRecord.from_json({"rules": "classic", "players": 3, "dealer": 0, "hands": [
-        {"deck": [str(c) for c in order], "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions]}]})
+    return GameRecord.from_json(
+        {
+            "rules": "classic",
+            "players": 3,
+            "dealer": 0,
+            "hands": [
+                {
+                    "deck": [str(c) for c in order],
+                    "actions": [{"player": p, **Action.parse(a).to_json()} for p, a in actions],
+                }
+            ],
+        }
+    )
 
 
 def test_a_decision_on_a_last_turn_counts_the_hand_kept_not_five_turns_ahead() -> None:
@@ -281,7 +323,10 @@ def test_a_decision_on_a_last_turn_counts_the_hand_kept_not_five_turns_ahead() -
     assert draw.assessment.horizon == 0
     page = _text(decision_html(draw, steps.names))
     assert "Player 2 had knocked, so this was your last turn. You drew from the stock." in page
-    assert "On a last turn, counting only the hand kept, " in page and "taking the 5♦ (then throwing the 2♠) is worth 14" in page
+    assert (
+        "On a last turn, counting only the hand kept, " in page
+        and "taking the 5♦ (then throwing the 2♠) is worth 14" in page
+    )
     assert "five turns ahead" not in page and "the hand now" not in page
 
 

@@ -73,4 +73,9 @@ def test_chart_refuses_a_distribution_that_is_not_one() -> None:
         distribution_svg({Fraction(20): Fraction(1, 2)})
     with pytest.raises(AnalysisError, match="empty"):
         distribution_svg({})
-    assert re.search("negative", str(pytest.raises(AnalysisError, distribution_svg, {Fraction(1): Fraction(-1), Fraction(2): Fraction(2)}).value))
+    assert re.search(
+        "negative",
+        str(
+            pytest.raises(AnalysisError, distribution_svg, {Fraction(1): Fraction(-1), Fraction(2): Fraction(2)}).value
+        ),
+    )

@@ -8,17 +8,15 @@ throw-down, bus stop: their buttons appear only when legal)."""
 from __future__ import annotations
 
 import concurrent.futures
-from fractions import Fraction
 import functools
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from helpers.hidden_cards import public_cards, reachable
-
-from scatlab.analysis import analyze, review_game
-from scatlab.analysis import win_level
+from scatlab.analysis import analyze, review_game, win_level
 from scatlab.errors import AnalysisError
 from scatlab.players import make_player
 from scatlab.rules import PRESETS, GameRecord, GameState, Phase, RuleSet, deal_order, find_rules, replay
@@ -30,8 +28,10 @@ from scatlab.widgets.table import Table, enabled_controls
 
 PRESET_NAMES = list(PRESETS)
 # French-Canadian games run to 31 points; a target of 5 keeps a whole game short (V16).
-SHORT = {name: (find_rules(name).replace(points_target=5) if find_rules(name).score_keeping == "points" else name)
-         for name in PRESET_NAMES}
+SHORT = {
+    name: (find_rules(name).replace(points_target=5) if find_rules(name).score_keeping == "points" else name)
+    for name in PRESET_NAMES
+}
 
 
 def check_model_matches_state(table: Table) -> None:
@@ -62,8 +62,13 @@ def check_model_matches_state(table: Table) -> None:
     if m.hints is not None and m.hints.chart is not None:  # the widget draws the chart the session describes
         c = m.hints.chart
         expected["hints"]["chart"] = distribution_svg(c.distribution, highlight=c.highlight, title=c.title)
-    assert table.surface.state == {**expected, "pace": 0.0, "can_analyze": table.surface.state["can_analyze"],
-                                   "hints_on": s.hints, "controls": table.controls}
+    assert table.surface.state == {
+        **expected,
+        "pace": 0.0,
+        "can_analyze": table.surface.state["can_analyze"],
+        "hints_on": s.hints,
+        "controls": table.controls,
+    }
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -97,12 +102,22 @@ def test_random_clicks_never_raise_and_a_refused_click_changes_nothing(name: str
     for _ in range(400):
         if table.session.state.is_over:
             table.handle({"type": "new"})
-        msg = rng.choice([
-            {"type": "stock"}, {"type": "discard"}, {"type": "knock"}, {"type": "next"},
-            {"type": "card", "card": rng.choice(codes)}, {"type": "key", "key": rng.choice("dtknxq")},
-            {"type": "action", "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare", "fly"])},
-            {"type": "bogus"}, "not a message",
-        ])
+        msg = rng.choice(
+            [
+                {"type": "stock"},
+                {"type": "discard"},
+                {"type": "knock"},
+                {"type": "next"},
+                {"type": "card", "card": rng.choice(codes)},
+                {"type": "key", "key": rng.choice("dtknxq")},
+                {
+                    "type": "action",
+                    "action": rng.choice(["pass", "hammer", "throw_down", "stop_bus", "declare", "fly"]),
+                },
+                {"type": "bogus"},
+                "not a message",
+            ]
+        )
         before = table.session.state
         after = table.handle(msg)
         if after["message"]:
@@ -170,7 +185,7 @@ def test_hints_are_exactly_analyze_of_the_learners_view(name: str) -> None:
             assert got.knowledge == expected.knowledge
             assert m.hints.advice_action == expected.advice.action
             assert m.hints.advice_reason == s.words(expected.advice.reason)
-            assert (str(expected.value), ) == (m.hints.rows[0][1],)
+            assert (str(expected.value),) == (m.hints.rows[0][1],)
             if expected.turn.draw is not None:
                 assert m.hints.outs == tuple(str(c) for c in expected.turn.draw.outs_31)
                 assert m.hints.chart is not None and m.hints.chart.distribution == expected.turn.draw.distribution
@@ -203,7 +218,7 @@ def test_C6_C7_showdown_turns_every_hand_up_and_cites_the_rule() -> None:
     assert sd.explain == s.words(result.explain()) and ("C7" in sd.explain or "C6" in sd.explain)
     assert set(cited_codes(sd.explain)) <= {r.code for r in sd.rules}
     assert [r.code for r in sd.rules] == list(result.codes)
-    for seat, cards, value in sd.hands:
+    for seat, cards, _value in sd.hands:
         assert cards == tuple(str(c) for c in result.final[seat])
         assert m.seats[seat].cards == cards  # all hands turned up
     assert any("loses 1 penny" in line or "loses 2 pennies" in line for line in sd.outcome)
@@ -234,10 +249,17 @@ def test_C8_a_31_ends_the_hand_and_the_rule_governs_the_discard() -> None:
     assert "C8" in m.showdown.explain and "C8" in [r.code for r in m.showdown.rules]
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("classic", "3 pennies"), ("cadillac", "4 nickels"), ("gin", "no letters"),
-    ("ride-the-bus", "seated at the back"), ("french-canadian", "0 points"), ("eenendertigen", "3 pennies"),
-])
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("classic", "3 pennies"),
+        ("cadillac", "4 nickels"),
+        ("gin", "no letters"),
+        ("ride-the-bus", "seated at the back"),
+        ("french-canadian", "0 points"),
+        ("eenendertigen", "3 pennies"),
+    ],
+)
 def test_C13_V13_V14_V15_V16_standings_in_the_presets_own_terms(name: str, words: str) -> None:
     s = TableSession(name, seed=2)
     assert [seat.standing for seat in s.display().seats] == [words] * 3
@@ -295,7 +317,9 @@ def test_save_then_load_continues_the_same_game() -> None:
         pick = rng.randrange(10)
         for s in (a, b):
             mm = s.display()
-            options = ([s.click_stock] if mm.can_draw else []) + [functools.partial(s.click_card, c) for c in mm.discardable]
+            options = ([s.click_stock] if mm.can_draw else []) + [
+                functools.partial(s.click_card, c) for c in mm.discardable
+            ]
             options += [s.next_hand] if mm.can_next_hand else []
             options[pick % len(options)]()
         assert a.state.hands == b.state.hands and a.display().log == b.display().log
@@ -367,13 +391,16 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
             s.step()
             move, now = s.moves[-1], s.display()
             if now.phase != "deal":
-                assert now.why == f"player 2 (expert) chose to {s.words(str(move.decision.action))}: " \
-                                  f"{s.words(move.public)}"
+                assert (
+                    now.why == f"player 2 (expert) chose to {s.words(str(move.decision.action))}: "
+                    f"{s.words(move.public)}"
+                )
         else:
             s.play(me.decide(s.view(), rng).action)
     m = s.display()
-    own = [f"player 2 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}"
-           for x in s.moves]
+    own = [
+        f"player 2 (expert) chose to {s.words(str(x.decision.action))}: {s.words(x.decision.reason)}" for x in s.moves
+    ]
     assert m.showdown is not None and list(m.showdown.reasons) == own and len(own) > 1
     assert m.why == own[-1] and any("keeping" in line for line in own)  # the expert names what it kept
     assert all(x.hand_number == 1 for x in s.moves)
@@ -382,9 +409,15 @@ def test_why_tells_a_live_move_from_the_learners_view_and_its_own_reason_once_th
     s.step()
     moves: tuple[ComputerMove, ...] = s.moves
     assert [(x.hand_number, x.seat) for x in moves] == [(2, 1)] and s.display().why == (
-        f"player 2 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}")
+        f"player 2 (expert) chose to {s.words(str(moves[0].decision.action))}: {s.words(moves[0].public)}"
+    )
     back = s.undo()
-    assert back.phase == "deal" and back.why == own[-1] and back.showdown is not None and back.showdown.reasons == tuple(own)
+    assert (
+        back.phase == "deal"
+        and back.why == own[-1]
+        and back.showdown is not None
+        and back.showdown.reasons == tuple(own)
+    )
 
 
 def test_table_arguments_are_checked() -> None:
@@ -528,8 +561,12 @@ def test_the_review_covers_the_learners_decisions_from_the_learners_view(seat: i
     record = table.session.record()
     result = table.session.review()
     assert [d.to_json() for d in result.decisions] == [d.to_json() for d in review_game(record, player=seat).decisions]
-    learner_moves = [(h, i) for h, hand in enumerate(record.hands, 1) for i, (p, a) in enumerate(hand.actions, 1)
-                     if p == seat and len(_state_before(record, h, i).legal_actions()) > 1]
+    learner_moves = [
+        (h, i)
+        for h, hand in enumerate(record.hands, 1)
+        for i, (p, a) in enumerate(hand.actions, 1)
+        if p == seat and len(_state_before(record, h, i).legal_actions()) > 1
+    ]
     assert [(d.hand, d.index) for d in result.decisions] == learner_moves
     for d in result.decisions:
         state = _state_before(record, d.hand, d.index)
@@ -576,7 +613,9 @@ def test_C6_the_knock_rows_are_the_rankings_figures_beside_playing_on_estimates_
     assert rows["knock: chance of losing two lives"][0] == ESTIMATE
     assert rows["knock: lives lost on average"] == (ESTIMATE, f"{float(knock.lives or 0):.2f}")
     assert rows["playing on: chance of losing a life this hand"] == (
-        ESTIMATE, chance_words(ranking.play_on_lives or Fraction(0)))
+        ESTIMATE,
+        chance_words(ranking.play_on_lives or Fraction(0)),
+    )
     assert not any("change in" in label for label in rows)  # a chance of winning is a level, shown first
     chances = {c.move: c.level for c in m.hints.chances}
     assert chances["knock"] == win_level(knock.win) and m.hints.chance_now == win_level(ranking.now)
@@ -632,7 +671,7 @@ def test_the_hints_speak_the_lessons_words() -> None:
         shown = " ".join(label + " " + row[2] for label, row in zip(labels, model.hints.rows))
         assert "P(" not in shown and "expected value" not in shown and "E[" not in shown
         assert "draw: worth on average after this one draw" in labels
-        chance = dict((row[0], row[2]) for row in model.hints.rows)["draw: chance of 31"]
+        chance = {row[0]: row[2] for row in model.hints.rows}["draw: chance of 31"]
         assert re.fullmatch(r"\d+ in \d+ \((about )?\d+%\)|\d+ in \d+ \((never|under 1%)\)", chance), chance
         return
     raise AssertionError("no seed gave the learner a decision with hints")

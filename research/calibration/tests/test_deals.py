@@ -65,10 +65,10 @@ def test_restock_reorders_the_undrawn_stock_and_the_record_replays_the_new_order
     the state is untouched; between hands and after the game there is nothing to reorder."""
     s = GameState.new("classic", 2).deal(deal_order(["AH KH 4C", "2S 3S 9H"], up="QS", stock="5D 6D 7D"))
     s = s.apply("draw").apply("discard 2S")  # player 1 draws the 5D; player 0 is to move
-    left = list(s.stock[s.stock_pos:])
+    left = list(s.stock[s.stock_pos :])
     assert format_cards(left[:2]) == "6D 7D"
     r = restock(s, [left[1], left[0], *left[2:]])
-    assert format_cards(r.stock[r.stock_pos:r.stock_pos + 2]) == "7D 6D" and r.stock[:r.stock_pos] == s.stock[:1]
+    assert format_cards(r.stock[r.stock_pos : r.stock_pos + 2]) == "7D 6D" and r.stock[: r.stock_pos] == s.stock[:1]
     assert r.hands == s.hands and r.discards == s.discards and r.to_move == s.to_move
     after = r.apply("draw")
     assert format_cards(after.hands[0])[-2:] == "7D"
@@ -78,11 +78,13 @@ def test_restock_reorders_the_undrawn_stock_and_the_record_replays_the_new_order
     assert again.hands == after.hands and again.stock == after.stock
     with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, not 43 cards"):
         restock(s, left[:-1])
-    with pytest.raises(RulesError, match="restock needs the 44 cards still in the stock in a new order, 5D is not in it"):
+    with pytest.raises(
+        RulesError, match="restock needs the 44 cards still in the stock in a new order, 5D is not in it"
+    ):
         restock(s, [*left[1:], s.stock[0]])
     with pytest.raises(CardError, match="'6D' appears twice"):
         restock(s, [*left[:-1], left[0]])
-    assert s.stock[s.stock_pos:] == tuple(left)
+    assert s.stock[s.stock_pos :] == tuple(left)
     for idle in (GameState.new("classic", 2), play_random_game("classic", players=2, seed=1)):
         with pytest.raises(IllegalActionError, match="restock needs a hand in play: the game is in the"):
             restock(idle, [])
@@ -109,8 +111,13 @@ def test_hand_start_is_the_moment_the_hand_in_play_was_dealt_from() -> None:
             continue
         start = hand_start(s)
         assert start.phase is Phase.DEAL and start.hand_number == s.hand_number - 1
-        assert (start.lives, start.out, start.dealer, start.results, start.past) == \
-            (before_deal.lives, before_deal.out, before_deal.dealer, before_deal.results, before_deal.past)
+        assert (start.lives, start.out, start.dealer, start.results, start.past) == (
+            before_deal.lives,
+            before_deal.out,
+            before_deal.dealer,
+            before_deal.results,
+            before_deal.past,
+        )
         assert GameRecord.from_state(start) == GameRecord.from_state(before_deal)
         checked += 1
         s = s.apply(rng.choice(s.legal_actions()))

@@ -84,7 +84,7 @@ def test_posterior_risk_refuses_what_it_cannot_read() -> None:
         posterior_risk(GameState.new("classic", 2), TIPS)
     with pytest.raises(PlayerError, match=r"needs one player per seat \(2\), not"):
         posterior_risk(s, TIPS[:1])
-    for bad in ({"tries": 0}, {"samples": 0}, {"seed": 2 ** 70}, {"tries": True}):
+    for bad in ({"tries": 0}, {"samples": 0}, {"seed": 2**70}, {"tries": True}):
         with pytest.raises(PlayerError, match=f"{next(iter(bad))}="):
             posterior_risk(s, TIPS, **bad)
 
@@ -98,8 +98,8 @@ def test_posterior_table_bins_by_the_prediction_and_leaves_out_knocks_with_too_f
     assert [(b.low, b.knocks) for b in bins] == [(0.0, 1), (0.2, 2)]
     b = bins[1]
     assert (b.predicted, b.posterior, b.shown) == pytest.approx((0.22, 0.25, 0.0))
-    assert b.posterior_error == pytest.approx((2 * 0.02 ** 2) ** 0.5 / 2)
-    assert b.luck_error == pytest.approx((2 * 0.3 ** 2) ** 0.5 / 2)
+    assert b.posterior_error == pytest.approx((2 * 0.02**2) ** 0.5 / 2)
+    assert b.luck_error == pytest.approx((2 * 0.3**2) ** 0.5 / 2)
 
 
 def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_hand() -> None:
@@ -109,8 +109,9 @@ def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_
     for c in checks:
         if c.posterior.risk is not None:
             assert 0 <= c.posterior.risk <= 1 and c.posterior.accepted <= 500
-    risky = posterior_checks(["expert", "tip", "tip"], games=12, seed=4, tries=500, samples=100, min_predicted=0.05,
-                             told_model=True)
+    risky = posterior_checks(
+        ["expert", "tip", "tip"], games=12, seed=4, tries=500, samples=100, min_predicted=0.05, told_model=True
+    )
     assert [c.predicted for c in risky] == [c.predicted for c in checks if c.predicted["adaptive"] >= 0.05]
     with pytest.raises(PlayerError, match="max_opponents"):
         posterior_checks(["tip", "tip"], games=1, max_opponents=0)
@@ -119,8 +120,25 @@ def test_posterior_checks_pick_knocks_in_hands_of_two_against_tips_early_in_the_
 
 
 def test_calibrate_script_posterior_prints_the_picture_and_the_luck_per_bin(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run.main(["--posterior", "1000", "--players", "tip,tip", "--games", "8", "--seed", "2",
-                        "--samples", "50", "--posterior-turns", "2"]) == 0
+    assert (
+        run.main(
+            [
+                "--posterior",
+                "1000",
+                "--players",
+                "tip,tip",
+                "--games",
+                "8",
+                "--seed",
+                "2",
+                "--samples",
+                "50",
+                "--posterior-turns",
+                "2",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "in hands of two against a tip player who had played at most 2 turns" in out
     assert "## knocks by tip, adaptive model:" in out and "| shown - posterior (in s.e.) |" in out
@@ -143,4 +161,4 @@ def test_posterior_against_two_opponents_who_have_not_played_is_the_uniform_mode
     u = float(uniform.p_lose)
     u_error = (u * (1 - u) / (uniform.samples or 1)) ** 0.5  # a Monte Carlo estimate too
     assert p.risk is not None and p.accepted >= 395
-    assert abs(p.risk - u) < 4 * (p.std_error ** 2 + u_error ** 2) ** 0.5
+    assert abs(p.risk - u) < 4 * (p.std_error**2 + u_error**2) ** 0.5

@@ -36,10 +36,10 @@ from research.calibration.study import (
     risk_with_hands_shown,
 )
 from scatlab.analysis import Knowledge
+from scatlab.analysis.counting.tables import tables_for
 from scatlab.analysis.model.hand_filter import STRONG_PLAY, TIP_PLAY, LogFilter
 from scatlab.analysis.model.observations import Observations
 from scatlab.analysis.model.weights import row_weights
-from scatlab.analysis.counting.tables import tables_for
 from scatlab.players.base import PlayerError, make_player
 from scatlab.players.tournament import play_out, seating
 from scatlab.rules import GameState, deal_order, find_rules, value_of
@@ -48,8 +48,10 @@ from scatlab.rules.view import PlayerView
 
 
 def test_calibration_statistics_on_a_hand_made_sample() -> None:
-    knocks = [Knock("tip", 2, 3, {"m": p}, lost) for p, lost in
-              [(0.01, False)] * 99 + [(0.01, True)] + [(0.4, True), (0.4, False)]]
+    knocks = [
+        Knock("tip", 2, 3, {"m": p}, lost)
+        for p, lost in [(0.01, False)] * 99 + [(0.01, True)] + [(0.4, True), (0.4, False)]
+    ]
     r = reliability(knocks, "m")
     assert r.knocks == 101 + 1
     low = next(b for b in r.bins if b.low == 0.0)
@@ -74,8 +76,10 @@ def test_knock_chances_count_each_allowed_knock_by_opponents_left_value_turns_pl
     cards taken summed over), each cell shrunk toward its value's share over all turns."""
     chances = knock_chances(["expert", "tip", "tip"], games=6, seed=3)
     for kind in ("expert", "tip"):
-        assert chances[kind] and all(o in (1, 2) and 26 <= v <= 30 and 0 <= t <= MAX_PLAYED and 0 <= x <= MAX_TOOK
-                                     and 0 <= k <= n for (o, v, t, x), (k, n) in chances[kind].items())
+        assert chances[kind] and all(
+            o in (1, 2) and 26 <= v <= 30 and 0 <= t <= MAX_PLAYED and 0 <= x <= MAX_TOOK and 0 <= k <= n
+            for (o, v, t, x), (k, n) in chances[kind].items()
+        )
     assert all(k == n for k, n in chances["tip"].values())
     assert {c[0] for c in chances["tip"]} == {1, 2}
     assert {c[2] for c in chances["tip"]} >= {1, 2, 3}
@@ -102,10 +106,17 @@ def test_knock_chances_count_the_cards_the_other_players_took_in_the_hand() -> N
         if not view.history:
             taken.clear()  # a new hand
         value = view.value
-        if len(view.hand) == 3 and any(a.kind is ActionKind.KNOCK for a in view.legal_actions) \
-                and value is not None and 26 <= value < 31:
-            played = sum(1 for e in view.history
-                         if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE))
+        if (
+            len(view.hand) == 3
+            and any(a.kind is ActionKind.KNOCK for a in view.legal_actions)
+            and value is not None
+            and 26 <= value < 31
+        ):
+            played = sum(
+                1
+                for e in view.history
+                if e.player == view.player and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE)
+            )
             others = sum(n for p, n in taken.items() if p != view.player)
             key = (len(view.opponents), int(value), min(played, MAX_PLAYED), min(others, MAX_TOOK))
             k, n = expected.get(key, (0, 0))
@@ -124,6 +135,7 @@ def test_criterion_chance_is_how_often_a_right_model_keeps_every_big_bin_within_
     """``criterion_chance``: bins of fewer than 200 knocks do not count; certain predictions
     always pass; 250 coin flips land within 2 points of one half about 47% of the time
     (|z| <= 0.63); two such bins must both pass; seeded, so the same every run."""
+
     def knocks(p: float, n: int) -> list[Knock]:
         return [Knock("tip", 1, 0, {"m": p}, False)] * n
 
@@ -216,8 +228,8 @@ def test_calibration_given_the_real_hands_leaves_the_games_as_they_were() -> Non
     assert r.observed == pytest.approx(sum(k.expected or 0.0 for k in given) / len(given))
     assert "expected given the real hands" in r.table()
     two = [Knock("tip", 1, 0, {"m": 0.1}, True, (), 0.3), Knock("tip", 1, 0, {"m": 0.1}, False, (), 0.1)]
-    assert reliability(two, "m", outcome="expected").bins[3].std_error == pytest.approx(0.1 / 2 ** 0.5)
-    assert reliability(two, "m").bins[3].std_error == pytest.approx(0.5 / 2 ** 0.5)
+    assert reliability(two, "m", outcome="expected").bins[3].std_error == pytest.approx(0.1 / 2**0.5)
+    assert reliability(two, "m").bins[3].std_error == pytest.approx(0.5 / 2**0.5)
     with pytest.raises(PlayerError, match="2 of 2 knocks have none"):
         reliability(plain[:2], "adaptive", outcome="expected")
     with pytest.raises(PlayerError, match="'luck' is not allowed"):
@@ -262,8 +274,15 @@ def test_hand_fidelity_pictures_every_opponent_at_every_knock_from_the_knockers_
                 w = row_weights(knowledge, obs, i)
                 values = tables.value2 / 2
                 took = any(e.player == seat and e.action.kind is ActionKind.TAKE for e in view.history)
-                recount.append((obs.turns[i], took, float((w * values).sum() / w.sum()),
-                                float(w[values >= 20].sum() / w.sum()), float(value_of(before.hands[seat]))))
+                recount.append(
+                    (
+                        obs.turns[i],
+                        took,
+                        float((w * values).sum() / w.sum()),
+                        float(w[values >= 20].sum() / w.sum()),
+                        float(value_of(before.hands[seat])),
+                    )
+                )
 
     tables = tables_for(find_rules("classic"))
     players = [make_player(kind) for kind in kinds]
@@ -355,8 +374,10 @@ def test_hand_fidelity_told_model_pictures_each_tip_as_exactly_the_tip_player() 
 
 
 def test_fidelity_groups_by_kind_turns_and_taking_with_the_share_of_high_hands() -> None:
-    pictures = [HandPicture("tip", t, took, 18.0, 0.4, real, 20)
-                for t, took, real in [(1, False, 15), (1, False, 21), (1, True, 20), (9, True, 25), (7, True, 19.5)]]
+    pictures = [
+        HandPicture("tip", t, took, 18.0, 0.4, real, 20)
+        for t, took, real in [(1, False, 15), (1, False, 21), (1, True, 20), (9, True, 25), (7, True, 19.5)]
+    ]
     groups = fidelity(pictures, max_turns=6)
     assert [(f.turns, f.took, f.hands) for f in groups] == [(1, False, 2), (1, True, 1), (6, True, 2)]
     assert groups[0].real_mean == 18 and groups[0].real_high == 0.5  # 21 counts, 15 does not
@@ -382,13 +403,34 @@ def test_told_model_pictures_each_opponent_as_the_player_it_is() -> None:
 
 
 def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_real_hands(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``python -m research.calibration.run --given-hands N`` prints, per knocking kind, the
     predictions against the chance of losing given the real hands, saves each knock's chance
     in ``--json`` and pools it back with ``--from-json``; a negative N is refused in one line."""
     saved, svg = tmp_path / "run.json", tmp_path / "run.svg"
-    assert run.main(["--players", "tip,tip", "--games", "3", "--seed", "2", "--samples", "50",
-                        "--given-hands", "10", "--told-model", "--json", str(saved), "--svg", str(svg)]) == 0
+    assert (
+        run.main(
+            [
+                "--players",
+                "tip,tip",
+                "--games",
+                "3",
+                "--seed",
+                "2",
+                "--samples",
+                "50",
+                "--given-hands",
+                "10",
+                "--told-model",
+                "--json",
+                str(saved),
+                "--svg",
+                str(svg),
+            ]
+        )
+        == 0
+    )
     first = capsys.readouterr().out
     assert "## knocks by tip, adaptive model, given the real hands" in first
     assert "## knocks by tip, told model\n" in first and "## knocks by tip, told model, given the real hands" in first
@@ -414,7 +456,6 @@ def test_calibrate_script_given_hands_prints_and_pools_the_chances_given_the_rea
     assert stop.value.code == 2 and "--given-hands must be 0 (off)" in capsys.readouterr().err
 
 
-
 def test_kinds_agree_with_the_players_they_stand_for() -> None:
     """``kind_agreement`` over seeded games: tip takes and throws exactly as the casual kind
     (classic and quick), the expert throws as the strong kind does nine times in ten (the
@@ -431,6 +472,9 @@ def test_kinds_agree_with_the_players_they_stand_for() -> None:
         assert tip.takes_worth[0] == tip.takes_worth[1] > 0 and tip.takes_other[0] == 0
         assert tip.throws[0] == tip.throws[1] > 100
         assert expert.throws[0] >= 0.85 * expert.throws[1] and expert.throws[1] > 50
-        assert expert.takes_worth[0] >= 0.9 * expert.takes_worth[1] and expert.takes_other[0] <= 0.05 * expert.takes_other[1]
+        assert (
+            expert.takes_worth[0] >= 0.9 * expert.takes_worth[1]
+            and expert.takes_other[0] <= 0.05 * expert.takes_other[1]
+        )
         assert found[("tip", "strong")].throws[0] < tip.throws[0]
         assert found[("expert", "casual")].throws[0] <= 1.1 * expert.throws[0]

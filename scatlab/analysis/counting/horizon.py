@@ -35,7 +35,8 @@ from ...checks import whole_number
 from ...errors import AnalysisError
 from ...rules.options import RuleSet, find_rules
 from .store import cached
-from .tables import BLITZ2, SOURCE as TABLES_SOURCE, Tables, tables_for
+from .tables import BLITZ2, Tables, tables_for
+from .tables import SOURCE as TABLES_SOURCE
 
 __all__ = ["horizon_values", "horizon_table", "MAX_HORIZON"]
 
@@ -63,8 +64,12 @@ def horizon_table(tables: Tables, k: int) -> npt.NDArray[Any]:
     if len(levels) > k:
         return levels[k]
     top = max(k, _STORED)
-    stored = cached("horizon", (tables.key, top), lambda: {"levels": np.stack(_levels(tables, top))},
-                    sources=(__file__, TABLES_SOURCE))["levels"]
+    stored = cached(
+        "horizon",
+        (tables.key, top),
+        lambda: {"levels": np.stack(_levels(tables, top))},
+        sources=(__file__, TABLES_SOURCE),
+    )["levels"]
     levels[:] = [np.ascontiguousarray(level) for level in stored]
     return levels[k]
 

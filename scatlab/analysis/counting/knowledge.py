@@ -96,8 +96,9 @@ class Knowledge:
             put(self, "top", parse_card(self.top))
         if self.taken is not None and type(self.taken) is not Card:
             put(self, "taken", parse_card(self.taken))
-        holds = sequence("opponent_holds", self.opponent_holds, "cards-like entries, one per opponent",
-                         error=AnalysisError, most=8)
+        holds = sequence(
+            "opponent_holds", self.opponent_holds, "cards-like entries, one per opponent", error=AnalysisError, most=8
+        )
         put(self, "opponent_holds", tuple(cards(h, f"cards of opponent {i}") for i, h in enumerate(holds, start=1)))
         flag("first_round", self.first_round, error=AnalysisError)
         flag("undeclared_31", self.undeclared_31, error=AnalysisError)
@@ -107,8 +108,9 @@ class Knowledge:
     def _validate(self) -> None:
         rules = self.rules
         if len(self.hand) not in (3, 4):
-            raise AnalysisError(f"a hand has 3 cards (4 just after drawing), not {len(self.hand)}: "
-                                f"{format_cards(self.hand)!r}")
+            raise AnalysisError(
+                f"a hand has 3 cards (4 just after drawing), not {len(self.hand)}: {format_cards(self.hand)!r}"
+            )
         if not isinstance(self.opponents, int) or isinstance(self.opponents, bool) or not 1 <= self.opponents <= 8:
             raise AnalysisError(f"opponents={shown(self.opponents)} is not allowed: 31 has 1 to 8 opponents (C2)")
         if len(self.opponent_holds) > self.opponents:
@@ -117,13 +119,16 @@ class Knowledge:
             )
         for i, held in enumerate(self.opponent_holds):
             if len(held) > 3:
-                raise AnalysisError(f"opponent {i + 1} is said to hold {len(held)} cards "
-                                    f"({format_cards(held)}): a hand has 3")
+                raise AnalysisError(
+                    f"opponent {i + 1} is said to hold {len(held)} cards ({format_cards(held)}): a hand has 3"
+                )
         seen: dict[Card, str] = {}
 
         def claim(card: Card, where: str) -> None:
             if card in seen:
-                raise AnalysisError(f"{card} is given twice, in the {seen[card]} and in the {where}: a card exists once")
+                raise AnalysisError(
+                    f"{card} is given twice, in the {seen[card]} and in the {where}: a card exists once"
+                )
             if rules.deck_size == 32 and card not in deck(32):
                 raise CardError(f"{str(card)!r} is not in the 32-card deck (V18): it holds only 7 8 9 10 J Q K A")
             seen[card] = where
@@ -132,8 +137,9 @@ class Knowledge:
             claim(c, "hand")
         if self.top is not None:
             if self.top in seen:
-                raise AnalysisError(f"the discard {self.top} is also in the hand {format_cards(self.hand)}: "
-                                    "a card exists once")
+                raise AnalysisError(
+                    f"the discard {self.top} is also in the hand {format_cards(self.hand)}: a card exists once"
+                )
             claim(self.top, "discard")
         for c in self.dead:
             claim(c, "dead cards")
@@ -141,8 +147,10 @@ class Knowledge:
             for c in held:
                 claim(c, f"cards of opponent {i + 1}")
         if self.undeclared_31 and not (len(self.hand) == 3 and blitz_of(self.hand, rules)):
-            raise AnalysisError(f"undeclared_31=True, but the hand {format_cards(self.hand)} is not a 31 "
-                                "(an undeclared 31 is a hand of 3 cards worth 31, C10)")
+            raise AnalysisError(
+                f"undeclared_31=True, but the hand {format_cards(self.hand)} is not a 31 "
+                "(an undeclared 31 is a hand of 3 cards worth 31, C10)"
+            )
         if self.taken is not None and self.taken not in self.hand:
             raise AnalysisError(f"the taken card {self.taken} is not in the hand {format_cards(self.hand)}")
 
@@ -180,10 +188,17 @@ class Knowledge:
             if len(tops) != 1:
                 raise AnalysisError(f"the discard is one card, not {len(tops)}: {format_cards(tops)!r}")
             top = tops[0]
-        sequence("opponent_holds", opponent_holds, "cards-like entries, one per opponent (e.g. ['2H 10S'])",
-                 error=AnalysisError, most=8)
-        holds = tuple(parse_cards(h, deck_size=ruleset.deck_size, what=f"cards of opponent {i}")
-                      for i, h in enumerate(opponent_holds, start=1))
+        sequence(
+            "opponent_holds",
+            opponent_holds,
+            "cards-like entries, one per opponent (e.g. ['2H 10S'])",
+            error=AnalysisError,
+            most=8,
+        )
+        holds = tuple(
+            parse_cards(h, deck_size=ruleset.deck_size, what=f"cards of opponent {i}")
+            for i, h in enumerate(opponent_holds, start=1)
+        )
         n = opponents if opponents is not None else max(1, len(holds))
         return cls(
             hand=cards,
@@ -204,7 +219,10 @@ class Knowledge:
         """
         if not isinstance(view, PlayerView):
             raise AnalysisError(f"from_view needs a PlayerView (GameState.view(player)), not {shown(view)}")
-        if view.phase not in (Phase.TURN, Phase.DISCARD, Phase.DECLARE, Phase.THROW_DOWN) or len(view.hand) not in (3, 4):
+        if view.phase not in (Phase.TURN, Phase.DISCARD, Phase.DECLARE, Phase.THROW_DOWN) or len(view.hand) not in (
+            3,
+            4,
+        ):
             raise AnalysisError(f"player {view.player} has no hand to analyse now (phase {view.phase.value!r})")
         order = view.opponents
         holds: dict[int, list[Card]] = {p: [] for p in order}
@@ -275,7 +293,7 @@ class Knowledge:
 def opponent_turns(view: PlayerView) -> list[int]:
     """How many turns each of ``view``'s opponents has completed in this hand (their
     discards), in the order of :attr:`PlayerView.opponents`."""
-    turns = {p: 0 for p in view.opponents}
+    turns = dict.fromkeys(view.opponents, 0)
     for e in view.history:
         if e.player in turns and e.action.kind is ActionKind.DISCARD:
             turns[e.player] += 1
@@ -284,5 +302,8 @@ def opponent_turns(view: PlayerView) -> list[int]:
 
 def collected_suits(view: PlayerView, player: int) -> set[Suit]:
     """Suits ``player`` took from the discard pile this hand (public knowledge)."""
-    return {e.card.suit for e in view.history
-            if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None}
+    return {
+        e.card.suit
+        for e in view.history
+        if e.player == player and e.action.kind is ActionKind.TAKE and e.card is not None
+    }

@@ -73,8 +73,19 @@ class DrawAnalysis:
     card the best discard is chosen (ties: throw the drawn card back, else the lowest).
     """
 
-    __slots__ = ("current", "unseen", "_cards", "_strengths", "_tables", "_row", "_counts", "total2", "count_31",
-                 "count_improve", "__dict__")
+    __slots__ = (
+        "current",
+        "unseen",
+        "_cards",
+        "_strengths",
+        "_tables",
+        "_row",
+        "_counts",
+        "total2",
+        "count_31",
+        "count_improve",
+        "__dict__",
+    )
 
     def __init__(self, current2: int, cards: tuple[int, ...], strengths: list[int], tables: Tables, row: int) -> None:
         self.current = _HALVES[current2]
@@ -178,7 +189,7 @@ def _options(tables: Tables, hand: tuple[Card, ...], banned: Card | None) -> tup
     for i, d in enumerate(hand):
         if d is banned:
             continue
-        a, b, c = idx[:i] + idx[i + 1:]
+        a, b, c = idx[:i] + idx[i + 1 :]
         s = t[hand_index(a, b, c)]
         scored.append((-s, _POINTS[d.index], d.index, d))
     scored.sort()

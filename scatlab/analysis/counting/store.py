@@ -101,7 +101,7 @@ def _remove_stale(folder: Path, name: str, for_key: str, kept: Path) -> None:
     files of ``name`` named before keys and sources were digested apart (one 24-digit
     digest), which no program reads any more."""
     for old in folder.glob(f"{name}-*.npz"):
-        parts = old.stem[len(name) + 1:].split("-")
+        parts = old.stem[len(name) + 1 :].split("-")
         stale = (len(parts) == 2 and parts[0] == for_key) or (len(parts) == 1 and len(parts[0]) == 24)
         if stale and old != kept:
             try:

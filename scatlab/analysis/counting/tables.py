@@ -52,7 +52,6 @@ BLITZ2 = 62
 IntArray = npt.NDArray[np.int64]
 
 
-
 # -- the index of a hand in a flattened table -------------------------------------------------
 
 
@@ -105,8 +104,13 @@ class Tables:
 
     def __init__(self, rules: RuleSet) -> None:
         self.deck_size = rules.deck_size
-        self.key = (str(rules.three_of_a_kind), rules.straight_flush, rules.grand_cadillac, rules.rank_tiebreak,
-                    rules.deck_size)
+        self.key = (
+            str(rules.three_of_a_kind),
+            rules.straight_flush,
+            rules.grand_cadillac,
+            rules.rank_tiebreak,
+            rules.deck_size,
+        )
         """What the tables depend on (names their files in :mod:`scatlab.analysis.counting.store`)."""
         self.cards = deck(rules.deck_size)
         self.in_deck = np.zeros(52, dtype=bool)
@@ -179,7 +183,7 @@ class Tables:
         m = len(rows)
         thrown = self.discard
         d = np.broadcast_to(np.arange(52)[None, :], (m, 52))
-        a, b, c = (np.broadcast_to(rows[:, j:j + 1], (m, 52)) for j in range(3))
+        a, b, c = (np.broadcast_to(rows[:, j : j + 1], (m, 52)) for j in range(3))
         # The two hand cards kept beside d: throw a -> (b, c); throw b -> (a, c); throw c -> (a, b).
         keep_x = np.where(thrown == a, b, a)
         keep_y = np.where(thrown == c, b, c)
@@ -218,9 +222,7 @@ class Tables:
         drop_mid = triple[lo, hi, d]
         drop_hi = triple[lo, mid, d]
         best = np.maximum(np.maximum(keep_hand, drop_lo), np.maximum(drop_mid, drop_hi))
-        discard = np.where(
-            keep_hand == best, d, np.where(drop_lo == best, lo, np.where(drop_mid == best, mid, hi))
-        )
+        discard = np.where(keep_hand == best, d, np.where(drop_lo == best, lo, np.where(drop_mid == best, mid, hi)))
         invalid = (drop_lo < 0) | (drop_mid < 0) | (drop_hi < 0)  # d in the hand, or not in the deck
         best = np.where(invalid, -1, best)
         discard = np.where(invalid, -1, discard)
@@ -348,11 +350,18 @@ def scoring_rules(rules: RuleSet) -> RuleSet:
     >>> scoring_rules(find_rules("classic")) == scoring_rules(find_rules("classic").replace(min_knock=21))
     True
     """
-    return _scoring_rules(rules.three_of_a_kind, rules.straight_flush, rules.grand_cadillac,
-                          rules.rank_tiebreak, rules.deck_size)
+    return _scoring_rules(
+        rules.three_of_a_kind, rules.straight_flush, rules.grand_cadillac, rules.rank_tiebreak, rules.deck_size
+    )
 
 
 @lru_cache(maxsize=16)
 def _scoring_rules(three: Fraction | None, straight: bool, grand: bool, rank_tiebreak: bool, deck_size: int) -> RuleSet:
-    return RuleSet(name="scoring", three_of_a_kind=three, straight_flush=straight, grand_cadillac=grand,
-                   rank_tiebreak=rank_tiebreak, deck_size=deck_size)
+    return RuleSet(
+        name="scoring",
+        three_of_a_kind=three,
+        straight_flush=straight,
+        grand_cadillac=grand,
+        rank_tiebreak=rank_tiebreak,
+        deck_size=deck_size,
+    )

@@ -22,8 +22,8 @@ little faster inside a tournament, for a costly import and more memory (``docs/s
 from __future__ import annotations
 
 import math
-from itertools import combinations
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -77,8 +77,9 @@ class Layout:
     def quad(self, places: IntArray) -> npt.NDArray[np.int32]:
         """The ids of sets of four given as sorted places (shape (k, 4))."""
         b = self.binom
-        return np.asarray(b[1, places[:, 0]] + b[2, places[:, 1]] + b[3, places[:, 2]] + b[4, places[:, 3]],
-                          dtype=np.int32)
+        return np.asarray(
+            b[1, places[:, 0]] + b[2, places[:, 1]] + b[3, places[:, 2]] + b[4, places[:, 3]], dtype=np.int32
+        )
 
     def pairs(self) -> tuple[IntArray, IntArray, IntArray]:
         """Per row ``{a < b < c}`` (places): its pairs ``(a, b)``, ``(a, c)``, ``(b, c)`` as
@@ -110,10 +111,15 @@ class Layout:
             n, h, b = len(self.cards), self.hands, self.binom
             p = np.arange(n)[:, None]
             a, q, c = h[None, :, 0], h[None, :, 1], h[None, :, 2]
-            ids = np.where(p < a, b[1, p] + b[2, a] + b[3, q] + b[4, c],
-                           np.where(p < q, b[1, a] + b[2, p] + b[3, q] + b[4, c],
-                                    np.where(p < c, b[1, a] + b[2, q] + b[3, p] + b[4, c],
-                                             b[1, a] + b[2, q] + b[3, c] + b[4, p])))
+            ids = np.where(
+                p < a,
+                b[1, p] + b[2, a] + b[3, q] + b[4, c],
+                np.where(
+                    p < q,
+                    b[1, a] + b[2, p] + b[3, q] + b[4, c],
+                    np.where(p < c, b[1, a] + b[2, q] + b[3, p] + b[4, c], b[1, a] + b[2, q] + b[3, c] + b[4, p]),
+                ),
+            )
             found = np.where((p == a) | (p == q) | (p == c), 0, ids).astype(np.int32)
             self._memo["quads"] = found
         return found  # type: ignore[return-value]
@@ -127,8 +133,12 @@ class Layout:
             kept = self.hands[(self.hands != place).all(axis=1)]
             dest = self.row(kept)
             with_x = np.full((len(kept), 1), place)
-            src = np.stack([self.row(np.sort(np.concatenate([kept[:, [a, b]], with_x], axis=1), axis=1))
-                            for a, b in ((1, 2), (0, 2), (0, 1))])
+            src = np.stack(
+                [
+                    self.row(np.sort(np.concatenate([kept[:, [a, b]], with_x], axis=1), axis=1))
+                    for a, b in ((1, 2), (0, 2), (0, 1))
+                ]
+            )
             found = (dest, src, self.quad(np.sort(np.concatenate([kept, with_x], axis=1), axis=1)))
             if len(self._moves) >= 104:
                 self._moves.pop(next(iter(self._moves)))
@@ -136,8 +146,16 @@ class Layout:
         return found
 
 
-def draw_step(w: FloatArray, factor: FloatArray, x: int, place: int, layout: Layout,
-              thrown: npt.NDArray[np.int8], keep: float, slip: float) -> FloatArray:
+def draw_step(
+    w: FloatArray,
+    factor: FloatArray,
+    x: int,
+    place: int,
+    layout: Layout,
+    thrown: npt.NDArray[np.int8],
+    keep: float,
+    slip: float,
+) -> FloatArray:
     """The filter's draw step (see the module doc) for the card ``x`` thrown (deck place
     ``place``): with ``v = w * factor``, every hand ``h`` without ``x`` gets ``(keep if
     thrown[h] == x else slip) * (v[h] + the v of the three hands that become h when the card
@@ -169,8 +187,14 @@ def draw_step(w: FloatArray, factor: FloatArray, x: int, place: int, layout: Lay
     return out
 
 
-def sparse_dot(w: FloatArray, rows: npt.NDArray[np.integer[Any]], counts: npt.NDArray[Any], values: IntArray,
-               starts: IntArray, size: int) -> FloatArray:
+def sparse_dot(
+    w: FloatArray,
+    rows: npt.NDArray[np.integer[Any]],
+    counts: npt.NDArray[Any],
+    values: IntArray,
+    starts: IntArray,
+    size: int,
+) -> FloatArray:
     """``out[values[j]]``: the sum of ``w[rows[e]] * counts[e]`` over the entries ``e`` from
     ``starts[j]`` to the next start (a sparse matrix, sorted by column, times ``w``);
     ``size`` numbers. Fastest with ``rows`` of the platform's index type (``np.intp``) and
@@ -185,4 +209,3 @@ def sparse_dot(w: FloatArray, rows: npt.NDArray[np.integer[Any]], counts: npt.ND
     out = np.zeros(size)
     out[values] = np.add.reduceat(terms, starts)
     return out
-

@@ -32,8 +32,11 @@ from ...cards import Card, format_cards
 from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.options import RuleSet
-from ...words import DO, lives_words as _lives, percent as _pct, rounded_value as _one, value_words as _num
-from ...words import win_level, with_rule
+from ...words import DO, win_level, with_rule
+from ...words import lives_words as _lives
+from ...words import percent as _pct
+from ...words import rounded_value as _one
+from ...words import value_words as _num
 from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis
 from .knock_line import knock_line
@@ -84,7 +87,8 @@ class Advice:
 
         >>> from scatlab.cards import parse_card
         >>> Advice("take", "", parse_card("8H")).as_action(), Advice("discard", "", parse_card("8H")).as_action()
-        (Action(kind=<ActionKind.TAKE: 'take'>, card=None), Action(kind=<ActionKind.DISCARD: 'discard'>, card=Card('8H')))
+        (Action(kind=<ActionKind.TAKE: 'take'>, card=None), Action(kind=<ActionKind.DISCARD: 'discard'>,
+        card=Card('8H')))
         """
         if self.action == "discard":
             assert self.discard is not None
@@ -92,8 +96,11 @@ class Advice:
         return Action(ActionKind(self.action))
 
     def __str__(self) -> str:
-        what = f"{self.action} (throw {self.discard})" if self.discard is not None and self.action == "take" else (
-            f"{self.action} {self.discard}" if self.discard is not None else self.action)
+        what = (
+            f"{self.action} (throw {self.discard})"
+            if self.discard is not None and self.action == "take"
+            else (f"{self.action} {self.discard}" if self.discard is not None else self.action)
+        )
         return f"{what}: {self.reason}"
 
 
@@ -107,7 +114,8 @@ def declare_advice(value: Fraction, rules: RuleSet) -> Advice:
     >>> a.action, a.codes
     ('declare', ('C8', 'C9'))
     >>> print(a.reason)
-    a hand worth 31 is declared, not knocked: it is shown at once and the hand ends (C8; dealt, C9); every other player loses a life
+    a hand worth 31 is declared, not knocked: it is shown at once and the hand ends (C8; dealt, C9); every other
+    player loses a life
     >>> declare_advice(Fraction(31), find_rules("french-canadian")).codes
     ('C8', 'C9', 'V16')
     """
@@ -199,8 +207,9 @@ def _close_note(ranking: Ranking) -> str:
         return ""
     k = ranking.position.knowledge
     names = " or ".join(move_words(m, k) for m in close[:2])
-    return (f"; a close call: to {names} is within {float(CLOSE_CALL) * 100:.1f}%, closer than the "
-            "estimates can tell apart")
+    return (
+        f"; a close call: to {names} is within {float(CLOSE_CALL) * 100:.1f}%, closer than the estimates can tell apart"
+    )
 
 
 def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:
@@ -223,8 +232,13 @@ def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:
     if best.sure_31 or len(k.hand) != 3:
         return ""
     notes = []
-    if turn.take is not None and turn.draw is not None and ActionKind.TAKE in kinds and ActionKind.DRAW in kinds \
-            and best.action.kind in (ActionKind.TAKE, ActionKind.DRAW):
+    if (
+        turn.take is not None
+        and turn.draw is not None
+        and ActionKind.TAKE in kinds
+        and ActionKind.DRAW in kinds
+        and best.action.kind in (ActionKind.TAKE, ActionKind.DRAW)
+    ):
         sure, average = turn.take.best.value, turn.draw.expected_value
         thumb = "take" if sure > average else "draw"
         if thumb != best.action.kind.value:
@@ -234,18 +248,24 @@ def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:
             hi_w, lo_w = (draw.win, take.win) if drawing else (take.win, draw.win)
             close = take.close or draw.close
             little = "a little " if close else ""
-            text = (f"the rule of thumb says {thumb} ({_one(sure)} sure against {_one(average)} on average after "
-                    f"one draw); here {better} is {little}better: your chance of winning the game is "
-                    f"{win_level(hi_w)} against {win_level(lo_w)}{' (a close call)' if close else ''}")
+            text = (
+                f"the rule of thumb says {thumb} ({_one(sure)} sure against {_one(average)} on average after "
+                f"one draw); here {better} is {little}better: your chance of winning the game is "
+                f"{win_level(hi_w)} against {win_level(lo_w)}{' (a close call)' if close else ''}"
+            )
             if take.value is not None and draw.value is not None and ranking.horizon:
                 hi_v, lo_v = (draw.value, take.value) if drawing else (take.value, draw.value)
                 if hi_v >= lo_v:
-                    text += (f"; looking {ranking.ahead} {better} is also worth more on average "
-                             f"({_one(hi_v)} against {_one(lo_v)})")
+                    text += (
+                        f"; looking {ranking.ahead} {better} is also worth more on average "
+                        f"({_one(hi_v)} against {_one(lo_v)})"
+                    )
                 else:
-                    text += (f"; looking {ranking.ahead} {worse} is worth more on average ({_one(lo_v)} against "
-                             f"{_one(hi_v)}), but the chance of winning also counts what each leaves the next "
-                             "player and how the hand may end")
+                    text += (
+                        f"; looking {ranking.ahead} {worse} is worth more on average ({_one(lo_v)} against "
+                        f"{_one(hi_v)}), but the chance of winning also counts what each leaves the next "
+                        "player and how the hand may end"
+                    )
             notes.append(text)
     if ActionKind.KNOCK in kinds and k.opponents <= 8:
         line = _line(ranking)
@@ -259,11 +279,13 @@ def _thumb(turn: TurnAnalysis, ranking: Ranking) -> str:
                 hi, lo = (knock.win, on.win) if knocks else (on.win, knock.win)
                 what = "knocking" if knocks else "playing on"
                 close = knock.close or on.close
-                notes.append(f"the rule of thumb says {'knock' if says_knock else 'play on'} (the line is "
-                             f"{_one(line)}, you hold {_one(turn.value)}); here {what} is "
-                             f"{'a little ' if close else ''}better: your chance of winning the game is "
-                             f"{win_level(hi)} against {win_level(lo)}{' (a close call)' if close else ''}"
-                             f"{_why_not_line(ranking)}")
+                notes.append(
+                    f"the rule of thumb says {'knock' if says_knock else 'play on'} (the line is "
+                    f"{_one(line)}, you hold {_one(turn.value)}); here {what} is "
+                    f"{'a little ' if close else ''}better: your chance of winning the game is "
+                    f"{win_level(hi)} against {win_level(lo)}{' (a close call)' if close else ''}"
+                    f"{_why_not_line(ranking)}"
+                )
     return "; ".join(notes)
 
 
@@ -298,8 +320,7 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     k = turn.knowledge
     best = ranking.best
     kind = best.action.kind
-    numbers: dict[str, Fraction] = {"value": turn.value, "win_now": ranking.now, "win": best.win,
-                                    "loss": best.loss}
+    numbers: dict[str, Fraction] = {"value": turn.value, "win_now": ranking.now, "win": best.win, "loss": best.loss}
     for m in ranking.moves:
         numbers.setdefault(f"{m.action.kind.value}_win", m.win)
     ahead = _ahead(ranking)
@@ -319,8 +340,10 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     if endings:
         e = endings[0]
         assert e.lives is not None
-        knock_note = (f"; to {move_words(e, k)} would cost {_lives(e.lives)} {ranking.unit} expected "
-                      f"(P(lose a life) = {_pct(e.loss)})")
+        knock_note = (
+            f"; to {move_words(e, k)} would cost {_lives(e.lives)} {ranking.unit} expected "
+            f"(P(lose a life) = {_pct(e.loss)})"
+        )
     if kind is ActionKind.DISCARD:
         return _advise_discard(turn, ranking, numbers, chance, ahead, knock_note, tail, thumb)
     draw = turn.draw
@@ -340,15 +363,18 @@ def _advise_play(turn: TurnAnalysis, ranking: Ranking) -> Advice:
     outs = f"{draw.count_31} of {draw.unseen} unseen cards make 31"
     if take is not None and take.value is not None and turn.take is not None:
         assert take.then is not None
-        reason = (f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead} against {_num(take.value)} by "
-                  f"taking the {turn.take.card.pretty}; {outs}{knock_note}{tail}")
+        reason = (
+            f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead} against {_num(take.value)} by "
+            f"taking the {turn.take.card.pretty}; {outs}{knock_note}{tail}"
+        )
     else:
         reason = f"drawing is best: {chance}; drawing is worth {_num(best.value)} {ahead}; {outs}{knock_note}{tail}"
     return Advice("draw", reason, None, numbers, ("C5",), thumb, bool(ranking.close_calls))
 
 
-def _advise_ending(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, tail: str,
-                   thumb: str) -> Advice:
+def _advise_ending(
+    turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, tail: str, thumb: str
+) -> Advice:
     """:func:`_advise_play` when the best move ends the hand (a knock, a hammer, stopping the
     bus): what it costs; ``tail``: the close call and the rule of thumb."""
     k = turn.knowledge
@@ -361,23 +387,38 @@ def _advise_ending(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Frac
         numbers["play_on_loss"] = on.loss
     unit = ranking.unit
     value = turn.discards[0].value if turn.discards else turn.value
-    odds = (f"P(lose one) = {_pct(best.p_one)}" if k.rules.score_keeping in ("gin", "points")
-            else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}")
+    odds = (
+        f"P(lose one) = {_pct(best.p_one)}"
+        if k.rules.score_keeping in ("gin", "points")
+        else f"P(lose one) = {_pct(best.p_one)}, P(lose two) = {_pct(best.p_two)}"
+    )
     if k.rules.score_keeping == "points":
         odds = f"P(not scoring the point) = {_pct(best.p_one)}"
-    what = {ActionKind.KNOCK: "knocking", ActionKind.HAMMER: "a hammer (V10)",
-            ActionKind.STOP_BUS: "stopping the bus (V19)"}[kind]
-    reason = (f"{what} with {_num(value)} is best: {chance}; it costs {_lives(best.lives)} {unit} expected "
-              f"({odds}){tail}")
-    end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"),
-                 ActionKind.STOP_BUS: ("V19", "C7")}[kind]
-    action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer",
-                          ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
+    what = {
+        ActionKind.KNOCK: "knocking",
+        ActionKind.HAMMER: "a hammer (V10)",
+        ActionKind.STOP_BUS: "stopping the bus (V19)",
+    }[kind]
+    reason = (
+        f"{what} with {_num(value)} is best: {chance}; it costs {_lives(best.lives)} {unit} expected ({odds}){tail}"
+    )
+    end_codes = {ActionKind.KNOCK: ("C6", "C7"), ActionKind.HAMMER: ("V10", "C7"), ActionKind.STOP_BUS: ("V19", "C7")}[
+        kind
+    ]
+    action: ActionName = {ActionKind.KNOCK: "knock", ActionKind.HAMMER: "hammer", ActionKind.STOP_BUS: "stop_bus"}[kind]  # type: ignore[assignment]
     return Advice(action, reason, None, numbers, end_codes, thumb, bool(ranking.close_calls))
 
 
-def _advise_discard(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, ahead: str,
-                    knock_note: str, tail: str, thumb: str) -> Advice:
+def _advise_discard(
+    turn: TurnAnalysis,
+    ranking: Ranking,
+    numbers: dict[str, Fraction],
+    chance: str,
+    ahead: str,
+    knock_note: str,
+    tail: str,
+    thumb: str,
+) -> Advice:
     """:func:`_advise_play` when the best move is a throw (four cards in hand); ``knock_note``
     and ``tail``: what follows the chance of winning (what ending the hand would cost; the
     close call and the rule of thumb)."""
@@ -400,8 +441,16 @@ def _advise_discard(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fra
     return Advice("discard", reason, card, numbers, codes, thumb, bool(ranking.close_calls))
 
 
-def _advise_take(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fraction], chance: str, ahead: str,
-                 knock_note: str, tail: str, thumb: str) -> Advice:
+def _advise_take(
+    turn: TurnAnalysis,
+    ranking: Ranking,
+    numbers: dict[str, Fraction],
+    chance: str,
+    ahead: str,
+    knock_note: str,
+    tail: str,
+    thumb: str,
+) -> Advice:
     """:func:`_advise_play` when taking the discard is best; ``knock_note`` and ``tail`` as
     for :func:`_advise_discard`."""
     k = turn.knowledge
@@ -410,16 +459,23 @@ def _advise_take(turn: TurnAnalysis, ranking: Ranking, numbers: dict[str, Fracti
     assert best.then is not None and best.value is not None and turn.take is not None
     shown = turn.take.card.pretty
     if best.sure_31:
-        end = (", to declare at once (C8, C10)" if k.rules.declare == "manual"
-               else ", declared at once: the hand ends (C8)")
+        end = (
+            ", to declare at once (C8, C10)"
+            if k.rules.declare == "manual"
+            else ", declared at once: the hand ends (C8)"
+        )
         reason = f"taking the {shown} and throwing the {best.then.pretty} makes 31{end}; {chance}"
         return Advice("take", reason, best.then, numbers, ("C5", "C8"), thumb, bool(ranking.close_calls))
     if draw is None:
-        reason = (f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
-                  f"{_num(best.value)} (passing ends the hand with {_num(turn.value)}); {chance}")
+        reason = (
+            f"the stock is gone: taking the {shown} and throwing the {best.then.pretty} makes "
+            f"{_num(best.value)} (passing ends the hand with {_num(turn.value)}); {chance}"
+        )
         return Advice("take", reason, best.then, numbers, ("C11", "C5"), thumb, bool(ranking.close_calls))
     draw_move = ranking.move(Action.DRAW)
     assert draw_move.value is not None
-    reason = (f"taking the {shown} (throwing the {best.then.pretty}) is best: {chance}; taking is worth "
-              f"{_num(best.value)} {ahead}, drawing {_num(draw_move.value)}{knock_note}{tail}")
+    reason = (
+        f"taking the {shown} (throwing the {best.then.pretty}) is best: {chance}; taking is worth "
+        f"{_num(best.value)} {ahead}, drawing {_num(draw_move.value)}{knock_note}{tail}"
+    )
     return Advice("take", reason, best.then, numbers, ("C5",), thumb, bool(ranking.close_calls))

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...cards import Card, Suit
-from ...errors import AnalysisError
 from ...checks import shown
+from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
 from ...rules.view import PlayerView
 from ...words import DOES, win_level
@@ -25,8 +25,16 @@ from .scale import CLOSE_CALL, WinScale, estimate, last_turn_scale, position_sca
 __all__ = ["Choice", "decide", "Option", "as_position", "stock_gone", "ordered", "weigh_options", "reason_for"]
 
 _SUITS = tuple(Suit)  # a card's suit is its index // 13 in this order
-_ORDER = {ActionKind.DECLARE: 0, ActionKind.TAKE: 1, ActionKind.DRAW: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4,
-          ActionKind.KNOCK: 5, ActionKind.HAMMER: 6, ActionKind.STOP_BUS: 7}
+_ORDER = {
+    ActionKind.DECLARE: 0,
+    ActionKind.TAKE: 1,
+    ActionKind.DRAW: 2,
+    ActionKind.PASS: 3,
+    ActionKind.DISCARD: 4,
+    ActionKind.KNOCK: 5,
+    ActionKind.HAMMER: 6,
+    ActionKind.STOP_BUS: 7,
+}
 
 
 @dataclass(frozen=True)
@@ -119,8 +127,9 @@ def weigh_options(position: Position, style: Style) -> list[Option]:
         options.append(_pass_option(w, row))
     for kind in (ActionKind.HAMMER, ActionKind.KNOCK):
         if kind in kinds:
-            ending = value_ending(position, style, w.model, w.model.tables.strength_of(idx), kind is ActionKind.KNOCK,
-                                  None, w.scale)
+            ending = value_ending(
+                position, style, w.model, w.model.tables.strength_of(idx), kind is ActionKind.KNOCK, None, w.scale
+            )
             options.append(Option(Action(kind), ending.win, ending.loss, None, ending=ending))
     if not options:
         raise AnalysisError("there is no move to rank in this position")
@@ -184,8 +193,9 @@ def _declare_options(w: _Weighing) -> list[Option]:
         turns = sum(position.opponent_turns) / max(1, len(position.opponent_turns))
         strong = sum(position.strong()) / max(1, len(position.strong()))
         q = scale.hand.loss(30.0, 30.0, turns, strong)
-        options.append(Option(Action.PASS, scale.level(q, scale.hand.sweep_chance(30.0, 30.0, turns, strong)), q,
-                              Fraction(30)))
+        options.append(
+            Option(Action.PASS, scale.level(q, scale.hand.sweep_chance(30.0, 30.0, turns, strong)), q, Fraction(30))
+        )
     return options
 
 
@@ -200,8 +210,16 @@ def _four_card_options(w: _Weighing) -> list[Option]:
             continue
         three = tuple(c for c in four if c is not out)
         win, q, sure, r = w.kept_option(three, out)
-        options.append(Option(Action.discard(out), win, q, Fraction(model.value2[r], 2) if (w.final or sure)
-                              else w.shown_value(r), sure, kept=three))
+        options.append(
+            Option(
+                Action.discard(out),
+                win,
+                q,
+                Fraction(model.value2[r], 2) if (w.final or sure) else w.shown_value(r),
+                sure,
+                kept=three,
+            )
+        )
     if ActionKind.STOP_BUS in position.kinds:
         drawn = k.taken if k.taken is not None else four[-1]
         held = tuple(c for c in four if c is not drawn)
@@ -221,8 +239,11 @@ def _take_option(w: _Weighing, top: Card) -> Option:
     for out in hand:
         cards = [c for c in hand if c is not out] + [top]
         win, q, sure, r = w.kept_option(cards, out)
-        if best_take is None or win > best_take[0] or (win == best_take[0] and not final
-                                                       and model.future[r] > model.future[best_take[3]]):
+        if (
+            best_take is None
+            or win > best_take[0]
+            or (win == best_take[0] and not final and model.future[r] > model.future[best_take[3]])
+        ):
             best_take = (win, q, sure, r, out)
     assert best_take is not None
     win, q, sure, r, out = best_take
@@ -245,8 +266,9 @@ def _draw_option(w: _Weighing, idx: list[int], row: int) -> Option:
     ca, cb, cc = (next(x for x in hand if x.index == i) for i in (a, b, c))
     rl = tables.row_list
     pairs = tuple(zip(pair_indices(a, b, c), (ca, cb, cc)))
-    keep_win, keep_q, keep_sure, _ = (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else \
-        w.kept_option(hand, None)
+    keep_win, keep_q, keep_sure, _ = (
+        (sure31, 0.0, True, row) if model.value2[row] >= BLITZ2 else w.kept_option(hand, None)
+    )
     win_total = 0.0
     q_total = 0.0
     value_total = 0
@@ -311,8 +333,9 @@ def reason_for(best: Option, options: list[Option], position: Position, style: S
     close = [o for o in others if best_win - estimate(o.win) < CLOSE_CALL]
     said = [best, *(close or others[:1])]
     levels = ", ".join(f"{win_level(o.win)} if it {_option_verb(o, k)}" for o in said)
-    chance = (f"its chance of winning the game: {win_level(position_scale(position).game.now)} now; {levels}"
-              + (" (a close call)" if close else ""))
+    chance = f"its chance of winning the game: {win_level(position_scale(position).game.now)} now; {levels}" + (
+        " (a close call)" if close else ""
+    )
     if kind is ActionKind.DECLARE:
         return "declares 31 at once (C8)"
     if best.sure_31 and kind is ActionKind.TAKE:
@@ -321,10 +344,16 @@ def reason_for(best: Option, options: list[Option], position: Position, style: S
         return f"throws the {best.action.card}: the other three make 31"
     if kind in ENDING:
         assert best.ending is not None
-        verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "calls a hammer",
-                ActionKind.STOP_BUS: "stops the bus"}[kind]
-        value = k.value if best.kept is None else Fraction(
-            horizon_tables(k.rules).tables.strength_of(sorted(c.index for c in best.kept)) >> RANK_BITS, 2)
+        verb = {ActionKind.KNOCK: "knocks", ActionKind.HAMMER: "calls a hammer", ActionKind.STOP_BUS: "stops the bus"}[
+            kind
+        ]
+        value = (
+            k.value
+            if best.kept is None
+            else Fraction(
+                horizon_tables(k.rules).tables.strength_of(sorted(c.index for c in best.kept)) >> RANK_BITS, 2
+            )
+        )
         return f"{verb} with {value}: {best.ending.outcome.phrase}; {chance}"
     if kind is ActionKind.TAKE and stock_gone(position):
         return f"takes the {k.top} with the stock gone: it raises the hand (C11); {chance}"

@@ -22,6 +22,7 @@ __all__ = ["ENDING", "Ending", "value_ending", "exact_knock"]
 ENDING = (ActionKind.KNOCK, ActionKind.HAMMER, ActionKind.STOP_BUS)
 """The kinds of move that end the hand by choice."""
 
+
 @dataclass(frozen=True)
 class Ending:
     """The engine's estimate of ending the hand now: the knock model's outcome, its chance
@@ -52,8 +53,15 @@ class Ending:
         return self.p_one + self.p_two
 
 
-def value_ending(position: Position, style: Style, model: HorizonTables, strength: int, extra_turn: bool,
-            hand: tuple[Card, ...] | None, scale: WinScale) -> Ending:
+def value_ending(
+    position: Position,
+    style: Style,
+    model: HorizonTables,
+    strength: int,
+    extra_turn: bool,
+    hand: tuple[Card, ...] | None,
+    scale: WinScale,
+) -> Ending:
     """Value ending the hand with a hand of table strength ``strength``: against opponents
     pictured by the adaptive model, each with one last turn (``extra_turn``, a knock) or none
     (a hammer, a bus stop, judged on the three cards ``hand`` kept), each outcome by the game
@@ -62,8 +70,9 @@ def value_ending(position: Position, style: Style, model: HorizonTables, strengt
 
     k = position.knowledge
     if hand is not None:  # a bus stop: judged on the three cards kept
-        k = Knowledge(hand=hand, top=None, dead=k.dead, opponent_holds=k.opponent_holds, opponents=k.opponents,
-                      rules=k.rules)
+        k = Knowledge(
+            hand=hand, top=None, dead=k.dead, opponent_holds=k.opponent_holds, opponents=k.opponents, rules=k.rules
+        )
     observations = position.observed()
 
     def outcome() -> KnockOutcome:

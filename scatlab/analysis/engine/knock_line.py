@@ -22,6 +22,7 @@ __all__ = ["KnockLine", "knock_line"]
 
 _ZERO = Fraction(0)
 
+
 @dataclass(frozen=True)
 class KnockLine:
     """The engine's knock line at the start of a turn, per hand value, against
@@ -48,7 +49,8 @@ class KnockLine:
 
 @lru_cache(maxsize=128)
 def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> KnockLine:
-    from ..model.kinds import MAX_TURNS as CHAIN_TURNS, turn_priors
+    from ..model.kinds import MAX_TURNS as CHAIN_TURNS
+    from ..model.kinds import turn_priors
     from ..model.last_turn import value_after_last_turn
 
     style = EXPERT
@@ -64,8 +66,9 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
     # sees a card it has not seen (a throw) and takes it if it raises the hand, else draws
     dist = value_after_last_turn(rules, w, None, top_unseen=opponents > 1)
     dists = [dist] * opponents
-    on_win, on_loss = draw_level_by_row(scoring_rules(rules), opponents, float(turns), 0.5, scale.lose, scale.other,
-                                        scale.sure31, family_of(rules))
+    on_win, on_loss = draw_level_by_row(
+        scoring_rules(rules), opponents, float(turns), 0.5, scale.lose, scale.other, scale.sure31, family_of(rules)
+    )
     value2 = tables.value2
     rows: list[tuple[Fraction, Fraction, Fraction, Fraction, Fraction, bool]] = []
     for v2 in range(30, BLITZ2):
@@ -76,8 +79,16 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
         q_on = float(on_loss[in_value].mean())
         out = valuation.outcome(seats, dists, v2, scale.game)
         knock_win = scale.game.now + out.gain
-        rows.append((Fraction(v2, 2), estimate(out.p_one + out.p_two), estimate(knock_win), estimate(q_on),
-                     estimate(on), knock_win > on))
+        rows.append(
+            (
+                Fraction(v2, 2),
+                estimate(out.p_one + out.p_two),
+                estimate(knock_win),
+                estimate(q_on),
+                estimate(on),
+                knock_win > on,
+            )
+        )
     line = None
     for row_ in reversed(rows):
         if row_[5]:
@@ -87,8 +98,9 @@ def _knock_line(rules: RuleSet, opponents: int, turns: int, lives: int) -> Knock
     return KnockLine(rules, opponents, turns, lives, tuple(rows), line, estimate(scale.game.now))
 
 
-def knock_line(rules: RuleSet | str = "classic", opponents: int = 1, turns: int = 0,
-               lives: int | None = None) -> KnockLine:
+def knock_line(
+    rules: RuleSet | str = "classic", opponents: int = 1, turns: int = 0, lives: int | None = None
+) -> KnockLine:
     """The engine's knock line (see :class:`KnockLine`): from which hand value the engine
     knocks against ``opponents`` (1 to 8) opponents who have each played ``turns`` (0 to
     :data:`~scatlab.analysis.model.valuation.MAX_TURNS`) turns, every player with ``lives`` lives

@@ -138,20 +138,38 @@ class Position:
         if view.to_move != view.player:
             raise AnalysisError(f"player {view.player} is not to move in this view (player {view.to_move} is)")
         if view.phase is Phase.THROW_DOWN:
-            raise AnalysisError("the throw-down choice (V11) is made before looking at the cards: there is "
-                                "nothing to rank")
+            raise AnalysisError(
+                "the throw-down choice (V11) is made before looking at the cards: there is nothing to rank"
+            )
         final = view.knocker is not None or (
-            bool(view.history) and view.history[-1].player == view.player
-            and view.history[-1].action.kind is ActionKind.STOP_BUS)
+            bool(view.history)
+            and view.history[-1].player == view.player
+            and view.history[-1].action.kind is ActionKind.STOP_BUS
+        )
         k = Knowledge.from_view(view)
         nxt = view.opponents[0] if view.opponents else None
         collects = frozenset(collected_suits(view, nxt)) if nxt is not None else frozenset()
-        return cls(k, frozenset(a.kind for a in view.legal_actions), tuple(opponent_turns(view)), final,
-                   Standing.from_view(view), collects, None, (view.history, view.past_hands, view.seats), view)
+        return cls(
+            k,
+            frozenset(a.kind for a in view.legal_actions),
+            tuple(opponent_turns(view)),
+            final,
+            Standing.from_view(view),
+            collects,
+            None,
+            (view.history, view.past_hands, view.seats),
+            view,
+        )
 
     @classmethod
-    def of(cls, knowledge: Knowledge, *, opponent_turns: Sequence[int] | None = None, final: bool = False,
-           observations: Observations | None = None) -> Position:
+    def of(
+        cls,
+        knowledge: Knowledge,
+        *,
+        opponent_turns: Sequence[int] | None = None,
+        final: bool = False,
+        observations: Observations | None = None,
+    ) -> Position:
         """The position of a :class:`Knowledge` (no game around it, a game's first hand): with
         three cards the player may draw (while the stock has cards), take the discard (when
         there is one), pass (C11, the stock gone) and knock (when the rules allow it now,
@@ -169,14 +187,18 @@ class Position:
             from ..model.observations import Observations as _Observations
 
             if not isinstance(observations, _Observations) or len(observations.turns) != knowledge.opponents:
-                raise AnalysisError(f"observations={shown(observations)} is not allowed: Observations of the "
-                                    f"{knowledge.opponents} opponents")
+                raise AnalysisError(
+                    f"observations={shown(observations)} is not allowed: Observations of the "
+                    f"{knowledge.opponents} opponents"
+                )
             if opponent_turns is None:
                 opponent_turns = observations.turns
         turns = tuple(opponent_turns) if opponent_turns is not None else (0,) * knowledge.opponents
         if len(turns) != knowledge.opponents or not all(type(t) is int and 0 <= t <= 999 for t in turns):
-            raise AnalysisError(f"opponent_turns={shown(opponent_turns)} is not allowed: give one whole number "
-                                f"0 to 999 for each of the {knowledge.opponents} opponents")
+            raise AnalysisError(
+                f"opponent_turns={shown(opponent_turns)} is not allowed: give one whole number "
+                f"0 to 999 for each of the {knowledge.opponents} opponents"
+            )
         if type(final) is not bool:
             raise AnalysisError(f"final={shown(final)} is not allowed: use True or False")
         k = knowledge

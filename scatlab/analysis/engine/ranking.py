@@ -4,7 +4,8 @@ analyze``, lesson 3's knock line and the ``expert`` player all read it, so "foll
 hints" and "play like the expert" are the same thing.
 
 :func:`rank` lists every legal move of a position, best first, with its figures;
-:func:`~scatlab.analysis.engine.decision.decide` finds the first move (the ``expert`` plays by it; a test checks at every
+:func:`~scatlab.analysis.engine.decision.decide` finds the first move (the ``expert`` plays by it; a test checks at
+every
 decision of seeded games under every preset that it is ``rank(view).best``). **The rule**
 (each part tested by name in ``tests/analysis/test_ranking.py``):
 
@@ -20,7 +21,8 @@ decision of seeded games under every preset that it is ``rank(view).best``). **T
    chance of winning the game it leaves.
 3. **Playing on** (drawing, taking, throwing) is valued by the hand it keeps: the hand
    model's chance that this hand costs the player a life, from the kept hand's exact
-   expected value :data:`~scatlab.analysis.engine.position.HORIZON` (5) own turns ahead and its value now, the turns played,
+   expected value :data:`~scatlab.analysis.engine.position.HORIZON` (5) own turns ahead and its value now, the
+   turns played,
    the opponents' kinds and whether the card thrown feeds the next player; a draw is the
    average over every unseen card of the best hand it can keep, a take the best hand the
    discard makes. A 31 made is declared at once (C8): every other player loses a life. On a
@@ -81,7 +83,7 @@ from functools import lru_cache
 from ...cards import Card
 from ...errors import AnalysisError
 from ...rules.actions import Action, ActionKind
-from ...rules.options import RuleSet, find_rules
+from ...rules.options import RuleSet
 from ...rules.view import PlayerView
 from .decision import Option, as_position, ordered, reason_for, stock_gone, weigh_options
 from .ending import ENDING
@@ -96,11 +98,11 @@ _ZERO = Fraction(0)
 def lives_unit(rules: RuleSet) -> str:
     """The unit of the lives figures under ``rules``: lives, letters (V14) or points (V16).
 
+    >>> from scatlab.rules import find_rules
     >>> lives_unit(find_rules("gin")), lives_unit(find_rules("classic"))
     ('letters', 'lives')
     """
     return {"gin": "letters", "points": "points"}.get(rules.score_keeping, "lives")
-
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,8 @@ class Ranking:
     position: Position
     moves: tuple[RankedMove, ...]
     horizon: int
-    """Turns ahead the value figures look (:data:`~scatlab.analysis.engine.position.HORIZON`, or 0 on a last turn / with the stock gone)."""
+    """Turns ahead the value figures look (:data:`~scatlab.analysis.engine.position.HORIZON`,
+    or 0 on a last turn / with the stock gone)."""
     unit: str
     """The unit of the lives figures: lives, letters (V14) or points (V16)."""
     reason: str = ""
@@ -236,8 +239,13 @@ class Ranking:
         >>> rank(Position.of(Knowledge.of("10H 8H JH", "AH", opponents=2))).to_json()["moves"][0]["move"]
         'take'
         """
-        return {"win_now": str(self.now), "horizon": self.horizon, "unit": self.unit,
-                "close_call_width": str(CLOSE_CALL), "moves": [m.to_json() for m in self.moves]}
+        return {
+            "win_now": str(self.now),
+            "horizon": self.horizon,
+            "unit": self.unit,
+            "close_call_width": str(CLOSE_CALL),
+            "moves": [m.to_json() for m in self.moves],
+        }
 
     def move(self, action: Action | str) -> RankedMove:
         """The ranked move of ``action`` (a take matches whatever it then throws)."""
@@ -245,8 +253,7 @@ class Ranking:
         for m in self.moves:
             if m.action == act:
                 return m
-        raise AnalysisError(f"{str(act)!r} is not a legal move here: legal are "
-                            f"{', '.join(m.name for m in self.moves)}")
+        raise AnalysisError(f"{str(act)!r} is not a legal move here: legal are {', '.join(m.name for m in self.moves)}")
 
     def scale_of(self, action: Action | str) -> Scale:
         """The scale a choice between the best move and ``action`` is made on: always the
@@ -304,10 +311,34 @@ def _rank_options(position: Position, unordered: list[Option], style: Style = EX
                 p_one, p_two = e.exact
             else:
                 p_one, p_two = estimate(e.p_one), estimate(e.p_two)
-            moves.append(RankedMove(o.action, None, p_one + 2 * p_two, False, None, p_one, p_two, win=win,
-                                    exact_risk=e.exact is not None, loss=p_one + p_two, close=close))
+            moves.append(
+                RankedMove(
+                    o.action,
+                    None,
+                    p_one + 2 * p_two,
+                    False,
+                    None,
+                    p_one,
+                    p_two,
+                    win=win,
+                    exact_risk=e.exact is not None,
+                    loss=p_one + p_two,
+                    close=close,
+                )
+            )
         else:
-            moves.append(RankedMove(o.action, o.value, None, o.sure_31, o.then, taken=o.taken, win=win,
-                                    loss=estimate(o.loss), close=close))
+            moves.append(
+                RankedMove(
+                    o.action,
+                    o.value,
+                    None,
+                    o.sure_31,
+                    o.then,
+                    taken=o.taken,
+                    win=win,
+                    loss=estimate(o.loss),
+                    close=close,
+                )
+            )
     now = estimate(position_scale(position).game.now)
     return Ranking(position, tuple(moves), horizon, lives_unit(k.rules), reason, now)

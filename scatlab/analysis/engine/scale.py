@@ -16,8 +16,7 @@ from ..model.valuation import Standing
 from ..model.winning import GameModel, HandModel, family_of, last_turn_by_value, loss_by_row
 from .position import Position
 
-__all__ = ["CLOSE_CALL", "Scale", "estimate", "WinScale", "scale_for", "position_scale",
-           "last_turn_scale"]
+__all__ = ["CLOSE_CALL", "Scale", "estimate", "WinScale", "scale_for", "position_scale", "last_turn_scale"]
 
 CLOSE_CALL = Fraction(1, 200)
 """Moves whose chances of winning the game are within this of the best move's (half a point
@@ -32,7 +31,6 @@ winning the game (the scale every choice is made on)."""
 def estimate(x: float) -> Fraction:
     """A model estimate (floating point) as a Fraction rounded to a millionth."""
     return Fraction(round(x * 1_000_000), 1_000_000)
-
 
 
 @dataclass(frozen=True)
@@ -70,8 +68,9 @@ def scale_for(seats: Standing, strong: tuple[float, ...], turns: float) -> WinSc
     scoring = scoring_rules(seats.rules)
     family = family_of(seats.rules)  # the scoring rules keep no way of keeping score: the game's own numbers
     plain, fed, swept = loss_by_row(scoring, n, turns, s, family)
-    return WinScale(game, game.model, lose, other, sweep, plain, fed, swept,
-                  last_turn_by_value(scoring, n, turns, s, family))
+    return WinScale(
+        game, game.model, lose, other, sweep, plain, fed, swept, last_turn_by_value(scoring, n, turns, s, family)
+    )
 
 
 def position_scale(position: Position) -> WinScale:
@@ -99,7 +98,7 @@ def last_turn_scale(position: Position, scale: WinScale) -> tuple[float, float, 
     else:
         caught = g.after({knocker: rules.knocker_lowest_loses})
         other = caught if not others else 0.5 * caught + 0.5 * sum(g.after({s: 1}) for s in others) / len(others)
-    blitz = {s: 1 for s in position.seats.opponents}
+    blitz = dict.fromkeys(position.seats.opponents, 1)
     if rules.thirty_one_after_knock == "knocker_two":
         blitz[knocker] = 2
     return scale.lose, other, g.after(blitz)

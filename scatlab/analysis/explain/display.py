@@ -22,7 +22,8 @@ number of unseen cards.
 >>> from scatlab.analysis import analyze
 >>> steps = derivation(analyze("AH KH 4C", discard="9S", knock=False))
 >>> print(steps[0].latex())
-P(31) = \\frac{\\left|\\{10\\text{♥}, J\\text{♥}, Q\\text{♥}\\}\\right|}{48} = \\frac{3}{48} = \\frac{1}{16} \\approx 0.0625
+P(31) = \\frac{\\left|\\{10\\text{♥}, J\\text{♥}, Q\\text{♥}\\}\\right|}{48} = \\frac{3}{48} = \\frac{1}{16}
+\\approx 0.0625
 >>> str(steps[1].value)
 '541/24'
 """
@@ -130,38 +131,69 @@ def derivation(analysis: Analysis) -> list[Step]:
         )
         total = sum((v * p * u for v, p in draw.distribution.items()), Fraction(0))
         scale = total.denominator  # 2 when half points (V2) are involved
-        steps.append(Step(
-            r"E[\text{value}]",
-            (rf"\frac{{1}}{{{u}}}\left({terms}\right)",),
-            _frac(total.numerator, scale * u),
-            draw.expected_value,
-        ))
-        steps.append(Step(
-            r"P(\text{improve})",
-            (rf"\frac{{{_set(draw.outs_improve)}}}{{{u}}}",),
-            _frac(draw.count_improve, u),
-            draw.p_improve,
-        ))
+        steps.append(
+            Step(
+                r"E[\text{value}]",
+                (rf"\frac{{1}}{{{u}}}\left({terms}\right)",),
+                _frac(total.numerator, scale * u),
+                draw.expected_value,
+            )
+        )
+        steps.append(
+            Step(
+                r"P(\text{improve})",
+                (rf"\frac{{{_set(draw.outs_improve)}}}{{{u}}}",),
+                _frac(draw.count_improve, u),
+                draw.p_improve,
+            )
+        )
     risk = analysis.knock
     if risk is not None:
         adaptive = risk.model == "adaptive"
         if adaptive:  # the opponent model, stated (see scatlab.analysis.model.weights)
-            steps.append(Step(
-                r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
-                r"\quad \lambda_{\text{casual}}", (), _rational(CASUAL.lam), _fraction(CASUAL.lam)))
-            for label, number in ((r"\rho_{\text{casual}}", CASUAL.decay), (r"\lambda_{\text{strong}}", STRONG.lam),
-                                  (r"\rho_{\text{strong}}", STRONG.decay)):
+            steps.append(
+                Step(
+                    r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
+                    r"\quad \lambda_{\text{casual}}",
+                    (),
+                    _rational(CASUAL.lam),
+                    _fraction(CASUAL.lam),
+                )
+            )
+            for label, number in (
+                (r"\rho_{\text{casual}}", CASUAL.decay),
+                (r"\lambda_{\text{strong}}", STRONG.lam),
+                (r"\rho_{\text{strong}}", STRONG.decay),
+            ):
                 steps.append(Step(label, (), _rational(number), _fraction(number)))
-        for j, (name, p, se) in enumerate(((r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
-                                           (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two))):
+        for j, (name, p, se) in enumerate(
+            (
+                (r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
+                (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two),
+            )
+        ):
             if not risk.exact and risk.samples is None:  # the engine's estimate (the ranking's knock move)
-                steps.append(Step(name + r"\ (\text{the engine's estimate})", (),
-                                  sympy.Rational(p.numerator, p.denominator), p, rf"{float(p) * 100:.1f}\%"))
+                steps.append(
+                    Step(
+                        name + r"\ (\text{the engine's estimate})",
+                        (),
+                        sympy.Rational(p.numerator, p.denominator),
+                        p,
+                        rf"{float(p) * 100:.1f}\%",
+                    )
+                )
                 continue
             if not risk.exact:  # a Monte Carlo estimate: a decimal with its standard error
                 shown = estimate(p, se).replace("±", r"\pm")
-                steps.append(Step(name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})", (),
-                                  sympy.Rational(p.numerator, p.denominator), p, shown))
+                steps.append(
+                    Step(
+                        name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})",
+                        (),
+                        sympy.Rational(p.numerator, p.denominator),
+                        p,
+                        shown,
+                    )
+                )
                 continue
             note: tuple[str, ...] = ()
             if adaptive:
@@ -169,13 +201,17 @@ def derivation(analysis: Analysis) -> list[Step]:
             steps.append(Step(name, note, sympy.Rational(p.numerator, p.denominator), p))
     for k, value in enumerate(analysis.horizon):
         if k:
-            steps.append(Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value))
+            steps.append(
+                Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value)
+            )
     return steps
 
 
 def latex(analysis: Analysis) -> str:
     """The whole derivation as one LaTeX block (what a notebook shows for an Analysis)."""
     lines = [step.latex() for step in derivation(analysis)]
-    body = r" \\ ".join(line.replace(" = ", " &= ", 1) if " = " in line else line.replace(r" \approx", r" &\approx", 1)
-                         for line in lines)
+    body = r" \\ ".join(
+        line.replace(" = ", " &= ", 1) if " = " in line else line.replace(r" \approx", r" &\approx", 1)
+        for line in lines
+    )
     return rf"$\begin{{aligned}} {body} \end{{aligned}}$"

@@ -38,15 +38,15 @@ from ...errors import AnalysisError
 from ...rules.actions import ActionKind
 from ...rules.options import RuleSet
 from ...rules.view import PlayerView
-from ..engine.advice import Advice, advise
 from ..counting.horizon import MAX_HORIZON, horizon_values
-from ..model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
-from ..model.candidates import OpponentModelName, check_model
 from ..counting.knowledge import Knowledge
 from ..counting.onestep import TurnAnalysis, analyze_turn
+from ..engine.advice import Advice, advise
 from ..engine.position import Position
 from ..engine.ranking import RankedMove, Ranking, rank
 from ..engine.scale import CLOSE_CALL
+from ..model.candidates import OpponentModelName, check_model
+from ..model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from ..model.observations import Observations
@@ -207,15 +207,21 @@ def _ranking_json(ranking: Ranking) -> dict[str, Any]:
         if m.value is not None:
             data["value"] = json_number(m.value)
         if m.lives is not None:
-            data["expected_loss"] = json_number(m.lives) if m.exact_risk else \
-                f"{float(m.lives):.6f}".rstrip("0").rstrip(".")
+            data["expected_loss"] = (
+                json_number(m.lives) if m.exact_risk else f"{float(m.lives):.6f}".rstrip("0").rstrip(".")
+            )
         if m.close:
             data["close_call"] = True
         if m.sure_31:
             data["sure_31"] = True
         moves.append(data)
-    return {"win_now": percent(ranking.now), "horizon": ranking.horizon, "unit": ranking.unit,
-            "close_call_width": percent(CLOSE_CALL), "moves": moves}
+    return {
+        "win_now": percent(ranking.now),
+        "horizon": ranking.horizon,
+        "unit": ranking.unit,
+        "close_call_width": percent(CLOSE_CALL),
+        "moves": moves,
+    }
 
 
 def _knock_move(ranking: Ranking) -> RankedMove | None:
@@ -231,11 +237,15 @@ def _engine_risk(knowledge: Knowledge, move: RankedMove, position: Position) -> 
     assert move.p_one is not None and move.p_two is not None
     observed = position.observed()
     model: OpponentModelName = "uniform" if observed.empty else "adaptive"
-    policy = OPPONENT_POLICY if observed.empty else (
-        (LOG_POLICY if observed.log is not None else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY)
+    policy = (
+        OPPONENT_POLICY
+        if observed.empty
+        else ((LOG_POLICY if observed.log is not None else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY)
+    )
     value = knowledge.value if not knowledge.undeclared_31 else Fraction(30)
-    return KnockRisk(value, knowledge.opponents, move.p_one, move.p_two, move.exact_risk, True, None,
-                     policy=policy, model=model)
+    return KnockRisk(
+        value, knowledge.opponents, move.p_one, move.p_two, move.exact_risk, True, None, policy=policy, model=model
+    )
 
 
 def analyze(
@@ -282,8 +292,9 @@ def analyze(
 
             observations = Observations.from_view(hand, knock_rules=True)
     else:
-        knowledge = Knowledge.of(hand, discard, dead=dead, opponent_holds=opponent_holds,
-                                 opponents=opponents, rules=rules)
+        knowledge = Knowledge.of(
+            hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents, rules=rules
+        )
     whole_number("horizon", horizon, 0, MAX_HORIZON, error=AnalysisError)
     flag("knock", knock, error=AnalysisError)
     flag("rank_knock", rank_knock, error=AnalysisError)
@@ -292,10 +303,12 @@ def analyze(
     turn = analyze_turn(knowledge)
     model = check_model(opponent_model)
     if position is None:
-        turns = observations.turns if observations is not None and len(observations.turns) == knowledge.opponents \
-            else None
-        position = Position.of(knowledge, opponent_turns=turns,
-                               observations=observations if turns is not None else None)
+        turns = (
+            observations.turns if observations is not None and len(observations.turns) == knowledge.opponents else None
+        )
+        position = Position.of(
+            knowledge, opponent_turns=turns, observations=observations if turns is not None else None
+        )
     if model == "uniform" and not position.observed().empty:  # every figure as if the opponents were just dealt
         from ..model.observations import Observations
 

@@ -45,7 +45,8 @@ Hands and action indexes are counted from 1 (the first action of a hand is actio
 decision as the course shows it (the review widget, lesson 8), in reading order: what happened (the position and
 the move played), what was better (or that it was the best move), by how much on the
 decision's scale with its class, and why (the ranking's figures, rounded: the chance of
-winning as levels, "37.2%"; hand values "on average 24.4"). The seats are named as the table names them ("you", "player 2 (tip)": numbered from 1), a
+winning as levels, "37.2%"; hand values "on average 24.4"). The seats are named as the table names them ("you",
+"player 2 (tip)": numbered from 1), a
 decision by the player's own move in the hand ("Hand 3, your 12th move"); the exact
 fractions stay in :attr:`Assessment.figures`.
 
@@ -75,8 +76,13 @@ from ...rules.record import GameRecord, replay
 from ...rules.state import GameState
 from ...rules.values import format_value
 from ...rules.view import PlayerView
-from ...words import DID, YOU, about as _chance, capital as _capital, ordinal as _ordinal, player_label
-from ...words import their as _their, whose as _whose, win_level, with_rule, worth as _worth
+from ...words import DID, YOU, player_label, win_level, with_rule
+from ...words import about as _chance
+from ...words import capital as _capital
+from ...words import ordinal as _ordinal
+from ...words import their as _their
+from ...words import whose as _whose
+from ...words import worth as _worth
 from ..counting.knowledge import Knowledge
 from ..engine.position import HORIZON, Position
 from ..engine.ranking import RankedMove, Ranking, lives_unit, rank
@@ -110,8 +116,12 @@ WIN_UNIT = "chance of winning"
 """The unit of a cost on the win scale (a probability; shown in percent)."""
 CLASSES = ("best", "inaccuracy", "mistake", "blunder")
 CLASS_RANGES = {
-    "value": {"best": "below 1/4 point", "inaccuracy": "1/4 up to 1 point", "mistake": "1 up to 3 points",
-              "blunder": "3 points or more"},
+    "value": {
+        "best": "below 1/4 point",
+        "inaccuracy": "1/4 up to 1 point",
+        "mistake": "1 up to 3 points",
+        "blunder": "3 points or more",
+    },
     "win": {"best": "below 1%", "inaccuracy": "1% up to 3%", "mistake": "3% up to 8%", "blunder": "8% or more"},
 }
 """Each class's range in the learner's words, per scale (the thresholds above, as lesson 8's table states them)."""
@@ -212,8 +222,7 @@ def assess(view: PlayerView, played: Action) -> Assessment | None:
         raise AnalysisError(f"player {view.player} is not to move in this view (player {view.to_move} is)")
     legal = view.legal_actions
     if played not in legal:
-        raise AnalysisError(f"{str(played)!r} is not a legal action here: legal are "
-                            f"{', '.join(str(a) for a in legal)}")
+        raise AnalysisError(f"{str(played)!r} is not a legal action here: legal are {', '.join(str(a) for a in legal)}")
     if len(legal) < 2 or any(a.kind is ActionKind.THROW_DOWN for a in legal):
         return None
     return assessment(rank(Position.from_view(view)), played)
@@ -229,27 +238,50 @@ def assessment(ranking: Ranking, played: Action) -> Assessment:
     close = move.close
     figures = tuple((m.name, m.win) for m in ranking.moves)
     labels = tuple(_label(m, ranking) for m in ranking.moves)
-    values = tuple((m.name, m.value if m.value is not None else m.lives) for m in ranking.moves
-                   if m.value is not None or m.lives is not None)
+    values = tuple(
+        (m.name, m.value if m.value is not None else m.lives)
+        for m in ranking.moves
+        if m.value is not None or m.lives is not None
+    )
     shown_best = played if cost == 0 else best.action
     what = _words(move, ranking)
     if move is best:
         reason = f"{what}: {win_level(move.win)}, the best move"
     elif close:
-        reason = (f"{what}: {win_level(move.win)}; {_words(best, ranking)} was rated {win_level(best.win)}, a close "
-                  "call (no cost)")
+        reason = (
+            f"{what}: {win_level(move.win)}; {_words(best, ranking)} was rated {win_level(best.win)}, a close "
+            "call (no cost)"
+        )
     else:
         reason = f"{what}: {win_level(move.win)}; {_words(best, ranking)} was best: {win_level(best.win)}"
     label = "best" if close else classify(cost, "win")
-    return Assessment(played, shown_best, cost, "win", WIN_UNIT, label, figures, reason, ranking.horizon,
-                      _words(best, ranking), _why(ranking, move, best), labels, close, ranking.now,
-                      tuple((n, v) for n, v in values if v is not None), _words(best, ranking))
+    return Assessment(
+        played,
+        shown_best,
+        cost,
+        "win",
+        WIN_UNIT,
+        label,
+        figures,
+        reason,
+        ranking.horizon,
+        _words(best, ranking),
+        _why(ranking, move, best),
+        labels,
+        close,
+        ranking.now,
+        tuple((n, v) for n, v in values if v is not None),
+        _words(best, ranking),
+    )
 
 
 def _ahead(horizon: int) -> str:
     """When a value figure is counted, in the learner's words (lesson 6 names the horizon)."""
-    return "looking five turns ahead" if horizon == HORIZON else (
-        "on a last turn, counting only the hand kept" if horizon == 0 else f"looking {horizon} turns ahead")
+    return (
+        "looking five turns ahead"
+        if horizon == HORIZON
+        else ("on a last turn, counting only the hand kept" if horizon == 0 else f"looking {horizon} turns ahead")
+    )
 
 
 def _why(ranking: Ranking, move: RankedMove, best: RankedMove) -> str:
@@ -267,13 +299,17 @@ def _why(ranking: Ranking, move: RankedMove, best: RankedMove) -> str:
     worth = [(m, m.value) for m in shown[:2] if m.value is not None and not m.sure_31]
     if len(worth) == 2:
         (a, va), (b, vb) = worth
-        text += f" {_capital(_ahead(ranking.horizon))}, {_words(a, ranking)} is {_worth(va)}; " \
-                f"{_words(b, ranking)} is {_worth(vb)}."
+        text += (
+            f" {_capital(_ahead(ranking.horizon))}, {_words(a, ranking)} is {_worth(va)}; "
+            f"{_words(b, ranking)} is {_worth(vb)}."
+        )
     ender = next((m for m in shown[:2] if m.ends_hand), None)
     on = ranking.play_on
     if ender is not None and on is not None and ender.p_one is not None:
-        text += (f" {_capital(_words(ender, ranking))} loses a life with a chance of {_chance(ender.loss)}; "
-                 f"{_words(on, ranking)}, {_chance(on.loss)} this hand.")
+        text += (
+            f" {_capital(_words(ender, ranking))} loses a life with a chance of {_chance(ender.loss)}; "
+            f"{_words(on, ranking)}, {_chance(on.loss)} this hand."
+        )
     return text[:1].upper() + text[1:]
 
 
@@ -392,7 +428,8 @@ def _did(played: Action, view: PlayerView) -> str:
 @dataclass(frozen=True)
 class DecisionWords:
     """One reviewed decision in the learner's words
-    (:meth:`scatlab.analysis.ReviewedDecision.words`), in the order it is read: where, what happened, what was better, by how much (with the class
+    (:meth:`scatlab.analysis.ReviewedDecision.words`), in the order it is read: where, what happened, what was
+    better, by how much (with the class
     and its range), why; then the cards the player had seen (a count, ``seen``, and the
     discard pile by suit, ``by_suit``: ``("♠", "K 9 2")``; ``held``: cards another player
     took and still holds)."""
@@ -409,8 +446,15 @@ class DecisionWords:
 
     def text(self) -> str:
         """The decision as plain lines (the cards seen by suit left out: a count is enough)."""
-        lines = [f"{self.where}: {self.label}", self.happened, self.better, self.how_much,
-                 f"Why: {self.why}" if self.why else "", self.seen, *self.held]
+        lines = [
+            f"{self.where}: {self.label}",
+            self.happened,
+            self.better,
+            self.how_much,
+            f"Why: {self.why}" if self.why else "",
+            self.seen,
+            *self.held,
+        ]
         return "\n".join(line for line in lines if line)
 
 
@@ -521,13 +565,16 @@ class ReviewedDecision:
         Hand 1, your 1st move: best
         You held A♥ K♥ 4♣, worth 21, with the Q♥ on top of the discard pile. You took the Q♥.
         This was the best move.
-        Why: Your chance of winning the game was ...% before the hand: ...% by taking the Q♥ (then throwing the 4♣) for 31, ...% by knocking with 21. Knocking with 21 loses a life with a chance of about ...%; taking the Q♥ (then throwing the 4♣) for 31, never this hand.
+        Why: Your chance of winning the game was ...% before the hand: ...% by taking the Q♥ (then throwing the 4♣)
+        for 31, ...% by knocking with 21. Knocking with 21 loses a life with a chance of about ...%; taking the Q♥
+        (then throwing the 4♣) for 31, never this hand.
         Cards you had seen: none besides your hand and the top discard; 48 not seen yet.
         >>> print(throw.words({1: "you"}).text())  # doctest: +ELLIPSIS
         Hand 1, your 2nd move: blunder
         You had taken the Q♥ and held A♥ K♥ 4♣ Q♥. You threw the A♥.
         Better: throwing the 4♣.
-        Compared with that, your move lowered your chance of winning the game from ...% to ...%, by about ...%: a blunder (8% or more).
+        Compared with that, your move lowered your chance of winning the game from ...% to ...%, by about ...%: a
+        blunder (8% or more).
         Why: Your chance of winning the game was ...% before the hand: ...% by throwing the A♥, ...% by throwing the 4♣.
         Cards you had seen: none besides your hand; 48 not seen yet.
         """
@@ -552,8 +599,10 @@ class ReviewedDecision:
         happened = f"{held} {_capital(who)} {self.did}."
         mine, best_level = win_level(a.level(str(a.played))), win_level(a.figures[0][1])
         if a.close:  # within half a point of the best: never a mistake, said as a close call
-            better = (f"A close call: {a.top} was rated {best_level}, against {mine} for {whose} move, closer than the "
-                      "estimates can tell apart, so it counts as best.")
+            better = (
+                f"A close call: {a.top} was rated {best_level}, against {mine} for {whose} move, closer than the "
+                "estimates can tell apart, so it counts as best."
+            )
             how_much = ""
         elif a.cost == 0:
             better, how_much = "This was the best move.", ""
@@ -562,12 +611,16 @@ class ReviewedDecision:
             amount = _amount(a.cost, "win")
             span = CLASS_RANGES["win"][a.label]
             if a.label == "best":
-                how_much = (f"The difference is {_only(amount)} in {_their(who)} chance of winning the game ({best_level} "
-                            f"against {mine}), so this still counts as best ({span}).")
+                how_much = (
+                    f"The difference is {_only(amount)} in {_their(who)} chance of winning the game ({best_level} "
+                    f"against {mine}), so this still counts as best ({span})."
+                )
             else:
-                how_much = (f"Compared with that, {whose} move lowered {_their(who)} chance of winning the game from "
-                            f"{best_level} to {mine}, by about {amount}: {'an' if a.label == 'inaccuracy' else 'a'} "
-                            f"{a.label} ({span}).")
+                how_much = (
+                    f"Compared with that, {whose} move lowered {_their(who)} chance of winning the game from "
+                    f"{best_level} to {mine}, by about {amount}: {'an' if a.label == 'inaccuracy' else 'a'} "
+                    f"{a.label} ({span})."
+                )
         return DecisionWords(self.where(names), a.label, happened, better, how_much, a.why, *self._seen(who, names))
 
     def where(self, names: Mapping[int, str] | None = None) -> str:
@@ -594,8 +647,10 @@ class ReviewedDecision:
         for seat, cards in zip(self.view.opponents, k.opponent_holds):
             if cards:
                 shown = " and ".join(f"the {c.pretty}" for c in cards)
-                held.append(f"{_capital(_seat(seat, names))} took {shown} from the pile and still held "
-                            f"{'it' if len(cards) == 1 else 'them'}.")
+                held.append(
+                    f"{_capital(_seat(seat, names))} took {shown} from the pile and still held "
+                    f"{'it' if len(cards) == 1 else 'them'}."
+                )
         counted = len(k.dead) + sum(len(h) for h in k.opponent_holds)
         if counted == 0:
             return f"Cards {who} had seen: none besides {beside}; {len(k.unseen)} not seen yet.", (), ()
@@ -603,11 +658,21 @@ class ReviewedDecision:
         if len(held):
             n = sum(len(h) for h in k.opponent_holds)
             parts.append(f"{n} taken by {'another player' if len(held) == 1 else 'other players'}")
-        by_suit = tuple((suit.symbol, " ".join(c.rank.symbol for c in sorted(
-            (c for c in k.dead if c.suit is suit), key=lambda c: -c.rank)) or "none") for suit in _SUIT_ORDER) \
-            if k.dead else ()
-        return (f"{head}: {' and '.join(parts)}; {len(k.unseen)} not seen yet.", by_suit,
-                tuple(held))
+        by_suit = (
+            tuple(
+                (
+                    suit.symbol,
+                    " ".join(
+                        c.rank.symbol for c in sorted((c for c in k.dead if c.suit is suit), key=lambda c: -c.rank)
+                    )
+                    or "none",
+                )
+                for suit in _SUIT_ORDER
+            )
+            if k.dead
+            else ()
+        )
+        return (f"{head}: {' and '.join(parts)}; {len(k.unseen)} not seen yet.", by_suit, tuple(held))
 
     def to_json(self) -> dict[str, Any]:
         a = self.assessment
@@ -664,13 +729,19 @@ class GameReview:
     def summary(self, player: int) -> PlayerSummary:
         """The sums for one reviewed seat."""
         if player not in self.seats:
-            raise AnalysisError(f"player {player!r} was not reviewed: reviewed seats are "
-                                f"{', '.join(str(s) for s in self.seats)}")
+            raise AnalysisError(
+                f"player {player!r} was not reviewed: reviewed seats are {', '.join(str(s) for s in self.seats)}"
+            )
         mine = [d for d in self.decisions if d.player == player]
         value = [d.cost for d in mine if d.scale == "value"]
         lives = [d.cost for d in mine if d.scale == "win"]
         return PlayerSummary(
-            player, len(mine), sum(value, _ZERO), sum(lives, _ZERO), len(value), len(lives),
+            player,
+            len(mine),
+            sum(value, _ZERO),
+            sum(lives, _ZERO),
+            len(value),
+            len(lives),
             tuple((name, sum(1 for d in mine if d.label == name)) for name in CLASSES),
         )
 
@@ -694,17 +765,21 @@ class GameReview:
     def text(self) -> str:
         """A readable report: each hand's costly decisions with their numbers and reason,
         then each player's totals."""
-        lines = [f"Review of a {self.players}-player game ({self.rules.describe()}); "
-                 f"seats reviewed: {', '.join(str(s) for s in self.seats)}.",
-                 "Costs: the chance of winning the game the best move keeps over the move played (the engine's "
-                 "estimate); a close call (within half a point) costs nothing."]
+        lines = [
+            f"Review of a {self.players}-player game ({self.rules.describe()}); "
+            f"seats reviewed: {', '.join(str(s) for s in self.seats)}.",
+            "Costs: the chance of winning the game the best move keeps over the move played (the engine's "
+            "estimate); a close call (within half a point) costs nothing.",
+        ]
         hand = 0
         for d in self.costly():
             if d.hand != hand:
                 hand = d.hand
                 lines.append(f"Hand {hand}:")
-            lines.append(f"  action {d.index}, player {d.player} ({d.position()}): played {_move(d.assessment.played)}, "
-                         f"best {_move(d.assessment.best)}; cost {_cost(d.cost, d.scale)} [{d.label}]")
+            lines.append(
+                f"  action {d.index}, player {d.player} ({d.position()}): played {_move(d.assessment.played)}, "
+                f"best {_move(d.assessment.best)}; cost {_cost(d.cost, d.scale)} [{d.label}]"
+            )
             lines.append(f"    {d.assessment.reason}")
         if not self.costly():
             lines.append("No costly decision: every decision was best.")
@@ -712,8 +787,10 @@ class GameReview:
             s = self.summary(p)
             counts = ", ".join(f"{n} {name}" for name, n in s.classes if n)
             value = f"{_show(s.total_value)} hand value over {s.value_decisions}, " if s.value_decisions else ""
-            lines.append(f"Player {p}: {s.decisions} decisions; cost {value}{_cost(s.total_win, 'win')} over "
-                         f"{s.win_decisions}" + (f"; {counts}" if counts else ""))
+            lines.append(
+                f"Player {p}: {s.decisions} decisions; cost {value}{_cost(s.total_win, 'win')} over "
+                f"{s.win_decisions}" + (f"; {counts}" if counts else "")
+            )
         return "\n".join(lines)
 
     def dumps(self) -> str:
@@ -773,10 +850,10 @@ def costliest(result: GameReview, n: int = 2, player: int | None = None) -> tupl
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise AnalysisError(f"n={n!r} is not a number of decisions: give a whole number 0 or more")
     if player is not None and player not in result.seats:
-        raise AnalysisError(f"player {player!r} was not reviewed: reviewed seats are "
-                            f"{', '.join(str(s) for s in result.seats)}")
-    costly = [(i, d) for i, d in enumerate(result.decisions)
-              if d.cost > 0 and (player is None or d.player == player)]
+        raise AnalysisError(
+            f"player {player!r} was not reviewed: reviewed seats are {', '.join(str(s) for s in result.seats)}"
+        )
+    costly = [(i, d) for i, d in enumerate(result.decisions) if d.cost > 0 and (player is None or d.player == player)]
 
     def rank(item: tuple[int, ReviewedDecision]) -> tuple[int, Fraction, int]:
         i, d = item

@@ -8,13 +8,17 @@ and the knock's chances are the ranking's own (:mod:`scatlab.analysis.explain.re
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ...cards import format_cards
 from ...rules.actions import ActionKind
-from ...words import estimate_words as estimate, exact_chance as _prob, exact_value as _value
-from ...words import lives_words as _lives, percent as _pct, value_words as _short, win_level
+from ...words import estimate_words as estimate
+from ...words import exact_chance as _prob
+from ...words import exact_value as _value
+from ...words import lives_words as _lives
+from ...words import percent as _pct
+from ...words import value_words as _short
+from ...words import win_level
 from ..engine.ranking import RankedMove, Ranking
 
 if TYPE_CHECKING:
@@ -53,11 +57,14 @@ def render_text(a: Analysis) -> str:
         lines.append(_known(k))
     t = a.turn
     if t.discards:
-        lines.append("Discard options: " + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}"
-                                                      for o in t.discards))
+        lines.append(
+            "Discard options: " + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}" for o in t.discards)
+        )
     if t.take is not None:
-        lines.append(f"Take the {t.take.card.pretty}: "
-                     + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}" for o in t.take.options))
+        lines.append(
+            f"Take the {t.take.card.pretty}: "
+            + " | ".join(f"throw {o.discard.pretty} -> {_value(o.value)}" for o in t.take.options)
+        )
     if t.draw is not None:
         lines += _draw_lines(t.draw)
     ranked_knock = a.ranking is not None and any(m.action.kind is ActionKind.KNOCK for m in a.ranking.moves)
@@ -66,13 +73,17 @@ def render_text(a: Analysis) -> str:
     if a.knock_left_out:
         lines.append("Knock: left out, as asked: the moves are ranked and the advice given without it")
     if len(a.horizon) > 1:
-        lines.append("Horizon (drawing each turn): " + "; ".join(
-            f"{i} turn{'s' if i != 1 else ''} {_value(v)}" for i, v in enumerate(a.horizon) if i > 0))
+        lines.append(
+            "Horizon (drawing each turn): "
+            + "; ".join(f"{i} turn{'s' if i != 1 else ''} {_value(v)}" for i, v in enumerate(a.horizon) if i > 0)
+        )
     ranking = a.ranking
     if ranking is not None and len(ranking.moves) > 1:
         lines += _ranking_lines(ranking, k.rules.score_keeping == "points")
     adv = a.advice
-    action = adv.action.upper().replace("_", " ") + (f" (throw {adv.discard.pretty})" if adv.discard is not None else "")
+    action = adv.action.upper().replace("_", " ") + (
+        f" (throw {adv.discard.pretty})" if adv.discard is not None else ""
+    )
     lines.append(f"Advice: {action}: {adv.reason}")
     return "\n".join(lines)
 
@@ -93,8 +104,10 @@ def _draw_lines(d: DrawAnalysis) -> list[str]:
     """Drawing's exact figures: the expected value and the chances, the plan (what to throw
     on drawing each card) and the distribution of the value kept."""
     outs = format_cards(d.outs_31, pretty=True) or "none"
-    lines = [f"Draw: expected value {_value(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
-             f"P(improve) = {_prob(d.p_improve)}"]
+    lines = [
+        f"Draw: expected value {_value(d.expected_value)}; P(31) = {_prob(d.p_31)}, outs {outs}; "
+        f"P(improve) = {_prob(d.p_improve)}"
+    ]
     groups: dict[str, list[str]] = {}
     back = 0
     for o in d.outcomes:
@@ -118,12 +131,16 @@ def _knock_risk_line(r: KnockRisk) -> str:
     allowed = "" if r.allowed else f" [not allowed now: {r.refusal}]"
     model = "" if r.model == "uniform" else ", opponents weighted by what they were seen to do"
     if r.exact:
-        return (f"Knock risk with {_value(r.value)}: P(lose one) = {_prob(r.p_lose_one)}, "
-                f"P(lose two) = {_prob(r.p_lose_two)} (exact{model}){allowed}")
+        return (
+            f"Knock risk with {_value(r.value)}: P(lose one) = {_prob(r.p_lose_one)}, "
+            f"P(lose two) = {_prob(r.p_lose_two)} (exact{model}){allowed}"
+        )
     # an estimate: a decimal with its standard error, never a fraction that looks exact
-    return (f"Knock risk with {_value(r.value)}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
-            f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
-            f"(Monte Carlo, {r.samples:,} deals{model}){allowed}")
+    return (
+        f"Knock risk with {_value(r.value)}: P(lose one) = {estimate(r.p_lose_one, r.std_error_one)}, "
+        f"P(lose two) = {estimate(r.p_lose_two, r.std_error_two)} "
+        f"(Monte Carlo, {r.samples:,} deals{model}){allowed}"
+    )
 
 
 def _ranking_lines(ranking: Ranking, points: bool) -> list[str]:

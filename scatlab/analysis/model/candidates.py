@@ -26,8 +26,14 @@ import numpy.typing as npt
 from ...errors import AnalysisError
 from ..counting.knowledge import Knowledge
 
-__all__ = ["OpponentModelName", "OPPONENT_MODELS", "check_model", "HandWeights", "uniform_hand_weights",
-           "combinations_table"]
+__all__ = [
+    "OpponentModelName",
+    "OPPONENT_MODELS",
+    "check_model",
+    "HandWeights",
+    "uniform_hand_weights",
+    "combinations_table",
+]
 
 OpponentModelName = Literal["uniform", "adaptive"]
 OPPONENT_MODELS: tuple[str, ...] = ("uniform", "adaptive")

@@ -79,15 +79,35 @@ from ...cards import ALL_CARDS, Card, Suit
 from ...checks import shown, whole_number
 from ...errors import AnalysisError
 from ...rules.options import RuleSet
-from ..counting.vectorized import draw_step
 from ..counting.horizon import MAX_HORIZON, horizon_table
 from ..counting.store import cached
-from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
-from .throws import (SUIT_ORDER, ThrowKey, deck_layout, deck_places, quad_ranks, row_throws, rows_holding,
-                     take_moves, thrown_by_place)
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
+from ..counting.vectorized import draw_step
+from .throws import (
+    SUIT_ORDER,
+    ThrowKey,
+    deck_layout,
+    deck_places,
+    quad_ranks,
+    row_throws,
+    rows_holding,
+    take_moves,
+    thrown_by_place,
+)
 
-__all__ = ["TurnAction", "KnockRule", "Turn", "KnockChance", "FilterKind", "CASUAL_PLAY", "STRONG_PLAY", "TIP_PLAY",
-           "LOG_KINDS", "LogFilter"]
+__all__ = [
+    "TurnAction",
+    "KnockRule",
+    "Turn",
+    "KnockChance",
+    "FilterKind",
+    "CASUAL_PLAY",
+    "STRONG_PLAY",
+    "TIP_PLAY",
+    "LOG_KINDS",
+    "LogFilter",
+]
 
 TurnAction = Literal["draw", "take", "knock"]
 KnockChance = float | tuple[float, ...]
@@ -124,11 +144,15 @@ class KnockRule:
     def __post_init__(self) -> None:
         for name in ("threshold", "risk"):
             value = getattr(self, name)
-            if not (isinstance(value, tuple) and len(value) == _VALUES2
-                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x)
-                            for x in value)):
-                raise AnalysisError(f"{name}={shown(value)} is not allowed: a tuple of {_VALUES2} numbers, "
-                                    "one per hand value in half points")
+            if not (
+                isinstance(value, tuple)
+                and len(value) == _VALUES2
+                and all(isinstance(x, (int, float)) and not isinstance(x, bool) and not math.isnan(x) for x in value)
+            ):
+                raise AnalysisError(
+                    f"{name}={shown(value)} is not allowed: a tuple of {_VALUES2} numbers, "
+                    "one per hand value in half points"
+                )
         if not all(0 <= x <= 1 for x in self.risk):
             raise AnalysisError(f"risk={shown(self.risk)} is not allowed: chances from 0 to 1")
 
@@ -184,7 +208,9 @@ class Turn:
         if self.action not in ("draw", "take", "knock"):
             raise AnalysisError(f"turn action {self.action!r} is not an action: use 'draw', 'take' or 'knock'")
         if self.action == "take" and (self.card is None or self.thrown is None):
-            raise AnalysisError(f"a take needs the card taken and the card thrown, not {self.card!r} and {self.thrown!r}")
+            raise AnalysisError(
+                f"a take needs the card taken and the card thrown, not {self.card!r} and {self.thrown!r}"
+            )
         if self.action == "draw" and self.thrown is None:
             raise AnalysisError("a draw needs the card thrown")
         if self.action == "take" and self.thrown == self.card:
@@ -232,28 +258,34 @@ class FilterKind:
     knock and the hand is worth 26 or more)."""
 
     def __post_init__(self) -> None:
-        if self.rule_slip is not None and not (isinstance(self.rule_slip, (int, float))
-                                               and not isinstance(self.rule_slip, bool)
-                                               and 0 < self.rule_slip < 0.5):
-            raise AnalysisError(f"rule_slip={self.rule_slip!r} is not allowed: None or a chance more than 0 "
-                                "and less than 0.5")
+        if self.rule_slip is not None and not (
+            isinstance(self.rule_slip, (int, float))
+            and not isinstance(self.rule_slip, bool)
+            and 0 < self.rule_slip < 0.5
+        ):
+            raise AnalysisError(
+                f"rule_slip={self.rule_slip!r} is not allowed: None or a chance more than 0 and less than 0.5"
+            )
         if not (isinstance(self.slip, (int, float)) and not isinstance(self.slip, bool) and 0 <= self.slip < 0.5):
             raise AnalysisError(f"slip={self.slip!r} is not allowed: a chance from 0 up to (not including) 0.5")
         if self.takes not in ("suit", "better", "horizon"):
             raise AnalysisError(f"takes={self.takes!r} is not allowed: 'suit', 'better' or 'horizon'")
         if not (isinstance(self.horizon, int) and 0 <= self.horizon < MAX_HORIZON):
-            raise AnalysisError(f"horizon={self.horizon!r} is not allowed: a whole number of turns from 0 to "
-                                f"{MAX_HORIZON - 1} (drawing is valued one turn further)")
+            raise AnalysisError(
+                f"horizon={self.horizon!r} is not allowed: a whole number of turns from 0 to "
+                f"{MAX_HORIZON - 1} (drawing is valued one turn further)"
+            )
         if not (isinstance(self.feed_margin, (int, float)) and 0 <= self.feed_margin <= 31):
             raise AnalysisError(f"feed_margin={self.feed_margin!r} is not allowed: a number of points from 0 to 31")
         for name in ("knocks", "knocks_heads_up", "knocks_two"):
             table = getattr(self, name)
             if table is not None and not _valid_knocks(table):
-                raise AnalysisError(f"{name}={table!r} is not allowed: (value, chance) pairs with rising values, "
-                                    "each chance from 0 to 1 or a non-empty tuple of them (one per turn played)")
+                raise AnalysisError(
+                    f"{name}={table!r} is not allowed: (value, chance) pairs with rising values, "
+                    "each chance from 0 to 1 or a non-empty tuple of them (one per turn played)"
+                )
 
-    def knock_chance(self, value: float, heads_up: bool = False, two_players: bool = False,
-                     played: int = 0) -> float:
+    def knock_chance(self, value: float, heads_up: bool = False, two_players: bool = False, played: int = 0) -> float:
         """The chance of knocking, where allowed, with a hand worth ``value`` at a turn after
         ``played`` turns of its own in the hand (in a hand of two players with ``heads_up``;
         in a game dealt to two with ``two_players``)."""
@@ -272,8 +304,15 @@ class FilterKind:
     @property
     def knock_turns(self) -> int:
         """How many turns played the knock chances tell apart (1: the same at every turn)."""
-        return max((len(c) for table in (self.knocks, self.knocks_heads_up or (), self.knocks_two or ())
-                    for _, c in table if isinstance(c, tuple)), default=1)
+        return max(
+            (
+                len(c)
+                for table in (self.knocks, self.knocks_heads_up or (), self.knocks_two or ())
+                for _, c in table
+                if isinstance(c, tuple)
+            ),
+            default=1,
+        )
 
 
 def _valid_knocks(table: object) -> bool:
@@ -283,9 +322,11 @@ def _valid_knocks(table: object) -> bool:
     if not isinstance(table, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in table):
         return False
     values = [v for v, _ in table]
-    return (all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-            and values == sorted(set(values))
-            and all(chance(c) or (isinstance(c, tuple) and c and all(chance(x) for x in c)) for _, c in table))
+    return (
+        all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+        and values == sorted(set(values))
+        and all(chance(c) or (isinstance(c, tuple) and c and all(chance(x) for x in c)) for _, c in table)
+    )
 
 
 CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
@@ -293,22 +334,34 @@ CASUAL_PLAY = FilterKind("casual", 0.5, ((26, 1.0),), "suit", 1.0)
 hand and throwing the lowest card outside it: the ``tip`` player's tips (it takes and throws
 exactly as tip does, as the calibration study in research/calibration checks)."""
 STRONG_PLAY = FilterKind(
-    "strong", 0.5,
-    ((26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)), (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
-     (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)), (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
-     (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8))),
-    "horizon", 1.0, rule_slip=0.02,
-    knocks_heads_up=((26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)),
-                     (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
-                     (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)),
-                     (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
-                     (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95))),
+    "strong",
+    0.5,
+    (
+        (26, (0.85, 0.76, 0.53, 0.44, 0.4, 0.37, 0.42, 0.28)),
+        (27, (0.91, 0.85, 0.69, 0.62, 0.55, 0.55, 0.51, 0.54)),
+        (28, (0.94, 0.89, 0.78, 0.74, 0.72, 0.72, 0.7, 0.7)),
+        (29, (0.97, 0.93, 0.87, 0.87, 0.84, 0.85, 0.84, 0.84)),
+        (30, (0.95, 0.95, 0.91, 0.91, 0.87, 0.85, 0.86, 0.8)),
+    ),
+    "horizon",
+    1.0,
+    rule_slip=0.02,
+    knocks_heads_up=(
+        (26, (0.33, 0.29, 0.39, 0.46, 0.3, 0.02, 0.02, 0.01)),
+        (27, (0.52, 0.48, 0.46, 0.51, 0.58, 0.62, 0.32, 0.01)),
+        (28, (0.71, 0.63, 0.48, 0.54, 0.62, 0.63, 0.72, 0.2)),
+        (29, (0.81, 0.88, 0.78, 0.74, 0.7, 0.72, 0.79, 0.53)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.95)),
+    ),
     feed_margin=2.0,
-    knocks_two=((26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)),
-                (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
-                (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)),
-                (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
-                (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97))))
+    knocks_two=(
+        (26, (0.32, 0.17, 0.21, 0.28, 0.2, 0.0, 0.01, 0.0)),
+        (27, (0.42, 0.39, 0.29, 0.29, 0.4, 0.54, 0.34, 0.0)),
+        (28, (0.7, 0.57, 0.42, 0.41, 0.44, 0.49, 0.56, 0.2)),
+        (29, (0.85, 0.86, 0.75, 0.67, 0.64, 0.67, 0.71, 0.45)),
+        (30, (0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0.97)),
+    ),
+)
 """Chooses its cards as the ``expert`` does: hands valued five turns ahead, a discard worth
 more than drawing always taken, the card thrown by the expert's order and feed rule (the
 same card as the expert at every turn before a knock in the tests' games); knocks with the
@@ -344,8 +397,9 @@ _EVIDENCE_SIZE = 4096
 class LogFilter:
     """The filter for one set of rules (scoring and knock restrictions); build with :meth:`of`."""
 
-    def __init__(self, rules: RuleSet, kinds: tuple[FilterKind, ...], heads_up: bool = False,
-                 two_players: bool = False) -> None:
+    def __init__(
+        self, rules: RuleSet, kinds: tuple[FilterKind, ...], heads_up: bool = False, two_players: bool = False
+    ) -> None:
         tables = tables_for(rules)
         self.tables: Tables = tables
         self.scoring = scoring_rules(rules)
@@ -370,22 +424,34 @@ class LogFilter:
         target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
         in_target = (np.arange(52)[None, :] // 13) == target[:, None]
         ahead = {k.horizon: _horizon_takes(tables, k.horizon) for k in kinds if k.takes == "horizon"}
-        self.take_masks: tuple[BoolArray, ...] = tuple(np.ascontiguousarray(
-            (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon]).T)
-            for k in kinds)
+        self.take_masks: tuple[BoolArray, ...] = tuple(
+            np.ascontiguousarray(
+                (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon]).T
+            )
+            for k in kinds
+        )
         """Per kind, ``[card, row]``: the kind would take ``card`` into hand ``row`` (if it does take)."""
-        with_card = np.maximum(np.maximum(tables.triple[rows[:, 1:2], rows[:, 2:3], np.arange(52)[None, :]],
-                                          tables.triple[rows[:, 0:1], rows[:, 2:3], np.arange(52)[None, :]]),
-                               tables.triple[rows[:, 0:1], rows[:, 1:2], np.arange(52)[None, :]])
+        with_card = np.maximum(
+            np.maximum(
+                tables.triple[rows[:, 1:2], rows[:, 2:3], np.arange(52)[None, :]],
+                tables.triple[rows[:, 0:1], rows[:, 2:3], np.arange(52)[None, :]],
+            ),
+            tables.triple[rows[:, 0:1], rows[:, 1:2], np.arange(52)[None, :]],
+        )
         draw_mean = np.where(self.valid, tables.after_draw, 0).sum(axis=1) / np.maximum(self.valid.sum(axis=1), 1)
         self.last_take_mask: BoolArray = np.ascontiguousarray((self.valid & (with_card >= draw_mean[:, None])).T)
         """``[card, row]``: on a last turn, the ``horizon`` kind would take ``card`` into hand
         ``row`` (the best three with it at least as strong as a draw keeps on average)."""
         self._throw_keys: tuple[ThrowKey, ...] = tuple(
-            ("horizon", k.horizon, float(k.feed_margin)) if k.takes == "horizon" else
-            ("suit", 0, 0.0) if k.takes == "suit" else ("now", 0, 0.0) for k in kinds)
+            ("horizon", k.horizon, float(k.feed_margin))
+            if k.takes == "horizon"
+            else ("suit", 0, 0.0)
+            if k.takes == "suit"
+            else ("now", 0, 0.0)
+            for k in kinds
+        )
         for key in dict.fromkeys(self._throw_keys):  # every ranking a draw may need, built now, not mid-game
-            for way in ((key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,)):
+            for way in (key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,):
                 if way[0] != "now":
                     quad_ranks(self.scoring, way)
         v2 = tables.value2
@@ -405,13 +471,23 @@ class LogFilter:
         self._rule_draws: FloatArray = np.ones(0)
         """Per row of ``_rule_rows``: how many cards it can draw."""
         self.knocks: tuple[FloatArray, ...] = tuple(
-            np.where(allowed[None, :], np.array([[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
-                                                 for t in range(k.knock_turns)])[:, v2], 0.0)
-            for k in kinds)
+            np.where(
+                allowed[None, :],
+                np.array(
+                    [
+                        [k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
+                        for t in range(k.knock_turns)
+                    ]
+                )[:, v2],
+                0.0,
+            )
+            for k in kinds
+        )
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
-        self.goes_on: tuple[tuple[FloatArray, ...], ...] = tuple(tuple(_read_only(1.0 - row) for row in table)
-                                                                 for table in self.knocks)
+        self.goes_on: tuple[tuple[FloatArray, ...], ...] = tuple(
+            tuple(_read_only(1.0 - row) for row in table) for table in self.knocks
+        )
         """Per kind, ``[played][row]``: ``1 - knocks[k][played]``, the chance of playing the turn
         on (worked out once: every step reads one)."""
         self._blitz_rows: IntArray = np.flatnonzero(self.blitz)
@@ -420,19 +496,22 @@ class LogFilter:
         self._evidence: OrderedDict[tuple[tuple[Turn, ...], tuple[int, int, int]], tuple[float, ...]] = OrderedDict()
 
     @staticmethod
-    def of(rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS, heads_up: bool = False,
-           two_players: bool = False) -> LogFilter:
+    def of(
+        rules: RuleSet, kinds: tuple[FilterKind, ...] = LOG_KINDS, heads_up: bool = False, two_players: bool = False
+    ) -> LogFilter:
         """The filter for ``rules`` and a hand of two players (``heads_up``) or more, in a
         game dealt to two players (``two_players``) or more (built once per scoring and
         knock rules and kept; about 0.1 s with the tables it reads kept on disk,
         :mod:`scatlab.analysis.counting.store`, about a second the first time on a machine)."""
-        return _filter(scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up or two_players,
-                       two_players)
+        return _filter(
+            scoring_rules(rules), rules.min_knock, rules.knock_needs_flush, kinds, heads_up or two_players, two_players
+        )
 
     # -- one turn -------------------------------------------------------------------------
 
-    def throw_table(self, k: int, avoid: frozenset[Suit] = frozenset(), taken: bool = False,
-                    last: bool = False) -> ThrowArray:
+    def throw_table(
+        self, k: int, avoid: frozenset[Suit] = frozenset(), taken: bool = False, last: bool = False
+    ) -> ThrowArray:
         """``[row, card]``: the card kind ``k`` throws after adding ``card`` to hand ``row``
         (-1 where it cannot be added), when the next player has taken the suits ``avoid``
         from the pile, with ``taken`` when ``card`` was taken (it cannot go back, C5), and
@@ -516,8 +595,11 @@ class LogFilter:
                 chance *= factor[rows]
             return np.asarray(np.bincount(new, weights=chance, minlength=self.m), dtype=np.float64)
         if card is not None:  # passed over the top discard to draw: 1 - the chance of taking it
-            passes = np.where(self.take_mask(k, turn.last)[card], 1.0 - (kind.slip + (1.0 - 2.0 * kind.slip) * kind.take),
-                              1.0 - kind.slip)
+            passes = np.where(
+                self.take_mask(k, turn.last)[card],
+                1.0 - (kind.slip + (1.0 - 2.0 * kind.slip) * kind.take),
+                1.0 - kind.slip,
+            )
             factor = passes if factor is None else factor * passes
             factor[rows_holding(self.scoring, card).rows] = 0.0
         others = self.deck_size - 3 - (card is not None)
@@ -532,8 +614,16 @@ class LogFilter:
             out = np.zeros(self.m)
             out[dest] = (v[src] * chance).sum(axis=0) + v[dest] * np.where(self.discard[dest, x] == x, keep, slip)
         else:  # the card thrown depends only on the four cards: one chance per hand kept
-            out = draw_step(w, self._ones if factor is None else factor, x, place, layout,
-                            thrown_by_place(self.scoring, key, mask, place), keep, slip)
+            out = draw_step(
+                w,
+                self._ones if factor is None else factor,
+                x,
+                place,
+                layout,
+                thrown_by_place(self.scoring, key, mask, place),
+                keep,
+                slip,
+            )
         if card is not None:  # a hand kept with the card passed over drew it: it cannot have
             out[rows_holding(self.scoring, card).rows] = 0.0
         return out
@@ -590,7 +680,7 @@ class LogFilter:
             w[self._blitz_rows] = 0.0
             total = float(w.sum())
             state = (w / total, scale + math.log(total)) if total > 0 else (w, -math.inf)
-            self._remember((k, log[:n + 1]), state)
+            self._remember((k, log[: n + 1]), state)
         return state
 
     def _remember(self, key: tuple[int, tuple[Turn, ...]], state: tuple[FloatArray, float]) -> None:
@@ -609,12 +699,19 @@ class LogFilter:
         parts = [self._kind_weights(k, log) for k in range(len(self.kinds))]
         if odds is None:
             return parts
-        if len(odds) != len(self.kinds) or not all(isinstance(o, (int, float)) and o >= 0 for o in odds) \
-                or not sum(odds) > 0:
-            raise AnalysisError(f"kind odds {odds!r} are not allowed: one chance of 0 or more for each of "
-                                f"the {len(self.kinds)} kinds, not all 0")
-        return [(w, scale - math.log(kind.share) + math.log(o) if o > 0 else -math.inf)
-                for (w, scale), kind, o in zip(parts, self.kinds, odds)]
+        if (
+            len(odds) != len(self.kinds)
+            or not all(isinstance(o, (int, float)) and o >= 0 for o in odds)
+            or not sum(odds) > 0
+        ):
+            raise AnalysisError(
+                f"kind odds {odds!r} are not allowed: one chance of 0 or more for each of "
+                f"the {len(self.kinds)} kinds, not all 0"
+            )
+        return [
+            (w, scale - math.log(kind.share) + math.log(o) if o > 0 else -math.inf)
+            for (w, scale), kind, o in zip(parts, self.kinds, odds)
+        ]
 
     def weights(self, log: tuple[Turn, ...], odds: tuple[float, ...] | None = None) -> FloatArray:
         """The weight of every hand (row of the tables) after ``log``, the kinds summed by
@@ -677,8 +774,9 @@ class LogFilter:
         out = []
         for k, kind in enumerate(self.kinds):  # the log's weights, from the turns cached while it was played
             w, scale = self._kind_weights(k, log)
-            out.append(scale - math.log(kind.share) + math.log(w[row]) if scale > -math.inf and w[row] > 0
-                       else -math.inf)
+            out.append(
+                scale - math.log(kind.share) + math.log(w[row]) if scale > -math.inf and w[row] > 0 else -math.inf
+            )
         result = tuple(out)
         self._evidence[key] = result
         if len(self._evidence) > _EVIDENCE_SIZE:
@@ -698,6 +796,7 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
     best three it can keep with ``d`` are worth more than drawing, whose worth is the hand's
     value one turn further ahead. (Drawing is worth at least keeping the hand, so the three
     that beat it keep ``d``, as a taken card must, C5.)"""
+
     def build() -> dict[str, BoolArray]:
         best, _ = tables.after_draw_by(horizon_table(tables, horizon))
         further = horizon_table(tables, horizon + 1)
@@ -706,14 +805,21 @@ def _horizon_takes(tables: Tables, horizon: int) -> BoolArray:
 
     found = tables.horizon_takes.get(horizon)
     if found is None:  # kept on the tables (every filter of the scoring rules) and on disk
-        found = np.asarray(cached("horizon-takes", (tables.key, horizon), build,
-                                  sources=(__file__, TABLES_SOURCE))["takes"], dtype=np.bool_)
+        found = np.asarray(
+            cached("horizon-takes", (tables.key, horizon), build, sources=(__file__, TABLES_SOURCE))["takes"],
+            dtype=np.bool_,
+        )
         tables.horizon_takes[horizon] = found
     return found
 
 
-
 @lru_cache(maxsize=8)
-def _filter(scoring: RuleSet, min_knock: int | None, flush: bool, kinds: tuple[FilterKind, ...],
-            heads_up: bool, two_players: bool) -> LogFilter:
+def _filter(
+    scoring: RuleSet,
+    min_knock: int | None,
+    flush: bool,
+    kinds: tuple[FilterKind, ...],
+    heads_up: bool,
+    two_players: bool,
+) -> LogFilter:
     return LogFilter(scoring.replace(min_knock=min_knock, knock_needs_flush=flush), kinds, heads_up, two_players)

@@ -54,9 +54,13 @@ def piles_before(history: tuple[Event, ...], pile_now: tuple[Card, ...]) -> list
     return piles
 
 
-def read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tuple[int, ...],
-               rules: RuleSet, seats: tuple[int, ...] | None = None
-               ) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
+def read_hand(
+    history: tuple[Event, ...],
+    pile_now: tuple[Card, ...],
+    order: tuple[int, ...],
+    rules: RuleSet,
+    seats: tuple[int, ...] | None = None,
+) -> tuple[dict[int, int], dict[int, dict[Card, int]], dict[int, list[Turn]]]:
     """One hand's public log read for the players ``order``: the turns each completed, the
     cards each rejected (card -> age in their turns, the latest time) and each one's turns
     in order (:class:`Turn`, with the suits the next player of ``seats``, the seats in the
@@ -67,7 +71,7 @@ def read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tup
     ring = sorted(set(seats) if seats is not None else set(order) | {e.player for e in history})
     after = {p: ring[(i + 1) % len(ring)] for i, p in enumerate(ring)}
     took: dict[int, frozenset[Suit]] = {p: frozenset() for p in ring}
-    turns = {p: 0 for p in order}
+    turns = dict.fromkeys(order, 0)
     rejected: dict[int, dict[Card, int]] = {p: {} for p in order}  # card -> age (the latest time)
     tops = pile_tops(history, pile_now)
     for event, top in zip(reversed(history), reversed(tops)):
@@ -80,7 +84,7 @@ def read_hand(history: tuple[Event, ...], pile_now: tuple[Card, ...], order: tup
             # the same turn as the discard that follows it (already counted, going backwards)
             rejected[event.player].setdefault(top, max(turns[event.player] - 1, 0))
     log: dict[int, list[Turn]] = {p: [] for p in order}
-    played = {p: 0 for p in order}
+    played = dict.fromkeys(order, 0)
     pending: dict[int, tuple[TurnAction, Card | None, bool]] = {}
     knocked = False
     for event, top in zip(history, tops):

@@ -21,7 +21,8 @@ from ...rules.options import RuleSet
 from ...rules.state import HandResult
 from ...rules.view import PastHand, PlayerView
 from ..counting.store import cached
-from ..counting.tables import BLITZ2, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, Tables, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 from .hand_filter import LOG_KINDS, KnockChance, LogFilter
 from .hand_log import read_hand
 
@@ -84,7 +85,7 @@ class PlayerKind:
     def rejection_factor(self, age: int) -> float:
         """The weight factor, for a hand the card would have improved, of a card rejected
         ``age`` turns ago (0: in the opponent's last turn)."""
-        return 1.0 - (1.0 - self.lam) * self.decay ** age
+        return 1.0 - (1.0 - self.lam) * self.decay**age
 
 
 CASUAL = PlayerKind("casual", 0.5, CASUAL_KNOCKS)
@@ -114,11 +115,14 @@ ADAPTIVE_POLICY = (
 )
 """The stated policy of the chain (typed-in observations), as one sentence for derivations."""
 
+
 def _knock_range(table: tuple[tuple[int, KnockChance], ...]) -> str:
     """A knock table in words: each value's chance at a first turn and from the last turn
     played it tells apart (e.g. ``26: 85% -> 28%``)."""
+
     def ends(c: KnockChance) -> str:
         return f"{c[0]:.0%} -> {c[-1]:.0%}" if isinstance(c, tuple) else f"{c:.0%}"
+
     return ", ".join(f"{value}: {ends(c)}" for value, c in table)
 
 
@@ -222,8 +226,9 @@ _EVIDENCE_CACHE: OrderedDict[int, tuple[PastHand, RuleSet, dict[int, tuple[float
 _EVIDENCE_CACHE_SIZE = 1024
 
 
-def _hand_evidence(past: PastHand, result: HandResult, rules: RuleSet, seats: tuple[int, ...],
-                   two_players: bool = False) -> dict[int, tuple[float, ...] | None]:
+def _hand_evidence(
+    past: PastHand, result: HandResult, rules: RuleSet, seats: tuple[int, ...], two_players: bool = False
+) -> dict[int, tuple[float, ...] | None]:
     """For each of ``seats`` that played turns in the finished hand ``past`` and showed
     three cards, each kind's capped log evidence (0 for the likeliest kind; None: no
     evidence). Cached by the hand and seat (a view's finished hands are the same objects all
@@ -279,8 +284,12 @@ def _chain(scoring: RuleSet, kinds: tuple[PlayerKind, ...]) -> Chain:
     tables = tables_for(scoring)
     valid = tables.discard >= 0
     improves = valid & (tables.after_draw > tables.strength[:, None])
-    kind_priors = cached("prior-chain", (tables.key, kinds), lambda: {"priors": _kind_priors(tables, kinds, improves)},
-                         sources=(__file__, TABLES_SOURCE))["priors"]
+    kind_priors = cached(
+        "prior-chain",
+        (tables.key, kinds),
+        lambda: {"priors": _kind_priors(tables, kinds, improves)},
+        sources=(__file__, TABLES_SOURCE),
+    )["priors"]
     kind_priors = np.asarray(kind_priors, dtype=np.float64)
     improve_bits = (np.where(improves, np.int64(1) << np.arange(52, dtype=np.int64)[None, :], 0)).sum(axis=1)
     return Chain(tables, kinds, kind_priors, improves, improve_bits)

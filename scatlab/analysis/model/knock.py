@@ -51,8 +51,8 @@ from ...errors import AnalysisError
 from ...rules.options import RuleSet
 from ...rules.scoring import settle
 from ..counting.knowledge import Knowledge
-from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, hand_index, pair_indices, scoring_rules, tables_for
+from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
     from .observations import Observations
@@ -180,8 +180,14 @@ class _Outcomes:
         return lost
 
 
-def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
-               opponent_model: OpponentModelName = "adaptive", observations: Observations | None = None) -> KnockRisk:
+def knock_risk(
+    knowledge: Knowledge,
+    *,
+    samples: int = 10_000,
+    seed: int = 0,
+    opponent_model: OpponentModelName = "adaptive",
+    observations: Observations | None = None,
+) -> KnockRisk:
     """The risk of knocking now (see the module doc for the model and the policy).
 
     Exact against one opponent; against more, a Monte Carlo estimate over ``samples``
@@ -196,8 +202,9 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
     whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
     whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     if len(knowledge.hand) != 3:
-        raise AnalysisError("knock risk is for a three-card hand at the start of a turn, "
-                            f"not {len(knowledge.hand)} cards")
+        raise AnalysisError(
+            f"knock risk is for a three-card hand at the start of a turn, not {len(knowledge.hand)} cards"
+        )
     model = check_model(opponent_model)
     if observations is not None:
         from .observations import Observations
@@ -205,8 +212,9 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
         if not isinstance(observations, Observations):
             raise AnalysisError(f"observations must be an Observations (or None), not {shown(observations)}")
     if observations is not None and len(observations.turns) != knowledge.opponents:
-        raise AnalysisError(f"observations are for {len(observations.turns)} opponents, "
-                            f"but the knowledge has {knowledge.opponents}")
+        raise AnalysisError(
+            f"observations are for {len(observations.turns)} opponents, but the knowledge has {knowledge.opponents}"
+        )
     weighted = model == "adaptive" and observations is not None and not observations.empty
     tables = tables_for(knowledge.rules)
     refusal = knock_refusal(knowledge)
@@ -223,28 +231,62 @@ def knock_risk(knowledge: Knowledge, *, samples: int = 10_000, seed: int = 0,
 
         policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
     if knowledge.opponents == 1:
-        one, two, total = _heads_up(knowledge, strength, observations, model) if weighted else \
-            _heads_up(knowledge, strength, None, "uniform")
-        return KnockRisk(value, 1, Fraction(one, total), Fraction(two, total), True, refusal is None, refusal,
-                         policy=policy, model=used)
+        one, two, total = (
+            _heads_up(knowledge, strength, observations, model)
+            if weighted
+            else _heads_up(knowledge, strength, None, "uniform")
+        )
+        return KnockRisk(
+            value,
+            1,
+            Fraction(one, total),
+            Fraction(two, total),
+            True,
+            refusal is None,
+            refusal,
+            policy=policy,
+            model=used,
+        )
     if weighted:
         assert observations is not None
         q1, q2, se1, se2, ess = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
         return KnockRisk(
-            value, knowledge.opponents, Fraction(q1).limit_denominator(10**9), Fraction(q2).limit_denominator(10**9),
-            False, refusal is None, refusal, samples, se1, se2, policy=policy, model=used, effective_samples=ess,
+            value,
+            knowledge.opponents,
+            Fraction(q1).limit_denominator(10**9),
+            Fraction(q2).limit_denominator(10**9),
+            False,
+            refusal is None,
+            refusal,
+            samples,
+            se1,
+            se2,
+            policy=policy,
+            model=used,
+            effective_samples=ess,
         )
     one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
     p1, p2 = Fraction(one, samples), Fraction(two, samples)
     return KnockRisk(
-        value, knowledge.opponents, p1, p2, False, refusal is None, refusal, samples,
-        _std_error(p1, samples), _std_error(p2, samples), policy=policy, model=used,
+        value,
+        knowledge.opponents,
+        p1,
+        p2,
+        False,
+        refusal is None,
+        refusal,
+        samples,
+        _std_error(p1, samples),
+        _std_error(p2, samples),
+        policy=policy,
+        model=used,
     )
 
 
 @lru_cache(maxsize=128)
-def _heads_up(knowledge: Knowledge, strength: int, observations: Observations | None,
-              model: OpponentModelName) -> tuple[int, int, int]:
+def _heads_up(
+    knowledge: Knowledge, strength: int, observations: Observations | None, model: OpponentModelName
+) -> tuple[int, int, int]:
     """:func:`_exact_one` for one opponent with the knocker's ``strength`` (as
     :func:`knock_risk` reads it), remembered for the last positions (the advice and the
     analysis of one position both count its knock). Counted by :func:`_exact_rows` where the
@@ -274,8 +316,9 @@ def _std_error(p: Fraction, n: int) -> float:
     return math.sqrt(x * (1 - x) / n)
 
 
-def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
-               weights: HandWeights | None = None) -> tuple[int, int, int]:
+def _exact_one(
+    knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, weights: HandWeights | None = None
+) -> tuple[int, int, int]:
     """Count (lose one, lose two, total) over every opponent hand and stock card, each hand
     counted ``weights`` times (once each without weights)."""
     free = np.array(knowledge.unseen_index, dtype=np.int64)
@@ -300,8 +343,9 @@ def _exact_one(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes,
     top = knowledge.top
     if top is not None:
         t = top.index
-        take_best = np.maximum(np.maximum(tables.triple[h0, h1, t], tables.triple[h0, h2, t]),
-                               tables.triple[h1, h2, t]).astype(np.int32)
+        take_best = np.maximum(
+            np.maximum(tables.triple[h0, h1, t], tables.triple[h0, h2, t]), tables.triple[h1, h2, t]
+        ).astype(np.int32)
         takes = take_best > current
     else:
         take_best = current
@@ -375,8 +419,9 @@ def _loss_by_class(rules: RuleSet, strength: int) -> npt.NDArray[np.int8]:
     return np.array([outcomes.loss((w,), 0 if w >> RANK_BITS >= BLITZ2 else None) for w in ends], dtype=np.int8)
 
 
-def _exact_rows(knowledge: Knowledge, tables: Tables, classes: _DrawClasses, lose: npt.NDArray[np.int8],
-                row_wt: IntArray | None) -> tuple[int, int, int]:
+def _exact_rows(
+    knowledge: Knowledge, tables: Tables, classes: _DrawClasses, lose: npt.NDArray[np.int8], row_wt: IntArray | None
+) -> tuple[int, int, int]:
     """:func:`_exact_one`'s count (lose one, lose two, total) by rows of the tables instead of
     by candidate hands: the opponent's possible hands are the rows whose cards are all
     unseen or known to be theirs (with every known card), each counted ``row_wt[row]``
@@ -438,8 +483,9 @@ def _runs(lose: npt.NDArray[np.int8], lives: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])]
 
 
-def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | None,
-              tables: Tables, outcomes: _Outcomes) -> int:
+def _play_out(
+    hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | None, tables: Tables, outcomes: _Outcomes
+) -> int:
     """One deal of a knock: each opponent in turn order takes its one last turn under the
     stated policy (take the top discard if a kept three beats the hand, else draw the next
     of ``stock`` and keep the best three; with the stock gone and no take, pass: C11; a 31
@@ -474,8 +520,9 @@ def _play_out(hands: Sequence[Sequence[int]], stock: Sequence[int], top: int | N
     return outcomes.loss(finals, blitzer)
 
 
-def _play_out_all(hands: npt.NDArray[np.int64], stocks: npt.NDArray[np.int64], top: int | None,
-                  tables: Tables, outcomes: _Outcomes) -> npt.NDArray[np.int64]:
+def _play_out_all(
+    hands: npt.NDArray[np.int64], stocks: npt.NDArray[np.int64], top: int | None, tables: Tables, outcomes: _Outcomes
+) -> npt.NDArray[np.int64]:
     """:func:`_play_out` for many deals at once: ``hands[s]``, the opponents' hands of deal
     ``s`` in turn order (3 cards each), ``stocks[s]`` its stock cards in order. The last
     turns are played as arrays, opponent after opponent; each deal's loss is then read
@@ -514,7 +561,7 @@ def _play_out_all(hands: npt.NDArray[np.int64], stocks: npt.NDArray[np.int64], t
         playing &= ~blitz
     losses = np.zeros(deals, dtype=np.int64)
     for s_, (row_, who) in enumerate(zip(finals.tolist(), blitzer.tolist())):
-        losses[s_] = outcomes.loss(row_[:who + 1] if who >= 0 else row_, who if who >= 0 else None)
+        losses[s_] = outcomes.loss(row_[: who + 1] if who >= 0 else row_, who if who >= 0 else None)
     return losses
 
 
@@ -536,7 +583,7 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
         hand: list[int] = []
         pos = 0
         for i in range(n):
-            hand += holds[i] + pick[pos:pos + missing[i]]
+            hand += holds[i] + pick[pos : pos + missing[i]]
             pos += missing[i]
         all_hands[d] = hand
         stocks[d] = pick[dealt:]
@@ -544,8 +591,9 @@ def _monte_carlo(knowledge: Knowledge, tables: Tables, outcomes: _Outcomes, samp
     return int((losses == 1).sum()), int((losses == 2).sum())
 
 
-def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes,
-                          samples: int, seed: int) -> tuple[float, float, float, float, float]:
+def _monte_carlo_weighted(
+    knowledge: Knowledge, observations: Observations, tables: Tables, outcomes: _Outcomes, samples: int, seed: int
+) -> tuple[float, float, float, float, float]:
     """Monte Carlo under the adaptive model by **sequential importance sampling**: the
     opponents' hands are dealt one after another, each from its weights restricted to the
     hands that share no card with those dealt before it, and every deal is weighted by the
@@ -573,7 +621,7 @@ def _monte_carlo_weighted(knowledge: Knowledge, observations: Observations, tabl
         if not total > 0:
             raise AnalysisError("no opponent hand is possible under the adaptive model with what was observed")
         if i > 0:  # Z_i: the weight of the hands that share no card with the hands dealt before
-            z = _free_weight(tables, w, total, used[:, :3 * i])
+            z = _free_weight(tables, w, total, used[:, : 3 * i])
             alive &= z > total * 1e-12
             log_weight += np.log(np.where(alive, z / total, 1.0))
         _deal_hand(rng, rows, w, i, used, taken, alive)
@@ -616,8 +664,15 @@ def _free_weight(tables: Tables, w: FloatArray, total: float, u: IntArray) -> Fl
     return np.asarray(np.maximum(z, 0.0), dtype=np.float64)
 
 
-def _deal_hand(rng: np.random.Generator, rows: IntArray, w: FloatArray, i: int, used: IntArray,
-               taken: npt.NDArray[np.bool_], alive: npt.NDArray[np.bool_]) -> None:
+def _deal_hand(
+    rng: np.random.Generator,
+    rows: IntArray,
+    w: FloatArray,
+    i: int,
+    used: IntArray,
+    taken: npt.NDArray[np.bool_],
+    alive: npt.NDArray[np.bool_],
+) -> None:
     """Deal opponent ``i``'s hand in every live deal of :func:`_monte_carlo_weighted`: drawn
     from the weights ``w`` (one per row of ``rows``) until it shares no card with the hands
     dealt before (``taken``), written into ``used`` and ``taken``; a deal where no hand fits
@@ -632,7 +687,7 @@ def _deal_hand(rng: np.random.Generator, rows: IntArray, w: FloatArray, i: int, 
         cards = rows[r]
         fits = ~(taken[pending[:, None], cards].any(axis=1))
         ok = pending[fits]
-        used[ok, 3 * i:3 * i + 3] = cards[fits]
+        used[ok, 3 * i : 3 * i + 3] = cards[fits]
         taken[ok[:, None], cards[fits]] = True
         pending = pending[~fits]
     alive[pending] = False  # (only a deal with no hand left that fits, whose weight is 0)
@@ -649,6 +704,6 @@ def _weighted_chances(losses: IntArray, weight: FloatArray) -> tuple[float, floa
         x = (losses == k).astype(np.float64)
         p = float((weight * x).sum()) / total_w
         out.append(p)
-        out.append(math.sqrt(float((weight ** 2 * (x - p) ** 2).sum())) / total_w)
-    ess = total_w ** 2 / float((weight ** 2).sum())
+        out.append(math.sqrt(float((weight**2 * (x - p) ** 2).sum())) / total_w)
+    ess = total_w**2 / float((weight**2).sum())
     return out[0], out[2], out[1], out[3], ess

@@ -46,8 +46,9 @@ def _last_turn(scoring: RuleSet) -> _LastTurn:
     key = (tables.after_draw >> RANK_BITS) * m + np.arange(m)[:, None]  # by value, then row
     uniq, counts = np.unique(key[valid], return_counts=True)
     values, starts = np.unique(uniq // m, return_index=True)
-    pair_base = np.stack([pair_index(rows[:, 0], rows[:, 1]), pair_index(rows[:, 0], rows[:, 2]),
-                          pair_index(rows[:, 1], rows[:, 2])])
+    pair_base = np.stack(
+        [pair_index(rows[:, 0], rows[:, 1]), pair_index(rows[:, 0], rows[:, 2]), pair_index(rows[:, 1], rows[:, 2])]
+    )
     return _LastTurn((uniq % m).astype(np.intp), counts.astype(np.float64), values, starts, pair_base)
 
 
@@ -69,8 +70,9 @@ def _stays(scoring: RuleSet) -> IntArray:
     """Per hand row: how many of the cards not in the hand leave its value as it is."""
     tables = tables_for(scoring)
     valid = tables.discard >= 0
-    return np.asarray(((tables.after_draw >> RANK_BITS) == tables.value2[:, None]).sum(axis=1, where=valid),
-                      dtype=np.int64)
+    return np.asarray(
+        ((tables.after_draw >> RANK_BITS) == tables.value2[:, None]).sum(axis=1, where=valid), dtype=np.int64
+    )
 
 
 @lru_cache(maxsize=2 * 52)
@@ -92,11 +94,13 @@ def last_turn_of(rules: RuleSet, w: FloatArray, opponent: int, under: Sequence[C
     return value_after_last_turn(rules, w, None, pile, top_unseen=True)
 
 
-def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen: tuple[int, ...] = (),
-                          top_unseen: bool = False) -> FloatArray:
+def value_after_last_turn(
+    rules: RuleSet, w: FloatArray, top: Card | None, seen: tuple[int, ...] = (), top_unseen: bool = False
+) -> FloatArray:
     """``dist[v2]``: the chance that a hand drawn by the weights ``w`` (one per row of the
     tables, summing to 1) is worth ``v2 / 2`` after one more turn of the last-turn policy of
-    :func:`~scatlab.analysis.model.weights.final_value_distribution`, with ``top`` the top discard (None: an empty pile). The
+    :func:`~scatlab.analysis.model.weights.final_value_distribution`, with ``top`` the top discard (None: an empty
+    pile). The
     card drawn is any card not in the hand and not among ``seen`` (card indices; a pictured
     hand may hold one of them, then it draws among the others). With ``top_unseen`` the top discard is such a card too,
     unknown (the throw of the opponent before): the hand takes it when it raises the value,
@@ -148,8 +152,11 @@ def value_after_last_turn(rules: RuleSet, w: FloatArray, top: Card | None, seen:
     dist = sparse_dot(per_card, last.rows, last.counts, last.values, last.starts, 67)
     if after_t is not None:  # the draws of a seen card, taken out (one bincount for every seen card)
         k = len(seen)
-        drawn = np.bincount((after_t + (np.arange(k) * (_NO_DRAW + 1))[:, None]).ravel(),
-                            weights=np.tile(per_card[live], k), minlength=k * (_NO_DRAW + 1))
+        drawn = np.bincount(
+            (after_t + (np.arange(k) * (_NO_DRAW + 1))[:, None]).ravel(),
+            weights=np.tile(per_card[live], k),
+            minlength=k * (_NO_DRAW + 1),
+        )
         for values in drawn.reshape(k, _NO_DRAW + 1)[:, :67]:
             dist = dist - values
     if stay is not None:  # took neither card: (2 - q) draws counted the value kept once too often

@@ -64,35 +64,52 @@ class Observations:
 
     def __post_init__(self) -> None:
         if len(self.turns) != len(self.rejected):
-            raise AnalysisError(f"observations for {len(self.turns)} opponents' turns but "
-                                f"{len(self.rejected)} opponents' rejected cards")
+            raise AnalysisError(
+                f"observations for {len(self.turns)} opponents' turns but "
+                f"{len(self.rejected)} opponents' rejected cards"
+            )
         if self.log is not None:
             if not isinstance(self.log, tuple) or len(self.log) != len(self.turns):
-                raise AnalysisError(f"a log of {len(self.log) if isinstance(self.log, tuple) else self.log!r} "
-                                    f"opponents' turns for {len(self.turns)} opponents: one tuple of turns each")
+                raise AnalysisError(
+                    f"a log of {len(self.log) if isinstance(self.log, tuple) else self.log!r} "
+                    f"opponents' turns for {len(self.turns)} opponents: one tuple of turns each"
+                )
             for turns in self.log:
                 if not isinstance(turns, tuple) or not all(isinstance(t, Turn) for t in turns):
                     raise AnalysisError(f"log entry {turns!r} is not allowed: a tuple of Turn objects")
-        if self.players is not None and (not isinstance(self.players, int) or isinstance(self.players, bool)
-                                         or not MIN_PLAYERS <= self.players <= MAX_PLAYERS):
-            raise AnalysisError(f"players={self.players!r} is not allowed: the number of players dealt in, "
-                                f"{MIN_PLAYERS} to {MAX_PLAYERS}")
-        if self.kinds is not None and not (isinstance(self.kinds, tuple) and self.kinds
-                                           and all(isinstance(k, FilterKind) for k in self.kinds)):
-            raise AnalysisError(f"kinds={shown(self.kinds)} is not allowed: None (the model in play) or a "
-                                "non-empty tuple of FilterKind")
+        if self.players is not None and (
+            not isinstance(self.players, int)
+            or isinstance(self.players, bool)
+            or not MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise AnalysisError(
+                f"players={self.players!r} is not allowed: the number of players dealt in, "
+                f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+            )
+        if self.kinds is not None and not (
+            isinstance(self.kinds, tuple) and self.kinds and all(isinstance(k, FilterKind) for k in self.kinds)
+        ):
+            raise AnalysisError(
+                f"kinds={shown(self.kinds)} is not allowed: None (the model in play) or a non-empty tuple of FilterKind"
+            )
         n_kinds = len(self.kinds or LOG_KINDS)
         if self.odds is not None:
             if not isinstance(self.odds, tuple) or len(self.odds) != len(self.turns):
-                raise AnalysisError(f"kind odds {self.odds!r} are not allowed: one tuple of chances per opponent "
-                                    f"({len(self.turns)})")
+                raise AnalysisError(
+                    f"kind odds {self.odds!r} are not allowed: one tuple of chances per opponent ({len(self.turns)})"
+                )
             for row in self.odds:
-                if not isinstance(row, tuple) or len(row) != n_kinds or not all(
-                        isinstance(o, (int, float)) and not isinstance(o, bool) and 0 <= o <= 1 for o in row) \
-                        or not sum(row) > 0:
-                    raise AnalysisError(f"kind odds {row!r} are not allowed: {n_kinds} chance{'s' if n_kinds != 1 else ''} "
-                                        "from 0 to 1, "
-                                        "not all 0, one per kind")
+                if (
+                    not isinstance(row, tuple)
+                    or len(row) != n_kinds
+                    or not all(isinstance(o, (int, float)) and not isinstance(o, bool) and 0 <= o <= 1 for o in row)
+                    or not sum(row) > 0
+                ):
+                    raise AnalysisError(
+                        f"kind odds {row!r} are not allowed: {n_kinds} chance{'s' if n_kinds != 1 else ''} "
+                        "from 0 to 1, "
+                        "not all 0, one per kind"
+                    )
         for t in self.turns:
             if not isinstance(t, int) or isinstance(t, bool) or t < 0:
                 raise AnalysisError(f"turns played {t!r} is not allowed: a whole number 0 or more")
@@ -156,16 +173,20 @@ class Observations:
         order = view.opponents
         turns, rejected, log = read_hand(view.history, view.discard_pile, order, view.rules, order + (view.player,))
         odds = kind_odds_for(view, order)
-        observations = cls(tuple(turns[p] for p in order), tuple(tuple(rejected[p]) for p in order),
-                           tuple(tuple(rejected[p].values()) for p in order), tuple(tuple(log[p]) for p in order),
-                           odds, view.num_players)
+        observations = cls(
+            tuple(turns[p] for p in order),
+            tuple(tuple(rejected[p]) for p in order),
+            tuple(tuple(rejected[p].values()) for p in order),
+            tuple(tuple(log[p]) for p in order),
+            odds,
+            view.num_players,
+        )
         return with_knock_rules(view, observations) if knock_rules else observations
 
     @classmethod
     def nothing(cls, opponents: int) -> Observations:
         """No observations for ``opponents`` opponents (the adaptive model is then uniform)."""
         return cls((0,) * opponents, ((),) * opponents)
-
 
 
 MAX_REJECTED_A_TURN = 2
@@ -184,15 +205,21 @@ def check_rejected(turns: int, rejected: Sequence[Card], typed: str, where: str 
     >>> check_rejected(1, parse_cards("8S 2D 9H"), "8S 2D 9H")
     Traceback (most recent call last):
     ...
-    scatlab.errors.AnalysisError: 3 rejected cards ('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a turn (the discard passed over and the card thrown)
+    scatlab.errors.AnalysisError: 3 rejected cards ('8S 2D 9H') after 1 turn: an opponent rejects at most 2 cards a
+    turn (the discard passed over and the card thrown)
     """
     if rejected and turns == 0:
-        raise AnalysisError(f"{where}{typed!r}: with no turn played yet, an opponent has rejected no card "
-                            "(set the turns they have played first)")
+        raise AnalysisError(
+            f"{where}{typed!r}: with no turn played yet, an opponent has rejected no card "
+            "(set the turns they have played first)"
+        )
     if len(rejected) > MAX_REJECTED_A_TURN * turns:
-        raise AnalysisError(f"{where}{len(rejected)} rejected cards ({typed!r}) after {turns} turn"
-                            f"{'s' if turns != 1 else ''}: an opponent rejects at most {MAX_REJECTED_A_TURN} cards "
-                            "a turn (the discard passed over and the card thrown)")
+        raise AnalysisError(
+            f"{where}{len(rejected)} rejected cards ({typed!r}) after {turns} turn"
+            f"{'s' if turns != 1 else ''}: an opponent rejects at most {MAX_REJECTED_A_TURN} cards "
+            "a turn (the discard passed over and the card thrown)"
+        )
+
 
 _RULE_CACHE: OrderedDict[tuple[object, ...], KnockRule | None] = OrderedDict()
 _RULE_CACHE_SIZE = 4096
@@ -200,8 +227,9 @@ _UNSET = object()
 _TURN_STARTS = (ActionKind.DRAW, ActionKind.TAKE, ActionKind.KNOCK, ActionKind.HAMMER)
 
 
-def with_knock_rules(view: PlayerView, observations: Observations,
-                     valuation: KnockValuation | None = None) -> Observations:
+def with_knock_rules(
+    view: PlayerView, observations: Observations, valuation: KnockValuation | None = None
+) -> Observations:
     """``observations`` (:meth:`Observations.from_view` of ``view``, without rules) with, on
     every turn of an opponent at which a knock was allowed, the
     :class:`~scatlab.analysis.model.hand_filter.KnockRule` by which the ``expert`` (``valuation``,
@@ -235,10 +263,15 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     """
     if not isinstance(view, PlayerView):
         raise AnalysisError(f"with_knock_rules needs a PlayerView, not {shown(view)}")
-    if not isinstance(observations, Observations) or observations.log is None \
-            or len(observations.log) != len(view.opponents):
-        raise AnalysisError("with_knock_rules needs the observations of the view's player read from the game's "
-                            f"log (Observations.from_view), not {shown(observations)}")
+    if (
+        not isinstance(observations, Observations)
+        or observations.log is None
+        or len(observations.log) != len(view.opponents)
+    ):
+        raise AnalysisError(
+            "with_knock_rules needs the observations of the view's player read from the game's "
+            f"log (Observations.from_view), not {shown(observations)}"
+        )
     if valuation is None:
         valuation = KnockValuation()
     elif not isinstance(valuation, KnockValuation):
@@ -252,7 +285,7 @@ def with_knock_rules(view: PlayerView, observations: Observations,
         order = theirs.opponents
         _, _, seen = read_hand(history, view.discard_pile, order, rules, order + (p,))
         odds = kind_odds_for(theirs, order)
-        done = {q: 0 for q in order}
+        done = dict.fromkeys(order, 0)
         turns = iter(observations.log[i])
         out = []
         for event, pile in zip(history, piles):
@@ -261,7 +294,7 @@ def with_knock_rules(view: PlayerView, observations: Observations,
                 if turn is None:
                     break
                 if turn.may_knock:
-                    before = tuple(tuple(seen[q][:done[q]]) for q in order)
+                    before = tuple(tuple(seen[q][: done[q]]) for q in order)
                     rule = _knock_rule(theirs, before, odds, pile, valuation)
                     if rule is not None:
                         turn = replace(turn, knock_rule=rule)
@@ -273,15 +306,29 @@ def with_knock_rules(view: PlayerView, observations: Observations,
     return replace(observations, log=tuple(logs))
 
 
-def _knock_rule(theirs: PlayerView, before: tuple[tuple[Turn, ...], ...],
-                odds: tuple[tuple[float, ...], ...] | None, pile: tuple[Card, ...],
-                valuation: KnockValuation) -> KnockRule | None:
+def _knock_rule(
+    theirs: PlayerView,
+    before: tuple[tuple[Turn, ...], ...],
+    odds: tuple[tuple[float, ...], ...] | None,
+    pile: tuple[Card, ...],
+    valuation: KnockValuation,
+) -> KnockRule | None:
     """The rule of :func:`with_knock_rules` at one turn of ``theirs.player``, its opponents
     having played the turns ``before`` (one tuple each, in the order of
     ``theirs.opponents``) with the kind odds ``odds``, ``pile`` the discard pile, top last
     (cached)."""
-    key = (theirs.rules, theirs.num_players, theirs.player, theirs.lives, theirs.out, theirs.points,
-           before, odds, pile, valuation)
+    key = (
+        theirs.rules,
+        theirs.num_players,
+        theirs.player,
+        theirs.lives,
+        theirs.out,
+        theirs.points,
+        before,
+        odds,
+        pile,
+        valuation,
+    )
     found = _RULE_CACHE.get(key, _UNSET)
     if found is not _UNSET:
         try:

@@ -26,12 +26,27 @@ from ...errors import AnalysisError
 from ...rules.options import RuleSet
 from ..counting.horizon import horizon_table
 from ..counting.store import cached
-from ..counting.tables import BLITZ2, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, Tables, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 from ..counting.vectorized import Layout
 
-__all__ = ["throw_choice", "ThrowChoice", "TIP_THROW", "LAST_THROW", "expert_throw", "ThrowKey", "SUIT_ORDER",
-           "Holding", "deck_places", "rows_holding", "deck_layout", "take_moves", "thrown_by_place", "quad_ranks",
-           "row_throws"]
+__all__ = [
+    "throw_choice",
+    "ThrowChoice",
+    "TIP_THROW",
+    "LAST_THROW",
+    "expert_throw",
+    "ThrowKey",
+    "SUIT_ORDER",
+    "Holding",
+    "deck_places",
+    "rows_holding",
+    "deck_layout",
+    "take_moves",
+    "thrown_by_place",
+    "quad_ranks",
+    "row_throws",
+]
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -66,8 +81,9 @@ class _Ranks:
     @staticmethod
     def of(ranked: npt.NDArray[np.int8], eligible: BoolArray, valid: BoolArray) -> _Ranks:
         """From ``[..., j]`` arrays (the first always eligible)."""
-        return _Ranks(np.ascontiguousarray(np.moveaxis(ranked, -1, 0)),
-                      np.ascontiguousarray(np.moveaxis(eligible, -1, 0)), valid)
+        return _Ranks(
+            np.ascontiguousarray(np.moveaxis(ranked, -1, 0)), np.ascontiguousarray(np.moveaxis(eligible, -1, 0)), valid
+        )
 
     def _avoided(self, j: int, mask: int) -> BoolArray:
         """Whether option ``j``'s card is of a suit in ``mask``."""
@@ -102,8 +118,9 @@ def _options(tables: Tables, hands: IntArray, drawn: IntArray) -> tuple[IntArray
     return cards, kept
 
 
-def _expert_ranks(tables: Tables, worth: IntArray, margin: float, taken: bool, hands: IntArray,
-                  drawn: IntArray) -> _Ranks:
+def _expert_ranks(
+    tables: Tables, worth: IntArray, margin: float, taken: bool, hands: IntArray, drawn: IntArray
+) -> _Ranks:
     """How the ``expert`` throws from hands ``hands`` plus ``drawn``, valuing hand ``r`` at
     ``worth[r]``: the card whose loss keeps the three worth most; on a tie the one keeping the
     strongest hand now, then the lowest-valued card, then the lowest index (clubs before
@@ -160,7 +177,8 @@ def _tip_ranks(tables: Tables, taken: bool, hands: IntArray, drawn: IntArray) ->
 
 
 def _pair_ranks(scoring: RuleSet, key: ThrowKey, taken: bool, hands: IntArray, drawn: IntArray) -> _Ranks:
-    """The ranking of one way of throwing (see :meth:`!scatlab.analysis.model.hand_filter.LogFilter._throw_key`, not ``"now"``)
+    """The ranking of one way of throwing (see
+    :meth:`!scatlab.analysis.model.hand_filter.LogFilter._throw_key`, not ``"now"``)
     for hand rows ``hands`` plus the cards ``drawn``, under the scoring rules ``scoring``."""
     tables = tables_for(scoring)
     way, horizon, margin = key
@@ -194,8 +212,15 @@ class ThrowChoice:
     first: Card
 
 
-def throw_choice(rules: RuleSet, way: ThrowKey, hand: tuple[Card, Card, Card], drawn: Card, *,
-                 taken: bool = False, avoid: frozenset[Suit] = frozenset()) -> ThrowChoice:
+def throw_choice(
+    rules: RuleSet,
+    way: ThrowKey,
+    hand: tuple[Card, Card, Card],
+    drawn: Card,
+    *,
+    taken: bool = False,
+    avoid: frozenset[Suit] = frozenset(),
+) -> ThrowChoice:
     """The one way the ``tip`` and ``expert`` players choose a throw, used by the players
     themselves and by the opponent model (which reads the same rankings for every hand at
     once): ``hand`` the three cards held, ``drawn`` the card drawn or, with ``taken``,
@@ -215,8 +240,9 @@ def throw_choice(rules: RuleSet, way: ThrowKey, hand: tuple[Card, Card, Card], d
     places = _place_list(scoring)
     four = sorted(places[c.index] for c in (*hand, drawn))
     if four[0] < 0 or len(set(four)) < 4:
-        raise AnalysisError(f"cannot throw from {' '.join(map(str, (*hand, drawn)))}: four different cards "
-                            f"of the deck are needed")
+        raise AnalysisError(
+            f"cannot throw from {' '.join(map(str, (*hand, drawn)))}: four different cards of the deck are needed"
+        )
     quad = math.comb(four[0], 1) + math.comb(four[1], 2) + math.comb(four[2], 3) + math.comb(four[3], 4)
     bits = sum(1 << SUIT_ORDER.index(s) for s in avoid)
     ranks = quad_ranks(scoring, way)  # the set's order of preference (the opponent model's table)
@@ -243,7 +269,8 @@ def _place_list(scoring: RuleSet) -> list[int]:
 @lru_cache(maxsize=8)
 def _ranks_for(scoring: RuleSet, key: ThrowKey, taken: bool) -> _Ranks:
     """The ranking for every hand row plus every card (``[j, row, card]``), for
-    :meth:`~scatlab.analysis.model.hand_filter.LogFilter.throw_table` (about 0.3 s; the filter's steps do not need it)."""
+    :meth:`~scatlab.analysis.model.hand_filter.LogFilter.throw_table` (about 0.3 s; the filter's steps do not need
+    it)."""
     tables = tables_for(scoring)
     m = len(tables.rows)
     hands = np.repeat(np.arange(m), 52)
@@ -270,7 +297,8 @@ def deck_places(scoring: RuleSet) -> IntArray:
 
 @lru_cache(maxsize=8)
 def deck_layout(scoring: RuleSet) -> Layout:
-    """How the rows and the sets of four of the deck are numbered (:class:`~scatlab.analysis.counting.vectorized.Layout`)."""
+    """How the rows and the sets of four of the deck are numbered
+    (:class:`~scatlab.analysis.counting.vectorized.Layout`)."""
     return Layout.of(np.flatnonzero(tables_for(scoring).in_deck))
 
 
@@ -299,8 +327,11 @@ def quad_ranks(scoring: RuleSet, key: ThrowKey) -> _Ranks:
         return {"cards": ranks.cards[:, order], "eligible": ranks.eligible[:, order], "valid": ranks.valid[order]}
 
     stored = cached("quad-ranks", (tables.key, key), build, sources=(__file__, TABLES_SOURCE))
-    return _Ranks(np.ascontiguousarray(stored["cards"]), np.ascontiguousarray(stored["eligible"]),
-                  np.ascontiguousarray(stored["valid"]))
+    return _Ranks(
+        np.ascontiguousarray(stored["cards"]),
+        np.ascontiguousarray(stored["eligible"]),
+        np.ascontiguousarray(stored["valid"]),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -311,11 +342,13 @@ def _quad_choice(scoring: RuleSet, key: ThrowKey, avoid: int) -> npt.NDArray[np.
     return quad_ranks(scoring, key).choose(avoid)
 
 
-def take_moves(scoring: RuleSet, key: ThrowKey, avoid: int, x: int, card: int) -> tuple[IntArray, IntArray,
-                                                                                          npt.NDArray[np.int8]]:
+def take_moves(
+    scoring: RuleSet, key: ThrowKey, avoid: int, x: int, card: int
+) -> tuple[IntArray, IntArray, npt.NDArray[np.int8]]:
     """A turn that took ``card`` and threw ``x``: the hands it may have started from (holding
     ``x``, not ``card``), the hand each keeps, and the card one way of throwing (see
-    :meth:`!scatlab.analysis.model.hand_filter.LogFilter._throw_key`) throws from each plus ``card`` with the suits ``avoid``
+    :meth:`!scatlab.analysis.model.hand_filter.LogFilter._throw_key`) throws from each plus ``card`` with the suits
+    ``avoid``
     avoided. With no suit to avoid, that is the first card of the four's ranking
     (:func:`quad_ranks`) other than ``card``: taking a card away from the choice leaves the
     others' order as it was."""

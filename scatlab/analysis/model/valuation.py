@@ -10,7 +10,8 @@ stop (V19) by :meth:`KnockValuation.outcome`, on the chance of winning the game 
   from those the chance of every outcome of the knock under the rule set (C7, V7, V8, V9,
   V14, V16): who loses a life or a letter, who scores;
 - **each outcome** is valued by what it leaves of the player's chance of winning the game
-  (a ``Chances``: the game model of :class:`~scatlab.analysis.model.winning.GameModel`; without one, the lives share ``s_me / sum of s``
+  (a ``Chances``: the game model of :class:`~scatlab.analysis.model.winning.GameModel`; without one, the lives
+  share ``s_me / sum of s``
   over the players still in, ``s`` the lives left with the county as one, letters under V14,
   bus positions under V15, or ``exp(points / 4)`` under V16: :meth:`KnockValuation.p_win`);
 - **the quick screen** (:meth:`KnockValuation.hopeless`): under the simple turn model a
@@ -39,16 +40,26 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ...checks import real_number, shown
+from ...checks import real_number
 from ...errors import AnalysisError
 from ...rules.options import RuleSet
 from ...rules.view import PlayerView
 from ..counting.knowledge import opponent_turns
 from ..counting.store import cached
-from ..counting.tables import BLITZ2, RANK_BITS, SOURCE as TABLES_SOURCE, Tables, scoring_rules, tables_for
+from ..counting.tables import BLITZ2, RANK_BITS, Tables, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 
-__all__ = ["KnockValuation", "KnockOutcome", "Chances", "Seats", "Standing", "TurnOdds", "turn_odds", "opponent_turns",
-           "MAX_TURNS"]
+__all__ = [
+    "KnockValuation",
+    "KnockOutcome",
+    "Chances",
+    "Seats",
+    "Standing",
+    "TurnOdds",
+    "turn_odds",
+    "opponent_turns",
+    "MAX_TURNS",
+]
 
 MAX_TURNS = 20
 """:class:`!TurnOdds` holds the simple turn model up to this many turns (and one more)."""
@@ -106,8 +117,15 @@ class Standing:
     @classmethod
     def from_view(cls, view: Seats) -> Standing:
         """The standings of ``view`` (a :class:`~scatlab.rules.PlayerView`)."""
-        return cls(view.rules, view.player, view.num_players, tuple(view.opponents), tuple(view.lives),
-                   tuple(view.points), tuple(view.out))
+        return cls(
+            view.rules,
+            view.player,
+            view.num_players,
+            tuple(view.opponents),
+            tuple(view.lives),
+            tuple(view.points),
+            tuple(view.out),
+        )
 
     @classmethod
     def fresh(cls, rules: RuleSet, opponents: int) -> Standing:
@@ -149,8 +167,12 @@ class TurnOdds:
 @lru_cache(maxsize=8)
 def _turn_odds(scoring: RuleSet) -> TurnOdds:
     tables = tables_for(scoring)
-    dist = cached("turn-odds", (tables.key, MAX_TURNS), lambda: {"dist": _turn_distributions(tables)},
-                  sources=(__file__, TABLES_SOURCE))["dist"]
+    dist = cached(
+        "turn-odds",
+        (tables.key, MAX_TURNS),
+        lambda: {"dist": _turn_distributions(tables)},
+        sources=(__file__, TABLES_SOURCE),
+    )["dist"]
     gt = 1.0 - np.cumsum(dist, axis=1)
     blitz = dist[:, BLITZ2:].sum(axis=1)
     return TurnOdds(tables, gt, dist, blitz)
@@ -206,8 +228,9 @@ class KnockValuation:
             raise AnalysisError(f"alpha={self.alpha!r} is not allowed: use a number more than 0, up to 10")
 
     @staticmethod
-    def hopeless(view: Seats, odds: TurnOdds, strength: int, extra_turn: bool,
-                 turns: Sequence[int] | None = None) -> bool:
+    def hopeless(
+        view: Seats, odds: TurnOdds, strength: int, extra_turn: bool, turns: Sequence[int] | None = None
+    ) -> bool:
         """The quick screen before the full estimate: under the simple turn model (dealt
         hands improved by ``turns``, one per opponent, default the turns they have played
         now; one more with ``extra_turn``), a knock with ``strength`` (a table strength) is
@@ -245,8 +268,9 @@ class KnockValuation:
         total = sum(weights)
         return weights[me] / total if total > 0 else 0.0
 
-    def outcome(self, view: Seats, dists: Sequence[npt.NDArray[Any]], k: int,
-                chances: Chances | None = None) -> KnockOutcome:
+    def outcome(
+        self, view: Seats, dists: Sequence[npt.NDArray[Any]], k: int, chances: Chances | None = None
+    ) -> KnockOutcome:
         """The :class:`!KnockOutcome` of ending the hand now with a hand worth ``k / 2``, the
         opponents' final values distributed as ``dists`` (one per opponent of ``view``,
         assumed independent); its ``gain`` by ``chances`` (the game model of
@@ -281,12 +305,13 @@ class KnockValuation:
         if rules.score_keeping == "gin":
             stand = all_at_most
             fail = max(0.0, 1.0 - stand - some31)
-            gain = stand * du({s: 1 for s in seats}) + fail * du({me: 1})
+            gain = stand * du(dict.fromkeys(seats, 1)) + fail * du({me: 1})
             for i, (w, _) in enumerate(_blitzers(p31, some31)):
                 gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
             own = fail + some31
-            return KnockOutcome(own, gain, own, 0.0, f"about {stand:.0%} that the knock stands (everyone else a "
-                                f"letter, V14)")
+            return KnockOutcome(
+                own, gain, own, 0.0, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)"
+            )
         if points:
             win = all_below
             gain = win * du({me: 1})
@@ -321,8 +346,13 @@ class KnockValuation:
             if lives:
                 lost[lives] += p
         own = lost[1] + 2 * lost[2]
-        return KnockOutcome(own, gain, lost[1], lost[2], f"about {all_above:.0%} to be lowest, {tie:.0%} to tie "
-                            f"lowest and {some31:.0%} that someone makes 31")
+        return KnockOutcome(
+            own,
+            gain,
+            lost[1],
+            lost[2],
+            f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} that someone makes 31",
+        )
 
 
 def _lowest_highest(dists: Sequence[npt.NDArray[Any]], p31: list[float], k: int) -> tuple[list[float], list[float]]:

@@ -120,8 +120,12 @@ def _row_weights(knowledge: Knowledge, observations: Observations, opponent: int
         ok &= (masks & np.int64(held)) == held
     if observations.log is not None:  # the filter; the chain only if no hand it allows is possible
         odds = observations.odds[opponent] if observations.odds is not None else None
-        filt = LogFilter.of(knowledge.rules, observations.kinds or LOG_KINDS, heads_up=len(observations.turns) == 1,
-                            two_players=observations.players == 2)
+        filt = LogFilter.of(
+            knowledge.rules,
+            observations.kinds or LOG_KINDS,
+            heads_up=len(observations.turns) == 1,
+            two_players=observations.players == 2,
+        )
         w = np.where(ok, filt.weights(observations.log[opponent], odds), 0.0)
         if w.max() > 0:
             return w
@@ -146,8 +150,9 @@ def _chain_weights(chain: Chain, observations: Observations, opponent: int) -> F
     return w
 
 
-def hand_weights(knowledge: Knowledge, observations: Observations | None, opponent: int,
-                 model: OpponentModelName = "adaptive") -> HandWeights:
+def hand_weights(
+    knowledge: Knowledge, observations: Observations | None, opponent: int, model: OpponentModelName = "adaptive"
+) -> HandWeights:
     """The candidate hands of opponent ``opponent`` with integer weights: all 1 under the
     uniform model (or with nothing observed), else the adaptive weights on the integer grid
     (see the module doc)."""
@@ -174,20 +179,35 @@ def integer_weights(w: FloatArray) -> IntArray:
     return np.where(w > 0, np.maximum(scaled, 1), 0)
 
 
-def final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
-                             extra_turn: bool, model: OpponentModelName = "adaptive") -> FloatArray:
+def final_value_distribution(
+    knowledge: Knowledge,
+    observations: Observations,
+    opponent: int,
+    extra_turn: bool,
+    model: OpponentModelName = "adaptive",
+) -> FloatArray:
     """``dist[v2]``: the probability that opponent ``opponent``'s hand is worth ``v2 / 2``,
     now (``extra_turn`` False) or after one more turn of the last-turn policy (take the top
     discard if that makes a stronger hand, else draw and keep the strongest three). A fast
     approximation for the ``expert``: the drawn card is any card not on the discard pile
     and not in the opponent's hand (the knocker's own cards are not ruled out, so that
-    anyone can work out the same figure from what the table shows: :func:`~scatlab.analysis.model.observations.with_knock_rules`).
+    anyone can work out the same figure from what the table shows:
+    :func:`~scatlab.analysis.model.observations.with_knock_rules`).
     The first opponent sees the top discard; every later one sees the card the opponent
     before it threw, pictured as such a card too. Returns 67 floats summing to 1 (read-only,
     remembered for the last few questions: the ``expert``'s decision and a ranking of the
     same position, a hint or the review, ask for the same distributions)."""
-    key = (knowledge.rules, knowledge.unseen_index, knowledge.holds_of(opponent), knowledge.dead, knowledge.top,
-           observations if model != "uniform" else None, opponent, extra_turn, model)
+    key = (
+        knowledge.rules,
+        knowledge.unseen_index,
+        knowledge.holds_of(opponent),
+        knowledge.dead,
+        knowledge.top,
+        observations if model != "uniform" else None,
+        opponent,
+        extra_turn,
+        model,
+    )
     found = _DIST_CACHE.get(key)
     if found is not None:
         try:
@@ -210,8 +230,9 @@ _DIST_CACHE: OrderedDict[tuple[object, ...], FloatArray] = OrderedDict()
 _DIST_CACHE_SIZE = 32
 
 
-def _final_value_distribution(knowledge: Knowledge, observations: Observations, opponent: int,
-                              extra_turn: bool, model: OpponentModelName) -> FloatArray:
+def _final_value_distribution(
+    knowledge: Knowledge, observations: Observations, opponent: int, extra_turn: bool, model: OpponentModelName
+) -> FloatArray:
     """:func:`final_value_distribution`, worked out."""
     tables = tables_for(knowledge.rules)
     obs = Observations.nothing(knowledge.opponents) if model == "uniform" else observations

@@ -62,9 +62,24 @@ from ..counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
 from .hand_filter import KnockRule
 from .valuation import KnockValuation, Seats, Standing, turn_odds
 
-__all__ = ["HandModel", "GameModel", "hand_model", "family_of", "game_chance", "loss_by_row", "draw_level_by_row",
-           "last_turn_by_value", "knock_rule", "HORIZON", "EXACT_SEATS", "MODEL_FILE", "PLAY_ON_FEATURES",
-           "LAST_TURN_FEATURES", "play_on_features", "last_turn_features"]
+__all__ = [
+    "HandModel",
+    "GameModel",
+    "hand_model",
+    "family_of",
+    "game_chance",
+    "loss_by_row",
+    "draw_level_by_row",
+    "last_turn_by_value",
+    "knock_rule",
+    "HORIZON",
+    "EXACT_SEATS",
+    "MODEL_FILE",
+    "PLAY_ON_FEATURES",
+    "LAST_TURN_FEATURES",
+    "play_on_features",
+    "last_turn_features",
+]
 
 HORIZON = 5
 """Own turns ahead the hand model reads a kept hand's expected value at."""
@@ -76,8 +91,25 @@ MODEL_FILE = "winning.json"
 ``research/winchance/fit.py``)."""
 E_KNOTS: tuple[float, ...] = tuple(float(x) for x in range(15, 32))
 """Where the hand model's function of the expected value five turns ahead may bend."""
-V_KNOTS: tuple[float, ...] = (6.0, 10.0, 14.0, 16.0, 18.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0,
-                              29.0, 30.0, 31.0)
+V_KNOTS: tuple[float, ...] = (
+    6.0,
+    10.0,
+    14.0,
+    16.0,
+    18.0,
+    20.0,
+    21.0,
+    22.0,
+    23.0,
+    24.0,
+    25.0,
+    26.0,
+    27.0,
+    28.0,
+    29.0,
+    30.0,
+    31.0,
+)
 """Where its function of the value now may bend."""
 T_BUCKETS: tuple[float, ...] = (0.0, 1.0, 2.0, 3.0, 4.0, 6.0)
 """The opponents' mean turns played from which each of its functions holds (the last from 6 on)."""
@@ -116,8 +148,15 @@ def play_on_features(e5: Any, value: Any, strong: Any, feeds: Any) -> FloatArray
     """The terms of :data:`PLAY_ON_FEATURES`, one row per hand (numbers or arrays alike)."""
     he, hv = bends(e5, E_KNOTS), bends(value, V_KNOTS)
     n = len(he)
-    return np.column_stack([np.ones(n), he, hv, np.broadcast_to(np.asarray(strong, dtype=np.float64), (n,)),
-                            np.broadcast_to(np.asarray(feeds, dtype=np.float64), (n,))])
+    return np.column_stack(
+        [
+            np.ones(n),
+            he,
+            hv,
+            np.broadcast_to(np.asarray(strong, dtype=np.float64), (n,)),
+            np.broadcast_to(np.asarray(feeds, dtype=np.float64), (n,)),
+        ]
+    )
 
 
 def last_turn_features(value: Any, strong: Any) -> FloatArray:
@@ -253,8 +292,17 @@ def _hand_model(family: str, opponents: int) -> HandModel:
     def table(name: str) -> tuple[tuple[float, ...], ...]:
         return tuple(tuple(float(c) for c in row) for row in m.get(name) or ())
 
-    return HandModel(family, opponents, table("play_on"), table("last_turn"), table("sweep"), m["rho"], m["double"],
-                     m["casual_loses"], m["casual_wins"])
+    return HandModel(
+        family,
+        opponents,
+        table("play_on"),
+        table("last_turn"),
+        table("sweep"),
+        m["rho"],
+        m["double"],
+        m["casual_loses"],
+        m["casual_wins"],
+    )
 
 
 # -- the game ------------------------------------------------------------------------------
@@ -290,17 +338,22 @@ class GameModel:
         """The game model of ``seats``'s player, its opponents (in the order of
         ``seats.opponents``) strong players with the chances ``strong`` (None: even odds)."""
         opponents = tuple(seats.opponents)
-        ok = isinstance(strong, (tuple, list)) and len(strong) == len(opponents) and all(
-            isinstance(s, (int, float)) and not isinstance(s, bool) and 0.0 <= s <= 1.0 for s in strong)
+        ok = (
+            isinstance(strong, (tuple, list))
+            and len(strong) == len(opponents)
+            and all(isinstance(s, (int, float)) and not isinstance(s, bool) and 0.0 <= s <= 1.0 for s in strong)
+        )
         if strong is not None and not ok:
-            raise AnalysisError(f"strong={shown(strong)} is not allowed: one chance from 0 to 1 for each of the "
-                                f"{len(opponents)} opponents")
+            raise AnalysisError(
+                f"strong={shown(strong)} is not allowed: one chance from 0 to 1 for each of the "
+                f"{len(opponents)} opponents"
+            )
         chances = tuple(float(s) for s in strong) if strong is not None else (0.5,) * len(opponents)
         counts = _counts(seats)
         points = seats.rules.score_keeping == "points"
         alive = [s for s in range(seats.num_players) if counts[s] > 0 and not seats.out[s]]
         model = hand_model(seats.rules, max(1, len(alive) - 1))
-        by_seat = {seats.player: 1.0, **{s: c for s, c in zip(opponents, chances)}}
+        by_seat = {seats.player: 1.0, **dict(zip(opponents, chances))}
         # odds to 5%: one game model serves many moments
         strongs = tuple(round(by_seat.get(s, 0.5) * 20) / 20 for s in range(seats.num_players))
         counts = tuple(c if s in alive else 0 for s, c in enumerate(counts))
@@ -372,7 +425,7 @@ class GameModel:
             total = sum(p for p, _ in parts)
             return sum(p * x for p, x in parts) / total if total > 0 else self.now
 
-        return mean(lose_parts), mean(other_parts), self.after({o: 1 for o in others})
+        return mean(lose_parts), mean(other_parts), self.after(dict.fromkeys(others, 1))
 
 
 def _weight(strong: float, model: HandModel) -> tuple[float, float]:
@@ -381,8 +434,9 @@ def _weight(strong: float, model: HandModel) -> tuple[float, float]:
     return strong + (1 - strong) * model.casual_loses, strong + (1 - strong) * model.casual_wins
 
 
-def game_chance(rules: RuleSet, counts: tuple[int, ...], strong: tuple[float, ...], player: int,
-                points: bool = False) -> float:
+def game_chance(
+    rules: RuleSet, counts: tuple[int, ...], strong: tuple[float, ...], player: int, points: bool = False
+) -> float:
     """The chance that ``player`` wins the game under the game model (module doc), each seat
     with ``counts`` left to lose (under V16 points to score; 0: out) and the chance
     ``strong`` that it is a strong player (the player advised: 1). Each hand is drawn by the
@@ -436,10 +490,12 @@ def _race(counts: tuple[int, ...], weights: tuple[float, ...], me: int) -> float
 
 
 @lru_cache(maxsize=200_000)
-def _chances(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], rho: float, double: float,
-             points: bool) -> tuple[float, ...]:
+def _chances(
+    counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], rho: float, double: float, points: bool
+) -> tuple[float, ...]:
     """Each seat's chance of winning from ``counts`` (all in), by the game model with one set
     of numbers (``weights``, ``rho``, ``double``) for every hand."""
+
     def sub(alive: list[int], new: list[int]) -> tuple[float, ...]:
         return _chances(tuple(new[s] for s in alive), tuple(weights[s] for s in alive), rho, double, points)
 
@@ -461,8 +517,14 @@ def _chances_by_count(counts: tuple[int, ...], strong: tuple[float, ...], family
     return _expand(counts, weights, model.rho, model.double, False, sub)
 
 
-def _expand(counts: tuple[int, ...], weights: tuple[tuple[float, float], ...], rho: float, double: float,
-            points: bool, sub: Callable[[list[int], list[int]], tuple[float, ...]]) -> tuple[float, ...]:
+def _expand(
+    counts: tuple[int, ...],
+    weights: tuple[tuple[float, float], ...],
+    rho: float,
+    double: float,
+    points: bool,
+    sub: Callable[[list[int], list[int]], tuple[float, ...]],
+) -> tuple[float, ...]:
     """One hand of the game model from ``counts``: each outcome's chance times ``sub``'s
     chances from the standings it leaves (``sub(alive, new)``: the seats still in, indexes
     into ``new``)."""
@@ -531,8 +593,9 @@ def _row_terms(scoring: RuleSet) -> FloatArray:
     tables = tables_for(scoring)
     value = np.asarray(tables.value2, dtype=np.float64) / 2.0
     n = len(value)
-    return np.ascontiguousarray(np.column_stack([np.ones(n), bends(e5_by_row(scoring), E_KNOTS),
-                                                 bends(value, V_KNOTS)]))
+    return np.ascontiguousarray(
+        np.column_stack([np.ones(n), bends(e5_by_row(scoring), E_KNOTS), bends(value, V_KNOTS)])
+    )
 
 
 def _family(scoring: RuleSet, family: str | None) -> str:
@@ -544,8 +607,9 @@ def _family(scoring: RuleSet, family: str | None) -> str:
 
 
 @lru_cache(maxsize=256)
-def _row_logits(scoring: RuleSet, opponents: int, turns_bucket: int, family: str
-                ) -> tuple[FloatArray, FloatArray | None]:
+def _row_logits(
+    scoring: RuleSet, opponents: int, turns_bucket: int, family: str
+) -> tuple[FloatArray, FloatArray | None]:
     """Per row: the logits of :meth:`HandModel.loss` and :meth:`HandModel.sweep_chance` but their
     ``s`` and ``f`` terms (None: no sweep), by ``family``'s numbers."""
     hm = _hand_model(family, opponents)
@@ -556,20 +620,23 @@ def _row_logits(scoring: RuleSet, opponents: int, turns_bucket: int, family: str
     return plain, sweep
 
 
-def loss_by_row(scoring: RuleSet, opponents: int, turns: float, strong: float, family: str | None = None
-                ) -> tuple[list[float], list[float], list[float]]:
+def loss_by_row(
+    scoring: RuleSet, opponents: int, turns: float, strong: float, family: str | None = None
+) -> tuple[list[float], list[float], list[float]]:
     """Per row of the tables: :meth:`HandModel.loss` of keeping that hand, nothing fed, and
     with a card fed to the next player, and :meth:`HandModel.sweep_chance` (lists, for
     pure-Python loops), ``scoring`` the scoring rules
     (:func:`~scatlab.analysis.counting.tables.scoring_rules`), ``family`` the game's
     (:func:`family_of` its rules; None: the scoring rules' own); ``strong`` is read to 5%."""
-    return _loss_by_row(scoring, max(1, min(opponents, 3)), bucket(turns), round(strong * 20) / 20,
-                        _family(scoring, family))
+    return _loss_by_row(
+        scoring, max(1, min(opponents, 3)), bucket(turns), round(strong * 20) / 20, _family(scoring, family)
+    )
 
 
 @lru_cache(maxsize=512)
-def _loss_by_row(scoring: RuleSet, opponents: int, turns_bucket: int, strong: float, family: str
-                 ) -> tuple[list[float], list[float], list[float]]:
+def _loss_by_row(
+    scoring: RuleSet, opponents: int, turns_bucket: int, strong: float, family: str
+) -> tuple[list[float], list[float], list[float]]:
     hm = _hand_model(family, opponents)
     plain_logit, sweep_logit = _row_logits(scoring, opponents, turns_bucket, family)
     coef = hm.play_on[turns_bucket]
@@ -584,8 +651,9 @@ def _loss_by_row(scoring: RuleSet, opponents: int, turns_bucket: int, strong: fl
 
 
 @lru_cache(maxsize=512)
-def last_turn_by_value(scoring: RuleSet, opponents: int, turns: float, strong: float,
-                       family: str | None = None) -> list[float]:
+def last_turn_by_value(
+    scoring: RuleSet, opponents: int, turns: float, strong: float, family: str | None = None
+) -> list[float]:
     """Per value in half points: :meth:`HandModel.last_turn_loss` by ``family``'s numbers (as
     :func:`loss_by_row`), made never to rise with the value (a better hand never loses more
     often)."""
@@ -594,8 +662,16 @@ def last_turn_by_value(scoring: RuleSet, opponents: int, turns: float, strong: f
 
 
 @lru_cache(maxsize=64)
-def draw_level_by_row(scoring: RuleSet, opponents: int, turns: float, strong: float, lose: float, other: float,
-                      sweep: float, family: str | None = None) -> tuple[FloatArray, FloatArray]:
+def draw_level_by_row(
+    scoring: RuleSet,
+    opponents: int,
+    turns: float,
+    strong: float,
+    lose: float,
+    other: float,
+    sweep: float,
+    family: str | None = None,
+) -> tuple[FloatArray, FloatArray]:
     """Per row of the tables: the chance of winning the game, and of losing this hand, of
     drawing one card (no top discard to take) and keeping the best three by the hand model,
     nothing fed, with ``lose``, ``other`` and ``sweep`` the chances of winning once the hand
@@ -618,12 +694,18 @@ def draw_level_by_row(scoring: RuleSet, opponents: int, turns: float, strong: fl
         best_loss = np.where(better, loss[np.maximum(kept, 0)], best_loss)
     valid = tables.discard >= 0
     draws = np.maximum(valid.sum(axis=1), 1)
-    return (np.asarray(np.where(valid, best, 0.0).sum(axis=1) / draws),
-            np.asarray(np.where(valid, best_loss, 0.0).sum(axis=1) / draws))
+    return (
+        np.asarray(np.where(valid, best, 0.0).sum(axis=1) / draws),
+        np.asarray(np.where(valid, best_loss, 0.0).sum(axis=1) / draws),
+    )
 
 
-def knock_rule(view: PlayerView | Standing, dists: Sequence[FloatArray], played: Sequence[int],
-               valuation: KnockValuation | None = None) -> KnockRule:
+def knock_rule(
+    view: PlayerView | Standing,
+    dists: Sequence[FloatArray],
+    played: Sequence[int],
+    valuation: KnockValuation | None = None,
+) -> KnockRule:
     """The rule by which ``view``'s player would decide to knock at the start of a turn as
     the engine does, for every hand value at once, its opponents' final values distributed as
     ``dists`` (one array over the 67 half-point values each, as
@@ -646,15 +728,26 @@ def knock_rule(view: PlayerView | Standing, dists: Sequence[FloatArray], played:
     if not isinstance(view, (PlayerView, Standing)):
         raise AnalysisError(f"knock_rule needs a PlayerView or a Standing, not {shown(view)}")
     n = len(view.opponents)
-    if not (isinstance(dists, (list, tuple)) and len(dists) == n
-            and all(isinstance(d, np.ndarray) and d.shape == (67,) and bool(np.isfinite(d).all())
-                    and bool((d >= 0).all()) for d in dists)):
-        raise AnalysisError(f"dists={shown(dists)} is not allowed: one array of 67 chances (one per hand value in "
-                            f"half points) for each of the {n} opponents")
-    if not (isinstance(played, (list, tuple)) and len(played) == n
-            and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in played)):
-        raise AnalysisError(f"played={shown(played)} is not allowed: a whole number of turns of 0 or more for each "
-                            f"of the {n} opponents")
+    if not (
+        isinstance(dists, (list, tuple))
+        and len(dists) == n
+        and all(
+            isinstance(d, np.ndarray) and d.shape == (67,) and bool(np.isfinite(d).all()) and bool((d >= 0).all())
+            for d in dists
+        )
+    ):
+        raise AnalysisError(
+            f"dists={shown(dists)} is not allowed: one array of 67 chances (one per hand value in "
+            f"half points) for each of the {n} opponents"
+        )
+    if not (
+        isinstance(played, (list, tuple))
+        and len(played) == n
+        and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in played)
+    ):
+        raise AnalysisError(
+            f"played={shown(played)} is not allowed: a whole number of turns of 0 or more for each of the {n} opponents"
+        )
     valuation = valuation or KnockValuation()
     seats = Standing.from_view(view)
     game = GameModel.of(seats)

@@ -25,9 +25,9 @@ from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
+from ...rules.rulebook import RULEBOOK, rule_entry
 from ..lessons import APPENDICES, INDEX, LESSONS, appendix, lesson
 from ..progress import LessonProgress, Progress, ProgressError, SavedGame
-from ...rules.rulebook import RULEBOOK, rule_entry
 
 __all__ = [
     "RULEBOOK_PAGE",
@@ -70,7 +70,8 @@ def rule_link(code: str) -> str:
     '<a href="rulebook.ipynb#C7" title="C7 Showdown" style="color:#1a5fb4;text-decoration:underline">C7</a>'
     """
     entry = rule_entry(code)
-    return f'<a href="{RULEBOOK_PAGE}#{entry.code}" title="{escape(entry.code + " " + entry.title)}" style="{_LINK}">{entry.code}</a>'
+    title = escape(entry.code + " " + entry.title)
+    return f'<a href="{RULEBOOK_PAGE}#{entry.code}" title="{title}" style="{_LINK}">{entry.code}</a>'
 
 
 def rules_box(*codes: str) -> widgets.HTML:
@@ -87,18 +88,24 @@ def _nav(lesson_id: str) -> str:
     item = lesson(lesson_id)
     parts = []
     if item.previous is not None:
-        parts.append(f'<a href="{item.previous.filename}" style="{_LINK}">&larr; {item.previous.number}. {escape(item.previous.title)}</a>')
+        parts.append(
+            f'<a href="{item.previous.filename}" style="{_LINK}">'
+            f"&larr; {item.previous.number}. {escape(item.previous.title)}</a>"
+        )
     parts.append(f'<a href="{INDEX}" style="{_LINK}">Course index</a>')
     if item.next is not None:
-        parts.append(f'<a href="{item.next.filename}" style="{_LINK}">{item.next.number}. {escape(item.next.title)} &rarr;</a>')
+        parts.append(
+            f'<a href="{item.next.filename}" style="{_LINK}">{item.next.number}. {escape(item.next.title)} &rarr;</a>'
+        )
     return '<nav class="scatlab-nav" style="display:flex;gap:1.5em;margin:6px 0">' + "".join(parts) + "</nav>"
 
 
 def lesson_header(lesson_id: str) -> widgets.HTML:
-    """"Lesson n of 8" with links to the previous lesson, the index and the next lesson."""
+    """ "Lesson n of 8" with links to the previous lesson, the index and the next lesson."""
     item = lesson(lesson_id)
-    html = (f"<div style='color:#555'>scatlab course &middot; lesson {item.number} of {len(LESSONS)}</div>"
-            + _nav(lesson_id))
+    html = f"<div style='color:#555'>scatlab course &middot; lesson {item.number} of {len(LESSONS)}</div>" + _nav(
+        lesson_id
+    )
     w = widgets.HTML(html)
     w.add_class("scatlab-header")
     return w
@@ -118,8 +125,11 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
             p.record_visit(item.id)
         except ProgressError:
             pass
-    button = widgets.Button(description="Finished ✓" if done else "Mark this lesson finished",
-                            button_style="success" if done else "", layout=widgets.Layout(width="auto"))
+    button = widgets.Button(
+        description="Finished ✓" if done else "Mark this lesson finished",
+        button_style="success" if done else "",
+        layout=widgets.Layout(width="auto"),
+    )
     status = widgets.Label(notice)
 
     def finish(_b: Any) -> None:
@@ -143,17 +153,21 @@ def lesson_footer(lesson_id: str, progress: Any = None) -> widgets.VBox:
 def _appendix_nav(appendix_id: str) -> str:
     item = appendix(appendix_id)
     back = lesson(item.lesson)
-    return ('<nav class="scatlab-nav" style="display:flex;flex-wrap:wrap;gap:1.5em;margin:6px 0">'
-            f'<a href="{back.filename}" style="{_LINK}">&larr; back to {back.number}. {escape(back.title)}</a>'
-            f'<a href="{INDEX}" style="{_LINK}">Course index</a></nav>')
+    return (
+        '<nav class="scatlab-nav" style="display:flex;flex-wrap:wrap;gap:1.5em;margin:6px 0">'
+        f'<a href="{back.filename}" style="{_LINK}">&larr; back to {back.number}. {escape(back.title)}</a>'
+        f'<a href="{INDEX}" style="{_LINK}">Course index</a></nav>'
+    )
 
 
 def appendix_header(appendix_id: str) -> widgets.HTML:
-    """"Optional page" with links back to the lesson it extends and to the index."""
+    """ "Optional page" with links back to the lesson it extends and to the index."""
     item = appendix(appendix_id)
     back = lesson(item.lesson)
-    html = (f"<div style='color:#555'>scatlab course &middot; optional page, beside lesson {back.number}: "
-            "you may skip it</div>" + _appendix_nav(appendix_id))
+    html = (
+        f"<div style='color:#555'>scatlab course &middot; optional page, beside lesson {back.number}: "
+        "you may skip it</div>" + _appendix_nav(appendix_id)
+    )
     w = widgets.HTML(html)
     w.add_class("scatlab-header")
     return w
@@ -161,8 +175,10 @@ def appendix_header(appendix_id: str) -> widgets.HTML:
 
 def appendix_footer(appendix_id: str) -> widgets.HTML:
     """The same links as the header, and a word that this page does not count toward progress."""
-    w = widgets.HTML("<p style='color:#555'>An optional page: it does not count toward your progress.</p>"
-                     + _appendix_nav(appendix_id))
+    w = widgets.HTML(
+        "<p style='color:#555'>An optional page: it does not count toward your progress.</p>"
+        + _appendix_nav(appendix_id)
+    )
     w.add_class("scatlab-footer")
     return w
 
@@ -171,11 +187,15 @@ def _appendices_html() -> str:
     """The optional pages: no score beside them, since they do not count toward progress."""
     items = []
     for a in APPENDICES:
-        items.append(f"<li><a href='{a.filename}' style='{_LINK}'>{escape(a.title)}</a> "
-                     f"<span style='color:#555'>(beside lesson {lesson(a.lesson).number}): {escape(a.blurb)}</span>"
-                     "</li>")
-    return ("<h4>Optional pages</h4><p style='color:#555'>Side topics for the curious; they do not count "
-            f"toward your progress.</p><ul class='scatlab-appendices'>{''.join(items)}</ul>")
+        items.append(
+            f"<li><a href='{a.filename}' style='{_LINK}'>{escape(a.title)}</a> "
+            f"<span style='color:#555'>(beside lesson {lesson(a.lesson).number}): {escape(a.blurb)}</span>"
+            "</li>"
+        )
+    return (
+        "<h4>Optional pages</h4><p style='color:#555'>Side topics for the curious; they do not count "
+        f"toward your progress.</p><ul class='scatlab-appendices'>{''.join(items)}</ul>"
+    )
 
 
 def _index_html(progress: Progress | None, notice: str) -> str:
@@ -198,8 +218,11 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     rows = []
     for item in LESSONS:
         s = summary.get(item.id)
-        done = ("<span class='scatlab-finished' style='color:#1e7b34;white-space:nowrap'>finished ✓</span>"
-                if s and s.finished else "")
+        done = (
+            "<span class='scatlab-finished' style='color:#1e7b34;white-space:nowrap'>finished ✓</span>"
+            if s and s.finished
+            else ""
+        )
         steps = steps_of(item.id)
         got = sum(earned.get(step.id, 0) for step in steps)
         started = bool(s and (s.answered or s.finished)) or got > 0
@@ -208,8 +231,9 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         else:
             right = "" if started else "opened" if item.id in visited else "not&nbsp;started"
         if steps:
-            stars = (f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;"
-                     f"{3 * len(steps)}</span>")
+            stars = (
+                f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
+            )
             right = f"{stars}<br>{right}" if right else stars
         if done:  # one progress column: a phone keeps its width for the lesson's title and blurb
             right = f"{done}<br>{right}" if right else done
@@ -219,9 +243,11 @@ def _index_html(progress: Progress | None, notice: str) -> str:
             f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
             f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td></tr>"
         )
-    table = ("<table class='scatlab-index' style='border-collapse:collapse'>"
-             "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
-             "<th style='text-align:left;padding:4px 10px'>Progress</th></tr>" + "".join(rows) + "</table>")
+    table = (
+        "<table class='scatlab-index' style='border-collapse:collapse'>"
+        "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
+        "<th style='text-align:left;padding:4px 10px'>Progress</th></tr>" + "".join(rows) + "</table>"
+    )
     if games:
         items = "".join(
             f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
@@ -237,14 +263,24 @@ def _index_html(progress: Progress | None, notice: str) -> str:
     if rating is None:
         score = ""
     elif rating[1]:
-        score = (f" <span class='scatlab-index-rating'>Your rating: <b>{rating[0]}</b>, after {rating[1]} "
-                 f"puzzle{'s' if rating[1] != 1 else ''}.</span>")
+        score = (
+            f" <span class='scatlab-index-rating'>Your rating: <b>{rating[0]}</b>, after {rating[1]} "
+            f"puzzle{'s' if rating[1] != 1 else ''}.</span>"
+        )
     else:
         score = f" <span class='scatlab-index-rating'>Your rating starts at <b>{rating[0]}</b>.</span>"
-    practice = (f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
-                f"puzzles from real games, each with one clearly best move, and your rating.{score}</p>")
-    return (note + table + practice + _appendices_html() + saved
-            + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>")
+    practice = (
+        f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
+        f"puzzles from real games, each with one clearly best move, and your rating.{score}</p>"
+    )
+    return (
+        note
+        + table
+        + practice
+        + _appendices_html()
+        + saved
+        + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>"
+    )
 
 
 def course_index(progress: Any = None) -> widgets.VBox:
@@ -282,11 +318,16 @@ def rulebook_html() -> str:
                 if code not in rules.codes() and rules.plays(code):
                     larger = next(big for big, part in VARIANT_PARTS if part == code and big in rules.codes())
                     where.append(f"the {name} preset, as part of {larger}")
-            note = (f"Played in {'; in '.join(where)}." if where
-                    else "In no preset: a house rule to agree on before the game.")
+            note = (
+                f"Played in {'; in '.join(where)}."
+                if where
+                else "In no preset: a house rule to agree on before the game."
+            )
             more = f"<br><span class='scatlab-rule-where' style='color:#555'>{note}</span>"
-        items.append(f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"
-                     f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{more}</div>")
+        items.append(
+            f"<div id='{code}' class='scatlab-rule' style='margin:10px 0'>"
+            f"<a name='{code}'></a><b>{code} {escape(entry.title)}</b><br>{escape(entry.text)}{more}</div>"
+        )
     return "".join(items)
 
 

@@ -24,10 +24,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ...widgets.svg import card_svg
 from ..exercises import EXERCISES, Exercise, ExerciseError, Question, Verdict
 from ..progress import Progress, ProgressError
 from .course import open_progress
-from ...widgets.svg import card_svg
 
 __all__ = ["ExerciseWidget", "question_html"]
 
@@ -43,7 +43,9 @@ def question_html(question: Question, *, width: int = 56) -> str:
             for c in cards.split()
         )
         rows.append(f'<div style="margin:4px 0"><b>{escape(label)}:</b><br>{svgs}</div>')
-    return f'<div class="scatlab-question"><p style="font-size:1.05em">{escape(question.prompt)}</p>{"".join(rows)}</div>'
+    return (
+        f'<div class="scatlab-question"><p style="font-size:1.05em">{escape(question.prompt)}</p>{"".join(rows)}</div>'
+    )
 
 
 def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) -> None:
@@ -60,8 +62,10 @@ def mark_choices(buttons: Iterable[Any], chosen: str, right: Collection[str]) ->
         b.tooltip = "the right answer" if name in right else "your answer" if name == chosen else ""
 
 
-_WORKING_STYLE = ("<style>.scatlab-working mjx-container[display='true']{text-align:left!important;"
-                  "margin:2px 0!important}.scatlab-working-words{margin:4px 0}</style>")
+_WORKING_STYLE = (
+    "<style>.scatlab-working mjx-container[display='true']{text-align:left!important;"
+    "margin:2px 0!important}.scatlab-working-words{margin:4px 0}</style>"
+)
 """The working reads as a sum written down: its lines start at the left, as the lesson's do."""
 
 _WORDS_ONLY = re.compile(r"^\\text\{([^{}]*)\}$")
@@ -114,7 +118,9 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.prompt = widgets.HTML()
         self.choices = widgets.HBox()
         self.number = widgets.Text(placeholder="your answer", layout=widgets.Layout(width="9em"))
-        self.check_button = widgets.Button(description="Check", button_style="primary", layout=widgets.Layout(width="auto"))
+        self.check_button = widgets.Button(
+            description="Check", button_style="primary", layout=widgets.Layout(width="auto")
+        )
         self.number_box = widgets.HBox([self.number, self.check_button])
         self.feedback = widgets.HTML()
         self.score = widgets.Label("no answers yet")
@@ -132,8 +138,10 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.number.observe(lambda _c: self._typed(), "value")
         self.new_button.on_click(lambda _b: self.new_question())
         self.working_button.on_click(lambda _b: self.show_working())
-        self.buttons = widgets.HBox([self.new_button, self.working_button, self.score],
-                                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.buttons = widgets.HBox(
+            [self.new_button, self.working_button, self.score],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
         super().__init__(
             [self.title, self.prompt, self.choices, self.number_box, self.feedback, self.working, self.buttons],
             layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"),
@@ -219,11 +227,14 @@ class ExerciseWidget(widgets.VBox):  # type: ignore[misc]
         self.score.value = f"{self.right} of {self.answered} right"
         if self.progress is not None:
             try:
-                self.progress.record_answer(self.lesson, self.exercise.id, self.question.text(), verdict.answer,
-                                            correct=verdict.correct)
+                self.progress.record_answer(
+                    self.lesson, self.exercise.id, self.question.text(), verdict.answer, correct=verdict.correct
+                )
             except ProgressError as exc:
-                self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
-                                        f"not kept: {escape(str(exc))}</p>")
+                self.feedback.value += (
+                    f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
+                    f"not kept: {escape(str(exc))}</p>"
+                )
         mark_choices(self.choices.children, verdict.answer, self.question.accepted)
         self.number.disabled = self.check_button.disabled = True
         return verdict

@@ -27,16 +27,24 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
     ``?game=ID`` in the page's address reopens a saved game. A new choice of opponents deals a
     new game at once when no move of the learner's would be lost, else after a second click."""
 
-    def __init__(self, seed: int = 8, hints: bool = True, progress: Any = None, game: str | int | None = None,
-                 pace: float = 0.5, opponents: str = "tip") -> None:
+    def __init__(
+        self,
+        seed: int = 8,
+        hints: bool = True,
+        progress: Any = None,
+        game: str | int | None = None,
+        pace: float = 0.5,
+        opponents: str = "tip",
+    ) -> None:
         from .course import open_progress
 
         kinds = [kind for _, kind in OPPONENT_CHOICES]
         if opponents not in kinds:
             raise ScatlabError(f"opponents={opponents!r} is not allowed: choose one of {', '.join(kinds)}")
         self.opponents = opponents
-        self.choose = widgets.ToggleButtons(options=list(OPPONENT_CHOICES), value=opponents, description="Against",
-                                            style={"button_width": "auto"})
+        self.choose = widgets.ToggleButtons(
+            options=list(OPPONENT_CHOICES), value=opponents, description="Against", style={"button_width": "auto"}
+        )
         self.change_note = widgets.HTML()
         self.change_button = widgets.Button(layout=widgets.Layout(width="auto", display="none"))
         self.choose.observe(lambda _c: self._chosen(), "value")
@@ -54,8 +62,15 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         self.table_box = widgets.VBox()
         self.seed = seed
         self.save_button.on_click(lambda _b: self.save())
-        super().__init__([widgets.HBox([self.choose]), widgets.HBox([self.change_note, self.change_button]),
-                          self.table_box, widgets.HBox([self.save_name, self.save_button]), self.status])
+        super().__init__(
+            [
+                widgets.HBox([self.choose]),
+                widgets.HBox([self.change_note, self.change_button]),
+                self.table_box,
+                widgets.HBox([self.save_name, self.save_button]),
+                self.status,
+            ]
+        )
         self.add_class("scatlab-game")
         self.new_game(seed)
         if game is not None:
@@ -69,8 +84,14 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
             self.seed += 1
         else:
             self.seed = seed
-        self.table = Table("classic", opponents=(self.opponents,) * 2, seed=self.seed, hints=self.hints_on,
-                           pace=self.pace, controls="beginner")
+        self.table = Table(
+            "classic",
+            opponents=(self.opponents,) * 2,
+            seed=self.seed,
+            hints=self.hints_on,
+            pace=self.pace,
+            controls="beginner",
+        )
         self.table.surface.takes_focus = True  # the page's game, above the review's try-it tables
         self.table_box.children = (self.table,)
 
@@ -86,10 +107,12 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         self.change_note.value = ""
         if kind == self.opponents:
             return
-        name = dict((k, n) for n, k in OPPONENT_CHOICES)[kind].lower()
+        name = {k: n for n, k in OPPONENT_CHOICES}[kind].lower()
         if self._in_play():
-            self.change_note.value = (f"<p>Your game so far would end: save it first to keep it, then deal a new one "
-                                      f"against {escape(name)}.</p>")
+            self.change_note.value = (
+                f"<p>Your game so far would end: save it first to keep it, then deal a new one "
+                f"against {escape(name)}.</p>"
+            )
             self.change_button.description = f"Deal a new game against {name}"
             self.change_button.layout.display = ""
             return
@@ -113,8 +136,10 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
         except ProgressError as exc:  # a name too long, a read-only or locked file: said, nothing saved
             self.status.value = f"<p class='scatlab-save-error' style='color:#b00020'>Not saved: {escape(str(exc))}</p>"
             return None
-        self.status.value = (f"<p class='scatlab-saved-note' style='color:#1e7b34'>Saved as &ldquo;{escape(name)}"
-                             "&rdquo;; the course index lists it.</p>")
+        self.status.value = (
+            f"<p class='scatlab-saved-note' style='color:#1e7b34'>Saved as &ldquo;{escape(name)}"
+            "&rdquo;; the course index lists it.</p>"
+        )
         return gid
 
     def reopen(self, game: str | int) -> None:
@@ -131,8 +156,10 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
                 words = f"There is no saved game {shown} here: open a saved game from the course index."
             elif "saved game's id" in words:
                 words = f"{shown!r} is not the number of a saved game: open a saved game from the course index."
-            self.status.value = (f"<p class='scatlab-reopen-error' style='color:#8a5a00'>Cannot reopen game "
-                                 f"{escape(shown)}: {escape(words)}</p>")
+            self.status.value = (
+                f"<p class='scatlab-reopen-error' style='color:#8a5a00'>Cannot reopen game "
+                f"{escape(shown)}: {escape(words)}</p>"
+            )
             return
         self.table.handle({"type": "load", "text": saved.record})
         self.status.value = f"<p class='scatlab-reopened'>Reopened &ldquo;{escape(saved.name)}&rdquo;.</p>"
@@ -174,8 +201,9 @@ def _play_session(s: Any, player: str, seed: int, limit: int) -> None:
 
 
 @lru_cache(maxsize=8)
-def stand_in_record(rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"),
-                    player: str = "tip") -> str:
+def stand_in_record(
+    rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"), player: str = "tip"
+) -> str:
     """The game record (JSON) of :func:`stand_in_game`, played once per process on a table
     session with no widget (the warm kernels play it before a page asks:
     :mod:`scatlab.app.warmup`).
@@ -192,8 +220,9 @@ def stand_in_record(rules: str = "quick", seed: int = 16, opponents: tuple[str, 
     return str(session.record_json())
 
 
-def stand_in_game(rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"),
-                  player: str = "tip") -> Any:
+def stand_in_game(
+    rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"), player: str = "tip"
+) -> Any:
     """A finished game to review when the learner has not finished one: a table of
     ``rules`` dealt from ``seed``, the learner's seat played by ``player``
     (:func:`!play_to_the_end`, same seed). The defaults (the quick preset, seed 16: seven

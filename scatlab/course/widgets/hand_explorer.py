@@ -21,8 +21,9 @@ __all__ = ["HandExplorer", "cards_html"]
 
 
 def cards_html(cards: str, width: int = 60) -> str:
-    return "".join(f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
-                   for c in cards.split())
+    return "".join(
+        f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>' for c in cards.split()
+    )
 
 
 class HandExplorer(widgets.VBox):  # type: ignore[misc]
@@ -58,13 +59,24 @@ class HandExplorer(widgets.VBox):  # type: ignore[misc]
             said = f"worth <b>{shown}</b>"
         else:
             code = value_rule(cards, rules)
-            how = {"V1": f"three of a kind counts {shown}", "V2": f"three of a kind counts {shown}",
-                   "V3": "a straight flush counts 30", "V13": "three Aces are a Grand Cadillac, worth 33"}.get(
-                       code, "three different suits count the highest card" if len({c.suit for c in cards}) == 3
-                       else "the best suit adds up")
+            how = {
+                "V1": f"three of a kind counts {shown}",
+                "V2": f"three of a kind counts {shown}",
+                "V3": "a straight flush counts 30",
+                "V13": "three Aces are a Grand Cadillac, worth 33",
+            }.get(
+                code,
+                "three different suits count the highest card"
+                if len({c.suit for c in cards}) == 3
+                else "the best suit adds up",
+            )
             from .course import rule_link
 
             codes = rules.codes()
-            named = f"the {escape(rules.name)} rules" + (f" ({', '.join(rule_link(c) for c in codes)})" if codes else "")
+            named = f"the {escape(rules.name)} rules" + (
+                f" ({', '.join(rule_link(c) for c in codes)})" if codes else ""
+            )
             said = f"worth <b>{shown}</b> under {named}: {escape(how)} ({rule_link(code)})"
-        self.result.value = cards_html(format_cards(cards)) + f"<p class='scatlab-value' style='font-size:1.2em'>{said}</p>"
+        self.result.value = (
+            cards_html(format_cards(cards)) + f"<p class='scatlab-value' style='font-size:1.2em'>{said}</p>"
+        )

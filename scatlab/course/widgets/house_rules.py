@@ -7,8 +7,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..data import PRESET_FIELDS, preset_rows
 from ...rules.options import PRESETS, find_rules
+from ..data import PRESET_FIELDS, preset_rows
 
 __all__ = ["preset_table", "TryRules"]
 
@@ -25,14 +25,22 @@ def preset_table() -> widgets.HTML:
     head = "".join(f"<th style='padding:3px 8px'>{escape(label)}</th>" for _, label in PRESET_FIELDS)
     body = []
     for name, codes, cells in rows:
-        tds = "".join(f"<td style='padding:3px 8px'>{'<b>' + escape(c) + '</b>' if c != b else escape(c)}</td>"
-                      for c, b in zip(cells, base))
-        body.append(f"<tr><td style='padding:3px 8px'><b>{escape(name)}</b></td><td style='padding:3px 8px'>{escape(codes)}</td>{tds}</tr>")
-    w = widgets.HTML("<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the table "
-                     "sideways to see every column.</p>"
-                     "<table class='scatlab-presets' style='border-collapse:collapse;font-size:0.92em'>"
-                     f"<tr><th style='padding:3px 8px'>preset</th><th style='padding:3px 8px'>variants</th>{head}</tr>"
-                     + "".join(body) + "</table>")
+        tds = "".join(
+            f"<td style='padding:3px 8px'>{'<b>' + escape(c) + '</b>' if c != b else escape(c)}</td>"
+            for c, b in zip(cells, base)
+        )
+        body.append(
+            f"<tr><td style='padding:3px 8px'><b>{escape(name)}</b></td>"
+            f"<td style='padding:3px 8px'>{escape(codes)}</td>{tds}</tr>"
+        )
+    w = widgets.HTML(
+        "<p class='scat-narrow-hint' style='display:none;color:#555;font-size:0.9em'>Swipe the table "
+        "sideways to see every column.</p>"
+        "<table class='scatlab-presets' style='border-collapse:collapse;font-size:0.92em'>"
+        f"<tr><th style='padding:3px 8px'>preset</th><th style='padding:3px 8px'>variants</th>{head}</tr>"
+        + "".join(body)
+        + "</table>"
+    )
     w.add_class("scatlab-presets")
     return w
 
@@ -54,7 +62,8 @@ class TryRules(widgets.VBox):  # type: ignore[misc]
         from ...widgets.table import Table
 
         rules = find_rules(self.preset.value)
-        self.table = Table(rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False,
-                           controls="beginner")
+        self.table = Table(
+            rules.name, opponents=("tip", "tip"), seed=self.seed, pace=0.4, hints=False, controls="beginner"
+        )
         self.table_box.children = (self.table,)
         self.describe.value = f"<p>Playing {escape(_rules_name(rules))}.</p>"

@@ -45,23 +45,37 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
     True
     """
 
-    def __init__(self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "",
-                 max_turns: int = 8) -> None:
+    def __init__(
+        self, hand: str = "AH KH QS", discard: str = "2C", turns: int = 0, rejected: str = "", max_turns: int = 8
+    ) -> None:
         from ...analysis import Knowledge
 
         self.knowledge = Knowledge.of(hand, discard, opponents=1)
         self.risks: dict[str, Any] = {}
-        self.turns = widgets.IntSlider(value=turns, min=0, max=max_turns, description="Turns played",
-                                       style={"description_width": "initial"}, continuous_update=False)
-        self.rejected = widgets.Text(value=rejected, description="Cards they rejected",
-                                     placeholder="e.g. 8S 2D", style={"description_width": "initial"},
-                                     layout=widgets.Layout(width="22em"), continuous_update=False)
+        self.turns = widgets.IntSlider(
+            value=turns,
+            min=0,
+            max=max_turns,
+            description="Turns played",
+            style={"description_width": "initial"},
+            continuous_update=False,
+        )
+        self.rejected = widgets.Text(
+            value=rejected,
+            description="Cards they rejected",
+            placeholder="e.g. 8S 2D",
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="22em"),
+            continuous_update=False,
+        )
         self.error = widgets.HTML()
         self.result = widgets.HTML()
         self.turns.observe(lambda _c: self._update(), "value")
         self.rejected.observe(lambda _c: self._update(), "value")
-        shown = widgets.HTML(f"<p>Your hand {_cards_html(hand, 44)} &nbsp; the discard {_cards_html(discard, 44)}"
-                             " &nbsp; one opponent, and it is your turn: knock now?</p>")
+        shown = widgets.HTML(
+            f"<p>Your hand {_cards_html(hand, 44)} &nbsp; the discard {_cards_html(discard, 44)}"
+            " &nbsp; one opponent, and it is your turn: knock now?</p>"
+        )
         super().__init__([shown, self.turns, widgets.HBox([self.rejected, self.error]), self.result])
         self.add_class("scatlab-opponent-models")
         self._update()
@@ -74,14 +88,15 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         from ...cards import parse_cards
 
         text = str(self.rejected.value)
-        cards = parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
+        cards = (
+            parse_cards(text, deck_size=self.knowledge.rules.deck_size, what="rejected cards") if text.strip() else ()
+        )
         turns = int(self.turns.value)
         check_rejected(turns, cards, text.strip())
         return Observations((turns,), (cards,))
 
     def _update(self) -> None:
-        from ...analysis import knock_risk
-        from ...analysis import Position, rank, win_level
+        from ...analysis import Position, knock_risk, rank, win_level
 
         try:
             seen = self.observations()
@@ -91,26 +106,38 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
             self.result.value = "<p style='color:#555'>Fix the rejected cards to see the numbers.</p>"
             return
         mine = [c for c in seen.rejected[0] if c in self.knowledge.hand]
-        self.error.value = "" if not mine else (
-            f"<span class='scatlab-field-note' style='color:#555'>{' '.join(c.pretty for c in mine)} "
-            f"{'is' if len(mine) == 1 else 'are'} in your hand: they rejected {'it' if len(mine) == 1 else 'them'} "
-            f"only if you then took {'it' if len(mine) == 1 else 'them'} from the pile (C5)</span>")
-        self.risks = {m: knock_risk(self.knowledge, opponent_model=m, observations=seen)
-                      for m in ("uniform", "adaptive")}
+        self.error.value = (
+            ""
+            if not mine
+            else (
+                f"<span class='scatlab-field-note' style='color:#555'>{' '.join(c.pretty for c in mine)} "
+                f"{'is' if len(mine) == 1 else 'are'} in your hand: they rejected {'it' if len(mine) == 1 else 'them'} "
+                f"only if you then took {'it' if len(mine) == 1 else 'them'} from the pile (C5)</span>"
+            )
+        )
+        self.risks = {
+            m: knock_risk(self.knowledge, opponent_model=m, observations=seen) for m in ("uniform", "adaptive")
+        }
         heads = {"uniform": "uniform: as if just dealt", "adaptive": "adaptive: what they have probably kept"}
-        rows = (("You lose a life", "p_lose_one"), ("You lose two lives", "p_lose_two"),
-                ("You lose anything", "p_lose"))
+        rows = (
+            ("You lose a life", "p_lose_one"),
+            ("You lose two lives", "p_lose_two"),
+            ("You lose anything", "p_lose"),
+        )
         cell = "padding:4px 12px;vertical-align:top"
         body = []
         for label, field in rows:
             tds = "".join(
                 f"<td style='{cell}' data-model='{m}' data-field='{field}'><b>{_percent(getattr(r, field))}</b>"
                 f"<br><span style='font-size:0.8em;color:#555'>= {getattr(r, field)}</span></td>"
-                for m, r in self.risks.items())
+                for m, r in self.risks.items()
+            )
             body.append(f"<tr><td style='{cell}'>{label}</td>{tds}</tr>")
-        loss = "".join(f"<td style='{cell}' data-model='{m}' data-field='expected_loss'><b>{float(r.expected_loss):.3f}"
-                       f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
-                       for m, r in self.risks.items())
+        loss = "".join(
+            f"<td style='{cell}' data-model='{m}' data-field='expected_loss'><b>{float(r.expected_loss):.3f}"
+            f"</b><br><span style='font-size:0.8em;color:#555'>= {r.expected_loss}</span></td>"
+            for m, r in self.risks.items()
+        )
         body.append(f"<tr><td style='{cell}'>Lives a knock costs on average</td>{loss}</tr>")
         ranking = rank(Position.of(self.knowledge, opponent_turns=(int(self.turns.value),), observations=seen))
         on, on_win = ranking.play_on_lives, ranking.play_on_win
@@ -118,18 +145,29 @@ class OpponentModelExplorer(widgets.VBox):  # type: ignore[misc]
         assert on is not None and on_win is not None and knock.win is not None
         self.play_on = on
         self.advice = ranking.best.name
-        body.append(f"<tr><td style='{cell}'>Playing on: chance of losing a life this hand (the advice's "
-                    f"estimate)</td><td style='{cell}' colspan='2' data-field='play_on'><b>{_percent(on)}</b></td></tr>")
-        verdict = ("<span style='color:#1e7b34'>knock</span>" if ranking.best.ends_hand
-                   else "<span style='color:#c0392b'>play on</span>")
-        body.append(f"<tr><td style='{cell}'>The advice (adaptive model)</td><td style='{cell}' colspan='2' "
-                    f"data-field='verdict'>{verdict}: your chance of winning the game is {win_level(knock.win)} if "
-                    f"you knock, {win_level(on_win)} if you play on</td></tr>")
+        body.append(
+            f"<tr><td style='{cell}'>Playing on: chance of losing a life this hand (the advice's "
+            f"estimate)</td><td style='{cell}' colspan='2' data-field='play_on'><b>{_percent(on)}</b></td></tr>"
+        )
+        verdict = (
+            "<span style='color:#1e7b34'>knock</span>"
+            if ranking.best.ends_hand
+            else "<span style='color:#c0392b'>play on</span>"
+        )
+        body.append(
+            f"<tr><td style='{cell}'>The advice (adaptive model)</td><td style='{cell}' colspan='2' "
+            f"data-field='verdict'>{verdict}: your chance of winning the game is {win_level(knock.win)} if "
+            f"you knock, {win_level(on_win)} if you play on</td></tr>"
+        )
         head = "".join(f"<th style='{cell};text-align:left'>{heads[m]}</th>" for m in self.risks)
-        seen_text = "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
-        self.result.value = (f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
-                             f"<table class='scatlab-model-risks' style='border-collapse:collapse'>"
-                             f"<tr><th style='{cell}'></th>{head}</tr>{''.join(body)}</table>")
+        seen_text = (
+            "nothing seen yet" if seen.empty else escape(card_words(seen.describe().replace("opponent 1: ", "")))
+        )
+        self.result.value = (
+            f"<p style='color:#555'>What you have seen of the opponent: {seen_text}.</p>"
+            f"<table class='scatlab-model-risks' style='border-collapse:collapse'>"
+            f"<tr><th style='{cell}'></th>{head}</tr>{''.join(body)}</table>"
+        )
 
 
 CALIBRATION_FIGURE = "calibration-classic-3p.svg"

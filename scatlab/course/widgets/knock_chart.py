@@ -18,7 +18,19 @@ import ipywidgets as widgets
 from ...cards import format_cards
 from ..exercises import show_value
 
-__all__ = ["knock_chart_svg", "knock_table_html", "knock_caption", "KnockChart", "worked_example_html", "worked_example", "line_facts_html", "line_facts", "CLIMB_WHENS", "line_climb_html", "line_climb"]
+__all__ = [
+    "knock_chart_svg",
+    "knock_table_html",
+    "knock_caption",
+    "KnockChart",
+    "worked_example_html",
+    "worked_example",
+    "line_facts_html",
+    "line_facts",
+    "CLIMB_WHENS",
+    "line_climb_html",
+    "line_climb",
+]
 
 
 def _running_loop() -> Any:
@@ -33,10 +45,12 @@ def _running_loop() -> Any:
 def _knock_chart_style(count: int) -> str:
     """The chart's own CSS: a column tapped, clicked or reached with Tab (focused), or under the
     mouse, shows its figures in a box (a phone has no hover: a tap focuses)."""
-    rules = [".scat-kc .scat-kc-col{cursor:pointer;outline:none}",
-             ".scat-kc .scat-kc-col:hover .scat-kc-hit{fill:#f2f2f2}",
-             ".scat-kc .scat-kc-col:focus .scat-kc-hit{fill:#fff1bf}",
-             ".scat-kc .scat-kc-readout{display:none;pointer-events:none}"]  # a tap goes through to the column
+    rules = [
+        ".scat-kc .scat-kc-col{cursor:pointer;outline:none}",
+        ".scat-kc .scat-kc-col:hover .scat-kc-hit{fill:#f2f2f2}",
+        ".scat-kc .scat-kc-col:focus .scat-kc-hit{fill:#fff1bf}",
+        ".scat-kc .scat-kc-readout{display:none;pointer-events:none}",
+    ]  # a tap goes through to the column
     for i in range(count):
         col, box = f'.scat-kc-col[data-i="{i}"]', f'.scat-kc-readout[data-i="{i}"]'
         rules.append(f".scat-kc {col}:focus~{box},.scat-kc {col}:hover~{box}{{display:inline}}")
@@ -86,53 +100,72 @@ def knock_chart_svg(line: Any) -> str:
     crossings = [i for i in range(1, len(rows)) if rows[i].knocks and not rows[i - 1].knocks]
     frame = _Frame(width, left, right, font, plot_top, plot_bottom, bottom, top, bar)
     y, cx = frame.y, frame.cx
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="scat-kc" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="group" '
-             f'style="display:block;width:100%;max-width:480px;height:auto" '
-             f'aria-label="your chance of winning the game if you knock and if you play on, by hand value, against '
-             f'{n} opponent{"s" if n != 1 else ""}">', _knock_chart_style(len(rows))]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="scat-kc" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="group" '
+        f'style="display:block;width:100%;max-width:480px;height:auto" '
+        f'aria-label="your chance of winning the game if you knock and if you play on, by hand value, against '
+        f'{n} opponent{"s" if n != 1 else ""}">',
+        _knock_chart_style(len(rows)),
+    ]
     parts.append(_legend(font, bool(crossings)))
     for i, row in enumerate(rows):  # where the advice knocks, shaded behind everything
         if row.knocks:
-            parts.append(f'<rect class="scat-kc-shade" x="{left + i * bar:.1f}" y="{plot_top}" width="{bar:.1f}" '
-                         f'height="{plot_bottom - plot_top}" fill="#e6f4ea"/>')
+            parts.append(
+                f'<rect class="scat-kc-shade" x="{left + i * bar:.1f}" y="{plot_top}" width="{bar:.1f}" '
+                f'height="{plot_bottom - plot_top}" fill="#e6f4ea"/>'
+            )
     ticks = round((top - bottom) / step)
     for j in range(ticks + 1):
         tick = bottom + j * step
         ty = plot_bottom - (plot_bottom - plot_top) * j / ticks
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>'
-                     f'<text x="{left - 5}" y="{ty + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}%</text>')
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>'
+            f'<text x="{left - 5}" y="{ty + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}%</text>'
+        )
     middle = (plot_top + plot_bottom) / 2
-    parts.append(f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
-                 f'transform="rotate(-90 14 {middle:.1f})">your chance of winning the game</text>')
+    parts.append(
+        f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
+        f'transform="rotate(-90 14 {middle:.1f})">your chance of winning the game</text>'
+    )
     knock_path = " ".join(f"{cx(i):.1f},{y(r.knock):.1f}" for i, r in enumerate(rows))
     on_path = " ".join(f"{cx(i):.1f},{y(r.play_on):.1f}" for i, r in enumerate(rows))
-    parts.append(f'<polyline class="scat-kc-knock-path" points="{knock_path}" fill="none" stroke="#555" '
-                 f'stroke-width="1.2"/><polyline class="scat-kc-on-path" points="{on_path}" fill="none" '
-                 f'stroke="#1a5fb4" stroke-width="1.2"/>')
+    parts.append(
+        f'<polyline class="scat-kc-knock-path" points="{knock_path}" fill="none" stroke="#555" '
+        f'stroke-width="1.2"/><polyline class="scat-kc-on-path" points="{on_path}" fill="none" '
+        f'stroke="#1a5fb4" stroke-width="1.2"/>'
+    )
     for i in crossings:  # the knock line: knocking's figure passes playing on's here
         x = left + i * bar
-        parts.append(f'<line class="scat-kc-line" data-value="{escape(show_value(rows[i].value))}" x1="{x:.1f}" '
-                     f'x2="{x:.1f}" y1="{plot_top}" y2="{plot_bottom}" stroke="#333" stroke-width="1.5" '
-                     f'stroke-dasharray="4 3"/>')
+        parts.append(
+            f'<line class="scat-kc-line" data-value="{escape(show_value(rows[i].value))}" x1="{x:.1f}" '
+            f'x2="{x:.1f}" y1="{plot_top}" y2="{plot_bottom}" stroke="#333" stroke-width="1.5" '
+            f'stroke-dasharray="4 3"/>'
+        )
     for i, row in enumerate(rows):
         x = left + i * bar
         colour = "#1e7b34" if row.knocks else "#c0392b"
         label = escape(show_value(row.value))
-        parts.append(f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" data-knock="{level(row.knock)}" '
-                     f'data-play-on="{level(row.play_on)}" data-advice="{"knock" if row.knocks else "play on"}" '
-                     f'tabindex="0" role="img"><title>{escape(readout(row))}</title>'
-                     f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
-                     f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
-                     f'<rect class="scat-kc-knock" x="{cx(i) - 4.5:.1f}" y="{y(row.knock) - 4.5:.1f}" width="9" '
-                     f'height="9" fill="{colour}"/>'
-                     f'<circle class="scat-kc-dot" cx="{cx(i):.1f}" cy="{y(row.play_on):.1f}" r="4" fill="#1a5fb4"/>')
+        parts.append(
+            f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" data-knock="{level(row.knock)}" '
+            f'data-play-on="{level(row.play_on)}" data-advice="{"knock" if row.knocks else "play on"}" '
+            f'tabindex="0" role="img"><title>{escape(readout(row))}</title>'
+            f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
+            f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
+            f'<rect class="scat-kc-knock" x="{cx(i) - 4.5:.1f}" y="{y(row.knock) - 4.5:.1f}" width="9" '
+            f'height="9" fill="{colour}"/>'
+            f'<circle class="scat-kc-dot" cx="{cx(i):.1f}" cy="{y(row.play_on):.1f}" r="4" fill="#1a5fb4"/>'
+        )
         if row.value == int(row.value):
-            parts.append(f'<text class="scat-kc-value" x="{cx(i):.1f}" y="{plot_bottom + 17}" '
-                         f'text-anchor="middle" font-size="{font}">{label}</text>')
+            parts.append(
+                f'<text class="scat-kc-value" x="{cx(i):.1f}" y="{plot_bottom + 17}" '
+                f'text-anchor="middle" font-size="{font}">{label}</text>'
+            )
         parts.append("</g>")
-    parts.append(f'<text x="{left + (width - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
-                 f'font-size="{font}">hand value at the start of your turn</text>')
+    parts.append(
+        f'<text x="{left + (width - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+        f'font-size="{font}">hand value at the start of your turn</text>'
+    )
     parts += _readouts(frame, rows)
     parts.append("</svg>")
     return "".join(parts)
@@ -156,7 +189,8 @@ class _Frame:
     def y(self, p: Fraction) -> float:
         """Where the chance ``p`` is drawn, down the view box."""
         return self.plot_bottom - (self.plot_bottom - self.plot_top) * (float(p) * 100 - self.bottom) / (
-            self.top - self.bottom)
+            self.top - self.bottom
+        )
 
     def cx(self, i: int) -> float:
         """The middle of column ``i``."""
@@ -167,16 +201,20 @@ def _legend(font: int, knock_line: bool) -> str:
     """The chart's legend: one entry a row, so each stays whole on a phone (the knock line's
     own entry only where the chart has one)."""
     parts = []
-    parts.append(f'<g class="scat-kc-legend" font-size="{font}">'
-                 f'<rect x="8" y="6" width="11" height="11" fill="#1e7b34"/>'
-                 f'<text x="25" y="16">if you knock (the advice: knock)</text>'
-                 f'<rect x="8" y="24" width="11" height="11" fill="#c0392b"/>'
-                 f'<text x="25" y="34">if you knock (the advice: play on)</text>'
-                 f'<circle cx="13.5" cy="47.5" r="4.5" fill="#1a5fb4"/>'
-                 f'<text x="25" y="52">if you play on</text>')
+    parts.append(
+        f'<g class="scat-kc-legend" font-size="{font}">'
+        f'<rect x="8" y="6" width="11" height="11" fill="#1e7b34"/>'
+        f'<text x="25" y="16">if you knock (the advice: knock)</text>'
+        f'<rect x="8" y="24" width="11" height="11" fill="#c0392b"/>'
+        f'<text x="25" y="34">if you knock (the advice: play on)</text>'
+        f'<circle cx="13.5" cy="47.5" r="4.5" fill="#1a5fb4"/>'
+        f'<text x="25" y="52">if you play on</text>'
+    )
     if knock_line:
-        parts.append('<line x1="150" x2="150" y1="40" y2="55" stroke="#333" stroke-width="1.5" stroke-dasharray="4 3"/>'
-                     '<text x="158" y="52">the knock line</text>')
+        parts.append(
+            '<line x1="150" x2="150" y1="40" y2="55" stroke="#333" stroke-width="1.5" stroke-dasharray="4 3"/>'
+            '<text x="158" y="52">the knock line</text>'
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -197,14 +235,20 @@ def _readouts(frame: _Frame, rows: Any) -> list[str]:
         above, below = high - plot_top, plot_bottom - low  # room above its marks, and below them
         box_y = plot_top + 2 if above >= box_h + 2 or above >= below else plot_bottom - box_h - 2
         close = " (a close call)" if row.close or level(row.knock) == level(row.play_on) else ""
-        lines = ["your chance of winning the game:", f"{level(row.knock)} if you knock",
-                 f"{level(row.play_on)} if you play on", f"the advice: {'knock' if row.knocks else 'play on'}{close}"]
-        parts.append(f'<g class="scat-kc-readout" data-i="{i}" aria-hidden="true" font-size="{font}">'
-                     f'<rect x="{box_x}" y="{box_y}" width="{box_w}" height="{box_h}" rx="4" fill="#fff" '
-                     f'stroke="#555"/><text x="{box_x + 10}" y="{box_y + 18}" font-weight="bold">'
-                     f'worth {escape(show_value(row.value))}</text>' +
-                     "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 17 * j}">{t}</text>'
-                             for j, t in enumerate(lines)) + "</g>")
+        lines = [
+            "your chance of winning the game:",
+            f"{level(row.knock)} if you knock",
+            f"{level(row.play_on)} if you play on",
+            f"the advice: {'knock' if row.knocks else 'play on'}{close}",
+        ]
+        parts.append(
+            f'<g class="scat-kc-readout" data-i="{i}" aria-hidden="true" font-size="{font}">'
+            f'<rect x="{box_x}" y="{box_y}" width="{box_w}" height="{box_h}" rx="4" fill="#fff" '
+            f'stroke="#555"/><text x="{box_x + 10}" y="{box_y + 18}" font-weight="bold">'
+            f"worth {escape(show_value(row.value))}</text>"
+            + "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 17 * j}">{t}</text>' for j, t in enumerate(lines))
+            + "</g>"
+        )
     return parts
 
 
@@ -219,12 +263,15 @@ def knock_table_html(line: Any) -> str:
         f"<tr data-value='{escape(show_value(r.value))}'>{td}{escape(show_value(r.value))}</td>"
         f"{td}{level(r.knock)}</td>{td}{level(r.play_on)}</td>"
         f"{td}{'<b>knock</b>' if r.knocks else 'play on'}</td></tr>"
-        for r in chart_rows(line))
-    return ("<details class='scatlab-knock-table'><summary style='cursor:pointer'>The numbers, value by value"
-            "</summary><table style='border-collapse:collapse;font-size:0.9em;margin-top:4px'>"
-            f"<thead><tr><th style='{cell}'>Your hand is worth</th><th style='{cell}'>If you knock</th>"
-            f"<th style='{cell}'>If you play on</th><th style='{cell}'>The advice</th></tr></thead>"
-            f"<tbody>{body}</tbody></table></details>")
+        for r in chart_rows(line)
+    )
+    return (
+        "<details class='scatlab-knock-table'><summary style='cursor:pointer'>The numbers, value by value"
+        "</summary><table style='border-collapse:collapse;font-size:0.9em;margin-top:4px'>"
+        f"<thead><tr><th style='{cell}'>Your hand is worth</th><th style='{cell}'>If you knock</th>"
+        f"<th style='{cell}'>If you play on</th><th style='{cell}'>The advice</th></tr></thead>"
+        f"<tbody>{body}</tbody></table></details>"
+    )
 
 
 def knock_caption(line: Any) -> str:
@@ -235,11 +282,16 @@ def knock_caption(line: Any) -> str:
     n, t = line.opponents, line.turns
     after = "just dealt" if t == 0 else f"after {t} turn{'s' if t != 1 else ''} each"
     where = line_words(chart_rows(line))
-    verdict = ("the advice never knocks at the start of a turn" if where == "never" else
-               f"the advice knocks <b>{where}</b>, where knocking gives the better chance of winning the game")
-    return (f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}, for an average hand: {verdict}. Before the "
-            f"hand, with {line.lives} lives each, your chance of winning the game is {level(line.now)}. "
-            "Tap a value for its numbers, or open the table below.</p>")
+    verdict = (
+        "the advice never knocks at the start of a turn"
+        if where == "never"
+        else f"the advice knocks <b>{where}</b>, where knocking gives the better chance of winning the game"
+    )
+    return (
+        f"<p>Against {n} opponent{'s' if n > 1 else ''}, {after}, for an average hand: {verdict}. Before the "
+        f"hand, with {line.lives} lives each, your chance of winning the game is {level(line.now)}. "
+        "Tap a value for its numbers, or open the table below.</p>"
+    )
 
 
 class KnockChart(widgets.VBox):  # type: ignore[misc]
@@ -252,10 +304,14 @@ class KnockChart(widgets.VBox):  # type: ignore[misc]
         """``defer``: in a running kernel, draw the chart just after the page is shown (the
         figures take a moment), so the lesson's other widgets are usable at once."""
         self.line: Any = None
-        self.opponents = widgets.ToggleButtons(options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)],
-                                               value=opponents, description="Against")
-        self.turns = widgets.ToggleButtons(options=[("just dealt", 0), ("1 turn in", 1), ("2 turns in", 2),
-                                                    ("3 turns in", 3), ("4 turns in", 4)], value=turns, description="When")
+        self.opponents = widgets.ToggleButtons(
+            options=[("1 opponent", 1), ("2 opponents", 2), ("3 opponents", 3)], value=opponents, description="Against"
+        )
+        self.turns = widgets.ToggleButtons(
+            options=[("just dealt", 0), ("1 turn in", 1), ("2 turns in", 2), ("3 turns in", 3), ("4 turns in", 4)],
+            value=turns,
+            description="When",
+        )
         self.chart = widgets.HTML()
         self.caption = widgets.HTML()
         self.table = widgets.HTML()
@@ -299,21 +355,26 @@ def worked_example_html(hand: str | None = None, pile: str | None = None) -> str
     lives = s.ranking.position.seats.lives[0]
     about = "" if s.lands() else "about "
     verdict = "knock" if s.knocks else "play on"
-    close = (" It is a close call: the two are closer than the estimates can tell apart, and the advice takes the "
-             "higher." if s.close else "")
+    close = (
+        " It is a close call: the two are closer than the estimates can tell apart, and the advice takes the higher."
+        if s.close
+        else ""
+    )
     row = next(r for r in chart_rows(knock_line("classic", 1, 0)) if r.value == s.value)
     cards = format_cards(s.hand, pretty=True)
-    return (f"<div class='scatlab-worked-example'><p>You hold {cards}, worth {show_value(s.value)}, against one "
-            f"opponent just dealt, the {pile_card} on the pile. Everyone has {lives} lives: your chance of winning "
-            f"the game is {level(s.now)} before this hand. If you knock, counting their every hand and last "
-            "turn:</p><ul>"
-            f"<li>they make 31 ({level(p1)}): you lose one life, and your chance of winning the game is then "
-            f"{level(a1)};</li>"
-            f"<li>they end above you ({level(p2)}): you lose two lives; then {level(a2)};</li>"
-            f"<li>otherwise ({level(p3)}) they lose one life; then {level(a3)}.</li></ul>"
-            f"<p>Knocking: {s.terms()} = {about}<b>{level(s.knock)}</b>. Playing on (the best way: "
-            f"{move_words(on, s.ranking)}) gives <b>{level(on.win)}</b>. So <b>{verdict}</b>.{close}</p>"
-            f"<p class='scatlab-worked-differs'>{escape(differs_words(s, row))}</p></div>")
+    return (
+        f"<div class='scatlab-worked-example'><p>You hold {cards}, worth {show_value(s.value)}, against one "
+        f"opponent just dealt, the {pile_card} on the pile. Everyone has {lives} lives: your chance of winning "
+        f"the game is {level(s.now)} before this hand. If you knock, counting their every hand and last "
+        "turn:</p><ul>"
+        f"<li>they make 31 ({level(p1)}): you lose one life, and your chance of winning the game is then "
+        f"{level(a1)};</li>"
+        f"<li>they end above you ({level(p2)}): you lose two lives; then {level(a2)};</li>"
+        f"<li>otherwise ({level(p3)}) they lose one life; then {level(a3)}.</li></ul>"
+        f"<p>Knocking: {s.terms()} = {about}<b>{level(s.knock)}</b>. Playing on (the best way: "
+        f"{move_words(on, s.ranking)}) gives <b>{level(on.win)}</b>. So <b>{verdict}</b>.{close}</p>"
+        f"<p class='scatlab-worked-differs'>{escape(differs_words(s, row))}</p></div>"
+    )
 
 
 def worked_example() -> widgets.HTML:
@@ -330,11 +391,14 @@ def line_facts_html() -> str:
     dealt = [line_words(chart_rows(knock_line("classic", n, 0))) for n in (1, 2, 3)]
     later = [line_words(chart_rows(knock_line("classic", 1, t))) for t in range(4)]
     whens = ["just dealt", "after one turn each", "after two", "after three"]
-    return ("<div class='scatlab-line-facts'>"
-            f"<p><b>Opponents.</b> Just dealt, the advice knocks {dealt[0]} against one opponent, {dealt[1]} "
-            f"against two, {dealt[2]} against three.</p>"
-            f"<p><b>Turns played.</b> Against one opponent it knocks "
-            + ", ".join(f"{w} {when}" for w, when in zip(later, whens)) + ".</p></div>")
+    return (
+        "<div class='scatlab-line-facts'>"
+        f"<p><b>Opponents.</b> Just dealt, the advice knocks {dealt[0]} against one opponent, {dealt[1]} "
+        f"against two, {dealt[2]} against three.</p>"
+        f"<p><b>Turns played.</b> Against one opponent it knocks "
+        + ", ".join(f"{w} {when}" for w, when in zip(later, whens))
+        + ".</p></div>"
+    )
 
 
 def line_facts() -> widgets.HTML:
@@ -357,8 +421,10 @@ def line_climb_html() -> str:
     from ...analysis import knock_line
     from ..knocking import chart_rows, line_words
 
-    items = "".join(f"<li><b>{when}</b>: the advice knocks {line_words(chart_rows(knock_line('classic', 1, t)))}</li>"
-                    for t, when in enumerate(CLIMB_WHENS))
+    items = "".join(
+        f"<li><b>{when}</b>: the advice knocks {line_words(chart_rows(knock_line('classic', 1, t)))}</li>"
+        for t, when in enumerate(CLIMB_WHENS)
+    )
     return f"<div class='scatlab-line-facts'><p>Against one opponent (an average hand):</p><ul>{items}</ul></div>"
 
 

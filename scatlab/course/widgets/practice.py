@@ -33,21 +33,23 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..lessons import INDEX
+from ...widgets.svg import card_svg
 from ..exercises import ExerciseError, Verdict
+from ..lessons import INDEX
 from ..progress import Progress, ProgressError
 from ..puzzles import LEVELS, THEMES, Puzzle, pool
-from ..rating import K, LEVEL_RATING, START, update
-from ...widgets.svg import card_svg
+from ..rating import LEVEL_RATING, START, K, update
 from .course import RULEBOOK_PAGE, open_progress
 from .exercises import mark_choices
 
 __all__ = ["PracticePage", "puzzle_html", "THEME_LABELS", "RATING_RULE"]
 
-RATING_RULE = (f"How your rating moves: each level has a rating (level 1 {LEVEL_RATING[1]}, level 2 {LEVEL_RATING[2]}, "
-               f"level 3 {LEVEL_RATING[3]}; you start at {START}). A right answer raises yours, more when the puzzle "
-               "is rated above you; a wrong answer lowers it, more when the puzzle is rated below you. One answer "
-               f"moves it by 1 to {K} points; a puzzle answered before is not rated again.")
+RATING_RULE = (
+    f"How your rating moves: each level has a rating (level 1 {LEVEL_RATING[1]}, level 2 {LEVEL_RATING[2]}, "
+    f"level 3 {LEVEL_RATING[3]}; you start at {START}). A right answer raises yours, more when the puzzle "
+    "is rated above you; a wrong answer lowers it, more when the puzzle is rated below you. One answer "
+    f"moves it by 1 to {K} points; a puzzle answered before is not rated again."
+)
 """The rating rule (:mod:`scatlab.course.rating`) where it scores, beside the rating."""
 
 THEME_LABELS: dict[str, str] = {
@@ -60,8 +62,10 @@ THEME_LABELS: dict[str, str] = {
 _LEVEL_LABELS = (("Any level", 0), ("1 (easy)", 1), ("2", 2), ("3 (hard)", 3))
 _LINK = "color:#1a5fb4;text-decoration:underline"
 _NOT_RATED = "Already answered: not rated again."
-_ALL_ANSWERED = ("You have answered every puzzle of this theme and level, so they come round again: this one is "
-                 "already answered, not rated again.")
+_ALL_ANSWERED = (
+    "You have answered every puzzle of this theme and level, so they come round again: this one is "
+    "already answered, not rated again."
+)
 _DEFAULT: Any = object()
 _CONTROL_STYLE = {"description_width": "3.5em"}
 """A control's label just wide enough for its word, beside its dropdown (both labels alike)."""
@@ -83,15 +87,19 @@ def puzzle_html(puzzle: Puzzle, *, width: int = 56) -> str:
     :func:`scatlab.course.widgets.exercises.question_html` draws them)."""
     rows = []
     for label, cards in puzzle.shown():
-        svgs = "".join(f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
-                       for c in cards.split())
+        svgs = "".join(
+            f'<span style="display:inline-block;margin-right:4px">{card_svg(c, width=width)}</span>'
+            for c in cards.split()
+        )
         rows.append(f'<div style="margin:4px 0"><b>{escape(label)}:</b><br>{svgs}</div>')
     level = f"level {puzzle.level}"
-    return (f'<div class="scatlab-puzzle" data-puzzle="{escape(puzzle.id)}">'
-            f'<p style="font-size:1.05em">{escape(puzzle.prompt)}</p>'
-            f'<ul class="scatlab-situation" style="color:#555;margin:2px 0;padding-left:1.2em">'
-            + "".join(f"<li>{escape(line)}</li>" for line in (*puzzle.situation_lines, level))
-            + f'</ul>{"".join(rows)}</div>')
+    return (
+        f'<div class="scatlab-puzzle" data-puzzle="{escape(puzzle.id)}">'
+        f'<p style="font-size:1.05em">{escape(puzzle.prompt)}</p>'
+        f'<ul class="scatlab-situation" style="color:#555;margin:2px 0;padding-left:1.2em">'
+        + "".join(f"<li>{escape(line)}</li>" for line in (*puzzle.situation_lines, level))
+        + f"</ul>{''.join(rows)}</div>"
+    )
 
 
 class PracticePage(widgets.VBox):  # type: ignore[misc]
@@ -128,12 +136,23 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             "<div style='color:#555'>scatlab course &middot; practice</div>"
             f'<nav class="scatlab-nav" style="display:flex;gap:1.5em;margin:6px 0">'
             f'<a href="{INDEX}" style="{_LINK}">Course index</a>'
-            f'<a href="{RULEBOOK_PAGE}" style="{_LINK}">The rulebook</a></nav>')
+            f'<a href="{RULEBOOK_PAGE}" style="{_LINK}">The rulebook</a></nav>'
+        )
         header.add_class("scatlab-header")
-        self.theme = widgets.Dropdown(options=[(THEME_LABELS[t], t) for t in THEMES], value=theme,
-                                      description="Theme", layout=_control_layout(), style=_CONTROL_STYLE)
-        self.level = widgets.Dropdown(options=list(_LEVEL_LABELS), value=level or 0, description="Level",
-                                      layout=_control_layout(), style=_CONTROL_STYLE)
+        self.theme = widgets.Dropdown(
+            options=[(THEME_LABELS[t], t) for t in THEMES],
+            value=theme,
+            description="Theme",
+            layout=_control_layout(),
+            style=_CONTROL_STYLE,
+        )
+        self.level = widgets.Dropdown(
+            options=list(_LEVEL_LABELS),
+            value=level or 0,
+            description="Level",
+            layout=_control_layout(),
+            style=_CONTROL_STYLE,
+        )
         self.theme.add_class("scatlab-practice-theme")
         self.level.add_class("scatlab-practice-level")
         self.board = widgets.HTML()
@@ -145,10 +164,16 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
         self.next_button.on_click(lambda _b: self.next_puzzle())
         self.theme.observe(lambda _c: self.next_puzzle(), names="value")
         self.level.observe(lambda _c: self.next_puzzle(), names="value")
-        box = widgets.VBox([widgets.HBox([self.theme, self.level], layout=widgets.Layout(flex_flow="row wrap")),
-                            self.board, self.choices, self.feedback,
-                            widgets.HBox([self.next_button, self.score], layout=widgets.Layout(flex_flow="row wrap"))],
-                           layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"))
+        box = widgets.VBox(
+            [
+                widgets.HBox([self.theme, self.level], layout=widgets.Layout(flex_flow="row wrap")),
+                self.board,
+                self.choices,
+                self.feedback,
+                widgets.HBox([self.next_button, self.score], layout=widgets.Layout(flex_flow="row wrap")),
+            ],
+            layout=widgets.Layout(border="1px solid #c9c9c9", padding="8px", margin="8px 0"),
+        )
         box.add_class("scatlab-practice")
         super().__init__([header, box])
         self.puzzle: Puzzle = self.next_puzzle()
@@ -203,7 +228,7 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
             b.on_click(lambda _b, c=choice: self.answer(c))
             buttons.append(b)
         self.choices.children = tuple(buttons)
-        self.feedback.value = (f"<p class='scatlab-repeat' style='color:#8a5a00'>{_ALL_ANSWERED}</p>" if repeat else "")
+        self.feedback.value = f"<p class='scatlab-repeat' style='color:#8a5a00'>{_ALL_ANSWERED}</p>" if repeat else ""
         return self.puzzle
 
     def answer(self, text: str) -> Verdict | None:
@@ -233,8 +258,10 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
                     self.rating = self.progress.record_practice(p.id, p.theme, p.level, verdict.correct)
                 except ProgressError as exc:
                     self.rating = update(self.rating, p.level, verdict.correct)
-                    self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
-                                            f"not kept: {escape(str(exc))}</p>")
+                    self.feedback.value += (
+                        f"<p class='scatlab-not-kept' style='color:#8a5a00'>This answer was "
+                        f"not kept: {escape(str(exc))}</p>"
+                    )
             else:
                 self.rating = update(self.rating, p.level, verdict.correct)
             self._show_score(self.rating - before)
@@ -243,9 +270,12 @@ class PracticePage(widgets.VBox):  # type: ignore[misc]
 
     def _show_score(self, change: int = 0) -> None:
         done = f" &middot; {self.right} of {self.answered} right on this page" if self.answered else ""
-        moved = (f" <span class='scatlab-rating-change'>({'+' if change > 0 else '−'}{abs(change)})</span>"
-                 if change else "")
-        self.score.value = (f"<span style='margin-left:1em'>Your rating: <b class='scatlab-rating-value'>"
-                            f"{self.rating}</b>{moved}{done}</span>"
-                            f"<p class='scatlab-rating-rule' style='color:#555;font-size:0.9em;margin:4px 0'>"
-                            f"{RATING_RULE}</p>")
+        moved = (
+            f" <span class='scatlab-rating-change'>({'+' if change > 0 else '−'}{abs(change)})</span>" if change else ""
+        )
+        self.score.value = (
+            f"<span style='margin-left:1em'>Your rating: <b class='scatlab-rating-value'>"
+            f"{self.rating}</b>{moved}{done}</span>"
+            f"<p class='scatlab-rating-rule' style='color:#555;font-size:0.9em;margin:4px 0'>"
+            f"{RATING_RULE}</p>"
+        )

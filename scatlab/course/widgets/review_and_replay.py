@@ -10,9 +10,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from ..progress import ProgressError
 from ...rules.view import player_label
-from .game_with_hints import stand_in_game  # the finished game of the doctests
+from ..progress import ProgressError
 
 __all__ = ["costliest_html", "costliest_heading", "ReviewAndReplay"]
 
@@ -34,6 +33,7 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
     (``seat_names`` of the review widget).
 
     >>> from scatlab.widgets.review import costliest
+    >>> from scatlab.course.widgets.game_with_hints import stand_in_game
     >>> html = costliest_html(costliest(stand_in_game().review_game().result, 2), {0: "you"})
     >>> html.count("<li"), "blunder" in html, 'href="rulebook.ipynb#C6"' in html, "worst first" in html
     (2, True, True, True)
@@ -41,10 +41,11 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
     ...     stand_in_game().review_game().result, 1), {0: "you"})
     (True, True)
     >>> costliest_html(())
-    "<h3 class='scatlab-costliest-head'>The costliest decisions</h3><p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
+    "<h3 class='scatlab-costliest-head'>The costliest decisions</h3><p class='scatlab-costly-none'>No decision of
+    this game cost anything: nothing to replay.</p>"
     """
-    from .course import rule_link
     from ...widgets.review_steps import CLASS_COLOURS, seen_html
+    from .course import rule_link
 
     def linked(text: str) -> str:
         return _CODE.sub(lambda m: "(" + rule_link(m.group(1)) + ")", escape(text))
@@ -59,22 +60,31 @@ def costliest_html(decisions: Any, names: Mapping[int, str] | None = None) -> st
             f"<b>{escape(w.where)}</b> ({rule_link(_THEME_CODES.get(d.theme, 'C5'))}): "
             f"<b style='color:{CLASS_COLOURS[a.label]}'>{a.label}</b><br>"
             f"{linked(w.happened)}<br>{better} {linked(w.how_much)}<br>"
-            f"<b>Why:</b> {linked(w.why)}{seen_html(w)}</li>")
+            f"<b>Why:</b> {linked(w.why)}{seen_html(w)}</li>"
+        )
     if not items:
-        return (f"<h3 class='scatlab-costliest-head'>{costliest_heading(0)}</h3>"
-                "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>")
-    order = (" Sorted by cost, the worst first (not in the order they were played):" if len(items) > 1
-             else " The only decision of this game that cost something:")
-    return (f"<h3 class='scatlab-costliest-head'>{costliest_heading(len(items))}</h3>"
-            f"<p class='scatlab-costliest-order'>{order.strip()}</p><ol class='scatlab-costliest' "
-            "style='line-height:1.45'>" + "".join(items) + "</ol>")
+        return (
+            f"<h3 class='scatlab-costliest-head'>{costliest_heading(0)}</h3>"
+            "<p class='scatlab-costly-none'>No decision of this game cost anything: nothing to replay.</p>"
+        )
+    order = (
+        " Sorted by cost, the worst first (not in the order they were played):"
+        if len(items) > 1
+        else " The only decision of this game that cost something:"
+    )
+    return (
+        f"<h3 class='scatlab-costliest-head'>{costliest_heading(len(items))}</h3>"
+        f"<p class='scatlab-costliest-order'>{order.strip()}</p><ol class='scatlab-costliest' "
+        "style='line-height:1.45'>" + "".join(items) + "</ol>"
+    )
 
 
 def costliest_heading(n: int) -> str:
     """The heading over ``n`` costliest decisions, in words: one is "the costliest decision".
 
     >>> [costliest_heading(n) for n in (0, 1, 2, 3)]
-    ['The costliest decisions', 'The costliest decision', 'The two costliest decisions', 'The three costliest decisions']
+    ['The costliest decisions', 'The costliest decision', 'The two costliest decisions', 'The three costliest
+    decisions']
     """
     if n == 1:
         return "The costliest decision"
@@ -105,6 +115,7 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
     (:attr:`review_box`, :attr:`listing`, :attr:`try_boxes`) that a lesson shows in its own
     cells; they are refilled in place.
 
+    >>> from scatlab.course.widgets.game_with_hints import stand_in_game
     >>> r = ReviewAndReplay(stand_in_game())
     >>> r.source, len(r.worst), [t.view() for t in r.tables] == [d.view for d in r.worst]
     ('stand-in', 2, True)
@@ -114,8 +125,12 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         self.stand_in = stand_in
         self.learner = learner
         self.n = n
-        self.button = widgets.Button(description="Review my game", button_style="primary",
-                                     tooltip="review the game you played above, once it is over", layout=widgets.Layout(width="auto"))
+        self.button = widgets.Button(
+            description="Review my game",
+            button_style="primary",
+            tooltip="review the game you played above, once it is over",
+            layout=widgets.Layout(width="auto"),
+        )
         self.button.on_click(lambda _b: self.review_learner())
         self.status = widgets.HTML()
         self.review_box = widgets.VBox()
@@ -153,8 +168,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         """Show the learner's game if it is over (True); otherwise say why not (False)."""
         table = self.learner_table()
         if table is None or not table.session.state.is_over:
-            self.status.value = ("<p class='scatlab-review-wait' style='color:#8a5a00'>Your game is not over yet: "
-                                 "finish it above, then review it. Below is the stand-in's game.</p>")
+            self.status.value = (
+                "<p class='scatlab-review-wait' style='color:#8a5a00'>Your game is not over yet: "
+                "finish it above, then review it. Below is the stand-in's game.</p>"
+            )
             return False
         self.show(table, "your game")
         return True
@@ -189,8 +206,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         names = self.review.steps.names
         if source != "your game":  # the tip player sat in the learner's seat: not "you"
             names[s.seat] = "the stand-in"
-            self.review.steps.title = (f"Review of the stand-in's game: the decisions in your seat "
-                                       f"({player_label(s.seat)}), in the order played")
+            self.review.steps.title = (
+                f"Review of the stand-in's game: the decisions in your seat "
+                f"({player_label(s.seat)}), in the order played"
+            )
         else:
             self.review.steps.title = "Review of your game: your decisions, in the order played"
         self.review.handle({"type": "first"})  # redraws with the title and the names
@@ -200,8 +219,10 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         whose = "your" if source == "your game" else "the stand-in's"
         summary = self.review.result.summary(s.seat)
         counts = ", ".join(f"{k} {_class_words(name, k)}" for name, k in summary.classes if k)
-        self.status.value = (f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
-                             f"{summary.decisions} decisions ({escape(counts)}).</p>")
+        self.status.value = (
+            f"<p class='scatlab-review-source'>Reviewing <b>{escape(whose)} game</b>: "
+            f"{summary.decisions} decisions ({escape(counts)}).</p>"
+        )
         self.review_box.children = (self.review,)
         if source == "your game":
             self._tell_the_class(s)
@@ -209,14 +230,25 @@ class ReviewAndReplay(widgets.VBox):  # type: ignore[misc]
         for i, box in enumerate(self.try_boxes):
             if i < len(self.worst):
                 d = self.worst[i]
-                seat = ("You are back in your seat" if source == "your game"
-                        else f"You take the stand-in's seat ({player_label(s.seat)})")
+                seat = (
+                    "You are back in your seat"
+                    if source == "your game"
+                    else f"You take the stand-in's seat ({player_label(s.seat)})"
+                )
                 who = names.get(d.player, player_label(d.player))
-                which = "the costliest decision" if i == 0 else "the second costliest" if i == 1 else f"costliest no. {i + 1}"
-                head = widgets.HTML(f"<p class='scatlab-try-head'><b>Try it yourself, {which}: "
-                                    f"{escape(d.where(names))}</b> ({escape(who)} {escape(d.did)} then, "
-                                    f"{'an' if d.label == 'inaccuracy' else 'a'} {d.label}). {seat}, "
-                                    "hints on: play it again.</p>")
+                which = (
+                    "the costliest decision"
+                    if i == 0
+                    else "the second costliest"
+                    if i == 1
+                    else f"costliest no. {i + 1}"
+                )
+                head = widgets.HTML(
+                    f"<p class='scatlab-try-head'><b>Try it yourself, {which}: "
+                    f"{escape(d.where(names))}</b> ({escape(who)} {escape(d.did)} then, "
+                    f"{'an' if d.label == 'inaccuracy' else 'a'} {d.label}). {seat}, "
+                    "hints on: play it again.</p>"
+                )
                 box.children = (head, self.tables[i])
             else:
                 box.children = (widgets.HTML("<p>This game has no other costly decision to replay.</p>"),)

@@ -26,17 +26,28 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
         self.contract = widgets.Dropdown(options=list(CONTRACTS), value="clubs", description="Contract")
         self.matadors = widgets.IntSlider(value=1, min=1, max=11, description="Matadors")
         self.kind = widgets.ToggleButtons(options=["with", "without"], value="with")
-        self.flags = {name: widgets.Checkbox(value=False, description=label, indent=False,
-                                             layout=widgets.Layout(width="auto"))
-                      for name, label in (("hand", "hand"), ("schneider", "schneider"),
-                                          ("schneider_announced", "schneider announced"), ("schwarz", "schwarz"),
-                                          ("schwarz_announced", "schwarz announced"), ("ouvert", "ouvert / open"))}
+        self.flags = {
+            name: widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto"))
+            for name, label in (
+                ("hand", "hand"),
+                ("schneider", "schneider"),
+                ("schneider_announced", "schneider announced"),
+                ("schwarz", "schwarz"),
+                ("schwarz_announced", "schwarz announced"),
+                ("ouvert", "ouvert / open"),
+            )
+        }
         self.result = widgets.HTML()
         for w in (self.contract, self.matadors, self.kind, *self.flags.values()):
             w.observe(lambda _c: self._update(), "value")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-        super().__init__([widgets.HBox([self.contract, self.matadors, self.kind], layout=wrap),
-                          widgets.HBox(list(self.flags.values()), layout=wrap), self.result])
+        super().__init__(
+            [
+                widgets.HBox([self.contract, self.matadors, self.kind], layout=wrap),
+                widgets.HBox(list(self.flags.values()), layout=wrap),
+                self.result,
+            ]
+        )
         self.add_class("scatlab-skat")
         self._update()
 
@@ -53,5 +64,7 @@ class SkatCalculator(widgets.VBox):  # type: ignore[misc]
         except ScatlabError as exc:
             self.result.value = f"<p style='color:#8a5a00'>{escape(str(exc))}</p>"
             return
-        self.result.value = (f"<p class='scatlab-skat-value' style='font-size:1.15em'>{escape(v.explain())}</p>"
-                             f"<p style='color:#555'>Won: +{v.value}; lost: -{2 * v.value} (twice the value).</p>")
+        self.result.value = (
+            f"<p class='scatlab-skat-value' style='font-size:1.15em'>{escape(v.explain())}</p>"
+            f"<p style='color:#555'>Won: +{v.value}; lost: -{2 * v.value} (twice the value).</p>"
+        )

@@ -32,8 +32,7 @@ from .exercises import _DEFAULT, ExerciseWidget
 
 __all__ = ["StepWidget", "STAR_RULE"]
 
-STAR_RULE = ("Stars: every puzzle right ★★★, one miss ★★☆, at least half right ★☆☆, fewer ☆☆☆. "
-             "Your best is kept.")
+STAR_RULE = "Stars: every puzzle right ★★★, one miss ★★☆, at least half right ★☆☆, fewer ☆☆☆. Your best is kept."
 """The star rule (:func:`scatlab.course.steps.stars`) in full, shown beside every step."""
 
 
@@ -62,8 +61,9 @@ class StepWidget(ExerciseWidget):
                 self.best, self.played = played.get(self.step.id, 0), self.step.id in played
             except ProgressError as exc:
                 notice = f"Stars are not kept: {exc}"
-        super().__init__(self.step.exercise, lesson=self.step.lesson, seed=self.attempt * self.step.puzzles,
-                         progress=kept)
+        super().__init__(
+            self.step.exercise, lesson=self.step.lesson, seed=self.attempt * self.step.puzzles, progress=kept
+        )
         self.tell(notice)
         self.title.value = (  # the step's title is the heading of its idea, just above
             f"<p class='scatlab-goal' style='margin:2px 0'><b>Step {escape(self.step.id)} goal:</b> "
@@ -73,8 +73,16 @@ class StepWidget(ExerciseWidget):
         self.stars.add_class("scatlab-best-stars")
         self.new_button.description = "Next puzzle"
         self.new_button.button_style = ""
-        self.children = (self.title, self.stars, self.prompt, self.choices, self.number_box, self.feedback,
-                         self.working, self.buttons)
+        self.children = (
+            self.title,
+            self.stars,
+            self.prompt,
+            self.choices,
+            self.number_box,
+            self.feedback,
+            self.working,
+            self.buttons,
+        )
         self.add_class("scatlab-step")
         self.new_button.disabled = True  # answer first, then on to the next
         self._progress_line()
@@ -83,14 +91,22 @@ class StepWidget(ExerciseWidget):
 
     def _progress_line(self) -> None:
         marks = "".join("✓" if r else "✗" for r in self.results) + "○" * (self.step.puzzles - len(self.results))
-        best = (f"Your best: {star_text(self.best)}" if self.best else
-                f"Your best: {star_text(0)}, no star yet" if self.played else "Not finished yet")
-        self.stars.value = (f"<span class='scatlab-best' style='color:#8a5a00;font-size:1.1em'>{escape(best)}</span>"
-                            f"<br><span class='scatlab-star-rule' style='color:#555;font-size:0.9em'>{STAR_RULE}</span>")
+        best = (
+            f"Your best: {star_text(self.best)}"
+            if self.best
+            else f"Your best: {star_text(0)}, no star yet"
+            if self.played
+            else "Not finished yet"
+        )
+        self.stars.value = (
+            f"<span class='scatlab-best' style='color:#8a5a00;font-size:1.1em'>{escape(best)}</span>"
+            f"<br><span class='scatlab-star-rule' style='color:#555;font-size:0.9em'>{STAR_RULE}</span>"
+        )
         if self.done:
             again = "" if self.earned else ": try again for a star"
-            self.score.value = (f"Step done: {star_text(self.earned)} ({sum(self.results)} of {len(self.results)} "
-                                f"right){again}")
+            self.score.value = (
+                f"Step done: {star_text(self.earned)} ({sum(self.results)} of {len(self.results)} right){again}"
+            )
         else:
             shown = min(len(self.results) + (0 if self._answered() else 1), self.step.puzzles)
             self.score.value = f"Puzzle {shown} of {self.step.puzzles}  {marks}"
@@ -126,8 +142,10 @@ class StepWidget(ExerciseWidget):
                 try:
                     self.best = self.progress.record_stars(self.step.lesson, self.step.id, self.earned)
                 except ProgressError as exc:
-                    self.feedback.value += (f"<p class='scatlab-not-kept' style='color:#8a5a00'>The stars were "
-                                            f"not kept: {escape(str(exc))}</p>")
+                    self.feedback.value += (
+                        f"<p class='scatlab-not-kept' style='color:#8a5a00'>The stars were "
+                        f"not kept: {escape(str(exc))}</p>"
+                    )
         self._progress_line()
         return verdict
 
