@@ -102,3 +102,27 @@ def test_the_tests_mirror_the_package() -> None:
     assert folders == (set(LAYERS) - {"errors", "checks", "words", "__main__"}) | {"browser", "helpers"}
     top = {p.stem for p in TESTS.glob("test_*.py")}
     assert top == {"test_layers", "test_docs", "test_documented_promises", "test_suite"}
+
+
+def test_every_mutant_of_tools_mutate_finds_its_line_and_its_tests() -> None:
+    """tools/mutate.py is not run by the suite, but each of its mutants must still find the
+    text it changes, exactly once, and the tests it runs must exist (a move or a reformat
+    of the package would otherwise leave the tool broken unnoticed)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("mutate", TESTS.parent / "tools" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    mutate = importlib.util.module_from_spec(spec)
+    sys.modules["mutate"] = mutate  # its dataclass looks its module up
+    try:
+        spec.loader.exec_module(mutate)
+    finally:
+        del sys.modules["mutate"]
+    stale = []
+    for m in mutate.MUTANTS:
+        text = (TESTS.parent / m.path).read_text(encoding="utf-8") if (TESTS.parent / m.path).exists() else ""
+        if text.count(m.old) != 1:
+            stale.append(f"{m.path}: {m.why} ({text.count(m.old)} matches)")
+        stale += [f"{m.why}: no {t}" for t in m.tests if not (TESTS.parent / t).exists()]
+    assert not stale

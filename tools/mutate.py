@@ -63,7 +63,7 @@ class Mutant:
             return RULES_TESTS
         if "/analysis/engine/" in self.path or "/analysis/model/valuation.py" in self.path:
             return ENGINE_TESTS
-        if "/analysis/" in self.path:
+        if "/analysis/" in self.path or self.path.endswith("words.py"):
             return ANALYSIS_TESTS
         return PLAYER_TESTS
 
@@ -207,7 +207,7 @@ MUTANTS = [
         "C2: at most 8 opponents",
     ),
     Mutant(
-        "scatlab/analysis/explain/text.py",
+        "scatlab/words.py",
         "    places = 3 if se >= 0.001 else 4",
         "    places = 3 if se > 0.001 else 4",
         "display places",
@@ -252,14 +252,14 @@ MUTANTS = [
     ),
     # -- the engine (the expert plays its first move) --------------------------------------
     Mutant(
-        "scatlab/analysis/engine/ranking.py",
+        "scatlab/analysis/engine/decision.py",
         "    return sorted(options, key=lambda o: (-o.win, order[o.action.kind], -(o.value or 0), str(o.action)))",
         "    return sorted(options, key=lambda o: (order[o.action.kind], -o.win, -(o.value or 0), str(o.action)))",
         "the tie order decides before the chance of winning",
     ),
     Mutant(
-        "scatlab/analysis/engine/ranking.py",
-        "    if _stock_gone(position):  # C11: a hand of takers ends\n        order[ActionKind.PASS] = 0",
+        "scatlab/analysis/engine/decision.py",
+        "    if stock_gone(position):  # C11: a hand of takers ends\n        order[ActionKind.PASS] = 0",
         "    if False:  # C11: a hand of takers ends\n        order[ActionKind.PASS] = 0",
         "C11 pass first",
     ),
@@ -271,14 +271,14 @@ MUTANTS = [
         equivalent="two chances rounded to a millionth exactly half a point apart do not occur in the tested positions",
     ),
     Mutant(
-        "scatlab/analysis/engine/ranking.py",
-        "        if _stock_gone(position):  # C11: only the hand now counts; passing ends the hand\n"
-        "            win, q = last(",
-        "        if False:  # C11: only the hand now counts; passing ends the hand\n            win, q = last(",
+        "scatlab/analysis/engine/decision.py",
+        "    if stock_gone(w.position):  # C11: only the hand now counts; passing ends the hand\n"
+        "        win, q = w.last(",
+        "    if False:  # C11: only the hand now counts; passing ends the hand\n        win, q = w.last(",
         "C11 take valued as playing on",
     ),
     Mutant(
-        "scatlab/analysis/engine/ranking.py",
+        "scatlab/analysis/engine/scale.py",
         "CLOSE_CALL = Fraction(1, 200)",
         "CLOSE_CALL = Fraction(1, 20)",
         "close call ten times wider",

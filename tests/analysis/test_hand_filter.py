@@ -583,6 +583,7 @@ def test_row_weights_with_a_log_are_the_filters_on_the_possible_hands() -> None:
     assert not np.allclose(typed / typed.max(), w / w.max())
 
 
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> None:
     """The strong kind chooses its cards as the expert does (the module doc): for every hand
     and every card added (32-card deck; every other hand, for the suite's time), the card it throws keeps the three
@@ -627,6 +628,7 @@ def test_strong_kind_takes_and_throws_by_the_hands_worth_five_turns_ahead() -> N
     assert differ > 500 and takes > 500 and fed[1] > 500 and now > 500
 
 
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 def test_casual_kind_throws_as_the_tip_player_does() -> None:
     """The casual kind throws the tip player's card (the module doc): for every hand and
     card added (32-card deck), the lowest card outside the suit worth most among the four,

@@ -295,6 +295,7 @@ def _check(view: PlayerView, played: Action) -> None:
             assert value_of(kept, view.rules) >= 31
 
 
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_decision_oracle_advice_equals_the_reviews_best_move_at_every_decision(name: str) -> None:
     rules = find_rules(name)
@@ -341,6 +342,7 @@ def test_ranking_is_a_value_type_and_its_moves_are_the_legal_ones() -> None:
 # -- one brain: the expert plays the engine's first move ----------------------------------------
 
 
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_the_expert_plays_the_engines_first_move_at_every_decision(name: str) -> None:
     """Seeded games of experts against tip players under every preset, heads-up and three

@@ -264,6 +264,7 @@ def test_every_kind_plays_a_whole_tournament_under_every_preset(rules: RuleSet) 
     seed=st.integers(0, 2**32),
     first=st.integers(0, 10_000),
 )
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 def test_players_never_take_an_illegal_action(rules: RuleSet, kinds: list[str], seed: int, first: int) -> None:
     # play_chunk raises IllegalActionError at the first action outside legal_actions.
     stats = play_chunk(kinds, rules.to_dict(), seed, [first, first + 1])

@@ -136,6 +136,7 @@ def _play_checked(rules: RuleSet, players: int, seed: int, greedy: bool) -> Game
     seed=st.integers(0, 2**32 - 1),
     greedy=st.booleans(),
 )
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: int, greedy: bool) -> None:
     state = _play_checked(rules, players, seed, greedy)
     record = GameRecord.from_state(state)
@@ -211,6 +212,7 @@ def test_any_text_reads_as_its_normalised_form_reads(text: str) -> None:
     assert parse_cards(notation(text)) == cards
 
 
+@pytest.mark.no_cover  # long and CPU-bound, its lines run by faster tests too: not traced (the suite's time)
 def test_seeded_games_of_every_preset_and_size_end_with_all_cards_accounted_for() -> None:
     """600 whole games (random and greedy play, 2-9 players, every preset and mix):
     each ends, and each record replays to the same result."""
