@@ -360,3 +360,18 @@ def test_every_layer_number_a_docstring_gives_is_its_layer() -> None:
             if top in LAYERS and int(number) != LAYERS[top]:
                 wrong.append(f"{path.relative_to(PACKAGE)} says layer {number}, its layer is {LAYERS[top]}")
     assert not wrong
+
+
+LONGEST_FUNCTION = 80
+"""The most lines a function of the package may take, its docstring included (issue 66)."""
+
+
+def test_no_function_is_longer_than_80_lines() -> None:
+    long = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > LONGEST_FUNCTION:
+                    long.append(f"{path.relative_to(PACKAGE)}: {node.name} ({lines} lines)")
+    assert not long
