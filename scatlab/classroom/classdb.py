@@ -641,12 +641,31 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
     ``server_version_num``."""
     from psycopg import sql
 
-    def ident(name: str) -> Any:
-        return sql.Identifier(name)
+    logins = sql.SQL(", ").join(map(sql.Identifier, (LEARNERS_ROLE, DASHBOARD_ROLE, REGISTRAR_ROLE)))
+    statements = [
+        *_roles_made(dashboard, registrar),
+        *_public_shut_out(database, logins),
+        *_tables_made(logins),
+        *_functions_made(logins),
+        *_row_security(),
+    ]
+    if version >= 160000:  # CREATEROLE alone no longer grants membership: the owner needs ADMIN on the group
+        statements.append(
+            sql.SQL("GRANT {} TO {} WITH ADMIN OPTION, INHERIT FALSE, SET FALSE").format(
+                sql.Identifier(LEARNERS_ROLE), sql.Identifier(OWNER_ROLE)
+            )
+        )
+    return statements
 
-    logins = sql.SQL(", ").join(map(ident, (LEARNERS_ROLE, DASHBOARD_ROLE, REGISTRAR_ROLE)))
+
+def _roles_made(dashboard: str, registrar: str) -> list[Any]:
+    """The four roles, made if missing, with their attributes (the two logins' passwords set afresh)."""
+    from psycopg import sql
+
+    ident = sql.Identifier
     no = "NOSUPERUSER NOCREATEDB NOREPLICATION NOBYPASSRLS"
-    statements: list[Any] = [
+    login = f"LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} PASSWORD {{}}"
+    return [
         sql.SQL(
             "DO $r$ DECLARE name text; BEGIN FOREACH name IN ARRAY ARRAY[{}] LOOP "
             "IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = name) THEN "
@@ -656,18 +675,29 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
         ),
         sql.SQL(f"ALTER ROLE {{}} NOLOGIN {no} CREATEROLE NOINHERIT").format(ident(OWNER_ROLE)),
         sql.SQL(f"ALTER ROLE {{}} NOLOGIN {no} NOCREATEROLE NOINHERIT").format(ident(LEARNERS_ROLE)),
-        sql.SQL(
-            f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} PASSWORD {{}}"
-        ).format(ident(DASHBOARD_ROLE), sql.Literal(dashboard)),
-        sql.SQL(
-            f"ALTER ROLE {{}} LOGIN {no} NOCREATEROLE NOINHERIT CONNECTION LIMIT {CONNECTION_LIMIT} PASSWORD {{}}"
-        ).format(ident(REGISTRAR_ROLE), sql.Literal(registrar)),
-        # PUBLIC keeps nothing here: the database and schema public are the class's roles' only
-        sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(ident(database)),
-        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(ident(database), logins),
+        sql.SQL(f"ALTER ROLE {{}} {login}").format(ident(DASHBOARD_ROLE), sql.Literal(dashboard)),
+        sql.SQL(f"ALTER ROLE {{}} {login}").format(ident(REGISTRAR_ROLE), sql.Literal(registrar)),
+    ]
+
+
+def _public_shut_out(database: str, logins: Any) -> list[Any]:
+    """PUBLIC keeps nothing here: the database and schema public are the class's roles' only."""
+    from psycopg import sql
+
+    return [
+        sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(database)),
+        sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(database), logins),
         sql.SQL("REVOKE ALL ON SCHEMA public FROM PUBLIC"),
-        sql.SQL("GRANT USAGE ON SCHEMA public TO {}, {}").format(ident(OWNER_ROLE), logins),
-        # the tables, the owner's; an old class's events table kept with its rows
+        sql.SQL("GRANT USAGE ON SCHEMA public TO {}, {}").format(sql.Identifier(OWNER_ROLE), logins),
+    ]
+
+
+def _tables_made(logins: Any) -> list[Any]:
+    """The tables, the owner's, and who may write and read them; an old class's events table kept with its rows."""
+    from psycopg import sql
+
+    ident = sql.Identifier
+    return [
         sql.SQL(_PG_SCHEMA),
         sql.SQL(_PG_INDEX),
         sql.SQL(
@@ -686,7 +716,15 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
         sql.SQL("REVOKE ALL ON public.events, public.learner_roles FROM PUBLIC, {}").format(logins),
         sql.SQL("GRANT INSERT ON public.events TO {}").format(ident(LEARNERS_ROLE)),
         sql.SQL("GRANT SELECT ON public.events TO {}").format(ident(DASHBOARD_ROLE)),
-        # the functions, the owner's too
+    ]
+
+
+def _functions_made(logins: Any) -> list[Any]:
+    """The two functions, the owner's too, each executable by the one role that needs it."""
+    from psycopg import sql
+
+    ident = sql.Identifier
+    return [
         sql.SQL(_LEARNER_FUNCTION),
         sql.SQL(_REGISTER_FUNCTION),
         sql.SQL("ALTER FUNCTION public.scatlab_learner() OWNER TO {}").format(ident(OWNER_ROLE)),
@@ -699,25 +737,25 @@ def _role_statements(database: str, version: int, dashboard: str, registrar: str
         sql.SQL("GRANT EXECUTE ON FUNCTION public.scatlab_register_learner(text, text) TO {}").format(
             ident(REGISTRAR_ROLE)
         ),
-        # row-level security: a learner inserts their own rows only; the dashboard reads all
+    ]
+
+
+def _row_security() -> list[Any]:
+    """Row-level security: a learner inserts their own rows only; the dashboard reads all."""
+    from psycopg import sql
+
+    return [
         sql.SQL("ALTER TABLE public.events ENABLE ROW LEVEL SECURITY"),
         sql.SQL("DROP POLICY IF EXISTS scatlab_learner_inserts ON public.events"),
         sql.SQL(
             "CREATE POLICY scatlab_learner_inserts ON public.events FOR INSERT TO {} "
             "WITH CHECK (learner = public.scatlab_learner())"
-        ).format(ident(LEARNERS_ROLE)),
+        ).format(sql.Identifier(LEARNERS_ROLE)),
         sql.SQL("DROP POLICY IF EXISTS scatlab_dashboard_reads ON public.events"),
         sql.SQL("CREATE POLICY scatlab_dashboard_reads ON public.events FOR SELECT TO {} USING (true)").format(
-            ident(DASHBOARD_ROLE)
+            sql.Identifier(DASHBOARD_ROLE)
         ),
     ]
-    if version >= 160000:  # CREATEROLE alone no longer grants membership: the owner needs ADMIN on the group
-        statements.append(
-            sql.SQL("GRANT {} TO {} WITH ADMIN OPTION, INHERIT FALSE, SET FALSE").format(
-                ident(LEARNERS_ROLE), ident(OWNER_ROLE)
-            )
-        )
-    return statements
 
 
 def prepare_class_database(superuser_url: str, *, dashboard_password: str, registrar_password: str) -> None:

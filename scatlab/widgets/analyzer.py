@@ -149,7 +149,20 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.card_width = card_width
         self.beginner = bool(beginner)
         self._updating = False
+        self._make_settings(model)
+        self._make_panels()
+        self.clear_button = w.Button(description="Clear all", tooltip="empty every zone")
+        self._connect()
+        super().__init__(self._layout())
+        self.add_class("scat-analyzer")
+        if self.beginner:  # the rules and the look ahead are later lessons' (5 and 6)
+            for part in (self.rules_input, self.horizon_input, self.horizon_help):
+                part.layout.display = "none"
+        self._build_fields()
+        self.refresh()
 
+    def _make_settings(self, model: AnalyzerState) -> None:
+        """The title and the controls: where picks go, the opponents, the rule set, the horizon and its help."""
         self.title = w.HTML("<h3 style='margin:4px 0'>Hand analyzer</h3>" + _STYLE)
         self.zone_picker = w.ToggleButtons(description="Picks go to:", style={"description_width": "initial"})
         self.opponents_input = w.BoundedIntText(
@@ -175,6 +188,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             f"<span class='scat-horizon-help' style='display:block;line-height:1.4;color:#555;font-size:0.9em'>"
             f"{HORIZON_HELP}</span>"
         )
+
+    def _make_panels(self) -> None:
+        """The parts :meth:`refresh` fills: the zones' fields, the picker, the message and the analysis."""
         self.fields: dict[str, w.Text] = {}
         self.field_errors: dict[str, w.HTML] = {}
         self.fields_box = w.VBox()
@@ -185,8 +201,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.advice = w.HTML()
         self.chart = w.HTML()
         self.derivation = w.HTMLMath()
-        self.clear_button = w.Button(description="Clear all", tooltip="empty every zone")
 
+    def _connect(self) -> None:
+        """Each control to what it does: a picked card, a zone, the opponents, the rules, the horizon, clear."""
         self.picker.on_pick(self.pick)
         self.zone_picker.observe(self._on_zone, names="value")
         self.opponents_input.observe(self._on_opponents, names="value")
@@ -194,6 +211,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.horizon_input.observe(self._on_horizon, names="value")
         self.clear_button.on_click(lambda _b: self.clear())
 
+    def _layout(self) -> list[Any]:
+        """The analyzer's parts top to bottom: title, settings, fields, zones, picker, message, analysis."""
         settings = w.VBox(
             [
                 w.HBox(
@@ -204,13 +223,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             ]
         )
         analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]), self.derivation])
-        super().__init__([self.title, settings, self.fields_box, self.zone_picker, self.picker, self.message, analysis])
-        self.add_class("scat-analyzer")
-        if self.beginner:  # the rules and the look ahead are later lessons' (5 and 6)
-            for part in (self.rules_input, self.horizon_input, self.horizon_help):
-                part.layout.display = "none"
-        self._build_fields()
-        self.refresh()
+        return [self.title, settings, self.fields_box, self.zone_picker, self.picker, self.message, analysis]
 
     # -- construction from a game ---------------------------------------------------------
 

@@ -35,7 +35,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..analysis import MAX_HORIZON, Analysis, Knowledge, Observations, analyze, win_level
+from ..analysis import (
+    MAX_HORIZON,
+    Analysis,
+    DrawAnalysis,
+    Knowledge,
+    Observations,
+    RankedMove,
+    Ranking,
+    analyze,
+    win_level,
+)
 from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
@@ -271,78 +281,98 @@ def number_rows(a: Analysis) -> list[NumberRow]:
             )
         )
     if draw is not None:
-        rows.append(NumberRow("p_31", "P(31) on the draw", draw.p_31, _exact(draw.p_31)))
-        outs = outs_of(a)
-        if a.value >= 31:
-            text = "none needed: the hand is 31 already (C8)"
-        else:
-            listed = format_cards(outs, pretty=True) if len(outs) <= 12 else "too many to list"
-            text = f"{len(outs)} of {draw.unseen} unseen: {listed or 'none'}"
-        rows.append(NumberRow("outs_31", "Outs to 31", Fraction(len(outs)), text))
-        rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
-        rows.append(
-            NumberRow(
-                "outs_improve",
-                "Outs that improve",
-                Fraction(draw.count_improve),
-                f"{draw.count_improve} of {draw.unseen} unseen",
-            )
-        )
+        rows += _draw_rows(a, draw)
     ranking = a.ranking
     if ranking is not None and len(ranking.moves) > 1:
-        # the one scale the advice decides by: the chance of winning the game, as levels
+        rows += _ranking_rows(ranking)
+    rows += _knock_rows(a)
+    rows += _horizon_rows(a)
+    return rows
+
+
+def _draw_rows(a: Analysis, draw: DrawAnalysis) -> list[NumberRow]:
+    """The draw's chances: of 31 and of a better hand, each with its outs."""
+    rows = [NumberRow("p_31", "P(31) on the draw", draw.p_31, _exact(draw.p_31))]
+    outs = outs_of(a)
+    if a.value >= 31:
+        text = "none needed: the hand is 31 already (C8)"
+    else:
+        listed = format_cards(outs, pretty=True) if len(outs) <= 12 else "too many to list"
+        text = f"{len(outs)} of {draw.unseen} unseen: {listed or 'none'}"
+    rows.append(NumberRow("outs_31", "Outs to 31", Fraction(len(outs)), text))
+    rows.append(NumberRow("p_improve", "P(improve) on the draw", draw.p_improve, _exact(draw.p_improve)))
+    rows.append(
+        NumberRow(
+            "outs_improve",
+            "Outs that improve",
+            Fraction(draw.count_improve),
+            f"{draw.count_improve} of {draw.unseen} unseen",
+        )
+    )
+    return rows
+
+
+def _ranking_rows(ranking: Ranking) -> list[NumberRow]:
+    """The advice's ranking on the one scale it decides by, the chance of winning the game, as levels."""
+    rows = [
+        NumberRow("win_now", "Chance of winning the game before this hand (estimated)", None, win_level(ranking.now))
+    ]
+    ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
+    for i, move in enumerate(ranking.moves, start=1):
+        rows += _move_rows(i, move, ahead, ranking.unit)
+    on = ranking.play_on_lives
+    if on is not None:
+        rows.append(
+            NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)", on, _exact(on))
+        )
+    return rows
+
+
+def _move_rows(i: int, move: RankedMove, ahead: str, unit: str) -> list[NumberRow]:
+    """Move ``i`` of the ranking: its chance of winning the game, its value, the lives lost if it ends the hand."""
+    close = " (a close call with move 1)" if move.close else ""
+    rows = [
+        NumberRow(
+            f"rank_{i}_win",
+            f"Move {i} of the advice's ranking: {move.label()}, chance of winning the game (estimated)",
+            None,
+            win_level(move.win) + close,
+        )
+    ]
+    if move.value is not None:
         rows.append(
             NumberRow(
-                "win_now", "Chance of winning the game before this hand (estimated)", None, win_level(ranking.now)
+                f"rank_{i}",
+                f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
+                move.value,
+                _exact(move.value),
             )
         )
-        ahead = "the hand now" if ranking.horizon == 0 else ranking.ahead
-        for i, move in enumerate(ranking.moves, start=1):
-            close = " (a close call with move 1)" if move.close else ""
-            rows.append(
-                NumberRow(
-                    f"rank_{i}_win",
-                    f"Move {i} of the advice's ranking: {move.label()}, chance of winning the game (estimated)",
-                    None,
-                    win_level(move.win) + close,
-                )
+    if move.lives is not None and move.ends_hand:
+        rows.append(
+            NumberRow(
+                f"rank_{i}_lives",
+                f"Move {i} of the advice's ranking: {move.label()}, expected {unit} lost",
+                move.lives,
+                _exact(move.lives),
             )
-            if move.value is not None:
-                rows.append(
-                    NumberRow(
-                        f"rank_{i}",
-                        f"Move {i} of the advice's ranking: {move.label()}, worth {ahead}",
-                        move.value,
-                        _exact(move.value),
-                    )
-                )
-            if move.lives is not None and move.ends_hand:
-                rows.append(
-                    NumberRow(
-                        f"rank_{i}_lives",
-                        f"Move {i} of the advice's ranking: {move.label()}, expected {ranking.unit} lost",
-                        move.lives,
-                        _exact(move.lives),
-                    )
-                )
-        on = ranking.play_on_lives
-        if on is not None:
-            rows.append(
-                NumberRow("play_on_loss", "Playing on: chance of losing a life this hand (estimated)", on, _exact(on))
-            )
-    rows += _knock_rows(a)
-    for k, value in enumerate(a.horizon):
-        if k:
-            rows.append(
-                NumberRow(
-                    f"horizon_{k}",
-                    f"Expected value after {k} more turn{'s' if k != 1 else ''} "
-                    "(each draw from every card not in the hand: the discard pile is forgotten)",
-                    value,
-                    _exact(value),
-                )
-            )
+        )
     return rows
+
+
+def _horizon_rows(a: Analysis) -> list[NumberRow]:
+    """The hand's expected value after each further turn of the look ahead (none at horizon 0)."""
+    return [
+        NumberRow(
+            f"horizon_{k}",
+            f"Expected value after {k} more turn{'s' if k != 1 else ''} "
+            "(each draw from every card not in the hand: the discard pile is forgotten)",
+            value,
+            _exact(value),
+        )
+        for k, value in enumerate(a.horizon)
+        if k
+    ]
 
 
 def _knock_rows(a: Analysis) -> list[NumberRow]:

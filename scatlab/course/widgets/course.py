@@ -26,7 +26,7 @@ from urllib.parse import parse_qs
 import ipywidgets as widgets
 
 from ...rules.rulebook import RULEBOOK, rule_entry
-from ..lessons import APPENDICES, INDEX, LESSONS, appendix, lesson
+from ..lessons import APPENDICES, INDEX, LESSONS, Lesson, appendix, lesson
 from ..progress import LessonProgress, Progress, ProgressError, SavedGame
 
 __all__ = [
@@ -199,8 +199,6 @@ def _appendices_html() -> str:
 
 
 def _index_html(progress: Progress | None, notice: str) -> str:
-    from ..steps import steps_of
-
     summary: dict[str, LessonProgress] = {}
     games: list[SavedGame] = []
     earned: dict[str, int] = {}
@@ -215,51 +213,68 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         except ProgressError as exc:
             unreadable = True
             notice = f"{notice} Progress cannot be shown: {exc}".strip()
-    rows = []
-    for item in LESSONS:
-        s = summary.get(item.id)
-        done = (
-            "<span class='scatlab-finished' style='color:#1e7b34;white-space:nowrap'>finished ✓</span>"
-            if s and s.finished
-            else ""
-        )
-        steps = steps_of(item.id)
-        got = sum(earned.get(step.id, 0) for step in steps)
-        started = bool(s and (s.answered or s.finished)) or got > 0
-        if s and s.answered:
-            right = f"{s.correct}&nbsp;right of&nbsp;{s.answered}&nbsp;answer{'s' if s.answered != 1 else ''}"
-        else:
-            right = "" if started else "opened" if item.id in visited else "not&nbsp;started"
-        if steps:
-            stars = (
-                f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
-            )
-            right = f"{stars}<br>{right}" if right else stars
-        if done:  # one progress column: a phone keeps its width for the lesson's title and blurb
-            right = f"{done}<br>{right}" if right else done
-        rows.append(
-            f"<tr><td style='padding:4px 10px'>{item.number}</td>"
-            f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
-            f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
-            f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td></tr>"
-        )
+    rows = [_lesson_row(item, summary.get(item.id), earned, visited) for item in LESSONS]
     table = (
         "<table class='scatlab-index' style='border-collapse:collapse'>"
         "<tr><th></th><th style='text-align:left;padding:4px 10px'>Lesson</th>"
         "<th style='text-align:left;padding:4px 10px'>Progress</th></tr>" + "".join(rows) + "</table>"
     )
+    note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""
+    return (
+        note
+        + table
+        + _practice_html(rating)
+        + _appendices_html()
+        + _saved_games_html(games, unreadable)
+        + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>"
+    )
+
+
+def _lesson_row(item: Lesson, s: LessonProgress | None, earned: dict[str, int], visited: set[str]) -> str:
+    """A lesson's row of the index: its number, title and blurb, and its progress in one column."""
+    from ..steps import steps_of
+
+    done = (
+        "<span class='scatlab-finished' style='color:#1e7b34;white-space:nowrap'>finished ✓</span>"
+        if s and s.finished
+        else ""
+    )
+    steps = steps_of(item.id)
+    got = sum(earned.get(step.id, 0) for step in steps)
+    started = bool(s and (s.answered or s.finished)) or got > 0
+    if s and s.answered:
+        right = f"{s.correct}&nbsp;right of&nbsp;{s.answered}&nbsp;answer{'s' if s.answered != 1 else ''}"
+    else:
+        right = "" if started else "opened" if item.id in visited else "not&nbsp;started"
+    if steps:
+        stars = f"<span class='scatlab-stars' style='color:#8a5a00'>★&nbsp;{got}&nbsp;of&nbsp;{3 * len(steps)}</span>"
+        right = f"{stars}<br>{right}" if right else stars
+    if done:  # one progress column: a phone keeps its width for the lesson's title and blurb
+        right = f"{done}<br>{right}" if right else done
+    return (
+        f"<tr><td style='padding:4px 10px'>{item.number}</td>"
+        f"<td style='padding:4px 10px'><a href='{item.filename}' style='{_LINK}'>{escape(item.title)}</a><br>"
+        f"<span style='color:#555'>{escape(item.blurb)}</span></td>"
+        f"<td style='padding:4px 10px' class='scatlab-answers'>{right}</td></tr>"
+    )
+
+
+def _saved_games_html(games: list[SavedGame], unreadable: bool) -> str:
+    """The index's saved games, the newest 20, each a link that reopens it in lesson 8."""
     if games:
         items = "".join(
             f"<li><a href='{LESSONS[-1].filename}?game={g.id}' style='{_LINK}'>{escape(g.name)}</a> "
             f"<span style='color:#555'>({time.strftime('%Y-%m-%d %H:%M', time.localtime(g.at))})</span></li>"
             for g in games[:20]
         )
-        saved = f"<h4>Saved games</h4><ul class='scatlab-saved'>{items}</ul>"
-    elif unreadable:
-        saved = "<h4>Saved games</h4><p class='scatlab-saved'>They cannot be read now (see above).</p>"
-    else:
-        saved = "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
-    note = f"<p style='color:#8a5a00'>{escape(notice)}</p>" if notice else ""
+        return f"<h4>Saved games</h4><ul class='scatlab-saved'>{items}</ul>"
+    if unreadable:
+        return "<h4>Saved games</h4><p class='scatlab-saved'>They cannot be read now (see above).</p>"
+    return "<h4>Saved games</h4><p class='scatlab-saved'>None yet: save one from the table in lesson 8.</p>"
+
+
+def _practice_html(rating: tuple[int, int] | None) -> str:
+    """The index's link to the practice page, with the rating and the puzzles it rests on."""
     if rating is None:
         score = ""
     elif rating[1]:
@@ -269,17 +284,9 @@ def _index_html(progress: Progress | None, notice: str) -> str:
         )
     else:
         score = f" <span class='scatlab-index-rating'>Your rating starts at <b>{rating[0]}</b>.</span>"
-    practice = (
+    return (
         f"<p class='scatlab-practice-link'><a href='{PRACTICE_PAGE}' style='{_LINK}'>Practice</a>: "
         f"puzzles from real games, each with one clearly best move, and your rating.{score}</p>"
-    )
-    return (
-        note
-        + table
-        + practice
-        + _appendices_html()
-        + saved
-        + f"<p><a href='{RULEBOOK_PAGE}' style='{_LINK}'>The rulebook: every rule by its code</a></p>"
     )
 
 

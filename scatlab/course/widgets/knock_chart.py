@@ -87,7 +87,7 @@ def knock_chart_svg(line: Any) -> str:
     own above the plot. Each value's column can be tapped, clicked or reached with Tab: it
     then shows its figures as levels (:func:`~scatlab.course.knocking.readout`), as its
     ``<title>`` does."""
-    from ..knocking import chart_rows, level, readout
+    from ..knocking import chart_rows
 
     rows = chart_rows(line)
     width, left, right, font = 420, 56, 8, 13  # left: the tick labels, clear of the axis title
@@ -99,7 +99,6 @@ def knock_chart_svg(line: Any) -> str:
     n = line.opponents
     crossings = [i for i in range(1, len(rows)) if rows[i].knocks and not rows[i - 1].knocks]
     frame = _Frame(width, left, right, font, plot_top, plot_bottom, bottom, top, bar)
-    y, cx = frame.y, frame.cx
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="scat-kc" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="group" '
@@ -109,59 +108,11 @@ def knock_chart_svg(line: Any) -> str:
         _knock_chart_style(len(rows)),
     ]
     parts.append(_legend(font, bool(crossings)))
-    for i, row in enumerate(rows):  # where the advice knocks, shaded behind everything
-        if row.knocks:
-            parts.append(
-                f'<rect class="scat-kc-shade" x="{left + i * bar:.1f}" y="{plot_top}" width="{bar:.1f}" '
-                f'height="{plot_bottom - plot_top}" fill="#e6f4ea"/>'
-            )
-    ticks = round((top - bottom) / step)
-    for j in range(ticks + 1):
-        tick = bottom + j * step
-        ty = plot_bottom - (plot_bottom - plot_top) * j / ticks
-        parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>'
-            f'<text x="{left - 5}" y="{ty + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}%</text>'
-        )
-    middle = (plot_top + plot_bottom) / 2
-    parts.append(
-        f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
-        f'transform="rotate(-90 14 {middle:.1f})">your chance of winning the game</text>'
-    )
-    knock_path = " ".join(f"{cx(i):.1f},{y(r.knock):.1f}" for i, r in enumerate(rows))
-    on_path = " ".join(f"{cx(i):.1f},{y(r.play_on):.1f}" for i, r in enumerate(rows))
-    parts.append(
-        f'<polyline class="scat-kc-knock-path" points="{knock_path}" fill="none" stroke="#555" '
-        f'stroke-width="1.2"/><polyline class="scat-kc-on-path" points="{on_path}" fill="none" '
-        f'stroke="#1a5fb4" stroke-width="1.2"/>'
-    )
-    for i in crossings:  # the knock line: knocking's figure passes playing on's here
-        x = left + i * bar
-        parts.append(
-            f'<line class="scat-kc-line" data-value="{escape(show_value(rows[i].value))}" x1="{x:.1f}" '
-            f'x2="{x:.1f}" y1="{plot_top}" y2="{plot_bottom}" stroke="#333" stroke-width="1.5" '
-            f'stroke-dasharray="4 3"/>'
-        )
-    for i, row in enumerate(rows):
-        x = left + i * bar
-        colour = "#1e7b34" if row.knocks else "#c0392b"
-        label = escape(show_value(row.value))
-        parts.append(
-            f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" data-knock="{level(row.knock)}" '
-            f'data-play-on="{level(row.play_on)}" data-advice="{"knock" if row.knocks else "play on"}" '
-            f'tabindex="0" role="img"><title>{escape(readout(row))}</title>'
-            f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
-            f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
-            f'<rect class="scat-kc-knock" x="{cx(i) - 4.5:.1f}" y="{y(row.knock) - 4.5:.1f}" width="9" '
-            f'height="9" fill="{colour}"/>'
-            f'<circle class="scat-kc-dot" cx="{cx(i):.1f}" cy="{y(row.play_on):.1f}" r="4" fill="#1a5fb4"/>'
-        )
-        if row.value == int(row.value):
-            parts.append(
-                f'<text class="scat-kc-value" x="{cx(i):.1f}" y="{plot_bottom + 17}" '
-                f'text-anchor="middle" font-size="{font}">{label}</text>'
-            )
-        parts.append("</g>")
+    parts += _shading(frame, rows)
+    parts += _y_axis(frame, step)
+    parts.append(_paths(frame, rows))
+    parts += _knock_lines(frame, rows, crossings)
+    parts += _columns(frame, rows)
     parts.append(
         f'<text x="{left + (width - left - right) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
         f'font-size="{font}">hand value at the start of your turn</text>'
@@ -249,6 +200,91 @@ def _readouts(frame: _Frame, rows: Any) -> list[str]:
             + "".join(f'<text x="{box_x + 10}" y="{box_y + 36 + 17 * j}">{t}</text>' for j, t in enumerate(lines))
             + "</g>"
         )
+    return parts
+
+
+def _shading(frame: _Frame, rows: Any) -> list[str]:
+    """The columns where the advice knocks, shaded (drawn first, behind everything)."""
+    plot_top, plot_bottom, bar = frame.plot_top, frame.plot_bottom, frame.bar
+    return [
+        f'<rect class="scat-kc-shade" x="{frame.left + i * bar:.1f}" y="{plot_top}" width="{bar:.1f}" '
+        f'height="{plot_bottom - plot_top}" fill="#e6f4ea"/>'
+        for i, row in enumerate(rows)
+        if row.knocks
+    ]
+
+
+def _y_axis(frame: _Frame, step: float) -> list[str]:
+    """The y axis: a grid line and a label in percent every ``step``, and the axis's title."""
+    left, font, plot_top, plot_bottom = frame.left, frame.font, frame.plot_top, frame.plot_bottom
+    parts = []
+    ticks = round((frame.top - frame.bottom) / step)
+    for j in range(ticks + 1):
+        tick = frame.bottom + j * step
+        ty = plot_bottom - (plot_bottom - plot_top) * j / ticks
+        parts.append(
+            f'<line x1="{left}" x2="{frame.width - frame.right}" y1="{ty:.1f}" y2="{ty:.1f}" stroke="#e0e0e0"/>'
+            f'<text x="{left - 5}" y="{ty + 4:.1f}" text-anchor="end" font-size="{font}">{tick:g}%</text>'
+        )
+    middle = (plot_top + plot_bottom) / 2
+    parts.append(
+        f'<text x="14" y="{middle:.1f}" text-anchor="middle" font-size="{font}" '
+        f'transform="rotate(-90 14 {middle:.1f})">your chance of winning the game</text>'
+    )
+    return parts
+
+
+def _paths(frame: _Frame, rows: Any) -> str:
+    """The two lines joining the columns' marks: knocking's (grey) and playing on's (blue)."""
+    y, cx = frame.y, frame.cx
+    knock_path = " ".join(f"{cx(i):.1f},{y(r.knock):.1f}" for i, r in enumerate(rows))
+    on_path = " ".join(f"{cx(i):.1f},{y(r.play_on):.1f}" for i, r in enumerate(rows))
+    return (
+        f'<polyline class="scat-kc-knock-path" points="{knock_path}" fill="none" stroke="#555" '
+        f'stroke-width="1.2"/><polyline class="scat-kc-on-path" points="{on_path}" fill="none" '
+        f'stroke="#1a5fb4" stroke-width="1.2"/>'
+    )
+
+
+def _knock_lines(frame: _Frame, rows: Any, crossings: list[int]) -> list[str]:
+    """The dashed knock lines, on the left edge of each column in ``crossings``, where knocking passes playing on."""
+    parts = []
+    for i in crossings:
+        x = frame.left + i * frame.bar
+        parts.append(
+            f'<line class="scat-kc-line" data-value="{escape(show_value(rows[i].value))}" x1="{x:.1f}" '
+            f'x2="{x:.1f}" y1="{frame.plot_top}" y2="{frame.plot_bottom}" stroke="#333" stroke-width="1.5" '
+            f'stroke-dasharray="4 3"/>'
+        )
+    return parts
+
+
+def _columns(frame: _Frame, rows: Any) -> list[str]:
+    """Each hand value's column: its marks, its title, a target to tap and, for a whole value, its label."""
+    from ..knocking import level, readout
+
+    plot_top, plot_bottom, bar, y, cx = frame.plot_top, frame.plot_bottom, frame.bar, frame.y, frame.cx
+    parts = []
+    for i, row in enumerate(rows):
+        x = frame.left + i * bar
+        colour = "#1e7b34" if row.knocks else "#c0392b"
+        label = escape(show_value(row.value))
+        parts.append(
+            f'<g class="scat-kc-col" data-i="{i}" data-value="{label}" data-knock="{level(row.knock)}" '
+            f'data-play-on="{level(row.play_on)}" data-advice="{"knock" if row.knocks else "play on"}" '
+            f'tabindex="0" role="img"><title>{escape(readout(row))}</title>'
+            f'<rect class="scat-kc-hit" x="{x:.1f}" y="{plot_top}" width="{bar:.1f}" '
+            f'height="{plot_bottom - plot_top + 22}" fill="transparent"/>'
+            f'<rect class="scat-kc-knock" x="{cx(i) - 4.5:.1f}" y="{y(row.knock) - 4.5:.1f}" width="9" '
+            f'height="9" fill="{colour}"/>'
+            f'<circle class="scat-kc-dot" cx="{cx(i):.1f}" cy="{y(row.play_on):.1f}" r="4" fill="#1a5fb4"/>'
+        )
+        if row.value == int(row.value):
+            parts.append(
+                f'<text class="scat-kc-value" x="{cx(i):.1f}" y="{plot_bottom + 17}" '
+                f'text-anchor="middle" font-size="{frame.font}">{label}</text>'
+            )
+        parts.append("</g>")
     return parts
 
 
