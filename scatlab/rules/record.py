@@ -123,12 +123,7 @@ class GameRecord:
             ("rules", "players", "hands"),
             "a record has rules, players, dealer, seats and hands",
         )
-        if not isinstance(data["rules"], (str, dict)):
-            raise RecordError(f"'rules' must be a preset name or an object of options, not {_short(data['rules'])}")
-        try:
-            rules = find_rules(data["rules"])
-        except ScatlabError as exc:
-            raise RecordError(f"rules: {exc}") from None
+        rules = _read_rules(data["rules"])
         players = _whole(data["players"], "'players'", "the number of players")
         dealer = _whole(data.get("dealer", 0), "'dealer'", "the first dealer's seat")
         try:
@@ -137,49 +132,8 @@ class GameRecord:
             raise RecordError(f"seats: {exc}") from None
         if not isinstance(data["hands"], list):
             raise RecordError(f"'hands' must be a list of hands, not {_short(data['hands'])}")
-        hands = []
-        for h, hand in enumerate(data["hands"], start=1):
-            _object(hand, f"hand {h}", _HAND_KEYS, ("deck",), "a hand has 'deck' and 'actions'")
-            deck_cards = hand["deck"]
-            if not isinstance(deck_cards, list):
-                raise RecordError(
-                    f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
-                    'texts, e.g. ["AH", "KH", ...]'
-                )
-            for k, card in enumerate(deck_cards, start=1):
-                if not isinstance(card, str):
-                    raise RecordError(
-                        f'hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as text such as "AH"'
-                    )
-            try:
-                cards = parse_cards(deck_cards, deck_size=rules.deck_size, what="cards in the deck")
-            except ScatlabError as exc:
-                raise RecordError(f"hand {h}, deck: {exc}") from None
-            actions = []
-            raw_actions = hand.get("actions", [])
-            if not isinstance(raw_actions, list):
-                raise RecordError(f"hand {h}: 'actions' must be a list, not {_short(raw_actions)}")
-            for i, raw in enumerate(raw_actions, start=1):
-                where = f"hand {h}, action {i}"
-                try:
-                    _object(
-                        raw,
-                        "the action",
-                        _ACTION_KEYS,
-                        ("player", "action"),
-                        "an action has player, action and, for a discard, card",
-                    )
-                    player = _whole(raw["player"], "'player'", "a seat")
-                    if not isinstance(raw["action"], str):
-                        raise RecordError(f"'action' must be a text such as \"draw\", not {_short(raw['action'])}")
-                    if "card" in raw and not isinstance(raw["card"], str):
-                        raise RecordError(f"'card' must be a card as text such as \"4C\", not {_short(raw['card'])}")
-                    act = Action.from_json(raw)
-                except ScatlabError as exc:
-                    raise RecordError(f"{where}: {exc}") from None
-                actions.append((player, act))
-            hands.append(HandRecord(cards, tuple(actions)))
-        return cls(rules, players, dealer, tuple(hands), seats)
+        hands = tuple(_read_hand(hand, h, rules) for h, hand in enumerate(data["hands"], start=1))
+        return cls(rules, players, dealer, hands, seats)
 
     @classmethod
     def loads(cls, text: str | bytes) -> GameRecord:
@@ -225,6 +179,66 @@ class GameRecord:
 _RECORD_KEYS = ("rules", "players", "dealer", "seats", "hands")
 _HAND_KEYS = ("deck", "actions")
 _ACTION_KEYS = ("player", "action", "card")
+
+
+def _read_rules(data: Any) -> RuleSet:
+    """A record's ``rules``: a preset's name or an object of options."""
+    if not isinstance(data, (str, dict)):
+        raise RecordError(f"'rules' must be a preset name or an object of options, not {_short(data)}")
+    try:
+        return find_rules(data)
+    except ScatlabError as exc:
+        raise RecordError(f"rules: {exc}") from None
+
+
+def _read_hand(hand: Any, h: int, rules: RuleSet) -> HandRecord:
+    """Hand ``h`` of a record (counted from 1): its deck, then its actions."""
+    _object(hand, f"hand {h}", _HAND_KEYS, ("deck",), "a hand has 'deck' and 'actions'")
+    cards = _read_deck(hand["deck"], h, rules)
+    raw_actions = hand.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise RecordError(f"hand {h}: 'actions' must be a list, not {_short(raw_actions)}")
+    actions = tuple(_read_action(raw, f"hand {h}, action {i}") for i, raw in enumerate(raw_actions, start=1))
+    return HandRecord(cards, actions)
+
+
+def _read_deck(deck_cards: Any, h: int, rules: RuleSet) -> tuple[Card, ...]:
+    """Hand ``h``'s ``deck``: a list of card texts, a whole deck of the rules' size."""
+    if not isinstance(deck_cards, list):
+        raise RecordError(
+            f"hand {h}, deck: {_short(deck_cards)} is not allowed: give a list of cards as "
+            'texts, e.g. ["AH", "KH", ...]'
+        )
+    for k, card in enumerate(deck_cards, start=1):
+        if not isinstance(card, str):
+            raise RecordError(
+                f'hand {h}, deck: card {k} is {_short(card)}, not a text: give each card as text such as "AH"'
+            )
+    try:
+        return parse_cards(deck_cards, deck_size=rules.deck_size, what="cards in the deck")
+    except ScatlabError as exc:
+        raise RecordError(f"hand {h}, deck: {exc}") from None
+
+
+def _read_action(raw: Any, where: str) -> tuple[int, Action]:
+    """One action of a hand, with its player; an error names ``where`` it is."""
+    try:
+        _object(
+            raw,
+            "the action",
+            _ACTION_KEYS,
+            ("player", "action"),
+            "an action has player, action and, for a discard, card",
+        )
+        player = _whole(raw["player"], "'player'", "a seat")
+        if not isinstance(raw["action"], str):
+            raise RecordError(f"'action' must be a text such as \"draw\", not {_short(raw['action'])}")
+        if "card" in raw and not isinstance(raw["card"], str):
+            raise RecordError(f"'card' must be a card as text such as \"4C\", not {_short(raw['card'])}")
+        act = Action.from_json(raw)
+    except ScatlabError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    return player, act
 
 
 def _object(data: Any, what: str, keys: tuple[str, ...], needed: tuple[str, ...], shape: str) -> None:

@@ -225,49 +225,61 @@ def _settle_lowest(
                 RuleNote("V8", f"the {caller} (player {knocker}) is lowest on their own at {_v(low)}: only one life")
             )
     else:
-        others = [p for p in lowest if p != knocker]
-        tie = rules.knocker_tie
-        if tie == "classic":
-            for p in others:
-                losses[p] = 1
-            notes.append(
-                RuleNote(
-                    "C7",
-                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                    "the other tied players lose a life and the knocker is safe",
-                )
-            )
-        elif tie == "knocker_two":
-            losses[knocker] = 2
-            for p in others:
-                losses[p] = 1
-            notes.append(
-                RuleNote(
-                    "V7",
-                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                    "the knocker loses two lives, the other tied players one (V7b)",
-                )
-            )
-        elif tie == "knocker_only":
-            losses[knocker] = 1
-            notes.append(
-                RuleNote(
-                    "V7",
-                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                    "only the knocker loses a life (V7c)",
-                )
-            )
-        else:
-            losses[knocker] = 2
-            notes.append(
-                RuleNote(
-                    "V7",
-                    f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
-                    "the knocker loses two lives, the others nothing (V7d, Cadillac)",
-                )
-            )
+        _settle_knocker_tied(rules, caller, knocker, lowest, low, losses, notes)
     if ended == "stock_exhausted":
         notes.append(RuleNote("C11", "the stock ran out and the player to move would not take the discard"))
+
+
+def _settle_knocker_tied(
+    rules: RuleSet,
+    caller: str,
+    knocker: int,
+    lowest: Sequence[int],
+    low: Key,
+    losses: dict[int, int],
+    notes: list[RuleNote],
+) -> None:
+    """The knocker tied for lowest with others: the rule set's tie rule (C7, V7b, V7c, V7d) decides."""
+    others = [p for p in lowest if p != knocker]
+    tie = rules.knocker_tie
+    if tie == "classic":
+        for p in others:
+            losses[p] = 1
+        notes.append(
+            RuleNote(
+                "C7",
+                f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                "the other tied players lose a life and the knocker is safe",
+            )
+        )
+    elif tie == "knocker_two":
+        losses[knocker] = 2
+        for p in others:
+            losses[p] = 1
+        notes.append(
+            RuleNote(
+                "V7",
+                f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                "the knocker loses two lives, the other tied players one (V7b)",
+            )
+        )
+    elif tie == "knocker_only":
+        losses[knocker] = 1
+        notes.append(
+            RuleNote(
+                "V7",
+                f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: only the knocker loses a life (V7c)",
+            )
+        )
+    else:
+        losses[knocker] = 2
+        notes.append(
+            RuleNote(
+                "V7",
+                f"the {caller} (player {knocker}) tied for lowest at {_v(low)}: "
+                "the knocker loses two lives, the others nothing (V7d, Cadillac)",
+            )
+        )
 
 
 def _players(ps: Sequence[int]) -> str:

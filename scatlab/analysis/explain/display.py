@@ -41,6 +41,8 @@ from ..model.kinds import CASUAL, STRONG
 from .text import estimate
 
 if TYPE_CHECKING:
+    from ..counting.onestep import DrawAnalysis
+    from ..model.knock import KnockRisk
     from .report import Analysis
 
 __all__ = ["Step", "derivation", "latex"]
@@ -123,88 +125,96 @@ def derivation(analysis: Analysis) -> list[Step]:
     steps: list[Step] = []
     draw = analysis.turn.draw
     if draw is not None:
-        u = draw.unseen
-        steps.append(Step("P(31)", (rf"\frac{{{_set(draw.outs_31)}}}{{{u}}}",), _frac(draw.count_31, u), draw.p_31))
-        terms = " + ".join(
-            rf"{sympy.latex(sympy.Rational(v.numerator, v.denominator))} \cdot {p * u}"
-            for v, p in draw.distribution.items()
-        )
-        total = sum((v * p * u for v, p in draw.distribution.items()), Fraction(0))
-        scale = total.denominator  # 2 when half points (V2) are involved
-        steps.append(
-            Step(
-                r"E[\text{value}]",
-                (rf"\frac{{1}}{{{u}}}\left({terms}\right)",),
-                _frac(total.numerator, scale * u),
-                draw.expected_value,
-            )
-        )
-        steps.append(
-            Step(
-                r"P(\text{improve})",
-                (rf"\frac{{{_set(draw.outs_improve)}}}{{{u}}}",),
-                _frac(draw.count_improve, u),
-                draw.p_improve,
-            )
-        )
+        steps.extend(_draw_steps(draw))
     risk = analysis.knock
     if risk is not None:
         adaptive = risk.model == "adaptive"
         if adaptive:  # the opponent model, stated (see scatlab.analysis.model.weights)
-            steps.append(
-                Step(
-                    r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
-                    r"\quad \lambda_{\text{casual}}",
-                    (),
-                    _rational(CASUAL.lam),
-                    _fraction(CASUAL.lam),
-                )
-            )
-            for label, number in (
-                (r"\rho_{\text{casual}}", CASUAL.decay),
-                (r"\lambda_{\text{strong}}", STRONG.lam),
-                (r"\rho_{\text{strong}}", STRONG.decay),
-            ):
-                steps.append(Step(label, (), _rational(number), _fraction(number)))
+            steps.extend(_model_steps())
         for j, (name, p, se) in enumerate(
             (
                 (r"P(\text{knock loses one})", risk.p_lose_one, risk.std_error_one),
                 (r"P(\text{knock loses two})", risk.p_lose_two, risk.std_error_two),
             )
         ):
-            if not risk.exact and risk.samples is None:  # the engine's estimate (the ranking's knock move)
-                steps.append(
-                    Step(
-                        name + r"\ (\text{the engine's estimate})",
-                        (),
-                        sympy.Rational(p.numerator, p.denominator),
-                        p,
-                        rf"{float(p) * 100:.1f}\%",
-                    )
-                )
-                continue
-            if not risk.exact:  # a Monte Carlo estimate: a decimal with its standard error
-                shown = estimate(p, se).replace("±", r"\pm")
-                steps.append(
-                    Step(
-                        name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})",
-                        (),
-                        sympy.Rational(p.numerator, p.denominator),
-                        p,
-                        shown,
-                    )
-                )
-                continue
-            note: tuple[str, ...] = ()
-            if adaptive:
-                note = (rf"\frac{{\sum_H w(H)\,L_{j + 1}(H)}}{{\sum_H w(H)\,|\text{{stock}}|}}",)
-            steps.append(Step(name, note, sympy.Rational(p.numerator, p.denominator), p))
+            steps.append(_knock_step(risk, adaptive, j, name, p, se))
     for k, value in enumerate(analysis.horizon):
         if k:
             steps.append(
                 Step(rf"E_{{{k}}}[\text{{value}}]", (), sympy.Rational(value.numerator, value.denominator), value)
             )
     return steps
+
+
+def _draw_steps(draw: DrawAnalysis) -> list[Step]:
+    """The draw's steps: P(31) with its outs, the expected value, P(improve) with its outs."""
+    u = draw.unseen
+    terms = " + ".join(
+        rf"{sympy.latex(sympy.Rational(v.numerator, v.denominator))} \cdot {p * u}"
+        for v, p in draw.distribution.items()
+    )
+    total = sum((v * p * u for v, p in draw.distribution.items()), Fraction(0))
+    scale = total.denominator  # 2 when half points (V2) are involved
+    return [
+        Step("P(31)", (rf"\frac{{{_set(draw.outs_31)}}}{{{u}}}",), _frac(draw.count_31, u), draw.p_31),
+        Step(
+            r"E[\text{value}]",
+            (rf"\frac{{1}}{{{u}}}\left({terms}\right)",),
+            _frac(total.numerator, scale * u),
+            draw.expected_value,
+        ),
+        Step(
+            r"P(\text{improve})",
+            (rf"\frac{{{_set(draw.outs_improve)}}}{{{u}}}",),
+            _frac(draw.count_improve, u),
+            draw.p_improve,
+        ),
+    ]
+
+
+def _model_steps() -> list[Step]:
+    """The adaptive opponent model's weight of a hand, with its constants."""
+    steps = [
+        Step(
+            r"w(H) = \sum_{k} \pi_{k,t}(H) \prod_{x} f_k(a_x),\ f_k(a) = 1 - (1 - \lambda_k)\,\rho_k^{a},"
+            r"\quad \lambda_{\text{casual}}",
+            (),
+            _rational(CASUAL.lam),
+            _fraction(CASUAL.lam),
+        )
+    ]
+    for label, number in (
+        (r"\rho_{\text{casual}}", CASUAL.decay),
+        (r"\lambda_{\text{strong}}", STRONG.lam),
+        (r"\rho_{\text{strong}}", STRONG.decay),
+    ):
+        steps.append(Step(label, (), _rational(number), _fraction(number)))
+    return steps
+
+
+def _knock_step(risk: KnockRisk, adaptive: bool, j: int, name: str, p: Fraction, se: float | None) -> Step:
+    """The step of the knock's chance ``p`` of losing ``j + 1`` lives: exact, sampled or the engine's."""
+    if not risk.exact and risk.samples is None:  # the engine's estimate (the ranking's knock move)
+        return Step(
+            name + r"\ (\text{the engine's estimate})",
+            (),
+            sympy.Rational(p.numerator, p.denominator),
+            p,
+            rf"{float(p) * 100:.1f}\%",
+        )
+    if not risk.exact:  # a Monte Carlo estimate: a decimal with its standard error
+        shown = estimate(p, se).replace("±", r"\pm")
+        return Step(
+            name + rf"\ (\text{{Monte Carlo, {risk.samples:,} deals}})",
+            (),
+            sympy.Rational(p.numerator, p.denominator),
+            p,
+            shown,
+        )
+    note: tuple[str, ...] = ()
+    if adaptive:
+        note = (rf"\frac{{\sum_H w(H)\,L_{j + 1}(H)}}{{\sum_H w(H)\,|\text{{stock}}|}}",)
+    return Step(name, note, sympy.Rational(p.numerator, p.denominator), p)
 
 
 def latex(analysis: Analysis) -> str:

@@ -282,15 +282,7 @@ def analyze(
     if isinstance(hand, Knowledge):
         knowledge = hand
     elif isinstance(hand, PlayerView):
-        if hand.to_move == hand.player:
-            position = Position.from_view(hand)
-            knowledge = position.knowledge
-        else:
-            knowledge = Knowledge.from_view(hand)
-        if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
-            from ..model.observations import Observations
-
-            observations = Observations.from_view(hand, knock_rules=True)
+        knowledge, position, observations = _read_view(hand, knock, observations)
     else:
         knowledge = Knowledge.of(
             hand, discard, dead=dead, opponent_holds=opponent_holds, opponents=opponents, rules=rules
@@ -302,6 +294,58 @@ def analyze(
     whole_number("seed", seed, *SEED_RANGE, error=AnalysisError)
     turn = analyze_turn(knowledge)
     model = check_model(opponent_model)
+    position = _modelled_position(knowledge, position, observations, model)
+    left_out = not rank_knock and ActionKind.KNOCK in position.kinds
+    if left_out:
+        position = replace(position, kinds=position.kinds - {ActionKind.KNOCK})
+    ranking = rank(position)
+    risk = None
+    if knock and rank_knock and len(knowledge.hand) == 3:
+        risk = _knock_figure(knowledge, ranking, position, samples, seed, model, observations)
+    values: tuple[Fraction, ...] = ()
+    if horizon and len(knowledge.hand) == 3:
+        values = tuple(horizon_values(knowledge.hand, horizon, knowledge.rules))
+    return Analysis(knowledge, turn, risk, values, advise(turn, ranking), observations, ranking, left_out)
+
+
+def _knock_figure(
+    knowledge: Knowledge,
+    ranking: Ranking,
+    position: Position,
+    samples: int,
+    seed: int,
+    model: OpponentModelName,
+    observations: Observations | None,
+) -> KnockRisk:
+    """The knock's figures: the ranking's knock move's, else (not a move here) :func:`knock_risk`'s."""
+    move = _knock_move(ranking)
+    if move is not None:  # one source: the ranking's figure
+        return _engine_risk(knowledge, move, position)
+    # not a move here (refused by the rules, the stock gone, a 31 to declare): the ranking has no figure
+    return knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model, observations=observations)
+
+
+def _read_view(
+    view: PlayerView, knock: bool, observations: Observations | None
+) -> tuple[Knowledge, Position | None, Observations | None]:
+    """A view's knowledge, its position (on the player's turn) and, for a knock risk, what was observed."""
+    position: Position | None = None
+    if view.to_move == view.player:
+        position = Position.from_view(view)
+        knowledge = position.knowledge
+    else:
+        knowledge = Knowledge.from_view(view)
+    if observations is None and knock is True and len(knowledge.hand) == 3:  # only a knock risk reads them
+        from ..model.observations import Observations
+
+        observations = Observations.from_view(view, knock_rules=True)
+    return knowledge, position, observations
+
+
+def _modelled_position(
+    knowledge: Knowledge, position: Position | None, observations: Observations | None, model: OpponentModelName
+) -> Position:
+    """The position the engine ranks: the view's or one built with the observations, fresh opponents if ``uniform``."""
     if position is None:
         turns = (
             observations.turns if observations is not None and len(observations.turns) == knowledge.opponents else None
@@ -314,18 +358,4 @@ def analyze(
 
         n = knowledge.opponents
         position = replace(position, opponent_turns=(0,) * n, observations=Observations((0,) * n, ((),) * n))
-    left_out = not rank_knock and ActionKind.KNOCK in position.kinds
-    if left_out:
-        position = replace(position, kinds=position.kinds - {ActionKind.KNOCK})
-    ranking = rank(position)
-    risk = None
-    if knock and rank_knock and len(knowledge.hand) == 3:
-        move = _knock_move(ranking)
-        if move is not None:  # one source: the ranking's figure
-            risk = _engine_risk(knowledge, move, position)
-        else:  # not a move here (refused by the rules, the stock gone, a 31 to declare): the ranking has no figure
-            risk = knock_risk(knowledge, samples=samples, seed=seed, opponent_model=model, observations=observations)
-    values: tuple[Fraction, ...] = ()
-    if horizon and len(knowledge.hand) == 3:
-        values = tuple(horizon_values(knowledge.hand, horizon, knowledge.rules))
-    return Analysis(knowledge, turn, risk, values, advise(turn, ranking), observations, ranking, left_out)
+    return position

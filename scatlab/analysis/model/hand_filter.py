@@ -413,55 +413,16 @@ class LogFilter:
         self.blitz: BoolArray = tables.value2 >= BLITZ2
         self.discard: IntArray = tables.discard
         self.valid: BoolArray = self.discard >= 0
-        improves = self.valid & (tables.after_draw > tables.strength[:, None])
         suits = rows // 13
-        values = np.array([c.value for c in ALL_CARDS], dtype=np.int64)[rows]
-        totals = np.zeros((m, 4), dtype=np.int64)
-        counts = np.zeros((m, 4), dtype=np.int64)
-        for j in range(3):
-            np.add.at(totals, (np.arange(m), suits[:, j]), values[:, j])
-            np.add.at(counts, (np.arange(m), suits[:, j]), 1)
-        target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
-        in_target = (np.arange(52)[None, :] // 13) == target[:, None]
-        ahead = {k.horizon: _horizon_takes(tables, k.horizon) for k in kinds if k.takes == "horizon"}
-        self.take_masks: tuple[BoolArray, ...] = tuple(
-            np.ascontiguousarray(
-                (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon]).T
-            )
-            for k in kinds
-        )
+        self.take_masks: tuple[BoolArray, ...] = _take_masks(tables, kinds, self.valid, suits)
         """Per kind, ``[card, row]``: the kind would take ``card`` into hand ``row`` (if it does take)."""
-        with_card = np.maximum(
-            np.maximum(
-                tables.triple[rows[:, 1:2], rows[:, 2:3], np.arange(52)[None, :]],
-                tables.triple[rows[:, 0:1], rows[:, 2:3], np.arange(52)[None, :]],
-            ),
-            tables.triple[rows[:, 0:1], rows[:, 1:2], np.arange(52)[None, :]],
-        )
-        draw_mean = np.where(self.valid, tables.after_draw, 0).sum(axis=1) / np.maximum(self.valid.sum(axis=1), 1)
-        self.last_take_mask: BoolArray = np.ascontiguousarray((self.valid & (with_card >= draw_mean[:, None])).T)
+        self.last_take_mask: BoolArray = _last_take_mask(tables, self.valid)
         """``[card, row]``: on a last turn, the ``horizon`` kind would take ``card`` into hand
         ``row`` (the best three with it at least as strong as a draw keeps on average)."""
-        self._throw_keys: tuple[ThrowKey, ...] = tuple(
-            ("horizon", k.horizon, float(k.feed_margin))
-            if k.takes == "horizon"
-            else ("suit", 0, 0.0)
-            if k.takes == "suit"
-            else ("now", 0, 0.0)
-            for k in kinds
-        )
-        for key in dict.fromkeys(self._throw_keys):  # every ranking a draw may need, built now, not mid-game
-            for way in (key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,):
-                if way[0] != "now":
-                    quad_ranks(self.scoring, way)
-        v2 = tables.value2
-        allowed = ~self.blitz
-        if rules.min_knock is not None:
-            allowed &= v2 >= 2 * rules.min_knock
-        if rules.knock_needs_flush:
-            allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
-        top = int(v2.max()) + 1
-        self.allowed: BoolArray = allowed & (v2 >= 52)
+        self._throw_keys: tuple[ThrowKey, ...] = tuple(_throw_way(k) for k in kinds)
+        _build_rankings(self.scoring, self._throw_keys)
+        allowed = _knock_allowed(rules, tables, suits, self.blitz)
+        self.allowed: BoolArray = allowed & (tables.value2 >= 52)
         """Per row: a knock is allowed with the hand and it is worth 26 or more (where a
         :class:`KnockRule` may knock)."""
         self._rule_counts: FloatArray | None = None
@@ -470,19 +431,7 @@ class LogFilter:
         self._rule_rows: IntArray = np.zeros(0, dtype=np.int64)
         self._rule_draws: FloatArray = np.ones(0)
         """Per row of ``_rule_rows``: how many cards it can draw."""
-        self.knocks: tuple[FloatArray, ...] = tuple(
-            np.where(
-                allowed[None, :],
-                np.array(
-                    [
-                        [k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)]
-                        for t in range(k.knock_turns)
-                    ]
-                )[:, v2],
-                0.0,
-            )
-            for k in kinds
-        )
+        self.knocks: tuple[FloatArray, ...] = _knock_chances(kinds, allowed, tables.value2, heads_up, two_players)
         """Per kind, ``[played, row]``: the chance of knocking with hand ``row`` at a turn after
         ``played`` turns of its own (the last row for every later turn)."""
         self.goes_on: tuple[tuple[FloatArray, ...], ...] = tuple(
@@ -782,6 +731,95 @@ class LogFilter:
         if len(self._evidence) > _EVIDENCE_SIZE:
             self._evidence.popitem(last=False)
         return result
+
+
+def _in_target_suit(tables: Tables, suits: IntArray) -> BoolArray:
+    """``[row, card]``: ``card`` is of the suit hand ``row`` collects (most points, most cards, clubs first)."""
+    rows = tables.rows
+    m = len(rows)
+    values = np.array([c.value for c in ALL_CARDS], dtype=np.int64)[rows]
+    totals = np.zeros((m, 4), dtype=np.int64)
+    counts = np.zeros((m, 4), dtype=np.int64)
+    for j in range(3):
+        np.add.at(totals, (np.arange(m), suits[:, j]), values[:, j])
+        np.add.at(counts, (np.arange(m), suits[:, j]), 1)
+    target = np.argmax(totals * 64 + counts * 8 + (3 - np.arange(4))[None, :], axis=1)  # ties: clubs first
+    in_target: BoolArray = (np.arange(52)[None, :] // 13) == target[:, None]
+    return in_target
+
+
+def _take_masks(
+    tables: Tables, kinds: tuple[FilterKind, ...], valid: BoolArray, suits: IntArray
+) -> tuple[BoolArray, ...]:
+    """Per kind, ``[card, row]``: whether the kind would take ``card`` into hand ``row`` (by its ``takes``)."""
+    improves = valid & (tables.after_draw > tables.strength[:, None])
+    in_target = _in_target_suit(tables, suits)
+    ahead = {k.horizon: _horizon_takes(tables, k.horizon) for k in kinds if k.takes == "horizon"}
+    return tuple(
+        np.ascontiguousarray(
+            (improves & in_target if k.takes == "suit" else improves if k.takes == "better" else ahead[k.horizon]).T
+        )
+        for k in kinds
+    )
+
+
+def _last_take_mask(tables: Tables, valid: BoolArray) -> BoolArray:
+    """``[card, row]``: on a last turn, the best three with ``card`` are as strong as a draw keeps on average."""
+    rows = tables.rows
+    with_card = np.maximum(
+        np.maximum(
+            tables.triple[rows[:, 1:2], rows[:, 2:3], np.arange(52)[None, :]],
+            tables.triple[rows[:, 0:1], rows[:, 2:3], np.arange(52)[None, :]],
+        ),
+        tables.triple[rows[:, 0:1], rows[:, 1:2], np.arange(52)[None, :]],
+    )
+    draw_mean = np.where(valid, tables.after_draw, 0).sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
+    return np.ascontiguousarray((valid & (with_card >= draw_mean[:, None])).T)
+
+
+def _throw_way(kind: FilterKind) -> ThrowKey:
+    """How ``kind`` throws: as the expert (``horizon``), as ``tip`` (``suit``), else by value now."""
+    if kind.takes == "horizon":
+        return ("horizon", kind.horizon, float(kind.feed_margin))
+    if kind.takes == "suit":
+        return ("suit", 0, 0.0)
+    return ("now", 0, 0.0)
+
+
+def _build_rankings(scoring: RuleSet, keys: tuple[ThrowKey, ...]) -> None:
+    """Build now, not mid-game, every ranking of the cards a draw may need for the ways ``keys``."""
+    for key in dict.fromkeys(keys):
+        for way in (key, ("last", 0, 0.0)) if key[0] == "horizon" else (key,):
+            if way[0] != "now":
+                quad_ranks(scoring, way)
+
+
+def _knock_allowed(rules: RuleSet, tables: Tables, suits: IntArray, blitz: BoolArray) -> BoolArray:
+    """Per row: the rules let the hand knock (not a 31; V4's minimum, V5's flush)."""
+    v2 = tables.value2
+    allowed = ~blitz
+    if rules.min_knock is not None:
+        allowed &= v2 >= 2 * rules.min_knock
+    if rules.knock_needs_flush:
+        allowed &= (suits[:, 0] == suits[:, 1]) & (suits[:, 1] == suits[:, 2])
+    return allowed
+
+
+def _knock_chances(
+    kinds: tuple[FilterKind, ...], allowed: BoolArray, v2: IntArray, heads_up: bool, two_players: bool
+) -> tuple[FloatArray, ...]:
+    """Per kind, ``[played, row]``: the kind's chance of knocking with hand ``row`` (0 where not ``allowed``)."""
+    top = int(v2.max()) + 1
+    return tuple(
+        np.where(
+            allowed[None, :],
+            np.array(
+                [[k.knock_chance(v / 2, heads_up, two_players, t) for v in range(top)] for t in range(k.knock_turns)]
+            )[:, v2],
+            0.0,
+        )
+        for k in kinds
+    )
 
 
 def _read_only(a: FloatArray) -> FloatArray:

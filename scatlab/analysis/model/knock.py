@@ -197,6 +197,75 @@ def knock_risk(
     seen of them (``observations``; with none, the adaptive model is the uniform one).
     Bad arguments raise :class:`~scatlab.errors.AnalysisError`.
     """
+    model = _checked_model(knowledge, samples, seed, opponent_model, observations)
+    weighted = model == "adaptive" and observations is not None and not observations.empty
+    tables = tables_for(knowledge.rules)
+    refusal = knock_refusal(knowledge)
+    strength = _knocker_strength(knowledge, tables)
+    value = Fraction(strength >> RANK_BITS, 2)
+    outcomes = _Outcomes(knowledge.rules, strength)
+    used: OpponentModelName = "adaptive" if weighted else "uniform"
+    policy = _policy(weighted, observations is not None and observations.log is not None)
+    if knowledge.opponents == 1:
+        one, two, total = (
+            _heads_up(knowledge, strength, observations, model)
+            if weighted
+            else _heads_up(knowledge, strength, None, "uniform")
+        )
+        return KnockRisk(
+            value,
+            1,
+            Fraction(one, total),
+            Fraction(two, total),
+            True,
+            refusal is None,
+            refusal,
+            policy=policy,
+            model=used,
+        )
+    p1, p2, se1, se2, ess = _estimate(knowledge, observations if weighted else None, tables, outcomes, samples, seed)
+    return KnockRisk(
+        value,
+        knowledge.opponents,
+        p1,
+        p2,
+        False,
+        refusal is None,
+        refusal,
+        samples,
+        se1,
+        se2,
+        policy=policy,
+        model=used,
+        effective_samples=ess,
+    )
+
+
+def _estimate(
+    knowledge: Knowledge,
+    observations: Observations | None,
+    tables: Tables,
+    outcomes: _Outcomes,
+    samples: int,
+    seed: int,
+) -> tuple[Fraction, Fraction, float, float, float | None]:
+    """Monte Carlo P(lose one), P(lose two), their standard errors, the effective sample size (weighted only)."""
+    if observations is not None:
+        q1, q2, se1, se2, ess = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
+        return Fraction(q1).limit_denominator(10**9), Fraction(q2).limit_denominator(10**9), se1, se2, ess
+    one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
+    p1, p2 = Fraction(one, samples), Fraction(two, samples)
+    return p1, p2, _std_error(p1, samples), _std_error(p2, samples), None
+
+
+def _checked_model(
+    knowledge: Knowledge,
+    samples: int,
+    seed: int,
+    opponent_model: OpponentModelName,
+    observations: Observations | None,
+) -> OpponentModelName:
+    """:func:`knock_risk`'s arguments checked, in its order; the opponent model they name."""
     if not isinstance(knowledge, Knowledge):
         raise AnalysisError(f"knock_risk needs a Knowledge (see Knowledge.of), not {shown(knowledge)}")
     whole_number("samples", samples, 1, MAX_SAMPLES, error=AnalysisError)
@@ -215,72 +284,24 @@ def knock_risk(
         raise AnalysisError(
             f"observations are for {len(observations.turns)} opponents, but the knowledge has {knowledge.opponents}"
         )
-    weighted = model == "adaptive" and observations is not None and not observations.empty
-    tables = tables_for(knowledge.rules)
-    refusal = knock_refusal(knowledge)
+    return model
+
+
+def _knocker_strength(knowledge: Knowledge, tables: Tables) -> int:
+    """The table strength of the knocker's hand (an undeclared 31 as 30, C10)."""
     strength = tables.strength_of([c.index for c in knowledge.hand])
     if knowledge.undeclared_31:  # C10: a 31 not declared at once counts as 30 (same tie-break)
         strength = (60 << RANK_BITS) | (strength & ((1 << RANK_BITS) - 1))
-    value = Fraction(strength >> RANK_BITS, 2)
-    outcomes = _Outcomes(knowledge.rules, strength)
-    used: OpponentModelName = "adaptive" if weighted else "uniform"
-    logged = observations is not None and observations.log is not None
-    policy = OPPONENT_POLICY
-    if weighted:
-        from .kinds import ADAPTIVE_POLICY, LOG_POLICY
+    return strength
 
-        policy = (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
-    if knowledge.opponents == 1:
-        one, two, total = (
-            _heads_up(knowledge, strength, observations, model)
-            if weighted
-            else _heads_up(knowledge, strength, None, "uniform")
-        )
-        return KnockRisk(
-            value,
-            1,
-            Fraction(one, total),
-            Fraction(two, total),
-            True,
-            refusal is None,
-            refusal,
-            policy=policy,
-            model=used,
-        )
-    if weighted:
-        assert observations is not None
-        q1, q2, se1, se2, ess = _monte_carlo_weighted(knowledge, observations, tables, outcomes, samples, seed)
-        return KnockRisk(
-            value,
-            knowledge.opponents,
-            Fraction(q1).limit_denominator(10**9),
-            Fraction(q2).limit_denominator(10**9),
-            False,
-            refusal is None,
-            refusal,
-            samples,
-            se1,
-            se2,
-            policy=policy,
-            model=used,
-            effective_samples=ess,
-        )
-    one, two = _monte_carlo(knowledge, tables, outcomes, samples, seed)
-    p1, p2 = Fraction(one, samples), Fraction(two, samples)
-    return KnockRisk(
-        value,
-        knowledge.opponents,
-        p1,
-        p2,
-        False,
-        refusal is None,
-        refusal,
-        samples,
-        _std_error(p1, samples),
-        _std_error(p2, samples),
-        policy=policy,
-        model=used,
-    )
+
+def _policy(weighted: bool, logged: bool) -> str:
+    """The opponents' policy as stated: the last turn's, after the adaptive model's if it weighs them."""
+    if not weighted:
+        return OPPONENT_POLICY
+    from .kinds import ADAPTIVE_POLICY, LOG_POLICY
+
+    return (LOG_POLICY if logged else ADAPTIVE_POLICY) + "; last turn: " + OPPONENT_POLICY
 
 
 @lru_cache(maxsize=128)

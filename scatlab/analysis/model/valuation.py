@@ -32,7 +32,7 @@ stop (V19) by :meth:`KnockValuation.outcome`, on the chance of winning the game 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -303,56 +303,97 @@ class KnockValuation:
         tie = max(0.0, all_at_least - all_above)
         low, high = _lowest_highest(dists, p31, k)
         if rules.score_keeping == "gin":
-            stand = all_at_most
-            fail = max(0.0, 1.0 - stand - some31)
-            gain = stand * du(dict.fromkeys(seats, 1)) + fail * du({me: 1})
-            for i, (w, _) in enumerate(_blitzers(p31, some31)):
-                gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
-            own = fail + some31
-            return KnockOutcome(
-                own, gain, own, 0.0, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)"
-            )
+            return _gin_outcome(me, seats, p31, some31, all_at_most, du)
         if points:
-            win = all_below
-            gain = win * du({me: 1})
-            total_high = sum(high)
-            rest = max(0.0, no31 - win)
-            for i, s in enumerate(seats):
-                if total_high > 0:
-                    gain += rest * high[i] / total_high * du({s: 1})
-            for i, (w, _) in enumerate(_blitzers(p31, some31)):
-                gain += w * du({seats[i]: 1})
-            return KnockOutcome(1.0 - win, gain, 1.0 - win, 0.0, f"about {win:.0%} to score the point (V16)")
-        lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
-        tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
-        kll = rules.knocker_lowest_loses
-        gain = all_above * du({me: kll})
-        if tie_loss:
-            gain += tie * du({me: tie_loss})
-        else:
-            total_eq = sum(eq)
-            for i, s in enumerate(seats):
-                if total_eq > 0:
-                    gain += tie * eq[i] / total_eq * du({s: 1})
-        rest = max(0.0, no31 - all_at_least)
-        total_low = sum(low)
+            return _points_outcome(me, seats, p31, some31, no31, all_below, high, du)
+        return _lives_outcome(rules, me, seats, p31, eq, some31, no31, all_above, all_at_least, tie, low, du)
+
+
+_Gain = Callable[[dict[int, int]], float]
+"""The change in the chance of winning the game after a hand that cost each seat that many lives."""
+
+
+def _gin_outcome(
+    me: int, seats: Sequence[int], p31: list[float], some31: float, all_at_most: float, du: _Gain
+) -> KnockOutcome:
+    """The knock's outcome under V14: it stands (everyone else a letter) or the knocker gets one."""
+    stand = all_at_most
+    fail = max(0.0, 1.0 - stand - some31)
+    gain = stand * du(dict.fromkeys(seats, 1)) + fail * du({me: 1})
+    for i, (w, _) in enumerate(_blitzers(p31, some31)):
+        gain += w * du({me: 1, **{s: 1 for j, s in enumerate(seats) if j != i}})
+    own = fail + some31
+    return KnockOutcome(own, gain, own, 0.0, f"about {stand:.0%} that the knock stands (everyone else a letter, V14)")
+
+
+def _points_outcome(
+    me: int,
+    seats: Sequence[int],
+    p31: list[float],
+    some31: float,
+    no31: float,
+    all_below: float,
+    high: list[float],
+    du: _Gain,
+) -> KnockOutcome:
+    """The knock's outcome under V16: who scores the point."""
+    win = all_below
+    gain = win * du({me: 1})
+    total_high = sum(high)
+    rest = max(0.0, no31 - win)
+    for i, s in enumerate(seats):
+        if total_high > 0:
+            gain += rest * high[i] / total_high * du({s: 1})
+    for i, (w, _) in enumerate(_blitzers(p31, some31)):
+        gain += w * du({seats[i]: 1})
+    return KnockOutcome(1.0 - win, gain, 1.0 - win, 0.0, f"about {win:.0%} to score the point (V16)")
+
+
+def _lives_outcome(
+    rules: RuleSet,
+    me: int,
+    seats: Sequence[int],
+    p31: list[float],
+    eq: list[float],
+    some31: float,
+    no31: float,
+    all_above: float,
+    all_at_least: float,
+    tie: float,
+    low: list[float],
+    du: _Gain,
+) -> KnockOutcome:
+    """The knock's outcome when lives are lost (C7, V7, V8, V9): who loses how many."""
+    lose31 = 2 if rules.thirty_one_after_knock == "knocker_two" else 1
+    tie_loss = {"classic": 0, "knocker_two": 2, "knocker_only": 1, "cadillac": 2}[rules.knocker_tie]
+    kll = rules.knocker_lowest_loses
+    gain = all_above * du({me: kll})
+    if tie_loss:
+        gain += tie * du({me: tie_loss})
+    else:
+        total_eq = sum(eq)
         for i, s in enumerate(seats):
-            if total_low > 0:
-                gain += rest * low[i] / total_low * du({s: 1})
-        for i, (w, _) in enumerate(_blitzers(p31, some31)):
-            gain += w * du({me: lose31, **{s: 1 for j, s in enumerate(seats) if j != i}})
-        lost = {1: 0.0, 2: 0.0}
-        for lives, p in ((lose31, some31), (kll, all_above), (tie_loss, tie)):
-            if lives:
-                lost[lives] += p
-        own = lost[1] + 2 * lost[2]
-        return KnockOutcome(
-            own,
-            gain,
-            lost[1],
-            lost[2],
-            f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} that someone makes 31",
-        )
+            if total_eq > 0:
+                gain += tie * eq[i] / total_eq * du({s: 1})
+    rest = max(0.0, no31 - all_at_least)
+    total_low = sum(low)
+    for i, s in enumerate(seats):
+        if total_low > 0:
+            gain += rest * low[i] / total_low * du({s: 1})
+    for i, (w, _) in enumerate(_blitzers(p31, some31)):
+        gain += w * du({me: lose31, **{s: 1 for j, s in enumerate(seats) if j != i}})
+    lost = {1: 0.0, 2: 0.0}
+    for lives, p in ((lose31, some31), (kll, all_above), (tie_loss, tie)):
+        if lives:
+            lost[lives] += p
+    own = lost[1] + 2 * lost[2]
+    return KnockOutcome(
+        own,
+        gain,
+        lost[1],
+        lost[2],
+        f"about {all_above:.0%} to be lowest, {tie:.0%} to tie lowest and {some31:.0%} that someone makes 31",
+    )
 
 
 def _lowest_highest(dists: Sequence[npt.NDArray[Any]], p31: list[float], k: int) -> tuple[list[float], list[float]]:
