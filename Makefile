@@ -1,6 +1,7 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install scatlab and serve the course (lessons/) as a web app on 127.0.0.1
-#   make test    install scatlab with its test tools and run every check (ruff, mypy, pytest with coverage)
+#   make test    install scatlab with its test tools and run every check (ruff, mypy, pytest)
+#   make coverage  the same tests with the coverage of scatlab/ and its floor
 #   make docs    install the documentation tools and build the site into docs/_build/html
 #   make install-class, then make class   install, then start JupyterHub for a class on this machine
 #                (docs/deploying.md)
@@ -13,7 +14,7 @@ else
 VENV_PY := .venv/bin/python
 endif
 
-.PHONY: serve demo test docs install install-test install-docs install-class class bench clean venv
+.PHONY: serve demo test coverage docs install install-test install-docs install-class class bench clean venv
 
 .venv/bin/python:
 	$(PYTHON) -m venv .venv
@@ -70,13 +71,18 @@ class:
 demo: install
 	$(VENV_PY) -m scatlab demo
 
-# ruff (format, then lint), mypy --strict, then every test with the coverage of scatlab/
-# (one line: the figure and its floor, [tool.coverage.report] in pyproject.toml)
+# ruff (format, then lint), mypy --strict, then every test
 test: install-test
 	$(VENV_PY) -m ruff format --check --quiet
 	$(VENV_PY) -m ruff check --quiet
 	$(VENV_PY) -m mypy
-	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15 --cov --cov-report=
+	$(VENV_PY) -m pytest -n 2 --dist loadfile --durations=15
+
+# the same tests, tracing which lines of scatlab/ they run: one line, the figure and its floor
+# ([tool.coverage.report] in pyproject.toml). Not part of make test: tracing takes the suite
+# from 9 to 11.5 minutes on two cores (docs/design/libraries.md).
+coverage: install-test
+	$(VENV_PY) -m pytest -n 2 --dist loadfile -q --cov --cov-report=
 
 # sphinx-build, nitpicky (every cross-reference resolves), warnings as errors;
 # open docs/_build/html/index.html
