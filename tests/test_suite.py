@@ -5,6 +5,7 @@ a raise, or calls a helper that does."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import scatlab
@@ -126,3 +127,11 @@ def test_every_mutant_of_tools_mutate_finds_its_line_and_its_tests() -> None:
             stale.append(f"{m.path}: {m.why} ({text.count(m.old)} matches)")
         stale += [f"{m.why}: no {t}" for t in m.tests if not (TESTS.parent / t).exists()]
     assert not stale
+
+
+def test_the_pre_commit_hooks_run_the_ruff_that_make_test_runs() -> None:
+    """One ruff version everywhere: the test extra's pin is the pre-commit hooks'."""
+    root = TESTS.parent
+    pinned = set(re.findall(r"ruff==([\d.]+)", (root / "pyproject.toml").read_text(encoding="utf-8")))
+    hooks = re.findall(r"ruff==([\d.]+)", (root / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    assert len(pinned) == 1 and hooks and set(hooks) == pinned
