@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import random
 import re
 import types
+from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -150,3 +152,32 @@ def public_cards(state: GameState, seat: int) -> set[Card]:
         players = sum(len(h) > 0 for h in result.final)
         allowed.add(order[3 * players])  # the up card (C3)
     return allowed
+
+
+def three_seat_states(rules: Any, hands: int, every: int) -> Iterator[GameState]:
+    """The states of a seeded three-seat game (a random, a tip and a greedy player, seeded
+    by the rule set), every ``every`` actions, for its first ``hands`` hands."""
+    from scatlab.players import PLAYER_KINDS, RandomPlayer
+    from scatlab.rules import shuffled_deck
+
+    rng = random.Random(rules.describe())
+    players = [RandomPlayer(), PLAYER_KINDS["tip"](), PLAYER_KINDS["greedy"]()]
+    state = GameState.new(rules, 3)
+    step = 0
+    while not state.is_over and state.hand_number <= hands:
+        if state.phase is Phase.DEAL:
+            state = state.deal(shuffled_deck(rules, rng))
+        else:
+            mover = state.to_move
+            assert mover is not None
+            state = state.apply(players[mover].choose(state.view(mover), rng))
+        step += 1
+        if step % every == 0:
+            yield state
+
+
+def held_from(state: GameState, seat: int) -> set[Card]:
+    """The cards in other hands and the stock that ``seat`` may not know (less
+    :func:`public_cards`, the cards it may know from the real state)."""
+    others = {c for p in range(len(state.hands)) if p != seat for c in state.hands[p]}
+    return (others | set(state.remaining_stock)) - public_cards(state, seat)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers.hidden_cards import public_cards, reachable
+from helpers.hidden_cards import held_from, public_cards, reachable, three_seat_states
 from scatlab.cards import Card, deck
 from scatlab.errors import IllegalActionError, RulesError, ScatlabError
 from scatlab.players import PLAYER_KINDS, PlayerError, RandomPlayer, TournamentResult, run_tournament
@@ -288,28 +288,14 @@ VIEW_RULES = [*RULE_SETS, RuleSet.from_codes("V10", "V11", declare="manual"), Ru
 
 @pytest.mark.parametrize("rules", VIEW_RULES, ids=range(len(VIEW_RULES)))
 def test_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
-    rng = random.Random(rules.describe())
-    players = [RandomPlayer(), PLAYER_KINDS["tip"](), PLAYER_KINDS["greedy"]()]
-    state = GameState.new(rules, 3)
     checked = hidden_seen = 0
-    step = 0
-    while not state.is_over and state.hand_number <= 6:
-        if state.phase is Phase.DEAL:
-            state = state.deal(shuffled_deck(rules, rng))
-        else:
-            mover = state.to_move
-            assert mover is not None
-            state = state.apply(players[mover].choose(state.view(mover), rng))
-        step += 1
-        if step % 3:
-            continue
+    for state in three_seat_states(rules, hands=6, every=3):
         for seat in range(3):
             view = state.view(seat)
             cards, states = reachable(view)
             assert states == [], "a GameState is reachable from a PlayerView"
             allowed = public_cards(state, seat)
-            others = {c for p in range(3) if p != seat for c in state.hands[p]}
-            hidden = (others | set(state.remaining_stock)) - allowed
+            hidden = held_from(state, seat)
             assert not cards & hidden, f"hidden cards reachable from seat {seat}'s view: {cards & hidden}"
             assert cards <= allowed, f"cards beyond the public ones: {cards - allowed}"
             checked += 1

@@ -12,7 +12,6 @@ position taken from a game reaches no hidden card.
 from __future__ import annotations
 
 import html
-import random
 import re
 from collections.abc import Callable
 from fractions import Fraction
@@ -22,13 +21,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.hidden_cards import public_cards, reachable
+from helpers.hidden_cards import held_from, public_cards, reachable, three_seat_states
 from scatlab.analysis import analyze
 from scatlab.analysis.explain.display import latex
 from scatlab.cards import ALL_CARDS, Card, deck, parse_cards
 from scatlab.errors import AnalysisError, CardError, ScatlabError
-from scatlab.players import PLAYER_KINDS, RandomPlayer
-from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order, shuffled_deck
+from scatlab.rules import PRESETS, GameState, Phase, RuleSet, deal_order
 from scatlab.widgets.analyzer import DERIVATION_HEADING, Analyzer, CardPicker
 from scatlab.widgets.analyzer_state import AnalyzerState, number_rows
 from scatlab.widgets.chart import distribution_svg
@@ -390,20 +388,8 @@ def test_an_analyzer_from_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
     in the middle of seeded games, neither the model nor the widget reaches a GameState or a
     card the seat may not know. (The cached analysis is left out of the walk: its unseen
     cards are, by definition, every card the player does not know.)"""
-    rng = random.Random(rules.describe())
-    players = [RandomPlayer(), PLAYER_KINDS["tip"](), PLAYER_KINDS["greedy"]()]
-    state = GameState.new(rules, 3)
-    checked = hidden_seen = step = 0
-    while not state.is_over and state.hand_number <= 4:
-        if state.phase is Phase.DEAL:
-            state = state.deal(shuffled_deck(rules, rng))
-        else:
-            mover = state.to_move
-            assert mover is not None
-            state = state.apply(players[mover].choose(state.view(mover), rng))
-        step += 1
-        if step % 4:
-            continue
+    checked = hidden_seen = 0
+    for state in three_seat_states(rules, hands=4, every=4):
         for seat in range(3):
             view = state.view(seat)
             if view.phase not in (Phase.TURN, Phase.DISCARD) or len(view.hand) not in (3, 4) or state.out[seat]:
@@ -411,8 +397,7 @@ def test_an_analyzer_from_a_view_reaches_no_hidden_card(rules: RuleSet) -> None:
             widget = Analyzer.from_view(view, knock=False)
             widget.model._cache.clear()
             allowed = public_cards(state, seat)
-            others = {c for p in range(3) if p != seat for c in state.hands[p]}
-            hidden = (others | set(state.remaining_stock)) - allowed
+            hidden = held_from(state, seat)
             found, states = reachable(widget)
             assert states == [], "a GameState is reachable from the analyzer"
             assert not found & hidden, f"hidden cards reachable from the analyzer: {found & hidden}"
