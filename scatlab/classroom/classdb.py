@@ -102,6 +102,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import ClassDatabaseError
+from .events import ENV, configured_url
 
 if TYPE_CHECKING:
     from ..course.progress import Progress
@@ -140,8 +141,6 @@ __all__ = [
     "learner_url",
 ]
 
-ENV = "SCATLAB_CLASS_DB"
-"""The environment variable that holds the class database's ``postgresql://`` URL."""
 QUIET_SECONDS = 30.0
 """After a slow failed attempt (over half a second), no new attempt for this long."""
 RETRY_SECONDS = 10.0
@@ -187,12 +186,6 @@ _COLUMNS = "id, learner, kind, lesson, step, payload, correct, stars, rating, at
 _quiet_until: dict[str, float] = {}
 _KEYS = uuid.UUID("5c47a1ab-31c0-4e55-9d3e-7c1a55db0031")
 """The namespace of the ids of keyed events (:func:`queue`)."""
-
-
-def configured_url() -> str | None:
-    """``$SCATLAB_CLASS_DB`` when set and not blank, else ``None``."""
-    url = os.environ.get(ENV, "").strip()
-    return url or None
 
 
 def learner() -> str:

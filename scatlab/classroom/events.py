@@ -16,28 +16,41 @@ False
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from typing import Any
 
-from . import classdb
+__all__ = ["ENV", "configured_url", "ClassDatabaseSink", "SINK"]
 
-__all__ = ["ClassDatabaseSink", "SINK"]
+ENV = "SCATLAB_CLASS_DB"
+"""The environment variable that holds the class database's ``postgresql://`` URL."""
+
+
+def configured_url() -> str | None:
+    """``$SCATLAB_CLASS_DB`` when set and not blank, else ``None``."""
+    url = os.environ.get(ENV, "").strip()
+    return url or None
 
 
 class ClassDatabaseSink:
     """Sends a learner's events to the class database (:mod:`scatlab.classroom.classdb`)."""
 
     def active(self) -> bool:
-        """Whether a class database is configured (``SCATLAB_CLASS_DB``)."""
-        return classdb.configured_url() is not None
+        """Whether a class database is configured (``SCATLAB_CLASS_DB``): checked on every
+        record, so it imports nothing (the class database's module is loaded only in a class)."""
+        return configured_url() is not None
 
     def queue(self, conn: sqlite3.Connection, kind: str, **fields: Any) -> None:
         """Keep the event in the learner's outbox, in the open transaction ``conn``."""
-        classdb.queue(conn, kind, **fields)
+        from .classdb import queue
+
+        queue(conn, kind, **fields)
 
     def flush(self, progress: Any) -> object:
         """Send the outbox (never raises; what fails stays queued and is retried)."""
-        return classdb.flush(progress)
+        from .classdb import flush
+
+        return flush(progress)
 
 
 SINK = ClassDatabaseSink()
