@@ -22,4 +22,23 @@ command line:
 
 from __future__ import annotations
 
-__all__: list[str] = []  # its modules are imported by name (each page of the API reference)
+import os
+
+__all__ = ["ENV", "configured_url"]
+
+ENV = "SCATLAB_CLASS_DB"
+"""The environment variable that holds the class database's ``postgresql://`` URL (a
+learner's server started by the class's hub has it)."""
+
+
+def configured_url() -> str | None:
+    """``$SCATLAB_CLASS_DB`` when set and not blank, else ``None``: whether this process is
+    in a class with a database (the event sink asks at every record, so it imports nothing).
+
+    >>> import os
+    >>> os.environ.pop(ENV, None) and None
+    >>> configured_url() is None
+    True
+    """
+    url = os.environ.get(ENV, "").strip()
+    return url or None

@@ -102,7 +102,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import ClassDatabaseError
-from .events import ENV, configured_url
+from . import ENV, configured_url
 
 if TYPE_CHECKING:
     from ..course.progress import Progress

@@ -16,20 +16,12 @@ False
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from typing import Any
 
-__all__ = ["ENV", "configured_url", "ClassDatabaseSink", "SINK"]
+from . import configured_url
 
-ENV = "SCATLAB_CLASS_DB"
-"""The environment variable that holds the class database's ``postgresql://`` URL."""
-
-
-def configured_url() -> str | None:
-    """``$SCATLAB_CLASS_DB`` when set and not blank, else ``None``."""
-    url = os.environ.get(ENV, "").strip()
-    return url or None
+__all__ = ["ClassDatabaseSink", "SINK"]
 
 
 class ClassDatabaseSink:
