@@ -52,7 +52,7 @@ from .engine.advice import Advice, advise
 from .engine.advice import move_words as move_words
 from .engine.decision import Choice as Choice
 from .engine.decision import decide as decide
-from .engine.knock_line import KnockLine, knock_line
+from .engine.knock_line import KnockLine, knock_line, knock_values
 from .engine.position import EXPERT as EXPERT
 from .engine.position import HORIZON as HORIZON
 from .engine.position import Position
@@ -66,8 +66,10 @@ from .model.knock import OPPONENT_POLICY, KnockRisk, knock_risk
 from .model.knock import knock_refusal as knock_refusal
 from .model.throws import LAST_THROW as LAST_THROW
 from .model.throws import TIP_THROW as TIP_THROW
+from .model.throws import avoid_list as avoid_list
 from .model.throws import expert_throw as expert_throw
 from .model.throws import throw_choice as throw_choice
+from .model.throws import throw_lists as throw_lists
 from .model.valuation import MAX_TURNS as MAX_TURNS
 from .model.valuation import KnockValuation as KnockValuation
 from .model.valuation import Standing as Standing
@@ -141,6 +143,7 @@ __all__ = [
     "RankedMove",
     "Ranking",
     "knock_line",
+    "knock_values",
     "rank",
     "analyze",
     "GameReview",

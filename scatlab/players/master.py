@@ -75,6 +75,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -95,11 +96,12 @@ from ..analysis import (
     Standing,
     Style,
     Tables,
+    avoid_list,
     decide,
     expert_throw,
     horizon_table,
     kind_odds,
-    knock_line,
+    knock_values,
     pair_indices,
     pile_tops,
     rank,
@@ -107,6 +109,7 @@ from ..analysis import (
     scoring_rules,
     tables_for,
     throw_choice,
+    throw_lists,
 )
 from ..cards import ALL_CARDS, Card, Suit
 from ..checks import real_number, whole_number
@@ -115,11 +118,12 @@ from ..rules.actions import Action, ActionKind
 from ..rules.options import RuleSet
 from ..rules.scoring import settle
 from ..rules.state import GameState, Phase
-from ..rules.values import tiebreak_key
+from ..rules.values import is_flush, tiebreak_key, value_of
 from ..rules.view import PlayerView
 from ..words import DOES, DOING, points, win_level
 from .base import Decision, Player, PlayerError, settled_choice
 from .expert import ExpertPlayer
+from .playout import DISCARD, DISCARD_ACTION, DRAW, TAKE, TURN, Blitz, Ending, Hand, action_code, apply, play_out
 from .public import PublicMove
 
 __all__ = [
@@ -150,7 +154,12 @@ ends sooner, C11)."""
 
 _ACTIVE = (Phase.TURN, Phase.DISCARD, Phase.DECLARE, Phase.THROW_DOWN)
 _EXPERT_THROW = expert_throw(EXPERT.horizon, EXPERT.feed_margin)
+_WAYS = (_EXPERT_THROW, LAST_THROW)
+"""The rollout policy's ways of throwing: the expert's, and on a last turn by the hand now."""
 _VALUATION = KnockValuation()
+_SUITS = tuple(Suit)
+_CODES = {ActionKind.DRAW: DRAW, ActionKind.TAKE: TAKE, ActionKind.DISCARD: DISCARD_ACTION}
+_PLAIN = frozenset((ActionKind.DRAW, ActionKind.TAKE, ActionKind.DISCARD, ActionKind.KNOCK))
 _EXPERT = ExpertPlayer()
 
 
@@ -179,6 +188,17 @@ class RolloutPolicy:
         self.one, self.five, self.six = one, five, six
         self.now = now
         self._lines: dict[tuple[int, int, int], frozenset[int]] = {}
+        self._throws: dict[int, int] = {}
+        self._scoring = scoring_rules(rules)
+        expert, last = (throw_lists(self._scoring, way) for way in _WAYS)
+        self.fast = expert, last
+        """The expert's and the last turn's throws as lists (:class:`ThrowLists`)."""
+        self._avoiding: dict[int, list[int]] = {}
+        self.blitz = Blitz(rules)
+        """Whether three cards (a bit mask) are a 31 declared at once (for the play-out engine)."""
+        self.lines: dict[int, dict[int, frozenset[int]]] = {}
+        """:meth:`knocks` by the opponents, then by the turns seen * 128 + the lives (for the
+        play-out engine)."""
 
     @classmethod
     def of(cls, rules: RuleSet) -> RolloutPolicy:
@@ -187,15 +207,13 @@ class RolloutPolicy:
 
     def knocks(self, opponents: int, turns: int, lives: int) -> frozenset[int]:
         """The hand values (twice, in half points) at which the engine's knock line
-        (:func:`knock_line`) knocks: where knocking's chance of winning the game is above
+        (:func:`~scatlab.analysis.knock_line`) knocks: where knocking's chance of winning the game is above
         playing on's for an average hand of that value."""
         key = (opponents, min(turns, MAX_TURNS), max(1, min(lives, 99)))
         try:
             return self._lines[key]
         except KeyError:
-            rows = knock_line(self.rules, min(key[0], 8), key[1], key[2]).rows
-            value = frozenset(int(row[0] * 2) for row in rows if row[5])
-            self._lines[key] = value
+            value = self._lines[key] = knock_values(self.rules, min(key[0], 8), key[1], key[2])
             return value
 
     def choose(
@@ -245,6 +263,45 @@ class RolloutPolicy:
                 return Action.TAKE
         return Action.DRAW
 
+    def throw_card(self, held: Sequence[int], drawn: int, taken: bool, avoid: int, last: bool) -> int:
+        """:meth:`throw` in card indices (for the play-out engine,
+        :mod:`scatlab.players.playout`): the card thrown from ``held`` (three) and ``drawn``
+        (taken from the pile with ``taken``), ``avoid`` the suits of the next seat (bits in
+        the order of :class:`~scatlab.cards.Suit`, a card's suit being its index // 13),
+        ``last`` on a last turn.
+
+        >>> from scatlab.rules import find_rules
+        >>> RolloutPolicy.of(find_rules("classic")).throw_card([38, 37, 2], 36, False, 0, False)  # AH KH 4C, QH
+        2
+        """
+        if not (taken and avoid):
+            fast = self.fast[last]
+            places = fast.places
+            q = sorted((places[held[0]], places[held[1]], places[held[2]], places[drawn]))
+            quad = q[0] + fast.c2[q[1]] + fast.c3[q[2]] + fast.c4[q[3]]  # ThrowLists.quad
+            if avoid:
+                return avoid_list(self._scoring, _WAYS[last], avoid)[quad] if last else self.avoiding(avoid)[quad]
+            card = fast.first[quad]
+            return fast.second[quad] if taken and card == drawn else card  # C5: never the card taken
+        key = (1 << held[0]) | (1 << held[1]) | (1 << held[2]) | drawn << 52 | avoid << 59 | last << 63
+        try:
+            return self._throws[key]
+        except KeyError:
+            cards = ALL_CARDS[held[0]], ALL_CARDS[held[1]], ALL_CARDS[held[2]]
+            suits = frozenset(s for i, s in enumerate(_SUITS) if avoid >> i & 1)
+            card = self._throws[key] = throw_choice(
+                self.rules, _WAYS[last], cards, ALL_CARDS[drawn], taken=True, avoid=suits
+            ).card.index
+            return card
+
+    def avoiding(self, avoid: int) -> list[int]:
+        """Per set of four cards (:meth:`ThrowLists.quad`): the expert's throw, not taken,
+        with the suits ``avoid`` (bits) avoided."""
+        found = self._avoiding.get(avoid)
+        if found is None:
+            found = self._avoiding[avoid] = avoid_list(self._scoring, _EXPERT_THROW, avoid)
+        return found
+
     def throw(self, state: GameState, seat: int, collects: Sequence[frozenset[Suit]] | None = None) -> Action:
         """The engine's throw from the four cards: for the hand now on a last turn, else
         five turns ahead, not feeding the next seat a suit it collects when that costs little."""
@@ -274,6 +331,12 @@ def _policy(rules: RuleSet) -> RolloutPolicy:
     tables = tables_for(scoring_rules(rules))
     levels = [horizon_table(tables, k) for k in (1, 5, 6)]
     return RolloutPolicy(rules, tables, [int(x) for x in tables.value2], *[lv.tolist() for lv in levels])
+
+
+@lru_cache(maxsize=16)
+def _row_cards(rules: RuleSet) -> list[list[int]]:
+    """The cards of each row of the tables of ``rules``, as lists."""
+    return [list(row) for row in tables_for(rules).rows.tolist()]
 
 
 # -- sampled deals -----------------------------------------------------------------------------
@@ -310,7 +373,6 @@ class WorldSampler:
         knowledge = Knowledge.from_view(view)
         observations = Observations.from_view(view, knock_rules=False)
         tables = tables_for(view.rules)
-        self._rows = tables.rows
         self._masks = tables.cards_mask
         self._unseen = tuple(ALL_CARDS[i] for i in knowledge.unseen_index)
         self._cumulative: list[npt.NDArray[np.float64]] = []
@@ -339,8 +401,30 @@ class WorldSampler:
                 collects[self.seat_of[event.player]].add(event.card.suit)
         self.collects = tuple(frozenset(c) for c in collects)
         """The suits each sampled game's seat has taken from the pile this hand (public)."""
+        self.collect_bits = tuple(sum(1 << _SUITS.index(s) for s in c) for c in collects)
+        """:attr:`collects` as bits (a card's suit is its index // 13), for the play-out engine."""
+        self._blitz = RolloutPolicy.of(self.rules).blitz
+        self._int_keys: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.scores: dict[tuple[object, ...], float] = {}
+        """The chance of winning after a hand played out, by how it ended and the order of
+        the seats' showdown keys, kept as worked out (:func:`_after_ending`)."""
+        self.standing = _VALUATION.standing(view)
+        """Each seat's standing before the hand (:meth:`KnockValuation.standing`)."""
         self.tries = 0
         """Deals drawn so far, including those that did not replay."""
+        self._pinned = [
+            frozenset(
+                e.card.index
+                for e in history[:k]
+                if e.player == event.player and e.action.kind is ActionKind.TAKE and e.card is not None
+            )
+            for k, event in enumerate(history)
+        ]
+        """Per event of the log: the cards its seat took from the pile before it."""
+        self._log = [(e.player, _CODES.get(e.action.kind, -1), -1 if e.card is None else e.card.index) for e in history]
+        """The log in numbers: each event's seat, action (:mod:`scatlab.players.playout`'s codes) and card."""
+        self._unseen_index = [c.index for c in self._unseen]
+        self._row_cards = _row_cards(view.rules)
 
     def game_of(self, seat: int) -> GameModel:
         """The game model of the real seat ``seat`` (the chance of winning from the real
@@ -369,19 +453,19 @@ class WorldSampler:
             self._games[seat] = game
         return game
 
-    def _hands(self, gen: np.random.Generator) -> list[tuple[Card, ...]] | None:
-        """The opponents' hands now (in turn order after the player), disjoint."""
-        rows, masks = self._rows, self._masks
+    def _hands(self, gen: np.random.Generator) -> list[list[int]] | None:
+        """The opponents' hands now (in turn order after the player; card indices), disjoint."""
+        cards, masks = self._row_cards, self._masks
         for _ in range(64):
             used = 0
-            hands: list[tuple[Card, ...]] = []
+            hands: list[list[int]] = []
             for cum in self._cumulative:
                 row = min(int(np.searchsorted(cum, gen.random(), side="right")), len(cum) - 1)
                 mask = int(masks[row])
                 if used & mask:
                     break
                 used |= mask
-                hands.append(tuple(ALL_CARDS[int(i)] for i in rows[row]))
+                hands.append(list(cards[row]))
             else:
                 return hands
         return None
@@ -389,41 +473,75 @@ class WorldSampler:
     def sample(self, gen: np.random.Generator, rnd: random.Random) -> GameState | None:
         """One sampled deal, played to the view's moment, or None when the deal drawn does
         not replay (draw again)."""
+        deal = self._deal(gen, rnd)
+        return None if deal is None else self._replay(*deal)
+
+    @property
+    def plain(self) -> bool:
+        """Whether the hand so far has only draws, takes, discards and a knock, so that
+        :meth:`sample_hand` replays it without the rules engine."""
+        return all(event.action.kind in _PLAIN for event in self.view.history)
+
+    def sample_hand(self, gen: np.random.Generator, rnd: random.Random) -> Hand | None:
+        """:meth:`sample` for the play-out engine (:mod:`scatlab.players.playout`): the same
+        deal from the same generators' states, as a :class:`~scatlab.players.playout.Hand`
+        (None where :meth:`sample` gives None). The hand's log is replayed in card indices
+        when it is :attr:`plain` (checking what the rules engine would refuse: a 31 dealt or
+        made and not declared, C8-C10; a knock refused, V4-V6), else by the rules engine.
+
+        >>> from scatlab.rules import GameState, deal_order
+        >>> s = GameState.new("classic", 3).deal(deal_order(["AH KH 4C", "2S 3S 9H", "5D 6D 7D"], up="QH"))
+        >>> s = s.apply("draw").apply("discard 9H")
+        >>> sampler = WorldSampler(s.view(2))
+        >>> a = sampler.sample(np.random.default_rng(1), random.Random(1))
+        >>> b = sampler.sample_hand(np.random.default_rng(1), random.Random(1))
+        >>> b.hands == [[c.index for c in h] for h in a.hands], b.stock == [c.index for c in a.remaining_stock]
+        (True, True)
+        """
+        deal = self._deal(gen, rnd)
+        if deal is None:
+            return None
+        if self.plain:
+            return self._replay_hand(*deal)
+        world = self._replay(*deal)
+        return None if world is None or not Hand.covers(world) else Hand.of(world, self.collect_bits)
+
+    def _deal(
+        self, gen: np.random.Generator, rnd: random.Random
+    ) -> tuple[dict[int, list[int]], dict[int, int], list[int]] | None:
+        """A deal drawn, in card indices: each seat's dealt hand, the cards drawn (by the
+        log's index) and the stock left, in order; None when the cards drawn do not fit the log."""
         self.tries += 1
         view = self.view
         hands = self._hands(gen)
         if hands is None:
             return None
-        now: dict[int, list[Card]] = {view.player: list(view.hand)}
-        taken_cards: set[Card] = set()
+        now: dict[int, list[int]] = {view.player: [c.index for c in view.hand]}
+        dealt_mask = 0
         for seat, dealt in zip(view.opponents, hands):
-            now[seat] = list(dealt)
-            taken_cards.update(dealt)
-        stock = [c for c in self._unseen if c not in taken_cards]
+            now[seat] = dealt
+            for c in dealt:
+                dealt_mask |= 1 << c
+        stock = [c for c in self._unseen_index if not dealt_mask >> c & 1]
         if len(stock) != view.stock_size:
             return None
         rnd.shuffle(stock)
         # walk the hand's log backwards: each seat's dealt hand, and the cards drawn
-        drawn: dict[int, Card] = {}
-        history = view.history
-        for k in range(len(history) - 1, -1, -1):
-            event = history[k]
-            held = now.get(event.player)
+        drawn: dict[int, int] = {}
+        for k in range(len(self._log) - 1, -1, -1):
+            player, kind, card = self._log[k]
+            held = now.get(player)
             if held is None:
                 return None
-            kind = event.action.kind
-            if kind is ActionKind.DISCARD and event.card is not None:
-                held.append(event.card)
-            elif kind is ActionKind.TAKE and event.card is not None:
-                if event.card not in held:
+            if kind == DISCARD_ACTION and card >= 0:
+                held.append(card)
+            elif kind == TAKE and card >= 0:
+                if card not in held:
                     return None
-                held.remove(event.card)
-            elif kind is ActionKind.DRAW:
-                card = event.card
-                if card is None:  # another seat's draw: any card of its hand it did not take earlier
-                    pinned = {
-                        e.card for e in history[:k] if e.player == event.player and e.action.kind is ActionKind.TAKE
-                    }
+                held.remove(card)
+            elif kind == DRAW:
+                if card < 0:  # another seat's draw: any card of its hand it did not take earlier
+                    pinned = self._pinned[k]
                     free = [c for c in held if c not in pinned]
                     if not free:
                         return None
@@ -432,19 +550,26 @@ class WorldSampler:
                     return None
                 held.remove(card)
                 drawn[k] = card
-        n = len(self.active)
-        dealer = self.seat_of.get(view.dealer)
-        if dealer is None or any(len(now[s]) != 3 for s in self.active):
+        if self.seat_of.get(view.dealer) is None or any(len(now[s]) != 3 for s in self.active):
             return None
+        return now, drawn, stock
+
+    def _replay(self, now: dict[int, list[int]], drawn: dict[int, int], stock: list[int]) -> GameState | None:
+        """The deal dealt and the hand's log replayed by the rules engine (None where it
+        does not replay to the view's moment)."""
+        view = self.view
+        history = view.history
+        n = len(self.active)
+        dealer = self.seat_of[view.dealer]
         order: list[Card] = []
         for round_ in range(3):
             for step in range(1, n + 1):
-                order.append(now[self.active[(dealer + step) % n]][round_])
+                order.append(ALL_CARDS[now[self.active[(dealer + step) % n]][round_]])
         if self._up is None:  # pragma: no cover - a hand starts with a card face up (C3)
             return None
         order.append(self._up)
-        order.extend(drawn[k] for k in sorted(drawn))
-        order.extend(stock)
+        order.extend(ALL_CARDS[drawn[k]] for k in sorted(drawn))
+        order.extend(ALL_CARDS[c] for c in stock)
         try:
             world = GameState.new(self.rules, n, dealer).deal(order)
             for event in history:
@@ -463,6 +588,65 @@ class WorldSampler:
         ):
             return None
         return world
+
+    def _replay_hand(self, now: dict[int, list[int]], drawn: dict[int, int], stock: list[int]) -> Hand | None:
+        """The deal dealt and the :attr:`plain` log replayed in card indices, checking what
+        the rules engine would refuse (None: the deal does not replay)."""
+        view, seat_of, n = self.view, self.seat_of, len(self.active)
+        hands = [now[s] for s in self.active]
+        blitz = self._blitz
+        if any(blitz[(1 << h[0]) | (1 << h[1]) | (1 << h[2])] for h in hands):  # C9: a 31 dealt ends the deal
+            return None
+        to_move = (seat_of[view.dealer] + 1) % n
+        turns, knocker, last, taken, card_drawn, phase = [0] * n, -1, -1, -1, -1, TURN
+        for k, event in enumerate(view.history):
+            j = seat_of.get(event.player, -1)
+            if j != to_move:
+                return None
+            kind, held = event.action.kind, hands[j]
+            if kind is ActionKind.DRAW:
+                card_drawn = drawn[k]
+                held.append(card_drawn)
+                phase = DISCARD
+                continue
+            if kind is ActionKind.TAKE:
+                assert event.card is not None
+                taken = event.card.index
+                held.append(taken)
+                phase = DISCARD
+                continue
+            if kind is ActionKind.KNOCK:
+                if self._knock_refused([ALL_CARDS[i] for i in held], turns[j]):
+                    return None
+                knocker = j
+            else:  # a discard (C5)
+                assert event.card is not None
+                card = event.card.index
+                if card not in held or card == taken:
+                    return None
+                held.remove(card)
+                last, taken, card_drawn = j, -1, -1
+                if blitz[(1 << held[0]) | (1 << held[1]) | (1 << held[2])]:  # C8, C10: declared at once
+                    return None
+            turns[j] += 1
+            to_move, phase = (j + 1) % n, TURN
+            if to_move == knocker:  # C6: the hand would have ended
+                return None
+        if to_move != seat_of[view.player] or phase != (TURN if view.phase is Phase.TURN else DISCARD):
+            return None
+        pile = [c.index for c in view.discard_pile]
+        return Hand(
+            hands, stock, pile, to_move, phase, taken, card_drawn, knocker, last, turns, list(self.collect_bits)
+        )
+
+    def _knock_refused(self, held: list[Card], turns: int) -> bool:
+        """Whether the rules refuse a knock from ``held`` after ``turns`` turns (V4, V5, V6)."""
+        rules = self.rules
+        if rules.no_knock_first_round and turns == 0:
+            return True
+        if rules.min_knock is not None and value_of(held, rules) < rules.min_knock:
+            return True
+        return rules.knock_needs_flush and not is_flush(held)
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -511,17 +695,65 @@ def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
     :class:`~scatlab.analysis.model.winning.GameModel`) of the real seat ``me`` after the
     sampled game's last hand."""
     result = world.results[-1]
+    rules = sampler.rules
+    keys = []
+    for j in range(len(sampler.active)):
+        value = result.values[j]
+        assert value is not None
+        keys.append((value, *tiebreak_key(result.final[j], rules)[1:]))
+    knocker = -1 if result.knocker is None else result.knocker
+    return _score(sampler, me, result.ended, knocker, result.declarers, tuple(keys))
+
+
+def _after_ending(ending: Ending, sampler: WorldSampler, me: int) -> float:
+    """:func:`_after_hand` for a hand played by the play-out engine."""
+    ended, knocker, declarers, finals = ending
+    if ended == "31":  # a 31's settlement reads no showdown (C8-C10)
+        ranks: tuple[int, ...] = (0,) * len(finals)
+    else:
+        keys = sampler._int_keys
+        held = []
+        for cards in finals:
+            key = keys.get(cards)
+            if key is None:
+                full = tiebreak_key([ALL_CARDS[i] for i in cards], sampler.rules)
+                key = keys[cards] = (int(full[0] * 2), *(int(k) for k in full[1:]))
+            held.append(key)
+        order = sorted(set(held))
+        ranks = tuple(order.index(key) for key in held)
+    found = sampler.scores.get((me, ended, knocker, declarers, ranks))
+    if found is None:
+        found = sampler.scores[(me, ended, knocker, declarers, ranks)] = _score(
+            sampler, me, ended, knocker, declarers, tuple((r,) for r in ranks)
+        )
+    return found
+
+
+def _score(
+    sampler: WorldSampler,
+    me: int,
+    ended: str,
+    knocker: int,
+    declarers: tuple[int, ...],
+    keys: tuple[tuple[Fraction | int, ...], ...],
+) -> float:
+    """The chance of winning the game of the real seat ``me`` after a sampled hand that
+    ``ended`` so (the knocker -1: none; the sampled game's seats), each seat's showdown key
+    ``keys`` (:func:`~scatlab.rules.values.tiebreak_key`). A settlement reads only the keys'
+    order (who is lowest, highest or tied: :func:`~scatlab.rules.scoring.settle`), and after a
+    31 none of it, so the play-out engine passes each key's rank among the seats."""
     view = sampler.view
     rules = view.rules
     active = sampler.active
-    keys = {}
-    for j, seat in enumerate(active):
-        value = result.values[j]
-        assert value is not None
-        keys[seat] = (value, *tiebreak_key(result.final[j], rules)[1:])
-    knocker = None if result.knocker is None else active[result.knocker]
-    declarers = tuple(active[j] for j in result.declarers)
-    settlement = settle(rules, result.ended, players=active, keys=keys, knocker=knocker, declarers=declarers)
+    by_seat = {seat: keys[j] for j, seat in enumerate(active)}
+    settlement = settle(
+        rules,
+        ended,  # type: ignore[arg-type]
+        players=active,
+        keys=by_seat,
+        knocker=None if knocker < 0 else active[knocker],
+        declarers=tuple(active[j] for j in declarers),
+    )
     lives, points, out = list(view.lives), list(view.points), list(view.out)
     if rules.score_keeping == "points":
         for seat, won in settlement.points.items():
@@ -539,21 +771,58 @@ def _after_hand(world: GameState, sampler: WorldSampler, me: int) -> float:
             out[seat] = True
     game = sampler.game_of(me)
     if rules.score_keeping == "points":
-        return game.after({seat: points[seat] - view.points[seat] for seat in active})
-    extra = 1 if rules.county else 0
-    before = _VALUATION.standing(view)
-    return game.after({seat: int(before[seat]) - (0 if out[seat] else lives[seat] + extra) for seat in active})
+        chance = game.after({seat: points[seat] - view.points[seat] for seat in active})
+    else:
+        extra = 1 if rules.county else 0
+        before = sampler.standing
+        chance = game.after({seat: int(before[seat]) - (0 if out[seat] else lives[seat] + extra) for seat in active})
+    return chance
+
+
+def _rollout(world: GameState, move: RankedMove, policy: RolloutPolicy, sampler: WorldSampler, me: int) -> float:
+    """One rollout by the rules engine: ``move`` played in the sampled ``world`` (a take
+    followed by the throw the engine plans, else the policy's), then the hand to its end."""
+    wme = sampler.seat_of[me]
+    w = world.apply(move.action)
+    collects = sampler.collects
+    if move.action.kind is ActionKind.TAKE and w.phase is Phase.DISCARD and w.to_move == wme:
+        assert w.taken is not None
+        collects = tuple(c | {w.taken.suit} if j == wme else c for j, c in enumerate(collects))
+        then = move.then if move.then is not None and move.then in w.hands[wme] and move.then != w.taken else None
+        w = w.apply(Action.discard(then) if then is not None else policy.throw(w, wme, collects))
+    return _after_hand(_play_out(w, policy, sampler.lives, collects), sampler, me)
+
+
+def _lean_rollout(hand: Hand, move: RankedMove, policy: RolloutPolicy, sampler: WorldSampler, me: int) -> float:
+    """:func:`_rollout` by the play-out engine (``hand`` is played on in place)."""
+    code, card = action_code(move.action)
+    ending = apply(hand, code, card, policy)
+    if ending is None and code == TAKE:  # the throw the engine plans after the take, if it can
+        then = -1 if move.then is None else move.then.index
+        if then >= 0 and then != hand.taken and then in hand.hands[hand.to_move]:
+            ending = apply(hand, DISCARD_ACTION, then, policy)
+    if ending is None:
+        ending = play_out(hand, policy, sampler.lives)
+    return _after_ending(ending, sampler, me)
 
 
 def _play_out(
-    world: GameState, policy: RolloutPolicy, lives: Sequence[int], collects: Sequence[frozenset[Suit]]
+    world: GameState,
+    policy: RolloutPolicy,
+    lives: Sequence[int],
+    collects: Sequence[frozenset[Suit]],
+    trace: list[tuple[int, Action]] | None = None,
 ) -> GameState:
-    """``world`` played to the hand's end by ``policy`` for every seat."""
+    """``world`` played to the hand's end by ``policy`` for every seat (``trace``, when
+    given, gets each seat and action played)."""
     suits = list(collects)
     for _ in range(MAX_ROLLOUT_ACTIONS):
         if world.phase not in _ACTIVE:
             return world
         action = policy.choose(world, lives, suits)
+        if trace is not None:
+            assert world.to_move is not None
+            trace.append((world.to_move, action))
         if action.kind is ActionKind.TAKE:
             seat = world.to_move
             assert seat is not None
@@ -569,35 +838,41 @@ def search(
     rng: random.Random,
     seconds: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = "playout",
 ) -> SearchResult:
     """Play each of ``moves`` (the engine's first first) out in the same sampled deals, about
     ``budget`` rollouts in all (and within ``seconds`` when given), and compare their
     chances of winning the game after the hand (see the module doc). ``progress`` is
-    called with (deals played, deals planned) after every deal."""
+    called with (deals played, deals planned) after every deal. ``engine``: ``"playout"``
+    plays the hands out in :mod:`scatlab.players.playout`, ``"rules"`` in the rules engine
+    (:class:`~scatlab.rules.GameState`), the same deals and the same actions, some ten times
+    slower (the tests compare the two)."""
+    if engine not in ("playout", "rules"):
+        raise PlayerError(f"engine={engine!r} is not allowed: use 'playout' or 'rules'")
     sampler = WorldSampler(view)
     policy = RolloutPolicy.of(view.rules)
     gen = np.random.default_rng(rng.getrandbits(64))
     rnd = random.Random(rng.getrandbits(64))
     me = view.player
-    wme = sampler.seat_of[me]
+    fast = engine == "playout" and sampler.plain  # else the rules engine plays the deals (a rare log)
     deals = planned_deals(budget, len(moves))
     start = time.perf_counter()
     scores: list[list[float]] = [[] for _ in moves]
     while len(scores[0]) < deals and sampler.tries < 4 * deals + 20:
         if seconds is not None and scores[0] and time.perf_counter() - start > seconds:
             break
-        world = sampler.sample(gen, rnd)
-        if world is None:
-            continue
-        for m, out in zip(moves, scores):
-            w = world.apply(m.action)
-            collects = sampler.collects
-            if m.action.kind is ActionKind.TAKE and w.phase is Phase.DISCARD and w.to_move == wme:
-                assert w.taken is not None
-                collects = tuple(c | {w.taken.suit} if j == wme else c for j, c in enumerate(collects))
-                then = m.then if m.then is not None and m.then in w.hands[wme] and m.then != w.taken else None
-                w = w.apply(Action.discard(then) if then is not None else policy.throw(w, wme, collects))
-            out.append(_after_hand(_play_out(w, policy, sampler.lives, collects), sampler, me))
+        if not fast:
+            world = sampler.sample(gen, rnd)
+            if world is None:
+                continue
+            for m, out in zip(moves, scores):
+                out.append(_rollout(world, m, policy, sampler, me))
+        else:
+            hand = sampler.sample_hand(gen, rnd)
+            if hand is None:
+                continue
+            for m, out in zip(moves, scores):
+                out.append(_lean_rollout(hand.copy(), m, policy, sampler, me))
         if progress is not None:
             progress(len(scores[0]), deals)
     n = len(scores[0])

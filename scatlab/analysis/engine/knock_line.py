@@ -8,17 +8,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from ...checks import shown
 from ...errors import AnalysisError
 from ...rules.options import RuleSet, find_rules
+from ..counting.store import cached
 from ..counting.tables import BLITZ2, scoring_rules
 from ..model.valuation import MAX_TURNS, Standing
 from ..model.winning import draw_level_by_row, family_of
 from .position import EXPERT, horizon_tables
 from .scale import estimate, scale_for
 
-__all__ = ["KnockLine", "knock_line"]
+__all__ = ["KnockLine", "knock_line", "knock_values"]
 
 _ZERO = Fraction(0)
 
@@ -122,3 +127,31 @@ def knock_line(
     if type(lives) is not int or not 1 <= lives <= 99:
         raise AnalysisError(f"lives={shown(lives)} is not allowed: use a whole number 1 to 99")
     return _knock_line(ruleset, opponents, turns, lives)
+
+
+_SOURCES = tuple(
+    sorted(str(path) for path in Path(__file__).resolve().parents[1].rglob("*.py"))
+    + [str(Path(__file__).resolve().parents[2] / "rules" / name) for name in ("values.py", "scoring.py", "options.py")]
+)
+"""The modules a knock line is worked out by (every module of the analysis, and the rules'
+values and scoring): a changed program never reads a knock line kept by an older one."""
+
+
+@lru_cache(maxsize=4096)
+def knock_values(rules: RuleSet, opponents: int, turns: int, lives: int) -> frozenset[int]:
+    """The hand values (twice, in half points) at which :func:`knock_line` knocks (its rows
+    whose chance of winning the game is higher by knocking), kept on disk between processes
+    (:func:`~scatlab.analysis.counting.store.cached`: a knock line takes some 20 ms to work out,
+    and a play-out meets dozens).
+
+    >>> sorted(knock_values(find_rules("classic"), 1, 0, 3)) == sorted(
+    ...     int(row[0] * 2) for row in knock_line("classic", 1, 0, 3).rows if row[5])
+    True
+    """
+
+    def build() -> dict[str, npt.NDArray[np.int64]]:
+        rows = knock_line(rules, opponents, turns, lives).rows
+        return {"values": np.array([int(row[0] * 2) for row in rows if row[5]], dtype=np.int64)}
+
+    arrays = cached("knock_values", (rules, opponents, turns, lives), build, _SOURCES)
+    return frozenset(int(v) for v in arrays["values"])

@@ -46,6 +46,9 @@ __all__ = [
     "thrown_by_place",
     "quad_ranks",
     "row_throws",
+    "ThrowLists",
+    "throw_lists",
+    "avoid_list",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -258,6 +261,56 @@ def throw_choice(
     else:
         card = int(_quad_choice(scoring, way, bits)[quad]) if bits else first
     return ThrowChoice(ALL_CARDS[card], ALL_CARDS[first])
+
+
+@dataclass(frozen=True)
+class ThrowLists:
+    """:func:`throw_choice`'s tables as Python lists, for a play-out that throws one card at a
+    time (:mod:`scatlab.players.playout`): each card's place in the deck, the binomial
+    coefficients that number a set of four places, and per set of four cards (by that number)
+    the first and second card the way of throwing would throw (not taken, nothing avoided)."""
+
+    places: list[int]
+    c2: list[int]
+    c3: list[int]
+    c4: list[int]
+    first: list[int]
+    second: list[int]
+
+    def quad(self, a: int, b: int, c: int, d: int) -> int:
+        """The number of the set of four cards ``a``-``d`` (card indices, any order).
+
+        >>> from scatlab.rules import find_rules
+        >>> t = throw_lists(find_rules("classic"), LAST_THROW)
+        >>> t.quad(0, 1, 2, 3), t.quad(3, 2, 1, 0), t.quad(48, 49, 50, 51)
+        (0, 0, 270724)
+        """
+        places = self.places
+        p = sorted((places[a], places[b], places[c], places[d]))
+        return p[0] + self.c2[p[1]] + self.c3[p[2]] + self.c4[p[3]]
+
+
+@lru_cache(maxsize=16)
+def throw_lists(scoring: RuleSet, way: ThrowKey) -> ThrowLists:
+    """The :class:`ThrowLists` of one way of throwing (``scoring``: the rules' scoring,
+    :func:`~scatlab.analysis.counting.tables.scoring_rules`)."""
+    ranks = quad_ranks(scoring, way)
+    n = range(52)
+    return ThrowLists(
+        _place_list(scoring),
+        [math.comb(p, 2) for p in n],
+        [math.comb(p, 3) for p in n],
+        [math.comb(p, 4) for p in n],
+        ranks.cards[0].tolist(),
+        ranks.cards[1].tolist(),
+    )
+
+
+@lru_cache(maxsize=64)
+def avoid_list(scoring: RuleSet, way: ThrowKey, avoid: int) -> list[int]:
+    """Per set of four cards (by :meth:`ThrowLists.quad`): the card one way of throwing
+    throws, not taken, with the suits ``avoid`` (bits) avoided, as a list."""
+    return list(_quad_choice(scoring, way, avoid).tolist())
 
 
 @lru_cache(maxsize=8)

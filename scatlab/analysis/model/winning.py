@@ -682,22 +682,40 @@ def draw_level_by_row(
     blitz = tables.value2 >= BLITZ2
     level = np.where(blitz, sweep, other + plain * (lose - other) + swept * (sweep - other))
     loss = np.where(blitz, 0.0, plain)
-    rows = tables.rows
-    m = len(rows)
-    best = np.broadcast_to(level[:, None], (m, 52)).copy()
-    best_loss = np.broadcast_to(loss[:, None], (m, 52)).copy()
-    for i, j in ((1, 2), (0, 2), (0, 1)):
-        kept = tables.row_of[rows[:, i][:, None], rows[:, j][:, None], np.arange(52)[None, :]]
-        there = np.where(kept >= 0, level[np.maximum(kept, 0)], -np.inf)
+    pairs, by_pair, valid, draws = _draw_options(scoring)
+    # per row and card drawn: the best of keeping the three cards or each three with the card
+    # (the first best in that order: the hand, then without its first, second, third card)
+    levels = np.append(level, -np.inf)[by_pair]  # [pair, card]: the level of the pair and the card
+    losses = np.append(loss, 0.0)[by_pair]
+    best = np.repeat(level[:, None], 52, axis=1)
+    best_loss = np.repeat(loss[:, None], 52, axis=1)
+    for pair in pairs:
+        there = levels[pair]
         better = there > best
         best = np.where(better, there, best)
-        best_loss = np.where(better, loss[np.maximum(kept, 0)], best_loss)
-    valid = tables.discard >= 0
-    draws = np.maximum(valid.sum(axis=1), 1)
+        best_loss = np.where(better, losses[pair], best_loss)
     return (
         np.asarray(np.where(valid, best, 0.0).sum(axis=1) / draws),
         np.asarray(np.where(valid, best_loss, 0.0).sum(axis=1) / draws),
     )
+
+
+@lru_cache(maxsize=8)
+def _draw_options(
+    scoring: RuleSet,
+) -> tuple[tuple[npt.NDArray[np.int64], ...], npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """For :func:`draw_level_by_row`: per row of the tables, its three pairs of cards (without
+    its first, second, third card, as ``a * 52 + b``); per pair and card, the row of the three
+    (the row count where they are not a hand of the deck); per row and card, whether the card
+    can be drawn; and per row the cards that can be (at least 1)."""
+    tables = tables_for(scoring)
+    rows = tables.rows
+    m = len(rows)
+    by_pair = tables.row_of.reshape(52 * 52, 52).astype(np.int64)
+    by_pair = np.where(by_pair >= 0, by_pair, m)
+    pairs = tuple(rows[:, i] * 52 + rows[:, j] for i, j in ((1, 2), (0, 2), (0, 1)))
+    valid = tables.discard >= 0
+    return pairs, by_pair, valid, np.maximum(valid.sum(axis=1), 1)
 
 
 def knock_rule(
