@@ -158,6 +158,7 @@ _WAYS = (_EXPERT_THROW, LAST_THROW)
 """The rollout policy's ways of throwing: the expert's, and on a last turn by the hand now."""
 _VALUATION = KnockValuation()
 _SUITS = tuple(Suit)
+_CARD_VALUES = [card.value for card in ALL_CARDS]
 _CODES = {ActionKind.DRAW: DRAW, ActionKind.TAKE: TAKE, ActionKind.DISCARD: DISCARD_ACTION}
 _PLAIN = frozenset((ActionKind.DRAW, ActionKind.TAKE, ActionKind.DISCARD, ActionKind.KNOCK))
 _EXPERT = ExpertPlayer()
@@ -194,6 +195,12 @@ class RolloutPolicy:
         self.fast = expert, last
         """The expert's and the last turn's throws as lists (:class:`ThrowLists`)."""
         self._avoiding: dict[int, list[int]] = {}
+        self.row_strength = tables.strength.tolist()
+        """Each row's strength now (value2 << RANK_BITS | rank code), as a list."""
+        self.expert_worth = five if EXPERT.horizon == 5 else horizon_table(tables, EXPERT.horizon).tolist()
+        """Each row's worth by the expert's horizon (its throw's order)."""
+        self.feed = EXPERT.feed_margin * 2 * (tables.deck_size - 3) ** EXPERT.horizon
+        """The expert throw's feed margin in the horizon table's units."""
         self.blitz = Blitz(rules)
         """Whether three cards (a bit mask) are a 31 declared at once (for the play-out engine)."""
         self.lines: dict[int, dict[int, frozenset[int]]] = {}
@@ -283,16 +290,34 @@ class RolloutPolicy:
                 return avoid_list(self._scoring, _WAYS[last], avoid)[quad] if last else self.avoiding(avoid)[quad]
             card = fast.first[quad]
             return fast.second[quad] if taken and card == drawn else card  # C5: never the card taken
-        key = (1 << held[0]) | (1 << held[1]) | (1 << held[2]) | drawn << 52 | avoid << 59 | last << 63
-        try:
-            return self._throws[key]
-        except KeyError:
+        if last:  # pragma: no cover - on a last turn nothing is avoided
             cards = ALL_CARDS[held[0]], ALL_CARDS[held[1]], ALL_CARDS[held[2]]
             suits = frozenset(s for i, s in enumerate(_SUITS) if avoid >> i & 1)
-            card = self._throws[key] = throw_choice(
-                self.rules, _WAYS[last], cards, ALL_CARDS[drawn], taken=True, avoid=suits
-            ).card.index
-            return card
+            return throw_choice(self.rules, LAST_THROW, cards, ALL_CARDS[drawn], taken=True, avoid=suits).card.index
+        return self._taken_avoiding(held, drawn, avoid)
+
+    def _taken_avoiding(self, held: Sequence[int], taken: int, avoid: int) -> int:
+        """The expert's throw from ``held`` after taking ``taken`` (never thrown back, C5),
+        the suits ``avoid`` avoided: the card whose loss keeps the three worth most five turns
+        ahead (ties: the stronger three now, then the lower card, then the lower index); if
+        its suit is avoided, the best card of another suit keeping three worth at most the
+        feed margin less, else that card (the order of
+        :func:`~scatlab.analysis.throw_choice`, which the tests compare it with)."""
+        rl, worth, strength, values = self.row, self.expert_worth, self.row_strength, _CARD_VALUES
+        a, b, c = held
+        options = []
+        for card, kept in ((a, rl[b * 2704 + c * 52 + taken]), (b, rl[a * 2704 + c * 52 + taken])):
+            options.append((-worth[kept], -(strength[kept] * 1024 + (15 - values[card]) * 64 + (63 - card)), card))
+        kept = rl[a * 2704 + b * 52 + taken]
+        options.append((-worth[kept], -(strength[kept] * 1024 + (15 - values[c]) * 64 + (63 - c)), c))
+        options.sort()
+        first = options[0]
+        if not avoid >> (first[2] // 13) & 1:
+            return first[2]
+        for score, _, card in options[1:]:
+            if -score >= -first[0] - self.feed and not avoid >> (card // 13) & 1:
+                return card
+        return first[2]
 
     def avoiding(self, avoid: int) -> list[int]:
         """Per set of four cards (:meth:`ThrowLists.quad`): the expert's throw, not taken,
@@ -522,10 +547,10 @@ class WorldSampler:
             now[seat] = dealt
             for c in dealt:
                 dealt_mask |= 1 << c
-        stock = [c for c in self._unseen_index if not dealt_mask >> c & 1]
-        if len(stock) != view.stock_size:
+        left = [c for c in self._unseen_index if not dealt_mask >> c & 1]
+        if len(left) != view.stock_size:
             return None
-        rnd.shuffle(stock)
+        stock = [left[i] for i in gen.permutation(len(left)).tolist()]  # the stock in a random order
         # walk the hand's log backwards: each seat's dealt hand, and the cards drawn
         drawn: dict[int, int] = {}
         for k in range(len(self._log) - 1, -1, -1):
