@@ -39,7 +39,7 @@ def add_commands(sub: Any) -> None:
         "--budget",
         type=whole_number,
         default=None,
-        help="rollouts a decision of every master entrant (default 600, about half a second)",
+        help="rollouts a decision of every master entrant (default 1000, about a twentieth of a second)",
     )
     tournament.add_argument("--json", action="store_true", help="print one JSON object")
     tournament.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")

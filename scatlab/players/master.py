@@ -48,16 +48,24 @@ opponents, the turns played and the mover's lives), always declare a 31, never h
 throw down or stop the bus. Measured on this machine (one core, classic rules, positions
 of seeded expert games), the engine's own ``decide`` takes 0.09 ms at a median turn but
 0.6 ms on average and up to 10 ms where a knock is weighed, and a rollout plays 10 to 40
-actions: about 15 ms a rollout. The table policy takes a few microseconds a move, so a
-rollout (about 10 microseconds of the rules' own work per action) costs about 0.5 ms,
-some 20 times more rollouts for the same time; the first move of each rollout is still
-the engine's candidate (with the throw the engine plans after a take).
+actions: about 15 ms a rollout. The table policy takes a microsecond or two a move; the
+first move of each rollout is still the engine's candidate (with the throw the engine
+plans after a take).
 
-**Budget.** ``budget`` rollouts a decision (default :data:`DEFAULT_BUDGET`, about a
-second on one core of the machine it was measured on: docs/guide/master.md), shared
-between the candidates, and optionally ``seconds``, a time limit: the search stops at
-whichever comes first. Given the same view, budget and random generator state it decides
-the same (with ``seconds``, only when the budget is reached first).
+**The play-out engine.** The hands are played out by :mod:`scatlab.players.playout`, in
+card indices, not by the rules engine (:class:`~scatlab.rules.GameState`, whose checked,
+immutable, logged actions cost some ten microseconds each): a rollout, its deal's share of
+the sampling and the scoring of its end included, takes about 60 microseconds
+(``benchmarks/bench_rollouts.py``; docs/guide/master.md has the figures). It plays the same
+deals to the same ends as the rules engine would (``search(..., engine="rules")``, which
+the tests compare it with); a hand whose log has a declaration, a pass or a stopped bus is
+searched by the rules engine.
+
+**Budget.** ``budget`` rollouts a decision (default :data:`DEFAULT_BUDGET`, docs/guide/master.md
+gives its time a decision), shared between the candidates, and optionally ``seconds``, a
+time limit: the search stops at whichever comes first. Given the same view, budget and
+random generator state it decides the same (with ``seconds``, only when the budget is
+reached first).
 
 >>> import random
 >>> from scatlab.rules import GameState, deal_order
@@ -138,9 +146,9 @@ __all__ = [
     "PRUNE_WIN",
 ]
 
-DEFAULT_BUDGET = 600
-"""Rollouts a decision by default: a decision then takes about 0.43 s at the median, 0.6 s at
-the 95th percentile, on one core (measured by ``benchmarks/bench_strength.py --timing-games``
+DEFAULT_BUDGET = 1000
+"""Rollouts a decision by default: a decision then takes about 50 ms at the median and 140 ms at
+the 95th percentile on one core (measured by ``benchmarks/bench_strength.py --timing-games``
 in heads-up classic games against the expert: docs/guide/master.md)."""
 PRUNE_POINTS = 3.0
 """A way of playing on the engine rates this many points of expected hand value (five turns
@@ -193,7 +201,7 @@ class RolloutPolicy:
         self._scoring = scoring_rules(rules)
         expert, last = (throw_lists(self._scoring, way) for way in _WAYS)
         self.fast = expert, last
-        """The expert's and the last turn's throws as lists (:class:`ThrowLists`)."""
+        """The expert's and the last turn's throws as lists (:class:`!scatlab.analysis.model.throws.ThrowLists`)."""
         self._avoiding: dict[int, list[int]] = {}
         self.row_strength = tables.strength.tolist()
         """Each row's strength now (value2 << RANK_BITS | rank code), as a list."""
@@ -320,7 +328,7 @@ class RolloutPolicy:
         return first[2]
 
     def avoiding(self, avoid: int) -> list[int]:
-        """Per set of four cards (:meth:`ThrowLists.quad`): the expert's throw, not taken,
+        """Per set of four cards (:meth:`!scatlab.analysis.model.throws.ThrowLists.quad`): the expert's throw, not taken,
         with the suits ``avoid`` (bits) avoided."""
         found = self._avoiding.get(avoid)
         if found is None:
@@ -432,9 +440,9 @@ class WorldSampler:
         self._int_keys: dict[tuple[int, ...], tuple[int, ...]] = {}
         self.scores: dict[tuple[object, ...], float] = {}
         """The chance of winning after a hand played out, by how it ended and the order of
-        the seats' showdown keys, kept as worked out (:func:`_after_ending`)."""
+        the seats' showdown keys, kept as worked out (``_after_ending``)."""
         self.standing = _VALUATION.standing(view)
-        """Each seat's standing before the hand (:meth:`KnockValuation.standing`)."""
+        """Each seat's standing before the hand (:meth:`!scatlab.analysis.model.valuation.KnockValuation.standing`)."""
         self.tries = 0
         """Deals drawn so far, including those that did not replay."""
         self._pinned = [

@@ -165,7 +165,7 @@ def action_code(action: Action) -> tuple[int, int]:
 
 class Blitz(dict[int, bool]):
     """Whether three cards (a bit mask of card indices) are a 31 declared at once under
-    ``rules`` (:func:`~scatlab.rules.values.blitz_of`), filled as asked.
+    ``rules`` (:func:`!scatlab.rules.values.blitz_of`), filled as asked.
 
     >>> from scatlab.rules import find_rules
     >>> Blitz(find_rules("classic"))[(1 << 38) | (1 << 37) | (1 << 36)]  # AH KH QH

@@ -141,7 +141,7 @@ values and scoring): a changed program never reads a knock line kept by an older
 def knock_values(rules: RuleSet, opponents: int, turns: int, lives: int) -> frozenset[int]:
     """The hand values (twice, in half points) at which :func:`knock_line` knocks (its rows
     whose chance of winning the game is higher by knocking), kept on disk between processes
-    (:func:`~scatlab.analysis.counting.store.cached`: a knock line takes some 20 ms to work out,
+    (:func:`!scatlab.analysis.counting.store.cached`: a knock line takes some 20 ms to work out,
     and a play-out meets dozens).
 
     >>> sorted(knock_values(find_rules("classic"), 1, 0, 3)) == sorted(
