@@ -20,6 +20,7 @@ the table's hints' and the hand analyzer's), and the analyzer's panel.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,20 +33,26 @@ __all__ = ["DeeperPanel", "LookRunner", "progress_messages", "SEEN_HERE"]
 _HERE = Path(__file__).parent
 T = TypeVar("T")
 
+EVERY_SECONDS = 0.25
+"""The longest a look's progress bar waits for its next message."""
+
 SEEN_HERE = "that fit what you can see"
 """What the deals of a look at the learner's own moment fit, as its progress bar says it."""
 
 
 def progress_messages(show: Callable[[dict[str, Any]], object], fit: str) -> Callable[[int, int], None]:
     """A look's progress callback ``(deals played, deals planned)`` that shows a progress
-    message (``show({"done", "total", "what"})``) every 5% of the deals and at the last;
+    message (``show({"done", "total", "what"})``) every 5% of the deals, at the last, and at
+    least every :data:`EVERY_SECONDS` between (a large budget's 5% may take a while);
     ``fit`` says what the deals fit (``"that fit what was seen"``)."""
     shown = [-1]
+    last = [time.perf_counter()]
 
     def progress(done: int, total: int) -> None:
         percent = 100 * done // max(total, 1)
-        if percent >= shown[0] + 5 or done == total:  # a message every 5%, not every deal
-            shown[0] = percent
+        now = time.perf_counter()
+        if percent >= shown[0] + 5 or done == total or now - last[0] >= EVERY_SECONDS:  # not every deal
+            shown[0], last[0] = percent, now
             show(
                 {
                     "done": done,
