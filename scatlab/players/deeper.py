@@ -80,6 +80,7 @@ __all__ = [
     "LOOK_SECONDS",
     "MIN_CLEAR_DEALS",
     "DeepLook",
+    "Judged",
     "ViewLook",
     "deeper_looks",
     "deeper_refusal",
@@ -146,11 +147,11 @@ def _between(low: float, high: float) -> str:
     return f"somewhere between {_pct(low)} less and {_pct(high)} more often"
 
 
-class _Judged:
-    """What the two kinds of deeper look share: a search (``found``: the moves searched, the
-    reference's best first), which move the master plays (``pick``, an index of
-    ``found.moves``, as :meth:`MasterPlayer.pick` decides with ``confidence`` standard errors
-    for every move) and the words that say it."""
+class Judged:
+    """What the two kinds of deeper look (:class:`DeepLook`, :class:`ViewLook`) share: a
+    search (``found``: the moves searched, the reference's best first), which move the
+    master plays (``pick``, an index of ``found.moves``, as :meth:`MasterPlayer.pick`
+    decides with ``confidence`` standard errors for every move) and the words that say it."""
 
     found: SearchResult
     pick: int
@@ -219,7 +220,7 @@ class _Judged:
 
 
 @dataclass(frozen=True)
-class DeepLook(_Judged):
+class DeepLook(Judged):
     """What a deeper look found at one reviewed decision: the moves searched (the review's
     best first, the move played among them), the search (:class:`SearchResult`), which
     move the master plays (``pick``) and which one was played (``played``), as indices of
@@ -239,7 +240,7 @@ class DeepLook(_Judged):
     @property
     def cost_range(self) -> tuple[float, float]:
         """The look's own cost of the move played: how much less often it wins the game than
-        the look's best move (:attr:`master_move`), two standard errors either side, never
+        the look's best move (:attr:`~Judged.master_move`), two standard errors either side, never
         below 0; (0, 0) when the move played is the look's move."""
         if self.played == self.pick:
             return 0.0, 0.0
@@ -441,7 +442,7 @@ def _clearly(found: SearchResult, confidence: float) -> str:
 
 
 @dataclass(frozen=True)
-class ViewLook(_Judged):
+class ViewLook(Judged):
     """One verdict of a deeper look at a view (:func:`deeper_looks`): the search so far
     (``found``: the engine's best first, every deal played yet), the master's move
     (``pick``), the deals ``planned`` (the budget's) and why it ``stopped`` (one of

@@ -23,15 +23,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anywidget
 import traitlets
 
-__all__ = ["DeeperPanel", "LookRunner", "progress_messages", "SEEN_HERE"]
+__all__ = ["DeeperPanel", "LookRunner", "progress_messages", "SEEN_HERE", "EVERY_SECONDS"]
 
 _HERE = Path(__file__).parent
-T = TypeVar("T")
 
 EVERY_SECONDS = 0.25
 """The longest a look's progress bar waits for its next message."""
@@ -74,7 +73,7 @@ class LookRunner:
         self.busy = False
         """A look is under way."""
 
-    def run(self, look: Callable[[Callable[[int, int], None]], T]) -> T | None:
+    def run(self, look: Callable[[Callable[[int, int], None]], Any]) -> Any:
         """``look(progress)`` with the progress bar shown while it runs; None, doing nothing,
         while another look runs."""
         if self.busy:

@@ -19,8 +19,8 @@ from scatlab.players.deeper import (
     FIRST_DEALS,
     MIN_CLEAR_DEALS,
     DeepLook,
+    Judged,
     ViewLook,
-    _Judged,
     deeper_looks,
     deeper_refusal,
     look_at_view,
@@ -118,7 +118,7 @@ def test_a_clear_margin_is_the_best_moves_range_above_every_other_or_the_engines
 
 
 def test_the_verdict_is_said_in_the_words_of_the_reviews_deeper_look() -> None:
-    """One wording for both looks (_Judged): "agrees that …" or "finds … better than …, the
+    """One wording for both looks (Judged): "agrees that …" or "finds … better than …, the
     engine's best move: it wins the game somewhere between a% and b% more often", then the
     margin over the next best with its range, then where the look is."""
     agree = ViewLook(_found((0.0, -0.05), 0.01), 0, 2.0, 500)
@@ -138,7 +138,7 @@ def test_the_verdict_is_said_in_the_words_of_the_reviews_deeper_look() -> None:
         f"somewhere between {low * 100:.1f}% and {high * 100:.1f}% more often."
     )
     assert better.findings()[-1] == "Final, after 200 deals."
-    assert issubclass(DeepLook, _Judged) and issubclass(ViewLook, _Judged)  # one wording, shared
+    assert issubclass(DeepLook, Judged) and issubclass(ViewLook, Judged)  # one wording, shared
     assert not any(word in better.text() + agree.text() for word in ("±", "seed", "rollout"))
     data = better.to_json()
     assert data["engine_best"] == str(said and better.found.moves[0].action) and data["master"] == better.master_move
