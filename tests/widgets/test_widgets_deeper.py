@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers.hidden_cards import cards_named, seen_by
 from scatlab.rules import Phase
 from scatlab.session import TableSession
 from scatlab.widgets.analyzer import Analyzer
@@ -46,6 +47,8 @@ def test_the_tables_look_deeper_shows_progress_then_the_verdict_as_it_sharpens_b
     assert after["deeper"] == shown[-1] and not after["deeper"]["can"]
     assert after["hints"] == before["hints"]  # the hints' own text is kept; the look is added below
     assert t.session.deeper() is not None and t.session.deeper().final
+    said = " ".join(after["deeper"]["lines"]) + after["deeper"]["how"]
+    assert cards_named(said) and cards_named(said) <= seen_by(t.session.state, t.session.seat)  # no hidden card
 
 
 def test_asking_again_at_the_same_moment_searches_nothing_and_a_move_clears_the_look() -> None:
