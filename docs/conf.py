@@ -64,6 +64,7 @@ nitpick_ignore = [
     ("py:class", "argparse.Namespace"),
     ("py:class", "collections.abc.Callable"),
     ("py:class", "collections.abc.Iterable"),
+    ("py:class", "collections.abc.Iterator"),  # a deeper look's verdicts (scatlab.players.deeper)
     ("py:class", "collections.abc.Mapping"),
     ("py:class", "collections.abc.Sequence"),
     ("py:class", "concurrent.futures.Executor"),
@@ -79,6 +80,7 @@ nitpick_ignore = [
     ("py:class", "random.Random"),
     # third-party bases of the widgets and of the course app's kernel classes
     ("py:class", "ipywidgets.widgets.widget_box.VBox"),
+    ("py:class", "anywidget.widget.AnyWidget"),  # the Look deeper panel (scatlab.widgets.deeper)
     ("py:class", "jupyter_client.asynchronous.client.AsyncKernelClient"),
     ("py:class", "jupyter_server.services.kernels.kernelmanager.AsyncMappingKernelManager"),
     ("py:class", "tornado.web.HTTPError"),

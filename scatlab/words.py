@@ -85,6 +85,7 @@ __all__ = [
     "DOING",
     "DID",
     "with_rule",
+    "LOOK_DEEPER",
 ]
 
 YOU = "you"
@@ -512,3 +513,11 @@ def with_rule(kind: str, phrase: str) -> str:
     """
     code = RULE_OF.get(kind)
     return phrase if code is None else f"{phrase} ({code})"
+
+
+LOOK_DEEPER = (
+    "Look deeper asks the master, the strongest computer player, for a second opinion: it plays the "
+    "best moves out to the end of the hand in many deals that fit what you can see, and says which "
+    "wins the game most often (about a second)."
+)
+"""What **Look deeper** does, beside the button (the table's hints and the hand analyzer)."""

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 from ..checks import one_line
 
-__all__ = ["SafeText", "say"]
+__all__ = ["SafeText", "say", "deal_bar"]
 
 
 # Characters the output uses beyond ASCII, and what a terminal that cannot show them gets.
@@ -66,3 +68,27 @@ class SafeText(io.TextIOBase):
 def say(line: str) -> None:
     """Write one line to standard error (escaped by :func:`scatlab.checks.one_line`)."""
     sys.stderr.write(one_line(line) + "\n")
+
+
+@contextmanager
+def deal_bar(show: bool, what: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress callback ``(deals played, deals planned)`` drawing a bar on standard
+    error when ``show`` and standard error is a terminal (else it does nothing); the bar is
+    closed on leaving."""
+    bar: Any = None
+    if show and sys.stderr.isatty():
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=0, unit="deal", desc=what, file=sys.stderr, dynamic_ncols=True)
+
+    def progress(done: int, planned: int) -> None:
+        if bar is not None:
+            bar.total = planned
+            bar.n = done
+            bar.refresh()
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.close()

@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 from ..checks import notation, one_line, shown
 from ..errors import ScatlabError
 
-__all__ = ["Parser", "StoreOnce", "whole_number", "bounded"]
+__all__ = ["Parser", "StoreOnce", "whole_number", "decimal_number", "bounded", "bounded_seconds"]
 
 
 class StoreOnce(argparse._StoreAction):
@@ -60,14 +60,29 @@ def whole_number(text: str) -> int:
     """A whole number on the command line: ASCII digits (with a sign) once normalised as
     notation (fullwidth ``１２`` is 12; other scripts' digits, ``1_000`` and ``1e3`` are
     refused)."""
-    digits = notation(text).strip()
-    if not _DIGITS.fullmatch(digits):
-        raise ValueError(text)
-    return int(digits)
+    return int(_matched(text, _DIGITS))
+
+
+def decimal_number(text: str) -> float:
+    """A number on the command line, whole or with a decimal point (``1``, ``0.5``,
+    ``.25``): ASCII digits once normalised as notation; ``1e3``, ``nan``, ``inf`` and
+    ``1_000`` are refused."""
+    return float(_matched(text, _DECIMAL))
 
 
 whole_number.__name__ = "whole number"  # argparse: "invalid whole number value: 'x'"
+decimal_number.__name__ = "number"  # argparse: "invalid number value: 'x'"
 _DIGITS = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+
+def _matched(text: str, pattern: re.Pattern[str]) -> str:
+    """``text`` normalised as notation and stripped, if ``pattern`` matches all of it (else a
+    ValueError, which argparse reports as an invalid value)."""
+    digits = notation(text).strip()
+    if not pattern.fullmatch(digits):
+        raise ValueError(text)
+    return digits
 
 
 def bounded(option: str, value: int, low: int, high: int, note: str = "") -> None:
@@ -75,3 +90,9 @@ def bounded(option: str, value: int, low: int, high: int, note: str = "") -> Non
     naming the range, then ``note``)."""
     if not low <= value <= high:
         raise ScatlabError(f"{option} {value:,} is not allowed: use {low:,} to {high:,}{note}")
+
+
+def bounded_seconds(option: str, value: float, high: float) -> None:
+    """Refuse ``option``'s ``value`` unless it is more than 0 and at most ``high`` seconds."""
+    if not 0 < value <= high:
+        raise ScatlabError(f"{option} {value:g} is not allowed: use a number of seconds more than 0, up to {high:g}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..checks import SEED_RANGE, shown
 from ..errors import ScatlabError
+from .output import deal_bar
 from .parsing import bounded, whole_number
 
 __all__ = ["add_commands", "COMMANDS"]
@@ -112,23 +113,8 @@ def _cmd_review(args: argparse.Namespace) -> int:
     result = review_game(_record(args.file), args.player)
     looks: tuple[Any, ...] = ()
     if args.deep is not None:
-        bar: Any = None
-        if not args.no_progress and sys.stderr.isatty():
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=0, unit="deal", desc="looking deeper", file=sys.stderr, dynamic_ncols=True)
-
-        def progress(done: int, planned: int) -> None:
-            if bar is not None:
-                bar.total = planned
-                bar.n = done
-                bar.refresh()
-
-        try:
+        with deal_bar(not args.no_progress, "looking deeper") as progress:
             looks = look_deeper_at_costliest(result, args.deep, args.player, args.budget, args.seed, progress)
-        finally:
-            if bar is not None:
-                bar.close()
     if args.json:
         data = result.to_json()
         if args.deep is not None:

@@ -20,6 +20,7 @@ from ..words import YOU, card_words, chance_words, learner_words
 from .display import (
     ESTIMATE,
     ChanceRow,
+    DeeperDisplay,
     DrawChart,
     HintsDisplay,
     RuleDisplay,
@@ -34,6 +35,7 @@ __all__ = [
     "TableDisplay",
     "SeatDisplay",
     "HintsDisplay",
+    "DeeperDisplay",
     "ChanceRow",
     "DrawChart",
     "ShowdownDisplay",

@@ -23,7 +23,7 @@ from ..rules.rulebook import RuleEntry, rule_entry
 from ..rules.state import HandResult, Phase
 from ..rules.values import pretty_value
 from ..rules.view import PlayerView
-from ..words import chance_words, counted_chance
+from ..words import LOOK_DEEPER, chance_words, counted_chance
 
 if TYPE_CHECKING:
     from .table import ComputerMove, TableSession
@@ -33,6 +33,7 @@ __all__ = [
     "SeatDisplay",
     "ESTIMATE",
     "HintsDisplay",
+    "DeeperDisplay",
     "ChanceRow",
     "DrawChart",
     "ShowdownDisplay",
@@ -169,6 +170,34 @@ class HintsDisplay:
 
 
 @dataclass(frozen=True)
+class DeeperDisplay:
+    """The master's deeper look as the hints show it, below their own text (and the hand
+    analyzer below its advice): ``can``, whether **Look deeper** may be asked for now (the
+    learner's decision, with moves to weigh, and no look asked for at this moment yet); then
+    the look's verdict so far (:meth:`ViewLook.findings
+    <scatlab.players.deeper.ViewLook.findings>`, empty before one is asked for), how it was
+    made, whether it is ``final``, and ``note``, why none can be asked for (or empty)."""
+
+    can: bool
+    lines: tuple[str, ...] = ()
+    how: str = ""
+    final: bool = False
+    note: str = ""
+
+    @classmethod
+    def of(cls, look: Any, can: bool, note: str = "") -> DeeperDisplay:
+        """The display of ``look`` (a :class:`~scatlab.players.deeper.ViewLook`, or None);
+        before a look, ``note`` says what Look deeper does where one can be asked for
+        (:data:`~scatlab.words.LOOK_DEEPER`)."""
+        if look is None:
+            return cls(can, note=note or (LOOK_DEEPER if can else ""))
+        return cls(can, tuple(look.findings()), look.how(), bool(look.final), note)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"can": self.can, "lines": list(self.lines), "how": self.how, "final": self.final, "note": self.note}
+
+
+@dataclass(frozen=True)
 class ShowdownDisplay:
     """The end of a hand: every final hand face up with its value, what each seat lost or
     won, the engine's explanation (``HandResult.explain()``, in the learner's words:
@@ -237,6 +266,8 @@ class TableDisplay:
     can_undo: bool
     can_review: bool
     """The game is over: "Review this game" is offered (:meth:`TableSession.review`)."""
+    deeper: DeeperDisplay | None = None
+    """The hints' deeper look (None when no hints show): :meth:`TableSession.look_deeper`."""
 
     def to_json(self) -> dict[str, Any]:
         """The display as JSON-ready data for the browser (the analysis object itself is left
@@ -283,6 +314,10 @@ def table_display(session: TableSession) -> TableDisplay:
     # while a finished hand is on the table, its dealer keeps the badge (the next deals after it)
     dealer = state.results[-1].dealer if showdown is not None else state.dealer
     hints = session._hints(view) if session.hints and my_turn else None
+    deeper = None
+    if hints is not None:
+        look = session.deeper()
+        deeper = DeeperDisplay.of(look, look is None and session.deeper_refusal() is None)
     rule_code = hints.rule.code if hints is not None else session.governing_rule(view)
     events = view.history
     if not events and state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.logs:
@@ -328,6 +363,7 @@ def table_display(session: TableSession) -> TableDisplay:
         why=why,
         hints=hints,
         rule=hints.rule if hints is not None else RuleDisplay.of(rule_code),
+        deeper=deeper,
         showdown=showdown,
         game_over=state.is_over,
         winner=state.winner,

@@ -40,9 +40,9 @@ future, and a loaded record continues with the same opponents' choices.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis, GameReview, analyze, prepare, review_game
 from ..cards import Card, CardsLike, parse_card, parse_cards
@@ -56,6 +56,9 @@ from ..rules.state import GameState, Phase
 from ..rules.view import PlayerView, player_label
 from ..words import learner_words
 from .display import HintsDisplay, TableDisplay, hints_display, in_words, table_display
+
+if TYPE_CHECKING:  # the master's search is imported only when a deeper look is asked for
+    from ..players.deeper import ViewLook
 
 __all__ = ["TableSession", "ComputerMove", "MIN_SEATS", "MAX_SEATS"]
 
@@ -120,6 +123,7 @@ class TableSession:
     _kinds: dict[int, str] = field(init=False, repr=False)
     _history: list[_Snapshot] = field(init=False, repr=False)
     _hint_cache: tuple[PlayerView, HintsDisplay | None] | None = field(init=False, repr=False, default=None)
+    _deeper: tuple[PlayerView, ViewLook] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self._ruleset = find_rules(self.rules)
@@ -407,6 +411,73 @@ class TableSession:
                 hints = in_words(hints_display(analysis, view, self.governing_rule(view, analysis)), self.words)
         self._hint_cache = (view, hints)
         return hints
+
+    # -- a deeper look -------------------------------------------------------------------
+
+    def deeper(self) -> ViewLook | None:
+        """The deeper look asked for at the learner's moment now, as far as it has gone
+        (:class:`~scatlab.players.deeper.ViewLook`; None: none asked for here)."""
+        if self._deeper is not None and self._deeper[0] == self.view():
+            return self._deeper[1]
+        return None
+
+    def deeper_refusal(self) -> str | None:
+        """Why no deeper look can be asked for now (None: one can): the hints must be on and
+        the learner to decide, with at least two moves to weigh
+        (:func:`~scatlab.players.deeper.deeper_refusal`)."""
+        if not self.hints:
+            return "the hints are off"
+        view = self.view()
+        if self.waiting or not view.is_my_turn:
+            return "it is not your turn: a deeper look weighs your own moves"
+        hints = self._hints(view)
+        if hints is None or hints.analysis.ranking is None:
+            return "there is no decision to weigh now"
+        from ..players.deeper import deeper_refusal
+
+        return deeper_refusal(view, hints.analysis.ranking)
+
+    def look_deeper(
+        self,
+        budget: int | None = None,
+        seconds: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        on_verdict: Callable[[ViewLook], object] | None = None,
+    ) -> ViewLook | None:
+        """Ask the master for a deeper look at the learner's moment: its search from the
+        **learner's view** only (:func:`scatlab.players.deeper.deeper_looks`, seeded by the
+        table's seed), each verdict kept as it sharpens (:meth:`deeper`) before
+        ``on_verdict`` is called with it; the final one is returned. ``budget`` and
+        ``seconds`` default to the look's own (2,000 rollouts, a second). A look already
+        made at this moment is returned again; a moment with none (:meth:`deeper_refusal`)
+        leaves a message and returns None, changing nothing else."""
+        from ..players.deeper import DEEP_BUDGET, LOOK_SECONDS, look_at_view
+
+        kept = self.deeper()
+        if kept is not None and kept.final:
+            return kept
+        refusal = self.deeper_refusal()
+        if refusal is not None:
+            self.message = f"no deeper look now: {refusal}"
+            return None
+        view = self.view()
+        hints = self._hints(view)
+        assert hints is not None and self.seed is not None
+
+        def verdict(look: ViewLook) -> None:
+            self._deeper = (view, look)
+            if on_verdict is not None:
+                on_verdict(look)
+
+        return look_at_view(
+            view,
+            ranking=hints.analysis.ranking,
+            budget=DEEP_BUDGET if budget is None else budget,
+            seconds=LOOK_SECONDS if seconds is None else seconds,
+            seed=self.seed,
+            progress=progress,
+            on_verdict=verdict,
+        )
 
     def governing_rule(self, view: PlayerView | None = None, analysis: Analysis | None = None) -> str:
         """The code of the rule that governs the learner's moment: the turn (C5), a knock

@@ -12,7 +12,10 @@ the whole analysis beside it (issue 8).
   it out; cards in a
   zone carry its badge, and the outs to 31 are marked ``out``;
 - the **analysis**: the table of numbers (:func:`.analyzer_state.number_rows`), the
-  advice with its reason and rule codes, the distribution of the hand's value after drawing
+  advice with its reason and rule codes, **Look deeper** below it (the master's deeper look
+  at the position, :class:`.deeper.DeeperPanel`: a progress bar while it searches, its verdict
+  as it sharpens; from a game's view the game's own, else a hand staged to reach the
+  position, :mod:`scatlab.players.staged`), the distribution of the hand's value after drawing
   (:func:`.chart.distribution_svg`) and the derivation of the numbers rendered by sympy as
   LaTeX (:mod:`scatlab.analysis.explain.display`).
 
@@ -44,6 +47,7 @@ from ..cards import Card, CardsLike, Suit, format_cards
 from ..errors import ScatlabError
 from ..rules.options import PRESETS, RuleSet
 from ..rules.view import PlayerView
+from ..session.display import DeeperDisplay
 from .analyzer_state import (
     MAX_OPPONENTS,
     AnalyzerState,
@@ -55,6 +59,7 @@ from .analyzer_state import (
     zone_title,
 )
 from .chart import distribution_svg
+from .deeper import DeeperPanel, LookRunner
 from .svg import card_label, card_svg
 
 __all__ = ["Analyzer", "CardPicker", "ZONE_BADGES"]
@@ -155,8 +160,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self._connect()
         super().__init__(self._layout())
         self.add_class("scat-analyzer")
-        if self.beginner:  # the rules and the look ahead are later lessons' (5 and 6)
-            for part in (self.rules_input, self.horizon_input, self.horizon_help):
+        if self.beginner:  # the rules, the look ahead and the master are later lessons' (5, 6 and 8)
+            for part in (self.rules_input, self.horizon_input, self.horizon_help, self.deeper):
                 part.layout.display = "none"
         self._build_fields()
         self.refresh()
@@ -201,6 +206,12 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.advice = w.HTML()
         self.chart = w.HTML()
         self.derivation = w.HTMLMath()
+        self.deeper = DeeperPanel()
+        self._looks = LookRunner(lambda p: setattr(self.deeper, "progress", p))
+        self.look_budget: int | None = None
+        """Rollouts of a deeper look asked for from the page (None: the look's own, 2,000)."""
+        self.look_seconds: float | None = None
+        """How long it may sharpen after its first verdict (None: the look's own, a second)."""
 
     def _connect(self) -> None:
         """Each control to what it does: a picked card, a zone, the opponents, the rules, the horizon, clear."""
@@ -210,6 +221,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.rules_input.observe(self._on_rules, names="value")
         self.horizon_input.observe(self._on_horizon, names="value")
         self.clear_button.on_click(lambda _b: self.clear())
+        self.deeper.on_deep(lambda: self.look_deeper(self.look_budget, self.look_seconds))
 
     def _layout(self) -> list[Any]:
         """The analyzer's parts top to bottom: title, settings, fields, zones, picker, message, analysis."""
@@ -222,7 +234,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
                 self.horizon_help,
             ]
         )
-        analysis = w.VBox([self.status, self.advice, w.HBox([self.numbers, self.chart]), self.derivation])
+        analysis = w.VBox([self.status, self.advice, self.deeper, w.HBox([self.numbers, self.chart]), self.derivation])
         return [self.title, settings, self.fields_box, self.zone_picker, self.picker, self.message, analysis]
 
     # -- construction from a game ---------------------------------------------------------
@@ -261,6 +273,38 @@ class Analyzer(w.VBox):  # type: ignore[misc]
     def clear(self) -> None:
         """Empty every zone."""
         self._act(lambda: self.model.clear())
+
+    def look_deeper(self, budget: int | None = None, seconds: float | None = None) -> Any:
+        """Ask the master for a deeper look at the position
+        (:meth:`.analyzer_state.AnalyzerState.look_deeper`), with a progress bar while it
+        searches and its verdict shown as it sharpens; returns the final
+        :class:`~scatlab.players.deeper.ViewLook`. Nothing happens (None) while a look runs,
+        and where none can be made the panel says why."""
+
+        m = self.model
+        if self.beginner or self._looks.busy:  # lesson 2's analyzer has no Look deeper (the master is lesson 8's)
+            return None
+        kept = m.deeper()
+        if (kept is not None and kept.final) or m.deeper_refusal() is not None:
+            look = m.look_deeper()  # the look already made here, or None
+        else:
+            look = self._looks.run(
+                lambda progress: m.look_deeper(budget, seconds, progress, lambda _: self._show_deeper())
+            )
+        self._show_deeper()
+        return look
+
+    def _show_deeper(self) -> None:
+        """The Look deeper panel from the model: the look so far, or whether one can be asked for."""
+        m = self.model
+        if not m.ready:
+            self.deeper.state = {}
+            return
+        look = m.deeper()
+        refusal = m.deeper_refusal() if look is None else None
+        can = look is None and refusal is None and not self._looks.busy
+        note = "" if refusal is None else f"No deeper look here: {refusal}"
+        self.deeper.state = DeeperDisplay.of(look, can, note).to_json()
 
     def _act(self, action: Any) -> None:
         try:
@@ -400,6 +444,7 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             for part in (self.numbers, self.advice, self.chart):
                 part.value = ""
             self.derivation.value = ""
+            self.deeper.state = {}
             return
         game = ""
         if m.context.get("stock_size") is not None:
@@ -427,6 +472,8 @@ class Analyzer(w.VBox):  # type: ignore[misc]
             f"<div class='scat-analyzer-advice' role='status'>Advice: <b>{html.escape(what)}</b>: "
             f"{html.escape(reason)}{f' ({html.escape(codes)})' if codes else ''}</div>"
         )
+        if not self.beginner:
+            self._show_deeper()
         draw = a.turn.draw
         self.chart.value = (
             distribution_svg(draw.distribution, highlight=a.value, title=f"Value after drawing (now {_num(a.value)})")

@@ -30,10 +30,10 @@ scatlab.errors.AnalysisError: the cards seen field holds 'AH 7X', which is not v
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import (
     MAX_HORIZON,
@@ -50,6 +50,9 @@ from ..cards import Card, CardsLike, deck, format_cards, parse_card, parse_cards
 from ..errors import AnalysisError, CardError
 from ..rules.options import PRESETS, RuleSet, find_rules
 from ..rules.view import PlayerView
+
+if TYPE_CHECKING:  # the master's search is imported only when a deeper look is asked for
+    from ..players.deeper import ViewLook
 
 __all__ = [
     "AnalyzerState",
@@ -477,6 +480,8 @@ class AnalyzerState:
         :meth:`from_view`."""
         self._cache: OrderedDict[object, Analysis] = OrderedDict()
         """The last analyses by position: clicking a card in and out again is instant."""
+        self._deeper: OrderedDict[object, ViewLook] = OrderedDict()
+        """The deeper looks asked for, by position (:meth:`look_deeper`)."""
         holds = [parse_cards(h, deck_size=self.rules.deck_size) for h in opponent_holds]
         self.set_opponents(opponents if opponents is not None else max(1, len(holds)))
         if len(holds) > self.opponents:
@@ -766,14 +771,20 @@ class AnalyzerState:
             raise AnalysisError(self.problem() or "the position is not complete")
         return self._knowledge(self.cards, self.cards["hand"])
 
-    def analysis(self) -> Analysis:
-        """:func:`scatlab.analysis.analyze` of the position (cached until it changes)."""
+    def _inputs(self) -> tuple[Knowledge, Observations | None, PlayerView | None]:
+        """The position as the analysis reads it: its knowledge, what was seen of the
+        opponents (from a game), and the game's view while the cards are unedited."""
         knowledge = self.knowledge()
         observations = self.context.get("observations")
         if not isinstance(observations, Observations) or len(observations.turns) != knowledge.opponents:
             observations = None
         view = self.context.get("view")  # a game's position, unedited: the engine reads its whole log
         game = view if isinstance(view, PlayerView) and view.to_move == view.player else None
+        return knowledge, observations, game
+
+    def analysis(self) -> Analysis:
+        """:func:`scatlab.analysis.analyze` of the position (cached until it changes)."""
+        knowledge, observations, game = self._inputs()
         key = (knowledge, self.horizon, self.knock, self.samples, self.seed, observations, game is not None)
         found = self._cache.get(key)
         if found is None:
@@ -791,6 +802,82 @@ class AnalyzerState:
         else:
             self._cache.move_to_end(key)
         return found
+
+    # -- a deeper look ---------------------------------------------------------------------
+
+    def deeper_view(self) -> PlayerView:
+        """The view the master's deeper look searches from: the game's own (a position from
+        a game, unedited), else a hand staged to reach the position
+        (:func:`scatlab.players.staged.staged_view`: its assumptions are in its module doc).
+        A position that cannot be staged raises :class:`~scatlab.errors.AnalysisError`."""
+        from ..players.staged import staged_view
+
+        knowledge, observations, game = self._inputs()
+        return game if game is not None else staged_view(knowledge, observations, self.seed % 2**63)
+
+    def _deeper_key(self) -> tuple[object, ...]:
+        knowledge, observations, game = self._inputs()
+        return knowledge, observations, game, self.seed
+
+    def deeper(self) -> ViewLook | None:
+        """The deeper look asked for at this position, as far as it has gone (None: none yet)."""
+        return self._deeper.get(self._deeper_key()) if self.ready else None
+
+    def deeper_refusal(self) -> str | None:
+        """Why no deeper look can be asked for at this position (None: one can): it is not
+        complete, it cannot be staged, or it has one move only."""
+        if not self.ready:
+            return self.problem() or "the position is not complete"
+        from ..players.deeper import deeper_refusal
+
+        try:
+            return deeper_refusal(self.deeper_view(), self.analysis().ranking)
+        except (AnalysisError, CardError) as err:
+            return str(err)
+
+    def look_deeper(
+        self,
+        budget: int | None = None,
+        seconds: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        on_verdict: Callable[[ViewLook], object] | None = None,
+    ) -> ViewLook | None:
+        """Ask the master for a deeper look at the position
+        (:func:`scatlab.players.deeper.deeper_looks` from :meth:`deeper_view`, seeded by
+        ``seed``), each verdict kept as it sharpens (:meth:`deeper`) before ``on_verdict``
+        is called with it; the final one is returned (and kept: asking again costs nothing).
+        None, changing nothing, where none can be asked for (:meth:`deeper_refusal`).
+        ``budget`` and ``seconds`` default to the look's own (2,000 rollouts, a second)."""
+        from ..players.deeper import DEEP_BUDGET, LOOK_SECONDS, look_at_view
+
+        kept = self.deeper()
+        if kept is not None and kept.final:
+            return kept
+        if self.deeper_refusal() is not None:
+            return None
+        view = self.deeper_view()
+        ranking = self.analysis().ranking
+        if ranking is not None and any(m.action not in view.legal_actions for m in ranking.moves):
+            ranking = None  # a move the staged hand does not allow (a first-round knock, V6): rank the hand itself
+        key = self._deeper_key()
+
+        def verdict(look: ViewLook) -> None:
+            self._deeper[key] = look
+            if on_verdict is not None:
+                on_verdict(look)
+
+        look = look_at_view(
+            view,
+            ranking=ranking,
+            budget=DEEP_BUDGET if budget is None else budget,
+            seconds=LOOK_SECONDS if seconds is None else seconds,
+            seed=self.seed % 2**63,
+            progress=progress,
+            on_verdict=verdict,
+        )
+        while len(self._deeper) > _CACHED:
+            self._deeper.popitem(last=False)
+        return look
 
     def outs(self) -> tuple[Card, ...]:
         """The outs the picker marks (see :func:`outs_of`); empty when there is nothing to

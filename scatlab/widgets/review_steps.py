@@ -53,6 +53,7 @@ from ..errors import AnalysisError, ScatlabError
 from ..rules.record import GameRecord, HandRecord
 from ..words import YOU, card_words, player_label, win_level
 from ..words import exact_figure as _exact
+from .deeper import LookRunner
 from .svg import card_svg, empty_slot_svg
 
 __all__ = [
@@ -405,6 +406,7 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
         self.table_at = table_at
         self.surface = ReviewSurface()
         self.surface.on_msg(lambda _w, content, _b: self.handle(content))
+        self._looks = LookRunner(lambda p: setattr(self.surface, "progress", p), "that fit what was seen")
         self.table: Any = None
         super().__init__(children=(self.surface,))
         self._refresh()
@@ -438,27 +440,9 @@ class ReviewWidget(ipywidgets.VBox):  # type: ignore[misc]
     def look_deeper(self, budget: int | None = None) -> tuple[str, ...]:
         """The master's deeper look at the current decision (:meth:`!ReviewSteps.look_deeper`),
         with a progress bar while it searches; shown under the decision."""
-        surface = self.surface
-        shown = [-1]
-
-        def progress(done: int, total: int) -> None:
-            percent = 100 * done // max(total, 1)
-            if percent >= shown[0] + 5 or done == total:  # a message every 5%, not every deal
-                shown[0] = percent
-                surface.progress = {
-                    "done": done,
-                    "total": total,
-                    "what": f"Looking deeper: the master plays each move out in deal {done:,} of "
-                    f"{total:,} that fit what was seen",
-                }
-
-        surface.progress = {"done": 0, "total": 1, "what": "Looking deeper: drawing deals that fit what was seen"}
-        try:
-            lines = self.steps.look_deeper(budget, progress)
-        finally:
-            surface.progress = {}
+        lines = self._looks.run(lambda progress: self.steps.look_deeper(budget, progress))
         self._refresh()
-        return lines
+        return lines or ()
 
     @property
     def result(self) -> GameReview:

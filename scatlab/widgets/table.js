@@ -227,7 +227,48 @@ async function render({ model, el: host }) {
       h.close ? el("p", { class: "scat-close" }, h.close) : null,
       moreToggle,
       more,
-      ruleBox(h.rule, "The rule now"));
+      ruleBox(h.rule, "The rule now"),
+      deeperBox(s.deeper));
+  }
+
+  // Below the hints: the master's deeper look (Look deeper). The kernel says whether it can
+  // be asked for and what it found so far; the bar shows a look under way (showProgress
+  // updates it without a redraw).
+  let meter = null;
+  let meterLabel = null;
+  let deepButton = null;
+  function deeperBox(d) {
+    meter = meterLabel = deepButton = null;
+    if (!d) return null;
+    deepButton = el("button", { class: "scat-btn scat-deeper-button", type: "button", "data-focus": "deep",
+      title: "ask the master, the strongest computer player, to play the best moves out in many deals",
+      onclick: (e) => { e.stopPropagation(); send({ type: "deep" }); } }, "Look deeper");
+    deepButton.disabled = !d.can;
+    meter = el("progress", { class: "scat-deeper-progress", "aria-label": "deeper look under way" });
+    meterLabel = el("output", { class: "scat-deeper-progress-label", role: "status" });
+    const lines = d.lines || [];
+    return el("div", { class: "scat-deeper", role: "group", "aria-label": "a deeper look by the master" },
+      el("div", { class: "scat-deeper-head" }, el("strong", {}, "A second opinion"), " (the master) ", deepButton),
+      meter, meterLabel,
+      el("div", { class: "scat-deeper-verdict" + (d.final ? " scat-deeper-final" : ""), "aria-live": "polite" },
+        lines.length ? lines.map((line) => el("p", {}, line)) : (d.note ? el("p", { class: "scat-muted" }, d.note) : null)),
+      d.how ? el("details", { class: "scat-deeper-how", ...keptOpen("deeper-how") },
+        el("summary", { "data-focus": "deeper-how" }, "How it looked"), el("p", {}, d.how)) : null);
+  }
+  function showProgress() {
+    const p = model.get("progress") || {};
+    const busy = p.total !== undefined;
+    if (!meter) return;
+    meter.hidden = !busy;
+    meterLabel.hidden = !busy;
+    if (busy) {
+      meter.max = p.total || 1;
+      meter.value = p.done || 0;
+      meter.setAttribute("aria-label", p.what || "deeper look under way");
+    }
+    meterLabel.textContent = busy ? (p.what || "Looking deeper") : "";
+    const s = model.get("state") || {};
+    deepButton.disabled = busy || !(s.deeper && s.deeper.can);
   }
 
   function ruleBox(rule, heading) {
@@ -259,6 +300,7 @@ async function render({ model, el: host }) {
   function draw() {
     const s = model.get("state") || {};
     if (!s.seats) return;
+    meter = meterLabel = deepButton = null;  // the hints' deeper look sets them again
     const hadFocus = root.contains(document.activeElement);
     const focused = hadFocus ? focusKey(document.activeElement) : null;
     root.replaceChildren();
@@ -394,6 +436,7 @@ async function render({ model, el: host }) {
         setTimeout(settle, 0);
       }
     }
+    showProgress();
     if (hadFocus || focusAfter) {
       const wanted = focusAfter || focused;
       focusAfter = null;
@@ -408,11 +451,13 @@ async function render({ model, el: host }) {
   model.on("change:state", draw);
   model.on("change:deck_faces", newFaces);
   model.on("change:download", draw);
+  model.on("change:progress", showProgress);
   draw();
   return () => {
     model.off("change:state", draw);
     model.off("change:deck_faces", newFaces);
     model.off("change:download", draw);
+    model.off("change:progress", showProgress);
   };
 }
 

@@ -43,6 +43,7 @@ from ..rules.record import GameRecord
 from ..rules.view import PlayerView
 from ..session import TableSession
 from .chart import distribution_svg
+from .deeper import LookRunner
 from .review_steps import ReviewWidget, record_before
 from .svg import card_svg, empty_slot_svg
 
@@ -121,6 +122,9 @@ class TableSurface(anywidget.AnyWidget):
     takes_focus = traitlets.Bool(False).tag(sync=True)
     """The page's main table: it takes the keys when the page shows, even beside other
     tables (a page's only table always does)."""
+    progress = traitlets.Dict().tag(sync=True)
+    """A deeper look under way: ``{"done": deals played, "total": deals planned, "what": what it
+    is doing, in words}`` (empty: none)."""
 
 
 class Table(ipywidgets.VBox):  # type: ignore[misc]
@@ -174,6 +178,11 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.surface = TableSurface()
         self.surface.deck_faces = card_faces(self.session.ruleset.deck_size)
         self.surface.on_msg(self._on_msg)
+        self._looks = LookRunner(lambda p: setattr(self.surface, "progress", p))
+        self.look_budget: int | None = None
+        """Rollouts of a deeper look asked for from the page (None: the look's own, 2,000)."""
+        self.look_seconds: float | None = None
+        """How long it may sharpen after its first verdict (None: the look's own, a second)."""
         super().__init__(children=(self.surface,))
         self.add_class("scat-table-box")
         self._after_move()
@@ -187,7 +196,7 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         """Play one message from the browser and return the new table display (as JSON).
 
         A message is ``{"type": "stock" | "discard" | "knock" | "next" | "undo" | "new" |
-        "hints" | "save" | "analyze" | "review"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
+        "hints" | "save" | "analyze" | "review" | "deep"}``, ``{"type": "card", "card": "QH"}``, ``{"type":
         "action", "action": "pass"}``, ``{"type": "key", "key": "d"}``, ``{"type": "seed",
         "seed": 12}`` or ``{"type": "load", "text": "<JSON record>"}``. Anything else is
         refused with a message on the table."""
@@ -235,6 +244,8 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
                 self._close_panels()
         elif kind == "analyze":
             self.analyze_position()
+        elif kind == "deep":
+            self.look_deeper(self.look_budget, self.look_seconds)
         elif kind == "review":
             if self.on_review is not None:  # a page with its own review of this game shows it there
                 self.on_review()
@@ -300,6 +311,23 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+    # -- a deeper look -------------------------------------------------------------------
+
+    def look_deeper(self, budget: int | None = None, seconds: float | None = None) -> Any:
+        """The hints' **Look deeper**: the master's deeper look at the learner's moment, from
+        the learner's view only (:meth:`TableSession.look_deeper`), with a progress bar
+        while it searches and its verdict shown below the hints as it sharpens; returns the
+        final :class:`~scatlab.players.deeper.ViewLook`. A second one while a look runs does
+        nothing (None); a moment with no decision to weigh leaves a message and changes
+        nothing else."""
+        s = self.session
+        if self._looks.busy:
+            return None
+        kept = s.deeper()
+        if (kept is not None and kept.final) or s.deeper_refusal() is not None:
+            return s.look_deeper()  # the look already made here, or a message saying why there is none
+        return self._looks.run(lambda progress: s.look_deeper(budget, seconds, progress, lambda _look: self._refresh()))
 
     # -- the analyzer hook ---------------------------------------------------------------
 

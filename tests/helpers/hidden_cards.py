@@ -181,3 +181,38 @@ def held_from(state: GameState, seat: int) -> set[Card]:
     :func:`public_cards`, the cards it may know from the real state)."""
     others = {c for p in range(len(state.hands)) if p != seat for c in state.hands[p]}
     return (others | set(state.remaining_stock)) - public_cards(state, seat)
+
+
+def hidden_twin(state: GameState, seat: int, rng: random.Random, tries: int = 50) -> GameState | None:
+    """A game ``seat`` cannot tell from ``state``: the cards hidden from it
+    (:func:`held_from`: the other hands' unseen cards and the stock's) shuffled among their
+    places in the current hand's deck, and the hand's actions played again. None when no
+    shuffle of ``tries`` replays to the same view with other hidden cards (a shuffle may
+    give an opponent 31, which changes the hand)."""
+    from dataclasses import replace
+
+    from scatlab.errors import ScatlabError
+    from scatlab.rules import GameRecord, replay
+    from scatlab.rules.record import HandRecord
+
+    record = GameRecord.from_state(state)
+    hidden = held_from(state, seat)
+    order = list(record.hands[-1].deck)
+    places = [i for i, c in enumerate(order) if c in hidden]
+    for _ in range(tries):
+        cards = [order[i] for i in places]
+        rng.shuffle(cards)
+        deck_order = list(order)
+        for i, c in zip(places, cards):
+            deck_order[i] = c
+        hand = HandRecord(tuple(deck_order), record.hands[-1].actions)
+        try:
+            twin = replay(replace(record, hands=record.hands[:-1] + (hand,)))
+        except ScatlabError:
+            continue
+        others = [p for p in range(len(state.hands)) if p != seat]
+        if twin.view(seat) == state.view(seat) and (
+            any(twin.hands[p] != state.hands[p] for p in others) or twin.remaining_stock != state.remaining_stock
+        ):
+            return twin
+    return None
