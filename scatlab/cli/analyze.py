@@ -122,13 +122,13 @@ def _add_deep(analyze: Any) -> None:
         "--budget",
         type=whole_number,
         default=None,
-        help="rollouts of the deeper look, 1 to 1,000,000 (default 2,000); needs --deep",
+        help="rollouts of the deeper look, 1 to 1,000,000 (default 8,000); needs --deep",
     )
     analyze.add_argument(
         "--seconds",
         type=decimal_number,
         default=None,
-        help="how long the deeper look may go on sharpening after its first verdict, in seconds: more than 0, "
+        help="how long the deeper look may go on sharpening, in seconds from its start: more than 0, "
         "up to 3600 (default 1); needs --deep",
     )
 

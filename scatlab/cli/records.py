@@ -42,7 +42,7 @@ def add_commands(sub: Any) -> None:
         "--budget",
         type=whole_number,
         default=None,
-        help="rollouts of each deeper look (default 2000, about a second each)",
+        help="rollouts of each deeper look (default 8000, about half a second each)",
     )
     review.add_argument("--seed", type=whole_number, default=0, help="seed of the deeper looks (default 0)")
     review.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")

@@ -42,7 +42,7 @@ is shown (the analyzer, the table's hints, ``scatlab analyze --deep``), the same
 at least two) compared with the engine's best. It **refines while the learner looks**: a
 first verdict after a small batch of deals (:data:`FIRST_DEALS`), then sharper ones as deals
 accumulate, each a :class:`ViewLook`, until the margin is clear (:func:`margin_clear`), the
-time (``seconds`` after the first verdict, :data:`LOOK_SECONDS` by default) or the budget is
+time (``seconds`` from its start, :data:`LOOK_SECONDS` by default) or the budget is
 up. The same seed, view
 and budget give the same looks when the budget, not the time, ends it.
 
@@ -90,20 +90,21 @@ __all__ = [
     "margin_clear",
 ]
 
-DEEP_BUDGET = 2000
-"""Rollouts a deeper look uses by default: about a second on one core (docs/guide/master.md),
-more than a move at the table gets, since a learner asks for it once."""
+DEEP_BUDGET = 8000
+"""Rollouts a deeper look uses by default: eight times a move at the table (the master's
+:data:`~scatlab.players.master.DEFAULT_BUDGET`), since a learner asks for it once; about half a
+second on one core (docs/guide/master.md).
 
+"""
 LOOK_CONFIDENCE = 2.0
 """Standard errors a move must be better by for a deeper look to say it finds better, for
 every move (the range it prints is this many either side, so a better move's range is above
 zero)."""
 
 LOOK_SECONDS = 1.0
-"""How long a deeper look at a view goes on sharpening after its first verdict by default,
-in seconds. The clock starts at the first verdict: in a fresh process the first deals also
-build the rollouts' knock lines (:class:`~scatlab.players.master.RolloutPolicy`), which can
-take a second, and a look cut short by them would say little."""
+"""How long a deeper look at a view may go on sharpening by default, in seconds from its
+start (its first batch of :data:`FIRST_DEALS` deals is always played: a few hundredths of a
+second once the master's tables are built)."""
 
 FIRST_DEALS = 10
 """Deals in a look's first batch: its first verdict comes after these (a few hundredths of a
@@ -606,9 +607,9 @@ def deeper_looks(
 
     ``ranking``: the engine's ranking of the view (default :func:`scatlab.analysis.rank` of
     it, the master's style); its moves must be legal in the view. ``budget``: rollouts in
-    all (1 to 1,000,000); ``seconds``: how long it may go on after its first verdict (more
-    than 0, up to an hour; None: no limit; the first batch of :data:`FIRST_DEALS` deals is
-    always played); ``seed``: with the view's place in the game, the look's random generator.
+    all (1 to 1,000,000); ``seconds``: how long it may go on from its start (more than 0, up
+    to an hour; None: no limit; the first batch of :data:`FIRST_DEALS` deals is always
+    played); ``seed``: with the view's place in the game, the look's random generator.
     ``progress`` is called with (deals played, deals planned). Bad arguments raise
     :class:`~scatlab.errors.AnalysisError` at once; a view with nothing to weigh, a
     :class:`~scatlab.errors.PlayerError`. Only the view is read: it holds no hidden card.
@@ -643,11 +644,11 @@ def _refine(
     deals before, judged, and yielded."""
     planned = planned_deals(master.budget, len(moves))
     scores: list[list[float]] = [[] for _ in moves]
-    start: float | None = None  # the clock starts at the first verdict
+    start = time.perf_counter()
     while True:
         done = len(scores[0])
         batch = min(max(FIRST_DEALS, done), planned - done)
-        left = None if seconds is None or start is None else seconds - (time.perf_counter() - start)
+        left = None if seconds is None or not done else seconds - (time.perf_counter() - start)
 
         def step(k: int, _batch: int, done: int = done) -> None:
             if progress is not None:
@@ -662,15 +663,13 @@ def _refine(
             stopped = "budget"
         elif merged.deals >= MIN_CLEAR_DEALS and margin_clear(merged, master.confidence):
             stopped = "clear"
-        elif left is not None and time.perf_counter() - (start or 0.0) >= (seconds or 0.0):
+        elif seconds is not None and time.perf_counter() - start >= seconds:
             stopped = "time"
         elif found.deals < batch:
             stopped = "deals"
         yield ViewLook(merged, master.pick(merged), master.confidence, planned, stopped)
         if stopped:
             return
-        if start is None:
-            start = time.perf_counter()
 
 
 def look_at_view(

@@ -328,8 +328,8 @@ class RolloutPolicy:
         return first[2]
 
     def avoiding(self, avoid: int) -> list[int]:
-        """Per set of four cards (:meth:`!scatlab.analysis.model.throws.ThrowLists.quad`): the expert's throw, not taken,
-        with the suits ``avoid`` (bits) avoided."""
+        """Per set of four cards (:meth:`!scatlab.analysis.model.throws.ThrowLists.quad`): the
+        expert's throw, not taken, with the suits ``avoid`` (bits) avoided."""
         found = self._avoiding.get(avoid)
         if found is None:
             found = self._avoiding[avoid] = avoid_list(self._scoring, _EXPERT_THROW, avoid)

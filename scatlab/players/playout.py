@@ -31,7 +31,7 @@ ends the hand), C12 (a discard taken back only heads-up after the other knocked,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..cards import ALL_CARDS
 from ..rules.actions import Action, ActionKind
@@ -42,17 +42,21 @@ from ..rules.values import blitz_of
 if TYPE_CHECKING:
     from .master import RolloutPolicy
 
-__all__ = ["Hand", "Ending", "TURN", "DISCARD", "play_out", "apply", "action_code", "Blitz", "Move"]
+__all__ = ["Hand", "Ending", "TURN", "DISCARD", "play_out", "apply", "action_code", "Blitz"]
 
 TURN, DISCARD = 0, 1
 """A hand's phase here: a seat to draw, take, knock or pass (``TURN``), or to discard."""
 
-Ending = tuple[str, int, tuple[int, ...], tuple[tuple[int, ...], ...]]
-"""How a hand ended: how (``"knock"``, ``"31"``, ``"stock_exhausted"``), the knocker (-1:
-none), the declarers, and each seat's final cards (card indices)."""
 
-Move = tuple[int, int, int]
-"""An action played: the seat, the action's code (``DRAW`` ...) and its card (-1: none)."""
+class Ending(NamedTuple):
+    """How a hand ended: how (``"knock"``, ``"31"``, ``"stock_exhausted"``), the knocker (-1:
+    none), the declarers, and each seat's final cards (card indices)."""
+
+    ended: str
+    knocker: int
+    declarers: tuple[int, ...]
+    finals: tuple[tuple[int, ...], ...]
+
 
 _KIND = {ActionKind.DRAW: 0, ActionKind.TAKE: 1, ActionKind.KNOCK: 2, ActionKind.PASS: 3, ActionKind.DISCARD: 4}
 DRAW, TAKE, KNOCK, PASS, DISCARD_ACTION = 0, 1, 2, 3, 4
@@ -183,14 +187,19 @@ class Blitz(dict[int, bool]):
 
 
 def play_out(
-    hand: Hand, policy: RolloutPolicy, lives: Sequence[int], limit: int = 400, trace: list[Move] | None = None
+    hand: Hand,
+    policy: RolloutPolicy,
+    lives: Sequence[int],
+    limit: int = 400,
+    trace: list[tuple[int, int, int]] | None = None,
 ) -> Ending:
     """Play ``hand`` to its end in place, every seat by ``policy`` (its
     :meth:`~scatlab.players.master.RolloutPolicy.choose`, read from the same tables),
-    ``lives`` the real game's lives of the seats; how it ended (:data:`Ending`). After
+    ``lives`` the real game's lives of the seats; how it ended (:class:`Ending`). After
     ``limit`` actions it raises RuntimeError (a hand of takers with the stock gone ends
-    sooner, C11). ``trace``, when given, gets every action played (:data:`Move`). The
-    hand's lists are played on; its other fields are left as they were.
+    sooner, C11). ``trace``, when given, gets every action played (the seat, the action's
+    code and its card, -1 for none). The hand's lists are played on; its other fields are
+    left as they were.
 
     >>> from scatlab.rules import GameState, deal_order, find_rules
     >>> from scatlab.players.master import RolloutPolicy
@@ -201,7 +210,9 @@ def play_out(
     return _play(hand, policy, lives, limit, trace)
 
 
-def _play(hand: Hand, policy: RolloutPolicy, lives: Sequence[int], limit: int, trace: list[Move] | None) -> Ending:
+def _play(
+    hand: Hand, policy: RolloutPolicy, lives: Sequence[int], limit: int, trace: list[tuple[int, int, int]] | None
+) -> Ending:
     """:func:`play_out`'s loop: the hand's state in local names, the policy's tables read inline."""
     rules = policy.rules
     st, rl = policy.strength, policy.row
@@ -226,10 +237,10 @@ def _play(hand: Hand, policy: RolloutPolicy, lives: Sequence[int], limit: int, t
             last_discarder, taken, drawn = p, -1, -1
             turns[p] += 1
             if blitz[(1 << held[0]) | (1 << held[1]) | (1 << held[2])]:
-                return "31", knocker, (p,), _final(hands)
+                return Ending("31", knocker, (p,), _final(hands))
             p = (p + 1) % n
             if p == knocker:
-                return "knock", knocker, (), _final(hands)
+                return Ending("knock", knocker, (), _final(hands))
             phase = TURN
             continue
         mine = last_discarder == p and not (take_back and knocker >= 0 and knocker != p and n == 2)  # C12
@@ -276,7 +287,7 @@ def _play(hand: Hand, policy: RolloutPolicy, lives: Sequence[int], limit: int, t
             turns[p] += 1
             p = (p + 1) % n
         else:  # C11: a pass with the stock gone ends the hand
-            return "stock_exhausted", knocker, (), _final(hands)
+            return Ending("stock_exhausted", knocker, (), _final(hands))
     raise RuntimeError("a rollout did not end")  # pragma: no cover - C11 ends a hand of takers
 
 
@@ -293,7 +304,7 @@ def apply(hand: Hand, action: int, card: int, policy: RolloutPolicy) -> Ending |
         hand.taken = hand.drawn = -1
         hand.turns[p] += 1
         if policy.blitz[(1 << held[0]) | (1 << held[1]) | (1 << held[2])]:  # C8-C10: declared at once
-            return "31", hand.knocker, (p,), _final(hand.hands)
+            return Ending("31", hand.knocker, (p,), _final(hand.hands))
         return _next(hand, p)
     if action == DRAW:
         held.append(hand.stock.pop(0))
@@ -310,7 +321,7 @@ def apply(hand: Hand, action: int, card: int, policy: RolloutPolicy) -> Ending |
         hand.turns[p] += 1
         return _next(hand, p)
     else:  # PASS, the stock gone (C11)
-        return "stock_exhausted", hand.knocker, (), _final(hand.hands)
+        return Ending("stock_exhausted", hand.knocker, (), _final(hand.hands))
     return None
 
 
@@ -319,7 +330,7 @@ def _next(hand: Hand, p: int) -> Ending | None:
     knocker (C6), else the next seat moves (None)."""
     nxt = (p + 1) % len(hand.hands)
     if nxt == hand.knocker:
-        return "knock", hand.knocker, (), _final(hand.hands)
+        return Ending("knock", hand.knocker, (), _final(hand.hands))
     hand.to_move = nxt
     hand.phase = TURN
     return None

@@ -448,7 +448,7 @@ class TableSession:
         **learner's view** only (:func:`scatlab.players.deeper.deeper_looks`, seeded by the
         table's seed), each verdict kept as it sharpens (:meth:`deeper`) before
         ``on_verdict`` is called with it; the final one is returned. ``budget`` and
-        ``seconds`` default to the look's own (2,000 rollouts, a second). A look already
+        ``seconds`` default to the look's own (8,000 rollouts, a second). A look already
         made at this moment is returned again; a moment with none (:meth:`deeper_refusal`)
         leaves a message and returns None, changing nothing else."""
         from ..players.deeper import DEEP_BUDGET, LOOK_SECONDS, look_at_view

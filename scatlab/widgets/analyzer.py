@@ -209,9 +209,9 @@ class Analyzer(w.VBox):  # type: ignore[misc]
         self.deeper = DeeperPanel()
         self._looks = LookRunner(lambda p: setattr(self.deeper, "progress", p))
         self.look_budget: int | None = None
-        """Rollouts of a deeper look asked for from the page (None: the look's own, 2,000)."""
+        """Rollouts of a deeper look asked for from the page (None: the look's own, 8,000)."""
         self.look_seconds: float | None = None
-        """How long it may sharpen after its first verdict (None: the look's own, a second)."""
+        """How long it may sharpen, from its start (None: the look's own, a second)."""
 
     def _connect(self) -> None:
         """Each control to what it does: a picked card, a zone, the opponents, the rules, the horizon, clear."""

@@ -847,7 +847,7 @@ class AnalyzerState:
         ``seed``), each verdict kept as it sharpens (:meth:`deeper`) before ``on_verdict``
         is called with it; the final one is returned (and kept: asking again costs nothing).
         None, changing nothing, where none can be asked for (:meth:`deeper_refusal`).
-        ``budget`` and ``seconds`` default to the look's own (2,000 rollouts, a second)."""
+        ``budget`` and ``seconds`` default to the look's own (8,000 rollouts, a second)."""
         from ..players.deeper import DEEP_BUDGET, LOOK_SECONDS, look_at_view
 
         kept = self.deeper()

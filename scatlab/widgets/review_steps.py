@@ -355,7 +355,7 @@ class ReviewSteps:
             "summary": f"{len(self.decisions)} decisions reviewed in the order they were played, {costly} "
             f"costly{calls}. Click a mark on the timeline (or use ◀ ▶, the arrow keys) to see a decision; "
             "Try it yourself plays it again at a table; Look deeper asks the master, the strongest "
-            "computer player, for a second opinion (about a second).",
+            "computer player, for a second opinion (about half a second).",
         }
 
 

@@ -180,9 +180,9 @@ class Table(ipywidgets.VBox):  # type: ignore[misc]
         self.surface.on_msg(self._on_msg)
         self._looks = LookRunner(lambda p: setattr(self.surface, "progress", p))
         self.look_budget: int | None = None
-        """Rollouts of a deeper look asked for from the page (None: the look's own, 2,000)."""
+        """Rollouts of a deeper look asked for from the page (None: the look's own, 8,000)."""
         self.look_seconds: float | None = None
-        """How long it may sharpen after its first verdict (None: the look's own, a second)."""
+        """How long it may sharpen, from its start (None: the look's own, a second)."""
         super().__init__(children=(self.surface,))
         self.add_class("scat-table-box")
         self._after_move()

@@ -14,12 +14,13 @@ import pytest
 from scatlab.analysis import rank
 from scatlab.cards import ALL_CARDS, Suit
 from scatlab.players.master import MasterPlayer, RolloutPolicy, WorldSampler, _play_out, search
-from scatlab.players.playout import DISCARD_ACTION, Hand, Move, action_code, play_out
+from scatlab.players.playout import DISCARD_ACTION, Hand, action_code, play_out
 from scatlab.rules import Action, ActionKind, GameState, Phase, deal_order, find_rules
 from scatlab.rules.options import PRESETS
 from scatlab.rules.record import shuffled_deck
 
 SUITS = tuple(Suit)
+Move = tuple[int, int, int]
 ODD = (ActionKind.HAMMER, ActionKind.THROW_DOWN, ActionKind.STOP_BUS)
 
 
