@@ -202,7 +202,7 @@ class RolloutPolicy:
         expert, last = (throw_lists(self._scoring, way) for way in _WAYS)
         self.fast = expert, last
         """The expert's and the last turn's throws as lists (:class:`!scatlab.analysis.model.throws.ThrowLists`)."""
-        self._avoiding: dict[int, list[int]] = {}
+        self._avoiding: dict[int, bytes] = {}
         self.row_strength = tables.strength.tolist()
         """Each row's strength now (value2 << RANK_BITS | rank code), as a list."""
         self.expert_worth = five if EXPERT.horizon == 5 else horizon_table(tables, EXPERT.horizon).tolist()
@@ -327,7 +327,7 @@ class RolloutPolicy:
                 return card
         return first[2]
 
-    def avoiding(self, avoid: int) -> list[int]:
+    def avoiding(self, avoid: int) -> bytes:
         """Per set of four cards (:meth:`!scatlab.analysis.model.throws.ThrowLists.quad`): the
         expert's throw, not taken, with the suits ``avoid`` (bits) avoided."""
         found = self._avoiding.get(avoid)

@@ -6,6 +6,7 @@ model's chance of losing a life by the hand kept)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -43,9 +44,9 @@ class WinScale:
     lose: float  # the chance of winning once this hand cost the player
     other: float  # ... once it cost one other player
     sure31: float  # ... once it cost every other player (a 31 declared at once; V14: a knock that stands)
-    loss_plain: list[float]
-    loss_fed: list[float]
-    sweep: list[float]
+    loss_plain: Sequence[float]
+    loss_fed: Sequence[float]
+    sweep: Sequence[float]
     last_turn: list[float]
 
     def level(self, loss: float, sweep: float = 0.0) -> float:

@@ -268,14 +268,15 @@ class ThrowLists:
     """:func:`throw_choice`'s tables as Python lists, for a play-out that throws one card at a
     time (:mod:`scatlab.players.playout`): each card's place in the deck, the binomial
     coefficients that number a set of four places, and per set of four cards (by that number)
-    the first and second card the way of throwing would throw (not taken, nothing avoided)."""
+    the first and second card the way of throwing would throw (not taken, nothing avoided), a
+    byte each."""
 
     places: list[int]
     c2: list[int]
     c3: list[int]
     c4: list[int]
-    first: list[int]
-    second: list[int]
+    first: bytes
+    second: bytes
 
     def quad(self, a: int, b: int, c: int, d: int) -> int:
         """The number of the set of four cards ``a``-``d`` (card indices, any order).
@@ -301,16 +302,22 @@ def throw_lists(scoring: RuleSet, way: ThrowKey) -> ThrowLists:
         [math.comb(p, 2) for p in n],
         [math.comb(p, 3) for p in n],
         [math.comb(p, 4) for p in n],
-        ranks.cards[0].tolist(),
-        ranks.cards[1].tolist(),
+        _as_bytes(ranks.cards[0]),
+        _as_bytes(ranks.cards[1]),
     )
 
 
 @lru_cache(maxsize=64)
-def avoid_list(scoring: RuleSet, way: ThrowKey, avoid: int) -> list[int]:
+def avoid_list(scoring: RuleSet, way: ThrowKey, avoid: int) -> bytes:
     """Per set of four cards (by :meth:`ThrowLists.quad`): the card one way of throwing
-    throws, not taken, with the suits ``avoid`` (bits) avoided, as a list."""
-    return list(_quad_choice(scoring, way, avoid).tolist())
+    throws, not taken, with the suits ``avoid`` (bits) avoided, a byte each."""
+    return _as_bytes(_quad_choice(scoring, way, avoid))
+
+
+def _as_bytes(cards: npt.NDArray[np.int8]) -> bytes:
+    """Card indices as bytes (indexing bytes gives a Python int, at a byte a card; a set
+    of four cards not in the deck, -1, reads 255)."""
+    return cards.astype(np.uint8).tobytes()
 
 
 @lru_cache(maxsize=8)
