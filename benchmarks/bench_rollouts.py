@@ -13,13 +13,17 @@ fresh kernel on a machine that never ran scatlab: each process gets an empty
 With ``--profile`` it also prints where the time went (cProfile, by function, this tree
 only).
 
+With ``--check N`` it instead plays N seeded play-outs a preset (two to five players, some
+actions into a hand, random lives and suits taken) in both the play-out engine and the rules
+engine and prints how many were the same: every action, the final hands, the end.
+
 With ``--against PATH`` (a checkout of another commit, for example made with
 ``git worktree add /tmp/base 723d558``) every round runs this tree and that one in turn, each
 in a fresh process with ``PYTHONPATH`` set to its tree, so a machine that slows down slows
 both; it prints each round's figures and the median ratio. Benchmarks print, never assert.
 
 Run: ``python benchmarks/bench_rollouts.py [--against PATH] [--positions 40] [--budget 400]
-[--rounds 3] [--profile]``
+[--rounds 3] [--profile] [--check N]``
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scatlab.cards import Suit
+
+SUITS = tuple(Suit)
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -124,6 +131,54 @@ def measure(points: list[dict[str, Any]], budget: int, profile: bool = False) ->
     return {"rollouts": rollouts, "seconds": warm, "per_second": rollouts / warm, "cold": rollouts / cold}
 
 
+def check(per_preset: int, seed: int) -> None:
+    """Replay ``per_preset`` seeded play-outs under every preset in the rules engine and print
+    how many gave the same actions, final hands and end as the play-out engine (the large
+    sample of ``tests/players/test_playout.py``'s differential test)."""
+    from scatlab.players.master import RolloutPolicy, _play_out
+    from scatlab.players.playout import Hand, action_code, play_out
+    from scatlab.rules import GameState, Phase, find_rules
+    from scatlab.rules.options import PRESETS
+    from scatlab.rules.record import shuffled_deck
+
+    odd = ("hammer", "throw_down", "stop_bus")
+    for name in sorted(PRESETS):
+        rules = find_rules(name)
+        policy = RolloutPolicy.of(rules)
+        rng = random.Random(f"check:{seed}:{name}")
+        same = played = 0
+        start = time.perf_counter()
+        while played < per_preset:
+            players = 2 + played % 4
+            state = GameState.new(rules, players, rng.randrange(players)).deal(shuffled_deck(rules, rng))
+            lives = [rng.choice((1, rules.lives)) for _ in range(players)]
+            for _ in range(rng.randrange(16)):  # some actions in: the policy's, now and then another
+                if state.phase not in (Phase.TURN, Phase.DISCARD, Phase.THROW_DOWN, Phase.DECLARE):
+                    break
+                legal = [a for a in state.legal_actions() if a.kind.value not in odd]
+                mine = state.phase in (Phase.TURN, Phase.DISCARD) and rng.random() < 0.7
+                state = state.apply(policy.choose(state, lives) if mine else rng.choice(legal))
+            if not Hand.covers(state):
+                continue
+            bits = [rng.randrange(16) for _ in range(players)]
+            suits = [frozenset(s for i, s in enumerate(SUITS) if b >> i & 1) for b in bits]
+            expected: list[Any] = []
+            end = _play_out(state, policy, lives, suits, expected).results[-1]
+            got: list[tuple[int, int, int]] = []
+            ending = play_out(Hand.of(state, bits), policy, lives, trace=got)
+            finals = tuple(tuple(c.index for c in hand) for hand in end.final)
+            knocker = -1 if end.knocker is None else end.knocker
+            same += got == [(seat, *action_code(action)) for seat, action in expected] and tuple(ending) == (
+                end.ended,
+                knocker,
+                end.declarers,
+                finals,
+            )
+            played += 1
+        took = time.perf_counter() - start
+        print(f"{name:16} {same:,} of {played:,} play-outs the same in both engines ({took:.1f} s)", flush=True)
+
+
 def run_tree(tree: Path, points_file: Path, budget: int) -> dict[str, Any]:
     """One measurement in a fresh process importing scatlab from ``tree``."""
     import tempfile
@@ -148,8 +203,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2031)
     parser.add_argument("--profile", action="store_true", help="print where this tree's time went")
+    parser.add_argument("--check", type=int, metavar="N", help="compare N play-outs a preset with the rules engine")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.check:
+        sys.path.insert(0, str(REPO))
+        check(args.check, args.seed)
+        return
     if args.worker is not None:
         import scatlab
 
