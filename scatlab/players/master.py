@@ -211,6 +211,9 @@ class RolloutPolicy:
         """The expert throw's feed margin in the horizon table's units."""
         self.blitz = Blitz(rules)
         """Whether three cards (a bit mask) are a 31 declared at once (for the play-out engine)."""
+        self.showdown_keys: dict[int, tuple[int, ...]] = {}
+        """Three cards' showdown key (:func:`~scatlab.rules.values.tiebreak_key`, its value
+        doubled to a whole number) by their bit mask, kept as met (for the play-out engine)."""
         self.lines: dict[int, dict[int, frozenset[int]]] = {}
         """:meth:`knocks` by the opponents, then by the turns seen * 128 + the lives (for the
         play-out engine)."""
@@ -437,7 +440,7 @@ class WorldSampler:
         self.collect_bits = tuple(sum(1 << _SUITS.index(s) for s in c) for c in collects)
         """:attr:`collects` as bits (a card's suit is its index // 13), for the play-out engine."""
         self._blitz = RolloutPolicy.of(self.rules).blitz
-        self._int_keys: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.showdown_keys = RolloutPolicy.of(self.rules).showdown_keys
         self.scores: dict[tuple[object, ...], float] = {}
         """The chance of winning after a hand played out, by how it ended and the order of
         the seats' showdown keys, kept as worked out (``_after_ending``)."""
@@ -744,13 +747,14 @@ def _after_ending(ending: Ending, sampler: WorldSampler, me: int) -> float:
     if ended == "31":  # a 31's settlement reads no showdown (C8-C10)
         ranks: tuple[int, ...] = (0,) * len(finals)
     else:
-        keys = sampler._int_keys
+        keys = sampler.showdown_keys
         held = []
         for cards in finals:
-            key = keys.get(cards)
+            mask = (1 << cards[0]) | (1 << cards[1]) | (1 << cards[2])
+            key = keys.get(mask)
             if key is None:
                 full = tiebreak_key([ALL_CARDS[i] for i in cards], sampler.rules)
-                key = keys[cards] = (int(full[0] * 2), *(int(k) for k in full[1:]))
+                key = keys[mask] = (int(full[0] * 2), *(int(k) for k in full[1:]))
             held.append(key)
         order = sorted(set(held))
         ranks = tuple(order.index(key) for key in held)
