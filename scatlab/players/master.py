@@ -55,7 +55,7 @@ plans after a take).
 **The play-out engine.** The hands are played out by :mod:`scatlab.players.playout`, in
 card indices, not by the rules engine (:class:`~scatlab.rules.GameState`, whose checked,
 immutable, logged actions cost some ten microseconds each): a rollout, its deal's share of
-the sampling and the scoring of its end included, takes about 60 microseconds
+the sampling and the scoring of its end included, takes about 50 microseconds
 (``benchmarks/bench_rollouts.py``; docs/guide/master.md has the figures). It plays the same
 deals to the same ends as the rules engine would (``search(..., engine="rules")``, which
 the tests compare it with); a hand whose log has a declaration, a pass or a stopped bus is
