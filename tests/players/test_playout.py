@@ -52,7 +52,7 @@ def test_C5_C6_C11_the_playout_engine_plays_every_preset_as_the_rules_engine(rul
     rng = random.Random(f"playout:{rules}")
     policy = RolloutPolicy.of(find_rules(rules))
     played = 0
-    while played < 80:
+    while played < 50:
         players = 4 if played % 10 == 9 else 2 + played % 2
         state = mid_hand(rules, players, rng)
         if not Hand.covers(state):
@@ -75,7 +75,7 @@ def test_C5_C6_C11_the_playout_engine_plays_every_preset_as_the_rules_engine(rul
 def test_C3_C9_the_sampler_deals_the_same_hands_by_either_replay(rules: str) -> None:
     rng = random.Random(f"sampler:{rules}")
     compared = accepted = 0
-    while compared < 80:
+    while compared < 50:
         players = 2 + compared % 3
         state = mid_hand(rules, players, rng)
         if state.phase not in (Phase.TURN, Phase.DISCARD):
@@ -93,7 +93,7 @@ def test_C3_C9_the_sampler_deals_the_same_hands_by_either_replay(rules: str) -> 
                 assert getattr(hand, name) == getattr(expected, name), (rules, compared, name)
             accepted += 1
         compared += 1
-    assert accepted > 40
+    assert accepted > 25
 
 
 def searched_views(rules: str, count: int) -> list[tuple[object, tuple[object, ...]]]:
