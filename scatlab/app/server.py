@@ -29,7 +29,10 @@
   spec in ``share/kernels/python3``: jupyter_client interrupts every kernel before shutting
   it down, and a SIGINT killed a kernel still starting with a KeyboardInterrupt traceback on
   the console). No page interrupts its kernel. The spec also gives each kernel its limits
-  (memory, CPU time per request: :mod:`scatlab.app.limits`).
+  (memory, CPU time per request: :mod:`scatlab.app.limits`) and runs numpy's BLAS on one
+  thread (``OPENBLAS_NUM_THREADS=1``): the lessons' products are small, and with OpenBLAS's
+  threads a kernel's warm-up took 1.3-1.7 s of CPU instead of 0.85-1.05 s, taken from the
+  cores a page loading meanwhile needs; the figures are the same, bit for bit.
 - A kernel whose page is still being rendered is never culled (:func:`page_rendering`):
   culling takes busy kernels too (``cull_busy``), and no page is connected yet.
 

@@ -15,12 +15,13 @@ from scatlab.rules import find_rules
 
 
 def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every stored table (the after-draw tables, horizon levels, the filter's take masks,
-    the prior chain, the filter's rankings of the sets of four)
+    """Every stored table (the after-draw tables, horizon levels, the filter's take masks and
+    last-turn takes, the prior chain, the filter's rankings of the sets of four, the knock
+    risk's draw classes, the last turn's values by hand, the knock line's draw levels)
     is the same written as read back, and equals a fresh build, for a 52-card and a 32-card
-    deck."""
+    deck (the draw levels: the 52-card deck)."""
     from scatlab.analysis.counting import horizon
-    from scatlab.analysis.model import hand_filter, kinds, throws
+    from scatlab.analysis.model import hand_filter, kinds, knock, last_turn, throws, winning
 
     monkeypatch.setenv("SCATLAB_CACHE", str(tmp_path))
     try:
@@ -32,6 +33,10 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
             improves = (fresh.discard >= 0) & (fresh.after_draw > fresh.strength[:, None])
             priors = kinds._kind_priors(fresh, kinds.PLAYER_KINDS, improves)
             quads = []
+            below = knock._classes_below(fresh)
+            by_value = last_turn._by_value(fresh)
+            last_takes = hand_filter._last_takes(fresh)
+            level = winning._draw_level(scoring, 2, 1.0, 0.5, 0.2, 0.4, 0.6, "classic") if name == "classic" else None
             for round_ in ("written", "read"):
                 again = Tables(scoring)
                 assert np.array_equal(again.after_draw, best) and np.array_equal(again.discard, discard), round_
@@ -43,12 +48,35 @@ def test_cached_tables_are_exactly_the_tables_built(tmp_path: Path, monkeypatch:
                 assert np.array_equal(kinds._chain(scoring, kinds.PLAYER_KINDS).kind_priors, priors), round_
                 throws.quad_ranks.cache_clear()
                 quads.append(throws.quad_ranks(scoring, ("horizon", 5, 2.0)))
+                knock._draw_classes.cache_clear()
+                classes = knock._draw_classes(scoring)
+                assert classes is not None and np.array_equal(classes.below, below), round_
+                last_turn._last_turn.cache_clear()
+                stored = last_turn._last_turn(scoring)
+                assert all(np.array_equal(getattr(stored, k), v) for k, v in by_value.items()), round_
+                assert np.array_equal(hand_filter._last_take_mask(Tables(scoring)), last_takes), round_
+                if level is not None:
+                    winning.draw_level_by_row.cache_clear()
+                    again_level = winning.draw_level_by_row(scoring, 2, 1.0, 0.5, 0.2, 0.4, 0.6)
+                    assert all(np.array_equal(a, b) for a, b in zip(again_level, level, strict=True)), round_
             assert np.array_equal(quads[0].cards, quads[1].cards)
             assert np.array_equal(quads[0].eligible, quads[1].eligible)
-        assert {p.name.split("-")[0] for p in tmp_path.iterdir()} >= {"horizon", "prior", "quad"}
+        names = {p.name.rsplit("-", 2)[0] for p in tmp_path.iterdir()}
+        assert names >= {
+            "horizon",
+            "prior-chain",
+            "quad-ranks",
+            "draw-classes",
+            "last-turn",
+            "last-takes",
+            "draw-level",
+        }
     finally:
         throws.quad_ranks.cache_clear()
         kinds._chain.cache_clear()
+        knock._draw_classes.cache_clear()
+        last_turn._last_turn.cache_clear()
+        winning.draw_level_by_row.cache_clear()
 
 
 def test_cache_rebuilds_a_damaged_file_and_never_needs_to_write(

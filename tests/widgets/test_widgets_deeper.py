@@ -46,7 +46,8 @@ def test_the_tables_look_deeper_shows_progress_then_the_verdict_as_it_sharpens_b
     after = t.surface.state
     assert after["deeper"] == shown[-1] and not after["deeper"]["can"]
     assert after["hints"] == before["hints"]  # the hints' own text is kept; the look is added below
-    assert t.session.deeper() is not None and t.session.deeper().final
+    kept = t.session.deeper()
+    assert kept is not None and kept.final
     said = " ".join(after["deeper"]["lines"]) + after["deeper"]["how"]
     assert cards_named(said) and cards_named(said) <= seen_by(t.session.state, t.session.seat)  # no hidden card
 
@@ -96,7 +97,7 @@ def test_the_table_session_looks_from_the_learners_view_only() -> None:
     from scatlab.players.deeper import look_at_view
 
     again = look_at_view(s.view(), budget=LOOK, seconds=3600, seed=s.seed or 0)
-    assert again.to_json() == look.to_json()
+    assert look is not None and again.to_json() == look.to_json()
 
 
 def test_the_analyzers_look_deeper_shows_progress_and_the_verdict_from_a_deep_message() -> None:

@@ -2,9 +2,11 @@
 
 The analysis builds some exact tables once per scoring configuration: the horizon tables,
 the ranking's path counts, the opponent model's prior chain, the filter's rankings of every
-set of four cards. Each takes 0.05 to 0.3 s, and every new process (a ``scatlab analyze``,
-a lesson page's kernel, a test worker) pays them again. :func:`cached` keeps them as
-``.npz`` files in a cache folder, so a fresh process reads them in milliseconds:
+set of four cards and its last-turn takes, the knock risk's draw classes, the last turn's
+values by hand, and the knock line's draw levels (once per line). Each takes 0.05 to 0.3 s,
+and every new process (a ``scatlab analyze``, a lesson page's kernel, a test worker) pays
+them again. :func:`cached` keeps them as ``.npz`` files in a cache folder, so a fresh process
+reads them in milliseconds:
 
 - the folder is ``$SCATLAB_CACHE`` when set (``off``: no files at all), else
   ``$XDG_CACHE_HOME/scatlab`` or ``~/.cache/scatlab``;

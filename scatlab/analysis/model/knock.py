@@ -51,7 +51,9 @@ from ...errors import AnalysisError
 from ...rules.options import RuleSet
 from ...rules.scoring import settle
 from ..counting.knowledge import Knowledge
+from ..counting.store import cached
 from ..counting.tables import BLITZ2, RANK_BITS, Tables, hand_index, pair_indices, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 from .candidates import HandWeights, OpponentModelName, check_model, uniform_hand_weights
 
 if TYPE_CHECKING:  # the adaptive model is imported only when an analysis uses it
@@ -411,13 +413,22 @@ class _DrawClasses:
 
 @lru_cache(maxsize=8)
 def _draw_classes(scoring: RuleSet) -> _DrawClasses | None:
-    """The :class:`_DrawClasses` of the scoring rules ``scoring`` (5.5 MB and about 0.05 s
-    under the classic rules), or None where the hands have more than :data:`_MAX_CLASSES`
-    strengths."""
+    """The :class:`_DrawClasses` of the scoring rules ``scoring`` (5.5 MB and about 0.05 to
+    0.1 s under the classic rules, kept on disk: :mod:`~scatlab.analysis.counting.store`), or
+    None where the hands have more than :data:`_MAX_CLASSES` strengths."""
     tables = tables_for(scoring)
     ends = tables.distinct_strengths
     if len(ends) > _MAX_CLASSES:
         return None
+    below = cached(
+        "draw-classes", tables.key, lambda: {"below": _classes_below(tables)}, sources=(__file__, TABLES_SOURCE)
+    )["below"]
+    return _DrawClasses(ends, below)
+
+
+def _classes_below(tables: Tables) -> IntArray:
+    """:attr:`_DrawClasses.below` of ``tables``, built."""
+    ends = tables.distinct_strengths
     m = len(tables.rows)
     after = tables.after_draw
     valid = after >= 0
@@ -428,7 +439,7 @@ def _draw_classes(scoring: RuleSet) -> _DrawClasses | None:
     masks = np.bincount(key[valid], weights=bits[valid], minlength=len(ends) * m).astype(np.int64)
     below = np.zeros((len(ends) + 1, m), dtype=np.int64)
     below[1:] = np.bitwise_or.accumulate(masks.reshape(len(ends), m), axis=0)
-    return _DrawClasses(ends, below)
+    return below
 
 
 @lru_cache(maxsize=256)

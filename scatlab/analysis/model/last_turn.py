@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...cards import Card
 from ...rules.options import RuleSet
-from ..counting.tables import RANK_BITS, pair_index, scoring_rules, tables_for
+from ..counting.store import cached
+from ..counting.tables import RANK_BITS, Tables, pair_index, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 from ..counting.vectorized import sparse_dot
 
 __all__ = ["last_turn_of", "value_after_last_turn"]
@@ -37,19 +40,31 @@ class _LastTurn:
 @lru_cache(maxsize=8)
 def _last_turn(scoring: RuleSet) -> _LastTurn:
     """What :func:`value_after_last_turn` reads, per scoring configuration (3.9 MB for 52
-    cards, about 0.05 s; the rows as indices and the counts as floats, so that the sparse
-    product converts nothing)."""
+    cards, about 0.05 to 0.1 s to build, kept on disk: :mod:`~scatlab.analysis.counting.store`;
+    the rows as indices and the counts as floats, so that the sparse product converts
+    nothing)."""
     tables = tables_for(scoring)
-    rows = tables.rows
-    m = len(rows)
+    stored = cached("last-turn", tables.key, lambda: _by_value(tables), sources=(__file__, TABLES_SOURCE))
+    hands = tables.rows
+    pair_base = np.stack(
+        [
+            pair_index(hands[:, 0], hands[:, 1]),
+            pair_index(hands[:, 0], hands[:, 2]),
+            pair_index(hands[:, 1], hands[:, 2]),
+        ]
+    )
+    rows = stored["rows"].astype(np.intp, copy=False)
+    return _LastTurn(rows, stored["counts"], stored["values"], stored["starts"], pair_base)
+
+
+def _by_value(tables: Tables) -> dict[str, npt.NDArray[Any]]:
+    """The sparse table of :class:`_LastTurn` (``rows``, ``counts``, ``values``, ``starts``), built."""
+    m = len(tables.rows)
     valid = tables.discard >= 0
     key = (tables.after_draw >> RANK_BITS) * m + np.arange(m)[:, None]  # by value, then row
     uniq, counts = np.unique(key[valid], return_counts=True)
     values, starts = np.unique(uniq // m, return_index=True)
-    pair_base = np.stack(
-        [pair_index(rows[:, 0], rows[:, 1]), pair_index(rows[:, 0], rows[:, 2]), pair_index(rows[:, 1], rows[:, 2])]
-    )
-    return _LastTurn((uniq % m).astype(np.intp), counts.astype(np.float64), values, starts, pair_base)
+    return {"rows": uniq % m, "counts": counts.astype(np.float64), "values": values, "starts": starts}
 
 
 _NO_DRAW = 127

@@ -49,6 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -58,8 +59,11 @@ from ...checks import shown
 from ...errors import AnalysisError
 from ...rules.options import PRESETS, RuleSet
 from ...rules.view import PlayerView
+from ..counting import horizon
 from ..counting.horizon import horizon_table
+from ..counting.store import cached
 from ..counting.tables import BLITZ2, RANK_BITS, scoring_rules, tables_for
+from ..counting.tables import SOURCE as TABLES_SOURCE
 from .hand_filter import KnockRule
 from .valuation import KnockValuation, Seats, Standing, turn_odds
 
@@ -687,7 +691,28 @@ def draw_level_by_row(
     drawing one card (no top discard to take) and keeping the best three by the hand model,
     nothing fed, with ``lose``, ``other`` and ``sweep`` the chances of winning once the hand
     cost the player, one other player, or every other player (:meth:`GameModel.play_on`; a
-    31 made sweeps); ``family`` as :func:`loss_by_row`'s."""
+    31 made sweeps); ``family`` as :func:`loss_by_row`'s. Kept on disk
+    (:mod:`~scatlab.analysis.counting.store`): each :func:`~scatlab.analysis.knock_line` reads
+    one, which takes some hundredths of a second to build."""
+    family = _family(scoring, family)
+    key = (tables_for(scoring).key, opponents, turns, strong, lose, other, sweep, family)
+    stored = cached(
+        "draw-level",
+        key,
+        lambda: dict(zip(("win", "loss"), _draw_level(scoring, opponents, turns, strong, lose, other, sweep, family))),
+        sources=(__file__, _MODEL_PATH, horizon.__file__, TABLES_SOURCE),
+    )
+    return stored["win"], stored["loss"]
+
+
+_MODEL_PATH = str(Path(__file__).with_name(MODEL_FILE))
+"""The measured numbers' file: part of the name of the files that keep tables built from them."""
+
+
+def _draw_level(
+    scoring: RuleSet, opponents: int, turns: float, strong: float, lose: float, other: float, sweep: float, family: str
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`draw_level_by_row`, built."""
     tables = tables_for(scoring)
     plain, _, swept = (np.asarray(x) for x in loss_by_row(scoring, opponents, turns, strong, family))
     blitz = tables.value2 >= BLITZ2

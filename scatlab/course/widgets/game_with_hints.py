@@ -13,11 +13,23 @@ import ipywidgets as widgets
 from ...errors import ScatlabError
 from ..progress import ProgressError, game_id_from_text
 
-__all__ = ["OPPONENT_CHOICES", "GameWithHints", "play_to_the_end", "stand_in_record", "stand_in_game"]
+__all__ = [
+    "OPPONENT_CHOICES",
+    "FIRST_SEED",
+    "GameWithHints",
+    "play_to_the_end",
+    "STAND_IN_SEAT",
+    "stand_in_record",
+    "stand_in_game",
+]
 
 
 OPPONENT_CHOICES = (("Tip players", "tip"), ("Experts", "expert"), ("Masters", "master"))
 """Lesson 8's opponents: the player kinds a learner may play against, weakest first."""
+
+FIRST_SEED = 8
+"""The seed of lesson 8's first game (:class:`GameWithHints`'s own; the warm kernels work out
+its first hints before a page asks: :mod:`scatlab.app.warmup`)."""
 
 
 class GameWithHints(widgets.VBox):  # type: ignore[misc]
@@ -29,7 +41,7 @@ class GameWithHints(widgets.VBox):  # type: ignore[misc]
 
     def __init__(
         self,
-        seed: int = 8,
+        seed: int = FIRST_SEED,
         hints: bool = True,
         progress: Any = None,
         game: str | int | None = None,
@@ -200,22 +212,33 @@ def _play_session(s: Any, player: str, seed: int, limit: int) -> None:
     raise ScatlabError(f"the game did not end within limit={limit!r} actions: give a larger limit")
 
 
-@lru_cache(maxsize=8)
+STAND_IN_SEAT = 0
+"""The seat the stand-in plays (:func:`stand_in_game`): the learner's seat of its table, the
+one lesson 8 reviews."""
+
+
 def stand_in_record(
     rules: str = "quick", seed: int = 16, opponents: tuple[str, ...] = ("tip", "tip"), player: str = "tip"
 ) -> str:
     """The game record (JSON) of :func:`stand_in_game`, played once per process on a table
     session with no widget (the warm kernels play it before a page asks:
-    :mod:`scatlab.app.warmup`).
+    :mod:`scatlab.app.warmup`), however the arguments are given.
 
     >>> import json
     >>> game = json.loads(stand_in_record())
     >>> game["rules"], game["players"], len(game["hands"])
     ('quick', 3, 7)
+    >>> stand_in_record() is stand_in_record("quick", 16, ("tip", "tip"), "tip")  # one game, played once
+    True
     """
+    return _stand_in_record(rules, seed, tuple(opponents), player)
+
+
+@lru_cache(maxsize=8)
+def _stand_in_record(rules: str, seed: int, opponents: tuple[str, ...], player: str) -> str:
     from ...session import TableSession
 
-    session = TableSession(rules, opponents, 0, seed, False, None, None, auto_play=True)
+    session = TableSession(rules, opponents, STAND_IN_SEAT, seed, False, None, None, auto_play=True)
     _play_session(session, player, seed, 10_000)
     return str(session.record_json())
 
@@ -236,6 +259,6 @@ def stand_in_game(
     """
     from ...widgets.table import Table
 
-    table = Table(rules, opponents=opponents, seed=seed, hints=False, pace=0)
+    table = Table(rules, opponents=opponents, seat=STAND_IN_SEAT, seed=seed, hints=False, pace=0)
     table.handle({"type": "load", "text": stand_in_record(rules, seed, tuple(opponents), player)})
     return table
