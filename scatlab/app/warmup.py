@@ -58,9 +58,9 @@ def warm() -> None:
     """Import :data:`WARM_MODULES`, load the installed event sinks (every page's first cell
     opens the learner's progress), build the analysis tables of :data:`WARM_RULES`, the knock
     lines of :data:`WARM_KNOCK_LINES` and lesson 3's worked example, work out the hints of
-    lesson 8's first deal (:data:`~scatlab.course.widgets.game_with_hints.FIRST_SEED`), and
+    lesson 8's first deal (:data:`!scatlab.course.widgets.game_with_hints.FIRST_SEED`), and
     play lesson 8's stand-in game (:func:`~scatlab.course.widgets.game_with_hints.stand_in_record`)
-    and review the seat the page reviews (:data:`~scatlab.course.widgets.game_with_hints.STAND_IN_SEAT`).
+    and review the seat the page reviews (:data:`!scatlab.course.widgets.game_with_hints.STAND_IN_SEAT`).
     Leaves no state a page could notice other than those caches (no widget, no name)."""
     for name in WARM_MODULES:
         importlib.import_module(name)
